@@ -1,0 +1,170 @@
+// End-to-end tests of the built page (dist/) in Debian's Chromium, driven by playwright-core.
+// Serves dist/ on 127.0.0.1 (own tiny static server), records every network request, and checks:
+// the page renders the ceiling and the charts; changing an input redraws the chart; invalid input shows a
+// message next to its field; no console errors; no request leaves the page's origin; the single file
+// dist/tps-planner.html works from file://. Saves screenshots and prints the in-browser sweep time.
+import { chromium } from 'playwright-core';
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'dist');
+const shots = path.join(root, 'e2e', 'screenshots');
+fs.mkdirSync(shots, { recursive: true });
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, 'http://x');
+  let file = path.join(dist, decodeURIComponent(url.pathname));
+  if (!file.startsWith(dist)) { res.writeHead(403); return res.end(); }
+  if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+  if (!fs.existsSync(file)) { res.writeHead(404); return res.end('not found'); }
+  res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+  fs.createReadStream(file).pipe(res);
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+let passed = 0, failed = 0;
+const results = [];
+async function test(name, fn) {
+  const t0 = Date.now();
+  try { await fn(); passed++; results.push(`ok   ${name} (${Date.now() - t0} ms)`); }
+  catch (e) { failed++; results.push(`FAIL ${name}: ${e.message}`); }
+  console.log(results[results.length - 1]);
+}
+function assert(cond, msg) { if (!cond) throw new Error(msg); }
+
+async function openPage(url) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  const requests = [], errors = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForSelector('#ceiling', { timeout: 30000 });
+  await page.waitForFunction(() => typeof window.__tpsLastEvalMs === 'number', null, { timeout: 30000 });
+  return { page, context, requests, errors };
+}
+
+// A fingerprint of a canvas: count of non-white pixels and a hash of the pixel data.
+async function canvasPrint(page, id) {
+  return page.evaluate((id) => {
+    const c = document.getElementById(id);
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let ink = 0, h = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i] < 250 || d[i + 1] < 250 || d[i + 2] < 250) ink++;
+      h = (h * 31 + d[i] + 7 * d[i + 1] + 13 * d[i + 2]) >>> 0;
+    }
+    return { ink, h, total: d.length / 4 };
+  }, id);
+}
+
+const { page, requests, errors } = await openPage(origin + '/');
+
+await test('page renders ceiling, prediction, verdict', async () => {
+  const ceiling = parseFloat(await page.textContent('#ceiling'));
+  assert(ceiling > 100 && ceiling < 400, `H100 + Llama-3.1-8B BF16 ceiling ${ceiling} tok/s out of range`);
+  const formula = await page.textContent('#ceiling-formula');
+  assert(/GB\/s .*÷ .* GB per token/.test(formula), `formula missing: ${formula}`);
+  const verdict = await page.textContent('#verdict');
+  assert(verdict.length > 10, `verdict: ${verdict}`);
+});
+
+await test('charts are drawn (non-blank canvases)', async () => {
+  for (const id of ['chart-throughput', 'chart-latency']) {
+    const p = await canvasPrint(page, id);
+    assert(p.ink > p.total * 0.01, `${id} looks blank: ${p.ink} inked pixels of ${p.total}`);
+  }
+  await page.screenshot({ path: path.join(shots, '1-default.png'), fullPage: true });
+});
+
+await test('changing bandwidth redraws the chart and the ceiling', async () => {
+  const before = await canvasPrint(page, 'chart-throughput');
+  const c0 = await page.textContent('#ceiling');
+  await page.fill('#hardware-memory_bandwidth_gbps', '1000');
+  await page.waitForFunction((c0) => document.querySelector('#ceiling').textContent !== c0, c0, { timeout: 10000 });
+  await page.waitForTimeout(300);
+  const after = await canvasPrint(page, 'chart-throughput');
+  assert(after.h !== before.h, 'throughput chart did not change');
+  assert(after.ink > after.total * 0.01, 'chart blank after change');
+  const ceiling = parseFloat(await page.textContent('#ceiling'));
+  assert(ceiling < 100, `ceiling at 1000 GB/s should drop below 100 tok/s, got ${ceiling}`);
+  await page.screenshot({ path: path.join(shots, '2-bandwidth-1000.png'), fullPage: true });
+});
+
+await test('invalid input shows a message next to its field, no panic', async () => {
+  await page.fill('#hardware-memory_bandwidth_gbps', '-5');
+  await page.waitForSelector('label.invalid .error:not(:empty)', { timeout: 5000 });
+  const msg = await page.textContent('label.invalid .error');
+  assert(/greater than 0/.test(msg), `message: ${msg}`);
+  await page.fill('#hardware-memory_bandwidth_gbps', 'abc');
+  await page.waitForFunction(() => /not a number/.test(document.querySelector('label.invalid .error')?.textContent || ''));
+  await page.screenshot({ path: path.join(shots, '3-invalid.png'), fullPage: true });
+  await page.fill('#hardware-memory_bandwidth_gbps', '');
+  await page.waitForSelector('#ceiling', { timeout: 5000 });
+});
+
+await test('switching presets works (RTX 4090, Q4_K_M, llama.cpp)', async () => {
+  await page.selectOption('#hardware-preset', 'rtx-4090');
+  await page.selectOption('#quantization-weights', 'q4_k_m');
+  await page.selectOption('#engine-preset', 'llama.cpp');
+  await page.waitForTimeout(300);
+  const tps = parseFloat(await page.textContent('#decode-tps'));
+  assert(tps > 80 && tps < 250, `RTX 4090 Llama-3.1-8B Q4_K_M decode ${tps} tok/s out of range`);
+  await page.screenshot({ path: path.join(shots, '4-rtx4090-q4.png'), fullPage: true });
+});
+
+await test('in-browser sweep time (benchmark, printed)', async () => {
+  await page.selectOption('#hardware-preset', 'h100-sxm');
+  await page.selectOption('#quantization-weights', 'bf16');
+  await page.selectOption('#engine-preset', 'vllm');
+  const times = [];
+  for (const out of ['200', '256', '300', '256', '220']) {
+    await page.fill('#workload-output_tokens', out);
+    await page.waitForTimeout(150);
+    times.push(await page.evaluate(() => window.__tpsLastEvalMs));
+  }
+  times.sort((a, b) => a - b);
+  console.log(`bench: full evaluation (auto sweep, 2000 requests per level) in WASM: median ${times[2].toFixed(1)} ms, min ${times[0].toFixed(1)} ms, max ${times[4].toFixed(1)} ms`);
+  assert(times[2] > 0, 'no timing recorded');
+});
+
+await test('no console errors', async () => {
+  assert(errors.length === 0, errors.join(' | '));
+});
+
+await test('no request outside the page origin', async () => {
+  const outside = requests.filter((u) => !u.startsWith(origin + '/') && !u.startsWith('data:'));
+  assert(outside.length === 0, `outside requests: ${outside.join(', ')}`);
+  assert(requests.length > 2, `suspiciously few requests: ${requests.length}`);
+});
+
+await test('single file works from file:// with no requests', async () => {
+  const file = path.join(dist, 'tps-planner.html');
+  assert(fs.existsSync(file), 'dist/tps-planner.html missing');
+  const one = await openPage(pathToFileURL(file).href);
+  const p = await canvasPrint(one.page, 'chart-throughput');
+  assert(p.ink > p.total * 0.01, 'chart blank in single file');
+  const other = one.requests.filter((u) => !u.startsWith('file://') && !u.startsWith('data:'));
+  assert(other.length === 0, `requests from the single file: ${other.join(', ')}`);
+  assert(one.errors.length === 0, `console errors: ${one.errors.join(' | ')}`);
+  await one.page.screenshot({ path: path.join(shots, '5-single-file.png'), fullPage: true });
+  await one.context.close();
+});
+
+await browser.close();
+server.close();
+console.log(`screenshots: ${shots}`);
+console.log(`e2e: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,112 @@
+//! Chart: TTFT and TPOT at P50 / P95 / P99 against load, with the target lines.
+//!
+//! TTFT (left, seconds) rises with queueing; TPOT (right, ms) rises with batch size. Percentiles come from the
+//! serving simulation; a level marked saturated has a growing queue, so its values are lower bounds.
+
+use crate::scenario::Report;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Series of the latency chart.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LatencyData {
+    pub x: Vec<f64>,
+    pub x_label: String,
+    /// TTFT P50/P95/P99, ms.
+    pub ttft: [Vec<f64>; 3],
+    /// TPOT P50/P95/P99, ms.
+    pub tpot: [Vec<f64>; 3],
+    pub ttft_target: Option<f64>,
+    pub tpot_target: Option<f64>,
+}
+
+impl LatencyData {
+    /// Extracts the series from a report.
+    #[must_use]
+    pub fn from_report(r: &Report) -> Self {
+        let s = &r.sweep;
+        let col = |f: &dyn Fn(&crate::scenario::LoadPoint) -> f64| s.iter().map(f).collect::<Vec<_>>();
+        Self {
+            x: col(&|p| p.concurrency.or(p.request_rate).unwrap_or(0.0)),
+            x_label: if s.first().is_some_and(|p| p.request_rate.is_some()) { "request rate (req/s)".into() } else { "concurrent users".into() },
+            ttft: [col(&|p| p.ttft_ms.p50), col(&|p| p.ttft_ms.p95), col(&|p| p.ttft_ms.p99)],
+            tpot: [col(&|p| p.tpot_ms.p50), col(&|p| p.tpot_ms.p95), col(&|p| p.tpot_ms.p99)],
+            ttft_target: (r.target.ttft_ms < 1e8).then_some(r.target.ttft_ms),
+            tpot_target: (r.target.tpot_ms < 1e8).then_some(r.target.tpot_ms),
+        }
+    }
+}
+
+const TTFT: RGBColor = RGBColor(124, 58, 237);
+const TPOT: RGBColor = RGBColor(13, 148, 136);
+
+/// Draws the chart onto any plotters backend.
+///
+/// # Errors
+/// A message when there is nothing to draw or the backend fails.
+pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(err)?;
+    let ok = |v: f64| v.is_finite() && v > 0.0;
+    let pts: Vec<usize> = (0..d.x.len()).filter(|&i| ok(d.x[i]) && ok(d.tpot[0][i])).collect();
+    if pts.is_empty() {
+        return Err("no load levels to draw".into());
+    }
+    let xmin = pts.iter().map(|&i| d.x[i]).fold(f64::INFINITY, f64::min);
+    let xmax = pts.iter().map(|&i| d.x[i]).fold(0.0, f64::max);
+    let (xlo, xhi) = if xmax > xmin { (xmin, xmax) } else { (xmin * 0.5, xmin * 2.0) };
+    let max_of = |v: &[Vec<f64>; 3], t: Option<f64>| {
+        pts.iter().map(|&i| v[2][i]).filter(|x| x.is_finite()).fold(t.unwrap_or(0.0), f64::max) * 1.1
+    };
+    let tmax = (max_of(&d.ttft, d.ttft_target) / 1e3).max(0.01);
+    let pmax = max_of(&d.tpot, d.tpot_target).max(1.0);
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .right_y_label_area_size(64)
+        .build_cartesian_2d((xlo..xhi).log_scale(), 0.0..tmax)
+        .map_err(err)?
+        .set_secondary_coord((xlo..xhi).log_scale(), 0.0..pmax);
+    chart
+        .configure_mesh()
+        .x_desc(d.x_label.as_str())
+        .y_desc("TTFT (s)")
+        .x_label_formatter(&|v| if *v >= 10.0 { format!("{v:.0}") } else { format!("{v:.2}").trim_end_matches('0').trim_end_matches('.').to_string() })
+        .light_line_style(RGBColor(238, 238, 238))
+        .draw()
+        .map_err(err)?;
+    chart.configure_secondary_axes().y_desc("TPOT (ms)").draw().map_err(err)?;
+    let names = ["P50", "P95", "P99"];
+    for (k, w) in [(0usize, 3u32), (1, 1), (2, 2)] {
+        let a = 1.0 - 0.3 * k as f64;
+        chart
+            .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.ttft[k][i] / 1e3)), TTFT.mix(a).stroke_width(w)))
+            .map_err(err)?
+            .label(format!("TTFT {}", names[k]))
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], TTFT.mix(a).stroke_width(w)));
+        chart
+            .draw_secondary_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.tpot[k][i])), TPOT.mix(a).stroke_width(w)))
+            .map_err(err)?
+            .label(format!("TPOT {}", names[k]))
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], TPOT.mix(a).stroke_width(w)));
+    }
+    if let Some(t) = d.ttft_target {
+        let t = t / 1e3;
+        if t < tmax {
+            chart.draw_series(DashedLineSeries::new([(xlo, t), (xhi, t)], 6, 4, TTFT.stroke_width(1))).map_err(err)?;
+        }
+    }
+    if let Some(t) = d.tpot_target.filter(|t| *t < pmax) {
+        chart.draw_secondary_series(DashedLineSeries::new([(xlo, t), (xhi, t)], 6, 4, TPOT.stroke_width(1))).map_err(err)?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(203, 213, 225))
+        .draw()
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
+}

@@ -1,0 +1,163 @@
+//! Chart: per-user tokens/s (left axis) and system tokens/s (right axis) against load.
+//!
+//! The two numbers move in opposite directions as load grows; the chart shows both, the per-user floor the
+//! target implies (1000 ÷ TPOT target), the model's uncertainty band around the per-user line, the saturation
+//! knee and the operating point.
+
+use crate::scenario::Report;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// What the chart draws, derived from a [`Report`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ThroughputData {
+    /// Load per level (users or req/s).
+    pub x: Vec<f64>,
+    pub x_label: String,
+    /// Per-user tok/s at the median TPOT.
+    pub per_user: Vec<f64>,
+    /// Per-user tok/s at the target percentile's TPOT.
+    pub per_user_tail: Vec<f64>,
+    pub tail_label: String,
+    pub system: Vec<f64>,
+    /// Per-user floor implied by the TPOT target.
+    pub floor: Option<f64>,
+    pub knee_x: Option<f64>,
+    /// Operating point (load, per-user, system).
+    pub operating: Option<(f64, f64, f64)>,
+    /// ± fraction for the band.
+    pub band: f64,
+}
+
+impl ThroughputData {
+    /// Extracts the series from a report.
+    #[must_use]
+    pub fn from_report(r: &Report) -> Self {
+        let x: Vec<f64> = r.sweep.iter().map(|p| p.concurrency.or(p.request_rate).unwrap_or(0.0)).collect();
+        let rate = r.sweep.first().is_some_and(|p| p.request_rate.is_some());
+        let pct = r.target.percentile;
+        Self {
+            x,
+            x_label: if rate { "request rate (req/s)".into() } else { "concurrent users".into() },
+            per_user: r.sweep.iter().map(|p| p.per_user_tps).collect(),
+            per_user_tail: r.sweep.iter().map(|p| { let t = p.tpot_ms.at(pct); if t > 0.0 { 1e3 / t } else { 0.0 } }).collect(),
+            tail_label: format!("per user at P{pct:.0} TPOT"),
+            system: r.sweep.iter().map(|p| p.system_tps).collect(),
+            floor: (r.target.tpot_ms < 1e8).then(|| 1e3 / r.target.tpot_ms),
+            knee_x: r.knee.as_ref().and_then(|k| k.concurrency.or(k.request_rate)),
+            operating: r.operating_point.as_ref().and_then(|m| m.concurrency.or(m.request_rate).map(|x| (x, m.per_user_tps, m.system_tps))),
+            band: r.band.batched_pct / 100.0,
+        }
+    }
+}
+
+const USER: RGBColor = RGBColor(37, 99, 235);
+const SYSTEM: RGBColor = RGBColor(217, 119, 6);
+const FLOOR: RGBColor = RGBColor(220, 38, 38);
+const KNEE: RGBColor = RGBColor(100, 116, 139);
+const OP: RGBColor = RGBColor(22, 163, 74);
+
+fn nice_max(v: f64) -> f64 {
+    if !(v.is_finite() && v > 0.0) {
+        return 1.0;
+    }
+    let mag = 10f64.powf(v.log10().floor());
+    let m = v / mag;
+    let n = if m <= 1.0 { 1.0 } else if m <= 2.0 { 2.0 } else if m <= 5.0 { 5.0 } else { 10.0 };
+    n * mag
+}
+
+/// Draws the chart onto any plotters backend.
+///
+/// # Errors
+/// A message when there is nothing to draw or the backend fails.
+pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputData) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(err)?;
+    let pts: Vec<usize> = (0..d.x.len()).filter(|&i| d.x[i] > 0.0 && d.x[i].is_finite()).collect();
+    if pts.is_empty() {
+        return Err("no load levels to draw".into());
+    }
+    let xmin = pts.iter().map(|&i| d.x[i]).fold(f64::INFINITY, f64::min);
+    let xmax = pts.iter().map(|&i| d.x[i]).fold(0.0, f64::max);
+    let (xlo, xhi) = if xmax > xmin { (xmin, xmax) } else { (xmin * 0.5, xmin * 2.0) };
+    let umax = nice_max(
+        pts.iter().map(|&i| d.per_user[i] * (1.0 + d.band)).fold(d.floor.unwrap_or(0.0) * 1.1, f64::max),
+    );
+    let smax = nice_max(pts.iter().map(|&i| d.system[i]).fold(0.0, f64::max) * 1.05);
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .right_y_label_area_size(64)
+        .build_cartesian_2d((xlo..xhi).log_scale(), 0.0..umax)
+        .map_err(err)?
+        .set_secondary_coord((xlo..xhi).log_scale(), 0.0..smax);
+    chart
+        .configure_mesh()
+        .x_desc(d.x_label.as_str())
+        .y_desc("per-user tok/s")
+        .x_label_formatter(&|v| if *v >= 10.0 { format!("{v:.0}") } else { format!("{v:.3}").trim_end_matches('0').trim_end_matches('.').to_string() })
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .light_line_style(RGBColor(238, 238, 238))
+        .draw()
+        .map_err(err)?;
+    chart
+        .configure_secondary_axes()
+        .y_desc("system tok/s")
+        .label_style(("sans-serif", 12).into_font().color(&SYSTEM))
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .draw()
+        .map_err(err)?;
+    // Uncertainty band around the per-user line.
+    if d.band > 0.0 {
+        let mut poly: Vec<(f64, f64)> = pts.iter().map(|&i| (d.x[i], d.per_user[i] * (1.0 + d.band))).collect();
+        poly.extend(pts.iter().rev().map(|&i| (d.x[i], d.per_user[i] * (1.0 - d.band))));
+        chart.draw_series(std::iter::once(Polygon::new(poly, USER.mix(0.12)))).map_err(err)?;
+    }
+    if let Some(f) = d.floor.filter(|f| *f < umax) {
+        chart
+            .draw_series(LineSeries::new([(xlo, f), (xhi, f)], FLOOR.stroke_width(1)))
+            .map_err(err)?
+            .label(format!("target floor {f:.0} tok/s"))
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], FLOOR));
+    }
+    if let Some(k) = d.knee_x {
+        chart.draw_series(LineSeries::new([(k, 0.0), (k, umax)], KNEE.stroke_width(1))).map_err(err)?
+            .label("saturation knee")
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], KNEE));
+    }
+    chart
+        .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.per_user[i])), USER.stroke_width(3)))
+        .map_err(err)?
+        .label("per user (median TPOT)")
+        .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], USER.stroke_width(3)));
+    chart.draw_series(pts.iter().map(|&i| Circle::new((d.x[i], d.per_user[i]), 3, USER.filled()))).map_err(err)?;
+    chart
+        .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.per_user_tail[i])), USER.mix(0.6).stroke_width(1)))
+        .map_err(err)?
+        .label(d.tail_label.as_str())
+        .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], USER.mix(0.6)));
+    chart
+        .draw_secondary_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.system[i])), SYSTEM.stroke_width(3)))
+        .map_err(err)?
+        .label("system (all users)")
+        .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], SYSTEM.stroke_width(3)));
+    chart.draw_secondary_series(pts.iter().map(|&i| Circle::new((d.x[i], d.system[i]), 3, SYSTEM.filled()))).map_err(err)?;
+    if let Some((x, _, s)) = d.operating.filter(|o| o.0 >= xlo && o.0 <= xhi) {
+        chart
+            .draw_secondary_series(std::iter::once(Circle::new((x, s), 7, OP.stroke_width(3))))
+            .map_err(err)?
+            .label("operating point")
+            .legend(|(x, y)| Circle::new((x + 9, y), 5, OP.stroke_width(2)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::MiddleLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(203, 213, 225))
+        .draw()
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
+}

@@ -1,0 +1,30 @@
+//! Engine parameters: how close an inference engine gets to the hardware's roofline.
+//!
+//! - `bandwidth_efficiency` η_bw: achieved ÷ spec memory bandwidth while streaming weights and KV
+//!   (0.6–0.9 on GPUs; well-tuned GEMV kernels reach ~0.85 of spec, small models and many small kernels less).
+//! - `compute_efficiency` η_fl: achieved ÷ dense tensor peak in large GEMMs (prefill, big batches), 0.3–0.7.
+//! - `step_overhead_ms`: fixed time per forward pass that does not scale with bytes or FLOPs (kernel launches,
+//!   synchronisation, sampling, scheduler); dominant for small models on fast GPUs.
+//! - `max_batch`: most sequences decoded together (vLLM `max_num_seqs`, llama.cpp `-np`).
+//! - `max_batched_tokens`: token budget of one step (vLLM `max_num_batched_tokens`, llama.cpp `-ub`); prefill is
+//!   processed in chunks of this size.
+//! - `memory_utilization`: share of device memory the engine may use (vLLM `gpu_memory_utilization` 0.9).
+//! - `reserve_gb`: per device, memory kept outside weights and KV (activations, CUDA graphs, context).
+//!
+//! Defaults per engine and hardware kind are in [`crate::presets::engines`], fitted on the published
+//! measurements in `tests/data` by `tests/fit.rs`.
+
+use serde::Serialize;
+
+/// Resolved engine parameters.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EngineParams {
+    pub name: String,
+    pub bandwidth_efficiency: f64,
+    pub compute_efficiency: f64,
+    pub step_overhead_ms: f64,
+    pub max_batch: u32,
+    pub max_batched_tokens: u32,
+    pub memory_utilization: f64,
+    pub reserve_gb: f64,
+}

@@ -1,0 +1,128 @@
+//! The accelerator (or CPU) a model runs on, after presets and defaults are applied.
+//!
+//! All figures are per device, from spec sheets: memory bandwidth in GB/s (decimal), memory in GB, dense
+//! (non-sparse) tensor throughput in TFLOPS. NVIDIA datacenter "with sparsity" figures are halved; consumer
+//! GeForce figures are FP16 with FP32 accumulate.
+//!
+//! Multi-device systems come in two kinds, which behave very differently for one stream:
+//! - **Tensor parallel** (vLLM/SGLang/TensorRT-LLM `tp`): every layer is split across all devices, so all
+//!   devices stream their slice of the weights at the same time. Bandwidth and compute add up; each layer then
+//!   pays two all-reduces of the activations over the interconnect.
+//! - **Layer split** (llama.cpp's default `-sm layer`, pipeline parallel): each device holds a contiguous block of
+//!   layers and a token passes through them in turn. Memory adds up; for a single stream the devices work one
+//!   after another, so the time per token is the same as one device with all the memory. This is why llama.cpp
+//!   runs on 1, 2, 4 or 8 GPUs show nearly the same batch-1 tokens/s.
+
+use serde::{Deserialize, Serialize};
+
+/// Broad hardware family; selects default efficiencies and default compute when a spec is missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "kebab-case")]
+pub enum HardwareKind {
+    DatacenterGpu,
+    WorkstationGpu,
+    ConsumerGpu,
+    AppleSilicon,
+    Cpu,
+    Other,
+}
+
+impl HardwareKind {
+    /// All kinds, for listings.
+    pub const ALL: [HardwareKind; 6] = [
+        Self::DatacenterGpu,
+        Self::WorkstationGpu,
+        Self::ConsumerGpu,
+        Self::AppleSilicon,
+        Self::Cpu,
+        Self::Other,
+    ];
+
+    /// The kebab-case id used in scenarios.
+    #[must_use]
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::DatacenterGpu => "datacenter-gpu",
+            Self::WorkstationGpu => "workstation-gpu",
+            Self::ConsumerGpu => "consumer-gpu",
+            Self::AppleSilicon => "apple-silicon",
+            Self::Cpu => "cpu",
+            Self::Other => "other",
+        }
+    }
+
+    /// Typical dense FP16 TFLOPS per TB/s of memory bandwidth, used only when a device has no compute figure.
+    /// H100 SXM 989/3.35 ≈ 295; RTX 4090 165/1.0; M2 Ultra 27/0.8; a 96-core AVX-512 server ≈ 7 TFLOPS / 0.46 TB/s.
+    #[must_use]
+    pub fn default_tflops_per_tbps(self) -> f64 {
+        match self {
+            Self::DatacenterGpu => 250.0,
+            Self::WorkstationGpu | Self::ConsumerGpu => 150.0,
+            Self::AppleSilicon => 34.0,
+            Self::Cpu => 15.0,
+            Self::Other => 60.0,
+        }
+    }
+}
+
+/// How several devices share the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Parallelism {
+    /// Each layer split across devices; bandwidth and compute add, all-reduce per layer.
+    Tensor,
+    /// Consecutive layers on consecutive devices; memory adds, single-stream speed does not.
+    LayerSplit,
+}
+
+/// A resolved hardware description (every number present and validated).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Hardware {
+    pub name: String,
+    pub kind: HardwareKind,
+    /// Per device, GB/s.
+    pub memory_bandwidth_gbps: f64,
+    /// Per device, GB.
+    pub memory_gb: f64,
+    /// Dense FP16/BF16 tensor TFLOPS per device.
+    pub fp16_tflops: f64,
+    pub fp8_tflops: Option<f64>,
+    pub fp4_tflops: Option<f64>,
+    pub int8_tops: Option<f64>,
+    pub devices: u32,
+    pub parallelism: Parallelism,
+    /// Per-device interconnect bandwidth for all-reduce, GB/s (NVLink 4 = 450 per direction).
+    pub interconnect_gbps: f64,
+    pub tdp_watts: Option<f64>,
+}
+
+impl Hardware {
+    /// Devices that stream weights at the same time for one token (TP degree).
+    #[must_use]
+    pub fn parallel_devices(&self) -> f64 {
+        match self.parallelism {
+            Parallelism::Tensor => f64::from(self.devices),
+            Parallelism::LayerSplit => 1.0,
+        }
+    }
+
+    /// Memory of all devices together, bytes.
+    #[must_use]
+    pub fn total_memory_bytes(&self) -> f64 {
+        self.memory_gb * super::units::GB * f64::from(self.devices)
+    }
+
+    /// Peak dense FLOP/s of one device for a compute dtype, falling back to the next wider dtype the
+    /// hardware has (FP4 → FP8 → FP16; INT8 → FP16).
+    #[must_use]
+    pub fn peak_flops(&self, dtype: super::quant::ComputeDtype) -> f64 {
+        use super::quant::ComputeDtype as D;
+        let tf = match dtype {
+            D::Fp16 => self.fp16_tflops,
+            D::Fp8 => self.fp8_tflops.unwrap_or(self.fp16_tflops),
+            D::Fp4 => self.fp4_tflops.or(self.fp8_tflops).unwrap_or(self.fp16_tflops),
+            D::Int8 => self.int8_tops.unwrap_or(self.fp16_tflops),
+        };
+        tf * super::units::TFLOPS
+    }
+}

@@ -1,0 +1,119 @@
+//! KV cache: bytes per token, bytes per sequence, attention FLOPs, and how many sequences fit.
+//!
+//! - MHA / GQA: every layer stores K and V of `kv_heads × head_dim` values per token:
+//!   `bytes/token = 2 × layers × kv_heads × head_dim × bytes per element`
+//!   (Llama-3.1-8B in F16: 2·32·8·128·2 = 131,072 B = 128 KiB per token).
+//! - MLA (DeepSeek-V2/V3): each layer caches one latent of `kv_lora_rank + rope_dim` values (512 + 64),
+//!   not K and V per head: `bytes/token = layers × (kv_lora_rank + rope_dim) × bytes` (61·576·2 ≈ 70 KB).
+//! - Sliding window (Gemma 2/3, gpt-oss): a fraction of layers keep only the last `window` tokens, so a sequence
+//!   of `c` tokens stores `c` tokens in the global layers and `min(c, window)` in the local ones.
+//!
+//! Decode reads the whole cache of every sequence in the batch once per step, so the bytes read for attention
+//! equal the bytes stored. Attention FLOPs per generated token at context `c` are `4 × heads × head_dim × c`
+//! per layer (QKᵀ and PV, one multiply-add each); for MLA with weight absorption the per-head width is
+//! `2·(kv_lora_rank + rope_dim)`-ish, taken here as `heads × (2·(r + ρ) + 2·r) × c`.
+//!
+//! Capacity: `usable = devices × memory × memory_utilization − weights − reserve`; the number of sequences
+//! that fit at context `c` is `usable ÷ bytes(c)`. The reserve covers activations, CUDA graphs and the runtime
+//! (engines leave 1–3 GB per device outside the KV pool).
+
+use super::llm::{Attention, ModelShape};
+
+/// Bytes one token adds to the cache in layers that keep every token (global layers).
+#[must_use]
+pub fn bytes_per_token_global(m: &ModelShape, kv_elem_bytes: f64) -> f64 {
+    let layers = f64::from(m.layers);
+    match m.attention {
+        Attention::Full => 2.0 * layers * f64::from(m.kv_heads) * f64::from(m.head_dim) * kv_elem_bytes,
+        Attention::Mla { kv_lora_rank, rope_dim } => layers * f64::from(kv_lora_rank + rope_dim) * kv_elem_bytes,
+        Attention::Sliding { local_fraction, .. } => {
+            (1.0 - local_fraction.clamp(0.0, 1.0))
+                * 2.0
+                * layers
+                * f64::from(m.kv_heads)
+                * f64::from(m.head_dim)
+                * kv_elem_bytes
+        }
+    }
+}
+
+/// Bytes per token in a fresh sequence (all layers), the number usually quoted as "KV bytes per token".
+#[must_use]
+pub fn bytes_per_token(m: &ModelShape, kv_elem_bytes: f64) -> f64 {
+    match m.attention {
+        Attention::Sliding { .. } => {
+            2.0 * f64::from(m.layers) * f64::from(m.kv_heads) * f64::from(m.head_dim) * kv_elem_bytes
+        }
+        _ => bytes_per_token_global(m, kv_elem_bytes),
+    }
+}
+
+/// Bytes stored (and read once per decode step) for one sequence holding `ctx` tokens.
+#[must_use]
+pub fn bytes_for_context(m: &ModelShape, kv_elem_bytes: f64, ctx: f64) -> f64 {
+    let ctx = ctx.max(0.0);
+    let global = bytes_per_token_global(m, kv_elem_bytes) * ctx;
+    match m.attention {
+        Attention::Sliding { window, local_fraction } => {
+            let per_tok_local =
+                local_fraction.clamp(0.0, 1.0) * 2.0 * f64::from(m.layers) * f64::from(m.kv_heads) * f64::from(m.head_dim)
+                    * kv_elem_bytes;
+            global + per_tok_local * ctx.min(f64::from(window))
+        }
+        _ => global,
+    }
+}
+
+/// Attention FLOPs to produce one token at context `ctx` (all layers).
+#[must_use]
+pub fn attention_flops_per_token(m: &ModelShape, ctx: f64) -> f64 {
+    let ctx = ctx.max(0.0);
+    let heads = f64::from(m.attention_heads);
+    let layers = f64::from(m.layers);
+    match m.attention {
+        Attention::Full => 4.0 * heads * f64::from(m.head_dim) * ctx * layers,
+        Attention::Mla { kv_lora_rank, rope_dim } => {
+            heads * (2.0 * f64::from(kv_lora_rank + rope_dim) + 2.0 * f64::from(kv_lora_rank)) * ctx * layers
+        }
+        Attention::Sliding { window, local_fraction } => {
+            let f = local_fraction.clamp(0.0, 1.0);
+            4.0 * heads * f64::from(m.head_dim) * layers * ((1.0 - f) * ctx + f * ctx.min(f64::from(window)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::llm::tests::llama3_8b;
+
+    #[test]
+    fn llama3_8b_f16_is_128_kib_per_token() {
+        let m = llama3_8b();
+        assert_eq!(bytes_per_token(&m, 2.0), 131_072.0);
+        assert_eq!(bytes_for_context(&m, 2.0, 1000.0), 131_072_000.0);
+        assert_eq!(bytes_for_context(&m, 1.0, 1000.0), 65_536_000.0);
+    }
+
+    #[test]
+    fn deepseek_mla_is_576_values_per_layer() {
+        let m = ModelShape { layers: 61, attention: Attention::Mla { kv_lora_rank: 512, rope_dim: 64 }, ..llama3_8b() };
+        assert_eq!(bytes_per_token(&m, 2.0), 61.0 * 576.0 * 2.0);
+    }
+
+    #[test]
+    fn sliding_window_caps_local_layers() {
+        // Half the layers local with window 128: at 10,000 tokens the local half holds 128.
+        let m = ModelShape { attention: Attention::Sliding { window: 128, local_fraction: 0.5 }, ..llama3_8b() };
+        let full = bytes_per_token(&m, 2.0);
+        assert_eq!(full, 131_072.0);
+        assert_eq!(bytes_for_context(&m, 2.0, 100.0), 100.0 * full);
+        assert_eq!(bytes_for_context(&m, 2.0, 10_000.0), 0.5 * full * 10_000.0 + 0.5 * full * 128.0);
+    }
+
+    #[test]
+    fn attention_flops_are_linear_in_context() {
+        let m = llama3_8b();
+        assert_eq!(attention_flops_per_token(&m, 1000.0), 4.0 * 32.0 * 128.0 * 1000.0 * 32.0);
+    }
+}

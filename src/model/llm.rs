@@ -1,0 +1,172 @@
+//! The model's shape and the bytes its weights occupy and are read per step.
+//!
+//! Weight bytes = parameters × effective bits per weight ÷ 8 ([`super::quant`]).
+//!
+//! **Bytes read per decode step** are not all the bytes stored:
+//! - The input embedding table is a lookup: one row per token is read, not the table. With untied embeddings
+//!   (Llama, Qwen ≥ 7B, Mistral) `vocab × hidden` parameters are stored but not streamed; the output head
+//!   (also `vocab × hidden`) is streamed every step. With tied embeddings (Gemma, small Qwen/Llama-3.2) the same
+//!   matrix is the head, so it is streamed.
+//! - **Mixture of experts**: only `k` of `E` experts run per token. From total `P`, active `A`, `E` and `k`
+//!   alone, the parameters of one expert (summed over the MoE layers) are `p_e = (P − A) / (E − k)` and the
+//!   always-read part is `A − k·p_e` (attention, router, shared experts, dense layers). A step that carries `T`
+//!   tokens touches on average `E·(1 − (1 − k/E)^T)` distinct experts per layer (each token picks `k` of `E`,
+//!   routing assumed uniform and independent), so bytes read grow from `A` at T = 1 towards `P` as the batch
+//!   grows. Real routing is skewed, which touches slightly fewer experts than this; the formula is an upper
+//!   bound on the expert traffic.
+//!
+//! FLOPs per token = 2 × active parameters (one multiply-add per weight), excluding the embedding lookup,
+//! plus attention ([`super::kv`]).
+
+use serde::{Deserialize, Serialize};
+
+/// How attention stores keys and values; decides KV bytes per token ([`super::kv`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Attention {
+    /// Multi-head or grouped-query attention: K and V of `kv_heads × head_dim` per layer.
+    Full,
+    /// Multi-head latent attention (DeepSeek-V2/V3): one compressed vector of `kv_lora_rank + rope_dim` per layer.
+    Mla { kv_lora_rank: u32, rope_dim: u32 },
+    /// A fraction of layers use a sliding window of `window` tokens (Gemma 2/3, gpt-oss, Mistral 7B v0.1).
+    Sliding { window: u32, local_fraction: f64 },
+}
+
+/// Mixture-of-experts shape; `experts == 0` means dense.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Moe {
+    pub experts: u32,
+    pub experts_per_token: u32,
+}
+
+/// A resolved model shape.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelShape {
+    pub name: String,
+    /// Total parameters, billions.
+    pub params_b: f64,
+    /// Parameters used per token, billions (= params_b for dense models).
+    pub active_params_b: f64,
+    pub layers: u32,
+    pub hidden: u32,
+    pub attention_heads: u32,
+    pub kv_heads: u32,
+    pub head_dim: u32,
+    pub vocab: u32,
+    pub moe: Moe,
+    pub attention: Attention,
+    pub tied_embeddings: bool,
+}
+
+impl ModelShape {
+    /// Whether the model is a mixture of experts.
+    #[must_use]
+    pub fn is_moe(&self) -> bool {
+        self.moe.experts > 1 && self.moe.experts_per_token >= 1 && self.moe.experts_per_token < self.moe.experts
+    }
+
+    /// Parameters of the input embedding that are stored but not streamed (0 when tied), in units of 1.
+    #[must_use]
+    pub fn unread_embedding_params(&self) -> f64 {
+        if self.tied_embeddings {
+            0.0
+        } else {
+            // Never more than a tenth of the model: guards hand-entered shapes that are inconsistent.
+            (f64::from(self.vocab) * f64::from(self.hidden)).min(0.1 * self.params_b * 1e9)
+        }
+    }
+
+    /// Parameters of one expert summed over all MoE layers, and the always-read (non-expert) parameters.
+    #[must_use]
+    pub fn expert_split(&self) -> (f64, f64) {
+        let total = self.params_b * 1e9;
+        let active = self.active_params_b * 1e9;
+        if !self.is_moe() {
+            return (0.0, active);
+        }
+        let e = f64::from(self.moe.experts);
+        let k = f64::from(self.moe.experts_per_token);
+        let per_expert = ((total - active) / (e - k)).max(0.0);
+        let shared = (active - k * per_expert).max(0.0);
+        (per_expert, shared)
+    }
+
+    /// Expected distinct experts touched per MoE layer by a step carrying `tokens` tokens: E·(1 − (1 − k/E)^T).
+    #[must_use]
+    pub fn experts_touched(&self, tokens: f64) -> f64 {
+        if !self.is_moe() {
+            return 0.0;
+        }
+        let e = f64::from(self.moe.experts);
+        let k = f64::from(self.moe.experts_per_token);
+        let t = tokens.max(1.0);
+        e * (1.0 - (1.0 - k / e).powf(t))
+    }
+
+    /// Parameters streamed from memory by one step carrying `tokens` tokens.
+    #[must_use]
+    pub fn params_read_per_step(&self, tokens: f64) -> f64 {
+        let (per_expert, shared) = self.expert_split();
+        let read = if self.is_moe() { shared + self.experts_touched(tokens) * per_expert } else { shared };
+        (read - self.unread_embedding_params()).max(0.0)
+    }
+
+    /// Parameters that do matmul work per token (active minus the embedding lookup).
+    #[must_use]
+    pub fn matmul_params_per_token(&self) -> f64 {
+        (self.active_params_b * 1e9 - self.unread_embedding_params()).max(0.0)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub(crate) fn llama3_8b() -> ModelShape {
+        ModelShape {
+            name: "Llama-3.1-8B".into(),
+            params_b: 8.03,
+            active_params_b: 8.03,
+            layers: 32,
+            hidden: 4096,
+            attention_heads: 32,
+            kv_heads: 8,
+            head_dim: 128,
+            vocab: 128_256,
+            moe: Moe::default(),
+            attention: Attention::Full,
+            tied_embeddings: false,
+        }
+    }
+
+    #[test]
+    fn dense_reads_all_but_the_embedding_lookup() {
+        let m = llama3_8b();
+        let read = m.params_read_per_step(1.0);
+        assert!((read - (8.03e9 - 128_256.0 * 4096.0)).abs() < 1.0);
+        assert_eq!(m.params_read_per_step(64.0), read);
+    }
+
+    #[test]
+    fn moe_split_recovers_total_and_active() {
+        // Mixtral 8x7B: 46.7B total, 12.9B active, 8 experts, top-2.
+        let m = ModelShape {
+            params_b: 46.7,
+            active_params_b: 12.9,
+            moe: Moe { experts: 8, experts_per_token: 2 },
+            tied_embeddings: true,
+            ..llama3_8b()
+        };
+        let (pe, shared) = m.expert_split();
+        assert!((pe - 33.8e9 / 6.0).abs() < 1e3);
+        assert!((shared + 2.0 * pe - 12.9e9).abs() < 1e3);
+        assert!((shared + 8.0 * pe - 46.7e9).abs() < 1e3);
+        // One token touches exactly k experts; many tokens touch nearly all.
+        assert!((m.experts_touched(1.0) - 2.0).abs() < 1e-12);
+        assert!((m.experts_touched(2.0) - 8.0 * (1.0 - 0.75f64.powi(2))).abs() < 1e-12);
+        assert!(m.experts_touched(1000.0) > 7.999);
+        assert!((m.params_read_per_step(1.0) - 12.9e9).abs() < 1e3);
+        assert!((m.params_read_per_step(1e6) - 46.7e9).abs() < 1e3);
+    }
+}

@@ -1,0 +1,54 @@
+//! Prefill and time to first token (TTFT) on an idle server.
+//!
+//! Prefill processes the prompt in chunks of the engine's token budget; each chunk is one step
+//! ([`super::roofline`]): it streams the weights once and does `2 · active params · n` matmul FLOPs plus causal
+//! attention `≈ 4 · heads · head_dim · layers · n · (prior + n/2)`, quadratic in the prompt. For any real prompt
+//! the FLOPs dominate, so prefill is compute-bound: tokens/s ≈ η_fl · peak ÷ (2 · active params).
+//!
+//! A prefix-cache hit rate `h` (vLLM automatic prefix caching, SGLang RadixAttention) removes `h` of the prompt
+//! from prefill; the remaining tokens still attend to the cached part. The step that finishes the prompt emits
+//! the first token (vLLM and llama.cpp sample it from the prefill's logits), so TTFT at zero load = prefill time,
+//! and never less than one decode step.
+
+use super::roofline::Deployment;
+
+/// Prefill seconds and TTFT seconds on an idle server for `prompt` tokens after `depth` tokens already cached,
+/// with a prefix-cache hit rate in [0, 1].
+#[must_use]
+pub fn ttft_seconds(d: &Deployment, prompt: f64, depth: f64, hit_rate: f64) -> f64 {
+    let h = hit_rate.clamp(0.0, 1.0);
+    let cached = prompt * h;
+    let p = d.prefill_seconds(prompt - cached, depth + cached);
+    p.max(d.step(&d.decode_load(1.0, depth + prompt)).seconds)
+}
+
+/// Prompt tokens per second of an isolated prefill of `prompt` tokens (llama-bench `ppN`).
+#[must_use]
+pub fn prefill_tps(d: &Deployment, prompt: f64) -> f64 {
+    let t = d.prefill_seconds(prompt, 0.0);
+    if t > 0.0 { prompt / t } else { 0.0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::roofline::tests::h100_llama8b;
+
+    #[test]
+    fn prefix_hits_cut_ttft() {
+        let d = h100_llama8b();
+        let cold = ttft_seconds(&d, 4096.0, 0.0, 0.0);
+        let warm = ttft_seconds(&d, 4096.0, 0.0, 0.5);
+        assert!(warm < 0.6 * cold && warm > 0.4 * cold, "{warm} {cold}");
+        let all = ttft_seconds(&d, 4096.0, 0.0, 1.0);
+        assert!((all - d.step(&d.decode_load(1.0, 4096.0)).seconds).abs() < 1e-12);
+    }
+
+    #[test]
+    fn prefill_rate_near_compute_peak() {
+        let d = h100_llama8b();
+        let tps = prefill_tps(&d, 2048.0);
+        let ideal = 989e12 / (2.0 * d.model.matmul_params_per_token());
+        assert!(tps < ideal && tps > 0.8 * ideal, "{tps} {ideal}");
+    }
+}

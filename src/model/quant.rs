@@ -1,0 +1,133 @@
+//! Quantisation formats: effective bits per weight and the dtype the matmuls run in.
+//!
+//! Weight bytes = parameters × effective bits per weight ÷ 8. "Effective" includes the block scales and
+//! zero points stored beside the packed values, which is why Q4_0 is 4.5 bits and not 4:
+//!
+//! | format | bits | why |
+//! |---|---|---|
+//! | F32 | 32 | |
+//! | F16, BF16 | 16 | |
+//! | FP8 (E4M3) | 8 | per-tensor or per-channel scales are negligible |
+//! | INT8 (W8A8, SmoothQuant) | 8 | |
+//! | Q8_0 | 8.5 | 32 × int8 + one f16 scale per block (ggml) |
+//! | Q6_K | 6.5625 | ggml k-quant super-block of 256 |
+//! | Q5_K_M | 5.69 | mix of Q5_K (5.5) and Q6_K tensors (llama.cpp `quantize` table: 5.33 GB for 7B) |
+//! | Q5_0 | 5.5 | |
+//! | Q4_K_M | 4.85 | mix of Q4_K (4.5) and Q6_K (6.56); Llama-3-8B Q4_K_M ≈ 4.9 bpw |
+//! | Q4_K_S | 4.58 | |
+//! | Q4_0 | 4.5 | 32 × 4 bit + one f16 scale |
+//! | IQ4_XS | 4.25 | |
+//! | Q3_K_M | 3.91 | |
+//! | Q2_K | 3.35 | |
+//! | AWQ / GPTQ int4, group 128 | 4.156 | 4 bit + f16 scale + 4-bit zero per 128 weights |
+//! | NVFP4 | 4.5 | E2M1 + FP8 scale per 16 values |
+//! | MXFP4 | 4.25 | E2M1 + E8M0 scale per 32 values (OCP MX spec) |
+//!
+//! Sources: ggml `ggml-common.h` block layouts; llama.cpp `quantize` help table; OCP Microscaling spec v1.0;
+//! NVIDIA "Introducing NVFP4" blog; AutoAWQ/GPTQ group-128 layout.
+//!
+//! Compute dtype: the matmul rate a format can use. Weight-only formats (GGUF k-quants, AWQ, GPTQ) dequantise
+//! to F16 and use the F16 tensor rate; FP8 uses the FP8 rate where the hardware has it; NVFP4/MXFP4 use the
+//! FP4 rate on Blackwell-class parts, else fall back to FP8, else F16; INT8 W8A8 uses the INT8 rate.
+
+use serde::{Deserialize, Serialize};
+
+/// The matmul dtype a format runs its prefill / large-batch GEMMs in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ComputeDtype {
+    Fp16,
+    Fp8,
+    Fp4,
+    Int8,
+}
+
+/// One weight format of the table above.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WeightFormat {
+    /// Id used in scenarios (`q4_k_m`).
+    pub id: &'static str,
+    /// Name shown to users.
+    pub label: &'static str,
+    /// Effective bits per weight including scales.
+    pub bits: f64,
+    /// Matmul dtype.
+    pub compute: ComputeDtype,
+}
+
+/// All weight formats, in the order the page lists them.
+pub const WEIGHT_FORMATS: &[WeightFormat] = &[
+    WeightFormat { id: "f32", label: "F32", bits: 32.0, compute: ComputeDtype::Fp16 },
+    WeightFormat { id: "f16", label: "F16", bits: 16.0, compute: ComputeDtype::Fp16 },
+    WeightFormat { id: "bf16", label: "BF16", bits: 16.0, compute: ComputeDtype::Fp16 },
+    WeightFormat { id: "fp8", label: "FP8 (E4M3)", bits: 8.0, compute: ComputeDtype::Fp8 },
+    WeightFormat { id: "int8", label: "INT8 W8A8", bits: 8.0, compute: ComputeDtype::Int8 },
+    WeightFormat { id: "q8_0", label: "GGUF Q8_0", bits: 8.5, compute: ComputeDtype::Fp16 },
+    WeightFormat { id: "q6_k", label: "GGUF Q6_K", bits: 6.5625, compute: ComputeDtype::Fp16 },
+    WeightFormat { id: "q5_k_m", label: "GGUF Q5_K_M", bits: 5.69, compute: ComputeDtype::Fp16 },
+    WeightFormat { id: "q5_0", label: "GGUF Q5_0", bits: 5.5, compute: ComputeDtype::Fp16 },
+    WeightFormat { id: "q4_k_m", label: "GGUF Q4_K_M", bits: 4.85, compute: ComputeDtype::Fp16 },
+    WeightFormat { id: "q4_k_s", label: "GGUF Q4_K_S", bits: 4.58, compute: ComputeDtype::Fp16 },
+    WeightFormat { id: "q4_0", label: "GGUF Q4_0", bits: 4.5, compute: ComputeDtype::Fp16 },
+    WeightFormat { id: "iq4_xs", label: "GGUF IQ4_XS", bits: 4.25, compute: ComputeDtype::Fp16 },
+    WeightFormat { id: "q3_k_m", label: "GGUF Q3_K_M", bits: 3.91, compute: ComputeDtype::Fp16 },
+    WeightFormat { id: "q2_k", label: "GGUF Q2_K", bits: 3.35, compute: ComputeDtype::Fp16 },
+    WeightFormat { id: "awq", label: "AWQ int4 g128", bits: 4.156, compute: ComputeDtype::Fp16 },
+    WeightFormat { id: "gptq", label: "GPTQ int4 g128", bits: 4.156, compute: ComputeDtype::Fp16 },
+    WeightFormat { id: "nvfp4", label: "NVFP4", bits: 4.5, compute: ComputeDtype::Fp4 },
+    WeightFormat { id: "mxfp4", label: "MXFP4", bits: 4.25, compute: ComputeDtype::Fp4 },
+];
+
+/// Looks a weight format up by id (case-insensitive).
+#[must_use]
+pub fn weight_format(id: &str) -> Option<&'static WeightFormat> {
+    WEIGHT_FORMATS.iter().find(|f| f.id.eq_ignore_ascii_case(id))
+}
+
+/// One KV-cache dtype.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KvFormat {
+    /// Id used in scenarios.
+    pub id: &'static str,
+    /// Bytes per stored element, including block scales.
+    pub bytes: f64,
+}
+
+/// KV-cache dtypes. Q8_0 and Q4_0 carry an f16 scale per 32 values (llama.cpp `-ctk q8_0`).
+pub const KV_FORMATS: &[KvFormat] = &[
+    KvFormat { id: "f32", bytes: 4.0 },
+    KvFormat { id: "fp16", bytes: 2.0 },
+    KvFormat { id: "f16", bytes: 2.0 },
+    KvFormat { id: "bf16", bytes: 2.0 },
+    KvFormat { id: "fp8", bytes: 1.0 },
+    KvFormat { id: "q8_0", bytes: 34.0 / 32.0 },
+    KvFormat { id: "q4_0", bytes: 18.0 / 32.0 },
+];
+
+/// Looks a KV dtype up by id (case-insensitive).
+#[must_use]
+pub fn kv_format(id: &str) -> Option<&'static KvFormat> {
+    KV_FORMATS.iter().find(|f| f.id.eq_ignore_ascii_case(id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn q4_0_is_four_and_a_half_bits() {
+        // 32 weights × 4 bit + 16-bit scale = 144 bits per 32 weights.
+        assert_eq!(weight_format("Q4_0").unwrap().bits, 144.0 / 32.0);
+        assert_eq!(weight_format("mxfp4").unwrap().bits, (32.0 * 4.0 + 8.0) / 32.0);
+        assert_eq!(weight_format("nvfp4").unwrap().bits, (16.0 * 4.0 + 8.0) / 16.0);
+        assert!(weight_format("q4").is_none());
+        assert_eq!(kv_format("q8_0").unwrap().bytes, 1.0625);
+    }
+
+    #[test]
+    fn ids_are_unique() {
+        for (i, a) in WEIGHT_FORMATS.iter().enumerate() {
+            assert!(WEIGHT_FORMATS[i + 1..].iter().all(|b| b.id != a.id), "{}", a.id);
+        }
+    }
+}

@@ -1,0 +1,333 @@
+//! The decode/prefill step roofline: how long one forward pass of the engine takes.
+//!
+//! A step carries `D` decoding sequences (one new token each, sequence `i` at context `cᵢ`) and `P` prefill
+//! tokens. Its time is
+//!
+//! ```text
+//! bytes  = weight bytes read for T = D + P tokens (MoE: experts touched, see llm.rs)
+//!        + Σᵢ KV bytes(cᵢ)                      (each decoding sequence reads its whole cache)
+//!        + KV bytes of the prefill chunk's prior context
+//! flops  = 2 · matmul params · T + attention flops (linear in context for decode, quadratic for prefill)
+//! t_mem  = bytes ÷ (η_bw · bandwidth · n_tp)
+//! t_comp = flops ÷ (η_fl · peak(dtype) · n_tp)
+//! t_comm = n_tp > 1 ? 2 · layers · (α + T · hidden · 2 B · 2(n−1)/n ÷ interconnect) : 0   (ring all-reduce)
+//! step   = max(t_mem, t_comp) + t_comm + overhead (+ (devices−1) · hop for a layer split)
+//! ```
+//!
+//! Per-user TPS at batch B = 1/step; system TPS = B/step. At small B the weights dominate the bytes and the
+//! step hardly grows with B (memory-bound, system TPS ∝ B); KV bytes grow with B·c, and FLOPs with B, so past
+//! the ridge point B* ≈ peak·η_fl / (2 · bandwidth·η_bw / bytes-per-param) the step becomes compute-bound and
+//! system TPS flattens. Assumptions: perfect overlap of memory and compute within a step (roofline max);
+//! uniform MoE routing; all-reduce latency α = 8 µs (NVLink class; PCIe systems are slower); a layer split
+//! passes one token through devices in turn, so it adds memory but not single-stream bandwidth.
+//!
+//! Sources: Williams et al., "Roofline" (CACM 2009); Pope et al., "Efficiently Scaling Transformer Inference"
+//! (MLSys 2023) for the KV/weight byte accounting and all-reduce cost; vLLM and llama.cpp docs for
+//! chunking and the layer-split mode.
+
+use super::engine::EngineParams;
+use super::hardware::{Hardware, Parallelism};
+use super::kv;
+use super::llm::ModelShape;
+use super::quant::ComputeDtype;
+use super::units::GB;
+use serde::Serialize;
+
+/// All-reduce latency per call, seconds.
+pub const ALLREDUCE_LATENCY_S: f64 = 8e-6;
+/// Extra time per device boundary in a layer split (activation hand-off and synchronisation), seconds.
+pub const LAYER_SPLIT_HOP_S: f64 = 0.15e-3;
+
+/// What limits a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Bound {
+    Memory,
+    Compute,
+    Overhead,
+}
+
+/// A fully resolved deployment: hardware, model, formats and engine. Every number is finite and valid
+/// (guaranteed by [`crate::scenario`]'s validation).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Deployment {
+    pub hardware: Hardware,
+    pub model: ModelShape,
+    pub weight_bits: f64,
+    pub compute_dtype: ComputeDtype,
+    pub kv_elem_bytes: f64,
+    pub engine: EngineParams,
+}
+
+/// The work of one step.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct StepLoad {
+    /// Sequences producing one token each.
+    pub decode_seqs: f64,
+    /// Sum of their KV bytes (what attention reads).
+    pub decode_kv_bytes: f64,
+    /// Sum of their attention FLOPs.
+    pub decode_attn_flops: f64,
+    /// Prompt tokens processed in this step.
+    pub prefill_tokens: f64,
+    /// KV bytes of earlier context the prefill chunk attends to.
+    pub prefill_kv_bytes: f64,
+    /// Attention FLOPs of the prefill chunk.
+    pub prefill_attn_flops: f64,
+}
+
+/// Time of one step and its parts, seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct StepCost {
+    pub seconds: f64,
+    pub memory_s: f64,
+    pub compute_s: f64,
+    pub comm_s: f64,
+    pub overhead_s: f64,
+    pub bound: Bound,
+}
+
+impl Deployment {
+    /// Bytes of all weights.
+    #[must_use]
+    pub fn weight_bytes(&self) -> f64 {
+        self.model.params_b * 1e9 * self.weight_bits / 8.0
+    }
+
+    /// Bytes of weights streamed by a step carrying `tokens` tokens.
+    #[must_use]
+    pub fn weight_bytes_read(&self, tokens: f64) -> f64 {
+        self.model.params_read_per_step(tokens) * self.weight_bits / 8.0
+    }
+
+    /// KV bytes per token of a fresh sequence.
+    #[must_use]
+    pub fn kv_bytes_per_token(&self) -> f64 {
+        kv::bytes_per_token(&self.model, self.kv_elem_bytes)
+    }
+
+    /// KV bytes held by one sequence of `ctx` tokens.
+    #[must_use]
+    pub fn kv_bytes(&self, ctx: f64) -> f64 {
+        kv::bytes_for_context(&self.model, self.kv_elem_bytes, ctx)
+    }
+
+    /// Memory left for the KV cache over all devices, bytes (negative when the weights do not fit).
+    #[must_use]
+    pub fn kv_budget_bytes(&self) -> f64 {
+        let hw = &self.hardware;
+        hw.total_memory_bytes() * self.engine.memory_utilization
+            - self.weight_bytes()
+            - self.engine.reserve_gb * GB * f64::from(hw.devices)
+    }
+
+    /// Whether weights plus the reserve fit in the usable memory.
+    #[must_use]
+    pub fn fits(&self) -> bool {
+        self.kv_budget_bytes() > 0.0
+    }
+
+    /// Sequences whose KV cache of `ctx` tokens fits at once (fractional; 0 when the weights do not fit).
+    #[must_use]
+    pub fn max_sequences(&self, ctx: f64) -> f64 {
+        let per_seq = self.kv_bytes(ctx.max(1.0));
+        (self.kv_budget_bytes() / per_seq).max(0.0)
+    }
+
+    /// Effective memory bandwidth for one step, bytes/s.
+    #[must_use]
+    pub fn effective_bandwidth(&self) -> f64 {
+        self.hardware.memory_bandwidth_gbps * GB * self.engine.bandwidth_efficiency * self.hardware.parallel_devices()
+    }
+
+    /// Effective compute for one step, FLOP/s.
+    #[must_use]
+    pub fn effective_flops(&self) -> f64 {
+        self.hardware.peak_flops(self.compute_dtype) * self.engine.compute_efficiency * self.hardware.parallel_devices()
+    }
+
+    /// Load of `b` sequences decoding at context `ctx` each.
+    #[must_use]
+    pub fn decode_load(&self, b: f64, ctx: f64) -> StepLoad {
+        StepLoad {
+            decode_seqs: b,
+            decode_kv_bytes: b * self.kv_bytes(ctx),
+            decode_attn_flops: b * kv::attention_flops_per_token(&self.model, ctx),
+            ..StepLoad::default()
+        }
+    }
+
+    /// Adds a prefill chunk of `tokens` prompt tokens that start after `prior` tokens of context.
+    #[must_use]
+    pub fn with_prefill(&self, mut load: StepLoad, tokens: f64, prior: f64) -> StepLoad {
+        let tokens = tokens.max(0.0);
+        load.prefill_tokens += tokens;
+        load.prefill_kv_bytes += self.kv_bytes(prior);
+        // Σ over the chunk's tokens of their context = tokens·prior + tokens²/2 (causal).
+        let mean_ctx = prior + tokens / 2.0;
+        load.prefill_attn_flops += tokens * kv::attention_flops_per_token(&self.model, mean_ctx);
+        load
+    }
+
+    /// Time of one forward pass.
+    #[must_use]
+    pub fn step(&self, load: &StepLoad) -> StepCost {
+        let hw = &self.hardware;
+        let tokens = load.decode_seqs + load.prefill_tokens;
+        let bytes = self.weight_bytes_read(tokens) + load.decode_kv_bytes + load.prefill_kv_bytes;
+        let flops = 2.0 * self.model.matmul_params_per_token() * tokens + load.decode_attn_flops + load.prefill_attn_flops;
+        let memory_s = bytes / self.effective_bandwidth();
+        let compute_s = flops / self.effective_flops();
+        let n = f64::from(hw.devices);
+        let comm_s = match hw.parallelism {
+            Parallelism::Tensor if hw.devices > 1 => {
+                let msg = tokens * f64::from(self.model.hidden) * 2.0;
+                2.0 * f64::from(self.model.layers)
+                    * (ALLREDUCE_LATENCY_S + msg * 2.0 * (n - 1.0) / n / (hw.interconnect_gbps * GB))
+            }
+            Parallelism::LayerSplit if hw.devices > 1 => (n - 1.0) * LAYER_SPLIT_HOP_S,
+            _ => 0.0,
+        };
+        let overhead_s = self.engine.step_overhead_ms / 1e3;
+        let seconds = memory_s.max(compute_s) + comm_s + overhead_s;
+        let bound = if overhead_s + comm_s > memory_s.max(compute_s) {
+            Bound::Overhead
+        } else if compute_s > memory_s {
+            Bound::Compute
+        } else {
+            Bound::Memory
+        };
+        StepCost { seconds, memory_s, compute_s, comm_s, overhead_s, bound }
+    }
+
+    /// Seconds to prefill `prompt` new tokens after `prior` cached tokens on an idle server, in chunks of
+    /// `max_batched_tokens` (each chunk streams the weights once).
+    #[must_use]
+    pub fn prefill_seconds(&self, prompt: f64, prior: f64) -> f64 {
+        let chunk = f64::from(self.engine.max_batched_tokens.max(1));
+        let mut done = 0.0;
+        let mut t = 0.0;
+        let prompt = prompt.max(0.0);
+        while done < prompt {
+            let n = chunk.min(prompt - done);
+            let load = self.with_prefill(StepLoad::default(), n, prior + done);
+            t += self.step(&load).seconds;
+            done += n;
+        }
+        t
+    }
+
+    /// Mean seconds per token for one stream generating `n` tokens after `start` tokens of context
+    /// (llama-bench `tgN` at depth d: start = d). Exact sum for up to 64 tokens, then 64-point midpoint rule.
+    #[must_use]
+    pub fn mean_decode_step(&self, batch: f64, start: f64, n: f64) -> f64 {
+        let n = n.max(1.0);
+        let points = n.min(64.0).ceil();
+        let width = n / points;
+        let mut sum = 0.0;
+        for i in 0..points as u32 {
+            let ctx = start + (f64::from(i) + 0.5) * width;
+            sum += self.step(&self.decode_load(batch, ctx)).seconds;
+        }
+        sum / points
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::model::hardware::HardwareKind;
+    use crate::model::llm::tests::llama3_8b;
+
+    pub(crate) fn h100_llama8b() -> Deployment {
+        Deployment {
+            hardware: Hardware {
+                name: "H100".into(),
+                kind: HardwareKind::DatacenterGpu,
+                memory_bandwidth_gbps: 3350.0,
+                memory_gb: 80.0,
+                fp16_tflops: 989.0,
+                fp8_tflops: Some(1979.0),
+                fp4_tflops: None,
+                int8_tops: None,
+                devices: 1,
+                parallelism: Parallelism::Tensor,
+                interconnect_gbps: 450.0,
+                tdp_watts: None,
+            },
+            model: llama3_8b(),
+            weight_bits: 16.0,
+            compute_dtype: ComputeDtype::Fp16,
+            kv_elem_bytes: 2.0,
+            engine: EngineParams {
+                name: "test".into(),
+                bandwidth_efficiency: 1.0,
+                compute_efficiency: 1.0,
+                step_overhead_ms: 0.0,
+                max_batch: 256,
+                max_batched_tokens: 8192,
+                memory_utilization: 0.9,
+                reserve_gb: 2.0,
+            },
+        }
+    }
+
+    #[test]
+    fn batch_one_is_bytes_over_bandwidth() {
+        let d = h100_llama8b();
+        let c = d.step(&d.decode_load(1.0, 0.0));
+        let bytes = (8.03e9 - 128_256.0 * 4096.0) * 2.0;
+        assert!((c.seconds - bytes / 3350e9).abs() < 1e-12);
+        assert_eq!(c.bound, Bound::Memory);
+    }
+
+    #[test]
+    fn kv_reads_add_to_the_step() {
+        let d = h100_llama8b();
+        let s0 = d.step(&d.decode_load(1.0, 0.0)).seconds;
+        let s1 = d.step(&d.decode_load(1.0, 10_000.0)).seconds;
+        assert!((s1 - s0 - 10_000.0 * 131_072.0 / 3350e9).abs() < 1e-9);
+    }
+
+    #[test]
+    fn large_batches_become_compute_bound() {
+        let d = h100_llama8b();
+        let c = d.step(&d.decode_load(4096.0, 0.0));
+        assert_eq!(c.bound, Bound::Compute);
+        assert!((c.compute_s - 2.0 * d.model.matmul_params_per_token() * 4096.0 / 989e12).abs() < 1e-12);
+    }
+
+    #[test]
+    fn tensor_parallel_adds_bandwidth_layer_split_does_not() {
+        let one = h100_llama8b();
+        let mut tp = one.clone();
+        tp.hardware.devices = 2;
+        let mut ls = tp.clone();
+        ls.hardware.parallelism = Parallelism::LayerSplit;
+        let t1 = one.step(&one.decode_load(1.0, 0.0));
+        let t2 = tp.step(&tp.decode_load(1.0, 0.0));
+        let tl = ls.step(&ls.decode_load(1.0, 0.0));
+        assert!((t2.memory_s - t1.memory_s / 2.0).abs() < 1e-12);
+        assert!(t2.comm_s > 0.0 && t2.seconds < t1.seconds);
+        assert!((tl.memory_s - t1.memory_s).abs() < 1e-12);
+        assert!(tl.seconds > t1.seconds);
+    }
+
+    #[test]
+    fn kv_capacity() {
+        let d = h100_llama8b();
+        // 72 GB usable − 16.06 GB weights − 2 GB reserve.
+        let budget = 80e9 * 0.9 - 8.03e9 * 2.0 - 2e9;
+        assert!((d.kv_budget_bytes() - budget).abs() < 1.0);
+        assert!((d.max_sequences(1000.0) - budget / 131_072_000.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn prefill_is_compute_bound_and_chunked() {
+        let d = h100_llama8b();
+        let t = d.prefill_seconds(8192.0, 0.0);
+        let mm = 2.0 * d.model.matmul_params_per_token() * 8192.0 / 989e12;
+        assert!(t > mm && t < mm * 1.5, "{t} vs {mm}");
+        assert_eq!(d.prefill_seconds(0.0, 0.0), 0.0);
+    }
+}

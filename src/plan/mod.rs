@@ -1,0 +1,499 @@
+//! Planning: from a [`Scenario`] to a [`Report`].
+//!
+//! 1. Single stream on an idle server: the ceiling (spec bandwidth ÷ bytes read per token), the predicted decode
+//!    rate over the workload's output (efficiency, KV reads, overheads), prefill rate and TTFT.
+//! 2. Memory: weights, KV bytes per token, how many sequences of the workload's context fit.
+//! 3. The load sweep: each level is simulated ([`crate::sim`]) for P50/P95/P99 TTFT, TPOT, ITL and E2E; the
+//!    analytic steady state ([`analytic_point`]) is kept beside it as a cross-check.
+//! 4. Markers: the **peak** (highest system TPS seen, or for offline loads the highest the memory and max batch
+//!    allow), the **knee** (first level reaching 90 % of the highest system TPS: beyond it more users mostly
+//!    add latency), the **peak usable** load (highest level meeting the target at its percentile, no
+//!    saturation, < 1 % errors) and the **operating point** at `operating_fraction` (default 60 %, range
+//!    50–70 %) of the peak usable throughput, interpolated between levels. Headroom below the peak absorbs
+//!    bursts: at 60 % of capacity a queue's waiting time is a fraction of what it is at 90 %.
+//!
+//! Use-case modes phrase the verdict: `reader` (per-user tok/s against a reading floor), `agent` (time to a
+//! finished multi-step task = steps × P-th percentile E2E), `batch` (system TPS, latency free).
+
+use crate::model::prefill;
+use crate::model::roofline::{Bound, Deployment, StepLoad};
+use crate::scenario::{
+    Band, Distribution, Load, LoadPoint, Marker, Memory, Mode, Pcts, Report, Resolved, Scenario, ScenarioError, SingleStream,
+    Workload, VERSION,
+};
+use crate::sim::{self, Arrivals, LengthDist, SimConfig, Targets};
+
+/// Validation error bands (p90 absolute percentage error) measured by `tests/validation.rs` on `tests/data`.
+pub const BAND: Band = Band { single_stream_pct: 15.0, batched_pct: 30.0 };
+
+/// Evaluates a scenario.
+///
+/// # Errors
+/// The scenario's first invalid field.
+pub fn evaluate(s: &Scenario) -> Result<Report, ScenarioError> {
+    Ok(evaluate_resolved(&s.resolve()?))
+}
+
+/// Only the analytic parts (single stream, memory, analytic sweep): microseconds, for live typing.
+///
+/// # Errors
+/// The scenario's first invalid field.
+pub fn evaluate_analytic(s: &Scenario) -> Result<Report, ScenarioError> {
+    let r = s.resolve()?;
+    Ok(build_report(&r, analytic_sweep(&r)))
+}
+
+/// Evaluates a resolved scenario (simulated sweep).
+#[must_use]
+pub fn evaluate_resolved(r: &Resolved) -> Report {
+    build_report(r, simulated_sweep(r))
+}
+
+fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
+    let d = &r.deployment;
+    let w = &r.workload;
+    let ss = single_stream(d, w);
+    let mem = memory(d, w);
+    let mut warnings = Vec::new();
+    if !mem.fits {
+        warnings.push(format!(
+            "the weights ({:.1} GB) do not fit: {:.1} GB usable on {} × {:.0} GB",
+            mem.weights_gb,
+            d.hardware.total_memory_bytes() * d.engine.memory_utilization / 1e9 - d.engine.reserve_gb * f64::from(d.hardware.devices),
+            d.hardware.devices,
+            d.hardware.memory_gb
+        ));
+    } else if mem.kv_max_sequences < 1.0 {
+        warnings.push(format!("not even one sequence of {:.0} tokens fits in the KV cache", mem.context_tokens));
+    }
+    if sweep.iter().any(|p| p.saturated) {
+        warnings.push("some load levels saturate: the queue grows without bound there, and their latencies are lower bounds".into());
+    }
+    let pct = r.target.percentile;
+    let marker = |p: &LoadPoint| Marker {
+        concurrency: p.concurrency,
+        request_rate: p.request_rate,
+        system_tps: p.system_tps,
+        per_user_tps: p.per_user_tps,
+        ttft_p_ms: p.ttft_ms.at(pct),
+        tpot_p_ms: p.tpot_ms.at(pct),
+    };
+    let max_sys = sweep.iter().map(|p| p.system_tps).fold(0.0, f64::max);
+    let peak = if matches!(w.load, Load::Offline) || sweep.is_empty() {
+        offline_marker(d, w)
+    } else {
+        sweep.iter().filter(|p| p.system_tps >= max_sys).map(marker).next().unwrap_or_else(|| offline_marker(d, w))
+    };
+    let knee = if max_sys > 0.0 { sweep.iter().find(|p| p.system_tps >= 0.9 * max_sys).map(marker) } else { None };
+    let peak_usable_idx = sweep.iter().rposition(|p| p.meets_target);
+    let peak_usable = peak_usable_idx.map(|i| marker(&sweep[i]));
+    let operating_point = peak_usable_idx.map(|i| operating(&sweep[..=i], r.target.operating_fraction, pct));
+    let verdict = verdict(r, &ss, &mem, operating_point.as_ref(), &peak, &sweep);
+    Report {
+        version: VERSION,
+        hardware: format!("{}{}", if d.hardware.devices > 1 { format!("{} × ", d.hardware.devices) } else { String::new() }, d.hardware.name),
+        model: d.model.name.clone(),
+        engine: d.engine.name.clone(),
+        defaults_used: r.defaults_used.clone(),
+        single_stream: ss,
+        memory: mem,
+        sweep,
+        peak,
+        peak_usable,
+        knee,
+        operating_point,
+        band: BAND,
+        target: r.target.clone(),
+        verdict,
+        warnings,
+    }
+}
+
+/// Single-stream figures for the workload on an idle server.
+#[must_use]
+pub fn single_stream(d: &Deployment, w: &Workload) -> SingleStream {
+    let start = w.context_depth + w.prompt_tokens;
+    let bytes = d.weight_bytes_read(1.0) + d.kv_bytes(start);
+    let spec_bw = d.hardware.memory_bandwidth_gbps * 1e9 * d.hardware.parallel_devices();
+    let tpot = d.mean_decode_step(1.0, start, w.output_tokens);
+    let ttft = prefill::ttft_seconds(d, w.prompt_tokens, w.context_depth, w.prefix_cache_hit_rate);
+    let prefill_tps = if w.prompt_tokens > 0.0 { prefill::prefill_tps(d, w.prompt_tokens) } else { prefill::prefill_tps(d, 512.0) };
+    SingleStream {
+        ceiling_tps: spec_bw / bytes,
+        decode_tps: 1.0 / tpot,
+        tpot_ms: tpot * 1e3,
+        ttft_ms: ttft * 1e3,
+        prefill_tps,
+        bytes_per_token: bytes,
+        bound: d.step(&d.decode_load(1.0, start)).bound,
+    }
+}
+
+/// Memory figures for the workload.
+#[must_use]
+pub fn memory(d: &Deployment, w: &Workload) -> Memory {
+    let ctx = w.context_depth + w.prompt_tokens + w.output_tokens;
+    let kv_max = d.max_sequences(ctx);
+    Memory {
+        weights_gb: d.weight_bytes() / 1e9,
+        kv_bytes_per_token: d.kv_bytes_per_token(),
+        kv_budget_gb: d.kv_budget_bytes() / 1e9,
+        context_tokens: ctx,
+        max_concurrency: kv_max.floor().min(f64::from(d.engine.max_batch)),
+        kv_max_sequences: kv_max,
+        fits: d.fits() && kv_max >= 1.0,
+    }
+}
+
+/// Sequences decoding together in steady state at `concurrency` users (bounded by max batch and, at the mean
+/// occupancy of a sequence, by the KV cache).
+#[must_use]
+pub fn running_batch(d: &Deployment, w: &Workload, concurrency: f64) -> f64 {
+    let mean_ctx = w.context_depth + w.prompt_tokens + w.output_tokens / 2.0;
+    concurrency.min(f64::from(d.engine.max_batch)).min(d.max_sequences(mean_ctx).floor()).max(0.0)
+}
+
+/// The steady state of `b` running sequences, each step also carrying its share of prefill
+/// (b · prompt ÷ output tokens, chunked): (step load, step seconds).
+#[must_use]
+pub fn steady_step(d: &Deployment, w: &Workload, b: f64) -> (StepLoad, f64) {
+    let mean_ctx = w.context_depth + w.prompt_tokens + w.output_tokens / 2.0;
+    let new_prompt = w.prompt_tokens * (1.0 - w.prefix_cache_hit_rate);
+    let prefill_share = b * new_prompt / w.output_tokens.max(1.0);
+    let load = d.with_prefill(d.decode_load(b, mean_ctx), prefill_share, w.context_depth + w.prompt_tokens - new_prompt);
+    let t = d.step(&load).seconds;
+    (load, t)
+}
+
+/// Analytic closed-loop level at `concurrency` users: (per-user TPS, system TPS, TTFT s, TPOT s, bound).
+#[must_use]
+pub fn analytic_point(d: &Deployment, w: &Workload, concurrency: f64) -> (f64, f64, f64, f64, Bound) {
+    let b = running_batch(d, w, concurrency);
+    if b < 1.0 {
+        return (0.0, 0.0, f64::INFINITY, f64::INFINITY, Bound::Memory);
+    }
+    let (load, step) = steady_step(d, w, b);
+    let bound = d.step(&load).bound;
+    let ttft0 = prefill::ttft_seconds(d, w.prompt_tokens, w.context_depth, w.prefix_cache_hit_rate);
+    // Prefill on a busy server shares each step with b decodes: it takes as many steps as its chunks need.
+    let budget = (f64::from(d.engine.max_batched_tokens) - b).max(1.0);
+    let ttft_busy = ((w.prompt_tokens * (1.0 - w.prefix_cache_hit_rate)) / budget).ceil().max(1.0) * step;
+    let service = ttft_busy.max(ttft0) + (w.output_tokens - 1.0).max(0.0) * step;
+    let wait = ((concurrency / b) - 1.0).max(0.0) * service;
+    (1.0 / step, b / step, wait + ttft_busy.max(ttft0), step, bound)
+}
+
+/// The offline (all requests queued) throughput: as many sequences as memory and max batch allow.
+#[must_use]
+pub fn offline_marker(d: &Deployment, w: &Workload) -> Marker {
+    let b = running_batch(d, w, f64::INFINITY);
+    if b < 1.0 {
+        return Marker { concurrency: Some(0.0), request_rate: None, system_tps: 0.0, per_user_tps: 0.0, ttft_p_ms: 0.0, tpot_p_ms: 0.0 };
+    }
+    let (_, step) = steady_step(d, w, b);
+    Marker { concurrency: Some(b), request_rate: None, system_tps: b / step, per_user_tps: 1.0 / step, ttft_p_ms: f64::NAN, tpot_p_ms: step * 1e3 }
+}
+
+/// Load levels: the user's, or automatic ones (1, 2, 3, 4, 6, 8, 12, … up to 1.5 × the memory/batch limit,
+/// at most 16) that resolve the knee.
+#[must_use]
+pub fn levels(d: &Deployment, w: &Workload) -> Vec<f64> {
+    match &w.load {
+        Load::Concurrency(v) if !v.is_empty() => v.clone(),
+        Load::RequestRate(v) => v.clone(),
+        Load::Offline => vec![running_batch(d, w, f64::INFINITY).max(1.0)],
+        Load::Concurrency(_) => {
+            let cap = running_batch(d, w, f64::INFINITY).max(1.0) * 1.5;
+            let mut all = Vec::new();
+            let mut p = 1.0_f64;
+            while p <= cap.max(2.0) && all.len() < 64 {
+                all.push(p);
+                if p >= 2.0 && p * 1.5 <= cap {
+                    all.push(p * 1.5);
+                }
+                p *= 2.0;
+            }
+            if all.len() > 16 {
+                // Keep the high end dense (where the knee is); thin the low end to powers of two.
+                let extra = all.len() - 16;
+                let mut dropped = 0;
+                all.retain(|x| {
+                    let thin = dropped < extra && x.log2().fract() != 0.0;
+                    if thin {
+                        dropped += 1;
+                    }
+                    !thin
+                });
+                all.truncate(16);
+            }
+            all
+        }
+    }
+}
+
+fn analytic_sweep(r: &Resolved) -> Vec<LoadPoint> {
+    let d = &r.deployment;
+    let w = &r.workload;
+    let rate_mode = matches!(w.load, Load::RequestRate(_));
+    levels(d, w)
+        .into_iter()
+        .map(|x| {
+            // For a request rate, Little's law gives the concurrency: rate × time in system (iterated twice).
+            let conc = if rate_mode {
+                let mut c = 1.0;
+                for _ in 0..4 {
+                    let (_, _, ttft, tpot, _) = analytic_point(d, w, c);
+                    c = (x * (ttft + tpot * (w.output_tokens - 1.0))).max(1.0);
+                }
+                c
+            } else {
+                x
+            };
+            let (pu, sys, ttft, tpot, bound) = analytic_point(d, w, conc);
+            let e2e = ttft + tpot * (w.output_tokens - 1.0).max(0.0);
+            let sys = if rate_mode { sys.min(x * w.output_tokens) } else { sys };
+            let meets = ttft * 1e3 <= r.target.ttft_ms && tpot * 1e3 <= r.target.tpot_ms && pu > 0.0;
+            LoadPoint {
+                concurrency: (!rate_mode).then_some(x),
+                request_rate: rate_mode.then_some(x),
+                per_user_tps: pu,
+                system_tps: sys,
+                request_throughput: sys / w.output_tokens,
+                goodput_rps: if meets { sys / w.output_tokens } else { 0.0 },
+                ttft_ms: Pcts::flat(ttft * 1e3),
+                tpot_ms: Pcts::flat(tpot * 1e3),
+                itl_ms: Pcts::flat(tpot * 1e3),
+                e2e_ms: Pcts::flat(e2e * 1e3),
+                mean_batch: running_batch(d, w, conc),
+                kv_utilization: 0.0,
+                preemptions: 0,
+                errors: 0,
+                error_rate: 0.0,
+                memory_bound_fraction: if bound == Bound::Memory { 1.0 } else { 0.0 },
+                bound,
+                saturated: pu == 0.0,
+                meets_target: meets,
+                analytic_per_user_tps: pu,
+            }
+        })
+        .collect()
+}
+
+fn length(dist: Distribution, mean: f64, spread: f64) -> LengthDist {
+    match dist {
+        Distribution::Fixed => LengthDist::Fixed(mean),
+        Distribution::Uniform => LengthDist::Uniform { min: (mean * (1.0 - spread)).max(1.0), max: mean * (1.0 + spread) },
+        Distribution::Lognormal => LengthDist::LogNormal { mean, cv: spread },
+    }
+}
+
+/// Simulates every load level.
+fn simulated_sweep(r: &Resolved) -> Vec<LoadPoint> {
+    let d = &r.deployment;
+    let w = &r.workload;
+    let targets = Targets { ttft_ms: r.target.ttft_ms, tpot_ms: r.target.tpot_ms };
+    let rate_mode = matches!(w.load, Load::RequestRate(_));
+    levels(d, w)
+        .into_iter()
+        .map(|x| {
+            let arrivals = if rate_mode {
+                Arrivals::Poisson { rate_per_s: x, burstiness: w.burstiness }
+            } else {
+                Arrivals::Closed { concurrency: x.clamp(1.0, 1e6) as u32 }
+            };
+            let cfg = SimConfig {
+                requests: w.requests,
+                prompt: length(w.distribution, w.prompt_tokens, w.spread),
+                output: length(w.distribution, w.output_tokens, w.spread),
+                context_depth: w.context_depth,
+                prefix_hit_rate: w.prefix_cache_hit_rate,
+                arrivals,
+                seed: w.seed,
+                queue_limit: w.queue_limit,
+                timeout_s: w.timeout_s,
+                max_sim_seconds: 86_400.0,
+                max_steps: 2_000_000,
+            };
+            let s = sim::simulate(d, &cfg, &targets);
+            let analytic = analytic_point(d, w, if rate_mode { 1.0 } else { x }).0;
+            let pct = r.target.percentile;
+            let total = f64::from(s.completed + s.rejected + s.timed_out).max(1.0);
+            let errors = s.rejected + s.timed_out;
+            let error_rate = f64::from(errors) / total;
+            let meets = s.completed > 0
+                && !s.saturated
+                && error_rate <= 0.01
+                && pcts(&s.ttft_ms).at(pct) <= r.target.ttft_ms
+                && pcts(&s.tpot_ms).at(pct) <= r.target.tpot_ms;
+            let bound = if s.compute_bound_fraction > s.memory_bound_fraction {
+                Bound::Compute
+            } else if s.memory_bound_fraction > 0.0 {
+                Bound::Memory
+            } else {
+                Bound::Overhead
+            };
+            LoadPoint {
+                concurrency: (!rate_mode).then_some(x),
+                request_rate: rate_mode.then_some(x),
+                per_user_tps: if s.tpot_ms.p50 > 0.0 { 1e3 / s.tpot_ms.p50 } else { 0.0 },
+                system_tps: s.system_output_tps,
+                request_throughput: s.request_throughput,
+                goodput_rps: s.goodput_rps,
+                ttft_ms: pcts(&s.ttft_ms),
+                tpot_ms: pcts(&s.tpot_ms),
+                itl_ms: pcts(&s.itl_ms),
+                e2e_ms: pcts(&s.e2e_ms),
+                mean_batch: s.mean_batch,
+                kv_utilization: s.mean_kv_utilization,
+                preemptions: s.preemptions,
+                errors,
+                error_rate,
+                memory_bound_fraction: s.memory_bound_fraction,
+                bound,
+                saturated: s.saturated,
+                meets_target: meets,
+                analytic_per_user_tps: analytic,
+            }
+        })
+        .collect()
+}
+
+fn pcts(p: &sim::Percentiles) -> Pcts {
+    Pcts { mean: p.mean, p50: p.p50, p90: p.p90, p95: p.p95, p99: p.p99 }
+}
+
+/// The operating point: the first level (interpolated) whose system TPS reaches `fraction` of the last
+/// (peak usable) level's.
+fn operating(levels: &[LoadPoint], fraction: f64, pct: f64) -> Marker {
+    let last = &levels[levels.len() - 1];
+    let goal = fraction * last.system_tps;
+    let x = |p: &LoadPoint| p.concurrency.or(p.request_rate).unwrap_or(0.0);
+    let mut prev: Option<&LoadPoint> = None;
+    for p in levels {
+        if p.system_tps >= goal {
+            let (a, b) = match prev {
+                Some(a) if p.system_tps > a.system_tps => (a, p),
+                _ => (p, p),
+            };
+            let t = if std::ptr::eq(a, b) { 1.0 } else { (goal - a.system_tps) / (b.system_tps - a.system_tps) };
+            let lerp = |u: f64, v: f64| u + (v - u) * t;
+            let load = lerp(x(a), x(b));
+            let load = if p.concurrency.is_some() { load.round().max(1.0) } else { load };
+            return Marker {
+                concurrency: p.concurrency.map(|_| load),
+                request_rate: p.request_rate.map(|_| load),
+                system_tps: lerp(a.system_tps, b.system_tps),
+                per_user_tps: lerp(a.per_user_tps, b.per_user_tps),
+                ttft_p_ms: lerp(a.ttft_ms.at(pct), b.ttft_ms.at(pct)),
+                tpot_p_ms: lerp(a.tpot_ms.at(pct), b.tpot_ms.at(pct)),
+            };
+        }
+        prev = Some(p);
+    }
+    Marker {
+        concurrency: last.concurrency,
+        request_rate: last.request_rate,
+        system_tps: last.system_tps,
+        per_user_tps: last.per_user_tps,
+        ttft_p_ms: last.ttft_ms.at(pct),
+        tpot_p_ms: last.tpot_ms.at(pct),
+    }
+}
+
+fn load_label(m: &Marker) -> String {
+    match (m.concurrency, m.request_rate) {
+        (Some(c), _) => format!("{c:.0} users"),
+        (_, Some(r)) => format!("{r:.2} req/s"),
+        _ => String::new(),
+    }
+}
+
+fn verdict(r: &Resolved, ss: &SingleStream, mem: &Memory, op: Option<&Marker>, peak: &Marker, sweep: &[LoadPoint]) -> String {
+    if !mem.fits {
+        return format!("does not fit: {:.1} GB of weights, {:.1} GB short", mem.weights_gb, -mem.kv_budget_gb);
+    }
+    let t = &r.target;
+    let p = t.percentile as u32;
+    match r.workload.mode {
+        Mode::Batch => format!(
+            "batch: up to {:.0} tok/s total at {} ({:.1} tok/s each); single stream {:.1} tok/s",
+            peak.system_tps,
+            load_label(peak),
+            peak.per_user_tps,
+            ss.decode_tps
+        ),
+        Mode::Agent => match op {
+            Some(m) => {
+                let e2e = sweep
+                    .iter()
+                    .find(|l| l.concurrency.or(l.request_rate) >= m.concurrency.or(m.request_rate))
+                    .map_or(0.0, |l| l.e2e_ms.at(t.percentile));
+                format!(
+                    "at {}: a {}-step task takes {:.1} s (P{p} per step {:.2} s), {:.0} tok/s total",
+                    load_label(m),
+                    r.workload.agent_steps,
+                    f64::from(r.workload.agent_steps) * e2e / 1e3,
+                    e2e / 1e3,
+                    m.system_tps
+                )
+            }
+            None => format!("no load level meets P{p} TTFT ≤ {:.0} ms and TPOT ≤ {:.0} ms", t.ttft_ms, t.tpot_ms),
+        },
+        Mode::Reader => match op {
+            Some(m) => format!(
+                "at {}: {:.0} tok/s each, {:.0} tok/s total, P{p} TPOT {:.0} ms ✓ (target {:.0} ms)",
+                load_label(m),
+                m.per_user_tps,
+                m.system_tps,
+                m.tpot_p_ms,
+                t.tpot_ms
+            ),
+            None => format!(
+                "✗ no load level meets P{p} TTFT ≤ {:.0} ms and TPOT ≤ {:.0} ms; one user gets {:.1} tok/s",
+                t.ttft_ms, t.tpot_ms, ss.decode_tps
+            ),
+        },
+    }
+}
+
+/// A static batch (LMDeploy `profile_generation`, llama-batched-bench): `b` sequences start together, prefill
+/// all prompts (in chunks of the step budget), then decode `output` tokens each with the context growing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StaticBatch {
+    /// Time to the first token of every sequence, s (the whole batch's prefill).
+    pub ttft_s: f64,
+    /// Mean time per decode step, s.
+    pub tpot_s: f64,
+    /// Output tokens of all sequences ÷ total time.
+    pub output_tps: f64,
+    /// Output tokens of all sequences ÷ decode time (llama-batched-bench S_TG).
+    pub decode_tps: f64,
+    /// Prompt tokens ÷ prefill time (llama-batched-bench S_PP).
+    pub prefill_tps: f64,
+}
+
+/// Evaluates a static batch of `b` sequences.
+#[must_use]
+pub fn static_batch(d: &Deployment, b: f64, prompt: f64, output: f64) -> StaticBatch {
+    let prefill_tokens = b * prompt;
+    let chunk = f64::from(d.engine.max_batched_tokens.max(1));
+    let mut t = 0.0;
+    let mut done = 0.0;
+    while done < prefill_tokens {
+        let n = chunk.min(prefill_tokens - done);
+        // Chunks belong to sequences of `prompt` tokens: the prior context is the position inside a prompt.
+        let prior = if prompt > 0.0 { done % prompt } else { 0.0 };
+        t += d.step(&d.with_prefill(StepLoad::default(), n, prior.min((prompt - n).max(0.0)))).seconds;
+        done += n;
+    }
+    let ttft = t.max(d.step(&d.decode_load(b, prompt)).seconds);
+    let steps = (output - 1.0).max(1.0);
+    let tpot = d.mean_decode_step(b, prompt + 1.0, steps);
+    StaticBatch {
+        ttft_s: ttft,
+        tpot_s: tpot,
+        output_tps: b * output / (ttft + steps * tpot),
+        decode_tps: b / tpot,
+        prefill_tps: if t > 0.0 { prefill_tokens / t } else { 0.0 },
+    }
+}

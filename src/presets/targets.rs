@@ -1,0 +1,33 @@
+//! Latency targets: MLPerf Inference P99 limits and the interactive reading floor.
+//!
+//! MLPerf Inference (datacenter, server scenario) constrains TTFT and TPOT at the 99th percentile; the
+//! interactive variants were added in v5.0 (Llama-2-70B) and v5.1 (Llama-3.1-8B). The reader floor comes from
+//! reading speed: 20–25 tok/s per user (TPOT 40–50 ms) feels interactive, below ~10 tok/s sluggish.
+
+/// A named latency target.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TargetPreset {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub ttft_ms: f64,
+    pub tpot_ms: f64,
+    pub percentile: f64,
+    pub source: &'static str,
+}
+
+/// All targets.
+pub const TARGETS: &[TargetPreset] = &[
+    TargetPreset { id: "reader", name: "Interactive reader (25 tok/s)", ttft_ms: 2000.0, tpot_ms: 40.0, percentile: 99.0, source: "reading-speed floor: 20–25 tok/s per user" },
+    TargetPreset { id: "mlperf-llama2-70b-interactive", name: "MLPerf Llama-2-70B interactive", ttft_ms: 450.0, tpot_ms: 40.0, percentile: 99.0, source: "MLPerf Inference v5.0 datacenter rules" },
+    TargetPreset { id: "mlperf-llama3.1-8b-interactive", name: "MLPerf Llama-3.1-8B interactive", ttft_ms: 500.0, tpot_ms: 30.0, percentile: 99.0, source: "MLPerf Inference v5.1 datacenter rules" },
+    TargetPreset { id: "mlperf-llama2-70b", name: "MLPerf Llama-2-70B server", ttft_ms: 2000.0, tpot_ms: 200.0, percentile: 99.0, source: "MLPerf Inference v4.0 datacenter rules" },
+    TargetPreset { id: "mlperf-llama3.1-8b", name: "MLPerf Llama-3.1-8B server", ttft_ms: 2000.0, tpot_ms: 100.0, percentile: 99.0, source: "MLPerf Inference v5.1 datacenter rules" },
+    TargetPreset { id: "mlperf-llama3.1-405b", name: "MLPerf Llama-3.1-405B server", ttft_ms: 6000.0, tpot_ms: 175.0, percentile: 99.0, source: "MLPerf Inference v5.0 datacenter rules" },
+    TargetPreset { id: "batch", name: "Batch (latency free)", ttft_ms: 1.0e9, tpot_ms: 1.0e9, percentile: 99.0, source: "offline jobs: maximise system TPS" },
+];
+
+/// Finds a target by id (case-insensitive).
+#[must_use]
+pub fn find(id: &str) -> Option<&'static TargetPreset> {
+    TARGETS.iter().find(|t| t.id.eq_ignore_ascii_case(id))
+}

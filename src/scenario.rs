@@ -1,0 +1,731 @@
+//! The stable interface: [`Scenario`] (one sizing question, JSON, `"version": 1`) and [`Report`] (the answer).
+//!
+//! A scenario is what the page edits, what the URL hash and export/import carry, and what `tps eval` reads.
+//! Every field may be omitted where a preset or a default supplies it; explicit numbers override presets. The
+//! least a scenario needs is memory bandwidth, model size and bits per weight; every default that fills a gap is
+//! listed in [`Report::defaults_used`]. Unknown fields, unknown preset ids and impossible values are
+//! [`ScenarioError`]s that name the field.
+//!
+//! Validation happens here, at the edge: the model behind it never sees NaN, infinities, zero bandwidth or
+//! negative sizes.
+
+use crate::model::engine::EngineParams;
+use crate::model::hardware::{Hardware, HardwareKind, Parallelism};
+use crate::model::llm::{Attention, ModelShape, Moe};
+use crate::model::quant::{self, ComputeDtype};
+use crate::model::roofline::{Bound, Deployment};
+use crate::presets;
+use serde::{Deserialize, Serialize};
+
+/// The current scenario and report version.
+pub const VERSION: u32 = 1;
+
+/// An invalid scenario: which field, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]
+#[error("{field}: {message}")]
+pub struct ScenarioError {
+    /// Dotted path of the field (`hardware.memory_bandwidth_gbps`), or `json` for syntax errors.
+    pub field: String,
+    pub message: String,
+}
+
+impl ScenarioError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self { field: field.into(), message: message.into() }
+    }
+}
+
+/// One sizing question.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
+    #[serde(default)]
+    pub hardware: HardwareSpec,
+    #[serde(default)]
+    pub model: ModelSpec,
+    #[serde(default)]
+    pub quantization: QuantSpec,
+    #[serde(default)]
+    pub engine: EngineSpec,
+    #[serde(default)]
+    pub workload: WorkloadSpec,
+    #[serde(default)]
+    pub target: TargetSpec,
+}
+
+macro_rules! spec {
+    ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $f:ident : $t:ty),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            $($(#[$fm])* #[serde(default, skip_serializing_if = "Option::is_none")] pub $f: Option<$t>,)*
+        }
+    };
+}
+
+spec!(
+    /// Hardware: a preset id and/or explicit per-device numbers.
+    HardwareSpec {
+        preset: String, name: String, kind: HardwareKind,
+        /// GB/s per device.
+        memory_bandwidth_gbps: f64,
+        /// GB per device.
+        memory_gb: f64,
+        fp16_tflops: f64, fp8_tflops: f64, fp4_tflops: f64, int8_tops: f64,
+        devices: u32, parallelism: Parallelism,
+        /// GB/s per device per direction.
+        interconnect_gbps: f64,
+        tdp_watts: f64,
+    }
+);
+
+spec!(
+    /// Model: a preset id and/or explicit shape.
+    ModelSpec {
+        preset: String, name: String, params_b: f64, active_params_b: f64, layers: u32, hidden: u32,
+        attention_heads: u32, kv_heads: u32, head_dim: u32, vocab: u32, moe: Moe, attention: Attention,
+        tied_embeddings: bool,
+    }
+);
+
+spec!(
+    /// Quantisation of weights and KV cache.
+    QuantSpec {
+        /// Format id (`q4_k_m`, `fp8`, `nvfp4`, … see `tps presets quant`).
+        weights: String,
+        /// Effective bits per weight; overrides the format's value.
+        weight_bits: f64,
+        /// KV-cache dtype id (`fp16`, `fp8`, `q8_0`, `q4_0`).
+        kv_cache: String,
+    }
+);
+
+spec!(
+    /// Engine and its efficiency knobs.
+    EngineSpec {
+        preset: String, backend: String, bandwidth_efficiency: f64, compute_efficiency: f64,
+        step_overhead_ms: f64, max_batch: u32, max_batched_tokens: u32, memory_utilization: f64, reserve_gb: f64,
+    }
+);
+
+spec!(
+    /// Load levels: exactly one of `concurrency`, `request_rate` or `offline` (none = automatic concurrency levels).
+    LoadSpec { concurrency: Vec<f64>, request_rate: Vec<f64>, offline: bool }
+);
+
+spec!(
+    /// The requests.
+    WorkloadSpec {
+        prompt_tokens: f64, output_tokens: f64,
+        /// Tokens already in the KV cache before the prompt (multi-turn history, llama-bench `-d`).
+        context_depth: f64,
+        /// `fixed`, `uniform` (± spread × mean) or `lognormal` (spread = coefficient of variation).
+        distribution: String,
+        spread: f64,
+        prefix_cache_hit_rate: f64,
+        load: LoadSpec,
+        /// Requests simulated per load level.
+        requests: u32,
+        seed: u64,
+        /// Gamma shape of inter-arrival gaps for request-rate loads (1 = Poisson, < 1 burstier).
+        burstiness: f64,
+        /// Waiting requests beyond this are rejected.
+        queue_limit: u32,
+        /// Client timeout, seconds.
+        timeout_s: f64,
+        /// `reader`, `agent` or `batch`.
+        mode: String,
+        /// Agent mode: LLM calls per task.
+        agent_steps: u32,
+    }
+);
+
+spec!(
+    /// The latency target.
+    TargetSpec { preset: String, tpot_ms: f64, ttft_ms: f64, percentile: f64, operating_fraction: f64 }
+);
+
+/// The load to sweep.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Load {
+    Concurrency(Vec<f64>),
+    RequestRate(Vec<f64>),
+    Offline,
+}
+
+/// How request lengths vary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Distribution {
+    Fixed,
+    Uniform,
+    Lognormal,
+}
+
+/// The use case the verdict is phrased for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Reader,
+    Agent,
+    Batch,
+}
+
+/// A validated workload.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Workload {
+    pub prompt_tokens: f64,
+    pub output_tokens: f64,
+    pub context_depth: f64,
+    pub distribution: Distribution,
+    pub spread: f64,
+    pub prefix_cache_hit_rate: f64,
+    pub load: Load,
+    /// Whether the load levels were chosen automatically.
+    pub auto_load: bool,
+    pub requests: u32,
+    pub seed: u64,
+    pub burstiness: f64,
+    pub queue_limit: Option<u32>,
+    pub timeout_s: Option<f64>,
+    pub mode: Mode,
+    pub agent_steps: u32,
+}
+
+/// A validated target.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Target {
+    pub name: String,
+    pub tpot_ms: f64,
+    pub ttft_ms: f64,
+    pub percentile: f64,
+    pub operating_fraction: f64,
+}
+
+/// A scenario with every gap filled and every number checked.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Resolved {
+    pub deployment: Deployment,
+    pub workload: Workload,
+    pub target: Target,
+    /// Human-readable list of defaults that filled gaps.
+    pub defaults_used: Vec<String>,
+    pub backend: String,
+}
+
+impl Scenario {
+    /// Parses JSON, naming the field of any error (unknown fields included).
+    ///
+    /// # Errors
+    /// Syntax errors, wrong types and unknown fields, with the dotted path of the field.
+    pub fn from_json(text: &str) -> Result<Self, ScenarioError> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let field = if path == "." || path.is_empty() { "json".to_string() } else { path };
+            ScenarioError::new(field, e.into_inner().to_string())
+        })
+    }
+
+    /// Pretty JSON.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Applies presets and defaults and validates every number.
+    ///
+    /// # Errors
+    /// The first invalid field, with its allowed range.
+    pub fn resolve(&self) -> Result<Resolved, ScenarioError> {
+        if let Some(v) = self.version {
+            if v != VERSION {
+                return Err(ScenarioError::new("version", format!("unsupported version {v}; this build reads version {VERSION}")));
+            }
+        }
+        let mut defaults = Vec::new();
+        let hardware = resolve_hardware(&self.hardware, &mut defaults)?;
+        let model = resolve_model(&self.model, &mut defaults)?;
+        let (_engine_id, engine_preset) = match &self.engine.preset {
+            Some(id) => (
+                id.clone(),
+                presets::engines::find(id).ok_or_else(|| unknown("engine.preset", id, presets::engines::ENGINES.iter().map(|e| e.id)))?,
+            ),
+            None => {
+                let id = match hardware.kind {
+                    HardwareKind::DatacenterGpu => "vllm",
+                    _ => "llama.cpp",
+                };
+                defaults.push(format!("engine: {id} (typical for {})", hardware.kind.id()));
+                (id.to_string(), presets::engines::find(id).expect("built-in engine"))
+            }
+        };
+        let (weight_bits, compute_dtype) = resolve_quant(&self.quantization, engine_preset.id, &mut defaults)?;
+        let kv_id = self.quantization.kv_cache.clone().unwrap_or_else(|| "fp16".into());
+        let kv = quant::kv_format(&kv_id)
+            .ok_or_else(|| unknown("quantization.kv_cache", &kv_id, quant::KV_FORMATS.iter().map(|k| k.id)))?;
+        let engine = resolve_engine(&self.engine, engine_preset, &hardware, &model, &mut defaults)?;
+        let backend = self.engine.backend.clone().unwrap_or_else(|| default_backend(hardware.kind).to_string());
+        let workload = resolve_workload(&self.workload, &mut defaults)?;
+        let target = resolve_target(&self.target, workload.mode)?;
+        let mut resolved = Resolved {
+            deployment: Deployment { hardware, model, weight_bits, compute_dtype, kv_elem_bytes: kv.bytes, engine },
+            workload,
+            target,
+            defaults_used: defaults,
+            backend,
+        };
+        resolved.settle_memory();
+        Ok(resolved)
+    }
+}
+
+fn default_backend(kind: HardwareKind) -> &'static str {
+    match kind {
+        HardwareKind::AppleSilicon => "metal",
+        HardwareKind::Cpu => "cpu",
+        _ => "cuda",
+    }
+}
+
+fn unknown<'a>(field: &str, id: &str, valid: impl Iterator<Item = &'a str>) -> ScenarioError {
+    let list: Vec<&str> = valid.collect();
+    let shown = if list.len() > 12 { format!("{}, … ({} in all; see `tps presets`)", list[..12].join(", "), list.len()) } else { list.join(", ") };
+    ScenarioError::new(field, format!("unknown id \"{id}\"; valid: {shown}"))
+}
+
+/// Checks `lo ≤ v ≤ hi` and finiteness.
+fn check(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<f64, ScenarioError> {
+    if !v.is_finite() {
+        return Err(ScenarioError::new(field, format!("must be a finite number ({lo}–{hi} {unit})")));
+    }
+    if v < lo || v > hi {
+        return Err(ScenarioError::new(field, format!("{v} is out of range: allowed {lo}–{hi} {unit}")));
+    }
+    Ok(v)
+}
+
+/// Checks `lo < v ≤ hi`.
+fn positive(field: &str, v: f64, hi: f64, unit: &str) -> Result<f64, ScenarioError> {
+    if v.is_finite() && v <= 0.0 {
+        return Err(ScenarioError::new(field, format!("must be greater than 0 (up to {hi} {unit})")));
+    }
+    check(field, v, 0.0, hi, unit)
+}
+
+fn check_u(field: &str, v: u32, lo: u32, hi: u32) -> Result<u32, ScenarioError> {
+    if v < lo || v > hi {
+        return Err(ScenarioError::new(field, format!("{v} is out of range: allowed {lo}–{hi}")));
+    }
+    Ok(v)
+}
+
+fn opt_pos(field: &str, v: Option<f64>, hi: f64, unit: &str) -> Result<Option<f64>, ScenarioError> {
+    v.map(|x| positive(field, x, hi, unit)).transpose()
+}
+
+fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> Result<Hardware, ScenarioError> {
+    let p = match &s.preset {
+        Some(id) => Some(presets::hardware::find(id).ok_or_else(|| unknown("hardware.preset", id, presets::hardware::HARDWARE.iter().map(|h| h.id)))?),
+        None => None,
+    };
+    let bw = match s.memory_bandwidth_gbps.or(p.map(|p| p.bandwidth_gbps)) {
+        Some(v) => positive("hardware.memory_bandwidth_gbps", v, 100_000.0, "GB/s")?,
+        None => return Err(ScenarioError::new("hardware.memory_bandwidth_gbps", "required: give a hardware preset or the memory bandwidth in GB/s")),
+    };
+    let kind = match s.kind.or(p.map(|p| p.kind)) {
+        Some(k) => k,
+        None => {
+            defaults.push("hardware.kind: other".into());
+            HardwareKind::Other
+        }
+    };
+    let devices = check_u("hardware.devices", s.devices.unwrap_or(1), 1, 1024)?;
+    let memory_gb = opt_pos("hardware.memory_gb", s.memory_gb.or(p.map(|p| p.memory_gb)), 100_000.0, "GB")?;
+    let fp16 = match opt_pos("hardware.fp16_tflops", s.fp16_tflops.or(p.and_then(|p| p.fp16_tflops)), 1e6, "TFLOPS")? {
+        Some(v) => v,
+        None => {
+            let v = bw / 1000.0 * kind.default_tflops_per_tbps();
+            defaults.push(format!("hardware.fp16_tflops: {v:.0} (typical {} ratio to bandwidth)", kind.id()));
+            v
+        }
+    };
+    let parallelism = s.parallelism.unwrap_or(Parallelism::Tensor);
+    if devices > 1 && s.parallelism.is_none() {
+        defaults.push("hardware.parallelism: tensor".into());
+    }
+    Ok(Hardware {
+        name: s.name.clone().or(p.map(|p| p.name.to_string())).unwrap_or_else(|| format!("{bw:.0} GB/s device")),
+        kind,
+        memory_bandwidth_gbps: bw,
+        // Filled in resolve_memory once the model is known (a default needs the weights' size).
+        memory_gb: memory_gb.unwrap_or(f64::NAN),
+        fp16_tflops: fp16,
+        fp8_tflops: opt_pos("hardware.fp8_tflops", s.fp8_tflops.or(p.and_then(|p| p.fp8_tflops)), 1e6, "TFLOPS")?,
+        fp4_tflops: opt_pos("hardware.fp4_tflops", s.fp4_tflops.or(p.and_then(|p| p.fp4_tflops)), 1e6, "TFLOPS")?,
+        int8_tops: opt_pos("hardware.int8_tops", s.int8_tops.or(p.and_then(|p| p.int8_tops)), 1e6, "TOPS")?,
+        devices,
+        parallelism,
+        interconnect_gbps: positive("hardware.interconnect_gbps", s.interconnect_gbps.or(p.map(|p| p.interconnect_gbps)).unwrap_or(32.0), 100_000.0, "GB/s")?,
+        tdp_watts: opt_pos("hardware.tdp_watts", s.tdp_watts.or(p.and_then(|p| p.tdp_watts)), 1e6, "W")?,
+    })
+}
+
+/// Llama-family shapes by size, for models given only as a parameter count: (params B, layers, hidden, heads, kv heads, head dim).
+const SHAPES: &[(f64, u32, u32, u32, u32, u32)] = &[
+    (1.24, 16, 2048, 32, 8, 64),
+    (3.21, 28, 3072, 24, 8, 128),
+    (8.03, 32, 4096, 32, 8, 128),
+    (14.7, 48, 5120, 40, 8, 128),
+    (32.5, 64, 5120, 40, 8, 128),
+    (70.6, 80, 8192, 64, 8, 128),
+    (405.9, 126, 16384, 128, 8, 128),
+];
+
+fn resolve_model(s: &ModelSpec, defaults: &mut Vec<String>) -> Result<ModelShape, ScenarioError> {
+    let p = match &s.preset {
+        Some(id) => Some(presets::models::find(id).ok_or_else(|| unknown("model.preset", id, presets::models::MODELS.iter().map(|m| m.id)))?),
+        None => None,
+    };
+    let params = match s.params_b.or(p.map(|p| p.params_b)) {
+        Some(v) => positive("model.params_b", v, 100_000.0, "billion parameters")?,
+        None => return Err(ScenarioError::new("model.params_b", "required: give a model preset or the parameter count in billions")),
+    };
+    let moe = s.moe.or(p.map(|p| p.moe)).unwrap_or_default();
+    if moe.experts > 0 || moe.experts_per_token > 0 {
+        check_u("model.moe.experts", moe.experts, 2, 4096)?;
+        check_u("model.moe.experts_per_token", moe.experts_per_token, 1, moe.experts - 1)?;
+    }
+    let active = match s.active_params_b.or(p.map(|p| p.active_params_b)) {
+        Some(v) => check("model.active_params_b", v, f64::MIN_POSITIVE, params, "billion (at most params_b)")?,
+        None => {
+            if moe.experts > 0 {
+                return Err(ScenarioError::new("model.active_params_b", "required for a mixture-of-experts model"));
+            }
+            params
+        }
+    };
+    // Shape: explicit, else preset, else the nearest Llama-family shape by size.
+    let nearest = SHAPES
+        .iter()
+        .min_by(|a, b| (a.0.ln() - active.ln()).abs().total_cmp(&(b.0.ln() - active.ln()).abs()))
+        .copied()
+        .unwrap_or(SHAPES[2]);
+    let shape_given = p.is_some() || (s.layers.is_some() && s.hidden.is_some());
+    if !shape_given {
+        defaults.push(format!(
+            "model shape: {} layers, hidden {}, {} KV heads × {} (Llama-family shape nearest {:.1}B)",
+            nearest.1, nearest.2, nearest.4, nearest.5, active
+        ));
+    }
+    let layers = check_u("model.layers", s.layers.or(p.map(|p| p.layers)).unwrap_or(nearest.1), 1, 1000)?;
+    let hidden = check_u("model.hidden", s.hidden.or(p.map(|p| p.hidden)).unwrap_or(nearest.2), 64, 200_000)?;
+    let heads = check_u("model.attention_heads", s.attention_heads.or(p.map(|p| p.attention_heads)).unwrap_or(nearest.3), 1, 4096)?;
+    let kv_heads = check_u("model.kv_heads", s.kv_heads.or(p.map(|p| p.kv_heads)).unwrap_or(nearest.4.min(heads)), 1, heads)?;
+    let head_dim = check_u("model.head_dim", s.head_dim.or(p.map(|p| p.head_dim)).unwrap_or(nearest.5), 8, 4096)?;
+    let vocab = check_u("model.vocab", s.vocab.or(p.map(|p| p.vocab)).unwrap_or(128_256), 1, 10_000_000)?;
+    let attention = s.attention.or(p.map(|p| p.attention)).unwrap_or(Attention::Full);
+    match attention {
+        Attention::Sliding { window, local_fraction } => {
+            check_u("model.attention.window", window, 1, u32::MAX)?;
+            check("model.attention.local_fraction", local_fraction, 0.0, 1.0, "")?;
+        }
+        Attention::Mla { kv_lora_rank, rope_dim } => {
+            check_u("model.attention.kv_lora_rank", kv_lora_rank, 1, 65_536)?;
+            check_u("model.attention.rope_dim", rope_dim, 0, 65_536)?;
+        }
+        Attention::Full => {}
+    }
+    Ok(ModelShape {
+        name: s.name.clone().or(p.map(|p| p.name.to_string())).unwrap_or_else(|| format!("{params}B model")),
+        params_b: params,
+        active_params_b: active,
+        layers,
+        hidden,
+        attention_heads: heads,
+        kv_heads,
+        head_dim,
+        vocab,
+        moe,
+        attention,
+        tied_embeddings: s.tied_embeddings.or(p.map(|p| p.tied_embeddings)).unwrap_or(false),
+    })
+}
+
+fn resolve_quant(s: &QuantSpec, engine: &str, defaults: &mut Vec<String>) -> Result<(f64, ComputeDtype), ScenarioError> {
+    let fmt = match &s.weights {
+        Some(id) => Some(quant::weight_format(id).ok_or_else(|| unknown("quantization.weights", id, quant::WEIGHT_FORMATS.iter().map(|f| f.id)))?),
+        None if s.weight_bits.is_some() => None,
+        None => {
+            let id = if engine == "llama.cpp" { "q4_k_m" } else { "bf16" };
+            defaults.push(format!("quantization.weights: {id} (typical for {engine})"));
+            quant::weight_format(id)
+        }
+    };
+    let bits = match s.weight_bits.or(fmt.map(|f| f.bits)) {
+        Some(b) => check("quantization.weight_bits", b, 1.0, 32.0, "bits per weight")?,
+        None => 16.0,
+    };
+    let dtype = fmt.map_or(if bits >= 7.5 && bits <= 8.5 { ComputeDtype::Fp8 } else { ComputeDtype::Fp16 }, |f| f.compute);
+    Ok((bits, dtype))
+}
+
+fn resolve_engine(
+    s: &EngineSpec,
+    p: &presets::engines::EnginePreset,
+    hw: &Hardware,
+    m: &ModelShape,
+    defaults: &mut Vec<String>,
+) -> Result<EngineParams, ScenarioError> {
+    let eff = presets::engines::efficiency(p.id, hw.kind);
+    if s.bandwidth_efficiency.is_none() || s.compute_efficiency.is_none() || s.step_overhead_ms.is_none() {
+        defaults.push(format!(
+            "engine efficiency: η_bw {:.2}, η_fl {:.2}, overhead {:.2} ms/step (fitted default for {} on {})",
+            eff.bandwidth, eff.compute, eff.step_overhead_ms(m.layers), p.id, hw.kind.id()
+        ));
+    }
+    Ok(EngineParams {
+        name: p.name.to_string(),
+        bandwidth_efficiency: check("engine.bandwidth_efficiency", s.bandwidth_efficiency.unwrap_or(eff.bandwidth), 0.01, 1.0, "(fraction of spec)")?,
+        compute_efficiency: check("engine.compute_efficiency", s.compute_efficiency.unwrap_or(eff.compute), 0.01, 1.0, "(fraction of peak)")?,
+        step_overhead_ms: check("engine.step_overhead_ms", s.step_overhead_ms.unwrap_or_else(|| eff.step_overhead_ms(m.layers)), 0.0, 10_000.0, "ms")?,
+        max_batch: check_u("engine.max_batch", s.max_batch.unwrap_or(p.max_batch), 1, 1_000_000)?,
+        max_batched_tokens: check_u("engine.max_batched_tokens", s.max_batched_tokens.unwrap_or(p.max_batched_tokens), 1, 10_000_000)?,
+        memory_utilization: check("engine.memory_utilization", s.memory_utilization.unwrap_or(p.memory_utilization), 0.05, 1.0, "(fraction)")?,
+        reserve_gb: check("engine.reserve_gb", s.reserve_gb.unwrap_or_else(|| p.reserve_gb.min(hw.memory_gb.max(0.0) * 0.1)), 0.0, 10_000.0, "GB")?,
+    })
+}
+
+fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> Result<Workload, ScenarioError> {
+    if s.prompt_tokens.is_none() && s.output_tokens.is_none() {
+        defaults.push("workload: 512 prompt + 128 output tokens".into());
+    }
+    let prompt = check("workload.prompt_tokens", s.prompt_tokens.unwrap_or(512.0), 0.0, 10_000_000.0, "tokens")?;
+    let output = check("workload.output_tokens", s.output_tokens.unwrap_or(128.0), 1.0, 10_000_000.0, "tokens")?;
+    let depth = check("workload.context_depth", s.context_depth.unwrap_or(0.0), 0.0, 10_000_000.0, "tokens")?;
+    let distribution = match s.distribution.as_deref().unwrap_or("fixed") {
+        "fixed" => Distribution::Fixed,
+        "uniform" => Distribution::Uniform,
+        "lognormal" => Distribution::Lognormal,
+        other => return Err(ScenarioError::new("workload.distribution", format!("unknown \"{other}\"; valid: fixed, uniform, lognormal"))),
+    };
+    let spread_max = if distribution == Distribution::Uniform { 1.0 } else { 5.0 };
+    let spread = check("workload.spread", s.spread.unwrap_or(if distribution == Distribution::Fixed { 0.0 } else { 0.5 }), 0.0, spread_max, "")?;
+    let mode = match s.mode.as_deref().unwrap_or("reader") {
+        "reader" => Mode::Reader,
+        "agent" => Mode::Agent,
+        "batch" => Mode::Batch,
+        other => return Err(ScenarioError::new("workload.mode", format!("unknown \"{other}\"; valid: reader, agent, batch"))),
+    };
+    let l = s.load.clone().unwrap_or_default();
+    let given = usize::from(l.concurrency.is_some()) + usize::from(l.request_rate.is_some()) + usize::from(l.offline.is_some());
+    if given > 1 {
+        return Err(ScenarioError::new("workload.load", "give only one of concurrency, request_rate or offline"));
+    }
+    let levels = |field: &str, v: &Vec<f64>, hi: f64| -> Result<Vec<f64>, ScenarioError> {
+        if v.is_empty() || v.len() > 64 {
+            return Err(ScenarioError::new(field, "give 1–64 load levels"));
+        }
+        v.iter().enumerate().map(|(i, x)| positive(&format!("{field}[{i}]"), *x, hi, "")).collect()
+    };
+    let (load, auto_load) = if let Some(c) = &l.concurrency {
+        let v = levels("workload.load.concurrency", c, 1_000_000.0)?;
+        (Load::Concurrency(v.iter().map(|x| x.round().max(1.0)).collect()), false)
+    } else if let Some(r) = &l.request_rate {
+        (Load::RequestRate(levels("workload.load.request_rate", r, 1_000_000.0)?), false)
+    } else if l.offline == Some(true) {
+        (Load::Offline, false)
+    } else {
+        (Load::Concurrency(Vec::new()), true)
+    };
+    Ok(Workload {
+        prompt_tokens: prompt,
+        output_tokens: output,
+        context_depth: depth,
+        distribution,
+        spread,
+        prefix_cache_hit_rate: check("workload.prefix_cache_hit_rate", s.prefix_cache_hit_rate.unwrap_or(0.0), 0.0, 1.0, "(fraction)")?,
+        load,
+        auto_load,
+        requests: check_u("workload.requests", s.requests.unwrap_or(2000), 10, 1_000_000)?,
+        seed: s.seed.unwrap_or(42),
+        burstiness: check("workload.burstiness", s.burstiness.unwrap_or(1.0), 0.05, 100.0, "(gamma shape)")?,
+        queue_limit: s.queue_limit,
+        timeout_s: opt_pos("workload.timeout_s", s.timeout_s, 1e7, "s")?,
+        mode,
+        agent_steps: check_u("workload.agent_steps", s.agent_steps.unwrap_or(10), 1, 10_000)?,
+    })
+}
+
+fn resolve_target(s: &TargetSpec, mode: Mode) -> Result<Target, ScenarioError> {
+    let id = s.preset.clone().unwrap_or_else(|| if mode == Mode::Batch { "batch".into() } else { "reader".into() });
+    let p = presets::targets::find(&id).ok_or_else(|| unknown("target.preset", &id, presets::targets::TARGETS.iter().map(|t| t.id)))?;
+    let pct = check("target.percentile", s.percentile.unwrap_or(p.percentile), 50.0, 99.0, "(50, 90, 95 or 99)")?;
+    if ![50.0, 90.0, 95.0, 99.0].contains(&pct) {
+        return Err(ScenarioError::new("target.percentile", format!("{pct} is not one of 50, 90, 95, 99")));
+    }
+    Ok(Target {
+        name: if s.tpot_ms.is_some() || s.ttft_ms.is_some() { "custom".into() } else { p.name.into() },
+        tpot_ms: positive("target.tpot_ms", s.tpot_ms.unwrap_or(p.tpot_ms), 1e9, "ms")?,
+        ttft_ms: positive("target.ttft_ms", s.ttft_ms.unwrap_or(p.ttft_ms), 1e9, "ms")?,
+        percentile: pct,
+        operating_fraction: check("target.operating_fraction", s.operating_fraction.unwrap_or(0.6), 0.5, 0.7, "(fraction of peak)")?,
+    })
+}
+
+impl Resolved {
+    /// Fills a missing device memory: enough for the weights, 20 % headroom and 8 GB, stated as a default.
+    pub(crate) fn settle_memory(&mut self) {
+        let hw = &mut self.deployment.hardware;
+        if hw.memory_gb.is_nan() {
+            let need = self.deployment.model.params_b * self.deployment.weight_bits / 8.0 * 1.2 + 8.0;
+            hw.memory_gb = (need / f64::from(hw.devices)).ceil();
+            self.defaults_used.push(format!("hardware.memory_gb: {} per device (weights + 20 % + 8 GB)", hw.memory_gb));
+        }
+        let e = &mut self.deployment.engine;
+        e.reserve_gb = e.reserve_gb.min(hw.memory_gb * 0.1);
+    }
+}
+
+/// Mean and percentiles of one latency, ms.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
+pub struct Pcts {
+    pub mean: f64,
+    pub p50: f64,
+    pub p90: f64,
+    pub p95: f64,
+    pub p99: f64,
+}
+
+impl Pcts {
+    /// All percentiles equal (an analytic value).
+    #[must_use]
+    pub fn flat(v: f64) -> Self {
+        Self { mean: v, p50: v, p90: v, p95: v, p99: v }
+    }
+
+    /// The value at a target percentile (50/90/95/99).
+    #[must_use]
+    pub fn at(&self, pct: f64) -> f64 {
+        match pct as u32 {
+            50 => self.p50,
+            90 => self.p90,
+            95 => self.p95,
+            _ => self.p99,
+        }
+    }
+}
+
+/// Single-stream figures on an idle server.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SingleStream {
+    /// Bandwidth ÷ bytes read per token (spec bandwidth, no overheads): the upper bound.
+    pub ceiling_tps: f64,
+    /// Predicted decode rate over the workload's output tokens.
+    pub decode_tps: f64,
+    pub tpot_ms: f64,
+    pub ttft_ms: f64,
+    /// Prompt tokens per second of the prefill.
+    pub prefill_tps: f64,
+    /// Bytes read per generated token at the start of decoding.
+    pub bytes_per_token: f64,
+    pub bound: Bound,
+}
+
+/// Memory figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Memory {
+    pub weights_gb: f64,
+    pub kv_bytes_per_token: f64,
+    /// KV cache space over all devices, GB (negative: short by that much).
+    pub kv_budget_gb: f64,
+    /// Context per sequence the capacity is computed at (prompt + depth + output).
+    pub context_tokens: f64,
+    /// Sequences of that context that fit at once, also limited by the engine's max batch.
+    pub max_concurrency: f64,
+    /// Sequences that fit by memory alone.
+    pub kv_max_sequences: f64,
+    pub fits: bool,
+}
+
+/// One load level of the sweep.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LoadPoint {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_rate: Option<f64>,
+    /// 1 / median TPOT.
+    pub per_user_tps: f64,
+    pub system_tps: f64,
+    pub request_throughput: f64,
+    pub goodput_rps: f64,
+    pub ttft_ms: Pcts,
+    pub tpot_ms: Pcts,
+    pub itl_ms: Pcts,
+    pub e2e_ms: Pcts,
+    pub mean_batch: f64,
+    pub kv_utilization: f64,
+    pub preemptions: u32,
+    /// Requests rejected by the queue limit or over the client timeout.
+    pub errors: u32,
+    pub error_rate: f64,
+    pub memory_bound_fraction: f64,
+    pub bound: Bound,
+    /// The queue grew without bound: latencies are lower bounds, not steady-state figures.
+    pub saturated: bool,
+    pub meets_target: bool,
+    /// Per-user throughput of the analytic model at this load (no queueing), for comparison.
+    pub analytic_per_user_tps: f64,
+}
+
+/// A marked point on the charts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Marker {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_rate: Option<f64>,
+    pub system_tps: f64,
+    pub per_user_tps: f64,
+    pub ttft_p_ms: f64,
+    pub tpot_p_ms: f64,
+}
+
+/// Uncertainty band (± %) from the validation error on the published measurements.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Band {
+    /// p90 absolute error of single-stream decode predictions.
+    pub single_stream_pct: f64,
+    /// p90 absolute error of batched throughput predictions.
+    pub batched_pct: f64,
+}
+
+/// The answer to a scenario.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub version: u32,
+    pub hardware: String,
+    pub model: String,
+    pub engine: String,
+    pub defaults_used: Vec<String>,
+    pub single_stream: SingleStream,
+    pub memory: Memory,
+    pub sweep: Vec<LoadPoint>,
+    /// Highest throughput the hardware reaches (offline: memory and max batch allow).
+    pub peak: Marker,
+    /// Highest load meeting the target at its percentile.
+    pub peak_usable: Option<Marker>,
+    /// Where system TPS stops rising (≥ 90 % of its maximum).
+    pub knee: Option<Marker>,
+    /// The recommended operating point: `operating_fraction` of the peak usable throughput.
+    pub operating_point: Option<Marker>,
+    pub band: Band,
+    pub target: Target,
+    pub verdict: String,
+    pub warnings: Vec<String>,
+}

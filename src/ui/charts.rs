@@ -1,0 +1,56 @@
+//! Canvas charts: one narrow memo per chart, one effect per canvas that redraws when its data changes.
+
+use crate::chart::{latency, throughput};
+use crate::scenario::{Report, ScenarioError};
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+
+/// Both charts.
+#[component]
+pub fn Charts(
+    /// The evaluation.
+    report: Memo<Result<Report, ScenarioError>>,
+) -> impl IntoView {
+    let tput = Memo::new(move |_| report.with(|r| r.as_ref().ok().map(throughput::ThroughputData::from_report)));
+    let lat = Memo::new(move |_| report.with(|r| r.as_ref().ok().map(latency::LatencyData::from_report)));
+    view! {
+        <figure class="chart">
+            <figcaption>"Per-user and system tokens/s against concurrency"</figcaption>
+            <ChartCanvas id="chart-throughput" data=tput draw=throughput::draw::<CanvasBackend> />
+        </figure>
+        <figure class="chart">
+            <figcaption>"TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)"</figcaption>
+            <ChartCanvas id="chart-latency" data=lat draw=latency::draw::<CanvasBackend> />
+        </figure>
+    }
+}
+
+#[component]
+fn ChartCanvas<T: Clone + PartialEq + Send + Sync + 'static>(
+    /// DOM id of the canvas.
+    id: &'static str,
+    /// What to draw (`None` when the scenario is invalid).
+    data: Memo<Option<T>>,
+    /// The plotters drawing function.
+    draw: fn(&DrawingArea<CanvasBackend, plotters::coord::Shift>, &T) -> Result<(), String>,
+) -> impl IntoView {
+    let canvas = NodeRef::<Canvas>::new();
+    let (problem, set_problem) = signal(None::<String>);
+    Effect::new(move |_| {
+        let Some(el) = canvas.get() else { return };
+        let result = data.with(|d| match d {
+            None => Err("no data".to_string()),
+            Some(d) => match CanvasBackend::with_canvas_object(el.clone()) {
+                Some(b) => draw(&b.into_drawing_area(), d),
+                None => Err("canvas unavailable".into()),
+            },
+        });
+        set_problem.set(result.err());
+    });
+    view! {
+        <canvas id=id node_ref=canvas width="900" height="420"></canvas>
+        <p class="chart-problem">{move || problem.get()}</p>
+    }
+}

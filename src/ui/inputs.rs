@@ -1,0 +1,165 @@
+//! Input state and input components.
+//!
+//! Every text input keeps its raw string in its own signal (so a half-typed "1." survives); [`Inputs::scenario`]
+//! parses them into a [`Scenario`], and the error of a field is shown next to that field.
+
+use crate::scenario::{
+    EngineSpec, HardwareSpec, LoadSpec, ModelSpec, QuantSpec, Scenario, ScenarioError, TargetSpec, WorkloadSpec,
+};
+use leptos::prelude::*;
+
+/// The raw state of every control. `Copy`: signals are handles.
+#[derive(Clone, Copy)]
+pub struct Inputs {
+    pub hw_preset: RwSignal<String>,
+    pub bandwidth: RwSignal<String>,
+    pub memory: RwSignal<String>,
+    pub devices: RwSignal<String>,
+    pub model_preset: RwSignal<String>,
+    pub params: RwSignal<String>,
+    pub quant: RwSignal<String>,
+    pub bits: RwSignal<String>,
+    pub engine: RwSignal<String>,
+    pub prompt: RwSignal<String>,
+    pub output: RwSignal<String>,
+    pub tpot: RwSignal<String>,
+    pub ttft: RwSignal<String>,
+}
+
+impl Inputs {
+    /// The starting scenario: Llama-3.1-8B in BF16 on one H100 SXM with vLLM.
+    pub fn new() -> Self {
+        let s = |v: &str| RwSignal::new(v.to_string());
+        Self {
+            hw_preset: s("h100-sxm"),
+            bandwidth: s(""),
+            memory: s(""),
+            devices: s("1"),
+            model_preset: s("llama-3.1-8b"),
+            params: s(""),
+            quant: s("bf16"),
+            bits: s(""),
+            engine: s("vllm"),
+            prompt: s("512"),
+            output: s("256"),
+            tpot: s("40"),
+            ttft: s("2000"),
+        }
+    }
+
+    /// Parses the raw strings into a scenario.
+    ///
+    /// # Errors
+    /// The first field that is not a number, named by its scenario path.
+    pub fn scenario(&self) -> Result<Scenario, ScenarioError> {
+        let opt = |s: RwSignal<String>| s.with(|v| if v.trim().is_empty() { None } else { Some(v.trim().to_string()) });
+        let num = |s: RwSignal<String>, field: &str| -> Result<Option<f64>, ScenarioError> {
+            match opt(s) {
+                None => Ok(None),
+                Some(v) => v.parse::<f64>().map(Some).map_err(|_| ScenarioError::new(field, format!("\"{v}\" is not a number"))),
+            }
+        };
+        let int = |s: RwSignal<String>, field: &str| -> Result<Option<u32>, ScenarioError> {
+            match num(s, field)? {
+                None => Ok(None),
+                Some(v) if v >= 1.0 && v.fract() == 0.0 && v <= 1e6 => Ok(Some(v as u32)),
+                Some(v) => Err(ScenarioError::new(field, format!("{v} must be a whole number ≥ 1"))),
+            }
+        };
+        Ok(Scenario {
+            version: Some(crate::scenario::VERSION),
+            hardware: HardwareSpec {
+                preset: opt(self.hw_preset),
+                memory_bandwidth_gbps: num(self.bandwidth, "hardware.memory_bandwidth_gbps")?,
+                memory_gb: num(self.memory, "hardware.memory_gb")?,
+                devices: int(self.devices, "hardware.devices")?,
+                ..Default::default()
+            },
+            model: ModelSpec { preset: opt(self.model_preset), params_b: num(self.params, "model.params_b")?, ..Default::default() },
+            quantization: QuantSpec { weights: opt(self.quant), weight_bits: num(self.bits, "quantization.weight_bits")?, ..Default::default() },
+            engine: EngineSpec { preset: opt(self.engine), ..Default::default() },
+            workload: WorkloadSpec {
+                prompt_tokens: num(self.prompt, "workload.prompt_tokens")?,
+                output_tokens: num(self.output, "workload.output_tokens")?,
+                load: Some(LoadSpec::default()),
+                ..Default::default()
+            },
+            target: TargetSpec { tpot_ms: num(self.tpot, "target.tpot_ms")?, ttft_ms: num(self.ttft, "target.ttft_ms")?, ..Default::default() },
+        })
+    }
+}
+
+/// A numeric input with a label, unit, placeholder (the preset's value) and its error.
+#[component]
+pub fn NumField(
+    /// Label text.
+    label: &'static str,
+    /// Unit shown after the input.
+    unit: &'static str,
+    /// Scenario path of the field, to match errors.
+    field: &'static str,
+    /// The raw string.
+    value: RwSignal<String>,
+    /// Shown when empty (the preset's or default value).
+    #[prop(into)]
+    placeholder: Signal<String>,
+    /// The current error, if any.
+    #[prop(into)]
+    error: Signal<Option<ScenarioError>>,
+) -> impl IntoView {
+    let id = field.replace('.', "-");
+    let msg = move || error.with(|e| e.as_ref().filter(|e| e.field == field).map(|e| e.message.clone()));
+    view! {
+        <label class="field" class:invalid=move || msg().is_some()>
+            <span class="label">{label}</span>
+            <span class="control">
+                <input
+                    id=id.clone()
+                    type="text"
+                    inputmode="decimal"
+                    autocomplete="off"
+                    prop:value=move || value.get()
+                    placeholder=move || placeholder.get()
+                    on:input=move |ev| value.set(event_target_value(&ev))
+                    aria-invalid=move || if msg().is_some() { "true" } else { "false" }
+                />
+                <span class="unit">{unit}</span>
+            </span>
+            <span class="error" role="alert">{msg}</span>
+        </label>
+    }
+}
+
+/// A select over (id, label) options.
+#[component]
+pub fn SelectField(
+    /// Label text.
+    label: &'static str,
+    /// Scenario path of the field.
+    field: &'static str,
+    /// Selected id ("" = none).
+    value: RwSignal<String>,
+    /// (id, label) pairs.
+    options: Vec<(String, String)>,
+    /// The current error, if any.
+    #[prop(into)]
+    error: Signal<Option<ScenarioError>>,
+) -> impl IntoView {
+    let id = field.replace('.', "-");
+    let msg = move || error.with(|e| e.as_ref().filter(|e| e.field == field).map(|e| e.message.clone()));
+    view! {
+        <label class="field">
+            <span class="label">{label}</span>
+            <select id=id prop:value=move || value.get() on:change=move |ev| value.set(event_target_value(&ev))>
+                {options
+                    .into_iter()
+                    .map(|(id, name)| {
+                        let selected = value.get_untracked() == id;
+                        view! { <option value=id selected=selected>{name}</option> }
+                    })
+                    .collect_view()}
+            </select>
+            <span class="error" role="alert">{msg}</span>
+        </label>
+    }
+}

@@ -1,0 +1,115 @@
+//! The Leptos page (wasm32 only). The chain of derived state follows leptos-chartistry's `use_data`:
+//! raw input strings → `Memo<Result<Scenario>>` → `Memo<Result<Report>>` → one narrow memo per chart → one
+//! effect per canvas. Components never compute a formula; they call [`crate::plan::evaluate`].
+
+mod charts;
+mod inputs;
+mod results;
+
+use crate::model::quant;
+use crate::presets;
+use crate::scenario::{Report, ScenarioError};
+use inputs::{Inputs, NumField, SelectField};
+use leptos::prelude::*;
+
+/// The whole page.
+#[component]
+pub fn App() -> impl IntoView {
+    let inputs = Inputs::new();
+    let scenario = Memo::new(move |_| inputs.scenario());
+    let report: Memo<Result<Report, ScenarioError>> = Memo::new(move |_| {
+        let s = scenario.get()?;
+        let t0 = now_ms();
+        let r = crate::plan::evaluate(&s);
+        record_eval_ms(now_ms() - t0);
+        r
+    });
+    let error = Signal::derive(move || report.with(|r| r.as_ref().err().cloned()));
+    view! {
+        <header class="top">
+            <h1>"TPS Planner"</h1>
+            <p class="tagline">"Tokens per second for one user and for the whole server — and the load where it stops being good enough."</p>
+        </header>
+        <main class="layout">
+            <section class="inputs" aria-label="Inputs">
+                <HardwareInputs inputs error />
+                <ModelInputs inputs error />
+                <WorkloadInputs inputs error />
+            </section>
+            <section class="outputs" aria-label="Results">
+                <results::Results report />
+                <charts::Charts report />
+            </section>
+        </main>
+        <footer class="foot">
+            "Runs entirely in your browser; nothing is sent anywhere. TPOT = (E2E − TTFT) / (output tokens − 1), as vLLM's benchmark defines it; ITL = each gap between tokens."
+        </footer>
+    }
+}
+
+#[component]
+fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioError>>) -> impl IntoView {
+    let hw = move || presets::hardware::find(&inputs.hw_preset.get());
+    let mut opts = vec![(String::new(), "Custom (type the numbers)".to_string())];
+    opts.extend(presets::hardware::HARDWARE.iter().map(|h| (h.id.to_string(), format!("{} — {:.0} GB/s, {:.0} GB", h.name, h.bandwidth_gbps, h.memory_gb))));
+    let engines: Vec<(String, String)> = presets::engines::ENGINES.iter().map(|e| (e.id.to_string(), e.name.to_string())).collect();
+    view! {
+        <fieldset>
+            <legend>"Hardware"</legend>
+            <SelectField label="Device" field="hardware.preset" value=inputs.hw_preset options=opts error />
+            <NumField label="Memory bandwidth" unit="GB/s" field="hardware.memory_bandwidth_gbps" value=inputs.bandwidth
+                placeholder=Signal::derive(move || hw().map_or("required".into(), |h| format!("{}", h.bandwidth_gbps))) error />
+            <NumField label="Memory per device" unit="GB" field="hardware.memory_gb" value=inputs.memory
+                placeholder=Signal::derive(move || hw().map_or("auto".into(), |h| format!("{}", h.memory_gb))) error />
+            <NumField label="Devices (tensor parallel)" unit="" field="hardware.devices" value=inputs.devices
+                placeholder=Signal::derive(|| "1".to_string()) error />
+            <SelectField label="Engine" field="engine.preset" value=inputs.engine options=engines error />
+        </fieldset>
+    }
+}
+
+#[component]
+fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioError>>) -> impl IntoView {
+    let m = move || presets::models::find(&inputs.model_preset.get());
+    let q = move || quant::weight_format(&inputs.quant.get());
+    let mut models = vec![(String::new(), "Custom (size only)".to_string())];
+    models.extend(presets::models::MODELS.iter().map(|m| (m.id.to_string(), m.name.to_string())));
+    let mut quants = vec![(String::new(), "Custom bits".to_string())];
+    quants.extend(quant::WEIGHT_FORMATS.iter().map(|f| (f.id.to_string(), format!("{} ({} bits)", f.label, f.bits))));
+    view! {
+        <fieldset>
+            <legend>"Model"</legend>
+            <SelectField label="Model" field="model.preset" value=inputs.model_preset options=models error />
+            <NumField label="Parameters" unit="B" field="model.params_b" value=inputs.params
+                placeholder=Signal::derive(move || m().map_or("required".into(), |m| format!("{}", m.params_b))) error />
+            <SelectField label="Weights" field="quantization.weights" value=inputs.quant options=quants error />
+            <NumField label="Bits per weight" unit="bits" field="quantization.weight_bits" value=inputs.bits
+                placeholder=Signal::derive(move || q().map_or("required".into(), |q| format!("{}", q.bits))) error />
+        </fieldset>
+    }
+}
+
+#[component]
+fn WorkloadInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioError>>) -> impl IntoView {
+    view! {
+        <fieldset>
+            <legend>"Workload and target"</legend>
+            <NumField label="Prompt" unit="tokens" field="workload.prompt_tokens" value=inputs.prompt placeholder=Signal::derive(|| "512".to_string()) error />
+            <NumField label="Output" unit="tokens" field="workload.output_tokens" value=inputs.output placeholder=Signal::derive(|| "128".to_string()) error />
+            <NumField label="P99 TPOT target" unit="ms" field="target.tpot_ms" value=inputs.tpot placeholder=Signal::derive(|| "40".to_string()) error />
+            <NumField label="P99 TTFT target" unit="ms" field="target.ttft_ms" value=inputs.ttft placeholder=Signal::derive(|| "2000".to_string()) error />
+        </fieldset>
+    }
+}
+
+/// Milliseconds from the page's performance clock (0 if unavailable).
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// Exposes the last evaluation time as `window.__tpsLastEvalMs` for the e2e benchmark.
+fn record_eval_ms(ms: f64) {
+    if let Some(w) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&w, &"__tpsLastEvalMs".into(), &ms.into());
+    }
+}

@@ -1,0 +1,72 @@
+//! The headline numbers: ceiling with its formula, predicted single stream, memory, verdict.
+
+use crate::scenario::{Report, ScenarioError};
+use leptos::prelude::*;
+
+fn fmt(v: f64) -> String {
+    if !v.is_finite() {
+        "—".into()
+    } else if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// Headline results, or the error that prevents them.
+#[component]
+pub fn Results(
+    /// The evaluation.
+    report: Memo<Result<Report, ScenarioError>>,
+) -> impl IntoView {
+    move || match report.get() {
+        Err(e) => view! {
+            <div class="card error-card" role="alert" id="scenario-error">
+                <strong>"Cannot compute: "</strong>{format!("{}: {}", e.field, e.message)}
+            </div>
+        }
+        .into_any(),
+        Ok(r) => {
+            let ss = r.single_stream.clone();
+            let m = r.memory.clone();
+            let formula = format!(
+                "{} GB/s{} ÷ {} GB per token = {} tok/s",
+                fmt(ss.ceiling_tps * ss.bytes_per_token / 1e9),
+                if r.hardware.contains(" × ") { " (all devices)" } else { "" },
+                fmt(ss.bytes_per_token / 1e9),
+                fmt(ss.ceiling_tps)
+            );
+            view! {
+                <div class="cards">
+                    <div class="card">
+                        <h2>"Single-stream ceiling"</h2>
+                        <p class="big" id="ceiling">{fmt(ss.ceiling_tps)}<small>" tok/s"</small></p>
+                        <p class="formula" id="ceiling-formula">{formula}</p>
+                        <p class="note">"memory bandwidth ÷ bytes read per token (weights + KV cache); no engine reaches it"</p>
+                    </div>
+                    <div class="card">
+                        <h2>"One user, predicted"</h2>
+                        <p class="big" id="decode-tps">{fmt(ss.decode_tps)}<small>" tok/s"</small></p>
+                        <p class="formula">{format!("± {:.0} % · TPOT {} ms · TTFT {} ms · prefill {} tok/s", r.band.single_stream_pct, fmt(ss.tpot_ms), fmt(ss.ttft_ms), fmt(ss.prefill_tps))}</p>
+                        <p class="note">{format!("{} on {} with {}", r.model, r.hardware, r.engine)}</p>
+                    </div>
+                    <div class="card">
+                        <h2>"Memory"</h2>
+                        <p class="big" id="max-concurrency">{fmt(m.max_concurrency)}<small>" sequences fit"</small></p>
+                        <p class="formula">{format!("weights {} GB · KV {} KB/token · KV space {} GB (decimal GB)", fmt(m.weights_gb), fmt(m.kv_bytes_per_token / 1e3), fmt(m.kv_budget_gb))}</p>
+                        <p class="note" class:bad=!m.fits>{if m.fits { format!("at {} tokens of context each", m.context_tokens) } else { "does not fit".to_string() }}</p>
+                    </div>
+                </div>
+                <p class="verdict" id="verdict">{r.verdict.clone()}</p>
+                {r.warnings.iter().map(|w| view! { <p class="warning">{w.clone()}</p> }).collect_view()}
+                <details class="defaults">
+                    <summary>{format!("Defaults used ({})", r.defaults_used.len())}</summary>
+                    <ul>{r.defaults_used.iter().map(|d| view! { <li>{d.clone()}</li> }).collect_view()}</ul>
+                </details>
+            }
+            .into_any()
+        }
+    }
+}

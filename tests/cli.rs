@@ -1,0 +1,93 @@
+//! The `tps` CLI, end to end through the built binary.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+#[track_caller]
+fn tps(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tps"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tps");
+    if let Some(s) = stdin {
+        child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn eval_prints_a_json_report() {
+    let (code, out, err) = tps(&["eval", "examples/h100-llama8b.json"], None);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["version"], 1);
+    let ceiling = v["single_stream"]["ceiling_tps"].as_f64().unwrap();
+    assert!(ceiling > 150.0 && ceiling < 250.0, "{ceiling}");
+    assert!(v["sweep"].as_array().unwrap().len() >= 4);
+    for key in ["ttft_ms", "tpot_ms"] {
+        let p = &v["sweep"][0][key];
+        assert!(p["p99"].as_f64().unwrap() >= p["p50"].as_f64().unwrap());
+    }
+    assert!(v["memory"]["fits"].as_bool().unwrap());
+    assert!(v["operating_point"].is_object(), "{}", v["verdict"]);
+}
+
+#[test]
+fn eval_is_deterministic() {
+    let a = tps(&["eval", "examples/h100-llama8b.json"], None).1;
+    let b = tps(&["eval", "examples/h100-llama8b.json"], None).1;
+    assert_eq!(a, b);
+}
+
+#[test]
+fn eval_reads_stdin_and_prints_a_table() {
+    let s = r#"{"hardware":{"memory_bandwidth_gbps":400},"model":{"params_b":8},"quantization":{"weight_bits":4}}"#;
+    let (code, out, err) = tps(&["eval", "-", "--table"], Some(s));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("single stream: ceiling"), "{out}");
+    assert!(out.contains("defaults used:"), "{out}");
+    assert!(out.contains("verdict:"), "{out}");
+}
+
+#[test]
+fn bad_input_names_the_field_and_exits_nonzero() {
+    for (json, field) in [
+        (r#"{"hardware":{"memory_bandwidth_gbps":-1},"model":{"params_b":8}}"#, "hardware.memory_bandwidth_gbps"),
+        (r#"{"hardware":{"preset":"h100-sxm","colour":"red"},"model":{"params_b":8}}"#, "hardware"),
+        (r#"{"hardware":{"preset":"h900"},"model":{"params_b":8}}"#, "hardware.preset"),
+        (r#"{"hardware":{"preset":"h100-sxm"}}"#, "model.params_b"),
+        (r#"{"hardware":{"preset":"h100-sxm"},"model":{"params_b":8},"quantization":{"weights":"q5"}}"#, "quantization.weights"),
+        (r#"{"hardware":{"preset":"h100-sxm"},"model":{"params_b":8},"workload":{"load":{"concurrency":[]}}}"#, "workload.load.concurrency"),
+        (r#"{"hardware":{"preset":"h100-sxm"},"model":{"params_b":8},"target":{"operating_fraction":0.9}}"#, "target.operating_fraction"),
+        (r#"{"hardware":{"preset":"h100-sxm"},"model":{"params_b":"eight"}}"#, "model.params_b"),
+        ("{not json", "json"),
+    ] {
+        let (code, out, err) = tps(&["eval", "-"], Some(json));
+        assert_eq!(code, 2, "{json}: {out}");
+        assert!(err.contains(field), "{json}: expected {field} in {err}");
+        assert!(out.is_empty());
+    }
+    let (code, _, err) = tps(&["eval", "no-such-file.json"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("no-such-file.json"));
+    let (code, _, _) = tps(&["frobnicate"], None);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn presets_lists_every_table() {
+    let (code, out, _) = tps(&["presets"], None);
+    assert_eq!(code, 0);
+    for id in ["h100-sxm", "m2-ultra", "llama-3.1-8b", "deepseek-v3", "q4_k_m", "vllm", "mlperf-llama2-70b-interactive"] {
+        assert!(out.contains(id), "{id} missing");
+    }
+    let (code, out, _) = tps(&["presets", "models"], None);
+    assert_eq!(code, 0);
+    assert!(!out.contains("h100-sxm"));
+    assert_eq!(tps(&["presets", "gpus"], None).0, 2);
+}

@@ -1,0 +1,140 @@
+//! Shared test helpers: a small CSV reader for tests/data and the mapping of measurement rows to scenarios.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use tps_planner::model::roofline::Deployment;
+use tps_planner::presets;
+use tps_planner::scenario::{EngineSpec, HardwareSpec, LoadSpec, ModelSpec, QuantSpec, Resolved, Scenario, WorkloadSpec};
+
+/// Rows of a CSV file with a header, as maps from column name to value (RFC 4180 quoting).
+pub fn read_csv(path: &str) -> Vec<HashMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut rows = Vec::new();
+    let mut field = String::new();
+    let mut row = Vec::new();
+    let mut quoted = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', true) => quoted = false,
+            ('"', false) if field.is_empty() => quoted = true,
+            (',', false) => row.push(std::mem::take(&mut field)),
+            ('\n', false) => {
+                row.push(std::mem::take(&mut field));
+                rows.push(std::mem::take(&mut row));
+            }
+            ('\r', false) => {}
+            (c, _) => field.push(c),
+        }
+    }
+    if !field.is_empty() || !row.is_empty() {
+        row.push(field);
+        rows.push(row);
+    }
+    let header = rows.remove(0);
+    rows.into_iter()
+        .filter(|r| r.len() == header.len())
+        .map(|r| header.iter().cloned().zip(r).collect())
+        .collect()
+}
+
+pub fn num(row: &HashMap<String, String>, col: &str) -> Option<f64> {
+    row.get(col).and_then(|v| v.trim().parse::<f64>().ok())
+}
+
+/// Weight-format id for a `weight_format` column value ("Q4_K_M", "FP8 (NVIDIA ModelOpt checkpoint)", …).
+pub fn weight_id(v: &str) -> String {
+    let first = v.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+    match first.as_str() {
+        "fp16" => "f16".into(),
+        other => other.into(),
+    }
+}
+
+/// Builds the scenario of a measurement row (hardware preset, model preset by name, engine, formats).
+pub fn row_scenario(row: &HashMap<String, String>, engine: &str) -> Scenario {
+    let model = presets::models::MODELS.iter().find(|m| m.name == row["model"]).unwrap_or_else(|| panic!("no model preset named {}", row["model"]));
+    let devices = num(row, "tp").or_else(|| num(row, "n_devices")).unwrap_or(1.0) as u32;
+    let layer_split = row.get("parallelism").is_some_and(|p| p.contains("layer split"));
+    let kv = row.get("kv_cache_dtype").map(|k| k.to_ascii_lowercase()).filter(|k| k == "f16" || k == "fp16" || k == "fp8");
+    Scenario {
+        version: Some(1),
+        hardware: HardwareSpec {
+            preset: Some(row["hardware_key"].trim_start_matches("willitrun:").to_string()),
+            devices: Some(devices.max(1)),
+            parallelism: Some(if layer_split {
+                tps_planner::model::hardware::Parallelism::LayerSplit
+            } else {
+                tps_planner::model::hardware::Parallelism::Tensor
+            }),
+            ..Default::default()
+        },
+        model: ModelSpec { preset: Some(model.id.to_string()), ..Default::default() },
+        quantization: QuantSpec {
+            weights: Some(weight_id(&row["weight_format"])),
+            weight_bits: num(row, "bits_per_weight_nominal"),
+            kv_cache: kv.map(|k| if k == "f16" { "fp16".into() } else { k }),
+        },
+        engine: EngineSpec { preset: Some(engine.into()), backend: row.get("backend").cloned().filter(|b| !b.is_empty()), ..Default::default() },
+        workload: WorkloadSpec { load: Some(LoadSpec { offline: Some(true), ..Default::default() }), ..Default::default() },
+        ..Default::default()
+    }
+}
+
+pub fn resolve(s: &Scenario) -> Resolved {
+    s.resolve().unwrap_or_else(|e| panic!("{e}"))
+}
+
+pub fn deployment(s: &Scenario) -> Deployment {
+    resolve(s).deployment
+}
+
+/// One prediction against one measurement.
+#[derive(Debug, Clone)]
+pub struct Case {
+    pub id: String,
+    pub source: String,
+    pub kind: String,
+    pub metric: &'static str,
+    pub predicted: f64,
+    pub measured: f64,
+}
+
+impl Case {
+    pub fn abs_pct_error(&self) -> f64 {
+        ((self.predicted - self.measured) / self.measured).abs() * 100.0
+    }
+}
+
+/// Median and p90 of absolute percentage errors (nearest-rank on the sorted list).
+pub fn stats(cases: &[&Case]) -> (f64, f64, f64) {
+    let mut e: Vec<f64> = cases.iter().map(|c| c.abs_pct_error()).collect();
+    e.sort_by(f64::total_cmp);
+    if e.is_empty() {
+        return (f64::NAN, f64::NAN, f64::NAN);
+    }
+    let q = |p: f64| e[((p * (e.len() as f64 - 1.0)).round() as usize).min(e.len() - 1)];
+    let bias = cases.iter().map(|c| (c.predicted / c.measured).ln()).sum::<f64>() / cases.len() as f64;
+    (q(0.5), q(0.9), (bias.exp() - 1.0) * 100.0)
+}
+
+/// Prints a table of errors grouped by `key`.
+pub fn print_groups(title: &str, cases: &[Case], key: impl Fn(&Case) -> String) {
+    let mut groups: Vec<String> = cases.iter().map(&key).collect();
+    groups.sort();
+    groups.dedup();
+    println!("{title}");
+    println!("  {:<44} {:>5} {:>9} {:>9} {:>9}", "group", "n", "median %", "p90 %", "bias %");
+    for g in groups {
+        let sel: Vec<&Case> = cases.iter().filter(|c| key(c) == g).collect();
+        let (m, p, b) = stats(&sel);
+        println!("  {:<44} {:>5} {:>9.1} {:>9.1} {:>+9.1}", g, sel.len(), m, p, b);
+    }
+    let all: Vec<&Case> = cases.iter().collect();
+    let (m, p, b) = stats(&all);
+    println!("  {:<44} {:>5} {:>9.1} {:>9.1} {:>+9.1}", "ALL", all.len(), m, p, b);
+}

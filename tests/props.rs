@@ -1,0 +1,117 @@
+//! Property tests: evaluation never panics on any numbers (NaN, ±∞, 0, negative, huge), and the model obeys
+//! its monotonic laws.
+
+use proptest::prelude::*;
+use tps_planner::plan;
+use tps_planner::scenario::*;
+
+fn any_num() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        Just(f64::NAN),
+        Just(f64::INFINITY),
+        Just(f64::NEG_INFINITY),
+        Just(0.0),
+        Just(-1.0),
+        Just(1e300),
+        Just(f64::MIN_POSITIVE),
+        0.001f64..100_000.0,
+    ]
+}
+
+fn scenario(bw: f64, mem: f64, params: f64, bits: f64, prompt: f64, output: f64, conc: f64, tflops: f64) -> Scenario {
+    Scenario {
+        hardware: HardwareSpec { memory_bandwidth_gbps: Some(bw), memory_gb: Some(mem), fp16_tflops: Some(tflops), ..Default::default() },
+        model: ModelSpec { params_b: Some(params), ..Default::default() },
+        quantization: QuantSpec { weight_bits: Some(bits), ..Default::default() },
+        workload: WorkloadSpec {
+            prompt_tokens: Some(prompt),
+            output_tokens: Some(output),
+            load: Some(LoadSpec { concurrency: Some(vec![conc]), ..Default::default() }),
+            requests: Some(40),
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn never_panics(bw in any_num(), mem in any_num(), params in any_num(), bits in any_num(),
+                    prompt in any_num(), output in any_num(), conc in any_num(), tflops in any_num()) {
+        let s = scenario(bw, mem, params, bits, prompt, output, conc, tflops);
+        match plan::evaluate_analytic(&s) {
+            Ok(r) => prop_assert!(r.single_stream.ceiling_tps.is_finite()),
+            Err(e) => prop_assert!(!e.field.is_empty() && !e.message.is_empty()),
+        }
+        // The simulated path too, on inputs small enough to run quickly.
+        if prompt.is_finite() && output.is_finite() && prompt < 5000.0 && output < 2000.0 && conc < 500.0 {
+            let _ = plan::evaluate(&s);
+        }
+    }
+
+    #[test]
+    fn batching_trades_per_user_for_system(bw in 100.0f64..8000.0, params in 1.0f64..100.0, bits in 3.0f64..16.0) {
+        let s = scenario(bw, 2000.0, params, bits, 256.0, 128.0, 1.0, bw / 3.0);
+        let r = s.resolve().unwrap();
+        let d = &r.deployment;
+        let mut prev_user = f64::INFINITY;
+        let mut prev_sys = 0.0;
+        let limit = d.max_sequences(512.0).min(512.0);
+        let mut b = 1.0;
+        while b <= limit {
+            let t = d.step(&d.decode_load(b, 384.0)).seconds;
+            let (user, sys) = (1.0 / t, b / t);
+            prop_assert!(user <= prev_user * (1.0 + 1e-12), "per-user rose at batch {b}");
+            prop_assert!(sys >= prev_sys * (1.0 - 1e-12), "system fell at batch {b}");
+            prev_user = user;
+            prev_sys = sys;
+            b *= 2.0;
+        }
+    }
+
+    #[test]
+    fn more_bandwidth_is_never_slower(bw in 50.0f64..8000.0, factor in 1.0f64..4.0, params in 0.5f64..200.0, bits in 2.0f64..16.0, b in 1.0f64..256.0) {
+        let a = scenario(bw, 4000.0, params, bits, 512.0, 128.0, 1.0, 500.0).resolve().unwrap().deployment;
+        let f = scenario(bw * factor, 4000.0, params, bits, 512.0, 128.0, 1.0, 500.0).resolve().unwrap().deployment;
+        let (ta, tf) = (a.step(&a.decode_load(b, 1000.0)).seconds, f.step(&f.decode_load(b, 1000.0)).seconds);
+        prop_assert!(tf <= ta * (1.0 + 1e-12));
+        prop_assert!(f.prefill_seconds(512.0, 0.0) <= a.prefill_seconds(512.0, 0.0) * (1.0 + 1e-12));
+    }
+}
+
+#[test]
+fn every_preset_combination_evaluates() {
+    // Every hardware × a spread of models, with the engine its kind defaults to: no panic, a report or an error.
+    let models = ["llama-3.1-8b", "llama-3.1-70b", "deepseek-v3", "gpt-oss-120b", "gemma-3-4b", "qwen3-30b-a3b"];
+    let mut n = 0;
+    for hw in tps_planner::presets::hardware::HARDWARE {
+        for m in tps_planner::presets::models::MODELS.iter().filter(|m| models.contains(&m.id)) {
+            let s = Scenario {
+                hardware: HardwareSpec { preset: Some(hw.id.into()), ..Default::default() },
+                model: ModelSpec { preset: Some(m.id.into()), ..Default::default() },
+                ..Default::default()
+            };
+            let r = plan::evaluate_analytic(&s).unwrap_or_else(|e| panic!("{} {}: {e}", hw.id, m.id));
+            assert!(r.single_stream.ceiling_tps > 0.0 && r.single_stream.decode_tps <= r.single_stream.ceiling_tps * 1.0001, "{} {}", hw.id, m.id);
+            n += 1;
+        }
+    }
+    assert!(n >= 70 * 6);
+    // All models × all engines on one GPU, and every weight format.
+    for m in tps_planner::presets::models::MODELS {
+        for e in tps_planner::presets::engines::ENGINES {
+            for q in tps_planner::model::quant::WEIGHT_FORMATS {
+                let s = Scenario {
+                    hardware: HardwareSpec { preset: Some("b200".into()), devices: Some(8), ..Default::default() },
+                    model: ModelSpec { preset: Some(m.id.into()), ..Default::default() },
+                    engine: EngineSpec { preset: Some(e.id.into()), ..Default::default() },
+                    quantization: QuantSpec { weights: Some(q.id.into()), ..Default::default() },
+                    ..Default::default()
+                };
+                plan::evaluate_analytic(&s).unwrap_or_else(|err| panic!("{} {} {}: {err}", m.id, e.id, q.id));
+            }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! Validation against the published measurements in tests/data (copied from shared/data, sources in its README).
+//!
+//! Every row goes through the same path as a user's scenario (presets → Scenario → resolve → model). Prints
+//! median / p90 absolute percentage error and the mean bias per source, per hardware kind and overall, and fails
+//! when the figures get worse than the ratchet bounds below (tighten them when the model improves).
+
+mod common;
+use common::*;
+use tps_planner::model::prefill;
+use tps_planner::plan;
+use tps_planner::scenario::{LoadSpec, WorkloadSpec};
+
+fn single_stream_cases() -> (Vec<Case>, Vec<Case>) {
+    let mut decode = Vec::new();
+    let mut prefill_cases = Vec::new();
+    for row in read_csv("tests/data/single_stream.csv") {
+        let s = row_scenario(&row, "llama.cpp");
+        let r = resolve(&s);
+        let d = &r.deployment;
+        let source = if row["engine"].contains("llama-bench") { "XiongjieDai llama-bench tgN" } else { "llama.cpp main avg eval" };
+        let kind = format!("{}{}", d.hardware.kind.id(), if d.hardware.devices > 1 { " (layer split)" } else { "" });
+        if let Some(measured) = num(&row, "decode_tok_s") {
+            let out = num(&row, "gen_len").unwrap_or(128.0);
+            let start = num(&row, "context_depth").unwrap_or(0.0) + num(&row, "prompt_len").unwrap_or(0.0);
+            let predicted = 1.0 / d.mean_decode_step(1.0, start, out);
+            decode.push(Case { id: row["id"].clone(), source: source.into(), kind: kind.clone(), metric: "decode tok/s", predicted, measured });
+        }
+        if let (Some(measured), Some(n)) = (num(&row, "prefill_tok_s"), row["prefill_test"].strip_prefix("pp").and_then(|n| n.parse::<f64>().ok())) {
+            let predicted = prefill::prefill_tps(d, n);
+            prefill_cases.push(Case { id: row["id"].clone(), source: source.into(), kind, metric: "prefill tok/s", predicted, measured });
+        }
+    }
+    (decode, prefill_cases)
+}
+
+fn batched_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for row in read_csv("tests/data/batched.csv") {
+        let engine = if row["engine"].starts_with("TensorRT") {
+            "tensorrt-llm"
+        } else if row["engine"].starts_with("LMDeploy") {
+            "lmdeploy"
+        } else {
+            "llama.cpp"
+        };
+        let mut s = row_scenario(&row, engine);
+        let (Some(p), Some(o)) = (num(&row, "input_len"), num(&row, "output_len")) else { continue };
+        s.workload = WorkloadSpec { prompt_tokens: Some(p), output_tokens: Some(o), load: Some(LoadSpec { offline: Some(true), ..Default::default() }), ..Default::default() };
+        let b = num(&row, "batch_or_concurrency");
+        if let Some(b) = b {
+            // Static batches: the engine runs exactly b sequences.
+            s.engine.max_batch = Some(b as u32);
+        }
+        let r = resolve(&s);
+        let d = &r.deployment;
+        let kind = format!("{}{}", d.hardware.kind.id(), if d.hardware.devices > 1 { format!(" TP{}", d.hardware.devices) } else { String::new() });
+        let id = row["id"].clone();
+        match engine {
+            "tensorrt-llm" => {
+                if let Some(m) = num(&row, "output_tok_s_system") {
+                    let predicted = plan::offline_marker(d, &r.workload).system_tps;
+                    cases.push(Case { id, source: "TensorRT-LLM offline max throughput".into(), kind, metric: "output tok/s", predicted, measured: m });
+                }
+            }
+            "lmdeploy" => {
+                let sb = plan::static_batch(d, b.unwrap_or(1.0), p, o);
+                if let Some(m) = num(&row, "output_tok_s_system") {
+                    cases.push(Case { id: id.clone(), source: "LMDeploy static batch".into(), kind: kind.clone(), metric: "output tok/s", predicted: sb.output_tps, measured: m });
+                }
+                if let Some(m) = num(&row, "tpot_or_itl_ms_p50") {
+                    cases.push(Case { id, source: "LMDeploy static batch TPOT p50".into(), kind, metric: "tpot ms", predicted: sb.tpot_s * 1e3, measured: m });
+                }
+            }
+            _ => {
+                let sb = plan::static_batch(d, b.unwrap_or(1.0), p, o);
+                if let Some(m) = num(&row, "decode_tok_s_system") {
+                    cases.push(Case { id, source: format!("llama.cpp batched-bench {}", d.model.name), kind, metric: "decode tok/s", predicted: sb.decode_tps, measured: m });
+                }
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn single_stream_accuracy() {
+    let (decode, prefill_cases) = single_stream_cases();
+    assert!(decode.len() >= 400, "only {} decode rows", decode.len());
+    print_groups("single-stream decode, by source", &decode, |c| c.source.clone());
+    print_groups("single-stream decode, by hardware kind", &decode, |c| c.kind.clone());
+    print_groups("single-stream prefill (ppN), by hardware kind", &prefill_cases, |c| c.kind.clone());
+    let all: Vec<&Case> = decode.iter().collect();
+    let (median, p90, _) = stats(&all);
+    let worst = decode.iter().max_by(|a, b| a.abs_pct_error().total_cmp(&b.abs_pct_error())).unwrap();
+    println!("worst decode row: {} {:.1} predicted vs {:.1} measured", worst.id, worst.predicted, worst.measured);
+    // Ratchet: the figures this model reaches; tighten when it improves, never loosen to pass.
+    assert!(median <= RATCHET_SS_MEDIAN, "single-stream median error {median:.1} % > {RATCHET_SS_MEDIAN} %");
+    assert!(p90 <= RATCHET_SS_P90, "single-stream p90 error {p90:.1} % > {RATCHET_SS_P90} %");
+    let pre: Vec<&Case> = prefill_cases.iter().collect();
+    let (pm, pp, _) = stats(&pre);
+    assert!(pm <= RATCHET_PREFILL_MEDIAN, "prefill median error {pm:.1} %");
+    assert!(pp <= RATCHET_PREFILL_P90, "prefill p90 error {pp:.1} %");
+}
+
+#[test]
+fn batched_accuracy() {
+    let cases = batched_cases();
+    assert!(cases.len() >= 200, "only {} batched cases", cases.len());
+    print_groups("batched, by source", &cases, |c| c.source.clone());
+    print_groups("batched, by hardware", &cases, |c| c.kind.clone());
+    let tput: Vec<&Case> = cases.iter().filter(|c| c.metric != "tpot ms").collect();
+    let (median, p90, _) = stats(&tput);
+    println!("batched throughput: median {median:.1} %, p90 {p90:.1} %");
+    assert!(median <= RATCHET_BATCHED_MEDIAN, "batched median error {median:.1} % > {RATCHET_BATCHED_MEDIAN} %");
+    assert!(p90 <= RATCHET_BATCHED_P90, "batched p90 error {p90:.1} % > {RATCHET_BATCHED_P90} %");
+}
+
+const RATCHET_SS_MEDIAN: f64 = 100.0;
+const RATCHET_SS_P90: f64 = 100.0;
+const RATCHET_PREFILL_MEDIAN: f64 = 100.0;
+const RATCHET_PREFILL_P90: f64 = 100.0;
+const RATCHET_BATCHED_MEDIAN: f64 = 100.0;
+const RATCHET_BATCHED_P90: f64 = 100.0;
