@@ -152,7 +152,7 @@ pub enum Arrivals {
     /// Closed loop: `concurrency` users, each sending its next request the moment the previous one ends
     /// (`vllm bench serve --max-concurrency N --request-rate inf`). The first wave all arrive at t = 0.
     Closed {
-        /// Users (requests in flight); 0 is treated as 1.
+        /// Users (requests in flight); 0 is treated as 1, more than `MAX_CONCURRENCY` (100,000) as that.
         concurrency: u32,
     },
     /// Open loop: a renewal process with gamma inter-arrival gaps of mean `1/rate_per_s` and shape

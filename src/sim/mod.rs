@@ -98,7 +98,7 @@ mod stats;
 
 pub use dist::{Arrivals, LengthDist, MAX_TOKENS};
 pub use rng::Rng;
-pub use server::{BLOCK_TOKENS, MAX_REQUESTS};
+pub use server::{BLOCK_TOKENS, MAX_CONCURRENCY, MAX_REQUESTS};
 pub use stats::Percentiles;
 
 use crate::model::roofline::Deployment;
@@ -506,11 +506,15 @@ mod tests {
         let per = start.elapsed().as_secs_f64() / f64::from(runs);
         println!("one simulate() call (2000 req, 512/128, conc 64): {:.3} ms", per * 1e3);
         println!("{r:?}");
-        let start = std::time::Instant::now();
+        let mut total = 0.0;
         for n in [1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 160, 192, 224, 256] {
             let c = cfg(2000, 512.0, 128.0, Arrivals::Closed { concurrency: n });
-            std::hint::black_box(simulate(&d, &c, &NO_TARGETS));
+            let start = std::time::Instant::now();
+            let r = std::hint::black_box(simulate(&d, &c, &NO_TARGETS));
+            let t = start.elapsed().as_secs_f64() * 1e3;
+            total += t;
+            println!("  concurrency {n:>3}: {t:.3} ms  (TPOT p50 {:.2} ms, {:.0} tok/s)", r.tpot_ms.p50, r.system_output_tps);
         }
-        println!("16-level sweep: {:.3} ms", start.elapsed().as_secs_f64() * 1e3);
+        println!("16-level closed-loop sweep: {total:.3} ms");
     }
 }

@@ -34,14 +34,14 @@ fn ceil_block(tokens: u32) -> u32 {
 /// Per-decode-token KV bytes and attention FLOPs as functions of context, in the closed form
 /// `g·ctx + l·min(ctx, window)` (exact for every [`Attention`] kind: full and MLA are linear, a sliding window
 /// caps the local layers), with coefficients taken from [`crate::model::kv`] so the formulas live in one place.
-/// Evaluating it costs two multiply-adds, which matters: it runs once per sequence per step.
+/// Being linear in `ctx` and `min(ctx, window)`, it is evaluated once per step on the sums of those over the
+/// decoding sequences instead of once per sequence.
 #[derive(Debug, Clone, Copy)]
 struct DecodeCost {
     kv_g: f64,
     kv_l: f64,
     fl_g: f64,
     fl_l: f64,
-    window: f64,
 }
 
 impl DecodeCost {
@@ -55,7 +55,6 @@ impl DecodeCost {
                 kv_l: 0.0,
                 fl_g: kv::attention_flops_per_token(m, 1.0),
                 fl_l: 0.0,
-                window: f64::INFINITY,
             },
             Attention::Sliding { window, .. } => {
                 let w = f64::from(window);
@@ -68,19 +67,57 @@ impl DecodeCost {
                     let g = (kv::attention_flops_per_token(m, 2.0 * w) - kv::attention_flops_per_token(m, w)) / w;
                     (g, all - g)
                 };
-                Self { kv_g, kv_l, fl_g, fl_l, window: w }
+                Self { kv_g, kv_l, fl_g, fl_l }
             }
         }
     }
 
-    #[inline]
-    fn kv(&self, ctx: f64) -> f64 {
-        self.kv_g * ctx + self.kv_l * ctx.min(self.window)
+    /// KV bytes of decoding sequences whose contexts sum to `sum_ctx`, and to `sum_min` after capping each at
+    /// the window.
+    fn kv_sum(&self, sum_ctx: f64, sum_min: f64) -> f64 {
+        self.kv_g * sum_ctx + self.kv_l * sum_min
     }
 
-    #[inline]
-    fn flops(&self, ctx: f64) -> f64 {
-        self.fl_g * ctx + self.fl_l * ctx.min(self.window)
+    /// Attention FLOPs of the same sequences.
+    fn flops_sum(&self, sum_ctx: f64, sum_min: f64) -> f64 {
+        self.fl_g * sum_ctx + self.fl_l * sum_min
+    }
+}
+
+/// The load of the step being built: decode contributions as integer sums of contexts (exact, and one
+/// multiply-add per step instead of per sequence), prefill chunks already folded into `load`.
+#[derive(Debug, Clone, Copy, Default)]
+struct StepAcc {
+    load: StepLoad,
+    decodes: u64,
+    /// Σ ctx over decoding sequences.
+    sum_ctx: u64,
+    /// Σ min(ctx, window) over decoding sequences.
+    sum_min: u64,
+    preempted: bool,
+}
+
+impl StepAcc {
+    /// Adds `n` tokens of a sequence with `computed` cached tokens.
+    fn add(&mut self, d: &Deployment, computed: u32, n: u32, window: u32) {
+        if n == 1 {
+            let ctx = computed.saturating_add(1);
+            self.decodes += 1;
+            self.sum_ctx += u64::from(ctx);
+            self.sum_min += u64::from(ctx.min(window));
+        } else {
+            self.load = d.with_prefill(self.load, f64::from(n), f64::from(computed));
+        }
+    }
+
+    /// The finished load.
+    fn finish(self, c: &DecodeCost) -> StepLoad {
+        let mut load = self.load;
+        let (ctx, min) = (self.sum_ctx as f64, self.sum_min as f64);
+        load.decode_seqs += self.decodes as f64;
+        load.decode_kv_bytes += c.kv_sum(ctx, min);
+        load.decode_attn_flops += c.flops_sum(ctx, min);
+        load
     }
 }
 
@@ -114,6 +151,8 @@ struct Seq {
 struct Server<'a> {
     d: &'a Deployment,
     cost: DecodeCost,
+    /// Sliding window in tokens (`u32::MAX` when attention is not windowed).
+    window: u32,
     targets: Targets,
     /// KV pool size with slack, bytes.
     cap_limit: f64,
@@ -245,6 +284,10 @@ impl<'a> Server<'a> {
         Server {
             d,
             cost: DecodeCost::new(d),
+            window: match d.model.attention {
+                Attention::Sliding { window, .. } => window,
+                _ => u32::MAX,
+            },
             targets: *targets,
             cap_limit: d.kv_budget_bytes() * (1.0 + FIT_SLACK),
             pool_used: 0.0,
@@ -403,19 +446,6 @@ impl<'a> Server<'a> {
         self.flush_issues(now);
     }
 
-    /// Adds `n` tokens of a sequence with `computed` cached tokens to the step's load.
-    #[inline]
-    fn add_work(&self, load: &mut StepLoad, computed: u32, n: u32) {
-        if n == 1 {
-            let ctx = f64::from(computed) + 1.0;
-            load.decode_seqs += 1.0;
-            load.decode_kv_bytes += self.cost.kv(ctx);
-            load.decode_attn_flops += self.cost.flops(ctx);
-        } else {
-            *load = self.d.with_prefill(*load, f64::from(n), f64::from(computed));
-        }
-    }
-
     /// Returns a running sequence to the front of the waiting queue, freeing its blocks (recompute preemption).
     fn preempt(&mut self, mut s: Seq, in_window: bool) {
         self.pool_used -= s.alloc_bytes;
@@ -429,54 +459,74 @@ impl<'a> Server<'a> {
         }
     }
 
+    /// Schedules running sequence `i` for up to `budget` tokens, allocating blocks and preempting from the back
+    /// of the batch when the pool is full. Returns the tokens scheduled, or `None` when `i` had to preempt
+    /// itself (it is then back in the waiting queue and no sequence after it remains).
+    fn schedule_running(&mut self, i: usize, budget: u32, acc: &mut StepAcc, in_window: bool) -> Option<u32> {
+        let s = self.running[i];
+        let n = s.target.saturating_sub(s.computed).clamp(1, budget);
+        let want = s.computed.saturating_add(n);
+        if want > s.alloc_tokens {
+            let tokens = ceil_block(want);
+            let bytes = self.d.kv_bytes(f64::from(tokens));
+            let delta = bytes - s.alloc_bytes;
+            while self.pool_used + delta > self.cap_limit {
+                let last = self.running.len() - 1;
+                let Some(victim) = self.running.pop() else { return None };
+                self.preempt(victim, in_window);
+                acc.preempted = true;
+                if last == i {
+                    return None;
+                }
+            }
+            let r = &mut self.running[i];
+            r.alloc_tokens = tokens;
+            r.alloc_bytes = bytes;
+            self.pool_used += delta;
+        }
+        self.running[i].sched = n;
+        acc.add(self.d, s.computed, n, self.window);
+        Some(n)
+    }
+
     /// Builds one step: running sequences in admission order (decodes come first because a sequence still in
     /// prefill is always behind every decoding one), then FCFS admissions. Returns the load, how many
     /// sequences at the front of `running` were scheduled, and whether anything was preempted.
     fn schedule(&mut self, in_window: bool) -> (StepLoad, usize, bool) {
         let mut budget = self.max_tokens;
-        let mut load = StepLoad::default();
-        let mut preempted = false;
+        let mut acc = StepAcc::default();
+        let window = self.window;
         let mut i = 0;
         while i < self.running.len() && budget > 0 {
-            let s = self.running[i];
-            let n = s.target.saturating_sub(s.computed).clamp(1, budget);
-            let want = s.computed + n;
-            if want > s.alloc_tokens {
-                let tokens = ceil_block(want);
-                let bytes = self.d.kv_bytes(f64::from(tokens));
-                let delta = bytes - s.alloc_bytes;
-                let mut self_preempted = false;
-                while self.pool_used + delta > self.cap_limit {
-                    let last = self.running.len() - 1;
-                    let Some(victim) = self.running.pop() else { break };
-                    self.preempt(victim, in_window);
-                    preempted = true;
-                    if last == i {
-                        self_preempted = true;
-                        break;
-                    }
-                }
-                if self_preempted {
-                    break;
-                }
-                let s = &mut self.running[i];
-                s.alloc_tokens = tokens;
-                s.alloc_bytes = bytes;
-                self.pool_used += delta;
+            // Fast path, almost every sequence in almost every step: one decode token inside its last block.
+            let s = &mut self.running[i];
+            if s.target - s.computed == 1 && s.computed < s.alloc_tokens {
+                s.sched = 1;
+                let ctx = s.computed + 1;
+                acc.decodes += 1;
+                acc.sum_ctx += u64::from(ctx);
+                acc.sum_min += u64::from(ctx.min(window));
+                budget -= 1;
+                i += 1;
+                continue;
             }
-            self.running[i].sched = n;
-            budget -= n;
-            self.add_work(&mut load, s.computed, n);
-            i += 1;
+            match self.schedule_running(i, budget, &mut acc, in_window) {
+                Some(n) => {
+                    budget -= n;
+                    i += 1;
+                }
+                None => break,
+            }
         }
-        if i < self.running.len() || preempted {
-            return (load, i, preempted);
+        if i < self.running.len() || acc.preempted {
+            let load = acc.finish(&self.cost);
+            return (load, i, acc.preempted);
         }
         // vLLM V1 admits new requests only in steps without preemption.
         while budget > 0 && self.running.len() < self.max_batch {
             let Some(front) = self.waiting.front() else { break };
             let n = front.target.saturating_sub(front.computed).clamp(1, budget);
-            let tokens = ceil_block(front.computed + n);
+            let tokens = ceil_block(front.computed.saturating_add(n));
             let bytes = self.d.kv_bytes(f64::from(tokens));
             if self.pool_used + bytes > self.cap_limit {
                 break; // head-of-line blocking: FCFS
@@ -487,10 +537,10 @@ impl<'a> Server<'a> {
             s.sched = n;
             self.pool_used += bytes;
             budget -= n;
-            self.add_work(&mut load, s.computed, n);
+            acc.add(self.d, s.computed, n, window);
             self.running.push(s);
         }
-        (load, self.running.len(), false)
+        (acc.finish(&self.cost), self.running.len(), false)
     }
 
     /// A sequence produced its last token at `t`.
@@ -525,59 +575,67 @@ impl<'a> Server<'a> {
 
     /// Ends the step `[now, t_end]`: applies the scheduled tokens, samples, finishes and times out requests.
     fn finish_step(&mut self, now: f64, t_end: f64, n_sched: usize, in_window: bool) {
-        let mut kept = 0;
         let mut regular = 0u32;
-        for r in 0..self.running.len() {
-            let mut s = self.running[r];
-            let mut gone = false;
-            if r < n_sched {
-                s.computed += s.sched;
-                s.sched = 0;
-                if s.computed >= s.target {
-                    s.generated += 1;
-                    s.target += 1;
-                    if in_window {
-                        self.tokens_in_window += 1;
-                    }
-                    if s.generated == 1 {
-                        s.first_token = t_end;
-                    } else if s.measured {
-                        if s.last_token.to_bits() == now.to_bits() {
-                            regular += 1;
-                        } else {
-                            self.itl.push((t_end - s.last_token, 1));
-                        }
-                    }
-                    s.last_token = t_end;
-                    if s.generated >= s.output {
-                        gone = true;
-                        self.complete(&s, t_end, in_window);
+        let mut emitted = 0u64;
+        let mut any_done = false;
+        let now_bits = now.to_bits();
+        for s in &mut self.running[..n_sched] {
+            s.computed += s.sched;
+            s.sched = 0;
+            if s.computed >= s.target {
+                s.generated += 1;
+                s.target += 1;
+                emitted += 1;
+                if s.generated == 1 {
+                    s.first_token = t_end;
+                } else if s.measured {
+                    if s.last_token.to_bits() == now_bits {
+                        regular += 1;
+                    } else {
+                        self.itl.push((t_end - s.last_token, 1));
                     }
                 }
+                s.last_token = t_end;
+                any_done |= s.generated >= s.output;
             }
-            if !gone && t_end - s.arrival > self.timeout {
-                gone = true;
+        }
+        if regular > 0 {
+            self.itl.push((t_end - now, regular));
+        }
+        if in_window {
+            self.tokens_in_window += emitted;
+        }
+        if any_done || self.timeout.is_finite() {
+            self.retire(t_end, in_window);
+        }
+        self.flush_issues(t_end);
+    }
+
+    /// Removes finished and timed-out sequences from the batch (keeping admission order) and frees their blocks.
+    fn retire(&mut self, t_end: f64, in_window: bool) {
+        let mut kept = 0;
+        for r in 0..self.running.len() {
+            let s = self.running[r];
+            let done = s.generated >= s.output;
+            if done {
+                self.complete(&s, t_end, in_window);
+            } else if t_end - s.arrival > self.timeout {
                 if s.measured {
                     self.timed_out += 1;
                     self.resolve(t_end);
                 }
-            }
-            if gone {
-                self.pool_used -= s.alloc_bytes;
-                self.to_issue += 1;
             } else {
                 self.running[kept] = s;
                 kept += 1;
+                continue;
             }
+            self.pool_used -= s.alloc_bytes;
+            self.to_issue += 1;
         }
         self.running.truncate(kept);
-        if regular > 0 {
-            self.itl.push((t_end - now, regular));
-        }
         if self.running.is_empty() {
             self.pool_used = 0.0; // no drift from adding and removing floats
         }
-        self.flush_issues(t_end);
     }
 
     /// The event loop. Returns (truncated, time at the end).
@@ -701,8 +759,13 @@ mod tests {
             for ctx in [0.0, 1.0, 17.0, 127.0, 128.0, 129.0, 1000.0, 4095.0, 4096.0, 5000.0, 131_072.0] {
                 let kv_ref = d.kv_bytes(ctx);
                 let fl_ref = kv::attention_flops_per_token(&d.model, ctx);
-                assert!((c.kv(ctx) - kv_ref).abs() <= 1e-9 * kv_ref.max(1.0), "{a:?} {ctx}");
-                assert!((c.flops(ctx) - fl_ref).abs() <= 1e-9 * fl_ref.max(1.0), "{a:?} {ctx}");
+                let window = match a {
+                    Attention::Sliding { window, .. } => f64::from(window),
+                    _ => f64::INFINITY,
+                };
+                let min = ctx.min(window);
+                assert!((c.kv_sum(ctx, min) - kv_ref).abs() <= 1e-9 * kv_ref.max(1.0), "{a:?} {ctx}");
+                assert!((c.flops_sum(ctx, min) - fl_ref).abs() <= 1e-9 * fl_ref.max(1.0), "{a:?} {ctx}");
             }
         }
     }
