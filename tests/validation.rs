@@ -105,6 +105,11 @@ fn single_stream_accuracy() {
 #[test]
 fn batched_accuracy() {
     let cases = batched_cases();
+    if std::env::var_os("TPS_VALIDATION_ROWS").is_some() {
+        for c in &cases {
+            println!("{} {:<40} {:<20} predicted {:>10.1} measured {:>10.1} ({:+.0} %)", c.id, c.source, c.kind, c.predicted, c.measured, (c.predicted / c.measured - 1.0) * 100.0);
+        }
+    }
     assert!(cases.len() >= 200, "only {} batched cases", cases.len());
     print_groups("batched, by source", &cases, |c| c.source.clone());
     print_groups("batched, by hardware", &cases, |c| c.kind.clone());

@@ -173,6 +173,22 @@ impl Deployment {
     #[must_use]
     pub fn step(&self, load: &StepLoad) -> StepCost {
         let hw = &self.hardware;
+        if hw.parallelism == Parallelism::Pipeline && hw.devices > 1 {
+            // n micro-batches in flight: the step of B costs what one device needs for B/n (at least one sequence).
+            let seqs = load.decode_seqs + load.prefill_tokens.min(1.0);
+            let f = (1.0 / f64::from(hw.devices)).max(if seqs > 0.0 { 1.0 / seqs } else { 1.0 }).min(1.0);
+            let micro = StepLoad {
+                decode_seqs: load.decode_seqs * f,
+                decode_kv_bytes: load.decode_kv_bytes * f,
+                decode_attn_flops: load.decode_attn_flops * f,
+                prefill_tokens: load.prefill_tokens * f,
+                prefill_kv_bytes: load.prefill_kv_bytes * f,
+                prefill_attn_flops: load.prefill_attn_flops * f,
+            };
+            let mut single = self.clone();
+            single.hardware.parallelism = Parallelism::LayerSplit;
+            return single.step(&micro);
+        }
         let tokens = load.decode_seqs + load.prefill_tokens;
         let bytes = self.weight_bytes_read(tokens) + load.decode_kv_bytes + load.prefill_kv_bytes;
         let flops = 2.0 * self.model.matmul_params_per_token() * tokens + load.decode_attn_flops + load.prefill_attn_flops;

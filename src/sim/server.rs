@@ -9,7 +9,7 @@
 
 use super::dist::{arrival_gap, Arrivals, LengthDist, MAX_TOKENS};
 use super::rng::{splitmix64, Rng};
-use super::stats::Percentiles;
+use super::stats::{LogHistogram, Percentiles};
 use super::{SimConfig, SimResult, Targets};
 use crate::model::kv;
 use crate::model::llm::Attention;
@@ -121,6 +121,79 @@ impl StepAcc {
     }
 }
 
+/// Step times of a run of pure decode steps as a function of the step index `j`.
+///
+/// In such a run the load changes only through the KV bytes and attention FLOPs, both affine in `j` (every
+/// context grows by one per step), and the roofline's memory and compute times are affine in those, so
+/// `memory(j) = m₀ + j·Δm`, `compute(j) = c₀ + j·Δc`, and the step is `max(memory, compute) + comm +
+/// overhead` with comm and overhead constant (the token count is fixed). The line is fitted on
+/// [`Deployment::step`] at both ends of the run and checked at its middle; if the check fails (a roofline that
+/// is not affine) the caller falls back to evaluating every step. Interpolated times match the evaluated ones
+/// to ~1e-15 relative: a few ulps, not bits, which is why the plain path is also kept.
+#[derive(Debug, Clone, Copy)]
+struct LinearSteps {
+    m0: f64,
+    dm: f64,
+    c0: f64,
+    dc: f64,
+    comm: f64,
+    overhead: f64,
+}
+
+impl LinearSteps {
+    /// Fits the line over steps `0..k` (k ≥ 2) of `load_at`; `None` when the roofline is not affine there.
+    fn fit(d: &Deployment, load_at: &dyn Fn(u64) -> StepLoad, k: u64) -> Option<Self> {
+        let last = k.checked_sub(1).filter(|&l| l >= 1)?;
+        let a = d.step(&load_at(0));
+        let b = d.step(&load_at(last));
+        let span = last as f64;
+        let line = Self {
+            m0: a.memory_s,
+            dm: (b.memory_s - a.memory_s) / span,
+            c0: a.compute_s,
+            dc: (b.compute_s - a.compute_s) / span,
+            comm: a.comm_s,
+            overhead: a.overhead_s,
+        };
+        if b.comm_s != a.comm_s || b.overhead_s != a.overhead_s {
+            return None;
+        }
+        let close = |x: f64, y: f64| (x - y).abs() <= 1e-9 * x.abs().max(y.abs()) + 1e-15;
+        for j in [0, last / 3, last / 2, last] {
+            let c = d.step(&load_at(j));
+            let (s, bound) = line.at(j);
+            let jf = j as f64;
+            let ok = close(line.m0 + jf * line.dm, c.memory_s)
+                && close(line.c0 + jf * line.dc, c.compute_s)
+                && close(s, c.seconds)
+                && (bound == c.bound || (c.memory_s - c.compute_s).abs() <= 1e-9 * c.seconds);
+            if !ok {
+                return None;
+            }
+        }
+        Some(line)
+    }
+
+    /// Seconds and bound of step `j`, by the roofline's own composition rule.
+    #[inline(always)]
+    fn at(&self, j: u64) -> (f64, Bound) {
+        let jf = j as f64;
+        let memory = self.m0 + jf * self.dm;
+        let compute = self.c0 + jf * self.dc;
+        // Same value as `f64::max` for these finite operands, without a libm call at opt-level "z".
+        let top = if compute > memory { compute } else { memory };
+        let seconds = top + self.comm + self.overhead;
+        let bound = if self.overhead + self.comm > top {
+            Bound::Overhead
+        } else if compute > memory {
+            Bound::Compute
+        } else {
+            Bound::Memory
+        };
+        (seconds, bound)
+    }
+}
+
 /// One request's state, moved between the waiting queue and the running batch.
 #[derive(Debug, Clone, Copy)]
 struct Seq {
@@ -184,6 +257,16 @@ struct Server<'a> {
     resolved: u64,
     /// Requests whose issue must wait until the current pass over `running` is over (closed loop).
     to_issue: u32,
+    /// Whether runs of pure decode steps take the fast path ([`Server::decode_stretch`]); off only in tests
+    /// that check the fast path against plain stepping.
+    stretches: bool,
+    /// Whether the fast path may interpolate step times instead of evaluating every step
+    /// ([`LinearSteps`]); switched off for the rest of the run if the roofline ever fails the check.
+    linear_steps: bool,
+    /// Scratch for the fast path: running indices by the step (mod 16) at which they need a new block.
+    block_due: Vec<Vec<u32>>,
+    /// Scratch for the fast path: allocations of the current step (index, tokens, bytes).
+    pending: Vec<(u32, u32, f64)>,
 
     window_start: f64,
     window_end: f64,
@@ -194,7 +277,7 @@ struct Server<'a> {
     ttft: Vec<f64>,
     e2e: Vec<f64>,
     tpot: Vec<f64>,
-    itl: Vec<(f64, u32)>,
+    itl: LogHistogram,
     completed: u32,
     rejected: u32,
     timed_out: u32,
@@ -227,6 +310,11 @@ fn depth_tokens(x: f64) -> u32 {
 
 /// Runs the simulation; see [`super::simulate`].
 pub(super) fn run(d: &Deployment, cfg: &SimConfig, targets: &Targets) -> SimResult {
+    run_with(d, cfg, targets, true, true)
+}
+
+/// [`run`], with the pure-decode fast path switched on or off (the results must be identical).
+fn run_with(d: &Deployment, cfg: &SimConfig, targets: &Targets, stretches: bool, linear: bool) -> SimResult {
     if !d.fits() {
         return empty(true);
     }
@@ -250,6 +338,8 @@ pub(super) fn run(d: &Deployment, cfg: &SimConfig, targets: &Targets) -> SimResu
     if !server.fits_alone(smallest) {
         return empty(true);
     }
+    server.stretches = stretches;
+    server.linear_steps = linear;
     let max_sim = if cfg.max_sim_seconds.is_nan() { f64::INFINITY } else { cfg.max_sim_seconds };
     let (truncated, now) = server.simulate(max_sim, cfg.max_steps);
     server.result(truncated, now)
@@ -318,6 +408,10 @@ impl<'a> Server<'a> {
             n_measured: requests,
             resolved: 0,
             to_issue: 0,
+            stretches: true,
+            linear_steps: true,
+            block_due: (0..BLOCK_TOKENS).map(|_| Vec::new()).collect(),
+            pending: Vec::new(),
             window_start: f64::INFINITY,
             window_end: f64::NAN,
             q_mid_index: warmup + requests / 2,
@@ -326,7 +420,7 @@ impl<'a> Server<'a> {
             ttft: Vec::with_capacity(requests as usize),
             e2e: Vec::with_capacity(requests as usize),
             tpot: Vec::with_capacity(requests as usize),
-            itl: Vec::with_capacity(1024),
+            itl: LogHistogram::default(),
             completed: 0,
             rejected: 0,
             timed_out: 0,
@@ -499,16 +593,23 @@ impl<'a> Server<'a> {
         let mut i = 0;
         while i < self.running.len() && budget > 0 {
             // Fast path, almost every sequence in almost every step: one decode token inside its last block.
-            let s = &mut self.running[i];
-            if s.target - s.computed == 1 && s.computed < s.alloc_tokens {
+            // (A slice iterator, not indexing: at opt-level "z" indexing is an out-of-line call.)
+            let mut fast = 0;
+            for s in self.running[i..].iter_mut() {
+                if budget == 0 || s.target.wrapping_sub(s.computed) != 1 || s.computed >= s.alloc_tokens {
+                    break;
+                }
                 s.sched = 1;
                 let ctx = s.computed + 1;
                 acc.decodes += 1;
                 acc.sum_ctx += u64::from(ctx);
                 acc.sum_min += u64::from(ctx.min(window));
                 budget -= 1;
-                i += 1;
-                continue;
+                fast += 1;
+            }
+            i += fast;
+            if i >= self.running.len() || budget == 0 {
+                break;
             }
             match self.schedule_running(i, budget, &mut acc, in_window) {
                 Some(n) => {
@@ -592,7 +693,7 @@ impl<'a> Server<'a> {
                     if s.last_token.to_bits() == now_bits {
                         regular += 1;
                     } else {
-                        self.itl.push((t_end - s.last_token, 1));
+                        self.itl.add(t_end - s.last_token, 1);
                     }
                 }
                 s.last_token = t_end;
@@ -600,7 +701,7 @@ impl<'a> Server<'a> {
             }
         }
         if regular > 0 {
-            self.itl.push((t_end - now, regular));
+            self.itl.add(t_end - now, regular);
         }
         if in_window {
             self.tokens_in_window += emitted;
@@ -613,29 +714,208 @@ impl<'a> Server<'a> {
 
     /// Removes finished and timed-out sequences from the batch (keeping admission order) and frees their blocks.
     fn retire(&mut self, t_end: f64, in_window: bool) {
-        let mut kept = 0;
-        for r in 0..self.running.len() {
-            let s = self.running[r];
-            let done = s.generated >= s.output;
-            if done {
+        let timeout = self.timeout;
+        let gone = |s: &Seq| s.generated >= s.output || t_end - s.arrival > timeout;
+        // Nothing to do (the common case when only timeouts are being watched).
+        let Some(first) = self.running.iter().position(gone) else { return };
+        let len = self.running.len();
+        let (mut read, mut write) = (first, first);
+        while read < len {
+            // Runs of kept sequences move with one memmove each.
+            let run = read;
+            read += self.running[read..].iter().position(gone).unwrap_or(len - read);
+            if write != run {
+                self.running.copy_within(run..read, write);
+            }
+            write += read - run;
+            let Some(&s) = self.running.get(read) else { break };
+            read += 1;
+            if s.generated >= s.output {
                 self.complete(&s, t_end, in_window);
-            } else if t_end - s.arrival > self.timeout {
-                if s.measured {
-                    self.timed_out += 1;
-                    self.resolve(t_end);
-                }
-            } else {
-                self.running[kept] = s;
-                kept += 1;
-                continue;
+            } else if s.measured {
+                self.timed_out += 1;
+                self.resolve(t_end);
             }
             self.pool_used -= s.alloc_bytes;
             self.to_issue += 1;
         }
-        self.running.truncate(kept);
+        self.running.truncate(write);
         if self.running.is_empty() {
             self.pool_used = 0.0; // no drift from adding and removing floats
         }
+    }
+
+    /// Adds one step of `dur` seconds carrying `n` sequences to the time-weighted statistics.
+    #[inline(always)]
+    fn account(&mut self, dur: f64, n: usize, bound: Bound) {
+        self.busy += dur;
+        self.batch_time += dur * n as f64;
+        self.kv_time += dur * (self.pool_used / self.cap_limit).clamp(0.0, 1.0);
+        match bound {
+            Bound::Memory => self.mem_time += dur,
+            Bound::Compute => self.comp_time += dur,
+            Bound::Overhead => {}
+        }
+    }
+
+    /// Fast path for a run of pure decode steps: when every running sequence is decoding, nothing can be
+    /// admitted and nothing arrives, finishes or times out, the batch is the same from step to step except
+    /// that every context grows by one. Such steps are run here without touching each sequence: the load
+    /// comes from the sums of contexts (`Σctx + j·n`), and only the sequences that cross a block boundary in
+    /// step `j` (every 16th step for each, found by residue) allocate. The run stops before the first step that
+    /// would finish a request, cross the sliding window, fail to allocate, pass a deadline, an arrival, or a
+    /// limit; the normal path takes that step. Every float operation is the one the normal path would do, in
+    /// the same order, so the result is bit-identical to stepping one by one (tested). Returns the steps run.
+    fn decode_stretch(&mut self, now: &mut f64, steps: &mut u64, max_sim: f64, max_steps: u64) -> u64 {
+        let n = self.running.len();
+        if !self.stretches || n == 0 || n > self.max_tokens as usize || !(self.waiting.is_empty() || n >= self.max_batch)
+        {
+            return 0;
+        }
+        let start = *now;
+        let start_bits = start.to_bits();
+        // Sequences still prefilling sit at the back of the batch: look there first.
+        if let Some(s) = self.running.last() {
+            if s.generated == 0 || s.target.wrapping_sub(s.computed) != 1 || s.last_token.to_bits() != start_bits {
+                return 0;
+            }
+        }
+        let w = self.window;
+        let mut k = max_steps.saturating_sub(*steps);
+        let (mut s0, mut m0, mut below, mut n_meas) = (0u64, 0u64, 0u64, 0u32);
+        let mut min_arrival = f64::INFINITY;
+        for due in &mut self.block_due {
+            due.clear();
+        }
+        for (i, s) in self.running.iter().enumerate() {
+            if s.generated == 0
+                || s.target.wrapping_sub(s.computed) != 1
+                || s.last_token.to_bits() != start_bits
+                || s.output <= s.generated
+            {
+                return 0;
+            }
+            k = k.min(u64::from(s.output - s.generated - 1));
+            if k == 0 {
+                return 0;
+            }
+            let ctx = s.computed + 1;
+            if ctx < w {
+                below += 1;
+                k = k.min(u64::from(w - s.computed));
+            }
+            // First step at which this sequence needs one more block; later ones come every 16 steps.
+            let first_due = s.alloc_tokens.saturating_sub(s.computed);
+            if first_due < BLOCK_TOKENS {
+                if let Some(due) = self.block_due.get_mut(first_due as usize) {
+                    due.push(i as u32);
+                }
+            } else {
+                k = k.min(u64::from(first_due));
+            }
+            s0 += u64::from(ctx);
+            m0 += u64::from(ctx.min(w));
+            n_meas += u32::from(s.measured);
+            min_arrival = min_arrival.min(s.arrival);
+        }
+        if k == 0 {
+            return 0;
+        }
+        let next_arrival =
+            if !self.closed && self.issued < self.issue_cap { self.next_arrival } else { f64::INFINITY };
+        let front_arrival = self.waiting.front().map_or(f64::INFINITY, |f| f.arrival);
+        let in_window = start >= self.window_start;
+        let nf = n as f64;
+        let cost = self.cost;
+        // The load of step j: what the normal path would build, with the same float operations.
+        let load_at = move |j: u64| {
+            let ctx = (s0 + j * n as u64) as f64;
+            let min = (m0 + j * below) as f64;
+            StepLoad {
+                decode_seqs: 0.0 + nf,
+                decode_kv_bytes: 0.0 + cost.kv_sum(ctx, min),
+                decode_attn_flops: 0.0 + cost.flops_sum(ctx, min),
+                ..StepLoad::default()
+            }
+        };
+        let line = if self.linear_steps && k >= 8 {
+            let k_end = k.min(1 << 40);
+            let l = LinearSteps::fit(self.d, &load_at, k_end);
+            if l.is_none() {
+                self.linear_steps = false;
+            }
+            l
+        } else {
+            None
+        };
+        let mut t = start;
+        let mut j = 0u64;
+        while j < k {
+            // The checks the loop top would make before this step.
+            if t > max_sim || next_arrival <= t || t - front_arrival > self.timeout {
+                break;
+            }
+            let (dur, bound) = match &line {
+                Some(l) => l.at(j),
+                None => {
+                    let c = self.d.step(&load_at(j));
+                    (c.seconds, c.bound)
+                }
+            };
+            if !(dur.is_finite() && dur >= 0.0) {
+                break;
+            }
+            let t_end = t + dur;
+            if t_end - min_arrival > self.timeout {
+                break;
+            }
+            // Block allocations of this step, in running order; all or nothing.
+            let mut pool = self.pool_used;
+            let mut fits = true;
+            self.pending.clear();
+            let j32 = j as u32;
+            for &i in &self.block_due[(j % u64::from(BLOCK_TOKENS)) as usize] {
+                let Some(s) = self.running.get(i as usize) else { continue };
+                let tokens = ceil_block(s.computed + j32 + 1);
+                let bytes = self.d.kv_bytes(f64::from(tokens));
+                let delta = bytes - s.alloc_bytes;
+                if pool + delta > self.cap_limit {
+                    fits = false;
+                    break;
+                }
+                pool += delta;
+                self.pending.push((i, tokens, bytes));
+            }
+            if !fits {
+                break;
+            }
+            for &(i, tokens, bytes) in &self.pending {
+                if let Some(s) = self.running.get_mut(i as usize) {
+                    s.alloc_tokens = tokens;
+                    s.alloc_bytes = bytes;
+                }
+            }
+            self.pool_used = pool;
+            if in_window {
+                self.account(dur, n, bound);
+                self.tokens_in_window += n as u64;
+            }
+            self.itl.add(t_end - t, n_meas);
+            t = t_end;
+            j += 1;
+        }
+        if j > 0 {
+            let j32 = j as u32;
+            for s in &mut self.running {
+                s.computed += j32;
+                s.target += j32;
+                s.generated += j32;
+                s.last_token = t;
+            }
+            *now = t;
+            *steps += j;
+        }
+        j
     }
 
     /// The event loop. Returns (truncated, time at the end).
@@ -669,6 +949,9 @@ impl<'a> Server<'a> {
                 // Nothing left to run yet requests unresolved: cannot happen, but never spin.
                 return (true, now);
             }
+            if self.decode_stretch(&mut now, &mut steps, max_sim, max_steps) > 0 {
+                continue;
+            }
             steps += 1;
             let in_window = now >= self.window_start;
             let (load, n_sched, preempted) = self.schedule(in_window);
@@ -684,14 +967,7 @@ impl<'a> Server<'a> {
                 return (true, now);
             }
             if in_window {
-                self.busy += dur;
-                self.batch_time += dur * n_sched as f64;
-                self.kv_time += dur * (self.pool_used / self.cap_limit).clamp(0.0, 1.0);
-                match cost.bound {
-                    Bound::Memory => self.mem_time += dur,
-                    Bound::Compute => self.comp_time += dur,
-                    Bound::Overhead => {}
-                }
+                self.account(dur, n_sched, cost.bound);
             }
             let t_end = now + dur;
             self.finish_step(now, t_end, n_sched, in_window);
@@ -725,7 +1001,7 @@ impl<'a> Server<'a> {
             request_throughput: per_s(self.completions_in_window as f64),
             ttft_ms: Percentiles::of(&mut self.ttft).scaled(1e3),
             tpot_ms: Percentiles::of(&mut self.tpot).scaled(1e3),
-            itl_ms: Percentiles::of_weighted(&mut self.itl).scaled(1e3),
+            itl_ms: self.itl.percentiles().scaled(1e3),
             e2e_ms: Percentiles::of(&mut self.e2e).scaled(1e3),
             mean_batch: busy_share(self.batch_time),
             mean_kv_utilization: busy_share(self.kv_time),
@@ -767,6 +1043,103 @@ mod tests {
                 assert!((c.kv_sum(ctx, min) - kv_ref).abs() <= 1e-9 * kv_ref.max(1.0), "{a:?} {ctx}");
                 assert!((c.flops_sum(ctx, min) - fl_ref).abs() <= 1e-9 * fl_ref.max(1.0), "{a:?} {ctx}");
             }
+        }
+    }
+
+    #[track_caller]
+    fn assert_close(a: &SimResult, b: &SimResult) {
+        assert_eq!(
+            (a.completed, a.rejected, a.timed_out, a.preemptions, a.saturated),
+            (b.completed, b.rejected, b.timed_out, b.preemptions, b.saturated),
+            "{a:?}\n{b:?}"
+        );
+        let close = |x: f64, y: f64, tol: f64| (x - y).abs() <= tol * x.abs().max(y.abs()) + 1e-12;
+        let pct = |p: Percentiles| [p.mean, p.p50, p.p90, p.p95, p.p99];
+        let fa = [a.duration_s, a.system_output_tps, a.request_throughput, a.mean_batch, a.mean_kv_utilization, a.goodput_rps];
+        let fb = [b.duration_s, b.system_output_tps, b.request_throughput, b.mean_batch, b.mean_kv_utilization, b.goodput_rps];
+        for (x, y) in fa.into_iter().zip(fb) {
+            assert!(close(x, y, 1e-9), "{a:?}\n{b:?}");
+        }
+        for (p, q) in [(a.ttft_ms, b.ttft_ms), (a.tpot_ms, b.tpot_ms), (a.e2e_ms, b.e2e_ms)] {
+            for (x, y) in pct(p).into_iter().zip(pct(q)) {
+                assert!(close(x, y, 1e-9), "{a:?}\n{b:?}");
+            }
+        }
+        // ITL goes through 0.1 % buckets: an ulp can move a sample across a bucket edge.
+        for (x, y) in pct(a.itl_ms).into_iter().zip(pct(b.itl_ms)) {
+            assert!(close(x, y, 2e-3), "{a:?}\n{b:?}");
+        }
+        // A step at the memory/compute ridge may be classified either way.
+        assert!((a.memory_bound_fraction - b.memory_bound_fraction).abs() < 1e-3);
+        assert!((a.compute_bound_fraction - b.compute_bound_fraction).abs() < 1e-3);
+    }
+
+    #[test]
+    fn line_fit_reproduces_the_roofline() {
+        let d = h100_llama8b();
+        let cost = DecodeCost::new(&d);
+        for (n, c0) in [(1u64, 600u64), (64, 500), (256, 3000)] {
+            let load_at = |j: u64| {
+                let ctx = (n * (c0 + j)) as f64;
+                StepLoad {
+                    decode_seqs: n as f64,
+                    decode_kv_bytes: cost.kv_sum(ctx, ctx),
+                    decode_attn_flops: cost.flops_sum(ctx, ctx),
+                    ..StepLoad::default()
+                }
+            };
+            let line = LinearSteps::fit(&d, &load_at, 5000);
+            assert!(line.is_some(), "{n}");
+            if let Some(l) = line {
+                for j in [0, 1, 17, 2500, 4999] {
+                    let exact = d.step(&load_at(j));
+                    let (s, b) = l.at(j);
+                    assert!((s - exact.seconds).abs() < 1e-12 * exact.seconds, "{n} {j}");
+                    assert_eq!(b, exact.bound);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fast_path_is_bit_identical_to_plain_stepping() {
+        use crate::sim::{Arrivals, LengthDist, SimConfig};
+        let base = h100_llama8b();
+        let mut tight = base.clone();
+        tight.hardware.memory_gb = (tight.weight_bytes() + 2e9 + 6.0 * tight.kv_bytes(1600.0)) / 0.9 / 1e9;
+        let mut sliding = base.clone();
+        sliding.model.attention = Attention::Sliding { window: 300, local_fraction: 0.5 };
+        let mut small_budget = base.clone();
+        small_budget.engine.max_batched_tokens = 40;
+        small_budget.engine.max_batch = 24;
+        let targets = Targets { ttft_ms: 500.0, tpot_ms: 10.0 };
+        let fixed = SimConfig { requests: 300, ..SimConfig::default() };
+        let varied = SimConfig {
+            requests: 300,
+            prompt: LengthDist::LogNormal { mean: 600.0, cv: 1.0 },
+            output: LengthDist::Uniform { min: 1.0, max: 300.0 },
+            ..SimConfig::default()
+        };
+        let cases = [
+            (&base, SimConfig { arrivals: Arrivals::Closed { concurrency: 1 }, ..fixed }),
+            (&base, SimConfig { arrivals: Arrivals::Closed { concurrency: 64 }, ..fixed }),
+            (&base, SimConfig { arrivals: Arrivals::Closed { concurrency: 48 }, ..varied }),
+            (&base, SimConfig { arrivals: Arrivals::Poisson { rate_per_s: 30.0, burstiness: 0.5 }, ..varied }),
+            (&base, SimConfig { arrivals: Arrivals::Poisson { rate_per_s: 200.0, burstiness: 1.0 }, timeout_s: Some(3.0), ..varied }),
+            (&base, SimConfig { arrivals: Arrivals::Poisson { rate_per_s: 200.0, burstiness: 1.0 }, queue_limit: Some(20), ..fixed }),
+            (&tight, SimConfig { arrivals: Arrivals::Closed { concurrency: 12 }, ..varied }),
+            (&tight, SimConfig { arrivals: Arrivals::Closed { concurrency: 12 }, ..fixed }),
+            (&sliding, SimConfig { arrivals: Arrivals::Closed { concurrency: 8 }, ..varied }),
+            (&small_budget, SimConfig { arrivals: Arrivals::Closed { concurrency: 32 }, ..varied }),
+            (&base, SimConfig { arrivals: Arrivals::Closed { concurrency: 4 }, max_steps: 5000, ..fixed }),
+            (&base, SimConfig { arrivals: Arrivals::Closed { concurrency: 4 }, max_sim_seconds: 7.0, ..fixed }),
+        ];
+        for (d, c) in cases {
+            let slow = run_with(d, &c, &targets, false, false);
+            let exact = run_with(d, &c, &targets, true, false);
+            assert_eq!(exact, slow, "{c:?}");
+            let fast = run_with(d, &c, &targets, true, true);
+            assert_close(&fast, &slow);
         }
     }
 

@@ -2,9 +2,13 @@
 //!
 //! For `n` sorted samples `x₀ ≤ … ≤ xₙ₋₁` and a percentile `p` the rank is `h = (n − 1)·p/100` and the value
 //! `x⌊h⌋ + (h − ⌊h⌋)·(x⌊h⌋₊₁ − x⌊h⌋)`, as `numpy.percentile(x, p)` (and `vllm bench serve`, which calls it).
-//! Inter-token latencies are kept run-length encoded — `(gap, count)` pairs, because every sequence in a
-//! decode step sees the same gap — and the weighted form below gives exactly the numpy value of the expanded
-//! sample without expanding it.
+//! Per-request metrics (TTFT, TPOT, E2E) are kept as plain samples and summarised exactly.
+//!
+//! Inter-token latencies are one sample per token (hundreds of thousands per run, one distinct value per step),
+//! too many to sort within the page's time budget. They go into a [`LogHistogram`]: buckets of relative width
+//! 2⁻¹⁰ (0.1 %) keyed by the bits of the f64, each remembering its count and sum; a percentile takes the mean
+//! of the bucket holding each rank and interpolates as numpy does. The mean is exact; percentiles are within
+//! 0.1 % of numpy's (exact when a bucket holds a single value, the usual case for tail gaps).
 
 use serde::{Deserialize, Serialize};
 
@@ -82,6 +86,143 @@ impl Percentiles {
     }
 }
 
+/// Sub-buckets per power of two in a [`LogHistogram`] (as bits).
+const SUB_BITS: u32 = 10;
+const SUB: usize = 1 << SUB_BITS;
+
+/// The buckets of one binade `[2^e, 2^(e+1))`.
+#[derive(Debug, Clone)]
+struct Binade {
+    /// Biased IEEE-754 exponent of the binade.
+    exp: u16,
+    count: Box<[u64]>,
+    sum: Box<[f64]>,
+}
+
+/// A histogram of positive values with logarithmic buckets of relative width 2⁻¹⁰, allocated lazily per
+/// binade (a run touches a handful), for weighted samples `(value, count)`. See the module docs.
+#[derive(Debug, Clone, Default)]
+pub struct LogHistogram {
+    /// Binades in increasing exponent order.
+    binades: Vec<Binade>,
+    /// Index of the binade used last (consecutive samples are close).
+    last: usize,
+    /// Write cache: bucket key (f64 bits without the low mantissa bits) and the count and sum added to it
+    /// since the last flush. Consecutive steps mostly land in the same bucket.
+    cache_key: u64,
+    cache_count: u64,
+    cache_sum: f64,
+    /// Samples that were zero or negative (counted as 0).
+    zeros: u64,
+    count: u64,
+    sum: f64,
+}
+
+impl LogHistogram {
+    /// Adds `n` samples of value `x`; non-finite values are ignored, values ≤ 0 count as 0.
+    #[inline(always)]
+    pub fn add(&mut self, x: f64, n: u32) {
+        if n == 0 || !x.is_finite() {
+            return;
+        }
+        let n64 = u64::from(n);
+        self.count += n64;
+        if x <= 0.0 {
+            self.zeros += n64;
+            return;
+        }
+        let w = x * f64::from(n);
+        self.sum += w;
+        let key = x.to_bits() >> (52 - SUB_BITS);
+        if self.cache_count > 0 && key == self.cache_key {
+            self.cache_count += n64;
+            self.cache_sum += w;
+            return;
+        }
+        self.flush();
+        self.cache_key = key;
+        self.cache_count = n64;
+        self.cache_sum = w;
+    }
+
+    /// Moves the write cache into its bucket.
+    fn flush(&mut self) {
+        if self.cache_count == 0 {
+            return;
+        }
+        let (key, count, sum) = (self.cache_key, self.cache_count, self.cache_sum);
+        self.cache_count = 0;
+        self.cache_sum = 0.0;
+        let exp = (key >> SUB_BITS) as u16;
+        let sub = (key as usize) & (SUB - 1);
+        let i = match self.binades.get(self.last) {
+            Some(b) if b.exp == exp => self.last,
+            _ => match self.binades.binary_search_by_key(&exp, |b| b.exp) {
+                Ok(i) => i,
+                Err(i) => {
+                    self.binades.insert(
+                        i,
+                        Binade { exp, count: vec![0; SUB].into_boxed_slice(), sum: vec![0.0; SUB].into_boxed_slice() },
+                    );
+                    i
+                }
+            },
+        };
+        self.last = i;
+        if let Some(b) = self.binades.get_mut(i) {
+            b.count[sub] += count;
+            b.sum[sub] += sum;
+        }
+    }
+
+    /// Number of samples.
+    #[cfg(test)]
+    #[must_use]
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Representative value (bucket mean) of the sample of rank `k` (0-based) in sorted order.
+    fn value_at(&self, k: u64) -> f64 {
+        if k < self.zeros {
+            return 0.0;
+        }
+        let mut seen = self.zeros;
+        let mut last = 0.0;
+        for b in &self.binades {
+            for (c, s) in b.count.iter().zip(b.sum.iter()) {
+                if *c == 0 {
+                    continue;
+                }
+                last = s / *c as f64;
+                seen += c;
+                if k < seen {
+                    return last;
+                }
+            }
+        }
+        last
+    }
+
+    /// Mean and percentiles (numpy linear interpolation over bucket means); all zero when empty.
+    #[must_use]
+    pub fn percentiles(&mut self) -> Percentiles {
+        self.flush();
+        let n = self.count;
+        if n == 0 {
+            return Percentiles::default();
+        }
+        let at = |p: f64| {
+            let h = (n - 1) as f64 * p / 100.0;
+            let lo = (h.floor() as u64).min(n - 1);
+            let hi = (lo + 1).min(n - 1);
+            let (a, b) = (self.value_at(lo), self.value_at(hi));
+            a + (h - lo as f64) * (b - a)
+        };
+        Percentiles { mean: self.sum / n as f64, p50: at(50.0), p90: at(90.0), p95: at(95.0), p99: at(99.0) }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,6 +248,36 @@ mod tests {
         for (u, v) in [(a.mean, b.mean), (a.p50, b.p50), (a.p90, b.p90), (a.p95, b.p95), (a.p99, b.p99)] {
             assert!((u - v).abs() < 1e-12, "{a:?} {b:?}");
         }
+    }
+
+    #[test]
+    fn log_histogram_within_a_tenth_of_a_percent() {
+        let mut h = LogHistogram::default();
+        let mut runs = Vec::new();
+        let mut x = 0.004_f64;
+        for i in 0..20_000u32 {
+            x *= 1.000_05;
+            let c = 1 + i % 7;
+            h.add(x, c);
+            runs.push((x, c));
+        }
+        h.add(0.5, 3);
+        runs.push((0.5, 3));
+        let a = h.percentiles();
+        let b = Percentiles::of_weighted(&mut runs);
+        assert!((a.mean - b.mean).abs() < 1e-12 * b.mean);
+        for (u, v) in [(a.p50, b.p50), (a.p90, b.p90), (a.p95, b.p95), (a.p99, b.p99)] {
+            assert!((u - v).abs() < 1e-3 * v, "{a:?} {b:?}");
+        }
+        // A single repeated value comes back to the last bit or so.
+        let mut h = LogHistogram::default();
+        h.add(0.0123, 10);
+        assert!((h.percentiles().p99 - 0.0123).abs() < 1e-17);
+        assert_eq!(LogHistogram::default().percentiles(), Percentiles::default());
+        h.add(f64::NAN, 4);
+        h.add(-1.0, 1);
+        assert_eq!(h.count(), 11);
+        assert!((h.percentiles().p50 - 0.0123).abs() < 1e-17);
     }
 
     #[test]

@@ -15,17 +15,21 @@ pub fn Charts(
 ) -> impl IntoView {
     let tput = Memo::new(move |_| report.with(|r| r.as_ref().ok().map(throughput::ThroughputData::from_report)));
     let lat = Memo::new(move |_| report.with(|r| r.as_ref().ok().map(latency::LatencyData::from_report)));
+    let draw_tput: DrawFn<throughput::ThroughputData> = throughput::draw::<CanvasBackend>;
+    let draw_lat: DrawFn<latency::LatencyData> = latency::draw::<CanvasBackend>;
     view! {
         <figure class="chart">
             <figcaption>"Per-user and system tokens/s against concurrency"</figcaption>
-            <ChartCanvas id="chart-throughput" data=tput draw=throughput::draw::<CanvasBackend> />
+            <ChartCanvas id="chart-throughput" data=tput draw=draw_tput />
         </figure>
         <figure class="chart">
             <figcaption>"TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)"</figcaption>
-            <ChartCanvas id="chart-latency" data=lat draw=latency::draw::<CanvasBackend> />
+            <ChartCanvas id="chart-latency" data=lat draw=draw_lat />
         </figure>
     }
 }
+
+type DrawFn<T> = fn(&DrawingArea<CanvasBackend, plotters::coord::Shift>, &T) -> Result<(), String>;
 
 #[component]
 fn ChartCanvas<T: Clone + PartialEq + Send + Sync + 'static>(
@@ -34,7 +38,7 @@ fn ChartCanvas<T: Clone + PartialEq + Send + Sync + 'static>(
     /// What to draw (`None` when the scenario is invalid).
     data: Memo<Option<T>>,
     /// The plotters drawing function.
-    draw: fn(&DrawingArea<CanvasBackend, plotters::coord::Shift>, &T) -> Result<(), String>,
+    draw: DrawFn<T>,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let (problem, set_problem) = signal(None::<String>);

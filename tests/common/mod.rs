@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use tps_planner::model::roofline::Deployment;
+use tps_planner::model::hardware::Parallelism;
 use tps_planner::presets;
 use tps_planner::scenario::{EngineSpec, HardwareSpec, LoadSpec, ModelSpec, QuantSpec, Resolved, Scenario, WorkloadSpec};
 
@@ -58,26 +59,35 @@ pub fn weight_id(v: &str) -> String {
 /// Builds the scenario of a measurement row (hardware preset, model preset by name, engine, formats).
 pub fn row_scenario(row: &HashMap<String, String>, engine: &str) -> Scenario {
     let model = presets::models::MODELS.iter().find(|m| m.name == row["model"]).unwrap_or_else(|| panic!("no model preset named {}", row["model"]));
-    let devices = num(row, "tp").or_else(|| num(row, "n_devices")).unwrap_or(1.0) as u32;
+    let tp = num(row, "tp").unwrap_or(1.0);
+    let pp = num(row, "pp").unwrap_or(1.0);
+    let devices = num(row, "n_devices").unwrap_or(tp * pp).max(tp * pp) as u32;
     let layer_split = row.get("parallelism").is_some_and(|p| p.contains("layer split"));
+    // A layer split inside a serving engine is a pipeline with micro-batches; llama.cpp's is sequential.
+    let parallelism = if pp > 1.0 {
+        Parallelism::Pipeline
+    } else if layer_split {
+        Parallelism::LayerSplit
+    } else {
+        Parallelism::Tensor
+    };
+    // NVIDIA's ModelOpt FP8/NVFP4 checkpoints quantise the KV cache to FP8 (kv_cache_quant_algo "FP8"), which
+    // trtllm-bench uses by default; the perf-overview page does not restate it.
+    let modelopt = row["weight_format"].contains("ModelOpt");
     let kv = row.get("kv_cache_dtype").map(|k| k.to_ascii_lowercase()).filter(|k| k == "f16" || k == "fp16" || k == "fp8");
     Scenario {
         version: Some(1),
         hardware: HardwareSpec {
             preset: Some(row["hardware_key"].trim_start_matches("willitrun:").to_string()),
             devices: Some(devices.max(1)),
-            parallelism: Some(if layer_split {
-                tps_planner::model::hardware::Parallelism::LayerSplit
-            } else {
-                tps_planner::model::hardware::Parallelism::Tensor
-            }),
+            parallelism: Some(parallelism),
             ..Default::default()
         },
         model: ModelSpec { preset: Some(model.id.to_string()), ..Default::default() },
         quantization: QuantSpec {
             weights: Some(weight_id(&row["weight_format"])),
             weight_bits: num(row, "bits_per_weight_nominal"),
-            kv_cache: kv.map(|k| if k == "f16" { "fp16".into() } else { k }),
+            kv_cache: if modelopt { Some("fp8".into()) } else { kv.map(|k| if k == "f16" { "fp16".into() } else { k }) },
         },
         engine: EngineSpec { preset: Some(engine.into()), backend: row.get("backend").cloned().filter(|b| !b.is_empty()), ..Default::default() },
         workload: WorkloadSpec { load: Some(LoadSpec { offline: Some(true), ..Default::default() }), ..Default::default() },
