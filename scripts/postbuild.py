@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """After `trunk build`: (1) adds a Content-Security-Policy to dist/index.html that allows no remote origin
-(Trunk's inline loader script is allowed by its SHA-256 hash); (2) writes dist/tps-planner.html, one
+(Trunk's inline loader script is allowed by its SHA-256 hash; style attributes are allowed because plotters
+measures text with a styled <span>); (2) writes dist/tps-planner.html, one
 self-contained file (CSS, JS glue and the wasm as base64 inlined) that works opened from disk (file://),
 where the multi-file build cannot load its module script and wasm. Usage: postbuild.py DIST"""
 import base64, glob, hashlib, os, re, sys
@@ -22,7 +23,7 @@ html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>\s*', '', html)
 inline = re.findall(r'<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>', html, flags=re.S)
 hashes = ' '.join(sha(s) for s in inline)
 csp = ("default-src 'none'; script-src 'self' 'wasm-unsafe-eval' " + hashes +
-       "; style-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'")
+       "; style-src 'self'; style-src-attr 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'")
 html = html.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="' + csp + '">', 1)
 open(index_path, 'w', encoding='utf-8').write(html)
 
@@ -40,7 +41,7 @@ head = re.search(r'<head>(.*?)</head>', html, flags=re.S).group(1)
 title = re.search(r'<title>.*?</title>', head).group(0)
 desc = re.search(r'<meta name="description"[^>]*>', head)
 single_csp = ("default-src 'none'; script-src " + sha(loader) + " 'wasm-unsafe-eval'; style-src " + sha(css) +
-              "; img-src data:; base-uri 'none'; form-action 'none'")
+              "; style-src-attr 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'")
 single = f'''<!doctype html>
 <html lang="en">
 <head>

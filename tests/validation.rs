@@ -120,9 +120,9 @@ fn batched_accuracy() {
     assert!(p90 <= RATCHET_BATCHED_P90, "batched p90 error {p90:.1} % > {RATCHET_BATCHED_P90} %");
 }
 
-const RATCHET_SS_MEDIAN: f64 = 100.0;
-const RATCHET_SS_P90: f64 = 100.0;
-const RATCHET_PREFILL_MEDIAN: f64 = 100.0;
-const RATCHET_PREFILL_P90: f64 = 100.0;
-const RATCHET_BATCHED_MEDIAN: f64 = 100.0;
-const RATCHET_BATCHED_P90: f64 = 100.0;
+const RATCHET_SS_MEDIAN: f64 = 6.0;
+const RATCHET_SS_P90: f64 = 27.0;
+const RATCHET_PREFILL_MEDIAN: f64 = 32.0;
+const RATCHET_PREFILL_P90: f64 = 82.0;
+const RATCHET_BATCHED_MEDIAN: f64 = 30.0;
+const RATCHET_BATCHED_P90: f64 = 66.0;

@@ -267,6 +267,8 @@ struct Server<'a> {
     block_due: Vec<Vec<u32>>,
     /// Scratch for the fast path: allocations of the current step (index, tokens, bytes).
     pending: Vec<(u32, u32, f64)>,
+    /// Scratch: indices in `running` of the sequences that finished in the current step.
+    done: Vec<u32>,
 
     window_start: f64,
     window_end: f64,
@@ -412,6 +414,7 @@ impl<'a> Server<'a> {
             linear_steps: true,
             block_due: (0..BLOCK_TOKENS).map(|_| Vec::new()).collect(),
             pending: Vec::new(),
+            done: Vec::new(),
             window_start: f64::INFINITY,
             window_end: f64::NAN,
             q_mid_index: warmup + requests / 2,
@@ -680,7 +683,8 @@ impl<'a> Server<'a> {
         let mut emitted = 0u64;
         let mut any_done = false;
         let now_bits = now.to_bits();
-        for s in &mut self.running[..n_sched] {
+        self.done.clear();
+        for (r, s) in self.running[..n_sched].iter_mut().enumerate() {
             s.computed += s.sched;
             s.sched = 0;
             if s.computed >= s.target {
@@ -697,7 +701,10 @@ impl<'a> Server<'a> {
                     }
                 }
                 s.last_token = t_end;
-                any_done |= s.generated >= s.output;
+                if s.generated >= s.output {
+                    any_done = true;
+                    self.done.push(r as u32);
+                }
             }
         }
         if regular > 0 {
@@ -706,10 +713,37 @@ impl<'a> Server<'a> {
         if in_window {
             self.tokens_in_window += emitted;
         }
-        if any_done || self.timeout.is_finite() {
+        if self.timeout.is_finite() {
             self.retire(t_end, in_window);
+        } else if any_done {
+            self.retire_done(t_end, in_window);
         }
         self.flush_issues(t_end);
+    }
+
+    /// Removes the finished sequences listed in `done` (increasing indices) from the batch, keeping admission
+    /// order, and frees their blocks. The runs in between move with one memmove each.
+    fn retire_done(&mut self, t_end: f64, in_window: bool) {
+        let done = std::mem::take(&mut self.done);
+        let len = self.running.len();
+        let mut write = done.first().map_or(len, |&d| d as usize);
+        for (k, &d) in done.iter().enumerate() {
+            let d = d as usize;
+            let Some(&s) = self.running.get(d) else { break };
+            self.complete(&s, t_end, in_window);
+            self.pool_used -= s.alloc_bytes;
+            self.to_issue += 1;
+            let next = done.get(k + 1).map_or(len, |&x| (x as usize).min(len));
+            if d + 1 < next {
+                self.running.copy_within(d + 1..next, write);
+                write += next - d - 1;
+            }
+        }
+        self.running.truncate(write);
+        self.done = done;
+        if self.running.is_empty() {
+            self.pool_used = 0.0;
+        }
     }
 
     /// Removes finished and timed-out sequences from the batch (keeping admission order) and frees their blocks.
@@ -983,6 +1017,7 @@ impl<'a> Server<'a> {
         let busy_share = |x: f64| if self.busy > 0.0 { x / self.busy } else { 0.0 };
         // Open loop: the queue grew between the middle and the end of the measured arrivals by more than a
         // tenth of the arrivals in between: arrivals outpace service, latencies depend on the run length.
+        eprintln!("DBG q_mid {:?} q_end {:?} completions {} dur {}", self.q_mid, self.q_end, self.completions_in_window, duration);
         let growing = match (self.q_mid, self.q_end) {
             (Some(mid), Some(end)) if end > mid => {
                 let grew = (end - mid) as f64;
