@@ -404,7 +404,10 @@ mod tests {
         let d = h100_llama8b();
         let c = cfg(200, 512.0, 128.0, Arrivals::Closed { concurrency: 8 });
         let loose = simulate(&d, &c, &Targets { ttft_ms: 1e9, tpot_ms: 1e9 });
-        assert!((loose.goodput_rps - f64::from(loose.completed) / loose.duration_s).abs() < 1e-9);
+        assert!(loose.goodput_rps > 0.0 && loose.goodput_rps == loose.request_throughput, "{loose:?}");
+        let tpot = loose.tpot_ms.p50;
+        let half = simulate(&d, &c, &Targets { ttft_ms: 1e9, tpot_ms: tpot });
+        assert!(half.goodput_rps > 0.2 * loose.goodput_rps && half.goodput_rps < loose.goodput_rps, "{half:?}");
         let strict = simulate(&d, &c, &Targets { ttft_ms: 0.0, tpot_ms: 0.0 });
         assert_eq!(strict.goodput_rps, 0.0);
     }

@@ -250,9 +250,15 @@ struct Server<'a> {
     next_arrival: f64,
 
     issued: u64,
+    /// No requests are issued beyond this count (the arrival process pauses; see `start_measuring`).
     issue_cap: u64,
+    /// Requests that must be resolved (served, rejected or timed out) before measurement starts.
     warmup: u64,
-    measured_end: u64,
+    /// Resolutions seen so far during warm-up.
+    warm_resolved: u64,
+    /// Warm-up is over: new requests are measured, up to `n_measured` of them.
+    measuring: bool,
+    measured_issued: u64,
     n_measured: u64,
     resolved: u64,
     /// Requests whose issue must wait until the current pass over `running` is over (closed loop).
@@ -269,10 +275,17 @@ struct Server<'a> {
     pending: Vec<(u32, u32, f64)>,
     /// Scratch: indices in `running` of the sequences that finished in the current step.
     done: Vec<u32>,
+    /// Fewest output tokens still to generate among the sequences of the last normal step, finished ones
+    /// included (0): a decode stretch is impossible while it is ≤ 1.
+    min_left: u32,
 
+    /// Measurement window: from the arrival of the first measured request to the arrival of the last one
+    /// (infinite until then, and kept infinite when both arrive together, e.g. all in the first wave; the
+    /// window then ends when the last measured request is resolved).
     window_start: f64,
     window_end: f64,
-    q_mid_index: u64,
+    /// When the last measured request was resolved (NaN until then).
+    resolved_at: f64,
     q_mid: Option<usize>,
     q_end: Option<usize>,
 
@@ -284,7 +297,7 @@ struct Server<'a> {
     rejected: u32,
     timed_out: u32,
     preemptions: u32,
-    good: u32,
+    good_in_window: u64,
     tokens_in_window: u64,
     completions_in_window: u64,
     busy: f64,
@@ -340,6 +353,9 @@ fn run_with(d: &Deployment, cfg: &SimConfig, targets: &Targets, stretches: bool,
     if !server.fits_alone(smallest) {
         return empty(true);
     }
+    if server.warmup == 0 {
+        server.start_measuring();
+    }
     server.stretches = stretches;
     server.linear_steps = linear;
     let max_sim = if cfg.max_sim_seconds.is_nan() { f64::INFINITY } else { cfg.max_sim_seconds };
@@ -364,9 +380,9 @@ impl<'a> Server<'a> {
         if closed {
             warmup = warmup.max(u64::from(concurrency).min(requests));
         }
-        // Fillers after the measured requests keep the load up until the last measured one ends; they are
-        // capped so that no configuration can issue requests without bound.
-        let issue_cap = warmup + 3 * requests;
+        // During warm-up at most this many requests arrive (a bound for extreme overload; see
+        // `start_measuring` for the cap afterwards).
+        let issue_cap = warmup + 2 * requests;
         // Two independent streams: lengths do not depend on the arrival process, so load levels of a sweep
         // that share a seed see the same requests (common random numbers: smoother curves).
         let mut sm = cfg.seed;
@@ -406,7 +422,9 @@ impl<'a> Server<'a> {
             issued: 0,
             issue_cap,
             warmup,
-            measured_end: warmup + requests,
+            warm_resolved: 0,
+            measuring: false,
+            measured_issued: 0,
             n_measured: requests,
             resolved: 0,
             to_issue: 0,
@@ -415,9 +433,10 @@ impl<'a> Server<'a> {
             block_due: (0..BLOCK_TOKENS).map(|_| Vec::new()).collect(),
             pending: Vec::new(),
             done: Vec::new(),
+            min_left: 0,
             window_start: f64::INFINITY,
-            window_end: f64::NAN,
-            q_mid_index: warmup + requests / 2,
+            window_end: f64::INFINITY,
+            resolved_at: f64::NAN,
             q_mid: None,
             q_end: None,
             ttft: Vec::with_capacity(requests as usize),
@@ -428,7 +447,7 @@ impl<'a> Server<'a> {
             rejected: 0,
             timed_out: 0,
             preemptions: 0,
-            good: 0,
+            good_in_window: 0,
             tokens_in_window: 0,
             completions_in_window: 0,
             busy: 0.0,
@@ -451,21 +470,49 @@ impl<'a> Server<'a> {
         self.d.kv_bytes(f64::from(ceil_block(tokens))) <= self.cap_limit
     }
 
-    /// Marks one measured request as finished (completed, rejected or timed out) at time `t`.
-    fn resolve(&mut self, t: f64) {
-        self.resolved += 1;
-        if self.resolved == self.n_measured {
-            self.window_end = t;
+    /// Whether a step starting at `t` is inside the measurement window.
+    fn in_window(&self, t: f64) -> bool {
+        t >= self.window_start && t < self.window_end
+    }
+
+    /// Ends warm-up: the next `n_measured` requests are measured. After them, filler requests keep the load
+    /// up while the last measured ones finish; fillers are capped at half the measured count so that a
+    /// heavy-tailed output length cannot make the run long (past the cap the batch drains, which only touches
+    /// the few longest requests).
+    fn start_measuring(&mut self) {
+        self.measuring = true;
+        self.issue_cap = self.issued + self.n_measured + (self.n_measured / 2).max(1);
+    }
+
+    /// A request left the system at `t` (completed, rejected, timed out or aborted).
+    fn finished(&mut self, measured: bool, t: f64) {
+        if measured {
+            self.resolved += 1;
+            if self.resolved == self.n_measured {
+                self.resolved_at = t;
+            }
+        }
+        if !self.measuring {
+            self.warm_resolved += 1;
+            if self.warm_resolved >= self.warmup {
+                self.start_measuring();
+            }
         }
     }
 
-    /// Creates request number `issued` arriving at `t`; returns false when it was rejected.
+    /// Creates the next request, arriving at `t`; returns false when it was rejected.
     fn issue(&mut self, t: f64) -> bool {
-        let index = self.issued;
         self.issued += 1;
-        let measured = index >= self.warmup && index < self.measured_end;
-        if index == self.warmup {
-            self.window_start = t;
+        let measured = self.measuring && self.measured_issued < self.n_measured;
+        let k = self.measured_issued;
+        if measured {
+            self.measured_issued += 1;
+            if k == 0 {
+                self.window_start = t;
+            }
+            if k + 1 == self.n_measured && t > self.window_start {
+                self.window_end = t;
+            }
         }
         let prompt = self.prompt.sample(&mut self.len_rng);
         let output = self.output.sample(&mut self.len_rng);
@@ -487,15 +534,17 @@ impl<'a> Server<'a> {
                 sched: 0,
                 measured,
             });
-        } else if measured {
-            self.rejected += 1;
-            self.resolve(t);
+        } else {
+            if measured {
+                self.rejected += 1;
+            }
+            self.finished(measured, t);
         }
-        if !self.closed {
-            if index == self.q_mid_index {
+        if measured && !self.closed {
+            if k == self.n_measured / 2 {
                 self.q_mid = Some(self.waiting.len());
             }
-            if index + 1 == self.measured_end {
+            if k + 1 == self.n_measured {
                 self.q_end = Some(self.waiting.len());
             }
         }
@@ -536,8 +585,8 @@ impl<'a> Server<'a> {
             self.waiting.pop_front();
             if measured {
                 self.timed_out += 1;
-                self.resolve(now);
             }
+            self.finished(measured, now);
             self.to_issue += 1;
         }
         self.flush_issues(now);
@@ -651,30 +700,30 @@ impl<'a> Server<'a> {
     fn complete(&mut self, s: &Seq, t: f64, in_window: bool) {
         let e2e = t - s.arrival;
         let ok = e2e <= self.timeout;
+        let ttft = s.first_token - s.arrival;
+        let tpot = if s.output >= 2 { Some((t - s.first_token) / f64::from(s.output - 1)) } else { None };
+        let meets = ok
+            && !(ttft * 1e3 > self.targets.ttft_ms)
+            && tpot.is_none_or(|x| !(x * 1e3 > self.targets.tpot_ms));
         if in_window && ok {
             self.completions_in_window += 1;
-        }
-        if !s.measured {
-            return;
-        }
-        if ok {
-            self.completed += 1;
-            let ttft = s.first_token - s.arrival;
-            self.ttft.push(ttft);
-            self.e2e.push(e2e);
-            let mut meets = !(ttft * 1e3 > self.targets.ttft_ms);
-            if s.output >= 2 {
-                let tpot = (t - s.first_token) / f64::from(s.output - 1);
-                self.tpot.push(tpot);
-                meets &= !(tpot * 1e3 > self.targets.tpot_ms);
-            }
             if meets {
-                self.good += 1;
+                self.good_in_window += 1;
             }
-        } else {
-            self.timed_out += 1;
         }
-        self.resolve(t);
+        if s.measured {
+            if ok {
+                self.completed += 1;
+                self.ttft.push(ttft);
+                self.e2e.push(e2e);
+                if let Some(x) = tpot {
+                    self.tpot.push(x);
+                }
+            } else {
+                self.timed_out += 1;
+            }
+        }
+        self.finished(s.measured, t);
     }
 
     /// Ends the step `[now, t_end]`: applies the scheduled tokens, samples, finishes and times out requests.
@@ -683,6 +732,7 @@ impl<'a> Server<'a> {
         let mut emitted = 0u64;
         let mut any_done = false;
         let now_bits = now.to_bits();
+        let mut min_left = u32::MAX;
         self.done.clear();
         for (r, s) in self.running[..n_sched].iter_mut().enumerate() {
             s.computed += s.sched;
@@ -706,7 +756,9 @@ impl<'a> Server<'a> {
                     self.done.push(r as u32);
                 }
             }
+            min_left = min_left.min(s.output.saturating_sub(s.generated));
         }
+        self.min_left = min_left;
         if regular > 0 {
             self.itl.add(t_end - now, regular);
         }
@@ -766,9 +818,11 @@ impl<'a> Server<'a> {
             read += 1;
             if s.generated >= s.output {
                 self.complete(&s, t_end, in_window);
-            } else if s.measured {
-                self.timed_out += 1;
-                self.resolve(t_end);
+            } else {
+                if s.measured {
+                    self.timed_out += 1;
+                }
+                self.finished(s.measured, t_end);
             }
             self.pool_used -= s.alloc_bytes;
             self.to_issue += 1;
@@ -805,6 +859,9 @@ impl<'a> Server<'a> {
         if !self.stretches || n == 0 || n > self.max_tokens as usize || !(self.waiting.is_empty() || n >= self.max_batch)
         {
             return 0;
+        }
+        if self.min_left <= 1 {
+            return 0; // a sequence finishes in the next step (or just did)
         }
         let start = *now;
         let start_bits = start.to_bits();
@@ -858,7 +915,7 @@ impl<'a> Server<'a> {
         let next_arrival =
             if !self.closed && self.issued < self.issue_cap { self.next_arrival } else { f64::INFINITY };
         let front_arrival = self.waiting.front().map_or(f64::INFINITY, |f| f.arrival);
-        let in_window = start >= self.window_start;
+        let in_window = self.in_window(start);
         let nf = n as f64;
         let cost = self.cost;
         // The load of step j: what the normal path would build, with the same float operations.
@@ -987,7 +1044,7 @@ impl<'a> Server<'a> {
                 continue;
             }
             steps += 1;
-            let in_window = now >= self.window_start;
+            let in_window = self.in_window(now);
             let (load, n_sched, preempted) = self.schedule(in_window);
             if n_sched == 0 {
                 if preempted {
@@ -1011,17 +1068,22 @@ impl<'a> Server<'a> {
 
     /// Summarises the run.
     fn result(mut self, truncated: bool, now: f64) -> SimResult {
-        let end = if self.window_end.is_nan() { now } else { self.window_end };
+        let end = if self.window_end.is_finite() {
+            self.window_end
+        } else if self.resolved_at.is_nan() {
+            now
+        } else {
+            self.resolved_at
+        };
         let duration = if self.window_start.is_finite() && end > self.window_start { end - self.window_start } else { 0.0 };
         let per_s = |x: f64| if duration > 0.0 { x / duration } else { 0.0 };
         let busy_share = |x: f64| if self.busy > 0.0 { x / self.busy } else { 0.0 };
         // Open loop: the queue grew between the middle and the end of the measured arrivals by more than a
         // tenth of the arrivals in between: arrivals outpace service, latencies depend on the run length.
-        eprintln!("DBG q_mid {:?} q_end {:?} completions {} dur {}", self.q_mid, self.q_end, self.completions_in_window, duration);
         let growing = match (self.q_mid, self.q_end) {
             (Some(mid), Some(end)) if end > mid => {
                 let grew = (end - mid) as f64;
-                let arrivals = (self.measured_end - 1).saturating_sub(self.q_mid_index) as f64;
+                let arrivals = (self.n_measured - 1 - self.n_measured / 2) as f64;
                 grew >= 5.0 && grew > 0.1 * arrivals
             }
             _ => false,
@@ -1043,7 +1105,7 @@ impl<'a> Server<'a> {
             memory_bound_fraction: busy_share(self.mem_time),
             compute_bound_fraction: busy_share(self.comp_time),
             saturated: truncated || growing || self.completed == 0,
-            goodput_rps: per_s(f64::from(self.good)),
+            goodput_rps: per_s(self.good_in_window as f64),
         }
     }
 }
