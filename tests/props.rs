@@ -115,3 +115,80 @@ fn every_preset_combination_evaluates() {
         }
     }
 }
+
+fn sim_scenario(bw: f64, params: f64, bits: f64, prompt: f64, output: f64, levels: Vec<f64>, seed: u64) -> Scenario {
+    Scenario {
+        hardware: HardwareSpec { memory_bandwidth_gbps: Some(bw), memory_gb: Some(80.0), fp16_tflops: Some(bw / 4.0), ..Default::default() },
+        model: ModelSpec { params_b: Some(params), ..Default::default() },
+        quantization: QuantSpec { weight_bits: Some(bits), ..Default::default() },
+        engine: EngineSpec { preset: Some("vllm".into()), ..Default::default() },
+        workload: WorkloadSpec {
+            prompt_tokens: Some(prompt),
+            output_tokens: Some(output),
+            load: Some(LoadSpec { concurrency: Some(levels), ..Default::default() }),
+            requests: Some(200),
+            seed: Some(seed),
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Simulated sweeps: percentiles ordered, mean TTFT and median TPOT do not fall as users are added, and
+    /// the system throughput never beats the roofline bound (the best b / step(b) of pure decode at the
+    /// shortest context, over every batch the engine allows). Lengths are lognormal: with fixed lengths a
+    /// closed loop runs in synchronised waves (all users' prompts arrive together), and TTFT then depends on
+    /// how many prompts share a step, which is not monotonic in the number of users — as in real fixed-length
+    /// benchmarks.
+    #[test]
+    fn simulated_sweeps_obey_the_laws(bw in 300.0f64..5000.0, params in 1.0f64..30.0, bits in 4.0f64..16.0,
+                                      prompt in 16.0f64..2048.0, output in 2.0f64..256.0, seed in 0u64..1000) {
+        let mut s = sim_scenario(bw, params, bits, prompt, output, vec![1.0, 4.0, 16.0, 64.0], seed);
+        s.workload.distribution = Some("lognormal".into());
+        s.workload.spread = Some(0.5);
+        let r = plan::evaluate(&s).unwrap();
+        let d = s.resolve().unwrap().deployment;
+        let bound = (1..=d.engine.max_batch)
+            .map(|b| f64::from(b) / d.step(&d.decode_load(f64::from(b), 0.0)).seconds)
+            .fold(0.0, f64::max);
+        let mut prev: Option<&LoadPoint> = None;
+        for p in &r.sweep {
+            for q in [&p.ttft_ms, &p.tpot_ms, &p.e2e_ms, &p.itl_ms] {
+                prop_assert!(q.p99 >= q.p95 && q.p95 >= q.p50, "{:?}", q);
+            }
+            prop_assert!(p.system_tps <= bound * 1.0001, "system {} > bound {}", p.system_tps, bound);
+            if let Some(a) = prev {
+                prop_assert!(p.ttft_ms.mean >= a.ttft_ms.mean * 0.95, "TTFT mean fell: {} -> {}", a.ttft_ms.mean, p.ttft_ms.mean);
+                prop_assert!(p.tpot_ms.p50 >= a.tpot_ms.p50 * 0.98, "TPOT p50 fell: {} -> {}", a.tpot_ms.p50, p.tpot_ms.p50);
+            }
+            prev = Some(p);
+        }
+    }
+}
+
+#[test]
+fn simulation_is_deterministic_and_seed_sensitive() {
+    let mut s = sim_scenario(2000.0, 8.0, 16.0, 512.0, 128.0, vec![8.0], 7);
+    s.workload.distribution = Some("lognormal".into());
+    let a = plan::evaluate(&s).unwrap();
+    let b = plan::evaluate(&s).unwrap();
+    assert_eq!(a, b);
+    s.workload.seed = Some(8);
+    let c = plan::evaluate(&s).unwrap();
+    assert_ne!(a.sweep[0].ttft_ms, c.sweep[0].ttft_ms);
+}
+
+#[test]
+fn low_load_simulation_agrees_with_the_analytic_model() {
+    // One user, fixed lengths: nothing queues, so the simulated median TPOT is the analytic decode step.
+    let s = sim_scenario(3350.0, 8.0, 16.0, 512.0, 128.0, vec![1.0], 1);
+    let r = plan::evaluate(&s).unwrap();
+    let p = &r.sweep[0];
+    let rel = (p.per_user_tps / p.analytic_per_user_tps - 1.0).abs();
+    assert!(rel < 0.03, "sim {} vs analytic {}", p.per_user_tps, p.analytic_per_user_tps);
+    let rel_ss = (p.per_user_tps / r.single_stream.decode_tps - 1.0).abs();
+    assert!(rel_ss < 0.03, "sim {} vs single stream {}", p.per_user_tps, r.single_stream.decode_tps);
+}

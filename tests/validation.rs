@@ -85,6 +85,13 @@ fn batched_cases() -> Vec<Case> {
 #[test]
 fn single_stream_accuracy() {
     let (decode, prefill_cases) = single_stream_cases();
+    if std::env::var_os("TPS_VALIDATION_ROWS").is_some() {
+        let mut worst: Vec<&Case> = decode.iter().collect();
+        worst.sort_by(|a, b| b.abs_pct_error().total_cmp(&a.abs_pct_error()));
+        for c in worst.iter().take(40) {
+            println!("{} {:<28} {:<30} predicted {:>8.2} measured {:>8.2} ({:+.0} %)", c.id, c.source, c.kind, c.predicted, c.measured, (c.predicted / c.measured - 1.0) * 100.0);
+        }
+    }
     assert!(decode.len() >= 400, "only {} decode rows", decode.len());
     print_groups("single-stream decode, by source", &decode, |c| c.source.clone());
     print_groups("single-stream decode, by hardware kind", &decode, |c| c.kind.clone());

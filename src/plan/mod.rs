@@ -311,7 +311,8 @@ fn simulated_sweep(r: &Resolved) -> Vec<LoadPoint> {
                 seed: w.seed,
                 queue_limit: w.queue_limit,
                 timeout_s: w.timeout_s,
-                max_sim_seconds: 86_400.0,
+                // Long enough for every measured request even at very low request rates.
+                max_sim_seconds: if rate_mode { (20.0 * f64::from(w.requests) / x).max(86_400.0) } else { 1e7 },
                 max_steps: 2_000_000,
             };
             let s = sim::simulate(d, &cfg, &targets);

@@ -97,7 +97,7 @@ impl LengthDist {
                 to_tokens(lo + (hi - lo) * rng.uniform())
             }
             Self::LogNormal { mean, cv } => {
-                if !(cv > 0.0) || !cv.is_finite() || !(mean > 0.0) || !mean.is_finite() {
+                if !positive(cv) || !positive(mean) {
                     return to_tokens(mean);
                 }
                 let s2 = (1.0 + cv * cv).ln();
@@ -114,7 +114,7 @@ impl LengthDist {
             Self::Fixed(v) => to_tokens(v),
             Self::Uniform { min, max } => to_tokens(ordered(min, max).0),
             Self::LogNormal { mean, cv } => {
-                if !(cv > 0.0) || !cv.is_finite() || !(mean > 0.0) || !mean.is_finite() {
+                if !positive(cv) || !positive(mean) {
                     to_tokens(mean)
                 } else {
                     1
@@ -136,6 +136,11 @@ impl LengthDist {
         };
         if m.is_finite() { m.max(1.0) } else { 1.0 }
     }
+}
+
+/// Whether `x` is a positive finite number.
+fn positive(x: f64) -> bool {
+    x > 0.0 && x.is_finite()
 }
 
 /// `(min, max)` in order; NaN ends become 1 token.

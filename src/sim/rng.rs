@@ -77,7 +77,7 @@ impl Rng {
         -self.open01().ln()
     }
 
-    /// Gamma with `shape` k (clamped to [[`MIN_GAMMA_SHAPE`], [`MAX_GAMMA_SHAPE`]]; NaN → 1) and scale 1, so the
+    /// Gamma with `shape` k (clamped to `MIN_GAMMA_SHAPE`…`MAX_GAMMA_SHAPE`; NaN → 1) and scale 1, so the
     /// mean is k and the coefficient of variation 1/√k.
     pub fn gamma(&mut self, shape: f64) -> f64 {
         let k = if shape.is_nan() { 1.0 } else { shape.clamp(MIN_GAMMA_SHAPE, MAX_GAMMA_SHAPE) };

@@ -8,6 +8,7 @@
 //! all the same operation.
 
 use super::dist::{arrival_gap, Arrivals, LengthDist, MAX_TOKENS};
+use super::linear::LinearSteps;
 use super::rng::{splitmix64, Rng};
 use super::stats::{LogHistogram, Percentiles};
 use super::{SimConfig, SimResult, Targets};
@@ -25,9 +26,14 @@ pub const MAX_CONCURRENCY: u32 = 100_000;
 /// Relative slack when comparing KV bytes with the pool, so that a pool that fits exactly `n` blocks does.
 const FIT_SLACK: f64 = 1e-9;
 
+/// Whether `x` does not exceed `limit` (a NaN limit means no limit).
+fn within(x: f64, limit: f64) -> bool {
+    limit.is_nan() || x <= limit
+}
+
 /// Rounds a token count up to whole blocks.
 fn ceil_block(tokens: u32) -> u32 {
-    let blocks = (u64::from(tokens) + u64::from(BLOCK_TOKENS) - 1) / u64::from(BLOCK_TOKENS);
+    let blocks = u64::from(tokens).div_ceil(u64::from(BLOCK_TOKENS));
     u32::try_from(blocks * u64::from(BLOCK_TOKENS)).unwrap_or(u32::MAX)
 }
 
@@ -121,77 +127,19 @@ impl StepAcc {
     }
 }
 
-/// Step times of a run of pure decode steps as a function of the step index `j`.
-///
-/// In such a run the load changes only through the KV bytes and attention FLOPs, both affine in `j` (every
-/// context grows by one per step), and the roofline's memory and compute times are affine in those, so
-/// `memory(j) = m₀ + j·Δm`, `compute(j) = c₀ + j·Δc`, and the step is `max(memory, compute) + comm +
-/// overhead` with comm and overhead constant (the token count is fixed). The line is fitted on
-/// [`Deployment::step`] at both ends of the run and checked at its middle; if the check fails (a roofline that
-/// is not affine) the caller falls back to evaluating every step. Interpolated times match the evaluated ones
-/// to ~1e-15 relative: a few ulps, not bits, which is why the plain path is also kept.
+/// What ends a run of decode steps early (besides block allocations), see [`Server::decode_stretch`].
 #[derive(Debug, Clone, Copy)]
-struct LinearSteps {
-    m0: f64,
-    dm: f64,
-    c0: f64,
-    dc: f64,
-    comm: f64,
-    overhead: f64,
-}
-
-impl LinearSteps {
-    /// Fits the line over steps `0..k` (k ≥ 2) of `load_at`; `None` when the roofline is not affine there.
-    fn fit(d: &Deployment, load_at: &dyn Fn(u64) -> StepLoad, k: u64) -> Option<Self> {
-        let last = k.checked_sub(1).filter(|&l| l >= 1)?;
-        let a = d.step(&load_at(0));
-        let b = d.step(&load_at(last));
-        let span = last as f64;
-        let line = Self {
-            m0: a.memory_s,
-            dm: (b.memory_s - a.memory_s) / span,
-            c0: a.compute_s,
-            dc: (b.compute_s - a.compute_s) / span,
-            comm: a.comm_s,
-            overhead: a.overhead_s,
-        };
-        if b.comm_s != a.comm_s || b.overhead_s != a.overhead_s {
-            return None;
-        }
-        let close = |x: f64, y: f64| (x - y).abs() <= 1e-9 * x.abs().max(y.abs()) + 1e-15;
-        for j in [0, last / 3, last / 2, last] {
-            let c = d.step(&load_at(j));
-            let (s, bound) = line.at(j);
-            let jf = j as f64;
-            let ok = close(line.m0 + jf * line.dm, c.memory_s)
-                && close(line.c0 + jf * line.dc, c.compute_s)
-                && close(s, c.seconds)
-                && (bound == c.bound || (c.memory_s - c.compute_s).abs() <= 1e-9 * c.seconds);
-            if !ok {
-                return None;
-            }
-        }
-        Some(line)
-    }
-
-    /// Seconds and bound of step `j`, by the roofline's own composition rule.
-    #[inline(always)]
-    fn at(&self, j: u64) -> (f64, Bound) {
-        let jf = j as f64;
-        let memory = self.m0 + jf * self.dm;
-        let compute = self.c0 + jf * self.dc;
-        // Same value as `f64::max` for these finite operands, without a libm call at opt-level "z".
-        let top = if compute > memory { compute } else { memory };
-        let seconds = top + self.comm + self.overhead;
-        let bound = if self.overhead + self.comm > top {
-            Bound::Overhead
-        } else if compute > memory {
-            Bound::Compute
-        } else {
-            Bound::Memory
-        };
-        (seconds, bound)
-    }
+struct StretchLimits {
+    /// Most steps: up to the step that finishes a request, before one that crosses the window, within
+    /// `max_steps`.
+    k: u64,
+    max_sim: f64,
+    /// Next open-loop arrival (infinite if none).
+    next_arrival: f64,
+    /// Arrival of the head of the waiting queue (infinite if empty), for its timeout.
+    front_arrival: f64,
+    /// Earliest arrival among the running sequences, for their timeouts.
+    min_arrival: f64,
 }
 
 /// One request's state, moved between the waiting queue and the running batch.
@@ -384,7 +332,7 @@ impl<'a> Server<'a> {
         // `start_measuring` for the cap afterwards).
         let issue_cap = warmup + 2 * requests;
         // Two independent streams: lengths do not depend on the arrival process, so load levels of a sweep
-        // that share a seed see the same requests (common random numbers: smoother curves).
+        // that share a seed draw the same sequence of lengths (common random numbers: smoother curves).
         let mut sm = cfg.seed;
         let len_rng = Rng::new(splitmix64(&mut sm));
         let arr_rng = Rng::new(splitmix64(&mut sm));
@@ -618,7 +566,7 @@ impl<'a> Server<'a> {
             let delta = bytes - s.alloc_bytes;
             while self.pool_used + delta > self.cap_limit {
                 let last = self.running.len() - 1;
-                let Some(victim) = self.running.pop() else { return None };
+                let victim = self.running.pop()?;
                 self.preempt(victim, in_window);
                 acc.preempted = true;
                 if last == i {
@@ -703,8 +651,8 @@ impl<'a> Server<'a> {
         let ttft = s.first_token - s.arrival;
         let tpot = if s.output >= 2 { Some((t - s.first_token) / f64::from(s.output - 1)) } else { None };
         let meets = ok
-            && !(ttft * 1e3 > self.targets.ttft_ms)
-            && tpot.is_none_or(|x| !(x * 1e3 > self.targets.tpot_ms));
+            && within(ttft * 1e3, self.targets.ttft_ms)
+            && tpot.is_none_or(|x| within(x * 1e3, self.targets.tpot_ms));
         if in_window && ok {
             self.completions_in_window += 1;
             if meets {
@@ -846,14 +794,17 @@ impl<'a> Server<'a> {
         }
     }
 
-    /// Fast path for a run of pure decode steps: when every running sequence is decoding, nothing can be
-    /// admitted and nothing arrives, finishes or times out, the batch is the same from step to step except
-    /// that every context grows by one. Such steps are run here without touching each sequence: the load
-    /// comes from the sums of contexts (`Σctx + j·n`), and only the sequences that cross a block boundary in
-    /// step `j` (every 16th step for each, found by residue) allocate. The run stops before the first step that
-    /// would finish a request, cross the sliding window, fail to allocate, pass a deadline, an arrival, or a
-    /// limit; the normal path takes that step. Every float operation is the one the normal path would do, in
-    /// the same order, so the result is bit-identical to stepping one by one (tested). Returns the steps run.
+    /// Fast path for a run of pure decode steps: when every running sequence is decoding and nothing can be
+    /// admitted, the batch is the same from step to step except that every context grows by one, until a
+    /// request gets its last token, an arrival or a deadline comes, or a limit is hit. Such a run is simulated
+    /// without touching each sequence per step: the load comes from the sums of contexts (`Σctx + j·n`), only
+    /// the sequences that cross a block boundary in step `j` (every 16th step for each, found by residue)
+    /// allocate, and the step times are summed in closed form ([`LinearSteps`]; for short runs, or if the
+    /// roofline fails the linearity check, step by step with the normal path's exact float operations —
+    /// bit-identical, tested). The run ends with the step that finishes a request (which then leaves, as at
+    /// the end of a normal step), or before the first step that would cross the sliding window, fail to
+    /// allocate, pass a deadline or an arrival, or exceed a limit; the normal path takes that step. Returns the
+    /// steps run.
     fn decode_stretch(&mut self, now: &mut f64, steps: &mut u64, max_sim: f64, max_steps: u64) -> u64 {
         let n = self.running.len();
         if !self.stretches || n == 0 || n > self.max_tokens as usize || !(self.waiting.is_empty() || n >= self.max_batch)
@@ -886,10 +837,8 @@ impl<'a> Server<'a> {
             {
                 return 0;
             }
-            k = k.min(u64::from(s.output - s.generated - 1));
-            if k == 0 {
-                return 0;
-            }
+            // The run may end with the step that gives some sequence its last token.
+            k = k.min(u64::from(s.output - s.generated));
             let ctx = s.computed + 1;
             if ctx < w {
                 below += 1;
@@ -930,8 +879,7 @@ impl<'a> Server<'a> {
             }
         };
         let line = if self.linear_steps && k >= 8 {
-            let k_end = k.min(1 << 40);
-            let l = LinearSteps::fit(self.d, &load_at, k_end);
+            let l = LinearSteps::fit(self.d, &load_at, k);
             if l.is_none() {
                 self.linear_steps = false;
             }
@@ -939,74 +887,184 @@ impl<'a> Server<'a> {
         } else {
             None
         };
+        let limits = StretchLimits { k, max_sim, next_arrival, front_arrival, min_arrival };
+        let (j, t) = match line {
+            Some(l) => self.stretch_closed_form(&l, start, &limits, n, n_meas, in_window),
+            None => self.stretch_step_by_step(&load_at, start, &limits, n, n_meas, in_window),
+        };
+        if j > 0 {
+            let j32 = j as u32;
+            let mut min_left = u32::MAX;
+            self.done.clear();
+            for (r, s) in self.running.iter_mut().enumerate() {
+                s.computed += j32;
+                s.target += j32;
+                s.generated += j32;
+                s.last_token = t;
+                if s.generated >= s.output {
+                    self.done.push(r as u32);
+                }
+                min_left = min_left.min(s.output.saturating_sub(s.generated));
+            }
+            self.min_left = min_left;
+            *now = t;
+            *steps += j;
+            // As at the end of a normal step: requests that got their last token leave (no deadline passed:
+            // the run stopped before any would).
+            if !self.done.is_empty() {
+                self.retire_done(t, in_window);
+            }
+            self.flush_issues(t);
+        }
+        j
+    }
+
+    /// Applies this run's block allocations due at step `j`, in running order, all or nothing; false (and
+    /// nothing changed) when the pool cannot take them: the normal path must take that step and preempt.
+    fn allocate_due(&mut self, j: u64) -> bool {
+        let mut pool = self.pool_used;
+        self.pending.clear();
+        let j32 = j as u32;
+        let Some(due) = self.block_due.get((j % u64::from(BLOCK_TOKENS)) as usize) else { return true };
+        for &i in due {
+            let Some(s) = self.running.get(i as usize) else { continue };
+            let tokens = ceil_block(s.computed + j32 + 1);
+            let bytes = self.d.kv_bytes(f64::from(tokens));
+            let delta = bytes - s.alloc_bytes;
+            if pool + delta > self.cap_limit {
+                return false;
+            }
+            pool += delta;
+            self.pending.push((i, tokens, bytes));
+        }
+        for &(i, tokens, bytes) in &self.pending {
+            if let Some(s) = self.running.get_mut(i as usize) {
+                s.alloc_tokens = tokens;
+                s.alloc_bytes = bytes;
+            }
+        }
+        self.pool_used = pool;
+        true
+    }
+
+    /// The run of decode steps one by one with [`Deployment::step`]: every float operation is the one the
+    /// normal path would do, in the same order (bit-identical; tested). Returns (steps, end time).
+    fn stretch_step_by_step(
+        &mut self,
+        load_at: &dyn Fn(u64) -> StepLoad,
+        start: f64,
+        lim: &StretchLimits,
+        n: usize,
+        n_meas: u32,
+        in_window: bool,
+    ) -> (u64, f64) {
         let mut t = start;
         let mut j = 0u64;
-        while j < k {
+        while j < lim.k {
             // The checks the loop top would make before this step.
-            if t > max_sim || next_arrival <= t || t - front_arrival > self.timeout {
+            if t > lim.max_sim || lim.next_arrival <= t || t - lim.front_arrival > self.timeout {
                 break;
             }
-            let (dur, bound) = match &line {
-                Some(l) => l.at(j),
-                None => {
-                    let c = self.d.step(&load_at(j));
-                    (c.seconds, c.bound)
-                }
-            };
+            let c = self.d.step(&load_at(j));
+            let dur = c.seconds;
             if !(dur.is_finite() && dur >= 0.0) {
                 break;
             }
             let t_end = t + dur;
-            if t_end - min_arrival > self.timeout {
+            if t_end - lim.min_arrival > self.timeout || !self.allocate_due(j) {
                 break;
             }
-            // Block allocations of this step, in running order; all or nothing.
-            let mut pool = self.pool_used;
-            let mut fits = true;
-            self.pending.clear();
-            let j32 = j as u32;
-            for &i in &self.block_due[(j % u64::from(BLOCK_TOKENS)) as usize] {
-                let Some(s) = self.running.get(i as usize) else { continue };
-                let tokens = ceil_block(s.computed + j32 + 1);
-                let bytes = self.d.kv_bytes(f64::from(tokens));
-                let delta = bytes - s.alloc_bytes;
-                if pool + delta > self.cap_limit {
-                    fits = false;
-                    break;
-                }
-                pool += delta;
-                self.pending.push((i, tokens, bytes));
-            }
-            if !fits {
-                break;
-            }
-            for &(i, tokens, bytes) in &self.pending {
-                if let Some(s) = self.running.get_mut(i as usize) {
-                    s.alloc_tokens = tokens;
-                    s.alloc_bytes = bytes;
-                }
-            }
-            self.pool_used = pool;
             if in_window {
-                self.account(dur, n, bound);
+                self.account(dur, n, c.bound);
                 self.tokens_in_window += n as u64;
             }
             self.itl.add(t_end - t, n_meas);
             t = t_end;
             j += 1;
         }
-        if j > 0 {
-            let j32 = j as u32;
-            for s in &mut self.running {
-                s.computed += j32;
-                s.target += j32;
-                s.generated += j32;
-                s.last_token = t;
-            }
-            *now = t;
-            *steps += j;
+        (j, t)
+    }
+
+    /// The run of decode steps in closed form ([`LinearSteps`]): the number of steps before the first deadline
+    /// by bisection, block allocations one by one, every sum (elapsed time, bound time, KV-weighted time,
+    /// inter-token gaps) as arithmetic series. Agrees with the step-by-step path to rounding. Returns (steps,
+    /// end time).
+    fn stretch_closed_form(
+        &mut self,
+        l: &LinearSteps,
+        start: f64,
+        lim: &StretchLimits,
+        n: usize,
+        n_meas: u32,
+        in_window: bool,
+    ) -> (u64, f64) {
+        let timeout = self.timeout;
+        // Step j may run if it starts in time and ends before a running request's deadline; both times grow
+        // with j, so the steps allowed are a prefix 0..j_max.
+        let allowed = |j: u64| {
+            let t = start + l.elapsed(0, j);
+            let t_end = t + l.elapsed(j, j + 1);
+            let late = t > lim.max_sim
+                || lim.next_arrival <= t
+                || t - lim.front_arrival > timeout
+                || t_end - lim.min_arrival > timeout;
+            !late
+        };
+        let (mut lo, mut hi) = (0u64, lim.k); // allowed(j) for all j < lo; not allowed at hi (or hi = k)
+        if lim.k > 0 && allowed(lim.k - 1) {
+            lo = lim.k; // the usual case: the run ends with a request finishing, not at a deadline
         }
-        j
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if allowed(mid) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let mut j_max = lo;
+        // Block allocations in step order; the first that does not fit ends the run before its step.
+        let mut residues = [0u64; BLOCK_TOKENS as usize];
+        let mut n_res = 0;
+        for (r, due) in self.block_due.iter().enumerate() {
+            if !due.is_empty() {
+                residues[n_res] = r as u64;
+                n_res += 1;
+            }
+        }
+        let mut util = (self.pool_used / self.cap_limit).clamp(0.0, 1.0);
+        let mut kv_weighted = 0.0;
+        let mut seg_start = 0u64;
+        let mut base = 0u64;
+        'events: while base < j_max && n_res > 0 {
+            for &r in &residues[..n_res] {
+                let j = base + r;
+                if j >= j_max {
+                    break 'events;
+                }
+                if !self.allocate_due(j) {
+                    j_max = j;
+                    break 'events;
+                }
+                kv_weighted += util * l.elapsed(seg_start, j);
+                seg_start = j;
+                util = (self.pool_used / self.cap_limit).clamp(0.0, 1.0);
+            }
+            base += u64::from(BLOCK_TOKENS);
+        }
+        let elapsed = l.elapsed(0, j_max);
+        if in_window && j_max > 0 {
+            kv_weighted += util * l.elapsed(seg_start, j_max);
+            let (mem, comp) = l.bound_seconds(0, j_max);
+            self.busy += elapsed;
+            self.batch_time += elapsed * n as f64;
+            self.kv_time += kv_weighted;
+            self.mem_time += mem;
+            self.comp_time += comp;
+            self.tokens_in_window += n as u64 * j_max;
+        }
+        l.add_gaps(&mut self.itl, 0, j_max, n_meas);
+        (j_max, start + elapsed)
     }
 
     /// The event loop. Returns (truncated, time at the end).
@@ -1169,33 +1227,6 @@ mod tests {
         // A step at the memory/compute ridge may be classified either way.
         assert!((a.memory_bound_fraction - b.memory_bound_fraction).abs() < 1e-3);
         assert!((a.compute_bound_fraction - b.compute_bound_fraction).abs() < 1e-3);
-    }
-
-    #[test]
-    fn line_fit_reproduces_the_roofline() {
-        let d = h100_llama8b();
-        let cost = DecodeCost::new(&d);
-        for (n, c0) in [(1u64, 600u64), (64, 500), (256, 3000)] {
-            let load_at = |j: u64| {
-                let ctx = (n * (c0 + j)) as f64;
-                StepLoad {
-                    decode_seqs: n as f64,
-                    decode_kv_bytes: cost.kv_sum(ctx, ctx),
-                    decode_attn_flops: cost.flops_sum(ctx, ctx),
-                    ..StepLoad::default()
-                }
-            };
-            let line = LinearSteps::fit(&d, &load_at, 5000);
-            assert!(line.is_some(), "{n}");
-            if let Some(l) = line {
-                for j in [0, 1, 17, 2500, 4999] {
-                    let exact = d.step(&load_at(j));
-                    let (s, b) = l.at(j);
-                    assert!((s - exact.seconds).abs() < 1e-12 * exact.seconds, "{n} {j}");
-                    assert_eq!(b, exact.bound);
-                }
-            }
-        }
     }
 
     #[test]
