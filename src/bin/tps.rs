@@ -133,11 +133,15 @@ fn render_table(r: &Report) -> String {
         ss.ceiling_tps, ss.bytes_per_token / 1e9, ss.decode_tps, r.band.single_stream_pct, ss.tpot_ms, ss.ttft_ms, ss.prefill_tps, ss.bound
     );
     o += &format!(
-        "memory: weights {:.1} GB, KV {:.0} KB/token, KV space {:.1} GB, {:.0} sequences of {:.0} tokens fit{}\n",
-        m.weights_gb, m.kv_bytes_per_token / 1e3, m.kv_budget_gb, m.max_concurrency, m.context_tokens, if m.fits { "" } else { " — DOES NOT FIT" }
+        "memory: weights {:.1} GB, KV {:.0} KB/token, KV space {:.1} GB: {:.0} sequences of {:.0} tokens fit in memory, {:.0} run at once (max batch){}\n",
+        m.weights_gb, m.kv_bytes_per_token / 1e3, m.kv_budget_gb, m.kv_max_sequences.floor(), m.context_tokens, m.max_concurrency, if m.fits { "" } else { " — DOES NOT FIT" }
     );
     let pct = r.target.percentile;
-    o += &format!("target: {} — P{pct:.0} TTFT ≤ {} ms, TPOT ≤ {} ms\n\n", r.target.name, fmt_limit(r.target.ttft_ms), fmt_limit(r.target.tpot_ms));
+    if r.target.tpot_ms >= 1e8 && r.target.ttft_ms >= 1e8 {
+        o += &format!("target: {} — no latency limit\n\n", r.target.name);
+    } else {
+        o += &format!("target: {} — P{pct:.0} TTFT ≤ {} ms, TPOT ≤ {} ms\n\n", r.target.name, fmt_limit(r.target.ttft_ms), fmt_limit(r.target.tpot_ms));
+    }
     o += &format!(
         "{:>9} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6} {:>8} {}\n",
         "load", "user t/s", "system t/s", "TTFT p50", "TTFT p95", "TTFT p99", "TPOT p50", "TPOT p95", "TPOT p99", "batch", "bound", "ok"

@@ -9,7 +9,7 @@
 //!        + KV bytes of the prefill chunk's prior context
 //! flops  = 2 · matmul params · T + attention flops (linear in context for decode, quadratic for prefill)
 //! t_mem  = bytes ÷ (η_bw · bandwidth · n_tp)
-//! t_comp = flops ÷ (η_fl · peak(dtype) · n_tp)
+//! t_comp = matmul flops ÷ (η_fl · peak(weight dtype) · n_tp) + attention flops ÷ (η_fl · peak(KV dtype) · n_tp)
 //! t_comm = n_tp > 1 ? 2 · layers · (α + T · hidden · 2 B · 2(n−1)/n ÷ interconnect) : 0   (ring all-reduce)
 //! step   = max(t_mem, t_comp) + t_comm + overhead (+ (devices−1) · hop for a layer split)
 //! ```
@@ -146,6 +146,14 @@ impl Deployment {
         self.hardware.peak_flops(self.compute_dtype) * self.engine.compute_efficiency * self.hardware.parallel_devices()
     }
 
+    /// Effective compute for attention, FLOP/s: attention runs at the KV cache's precision (FP8 kernels for an FP8
+    /// cache, else FP16), never at a 4-bit weight format's rate.
+    #[must_use]
+    pub fn effective_attention_flops(&self) -> f64 {
+        let dtype = if self.kv_elem_bytes <= 1.0 && self.hardware.fp8_tflops.is_some() { ComputeDtype::Fp8 } else { ComputeDtype::Fp16 };
+        self.hardware.peak_flops(dtype) * self.engine.compute_efficiency * self.hardware.parallel_devices()
+    }
+
     /// Load of `b` sequences decoding at context `ctx` each.
     #[must_use]
     pub fn decode_load(&self, b: f64, ctx: f64) -> StepLoad {
@@ -191,9 +199,10 @@ impl Deployment {
         }
         let tokens = load.decode_seqs + load.prefill_tokens;
         let bytes = self.weight_bytes_read(tokens) + load.decode_kv_bytes + load.prefill_kv_bytes;
-        let flops = 2.0 * self.model.matmul_params_per_token() * tokens + load.decode_attn_flops + load.prefill_attn_flops;
+        let matmul_flops = 2.0 * self.model.matmul_params_per_token() * tokens;
+        let attn_flops = load.decode_attn_flops + load.prefill_attn_flops;
         let memory_s = bytes / self.effective_bandwidth();
-        let compute_s = flops / self.effective_flops();
+        let compute_s = matmul_flops / self.effective_flops() + attn_flops / self.effective_attention_flops();
         let n = f64::from(hw.devices);
         let comm_s = match hw.parallelism {
             Parallelism::Tensor if hw.devices > 1 => {

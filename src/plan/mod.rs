@@ -84,7 +84,10 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
     } else {
         sweep.iter().filter(|p| p.system_tps >= max_sys).map(marker).next().unwrap_or_else(|| offline_marker(d, w))
     };
-    let knee = if max_sys > 0.0 { sweep.iter().find(|p| p.system_tps >= 0.9 * max_sys).map(marker) } else { None };
+    // The knee: the first level (not saturated) that reaches 90 % of the highest system TPS; past it, more load
+    // mostly adds latency.
+    let max_ok = sweep.iter().filter(|p| !p.saturated).map(|p| p.system_tps).fold(0.0, f64::max);
+    let knee = if max_ok > 0.0 { sweep.iter().filter(|p| !p.saturated).find(|p| p.system_tps >= 0.9 * max_ok).map(marker) } else { None };
     let peak_usable_idx = sweep.iter().rposition(|p| p.meets_target);
     let peak_usable = peak_usable_idx.map(|i| marker(&sweep[i]));
     let operating_point = peak_usable_idx.map(|i| operating(&sweep[..=i], r.target.operating_fraction, pct));
@@ -153,16 +156,38 @@ pub fn running_batch(d: &Deployment, w: &Workload, concurrency: f64) -> f64 {
     concurrency.min(f64::from(d.engine.max_batch)).min(d.max_sequences(mean_ctx).floor()).max(0.0)
 }
 
-/// The steady state of `b` running sequences, each step also carrying its share of prefill
-/// (b · prompt ÷ output tokens, chunked): (step load, step seconds).
+/// Seconds to prefill `b` prompts of `prompt` new tokens each (after `prior` cached tokens), packed into chunks
+/// of the step budget; each chunk streams the weights once (MoE: the experts its tokens touch) and attends
+/// within its own prompt.
+#[must_use]
+pub fn batch_prefill_seconds(d: &Deployment, b: f64, prompt: f64, prior: f64) -> f64 {
+    let total = (b * prompt).max(0.0);
+    let chunk = f64::from(d.engine.max_batched_tokens.max(1));
+    let mut t = 0.0;
+    let mut done = 0.0;
+    while done < total {
+        let n = chunk.min(total - done);
+        let pos = if prompt > 0.0 { done % prompt } else { 0.0 };
+        t += d.step(&d.with_prefill(StepLoad::default(), n, prior + pos.min((prompt - n).max(0.0)))).seconds;
+        done += n;
+    }
+    t
+}
+
+/// The steady state of `b` sequences: in the time every slot produces its `output` tokens (one decode step
+/// each, at the mean context), it also prefills its next prompt; prefill runs in full chunks of the step budget
+/// (vLLM/SGLang chunked prefill, TensorRT-LLM in-flight batching), so a MoE prefill chunk touches the experts
+/// once rather than a few prompt tokens touching them in every decode step.
+/// Returns (the decode step's load, mean seconds per output token including the prefill time).
 #[must_use]
 pub fn steady_step(d: &Deployment, w: &Workload, b: f64) -> (StepLoad, f64) {
     let mean_ctx = w.context_depth + w.prompt_tokens + w.output_tokens / 2.0;
     let new_prompt = w.prompt_tokens * (1.0 - w.prefix_cache_hit_rate);
-    let prefill_share = b * new_prompt / w.output_tokens.max(1.0);
-    let load = d.with_prefill(d.decode_load(b, mean_ctx), prefill_share, w.context_depth + w.prompt_tokens - new_prompt);
-    let t = d.step(&load).seconds;
-    (load, t)
+    let load = d.decode_load(b, mean_ctx);
+    let t_dec = d.step(&load).seconds;
+    let t_pre = batch_prefill_seconds(d, b, new_prompt, w.context_depth + w.prompt_tokens - new_prompt);
+    let out = w.output_tokens.max(1.0);
+    (load, (out * t_dec + t_pre) / out)
 }
 
 /// Analytic closed-loop level at `concurrency` users: (per-user TPS, system TPS, TTFT s, TPOT s, bound).
@@ -477,16 +502,7 @@ pub struct StaticBatch {
 #[must_use]
 pub fn static_batch(d: &Deployment, b: f64, prompt: f64, output: f64) -> StaticBatch {
     let prefill_tokens = b * prompt;
-    let chunk = f64::from(d.engine.max_batched_tokens.max(1));
-    let mut t = 0.0;
-    let mut done = 0.0;
-    while done < prefill_tokens {
-        let n = chunk.min(prefill_tokens - done);
-        // Chunks belong to sequences of `prompt` tokens: the prior context is the position inside a prompt.
-        let prior = if prompt > 0.0 { done % prompt } else { 0.0 };
-        t += d.step(&d.with_prefill(StepLoad::default(), n, prior.min((prompt - n).max(0.0)))).seconds;
-        done += n;
-    }
+    let t = batch_prefill_seconds(d, b, prompt, 0.0);
     let ttft = t.max(d.step(&d.decode_load(b, prompt)).seconds);
     let steps = (output - 1.0).max(1.0);
     let tpot = d.mean_decode_step(b, prompt + 1.0, steps);
