@@ -388,42 +388,36 @@ fn pcts(p: &sim::Percentiles) -> Pcts {
     Pcts { mean: p.mean, p50: p.p50, p90: p.p90, p95: p.p95, p99: p.p99 }
 }
 
-/// The operating point: the first level (interpolated) whose system TPS reaches `fraction` of the last
-/// (peak usable) level's.
+/// The operating point: the load (interpolated between levels) whose system TPS is `fraction` of the last
+/// (peak usable) level's. A concurrency is rounded to whole users and every figure is then read at that
+/// rounded load, so the marker's numbers belong to the load it names.
 fn operating(levels: &[LoadPoint], fraction: f64, pct: f64) -> Marker {
+    let x = |p: &LoadPoint| p.concurrency.or(p.request_rate).unwrap_or(0.0);
+    let at = |a: &LoadPoint, b: &LoadPoint, t: f64| {
+        let lerp = |u: f64, v: f64| u + (v - u) * t;
+        let load = lerp(x(a), x(b));
+        Marker {
+            concurrency: b.concurrency.map(|_| load),
+            request_rate: b.request_rate.map(|_| load),
+            system_tps: lerp(a.system_tps, b.system_tps),
+            per_user_tps: lerp(a.per_user_tps, b.per_user_tps),
+            ttft_p_ms: lerp(a.ttft_ms.at(pct), b.ttft_ms.at(pct)),
+            tpot_p_ms: lerp(a.tpot_ms.at(pct), b.tpot_ms.at(pct)),
+        }
+    };
     let last = &levels[levels.len() - 1];
     let goal = fraction * last.system_tps;
-    let x = |p: &LoadPoint| p.concurrency.or(p.request_rate).unwrap_or(0.0);
-    let mut prev: Option<&LoadPoint> = None;
-    for p in levels {
-        if p.system_tps >= goal {
-            let (a, b) = match prev {
-                Some(a) if p.system_tps > a.system_tps => (a, p),
-                _ => (p, p),
-            };
-            let t = if std::ptr::eq(a, b) { 1.0 } else { (goal - a.system_tps) / (b.system_tps - a.system_tps) };
-            let lerp = |u: f64, v: f64| u + (v - u) * t;
-            let load = lerp(x(a), x(b));
-            let load = if p.concurrency.is_some() { load.round().max(1.0) } else { load };
-            return Marker {
-                concurrency: p.concurrency.map(|_| load),
-                request_rate: p.request_rate.map(|_| load),
-                system_tps: lerp(a.system_tps, b.system_tps),
-                per_user_tps: lerp(a.per_user_tps, b.per_user_tps),
-                ttft_p_ms: lerp(a.ttft_ms.at(pct), b.ttft_ms.at(pct)),
-                tpot_p_ms: lerp(a.tpot_ms.at(pct), b.tpot_ms.at(pct)),
-            };
-        }
-        prev = Some(p);
+    let Some(i) = levels.iter().position(|p| p.system_tps >= goal) else { return at(last, last, 1.0) };
+    if i == 0 || levels[i].system_tps <= levels[i - 1].system_tps {
+        return at(&levels[i], &levels[i], 1.0);
     }
-    Marker {
-        concurrency: last.concurrency,
-        request_rate: last.request_rate,
-        system_tps: last.system_tps,
-        per_user_tps: last.per_user_tps,
-        ttft_p_ms: last.ttft_ms.at(pct),
-        tpot_p_ms: last.tpot_ms.at(pct),
+    let (a, b) = (&levels[i - 1], &levels[i]);
+    let mut t = (goal - a.system_tps) / (b.system_tps - a.system_tps);
+    if b.concurrency.is_some() && x(b) > x(a) {
+        let users = (x(a) + (x(b) - x(a)) * t).round().clamp(x(a), x(b)).max(1.0);
+        t = (users - x(a)) / (x(b) - x(a));
     }
+    at(a, b, t)
 }
 
 fn load_label(m: &Marker) -> String {

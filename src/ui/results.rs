@@ -54,9 +54,9 @@ pub fn Results(
                     </div>
                     <div class="card">
                         <h2>"Memory"</h2>
-                        <p class="big" id="max-concurrency">{fmt(m.max_concurrency)}<small>" sequences at once"</small></p>
+                        <p class="big" id="max-concurrency">{format!("{:.0}", m.max_concurrency)}<small>" sequences at once"</small></p>
                         <p class="formula">{format!("weights {} GB · KV {} KB/token · KV space {} GB (decimal GB)", fmt(m.weights_gb), fmt(m.kv_bytes_per_token / 1e3), fmt(m.kv_budget_gb))}</p>
-                        <p class="note" class:bad=!m.fits>{if m.fits { format!("memory holds {} of {} tokens; the engine runs at most {}", fmt(m.kv_max_sequences.floor()), m.context_tokens, fmt(m.max_concurrency)) } else { "does not fit".to_string() }}</p>
+                        <p class="note" class:bad=!m.fits>{if m.fits { format!("memory holds {:.0} of {} tokens; the engine runs at most {:.0}", m.kv_max_sequences.floor(), m.context_tokens, m.max_concurrency) } else { "does not fit".to_string() }}</p>
                     </div>
                 </div>
                 <p class="verdict" id="verdict">{r.verdict.clone()}</p>
