@@ -52,30 +52,13 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData) 
     if pts.is_empty() {
         return Err("no load levels to draw".into());
     }
-    let xmin = pts.iter().map(|&i| d.x[i]).fold(f64::INFINITY, f64::min);
-    let xmax = pts.iter().map(|&i| d.x[i]).fold(0.0, f64::max);
-    let (xlo, xhi) = if xmax > xmin { (xmin, xmax) } else { (xmin * 0.5, xmin * 2.0) };
+    let (xlo, xhi) = super::load_range(pts.iter().map(|&i| d.x[i]));
     let max_of = |v: &[Vec<f64>; 3], t: Option<f64>| {
         pts.iter().map(|&i| v[2][i]).filter(|x| x.is_finite()).fold(t.unwrap_or(0.0), f64::max) * 1.1
     };
     let tmax = (max_of(&d.ttft, d.ttft_target) / 1e3).max(0.01);
     let pmax = max_of(&d.tpot, d.tpot_target).max(1.0);
-    let mut chart = ChartBuilder::on(root)
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(56)
-        .right_y_label_area_size(64)
-        .build_cartesian_2d((xlo..xhi).log_scale(), 0.0..tmax)
-        .map_err(err)?
-        .set_secondary_coord((xlo..xhi).log_scale(), 0.0..pmax);
-    chart
-        .configure_mesh()
-        .x_desc(d.x_label.as_str())
-        .y_desc("TTFT (s)")
-        .x_label_formatter(&|v| if *v >= 10.0 { format!("{v:.0}") } else { format!("{v:.2}").trim_end_matches('0').trim_end_matches('.').to_string() })
-        .light_line_style(RGBColor(238, 238, 238))
-        .draw()
-        .map_err(err)?;
+    let mut chart = super::dual_axis_chart(root, (xlo, xhi), (tmax, pmax), (d.x_label.as_str(), "TTFT (s)")).map_err(err)?;
     chart.configure_secondary_axes().y_desc("TPOT (ms)").draw().map_err(err)?;
     let names = ["P50", "P95", "P99"];
     for (k, w) in [(0usize, 3u32), (1, 1), (2, 2)] {

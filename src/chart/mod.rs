@@ -5,6 +5,53 @@
 pub mod latency;
 pub mod throughput;
 
+use plotters::coord::types::RangedCoordf64;
+use plotters::chart::DualCoordChartContext;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// The coordinate system both charts use: log-scaled load on x, linear y.
+pub(crate) type LogLin = Cartesian2d<LogCoord<f64>, RangedCoordf64>;
+
+/// The x range covering the given loads (a single load is widened to a factor of two each side).
+pub(crate) fn load_range(xs: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = xs.fold((f64::INFINITY, 0.0_f64), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    if hi > lo { (lo, hi) } else { (lo * 0.5, lo * 2.0) }
+}
+
+/// Formats a load tick: whole numbers from 10 up, else up to three decimals without trailing zeros.
+pub(crate) fn load_tick(v: &f64) -> String {
+    if *v >= 10.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.3}").trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// A chart with log-scaled load on x, a left axis up to `ymax` and a right axis up to `y2max`, its mesh drawn.
+pub(crate) fn dual_axis_chart<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    (xlo, xhi): (f64, f64),
+    (ymax, y2max): (f64, f64),
+    (x_desc, y_desc): (&str, &str),
+) -> Result<DualCoordChartContext<'a, DB, LogLin, LogLin>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .right_y_label_area_size(64)
+        .build_cartesian_2d((xlo..xhi).log_scale(), 0.0..ymax)?
+        .set_secondary_coord((xlo..xhi).log_scale(), 0.0..y2max);
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_label_formatter(&load_tick)
+        .light_line_style(RGBColor(238, 238, 238))
+        .draw()?;
+    Ok(chart)
+}
+
 #[cfg(test)]
 mod tests {
     use plotters::prelude::*;

@@ -78,30 +78,12 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
     if pts.is_empty() {
         return Err("no load levels to draw".into());
     }
-    let xmin = pts.iter().map(|&i| d.x[i]).fold(f64::INFINITY, f64::min);
-    let xmax = pts.iter().map(|&i| d.x[i]).fold(0.0, f64::max);
-    let (xlo, xhi) = if xmax > xmin { (xmin, xmax) } else { (xmin * 0.5, xmin * 2.0) };
+    let (xlo, xhi) = super::load_range(pts.iter().map(|&i| d.x[i]));
     let umax = nice_max(
         pts.iter().map(|&i| d.per_user[i] * (1.0 + d.band)).fold(d.floor.unwrap_or(0.0) * 1.1, f64::max),
     );
     let smax = nice_max(pts.iter().map(|&i| d.system[i]).fold(0.0, f64::max) * 1.05);
-    let mut chart = ChartBuilder::on(root)
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(56)
-        .right_y_label_area_size(64)
-        .build_cartesian_2d((xlo..xhi).log_scale(), 0.0..umax)
-        .map_err(err)?
-        .set_secondary_coord((xlo..xhi).log_scale(), 0.0..smax);
-    chart
-        .configure_mesh()
-        .x_desc(d.x_label.as_str())
-        .y_desc("per-user tok/s")
-        .x_label_formatter(&|v| if *v >= 10.0 { format!("{v:.0}") } else { format!("{v:.3}").trim_end_matches('0').trim_end_matches('.').to_string() })
-        .y_label_formatter(&|v| format!("{v:.0}"))
-        .light_line_style(RGBColor(238, 238, 238))
-        .draw()
-        .map_err(err)?;
+    let mut chart = super::dual_axis_chart(root, (xlo, xhi), (umax, smax), (d.x_label.as_str(), "per-user tok/s")).map_err(err)?;
     chart
         .configure_secondary_axes()
         .y_desc("system tok/s")
