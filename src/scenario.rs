@@ -106,7 +106,7 @@ spec!(
 spec!(
     /// Engine and its efficiency knobs.
     EngineSpec {
-        preset: String, backend: String, bandwidth_efficiency: f64, compute_efficiency: f64,
+        preset: String, backend: String, bandwidth_efficiency: f64, kv_bandwidth_efficiency: f64, compute_efficiency: f64,
         step_overhead_ms: f64, max_batch: u32, max_batched_tokens: u32, memory_utilization: f64, reserve_gb: f64,
     }
 );
@@ -484,13 +484,21 @@ fn resolve_engine(
     let eff = presets::engines::efficiency(p.id, hw.kind);
     if s.bandwidth_efficiency.is_none() || s.compute_efficiency.is_none() || s.step_overhead_ms.is_none() {
         defaults.push(format!(
-            "engine efficiency: η_bw {:.2}, η_fl {:.2}, overhead {:.2} ms/step (fitted default for {} on {})",
-            eff.bandwidth, eff.compute, eff.step_overhead_ms(m.layers), p.id, hw.kind.id()
+            "engine efficiency: η_bw {:.2}, η_kv {:.2}, η_fl {:.2}, overhead {:.2} ms/step (fitted default for {} on {})",
+            eff.bandwidth, eff.kv_bandwidth, eff.compute, eff.step_overhead_ms(m.layers), p.id, hw.kind.id()
         ));
     }
     Ok(EngineParams {
         name: p.name.to_string(),
         bandwidth_efficiency: check("engine.bandwidth_efficiency", s.bandwidth_efficiency.unwrap_or(eff.bandwidth), 0.01, 1.0, "(fraction of spec)")?,
+        // An explicit η_bw without η_kv moves both (fused attention assumed unless η_kv is given).
+        kv_bandwidth_efficiency: check(
+            "engine.kv_bandwidth_efficiency",
+            s.kv_bandwidth_efficiency.unwrap_or(if s.bandwidth_efficiency.is_some() { s.bandwidth_efficiency.unwrap_or(eff.bandwidth) * eff.kv_bandwidth / eff.bandwidth } else { eff.kv_bandwidth }),
+            0.01,
+            1.0,
+            "(fraction of spec)",
+        )?,
         compute_efficiency: check("engine.compute_efficiency", s.compute_efficiency.unwrap_or(eff.compute), 0.01, 1.0, "(fraction of peak)")?,
         step_overhead_ms: check("engine.step_overhead_ms", s.step_overhead_ms.unwrap_or_else(|| eff.step_overhead_ms(m.layers)), 0.0, 10_000.0, "ms")?,
         max_batch: check_u("engine.max_batch", s.max_batch.unwrap_or(p.max_batch), 1, 1_000_000)?,

@@ -1,8 +1,9 @@
 //! The reproducible fit behind the llama.cpp efficiency defaults in `src/presets/engines.rs`.
 //!
 //! For every single-stream llama-bench row of one hardware kind, the measured time per token is regressed on
-//! the physics: `t = bytes ÷ (η_bw · bandwidth) + o₁ · layers (+ the layer-split hop)`, where bytes = weights
-//! read + KV read at the row's mean context (weighted least squares on relative error, 1/t² weights). The
+//! the physics: `t = weight bytes ÷ (η_bw · bandwidth) + KV bytes ÷ (η_kv · bandwidth) + o₁ · layers (+ the
+//! layer-split hop)`, with the KV read at the row's mean context; η_bw and o₁ per hardware kind, η_kv shared by
+//! the CUDA kinds (the attention kernels belong to the software) (weighted least squares on relative error, 1/t² weights). The
 //! compute efficiency η_fl is the median over ppN rows of achieved prefill FLOP/s ÷ peak. Rows from the older
 //! `llama.cpp main` runs (2023 builds) are left out of the fit; they stay in the validation.
 //!
@@ -16,81 +17,141 @@ use tps_planner::model::hardware::HardwareKind;
 use tps_planner::model::roofline::LAYER_SPLIT_HOP_S;
 use tps_planner::presets::engines;
 
-/// Solves the 2×2 normal equations [a b; b c]·x = [d; e].
-fn solve2(m: [[f64; 3]; 2]) -> Option<[f64; 2]> {
-    let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
-    if det.abs() < 1e-300 {
-        return None;
+/// Solves the normal equations `A·x = b` given as an augmented n×(n+1) matrix (Gaussian elimination with
+/// partial pivoting); `None` when singular.
+fn solve(mut a: Vec<Vec<f64>>) -> Option<Vec<f64>> {
+    let n = a.len();
+    for col in 0..n {
+        let piv = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        a.swap(col, piv);
+        if a[col][col].abs() < 1e-300 {
+            return None;
+        }
+        for row in 0..n {
+            if row != col {
+                let f = a[row][col] / a[col][col];
+                for k in col..=n {
+                    a[row][k] -= f * a[col][k];
+                }
+            }
+        }
     }
-    Some([(m[0][2] * m[1][1] - m[0][1] * m[1][2]) / det, (m[0][0] * m[1][2] - m[1][0] * m[0][2]) / det])
+    Some((0..n).map(|i| a[i][n] / a[i][i]).collect())
 }
 
 struct Fit {
     eta_bw: f64,
+    eta_kv: f64,
     overhead_ms: f64,
     per_layer_us: f64,
     eta_fl: f64,
     n: usize,
 }
 
-fn fit(kind: HardwareKind) -> Option<Fit> {
-    let mut ata = [[0.0; 3]; 2];
-    let mut n = 0;
-    let mut fl = Vec::new();
+/// One llama-bench row reduced to the regressors: (kind, weights/BW, KV/BW, layers·1e-6, measured t, prefill η).
+struct Obs {
+    kind: HardwareKind,
+    x_w: f64,
+    x_kv: f64,
+    x_l: f64,
+    t: f64,
+    eta_fl: Option<f64>,
+}
+
+fn observations() -> Vec<Obs> {
+    let mut out = Vec::new();
     for row in read_csv("tests/data/single_stream.csv") {
         if !row["engine"].contains("llama-bench") {
             continue;
         }
         let d = deployment(&row_scenario(&row, "llama.cpp"));
-        if d.hardware.kind != kind {
-            continue;
-        }
         let (Some(tps), Some(gen)) = (num(&row, "decode_tok_s"), num(&row, "gen_len")) else { continue };
         let ctx = num(&row, "context_depth").unwrap_or(0.0) + gen / 2.0;
-        let bytes = d.weight_bytes_read(1.0) + d.kv_bytes(ctx);
+        let bw = d.hardware.memory_bandwidth_gbps * 1e9;
         let hop = f64::from(d.hardware.devices.saturating_sub(1)) * LAYER_SPLIT_HOP_S;
-        let t = 1.0 / tps - hop;
-        let x = [bytes / (d.hardware.memory_bandwidth_gbps * 1e9), f64::from(d.model.layers) * 1e-6];
-        let w = 1.0 / (t * t);
-        for i in 0..2 {
-            for j in 0..2 {
+        let eta_fl = match (num(&row, "prefill_tok_s"), row["prefill_test"].strip_prefix("pp").and_then(|s| s.parse::<f64>().ok())) {
+            (Some(p), Some(len)) => {
+                let flops = 2.0 * d.model.matmul_params_per_token() * len
+                    + len * tps_planner::model::kv::attention_flops_per_token(&d.model, len / 2.0);
+                // A layer split computes on one device at a time.
+                Some(flops / (len / p) / d.hardware.peak_flops(d.compute_dtype))
+            }
+            _ => None,
+        };
+        out.push(Obs {
+            kind: d.hardware.kind,
+            x_w: d.weight_bytes_read(1.0) / bw,
+            x_kv: d.kv_bytes(ctx) / bw,
+            x_l: f64::from(d.model.layers) * 1e-6,
+            t: 1.0 / tps - hop,
+            eta_fl,
+        });
+    }
+    out
+}
+
+/// Weighted least squares (1/t² weights: relative error) of `t` on per-kind [weights/BW, layers] columns and
+/// one KV/BW column shared by all `kinds` (the attention kernels are the software's, not the GPU class's).
+fn fit_group(obs: &[Obs], kinds: &[HardwareKind]) -> Vec<(HardwareKind, Fit)> {
+    let k = kinds.len();
+    let n = 2 * k + 1;
+    let mut ata = vec![vec![0.0; n + 1]; n];
+    for o in obs {
+        let Some(g) = kinds.iter().position(|&kk| kk == o.kind) else { continue };
+        let mut x = vec![0.0; n];
+        x[2 * g] = o.x_w;
+        x[2 * g + 1] = o.x_l;
+        x[n - 1] = o.x_kv;
+        let w = 1.0 / (o.t * o.t);
+        for i in 0..n {
+            for j in 0..n {
                 ata[i][j] += w * x[i] * x[j];
             }
-            ata[i][2] += w * x[i] * t;
-        }
-        n += 1;
-        if let (Some(p), Some(len)) = (num(&row, "prefill_tok_s"), row["prefill_test"].strip_prefix("pp").and_then(|s| s.parse::<f64>().ok())) {
-            let flops = 2.0 * d.model.matmul_params_per_token() * len
-                + len * tps_planner::model::kv::attention_flops_per_token(&d.model, len / 2.0);
-            let devices = 1.0; // layer split: one device computes at a time
-            fl.push(flops / (len / p) / (d.hardware.peak_flops(d.compute_dtype) * devices));
+            ata[i][n] += w * x[i] * o.t;
         }
     }
-    if n < 10 {
-        return None;
-    }
-    let [a, o1] = solve2(ata)?;
-    let o0 = 0.0;
-    fl.sort_by(f64::total_cmp);
-    Some(Fit { eta_bw: 1.0 / a, overhead_ms: o0, per_layer_us: o1, eta_fl: fl.get(fl.len() / 2).copied().unwrap_or(f64::NAN), n })
+    let Some(c) = solve(ata) else { return Vec::new() };
+    kinds
+        .iter()
+        .enumerate()
+        .map(|(g, &kind)| {
+            let mut fl: Vec<f64> = obs.iter().filter(|o| o.kind == kind).filter_map(|o| o.eta_fl).collect();
+            fl.sort_by(f64::total_cmp);
+            let fit = Fit {
+                eta_bw: 1.0 / c[2 * g],
+                eta_kv: 1.0 / c[n - 1],
+                overhead_ms: 0.0,
+                per_layer_us: c[2 * g + 1],
+                eta_fl: fl.get(fl.len() / 2).copied().unwrap_or(f64::NAN),
+                n: obs.iter().filter(|o| o.kind == kind).count(),
+            };
+            (kind, fit)
+        })
+        .collect()
 }
 
 #[test]
 fn llama_cpp_defaults_match_the_fit() {
-    println!("llama.cpp single-stream fit: t = bytes/(η_bw·BW) + o₁·layers; η_fl = median prefill FLOP/s ÷ peak");
-    println!("  {:<16} {:>4} {:>7} {:>8} {:>9} {:>7}   defaults: {:>5} {:>6} {:>5}", "kind", "n", "η_bw", "o₀ ms", "o₁ µs/L", "η_fl", "η_bw", "o@32L", "η_fl");
+    println!("llama.cpp single-stream fit: t = W/(η_bw·BW) + KV/(η_kv·BW) + o₁·layers; η_fl = median prefill FLOP/s ÷ peak");
+    println!("  {:<16} {:>4} {:>7} {:>7} {:>9} {:>7}   defaults: {:>5} {:>5} {:>6} {:>5}", "kind", "n", "η_bw", "η_kv", "o₁ µs/L", "η_fl", "η_bw", "η_kv", "o@32L", "η_fl");
     let mut checked = 0;
     let mut problems = Vec::new();
-    for kind in [HardwareKind::ConsumerGpu, HardwareKind::WorkstationGpu, HardwareKind::DatacenterGpu, HardwareKind::AppleSilicon] {
-        let Some(f) = fit(kind) else { continue };
+    let obs = observations();
+    // CUDA kinds share the attention kernels (one η_kv); Metal has its own.
+    let mut fits = fit_group(&obs, &[HardwareKind::ConsumerGpu, HardwareKind::WorkstationGpu, HardwareKind::DatacenterGpu]);
+    fits.extend(fit_group(&obs, &[HardwareKind::AppleSilicon]));
+    for (kind, f) in fits {
         let e = engines::efficiency("llama.cpp", kind);
         println!(
-            "  {:<16} {:>4} {:>7.3} {:>8.3} {:>9.2} {:>7.3}   defaults: {:>5.2} {:>6.2} {:>5.2}",
-            kind.id(), f.n, f.eta_bw, f.overhead_ms, f.per_layer_us, f.eta_fl, e.bandwidth, e.step_overhead_ms(32), e.compute
+            "  {:<16} {:>4} {:>7.3} {:>7.3} {:>9.2} {:>7.3}   defaults: {:>5.2} {:>5.2} {:>6.2} {:>5.2}",
+            kind.id(), f.n, f.eta_bw, f.eta_kv, f.per_layer_us, f.eta_fl, e.bandwidth, e.kv_bandwidth, e.step_overhead_ms(32), e.compute
         );
         let fit_o32 = f.overhead_ms + f.per_layer_us * 32.0 / 1e3;
         if (e.bandwidth / f.eta_bw - 1.0).abs() > 0.10 {
             problems.push(format!("{}: default η_bw {} vs fit {:.3}", kind.id(), e.bandwidth, f.eta_bw));
+        }
+        if (e.kv_bandwidth / f.eta_kv - 1.0).abs() > 0.10 {
+            problems.push(format!("{}: default η_kv {} vs fit {:.3}", kind.id(), e.kv_bandwidth, f.eta_kv));
         }
         if (e.step_overhead_ms(32) - fit_o32).abs() > 0.5 {
             problems.push(format!("{}: default overhead {:.2} ms vs fit {:.2}", kind.id(), e.step_overhead_ms(32), fit_o32));

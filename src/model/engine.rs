@@ -2,6 +2,11 @@
 //!
 //! - `bandwidth_efficiency` η_bw: achieved ÷ spec memory bandwidth while streaming weights and KV
 //!   (0.6–0.9 on GPUs; well-tuned GEMV kernels reach ~0.85 of spec, small models and many small kernels less).
+//! - `kv_bandwidth_efficiency` η_kv: achieved ÷ spec bandwidth while attention reads the KV cache. Fused
+//!   attention kernels (FlashAttention, paged attention in vLLM/SGLang/TensorRT-LLM) read it as fast as weights;
+//!   llama.cpp builds without flash attention (the default until 2025) run attention as separate, low-occupancy
+//!   kernels (KQ, softmax, KQV in F32 scratch) at batch 1, so a long context costs ~2.5× its bytes — the
+//!   tg512 → tg8192 slowdown of the llama-bench rows (4090, 8B Q4_K_M: −15 %, where bytes alone predict −6 %).
 //! - `compute_efficiency` η_fl: achieved ÷ dense tensor peak in large GEMMs (prefill, big batches), 0.3–0.7.
 //! - `step_overhead_ms`: fixed time per forward pass that does not scale with bytes or FLOPs (kernel launches,
 //!   synchronisation, sampling, scheduler); dominant for small models on fast GPUs.
@@ -21,6 +26,7 @@ use serde::Serialize;
 pub struct EngineParams {
     pub name: String,
     pub bandwidth_efficiency: f64,
+    pub kv_bandwidth_efficiency: f64,
     pub compute_efficiency: f64,
     pub step_overhead_ms: f64,
     pub max_batch: u32,

@@ -8,7 +8,7 @@
 //!        + Σᵢ KV bytes(cᵢ)                      (each decoding sequence reads its whole cache)
 //!        + KV bytes of the prefill chunk's prior context
 //! flops  = 2 · matmul params · T + attention flops (linear in context for decode, quadratic for prefill)
-//! t_mem  = bytes ÷ (η_bw · bandwidth · n_tp)
+//! t_mem  = weight bytes ÷ (η_bw · bandwidth · n_tp) + KV bytes ÷ (η_kv · bandwidth · n_tp)
 //! t_comp = matmul flops ÷ (η_fl · peak(weight dtype) · n_tp) + attention flops ÷ (η_fl · peak(KV dtype) · n_tp)
 //! t_comm = n_tp > 1 ? 2 · layers · (α + T · hidden · 2 B · 2(n−1)/n ÷ interconnect) : 0   (ring all-reduce)
 //! step   = max(t_mem, t_comp) + t_comm + overhead (+ (devices−1) · hop for a layer split)
@@ -198,10 +198,11 @@ impl Deployment {
             return single.step(&micro);
         }
         let tokens = load.decode_seqs + load.prefill_tokens;
-        let bytes = self.weight_bytes_read(tokens) + load.decode_kv_bytes + load.prefill_kv_bytes;
+        let kv_bytes = load.decode_kv_bytes + load.prefill_kv_bytes;
         let matmul_flops = 2.0 * self.model.matmul_params_per_token() * tokens;
         let attn_flops = load.decode_attn_flops + load.prefill_attn_flops;
-        let memory_s = bytes / self.effective_bandwidth();
+        let memory_s = self.weight_bytes_read(tokens) / self.effective_bandwidth()
+            + kv_bytes / (self.effective_bandwidth() * self.engine.kv_bandwidth_efficiency / self.engine.bandwidth_efficiency);
         let compute_s = matmul_flops / self.effective_flops() + attn_flops / self.effective_attention_flops();
         let n = f64::from(hw.devices);
         let comm_s = match hw.parallelism {
@@ -287,6 +288,7 @@ pub(crate) mod tests {
             engine: EngineParams {
                 name: "test".into(),
                 bandwidth_efficiency: 1.0,
+                kv_bandwidth_efficiency: 1.0,
                 compute_efficiency: 1.0,
                 step_overhead_ms: 0.0,
                 max_batch: 256,

@@ -29,6 +29,8 @@ pub struct EnginePreset {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Efficiency {
     pub bandwidth: f64,
+    /// Bandwidth efficiency of attention's KV reads (fused kernels: same as `bandwidth`).
+    pub kv_bandwidth: f64,
     pub compute: f64,
     /// Fixed part of the per-step overhead, ms.
     pub overhead_ms: f64,
@@ -69,17 +71,20 @@ pub fn find(id: &str) -> Option<&'static EnginePreset> {
 #[must_use]
 pub fn efficiency(engine: &str, kind: HardwareKind) -> Efficiency {
     use HardwareKind as K;
-    let e = |bandwidth, compute, overhead_ms, overhead_us_per_layer| Efficiency { bandwidth, compute, overhead_ms, overhead_us_per_layer };
+    let e = |bandwidth, compute, overhead_ms, overhead_us_per_layer| Efficiency { bandwidth, kv_bandwidth: bandwidth, compute, overhead_ms, overhead_us_per_layer };
+    let kv = |e: Efficiency, kv_bandwidth| Efficiency { kv_bandwidth, ..e };
     match (engine, kind) {
-        // Fitted on the XiongjieDai llama-bench tgN / ppN rows (tests/fit.rs): η_bw, per-layer overhead, η_fl.
-        // The overhead is large on datacenter GPUs and Apple (2024 builds are launch/latency-bound there).
-        ("llama.cpp", K::ConsumerGpu) => e(0.93, 0.84, 0.0, 107.0),
-        ("llama.cpp", K::WorkstationGpu) => e(0.91, 0.60, 0.0, 93.0),
-        ("llama.cpp", K::DatacenterGpu) => e(0.80, 0.29, 0.0, 157.0),
-        ("llama.cpp", K::AppleSilicon) => e(0.81, 0.61, 0.0, 248.0),
-        // No single-stream rows: CPU from typical STREAM-to-spec ratios; other (DGX Spark, APUs) like consumer GPUs.
+        // Fitted on the XiongjieDai llama-bench tgN / ppN rows (tests/fit.rs): η_bw, η_kv (one value for the CUDA
+        // kinds: the attention kernels are the software's), η_fl and the per-layer overhead. The overhead is large
+        // on datacenter GPUs and Apple (2024 builds are launch/latency-bound there); attention without flash
+        // attention reads the KV cache at about half the weight-streaming rate (Metal: a seventh).
+        ("llama.cpp", K::ConsumerGpu) => kv(e(0.93, 0.84, 0.0, 103.0), 0.53),
+        ("llama.cpp", K::WorkstationGpu) => kv(e(0.91, 0.60, 0.0, 88.0), 0.53),
+        ("llama.cpp", K::DatacenterGpu) => kv(e(0.81, 0.29, 0.0, 155.0), 0.53),
+        ("llama.cpp", K::AppleSilicon) => kv(e(0.84, 0.61, 0.0, 214.0), 0.15),
+        // No single-stream rows: CPU from typical STREAM-to-spec ratios; other (DGX Spark, APUs) like CUDA GPUs.
         ("llama.cpp", K::Cpu) => e(0.60, 0.40, 0.0, 100.0),
-        ("llama.cpp", K::Other) => e(0.85, 0.60, 0.0, 100.0),
+        ("llama.cpp", K::Other) => kv(e(0.85, 0.60, 0.0, 100.0), 0.53),
         // η_fl fitted on TensorRT-LLM perf-overview offline throughput (tests/fit.rs). 0.35 is an *effective*
         // figure: it absorbs what the roofline does not model (TP/EP inefficiency grows with the TP degree, MoE
         // dispatch, scheduling gaps); large-GEMM kernels alone reach 0.6–0.7.
