@@ -279,7 +279,14 @@ impl Scenario {
             defaults_used: defaults,
             backend,
         };
-        resolved.settle_memory();
+        resolved.settle_memory(self.engine.reserve_gb.is_some())?;
+        let hw = &resolved.deployment.hardware;
+        if hw.parallelism != Parallelism::Tensor && hw.devices > resolved.deployment.model.layers {
+            return Err(ScenarioError::new(
+                "hardware.devices",
+                format!("{} devices for a {}-layer model: a layer split or pipeline needs at least one layer per device", hw.devices, resolved.deployment.model.layers),
+            ));
+        }
         Ok(resolved)
     }
 }
@@ -400,15 +407,30 @@ fn resolve_model(s: &ModelSpec, defaults: &mut Vec<String>) -> Result<ModelShape
         check_u("model.moe.experts", moe.experts, 2, 4096)?;
         check_u("model.moe.experts_per_token", moe.experts_per_token, 1, moe.experts - 1)?;
     }
-    let active = match s.active_params_b.or(p.map(|p| p.active_params_b)) {
-        Some(v) => check("model.active_params_b", v, f64::MIN_POSITIVE, params, "billion (at most params_b)")?,
-        None => {
-            if moe.experts > 0 {
-                return Err(ScenarioError::new("model.active_params_b", "required for a mixture-of-experts model"));
-            }
-            params
-        }
+    let is_moe = moe.experts > 0;
+    let active = match (s.active_params_b, p.map(|p| p.active_params_b)) {
+        (Some(v), _) => check("model.active_params_b", v, f64::MIN_POSITIVE, params, "billion (at most params_b)")?,
+        // A preset's active count belongs to its own size: a dense override of params_b moves it too.
+        (None, Some(a)) if is_moe || s.params_b.is_none() => a.min(params),
+        (None, _) if is_moe => return Err(ScenarioError::new("model.active_params_b", "required for a mixture-of-experts model")),
+        (None, _) => params,
     };
+    if !is_moe && (active - params).abs() > 1e-9 * params {
+        return Err(ScenarioError::new(
+            "model.active_params_b",
+            format!("{active} differs from params_b {params}, but the model is dense: give model.moe (experts, experts_per_token) for a mixture of experts"),
+        ));
+    }
+    if is_moe {
+        // The always-read part must not be negative: active ≥ k · params / E.
+        let min_active = f64::from(moe.experts_per_token) * params / f64::from(moe.experts);
+        if active < min_active * (1.0 - 1e-9) {
+            return Err(ScenarioError::new(
+                "model.active_params_b",
+                format!("{active} B is less than experts_per_token × params_b ÷ experts = {min_active:.3} B, which {} of {} experts alone would use", moe.experts_per_token, moe.experts),
+            ));
+        }
+    }
     // Shape: explicit, else preset, else the nearest Llama-family shape by size.
     let nearest = SHAPES
         .iter()
@@ -482,11 +504,21 @@ fn resolve_engine(
     defaults: &mut Vec<String>,
 ) -> Result<EngineParams, ScenarioError> {
     let eff = presets::engines::efficiency(p.id, hw.kind);
-    if s.bandwidth_efficiency.is_none() || s.compute_efficiency.is_none() || s.step_overhead_ms.is_none() {
-        defaults.push(format!(
-            "engine efficiency: η_bw {:.2}, η_kv {:.2}, η_fl {:.2}, overhead {:.2} ms/step (fitted default for {} on {})",
-            eff.bandwidth, eff.kv_bandwidth, eff.compute, eff.step_overhead_ms(m.layers), p.id, hw.kind.id()
-        ));
+    let mut used = Vec::new();
+    if s.bandwidth_efficiency.is_none() {
+        used.push(format!("η_bw {:.2}", eff.bandwidth));
+    }
+    if s.kv_bandwidth_efficiency.is_none() && s.bandwidth_efficiency.is_none() {
+        used.push(format!("η_kv {:.2}", eff.kv_bandwidth));
+    }
+    if s.compute_efficiency.is_none() {
+        used.push(format!("η_fl {:.2}", eff.compute));
+    }
+    if s.step_overhead_ms.is_none() {
+        used.push(format!("overhead {:.2} ms/step", eff.step_overhead_ms(m.layers)));
+    }
+    if !used.is_empty() {
+        defaults.push(format!("engine efficiency: {} (fitted default for {} on {})", used.join(", "), p.id, hw.kind.id()));
     }
     Ok(EngineParams {
         name: p.name.to_string(),
@@ -504,7 +536,8 @@ fn resolve_engine(
         max_batch: check_u("engine.max_batch", s.max_batch.unwrap_or(p.max_batch), 1, 1_000_000)?,
         max_batched_tokens: check_u("engine.max_batched_tokens", s.max_batched_tokens.unwrap_or(p.max_batched_tokens), 1, 10_000_000)?,
         memory_utilization: check("engine.memory_utilization", s.memory_utilization.unwrap_or(p.memory_utilization), 0.05, 1.0, "(fraction)")?,
-        reserve_gb: check("engine.reserve_gb", s.reserve_gb.unwrap_or_else(|| p.reserve_gb.min(hw.memory_gb.max(0.0) * 0.1)), 0.0, 10_000.0, "GB")?,
+        // The default is capped at a tenth of the device memory once that is known (see `settle_memory`).
+        reserve_gb: check("engine.reserve_gb", s.reserve_gb.unwrap_or(p.reserve_gb), 0.0, 10_000.0, "GiB")?,
     })
 }
 
@@ -562,7 +595,7 @@ fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> Result<Work
         requests: check_u("workload.requests", s.requests.unwrap_or(2000), 10, 1_000_000)?,
         seed: s.seed.unwrap_or(42),
         burstiness: check("workload.burstiness", s.burstiness.unwrap_or(1.0), 0.05, 100.0, "(gamma shape)")?,
-        queue_limit: s.queue_limit,
+        queue_limit: s.queue_limit.map(|q| check_u("workload.queue_limit", q, 1, u32::MAX)).transpose()?,
         timeout_s: opt_pos("workload.timeout_s", s.timeout_s, 1e7, "s")?,
         mode,
         agent_steps: check_u("workload.agent_steps", s.agent_steps.unwrap_or(10), 1, 10_000)?,
@@ -586,16 +619,25 @@ fn resolve_target(s: &TargetSpec, mode: Mode) -> Result<Target, ScenarioError> {
 }
 
 impl Resolved {
-    /// Fills a missing device memory: enough for the weights, 20 % headroom and 8 GB, stated as a default.
-    pub(crate) fn settle_memory(&mut self) {
+    /// Fills a missing device memory (enough for the weights, 20 % headroom and 8 GiB, stated as a default) and
+    /// then the default reserve (the engine's, at most a tenth of the memory); an explicit reserve must leave
+    /// memory over.
+    pub(crate) fn settle_memory(&mut self, explicit_reserve: bool) -> Result<(), ScenarioError> {
         let hw = &mut self.deployment.hardware;
         if hw.memory_gb.is_nan() {
-            let need = self.deployment.model.params_b * self.deployment.weight_bits / 8.0 * 1.2 + 8.0;
+            let need = self.deployment.model.params_b * 1e9 * self.deployment.weight_bits / 8.0 * 1.2 / crate::model::units::GIB + 8.0;
             hw.memory_gb = (need / f64::from(hw.devices)).ceil();
-            self.defaults_used.push(format!("hardware.memory_gb: {} per device (weights + 20 % + 8 GB)", hw.memory_gb));
+            self.defaults_used.push(format!("hardware.memory_gb: {} GiB per device (weights + 20 % + 8 GiB)", hw.memory_gb));
         }
         let e = &mut self.deployment.engine;
-        e.reserve_gb = e.reserve_gb.min(hw.memory_gb * 0.1);
+        if explicit_reserve {
+            if e.reserve_gb >= hw.memory_gb {
+                return Err(ScenarioError::new("engine.reserve_gb", format!("{} GiB leaves nothing of the {} GiB per device", e.reserve_gb, hw.memory_gb)));
+            }
+        } else {
+            e.reserve_gb = e.reserve_gb.min(hw.memory_gb * 0.1);
+        }
+        Ok(())
     }
 }
 
@@ -700,7 +742,10 @@ pub struct Marker {
     pub request_rate: Option<f64>,
     pub system_tps: f64,
     pub per_user_tps: f64,
-    pub ttft_p_ms: f64,
+    /// TTFT at the target percentile, ms (`None` for the offline peak, where every request is queued at once and
+    /// TTFT only measures the length of the queue).
+    pub ttft_p_ms: Option<f64>,
+    /// TPOT at the target percentile, ms.
     pub tpot_p_ms: f64,
 }
 

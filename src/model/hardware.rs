@@ -91,7 +91,7 @@ pub struct Hardware {
     pub kind: HardwareKind,
     /// Per device, GB/s.
     pub memory_bandwidth_gbps: f64,
-    /// Per device, GB.
+    /// Per device, as vendors print it (binary: GiB).
     pub memory_gb: f64,
     /// Dense FP16/BF16 tensor TFLOPS per device.
     pub fp16_tflops: f64,
@@ -115,10 +115,11 @@ impl Hardware {
         }
     }
 
-    /// Memory of all devices together, bytes.
+    /// Memory of all devices together, bytes. Device memory is binary: an "80 GB" H100 has 80 GiB
+    /// (81,559 MiB ≈ 85.5 × 10⁹ B) and a "24 GB" RTX 4090 24 GiB, so `memory_gb` counts GiB.
     #[must_use]
     pub fn total_memory_bytes(&self) -> f64 {
-        self.memory_gb * super::units::GB * f64::from(self.devices)
+        self.memory_gb * super::units::GIB * f64::from(self.devices)
     }
 
     /// Peak dense FLOP/s of one device for a compute dtype, falling back to the next wider dtype the

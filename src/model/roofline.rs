@@ -30,7 +30,7 @@ use super::hardware::{Hardware, Parallelism};
 use super::kv;
 use super::llm::ModelShape;
 use super::quant::ComputeDtype;
-use super::units::GB;
+use super::units::{GB, GIB};
 use serde::Serialize;
 
 /// All-reduce latency per call, seconds.
@@ -100,16 +100,33 @@ impl Deployment {
         self.model.params_read_per_step(tokens) * self.weight_bits / 8.0
     }
 
-    /// KV bytes per token of a fresh sequence.
+    /// How many copies of each KV head exist over the devices. Tensor parallelism splits the KV heads across
+    /// devices only while there are enough of them: with `kv_heads < n` every head is replicated on `n /
+    /// kv_heads` devices, and an MLA latent (one per layer, not per head) is stored whole on every device, as
+    /// vLLM and SGLang do. Layer splits and pipelines partition layers, so nothing is replicated.
     #[must_use]
-    pub fn kv_bytes_per_token(&self) -> f64 {
-        kv::bytes_per_token(&self.model, self.kv_elem_bytes)
+    pub fn kv_replication(&self) -> f64 {
+        let n = f64::from(self.hardware.devices);
+        if self.hardware.parallelism != Parallelism::Tensor || self.hardware.devices <= 1 {
+            return 1.0;
+        }
+        match self.model.attention {
+            super::llm::Attention::Mla { .. } => n,
+            _ => (n / f64::from(self.model.kv_heads.max(1))).max(1.0),
+        }
     }
 
-    /// KV bytes held by one sequence of `ctx` tokens.
+    /// KV bytes per token of a fresh sequence, summed over the devices (replicated heads counted).
+    #[must_use]
+    pub fn kv_bytes_per_token(&self) -> f64 {
+        kv::bytes_per_token(&self.model, self.kv_elem_bytes) * self.kv_replication()
+    }
+
+    /// KV bytes held by one sequence of `ctx` tokens, summed over the devices (replicated heads counted). Read
+    /// time divides this by the bandwidth of all devices, which is right because every device reads its own copy.
     #[must_use]
     pub fn kv_bytes(&self, ctx: f64) -> f64 {
-        kv::bytes_for_context(&self.model, self.kv_elem_bytes, ctx)
+        kv::bytes_for_context(&self.model, self.kv_elem_bytes, ctx) * self.kv_replication()
     }
 
     /// Memory left for the KV cache over all devices, bytes (negative when the weights do not fit).
@@ -118,7 +135,7 @@ impl Deployment {
         let hw = &self.hardware;
         hw.total_memory_bytes() * self.engine.memory_utilization
             - self.weight_bytes()
-            - self.engine.reserve_gb * GB * f64::from(hw.devices)
+            - self.engine.reserve_gb * GIB * f64::from(hw.devices)
     }
 
     /// Whether weights plus the reserve fit in the usable memory.
@@ -182,8 +199,9 @@ impl Deployment {
     pub fn step(&self, load: &StepLoad) -> StepCost {
         let hw = &self.hardware;
         if hw.parallelism == Parallelism::Pipeline && hw.devices > 1 {
-            // n micro-batches in flight: the step of B costs what one device needs for B/n (at least one sequence).
-            let seqs = load.decode_seqs + load.prefill_tokens.min(1.0);
+            // n micro-batches in flight: the step of B costs what one device needs for B/n (at least one sequence,
+            // or one token of a prompt: a prompt's tokens pipeline through the stages as micro-batches too).
+            let seqs = load.decode_seqs + load.prefill_tokens;
             let f = (1.0 / f64::from(hw.devices)).max(if seqs > 0.0 { 1.0 / seqs } else { 1.0 }).min(1.0);
             let micro = StepLoad {
                 decode_seqs: load.decode_seqs * f,
@@ -227,20 +245,44 @@ impl Deployment {
     }
 
     /// Seconds to prefill `prompt` new tokens after `prior` cached tokens on an idle server, in chunks of
-    /// `max_batched_tokens` (each chunk streams the weights once).
+    /// `max_batched_tokens` (each chunk streams the weights once). Up to 64 chunks are summed exactly; longer
+    /// prompts use a 64-point midpoint rule over the chunks, so the cost is bounded for any input.
     #[must_use]
     pub fn prefill_seconds(&self, prompt: f64, prior: f64) -> f64 {
-        let chunk = f64::from(self.engine.max_batched_tokens.max(1));
-        let mut done = 0.0;
-        let mut t = 0.0;
         let prompt = prompt.max(0.0);
-        while done < prompt {
-            let n = chunk.min(prompt - done);
-            let load = self.with_prefill(StepLoad::default(), n, prior + done);
-            t += self.step(&load).seconds;
-            done += n;
+        if prompt <= 0.0 {
+            return 0.0;
+        }
+        let chunk = f64::from(self.engine.max_batched_tokens.max(1));
+        let full = (prompt / chunk).floor();
+        let rest = prompt - full * chunk;
+        let mut t = 0.0;
+        if full > 0.0 {
+            let samples = full.min(64.0);
+            let stride = full / samples;
+            let mut sum = 0.0;
+            for i in 0..samples as u32 {
+                // Midpoint of the i-th group of chunks.
+                let j = ((f64::from(i) + 0.5) * stride).floor();
+                sum += self.step(&self.with_prefill(StepLoad::default(), chunk, prior + j * chunk)).seconds;
+            }
+            t += sum * stride;
+        }
+        if rest > 0.0 {
+            t += self.step(&self.with_prefill(StepLoad::default(), rest, prior + full * chunk)).seconds;
         }
         t
+    }
+
+    /// Adds `count` prompt pieces of `tokens` tokens each, all after `prior` tokens of context (several short
+    /// prompts packed into one chunk: each attends only within its own sequence).
+    #[must_use]
+    pub fn with_prefill_many(&self, mut load: StepLoad, count: f64, tokens: f64, prior: f64) -> StepLoad {
+        let one = self.with_prefill(StepLoad::default(), tokens, prior);
+        load.prefill_tokens += count * one.prefill_tokens;
+        load.prefill_kv_bytes += count * one.prefill_kv_bytes;
+        load.prefill_attn_flops += count * one.prefill_attn_flops;
+        load
     }
 
     /// Mean seconds per token for one stream generating `n` tokens after `start` tokens of context
@@ -343,10 +385,54 @@ pub(crate) mod tests {
     #[test]
     fn kv_capacity() {
         let d = h100_llama8b();
-        // 72 GB usable − 16.06 GB weights − 2 GB reserve.
-        let budget = 80e9 * 0.9 - 8.03e9 * 2.0 - 2e9;
-        assert!((d.kv_budget_bytes() - budget).abs() < 1.0);
-        assert!((d.max_sequences(1000.0) - budget / 131_072_000.0).abs() < 1e-9);
+        // 0.9 × 80 GiB usable − 16.06 GB weights − 2 GiB reserve.
+        let gib = 1_073_741_824.0;
+        let budget = 80.0 * gib * 0.9 - 8.03e9 * 2.0 - 2.0 * gib;
+        assert!((d.kv_budget_bytes() / budget - 1.0).abs() < 1e-12, "{} vs {budget}", d.kv_budget_bytes());
+        assert!((d.max_sequences(1000.0) / (budget / 131_072_000.0) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn tensor_parallel_replicates_kv_heads_it_cannot_split() {
+        let mut d = h100_llama8b();
+        d.hardware.devices = 16; // 8 KV heads over 16 devices: each head on 2 devices
+        assert_eq!(d.kv_bytes_per_token(), 2.0 * 131_072.0);
+        d.hardware.devices = 8;
+        assert_eq!(d.kv_bytes_per_token(), 131_072.0);
+        d.model.attention = crate::model::llm::Attention::Mla { kv_lora_rank: 512, rope_dim: 64 };
+        assert_eq!(d.kv_bytes_per_token(), 8.0 * 32.0 * 576.0 * 2.0);
+        d.hardware.parallelism = Parallelism::Pipeline;
+        assert_eq!(d.kv_bytes_per_token(), 32.0 * 576.0 * 2.0);
+    }
+
+    #[test]
+    fn long_prompts_are_sampled_not_looped() {
+        let mut d = h100_llama8b();
+        d.engine.max_batched_tokens = 1;
+        // 10 million one-token chunks: bounded work, close to the exact sum for a smaller case.
+        let t = d.prefill_seconds(1e7, 0.0);
+        assert!(t.is_finite() && t > 0.0);
+        d.engine.max_batched_tokens = 512;
+        let sampled = d.prefill_seconds(512.0 * 200.0, 0.0);
+        let mut exact = 0.0;
+        for j in 0..200 {
+            exact += d.step(&d.with_prefill(StepLoad::default(), 512.0, 512.0 * f64::from(j))).seconds;
+        }
+        assert!((sampled / exact - 1.0).abs() < 0.01, "{sampled} vs {exact}");
+    }
+
+    #[test]
+    fn pipeline_pipelines_prefill_but_not_one_token() {
+        let one = h100_llama8b();
+        let mut pp = one.clone();
+        pp.hardware.devices = 4;
+        pp.hardware.parallelism = Parallelism::Pipeline;
+        let t1 = one.prefill_seconds(8192.0, 0.0);
+        let t4 = pp.prefill_seconds(8192.0, 0.0);
+        assert!(t4 < t1 / 3.0, "{t4} vs {t1}");
+        let d1 = one.step(&one.decode_load(1.0, 0.0)).seconds;
+        let d4 = pp.step(&pp.decode_load(1.0, 0.0)).seconds;
+        assert!(d4 >= d1);
     }
 
     #[test]

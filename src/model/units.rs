@@ -1,8 +1,10 @@
 //! Units used throughout the model.
 //!
-//! Decimal units everywhere (1 GB = 10⁹ bytes, 1 GB/s = 10⁹ bytes/s, 1 TFLOPS = 10¹² FLOP/s), because
-//! vendor spec sheets quote memory bandwidth and HBM capacity in decimal units. Model file sizes printed by
-//! llama.cpp are GiB (2³⁰ bytes); [`GIB`] converts them. The page labels every GB as decimal.
+//! Decimal units for rates and model sizes (1 GB = 10⁹ bytes, 1 GB/s = 10⁹ bytes/s, 1 TFLOPS = 10¹² FLOP/s):
+//! vendors quote bandwidth in decimal units, and weights/KV sizes in reports are decimal GB. **Device memory
+//! capacity is binary**: the "80 GB" of an H100 or the "24 GB" of an RTX 4090 are GiB (2³⁰ bytes), so
+//! `hardware.memory_gb` and `engine.reserve_gb` count GiB ([`GIB`]). Model file sizes printed by llama.cpp are
+//! GiB too.
 //!
 //! Internally the model works in bytes, FLOP and seconds (`f64`); the newtypes below are used where a
 //! mix-up between units of the same dimension is likely (per-user versus system tokens/s).

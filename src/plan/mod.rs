@@ -55,16 +55,23 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
     let ss = single_stream(d, w);
     let mem = memory(d, w);
     let mut warnings = Vec::new();
-    if !mem.fits {
+    if !d.fits() {
         warnings.push(format!(
-            "the weights ({:.1} GB) do not fit: {:.1} GB usable on {} × {:.0} GB",
+            "the weights ({:.1} GB) do not fit: {:.1} GB usable on {} × {:.0} GiB",
             mem.weights_gb,
-            d.hardware.total_memory_bytes() * d.engine.memory_utilization / 1e9 - d.engine.reserve_gb * f64::from(d.hardware.devices),
+            (d.hardware.total_memory_bytes() * d.engine.memory_utilization
+                - d.engine.reserve_gb * crate::model::units::GIB * f64::from(d.hardware.devices))
+                / 1e9,
             d.hardware.devices,
             d.hardware.memory_gb
         ));
     } else if mem.kv_max_sequences < 1.0 {
-        warnings.push(format!("not even one sequence of {:.0} tokens fits in the KV cache", mem.context_tokens));
+        warnings.push(format!(
+            "the weights fit, but not even one sequence of {:.0} tokens fits in the {:.1} GB left for the KV cache ({:.1} GB needed)",
+            mem.context_tokens,
+            mem.kv_budget_gb,
+            d.kv_bytes(mem.context_tokens) / 1e9
+        ));
     }
     if sweep.iter().any(|p| p.saturated) {
         warnings.push("some load levels saturate: the queue grows without bound there, and their latencies are lower bounds".into());
@@ -75,7 +82,7 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
         request_rate: p.request_rate,
         system_tps: p.system_tps,
         per_user_tps: p.per_user_tps,
-        ttft_p_ms: p.ttft_ms.at(pct),
+        ttft_p_ms: Some(p.ttft_ms.at(pct)),
         tpot_p_ms: p.tpot_ms.at(pct),
     };
     let max_sys = sweep.iter().map(|p| p.system_tps).fold(0.0, f64::max);
@@ -157,21 +164,23 @@ pub fn running_batch(d: &Deployment, w: &Workload, concurrency: f64) -> f64 {
 }
 
 /// Seconds to prefill `b` prompts of `prompt` new tokens each (after `prior` cached tokens), packed into chunks
-/// of the step budget; each chunk streams the weights once (MoE: the experts its tokens touch) and attends
-/// within its own prompt.
+/// of the step budget; each chunk streams the weights once (MoE: the experts its tokens touch) and each prompt in
+/// it attends only within its own sequence. Closed form: the cost does not grow with `b`.
 #[must_use]
 pub fn batch_prefill_seconds(d: &Deployment, b: f64, prompt: f64, prior: f64) -> f64 {
-    let total = (b * prompt).max(0.0);
-    let chunk = f64::from(d.engine.max_batched_tokens.max(1));
-    let mut t = 0.0;
-    let mut done = 0.0;
-    while done < total {
-        let n = chunk.min(total - done);
-        let pos = if prompt > 0.0 { done % prompt } else { 0.0 };
-        t += d.step(&d.with_prefill(StepLoad::default(), n, prior + pos.min((prompt - n).max(0.0)))).seconds;
-        done += n;
+    let (b, prompt) = (b.max(0.0), prompt.max(0.0));
+    if b <= 0.0 || prompt <= 0.0 {
+        return 0.0;
     }
-    t
+    let chunk = f64::from(d.engine.max_batched_tokens.max(1));
+    if prompt >= chunk {
+        return b * d.prefill_seconds(prompt, prior);
+    }
+    let per_chunk = (chunk / prompt).floor().max(1.0);
+    let full = (b / per_chunk).floor();
+    let rest = b - full * per_chunk;
+    let cost = |count: f64| d.step(&d.with_prefill_many(StepLoad::default(), count, prompt, prior)).seconds;
+    full * cost(per_chunk) + if rest > 0.0 { cost(rest) } else { 0.0 }
 }
 
 /// The steady state of `b` sequences: in the time every slot produces its `output` tokens (one decode step
@@ -186,16 +195,18 @@ pub fn steady_step(d: &Deployment, w: &Workload, b: f64) -> (StepLoad, f64) {
     let load = d.decode_load(b, mean_ctx);
     let t_dec = d.step(&load).seconds;
     let t_pre = batch_prefill_seconds(d, b, new_prompt, w.context_depth + w.prompt_tokens - new_prompt);
+    // The step that finishes a prompt emits its first token, so a request needs output − 1 decode steps.
     let out = w.output_tokens.max(1.0);
-    (load, (out * t_dec + t_pre) / out)
+    (load, ((out - 1.0) * t_dec + t_pre) / out)
 }
 
-/// Analytic closed-loop level at `concurrency` users: (per-user TPS, system TPS, TTFT s, TPOT s, bound).
+/// Analytic closed-loop level at `concurrency` users: (per-user TPS, system TPS, TTFT s, TPOT s, bound);
+/// all zero when not even one sequence fits (the caller marks that level saturated).
 #[must_use]
 pub fn analytic_point(d: &Deployment, w: &Workload, concurrency: f64) -> (f64, f64, f64, f64, Bound) {
     let b = running_batch(d, w, concurrency);
     if b < 1.0 {
-        return (0.0, 0.0, f64::INFINITY, f64::INFINITY, Bound::Memory);
+        return (0.0, 0.0, 0.0, 0.0, Bound::Memory);
     }
     let (load, step) = steady_step(d, w, b);
     let bound = d.step(&load).bound;
@@ -213,10 +224,10 @@ pub fn analytic_point(d: &Deployment, w: &Workload, concurrency: f64) -> (f64, f
 pub fn offline_marker(d: &Deployment, w: &Workload) -> Marker {
     let b = running_batch(d, w, f64::INFINITY);
     if b < 1.0 {
-        return Marker { concurrency: Some(0.0), request_rate: None, system_tps: 0.0, per_user_tps: 0.0, ttft_p_ms: 0.0, tpot_p_ms: 0.0 };
+        return Marker { concurrency: Some(0.0), request_rate: None, system_tps: 0.0, per_user_tps: 0.0, ttft_p_ms: None, tpot_p_ms: 0.0 };
     }
     let (_, step) = steady_step(d, w, b);
-    Marker { concurrency: Some(b), request_rate: None, system_tps: b / step, per_user_tps: 1.0 / step, ttft_p_ms: f64::NAN, tpot_p_ms: step * 1e3 }
+    Marker { concurrency: Some(b), request_rate: None, system_tps: b / step, per_user_tps: 1.0 / step, ttft_p_ms: None, tpot_p_ms: step * 1e3 }
 }
 
 /// Load levels: the user's, or automatic ones (1, 2, 3, 4, 6, 8, 12, … up to 1.5 × the memory/batch limit,
@@ -276,8 +287,10 @@ fn analytic_sweep(r: &Resolved) -> Vec<LoadPoint> {
             };
             let (pu, sys, ttft, tpot, bound) = analytic_point(d, w, conc);
             let e2e = ttft + tpot * (w.output_tokens - 1.0).max(0.0);
+            // An offered load above what the server can produce grows the queue without bound.
+            let saturated = pu == 0.0 || (rate_mode && x * w.output_tokens > offline_marker(d, w).system_tps);
             let sys = if rate_mode { sys.min(x * w.output_tokens) } else { sys };
-            let meets = ttft * 1e3 <= r.target.ttft_ms && tpot * 1e3 <= r.target.tpot_ms && pu > 0.0;
+            let meets = !saturated && ttft * 1e3 <= r.target.ttft_ms && tpot * 1e3 <= r.target.tpot_ms;
             LoadPoint {
                 concurrency: (!rate_mode).then_some(x),
                 request_rate: rate_mode.then_some(x),
@@ -296,7 +309,7 @@ fn analytic_sweep(r: &Resolved) -> Vec<LoadPoint> {
                 error_rate: 0.0,
                 memory_bound_fraction: if bound == Bound::Memory { 1.0 } else { 0.0 },
                 bound,
-                saturated: pu == 0.0,
+                saturated,
                 meets_target: meets,
                 analytic_per_user_tps: pu,
             }
@@ -401,7 +414,7 @@ fn operating(levels: &[LoadPoint], fraction: f64, pct: f64) -> Marker {
             request_rate: b.request_rate.map(|_| load),
             system_tps: lerp(a.system_tps, b.system_tps),
             per_user_tps: lerp(a.per_user_tps, b.per_user_tps),
-            ttft_p_ms: lerp(a.ttft_ms.at(pct), b.ttft_ms.at(pct)),
+            ttft_p_ms: Some(lerp(a.ttft_ms.at(pct), b.ttft_ms.at(pct))),
             tpot_p_ms: lerp(a.tpot_ms.at(pct), b.tpot_ms.at(pct)),
         }
     };
@@ -429,8 +442,11 @@ fn load_label(m: &Marker) -> String {
 }
 
 fn verdict(r: &Resolved, ss: &SingleStream, mem: &Memory, op: Option<&Marker>, peak: &Marker, sweep: &[LoadPoint]) -> String {
-    if !mem.fits {
+    if !r.deployment.fits() {
         return format!("does not fit: {:.1} GB of weights, {:.1} GB short", mem.weights_gb, -mem.kv_budget_gb);
+    }
+    if !mem.fits {
+        return format!("does not fit: the KV cache of one {:.0}-token sequence needs more than the {:.1} GB left", mem.context_tokens, mem.kv_budget_gb);
     }
     let t = &r.target;
     let p = t.percentile as u32;

@@ -104,6 +104,8 @@
 //!   definitions, `--max-concurrency`, `--burstiness` as a gamma shape).
 //! - Pollaczek–Khinchine formula for the M/G/1 queue (used by the tests as a check).
 
+mod books;
+mod disagg;
 mod dist;
 mod linear;
 mod rng;
@@ -211,6 +213,9 @@ pub struct SimResult {
     pub memory_bound_fraction: f64,
     /// Share of busy time in compute-bound steps (the rest is overhead-bound).
     pub compute_bound_fraction: f64,
+    /// Disaggregated serving: share of the measurement window the prefill pool spent running steps, in
+    /// [0, 1]. 0 for the colocated server (no separate prefill pool).
+    pub prefill_utilization: f64,
     /// The queue grew without bound or the run was truncated: percentiles are lower bounds.
     pub saturated: bool,
     /// Measured requests per second that met both [`Targets`].
@@ -403,7 +408,8 @@ mod tests {
         let mut d = h100_llama8b();
         // KV pool for about 3 requests of 1024 + 512 tokens.
         let per_request = d.kv_bytes(1536.0);
-        d.hardware.memory_gb = (d.weight_bytes() + 2e9 + 3.2 * per_request) / 0.9 / 1e9;
+        // memory_gb counts GiB (device memory is binary), the reserve is 2 GiB.
+        d.hardware.memory_gb = (d.weight_bytes() + 2.0 * crate::model::units::GIB + 3.2 * per_request) / 0.9 / crate::model::units::GIB;
         let c = cfg(200, 1024.0, 512.0, Arrivals::Closed { concurrency: 8 });
         let r = simulate(&d, &c, &NO_TARGETS);
         assert!(r.preemptions > 0, "{r:?}");
@@ -558,5 +564,46 @@ mod tests {
             total += time(&c).0;
         }
         println!("16-level open-loop sweep, fixed 512/128: {total:.3} ms");
+    }
+
+    #[test]
+    #[ignore]
+    fn zz_fingerprint() {
+        use std::fmt::Write;
+        let base = h100_llama8b();
+        let mut tight = base.clone();
+        tight.hardware.memory_gb = (tight.weight_bytes() + 2e9 + 6.0 * tight.kv_bytes(1600.0)) / 0.9 / 1e9;
+        let mut sliding = base.clone();
+        sliding.model.attention = crate::model::llm::Attention::Sliding { window: 300, local_fraction: 0.5 };
+        let mut small = base.clone();
+        small.engine.max_batched_tokens = 40;
+        small.engine.max_batch = 24;
+        let targets = Targets { ttft_ms: 500.0, tpot_ms: 10.0 };
+        let fixed = SimConfig { requests: 300, ..SimConfig::default() };
+        let varied = SimConfig {
+            requests: 300,
+            prompt: LengthDist::LogNormal { mean: 600.0, cv: 1.0 },
+            output: LengthDist::Uniform { min: 1.0, max: 300.0 },
+            context_depth: 100.0, prefix_hit_rate: 0.3,
+            ..SimConfig::default()
+        };
+        let mut out = String::new();
+        for d in [&base, &tight, &sliding, &small] {
+            for c in [
+                SimConfig { arrivals: Arrivals::Closed { concurrency: 1 }, ..fixed },
+                SimConfig { arrivals: Arrivals::Closed { concurrency: 64 }, ..fixed },
+                SimConfig { arrivals: Arrivals::Closed { concurrency: 48 }, ..varied },
+                SimConfig { arrivals: Arrivals::Poisson { rate_per_s: 30.0, burstiness: 0.5 }, ..varied },
+                SimConfig { arrivals: Arrivals::Poisson { rate_per_s: 200.0, burstiness: 1.0 }, timeout_s: Some(3.0), ..varied },
+                SimConfig { arrivals: Arrivals::Poisson { rate_per_s: 200.0, burstiness: 1.0 }, queue_limit: Some(20), ..fixed },
+                SimConfig { arrivals: Arrivals::Closed { concurrency: 12 }, timeout_s: Some(2.0), ..varied },
+                SimConfig { arrivals: Arrivals::Closed { concurrency: 4 }, max_steps: 5000, ..fixed },
+                SimConfig { arrivals: Arrivals::Closed { concurrency: 4 }, max_sim_seconds: 7.0, ..fixed },
+            ] {
+                let r = simulate(d, &c, &targets);
+                let _ = writeln!(out, "{r:?}");
+            }
+        }
+        std::fs::write(std::env::var("FP_OUT").unwrap_or("/tmp/fp.txt".into()), out).unwrap();
     }
 }

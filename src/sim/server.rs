@@ -1,21 +1,26 @@
-//! The event loop: one iteration-level continuous-batching server (see the module docs of [`super`]).
+//! The batch engine: one pool of devices running iteration-level continuous batching (see the module docs of
+//! [`super`]), and the event loop of the colocated server, where one pool does everything.
 //!
 //! State kept small and allocation-free per step: running sequences in a `Vec` in admission order, the waiting
 //! queue in a `VecDeque` (preempted sequences go to its front), the KV pool as a byte counter. Every sequence
 //! follows the vLLM V1 token model: `computed` tokens are in the KV cache, `target` tokens are known (prompt
 //! plus sampled output); a step schedules `min(target − computed, budget)` of them; when `computed` reaches
 //! `target` the step samples one token. A prefill, a chunk of it, a decode and a recompute after preemption are
-//! all the same operation.
+//! all the same operation — which is why the same [`Pool`] also serves as the prefill pool (sequences leave
+//! after their first token) and as the decode pool (sequences arrive with their prompt already computed) of
+//! disaggregated serving ([`super::disagg`]).
+//!
+//! The pool reports completions, timeouts and the closed-loop users to wake to the [`Books`]; the event loop
+//! that owns the entry queue issues the next requests.
 
-use super::dist::{arrival_gap, Arrivals, LengthDist, MAX_TOKENS};
+use super::books::Books;
 use super::linear::LinearSteps;
-use super::rng::{splitmix64, Rng};
-use super::stats::{LogHistogram, Percentiles};
 use super::{SimConfig, SimResult, Targets};
 use crate::model::kv;
 use crate::model::llm::Attention;
 use crate::model::roofline::{Bound, Deployment, StepLoad};
 use std::collections::VecDeque;
+
 
 /// Tokens per KV-cache block (vLLM's default `block_size`).
 pub const BLOCK_TOKENS: u32 = 16;
@@ -26,10 +31,6 @@ pub const MAX_CONCURRENCY: u32 = 100_000;
 /// Relative slack when comparing KV bytes with the pool, so that a pool that fits exactly `n` blocks does.
 const FIT_SLACK: f64 = 1e-9;
 
-/// Whether `x` does not exceed `limit` (a NaN limit means no limit).
-fn within(x: f64, limit: f64) -> bool {
-    limit.is_nan() || x <= limit
-}
 
 /// Rounds a token count up to whole blocks.
 fn ceil_block(tokens: u32) -> u32 {
@@ -144,79 +145,73 @@ struct StretchLimits {
 
 /// One request's state, moved between the waiting queue and the running batch.
 #[derive(Debug, Clone, Copy)]
-struct Seq {
-    arrival: f64,
-    first_token: f64,
-    last_token: f64,
+pub(super) struct Seq {
+    pub(super) arrival: f64,
+    pub(super) first_token: f64,
+    pub(super) last_token: f64,
     /// Bytes of KV blocks held.
-    alloc_bytes: f64,
+    pub(super) alloc_bytes: f64,
     /// Tokens covered by the blocks held (a multiple of [`BLOCK_TOKENS`]).
-    alloc_tokens: u32,
+    pub(super) alloc_tokens: u32,
     /// Tokens whose KV is in the cache (starts at `base`, the prefix-cached part).
-    computed: u32,
+    pub(super) computed: u32,
     /// Tokens known: base + uncached prompt + sampled output.
-    target: u32,
+    pub(super) target: u32,
     /// Prefix-cached tokens (context depth + prefix hits), never recomputed.
-    base: u32,
+    pub(super) base: u32,
     /// Output tokens to generate.
-    output: u32,
+    pub(super) output: u32,
     /// Output tokens sampled so far.
-    generated: u32,
+    pub(super) generated: u32,
     /// Tokens scheduled in the current step.
-    sched: u32,
+    pub(super) sched: u32,
     /// Counts towards the statistics (not warm-up, not filler).
-    measured: bool,
+    pub(super) measured: bool,
 }
 
-/// The simulation state.
-struct Server<'a> {
+/// Time-weighted statistics of one pool over the steps that start in the measurement window.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct BusyStats {
+    /// Seconds of steps.
+    pub(super) busy: f64,
+    /// Σ step time × sequences in the step.
+    pub(super) batch_time: f64,
+    /// Σ step time × share of the KV pool allocated.
+    pub(super) kv_time: f64,
+    /// Seconds of memory-bound steps.
+    pub(super) mem_time: f64,
+    /// Seconds of compute-bound steps.
+    pub(super) comp_time: f64,
+}
+
+/// One pool of devices serving with continuous batching: the batch, its waiting queue and its KV pool.
+pub(super) struct Pool<'a> {
     d: &'a Deployment,
     cost: DecodeCost,
     /// Sliding window in tokens (`u32::MAX` when attention is not windowed).
     window: u32,
-    targets: Targets,
     /// KV pool size with slack, bytes.
     cap_limit: f64,
     pool_used: f64,
-    running: Vec<Seq>,
-    waiting: VecDeque<Seq>,
-
+    pub(super) running: Vec<Seq>,
+    pub(super) waiting: VecDeque<Seq>,
     max_batch: usize,
     max_tokens: u32,
+    /// Seconds after arrival at which an unfinished request is aborted (infinite without a timeout).
     timeout: f64,
-    queue_limit: usize,
-    depth: u32,
-    hit_rate: f64,
-    prompt: LengthDist,
-    output: LengthDist,
-    len_rng: Rng,
-    arr_rng: Rng,
-    closed: bool,
-    concurrency: u32,
-    rate: f64,
-    burstiness: f64,
-    next_arrival: f64,
-
-    issued: u64,
-    /// No requests are issued beyond this count (the arrival process pauses; see `start_measuring`).
-    issue_cap: u64,
-    /// Requests that must be resolved (served, rejected or timed out) before measurement starts.
-    warmup: u64,
-    /// Resolutions seen so far during warm-up.
-    warm_resolved: u64,
-    /// Warm-up is over: new requests are measured, up to `n_measured` of them.
-    measuring: bool,
-    measured_issued: u64,
-    n_measured: u64,
-    resolved: u64,
-    /// Requests whose issue must wait until the current pass over `running` is over (closed loop).
-    to_issue: u32,
-    /// Whether runs of pure decode steps take the fast path ([`Server::decode_stretch`]); off only in tests
+    /// Prefill-only pool (disaggregated serving): a sequence leaves the batch when its first token is sampled,
+    /// into `handed`, and keeps its KV blocks until [`Pool::release`].
+    handoff: bool,
+    /// Sequences that left the batch after their prefill, still holding their blocks (prefill pool only).
+    pub(super) handed: Vec<Seq>,
+    /// Handed-off sequences not yet released (their blocks are still allocated).
+    held: usize,
+    /// Whether runs of pure decode steps take the fast path ([`Pool::decode_stretch`]); off only in tests
     /// that check the fast path against plain stepping.
-    stretches: bool,
+    pub(super) stretches: bool,
     /// Whether the fast path may interpolate step times instead of evaluating every step
     /// ([`LinearSteps`]); switched off for the rest of the run if the roofline ever fails the check.
-    linear_steps: bool,
+    pub(super) linear_steps: bool,
     /// Scratch for the fast path: running indices by the step (mod 16) at which they need a new block.
     block_due: Vec<Vec<u32>>,
     /// Scratch for the fast path: allocations of the current step (index, tokens, bytes).
@@ -226,49 +221,14 @@ struct Server<'a> {
     /// Fewest output tokens still to generate among the sequences of the last normal step, finished ones
     /// included (0): a decode stretch is impossible while it is ≤ 1.
     min_left: u32,
-
-    /// Measurement window: from the arrival of the first measured request to the arrival of the last one
-    /// (infinite until then, and kept infinite when both arrive together, e.g. all in the first wave; the
-    /// window then ends when the last measured request is resolved).
-    window_start: f64,
-    window_end: f64,
-    /// When the last measured request was resolved (NaN until then).
-    resolved_at: f64,
-    q_mid: Option<usize>,
-    q_end: Option<usize>,
-
-    ttft: Vec<f64>,
-    e2e: Vec<f64>,
-    tpot: Vec<f64>,
-    itl: LogHistogram,
-    completed: u32,
-    rejected: u32,
-    timed_out: u32,
-    preemptions: u32,
-    good_in_window: u64,
-    tokens_in_window: u64,
-    completions_in_window: u64,
-    busy: f64,
-    batch_time: f64,
-    kv_time: f64,
-    mem_time: f64,
-    comp_time: f64,
+    /// Preemptions during the measurement window.
+    pub(super) preemptions: u32,
+    pub(super) stats: BusyStats,
 }
 
 /// An all-zero result (nothing could be simulated).
 pub(super) fn empty(saturated: bool) -> SimResult {
     SimResult { saturated, ..SimResult::default() }
-}
-
-/// Context depth as whole tokens in `[0, MAX_TOKENS]`.
-fn depth_tokens(x: f64) -> u32 {
-    if x.is_nan() || x <= 0.0 {
-        0
-    } else if x >= f64::from(MAX_TOKENS) {
-        MAX_TOKENS
-    } else {
-        x.round() as u32
-    }
 }
 
 /// Runs the simulation; see [`super::simulate`].
@@ -281,136 +241,114 @@ fn run_with(d: &Deployment, cfg: &SimConfig, targets: &Targets, stretches: bool,
     if !d.fits() {
         return empty(true);
     }
-    let requests = cfg.requests.min(MAX_REQUESTS);
-    if requests == 0 {
-        return empty(false);
-    }
-    let (closed, concurrency, rate, burstiness) = match cfg.arrivals {
-        Arrivals::Closed { concurrency } => (true, concurrency.clamp(1, MAX_CONCURRENCY), 0.0, 1.0),
-        Arrivals::Poisson { rate_per_s, burstiness } => {
-            if rate_per_s.is_nan() || rate_per_s <= 0.0 {
-                return empty(false);
-            }
-            (false, 0, rate_per_s, if burstiness > 0.0 { burstiness } else { 1.0 })
-        }
+    let mut books = match Books::new(cfg, targets) {
+        Ok(b) => b,
+        Err(r) => return r,
     };
-    let mut server = Server::new(d, cfg, targets, requests, closed, concurrency, rate, burstiness);
+    let mut pool = Pool::new(d, books.timeout, books.in_flight_hint());
     // The smallest possible request must fit in the KV pool alone, or nothing can ever run.
-    let (base, prompt_new) = server.split_prompt(cfg.prompt.min_tokens());
-    let smallest = base.saturating_add(prompt_new).saturating_add(cfg.output.min_tokens());
-    if !server.fits_alone(smallest) {
+    books.max_total = pool.max_fitting_tokens();
+    if !books.smallest_fits() {
         return empty(true);
     }
-    if server.warmup == 0 {
-        server.start_measuring();
-    }
-    server.stretches = stretches;
-    server.linear_steps = linear;
+    pool.stretches = stretches;
+    pool.linear_steps = linear;
     let max_sim = if cfg.max_sim_seconds.is_nan() { f64::INFINITY } else { cfg.max_sim_seconds };
-    let (truncated, now) = server.simulate(max_sim, cfg.max_steps);
-    server.result(truncated, now)
+    let (truncated, now) = simulate(&mut pool, &mut books, max_sim, cfg.max_steps);
+    books.result(truncated, now, &pool.stats, pool.preemptions, 0.0)
 }
 
-impl<'a> Server<'a> {
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        d: &'a Deployment,
-        cfg: &SimConfig,
-        targets: &Targets,
-        requests: u32,
-        closed: bool,
-        concurrency: u32,
-        rate: f64,
-        burstiness: f64,
-    ) -> Self {
-        let requests = u64::from(requests);
-        let mut warmup = requests / 10;
-        if closed {
-            warmup = warmup.max(u64::from(concurrency).min(requests));
+/// The event loop of the colocated server. Returns (truncated, time at the end).
+fn simulate(pool: &mut Pool, books: &mut Books, max_sim: f64, max_steps: u64) -> (bool, f64) {
+    let mut now = 0.0_f64;
+    let mut steps = 0u64;
+    books.first_wave(&mut pool.waiting);
+    loop {
+        if !books.closed {
+            books.arrivals_until(now, &mut pool.waiting);
         }
-        // During warm-up at most this many requests arrive (a bound for extreme overload; see
-        // `start_measuring` for the cap afterwards).
-        let issue_cap = warmup + 2 * requests;
-        // Two independent streams: lengths do not depend on the arrival process, so load levels of a sweep
-        // that share a seed draw the same sequence of lengths (common random numbers: smoother curves).
-        let mut sm = cfg.seed;
-        let len_rng = Rng::new(splitmix64(&mut sm));
-        let arr_rng = Rng::new(splitmix64(&mut sm));
-        let in_flight = if closed { concurrency.min(4096) as usize } else { 256 };
-        Server {
+        if books.done() {
+            return (false, now);
+        }
+        if steps >= max_steps || now > max_sim {
+            return (true, now);
+        }
+        pool.expire_waiting(now, books);
+        books.flush_issues(now, &mut pool.waiting);
+        if pool.is_idle() {
+            let next = books.next_open_arrival();
+            if next.is_finite() {
+                now = now.max(next);
+                continue;
+            }
+            // Nothing left to run yet requests unresolved: cannot happen, but never spin.
+            return (true, now);
+        }
+        let next_arrival = books.next_open_arrival();
+        if pool.decode_stretch(&mut now, &mut steps, max_sim, max_steps, next_arrival, books) > 0 {
+            books.flush_issues(now, &mut pool.waiting);
+            continue;
+        }
+        match pool.step(now, &mut steps, books) {
+            Step::Ran(t_end) => {
+                books.flush_issues(t_end, &mut pool.waiting);
+                now = t_end;
+            }
+            Step::Preempted => {} // the next pass admits from the queue
+            Step::Stuck | Step::Failed => return (true, now), // no progress possible (guard; should not happen)
+        }
+    }
+}
+
+/// What one call of [`Pool::step`] did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Step {
+    /// A step ran and ended at this time.
+    Ran(f64),
+    /// Nothing ran: a running sequence preempted itself; the next pass admits from the queue.
+    Preempted,
+    /// Nothing could be scheduled (the head of the queue does not fit the free blocks).
+    Stuck,
+    /// The step time was not a finite non-negative number.
+    Failed,
+}
+
+impl<'a> Pool<'a> {
+    /// A pool on `d`, aborting requests `timeout` seconds after arrival, with queue room for `in_flight`.
+    pub(super) fn new(d: &'a Deployment, timeout: f64, in_flight: usize) -> Self {
+        Pool {
             d,
             cost: DecodeCost::new(d),
             window: match d.model.attention {
                 Attention::Sliding { window, .. } => window,
                 _ => u32::MAX,
             },
-            targets: *targets,
             cap_limit: d.kv_budget_bytes() * (1.0 + FIT_SLACK),
             pool_used: 0.0,
             running: Vec::with_capacity(d.engine.max_batch.clamp(1, 4096) as usize),
             waiting: VecDeque::with_capacity(in_flight),
             max_batch: d.engine.max_batch.max(1) as usize,
             max_tokens: d.engine.max_batched_tokens.max(1),
-            timeout: match cfg.timeout_s {
-                Some(t) if !t.is_nan() => t,
-                _ => f64::INFINITY,
-            },
-            queue_limit: cfg.queue_limit.map_or(usize::MAX, |q| q as usize),
-            depth: depth_tokens(cfg.context_depth),
-            hit_rate: if cfg.prefix_hit_rate.is_nan() { 0.0 } else { cfg.prefix_hit_rate.clamp(0.0, 1.0) },
-            prompt: cfg.prompt,
-            output: cfg.output,
-            len_rng,
-            arr_rng,
-            closed,
-            concurrency,
-            rate,
-            burstiness,
-            next_arrival: 0.0,
-            issued: 0,
-            issue_cap,
-            warmup,
-            warm_resolved: 0,
-            measuring: false,
-            measured_issued: 0,
-            n_measured: requests,
-            resolved: 0,
-            to_issue: 0,
+            timeout,
+            handoff: false,
+            handed: Vec::new(),
+            held: 0,
             stretches: true,
             linear_steps: true,
             block_due: (0..BLOCK_TOKENS).map(|_| Vec::new()).collect(),
             pending: Vec::new(),
             done: Vec::new(),
             min_left: 0,
-            window_start: f64::INFINITY,
-            window_end: f64::INFINITY,
-            resolved_at: f64::NAN,
-            q_mid: None,
-            q_end: None,
-            ttft: Vec::with_capacity(requests as usize),
-            e2e: Vec::with_capacity(requests as usize),
-            tpot: Vec::with_capacity(requests as usize),
-            itl: LogHistogram::default(),
-            completed: 0,
-            rejected: 0,
-            timed_out: 0,
             preemptions: 0,
-            good_in_window: 0,
-            tokens_in_window: 0,
-            completions_in_window: 0,
-            busy: 0.0,
-            batch_time: 0.0,
-            kv_time: 0.0,
-            mem_time: 0.0,
-            comp_time: 0.0,
+            stats: BusyStats::default(),
         }
     }
 
-    /// `(base, prompt_new)`: prefix-cached tokens (depth + hits) and tokens to prefill (at least 1: the last
-    /// prompt token is always computed to get the logits of the first output token, as vLLM does on a full hit).
-    fn split_prompt(&self, prompt: u32) -> (u32, u32) {
-        let hit = ((f64::from(prompt) * self.hit_rate).floor() as u32).min(prompt.saturating_sub(1));
-        (self.depth.saturating_add(hit), prompt - hit)
+    /// Makes this a prefill-only pool: sequences leave after their first token, into `handed`, keeping their
+    /// blocks until [`Pool::release`].
+    pub(super) fn prefill_only(mut self) -> Self {
+        self.handoff = true;
+        self
     }
 
     /// Whether a sequence of `tokens` tokens fits in the KV pool on its own.
@@ -418,126 +356,83 @@ impl<'a> Server<'a> {
         self.d.kv_bytes(f64::from(ceil_block(tokens))) <= self.cap_limit
     }
 
-    /// Whether a step starting at `t` is inside the measurement window.
-    fn in_window(&self, t: f64) -> bool {
-        t >= self.window_start && t < self.window_end
-    }
-
-    /// Ends warm-up: the next `n_measured` requests are measured. After them, filler requests keep the load
-    /// up while the last measured ones finish; fillers are capped at half the measured count so that a
-    /// heavy-tailed output length cannot make the run long (past the cap the batch drains, which only touches
-    /// the few longest requests).
-    fn start_measuring(&mut self) {
-        self.measuring = true;
-        self.issue_cap = self.issued + self.n_measured + (self.n_measured / 2).max(1);
-    }
-
-    /// A request left the system at `t` (completed, rejected, timed out or aborted).
-    fn finished(&mut self, measured: bool, t: f64) {
-        if measured {
-            self.resolved += 1;
-            if self.resolved == self.n_measured {
-                self.resolved_at = t;
+    /// The longest sequence, tokens, that fits in the KV pool on its own (0 if none does). KV bytes grow with
+    /// the context, so this is a bisection on [`Pool::fits_alone`].
+    pub(super) fn max_fitting_tokens(&self) -> u32 {
+        if self.fits_alone(u32::MAX) {
+            return u32::MAX;
+        }
+        let (mut lo, mut hi) = (0u32, u32::MAX); // fits_alone(lo) (kv of 0 tokens is 0), !fits_alone(hi)
+        if !self.fits_alone(lo) {
+            return 0;
+        }
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if self.fits_alone(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
             }
         }
-        if !self.measuring {
-            self.warm_resolved += 1;
-            if self.warm_resolved >= self.warmup {
-                self.start_measuring();
-            }
-        }
+        lo
     }
 
-    /// Creates the next request, arriving at `t`; returns false when it was rejected.
-    fn issue(&mut self, t: f64) -> bool {
-        self.issued += 1;
-        let measured = self.measuring && self.measured_issued < self.n_measured;
-        let k = self.measured_issued;
-        if measured {
-            self.measured_issued += 1;
-            if k == 0 {
-                self.window_start = t;
-            }
-            if k + 1 == self.n_measured && t > self.window_start {
-                self.window_end = t;
-            }
-        }
-        let prompt = self.prompt.sample(&mut self.len_rng);
-        let output = self.output.sample(&mut self.len_rng);
-        let (base, prompt_new) = self.split_prompt(prompt);
-        let total = base.saturating_add(prompt_new).saturating_add(output);
-        let accepted = self.waiting.len() < self.queue_limit && self.fits_alone(total);
-        if accepted {
-            self.waiting.push_back(Seq {
-                arrival: t,
-                first_token: t,
-                last_token: t,
-                alloc_bytes: 0.0,
-                alloc_tokens: 0,
-                computed: base,
-                target: base + prompt_new,
-                base,
-                output,
-                generated: 0,
-                sched: 0,
-                measured,
-            });
-        } else {
-            if measured {
-                self.rejected += 1;
-            }
-            self.finished(measured, t);
-        }
-        if measured && !self.closed {
-            if k == self.n_measured / 2 {
-                self.q_mid = Some(self.waiting.len());
-            }
-            if k + 1 == self.n_measured {
-                self.q_end = Some(self.waiting.len());
-            }
-        }
-        accepted
+    /// Nothing running and nothing waiting.
+    pub(super) fn is_idle(&self) -> bool {
+        self.running.is_empty() && self.waiting.is_empty()
     }
 
-    /// Closed loop: a user sends its next request at `t` (and again at once if it is rejected).
-    fn user_next(&mut self, t: f64) {
-        while self.issued < self.issue_cap && !self.issue(t) {}
+    /// Share of the KV pool allocated.
+    fn kv_share(&self) -> f64 {
+        (self.pool_used / self.cap_limit).clamp(0.0, 1.0)
     }
 
-    /// Open loop: every arrival up to `now` joins the queue.
-    fn arrivals_until(&mut self, now: f64) {
-        while self.issued < self.issue_cap && self.next_arrival <= now {
-            let t = self.next_arrival;
-            self.issue(t);
-            self.next_arrival = t + arrival_gap(&mut self.arr_rng, self.rate, self.burstiness);
-        }
+    /// Frees the blocks (`bytes`) of a handed-off sequence whose transfer is done.
+    pub(super) fn release(&mut self, bytes: f64) {
+        self.pool_used -= bytes;
+        self.held = self.held.saturating_sub(1);
+        self.reset_if_empty();
     }
 
-    /// Closed loop: the users whose requests ended in the last pass send their next ones.
-    fn flush_issues(&mut self, t: f64) {
-        let n = std::mem::take(&mut self.to_issue);
-        if self.closed {
-            for _ in 0..n {
-                self.user_next(t);
-            }
+    /// With no sequence holding blocks, the pool is exactly empty (no drift from adding and removing floats).
+    fn reset_if_empty(&mut self) {
+        if self.running.is_empty() && self.held == 0 {
+            self.pool_used = 0.0;
         }
     }
 
     /// Drops waiting requests at the head of the queue whose deadline has passed (the client gave up).
-    fn expire_waiting(&mut self, now: f64) {
+    pub(super) fn expire_waiting(&mut self, now: f64, books: &mut Books) {
         while let Some(front) = self.waiting.front() {
             if now - front.arrival <= self.timeout {
                 break;
             }
-            let measured = front.measured;
+            let s = *front;
             self.waiting.pop_front();
-            if measured {
-                self.timed_out += 1;
-            }
-            self.finished(measured, now);
-            self.to_issue += 1;
+            books.abort(&s, now);
+            books.to_issue += 1;
         }
-        self.flush_issues(now);
+    }
+
+    /// One step starting at `now` (counted in `steps`): schedules, runs the roofline and applies the result.
+    pub(super) fn step(&mut self, now: f64, steps: &mut u64, books: &mut Books) -> Step {
+        *steps += 1;
+        let in_window = books.in_window(now);
+        let (load, n_sched, preempted) = self.schedule(in_window);
+        if n_sched == 0 {
+            return if preempted { Step::Preempted } else { Step::Stuck };
+        }
+        let cost = self.d.step(&load);
+        let dur = cost.seconds;
+        if !(dur.is_finite() && dur >= 0.0) {
+            return Step::Failed;
+        }
+        if in_window {
+            self.account(dur, n_sched, cost.bound);
+        }
+        let t_end = now + dur;
+        self.finish_step(now, t_end, n_sched, in_window, books);
+        Step::Ran(t_end)
     }
 
     /// Returns a running sequence to the front of the waiting queue, freeing its blocks (recompute preemption).
@@ -644,43 +539,15 @@ impl<'a> Server<'a> {
         (acc.finish(&self.cost), self.running.len(), false)
     }
 
-    /// A sequence produced its last token at `t`.
-    fn complete(&mut self, s: &Seq, t: f64, in_window: bool) {
-        let e2e = t - s.arrival;
-        let ok = e2e <= self.timeout;
-        let ttft = s.first_token - s.arrival;
-        let tpot = if s.output >= 2 { Some((t - s.first_token) / f64::from(s.output - 1)) } else { None };
-        let meets = ok
-            && within(ttft * 1e3, self.targets.ttft_ms)
-            && tpot.is_none_or(|x| within(x * 1e3, self.targets.tpot_ms));
-        if in_window && ok {
-            self.completions_in_window += 1;
-            if meets {
-                self.good_in_window += 1;
-            }
-        }
-        if s.measured {
-            if ok {
-                self.completed += 1;
-                self.ttft.push(ttft);
-                self.e2e.push(e2e);
-                if let Some(x) = tpot {
-                    self.tpot.push(x);
-                }
-            } else {
-                self.timed_out += 1;
-            }
-        }
-        self.finished(s.measured, t);
-    }
-
-    /// Ends the step `[now, t_end]`: applies the scheduled tokens, samples, finishes and times out requests.
-    fn finish_step(&mut self, now: f64, t_end: f64, n_sched: usize, in_window: bool) {
+    /// Ends the step `[now, t_end]`: applies the scheduled tokens, samples, finishes and times out requests
+    /// (and, in a prefill-only pool, hands off the sequences that got their first token).
+    fn finish_step(&mut self, now: f64, t_end: f64, n_sched: usize, in_window: bool, books: &mut Books) {
         let mut regular = 0u32;
         let mut emitted = 0u64;
         let mut any_done = false;
         let now_bits = now.to_bits();
         let mut min_left = u32::MAX;
+        let handoff = self.handoff;
         self.done.clear();
         for (r, s) in self.running[..n_sched].iter_mut().enumerate() {
             s.computed += s.sched;
@@ -695,11 +562,11 @@ impl<'a> Server<'a> {
                     if s.last_token.to_bits() == now_bits {
                         regular += 1;
                     } else {
-                        self.itl.add(t_end - s.last_token, 1);
+                        books.itl.add(t_end - s.last_token, 1);
                     }
                 }
                 s.last_token = t_end;
-                if s.generated >= s.output {
+                if s.generated >= s.output || handoff {
                     any_done = true;
                     self.done.push(r as u32);
                 }
@@ -708,31 +575,45 @@ impl<'a> Server<'a> {
         }
         self.min_left = min_left;
         if regular > 0 {
-            self.itl.add(t_end - now, regular);
+            books.itl.add(t_end - now, regular);
         }
         if in_window {
-            self.tokens_in_window += emitted;
+            books.tokens_in_window += emitted;
         }
         if self.timeout.is_finite() {
-            self.retire(t_end, in_window);
+            self.retire(t_end, in_window, books);
         } else if any_done {
-            self.retire_done(t_end, in_window);
+            self.retire_done(t_end, in_window, books);
         }
-        self.flush_issues(t_end);
+    }
+
+    /// A sequence leaves the batch at `t_end`: completed (all its tokens), handed off (prefill-only pool, first
+    /// token sampled in time: it keeps its blocks) or aborted (past its deadline).
+    #[inline(always)]
+    fn depart(&mut self, s: &Seq, t_end: f64, in_window: bool, books: &mut Books) {
+        if s.generated >= s.output {
+            books.complete(s, t_end, in_window);
+        } else if self.handoff && s.generated > 0 && t_end - s.arrival <= self.timeout {
+            self.handed.push(*s);
+            self.held += 1;
+            return;
+        } else {
+            books.abort(s, t_end);
+        }
+        self.pool_used -= s.alloc_bytes;
+        books.to_issue += 1;
     }
 
     /// Removes the finished sequences listed in `done` (increasing indices) from the batch, keeping admission
     /// order, and frees their blocks. The runs in between move with one memmove each.
-    fn retire_done(&mut self, t_end: f64, in_window: bool) {
+    fn retire_done(&mut self, t_end: f64, in_window: bool, books: &mut Books) {
         let done = std::mem::take(&mut self.done);
         let len = self.running.len();
         let mut write = done.first().map_or(len, |&d| d as usize);
         for (k, &d) in done.iter().enumerate() {
             let d = d as usize;
             let Some(&s) = self.running.get(d) else { break };
-            self.complete(&s, t_end, in_window);
-            self.pool_used -= s.alloc_bytes;
-            self.to_issue += 1;
+            self.depart(&s, t_end, in_window, books);
             let next = done.get(k + 1).map_or(len, |&x| (x as usize).min(len));
             if d + 1 < next {
                 self.running.copy_within(d + 1..next, write);
@@ -741,15 +622,16 @@ impl<'a> Server<'a> {
         }
         self.running.truncate(write);
         self.done = done;
-        if self.running.is_empty() {
-            self.pool_used = 0.0;
-        }
+        self.reset_if_empty();
     }
 
-    /// Removes finished and timed-out sequences from the batch (keeping admission order) and frees their blocks.
-    fn retire(&mut self, t_end: f64, in_window: bool) {
+    /// Removes finished, handed-off and timed-out sequences from the batch (keeping admission order) and frees
+    /// their blocks.
+    fn retire(&mut self, t_end: f64, in_window: bool, books: &mut Books) {
         let timeout = self.timeout;
-        let gone = |s: &Seq| s.generated >= s.output || t_end - s.arrival > timeout;
+        let handoff = self.handoff;
+        let gone =
+            |s: &Seq| s.generated >= s.output || (handoff && s.generated > 0) || t_end - s.arrival > timeout;
         // Nothing to do (the common case when only timeouts are being watched).
         let Some(first) = self.running.iter().position(gone) else { return };
         let len = self.running.len();
@@ -764,35 +646,27 @@ impl<'a> Server<'a> {
             write += read - run;
             let Some(&s) = self.running.get(read) else { break };
             read += 1;
-            if s.generated >= s.output {
-                self.complete(&s, t_end, in_window);
-            } else {
-                if s.measured {
-                    self.timed_out += 1;
-                }
-                self.finished(s.measured, t_end);
-            }
-            self.pool_used -= s.alloc_bytes;
-            self.to_issue += 1;
+            self.depart(&s, t_end, in_window, books);
         }
         self.running.truncate(write);
-        if self.running.is_empty() {
-            self.pool_used = 0.0; // no drift from adding and removing floats
-        }
+        self.reset_if_empty();
     }
 
     /// Adds one step of `dur` seconds carrying `n` sequences to the time-weighted statistics.
     #[inline(always)]
     fn account(&mut self, dur: f64, n: usize, bound: Bound) {
-        self.busy += dur;
-        self.batch_time += dur * n as f64;
-        self.kv_time += dur * (self.pool_used / self.cap_limit).clamp(0.0, 1.0);
+        let kv = self.kv_share();
+        let st = &mut self.stats;
+        st.busy += dur;
+        st.batch_time += dur * n as f64;
+        st.kv_time += dur * kv;
         match bound {
-            Bound::Memory => self.mem_time += dur,
-            Bound::Compute => self.comp_time += dur,
+            Bound::Memory => st.mem_time += dur,
+            Bound::Compute => st.comp_time += dur,
             Bound::Overhead => {}
         }
     }
+
 
     /// Fast path for a run of pure decode steps: when every running sequence is decoding and nothing can be
     /// admitted, the batch is the same from step to step except that every context grows by one, until a
@@ -805,7 +679,15 @@ impl<'a> Server<'a> {
     /// the end of a normal step), or before the first step that would cross the sliding window, fail to
     /// allocate, pass a deadline or an arrival, or exceed a limit; the normal path takes that step. Returns the
     /// steps run.
-    fn decode_stretch(&mut self, now: &mut f64, steps: &mut u64, max_sim: f64, max_steps: u64) -> u64 {
+    pub(super) fn decode_stretch(
+        &mut self,
+        now: &mut f64,
+        steps: &mut u64,
+        max_sim: f64,
+        max_steps: u64,
+        next_arrival: f64,
+        books: &mut Books,
+    ) -> u64 {
         let n = self.running.len();
         if !self.stretches || n == 0 || n > self.max_tokens as usize || !(self.waiting.is_empty() || n >= self.max_batch)
         {
@@ -861,10 +743,8 @@ impl<'a> Server<'a> {
         if k == 0 {
             return 0;
         }
-        let next_arrival =
-            if !self.closed && self.issued < self.issue_cap { self.next_arrival } else { f64::INFINITY };
         let front_arrival = self.waiting.front().map_or(f64::INFINITY, |f| f.arrival);
-        let in_window = self.in_window(start);
+        let in_window = books.in_window(start);
         let nf = n as f64;
         let cost = self.cost;
         // The load of step j: what the normal path would build, with the same float operations.
@@ -889,8 +769,8 @@ impl<'a> Server<'a> {
         };
         let limits = StretchLimits { k, max_sim, next_arrival, front_arrival, min_arrival };
         let (j, t) = match line {
-            Some(l) => self.stretch_closed_form(&l, start, &limits, n, n_meas, in_window),
-            None => self.stretch_step_by_step(&load_at, start, &limits, n, n_meas, in_window),
+            Some(l) => self.stretch_closed_form(&l, start, &limits, n, n_meas, in_window, books),
+            None => self.stretch_step_by_step(&load_at, start, &limits, n, n_meas, in_window, books),
         };
         if j > 0 {
             let j32 = j as u32;
@@ -912,9 +792,8 @@ impl<'a> Server<'a> {
             // As at the end of a normal step: requests that got their last token leave (no deadline passed:
             // the run stopped before any would).
             if !self.done.is_empty() {
-                self.retire_done(t, in_window);
+                self.retire_done(t, in_window, books);
             }
-            self.flush_issues(t);
         }
         j
     }
@@ -949,6 +828,7 @@ impl<'a> Server<'a> {
 
     /// The run of decode steps one by one with [`Deployment::step`]: every float operation is the one the
     /// normal path would do, in the same order (bit-identical; tested). Returns (steps, end time).
+    #[allow(clippy::too_many_arguments)]
     fn stretch_step_by_step(
         &mut self,
         load_at: &dyn Fn(u64) -> StepLoad,
@@ -957,6 +837,7 @@ impl<'a> Server<'a> {
         n: usize,
         n_meas: u32,
         in_window: bool,
+        books: &mut Books,
     ) -> (u64, f64) {
         let mut t = start;
         let mut j = 0u64;
@@ -976,9 +857,9 @@ impl<'a> Server<'a> {
             }
             if in_window {
                 self.account(dur, n, c.bound);
-                self.tokens_in_window += n as u64;
+                books.tokens_in_window += n as u64;
             }
-            self.itl.add(t_end - t, n_meas);
+            books.itl.add(t_end - t, n_meas);
             t = t_end;
             j += 1;
         }
@@ -989,6 +870,7 @@ impl<'a> Server<'a> {
     /// by bisection, block allocations one by one, every sum (elapsed time, bound time, KV-weighted time,
     /// inter-token gaps) as arithmetic series. Agrees with the step-by-step path to rounding. Returns (steps,
     /// end time).
+    #[allow(clippy::too_many_arguments)]
     fn stretch_closed_form(
         &mut self,
         l: &LinearSteps,
@@ -997,6 +879,7 @@ impl<'a> Server<'a> {
         n: usize,
         n_meas: u32,
         in_window: bool,
+        books: &mut Books,
     ) -> (u64, f64) {
         let timeout = self.timeout;
         // Step j may run if it starts in time and ends before a running request's deadline; both times grow
@@ -1032,7 +915,7 @@ impl<'a> Server<'a> {
                 n_res += 1;
             }
         }
-        let mut util = (self.pool_used / self.cap_limit).clamp(0.0, 1.0);
+        let mut util = self.kv_share();
         let mut kv_weighted = 0.0;
         let mut seg_start = 0u64;
         let mut base = 0u64;
@@ -1048,7 +931,7 @@ impl<'a> Server<'a> {
                 }
                 kv_weighted += util * l.elapsed(seg_start, j);
                 seg_start = j;
-                util = (self.pool_used / self.cap_limit).clamp(0.0, 1.0);
+                util = self.kv_share();
             }
             base += u64::from(BLOCK_TOKENS);
         }
@@ -1056,115 +939,16 @@ impl<'a> Server<'a> {
         if in_window && j_max > 0 {
             kv_weighted += util * l.elapsed(seg_start, j_max);
             let (mem, comp) = l.bound_seconds(0, j_max);
-            self.busy += elapsed;
-            self.batch_time += elapsed * n as f64;
-            self.kv_time += kv_weighted;
-            self.mem_time += mem;
-            self.comp_time += comp;
-            self.tokens_in_window += n as u64 * j_max;
+            let st = &mut self.stats;
+            st.busy += elapsed;
+            st.batch_time += elapsed * n as f64;
+            st.kv_time += kv_weighted;
+            st.mem_time += mem;
+            st.comp_time += comp;
+            books.tokens_in_window += n as u64 * j_max;
         }
-        l.add_gaps(&mut self.itl, 0, j_max, n_meas);
+        l.add_gaps(&mut books.itl, 0, j_max, n_meas);
         (j_max, start + elapsed)
-    }
-
-    /// The event loop. Returns (truncated, time at the end).
-    fn simulate(&mut self, max_sim: f64, max_steps: u64) -> (bool, f64) {
-        let mut now = 0.0_f64;
-        let mut steps = 0u64;
-        if self.closed {
-            for _ in 0..self.concurrency {
-                if self.issued >= self.issue_cap {
-                    break;
-                }
-                self.user_next(0.0);
-            }
-        }
-        loop {
-            if !self.closed {
-                self.arrivals_until(now);
-            }
-            if self.resolved >= self.n_measured {
-                return (false, now);
-            }
-            if steps >= max_steps || now > max_sim {
-                return (true, now);
-            }
-            self.expire_waiting(now);
-            if self.running.is_empty() && self.waiting.is_empty() {
-                if !self.closed && self.issued < self.issue_cap && self.next_arrival.is_finite() {
-                    now = now.max(self.next_arrival);
-                    continue;
-                }
-                // Nothing left to run yet requests unresolved: cannot happen, but never spin.
-                return (true, now);
-            }
-            if self.decode_stretch(&mut now, &mut steps, max_sim, max_steps) > 0 {
-                continue;
-            }
-            steps += 1;
-            let in_window = self.in_window(now);
-            let (load, n_sched, preempted) = self.schedule(in_window);
-            if n_sched == 0 {
-                if preempted {
-                    continue; // the next pass admits from the queue
-                }
-                return (true, now); // no progress possible (guard; should not happen)
-            }
-            let cost = self.d.step(&load);
-            let dur = cost.seconds;
-            if !(dur.is_finite() && dur >= 0.0) {
-                return (true, now);
-            }
-            if in_window {
-                self.account(dur, n_sched, cost.bound);
-            }
-            let t_end = now + dur;
-            self.finish_step(now, t_end, n_sched, in_window);
-            now = t_end;
-        }
-    }
-
-    /// Summarises the run.
-    fn result(mut self, truncated: bool, now: f64) -> SimResult {
-        let end = if self.window_end.is_finite() {
-            self.window_end
-        } else if self.resolved_at.is_nan() {
-            now
-        } else {
-            self.resolved_at
-        };
-        let duration = if self.window_start.is_finite() && end > self.window_start { end - self.window_start } else { 0.0 };
-        let per_s = |x: f64| if duration > 0.0 { x / duration } else { 0.0 };
-        let busy_share = |x: f64| if self.busy > 0.0 { x / self.busy } else { 0.0 };
-        // Open loop: the queue grew between the middle and the end of the measured arrivals by more than a
-        // tenth of the arrivals in between: arrivals outpace service, latencies depend on the run length.
-        let growing = match (self.q_mid, self.q_end) {
-            (Some(mid), Some(end)) if end > mid => {
-                let grew = (end - mid) as f64;
-                let arrivals = (self.n_measured - 1 - self.n_measured / 2) as f64;
-                grew >= 5.0 && grew > 0.1 * arrivals
-            }
-            _ => false,
-        };
-        SimResult {
-            completed: self.completed,
-            rejected: self.rejected,
-            timed_out: self.timed_out,
-            preemptions: self.preemptions,
-            duration_s: duration,
-            system_output_tps: per_s(self.tokens_in_window as f64),
-            request_throughput: per_s(self.completions_in_window as f64),
-            ttft_ms: Percentiles::of(&mut self.ttft).scaled(1e3),
-            tpot_ms: Percentiles::of(&mut self.tpot).scaled(1e3),
-            itl_ms: self.itl.percentiles().scaled(1e3),
-            e2e_ms: Percentiles::of(&mut self.e2e).scaled(1e3),
-            mean_batch: busy_share(self.batch_time),
-            mean_kv_utilization: busy_share(self.kv_time),
-            memory_bound_fraction: busy_share(self.mem_time),
-            compute_bound_fraction: busy_share(self.comp_time),
-            saturated: truncated || growing || self.completed == 0,
-            goodput_rps: per_s(self.good_in_window as f64),
-        }
     }
 }
 
@@ -1172,6 +956,7 @@ impl<'a> Server<'a> {
 mod tests {
     use super::*;
     use crate::model::roofline::tests::h100_llama8b;
+    use crate::sim::Percentiles;
 
     #[test]
     fn decode_cost_matches_kv_module() {

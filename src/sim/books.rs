@@ -1,0 +1,414 @@
+//! The clients and the books: the arrival process (closed or open loop), warm-up, the measurement window and the
+//! statistics of the measured requests (see the module docs of [`super`]).
+//!
+//! Shared by the colocated server ([`super::server`]) and the disaggregated one ([`super::disagg`]): whichever
+//! pools serve the requests, they are issued, measured and summarised the same way, so the results compare.
+//! The pools report to the books through [`Books::complete`] and [`Books::finished`] and count the closed-loop
+//! users to wake in `to_issue`; the event loop that owns the entry queue then calls [`Books::flush_issues`].
+
+use super::dist::{arrival_gap, Arrivals, LengthDist, MAX_TOKENS};
+use super::rng::{splitmix64, Rng};
+use super::server::{empty, BusyStats, Seq, MAX_CONCURRENCY, MAX_REQUESTS};
+use super::stats::{LogHistogram, Percentiles};
+use super::{SimConfig, SimResult, Targets};
+use std::collections::VecDeque;
+
+/// Whether `x` does not exceed `limit` (a NaN limit means no limit).
+fn within(x: f64, limit: f64) -> bool {
+    limit.is_nan() || x <= limit
+}
+
+/// Context depth as whole tokens in `[0, MAX_TOKENS]`.
+fn depth_tokens(x: f64) -> u32 {
+    if x.is_nan() || x <= 0.0 {
+        0
+    } else if x >= f64::from(MAX_TOKENS) {
+        MAX_TOKENS
+    } else {
+        x.round() as u32
+    }
+}
+
+/// Arrival process, workload, measurement state and statistics of one run.
+pub(super) struct Books {
+    targets: Targets,
+    /// Seconds after arrival at which an unfinished request is aborted (infinite without a timeout).
+    pub(super) timeout: f64,
+    queue_limit: usize,
+    depth: u32,
+    hit_rate: f64,
+    prompt: LengthDist,
+    output: LengthDist,
+    len_rng: Rng,
+    arr_rng: Rng,
+    pub(super) closed: bool,
+    concurrency: u32,
+    rate: f64,
+    burstiness: f64,
+    next_arrival: f64,
+    /// Longest request (prompt + output, tokens) the serving pools can hold alone; longer ones are rejected.
+    pub(super) max_total: u32,
+    /// Longest prompt (cached prefix included) the prefill pool can hold alone (`u32::MAX` when colocated).
+    pub(super) max_prompt: u32,
+    /// Requests waiting outside the entry queue (disaggregated: in transfer or in the decode pool's queue),
+    /// added to the entry queue's length for saturation detection.
+    pub(super) downstream: usize,
+
+    issued: u64,
+    /// No requests are issued beyond this count (the arrival process pauses; see `start_measuring`).
+    issue_cap: u64,
+    /// Requests that must be resolved (served, rejected or timed out) before measurement starts.
+    warmup: u64,
+    /// Resolutions seen so far during warm-up.
+    warm_resolved: u64,
+    /// Warm-up is over: new requests are measured, up to `n_measured` of them.
+    measuring: bool,
+    measured_issued: u64,
+    n_measured: u64,
+    resolved: u64,
+    /// Closed-loop users whose requests ended and who have not sent their next one yet (the pool cannot issue
+    /// while it iterates over its batch; the event loop flushes them).
+    pub(super) to_issue: u32,
+
+    /// Measurement window: from the arrival of the first measured request to the arrival of the last one
+    /// (infinite until then, and kept infinite when both arrive together, e.g. all in the first wave; the
+    /// window then ends when the last measured request is resolved).
+    window_start: f64,
+    window_end: f64,
+    /// When the last measured request was resolved (NaN until then).
+    resolved_at: f64,
+    q_mid: Option<usize>,
+    q_end: Option<usize>,
+
+    ttft: Vec<f64>,
+    e2e: Vec<f64>,
+    tpot: Vec<f64>,
+    pub(super) itl: LogHistogram,
+    completed: u32,
+    rejected: u32,
+    pub(super) timed_out: u32,
+    good_in_window: u64,
+    pub(super) tokens_in_window: u64,
+    completions_in_window: u64,
+}
+
+impl Books {
+    /// The books of run `cfg`, or the result to return at once when there is nothing to simulate (no requests,
+    /// no arrival rate). `max_total` and `max_prompt` are unlimited until the caller sets them.
+    pub(super) fn new(cfg: &SimConfig, targets: &Targets) -> Result<Self, SimResult> {
+        let requests = cfg.requests.min(MAX_REQUESTS);
+        if requests == 0 {
+            return Err(empty(false));
+        }
+        let (closed, concurrency, rate, burstiness) = match cfg.arrivals {
+            Arrivals::Closed { concurrency } => (true, concurrency.clamp(1, MAX_CONCURRENCY), 0.0, 1.0),
+            Arrivals::Poisson { rate_per_s, burstiness } => {
+                if rate_per_s.is_nan() || rate_per_s <= 0.0 {
+                    return Err(empty(false));
+                }
+                (false, 0, rate_per_s, if burstiness > 0.0 { burstiness } else { 1.0 })
+            }
+        };
+        let requests = u64::from(requests);
+        let mut warmup = requests / 10;
+        if closed {
+            warmup = warmup.max(u64::from(concurrency).min(requests));
+        }
+        // During warm-up at most this many requests arrive (a bound for extreme overload; see
+        // `start_measuring` for the cap afterwards).
+        let issue_cap = warmup + 2 * requests;
+        // Two independent streams: lengths do not depend on the arrival process, so load levels of a sweep
+        // that share a seed draw the same sequence of lengths (common random numbers: smoother curves).
+        let mut sm = cfg.seed;
+        let len_rng = Rng::new(splitmix64(&mut sm));
+        let arr_rng = Rng::new(splitmix64(&mut sm));
+        let mut books = Books {
+            targets: *targets,
+            timeout: match cfg.timeout_s {
+                Some(t) if !t.is_nan() => t,
+                _ => f64::INFINITY,
+            },
+            queue_limit: cfg.queue_limit.map_or(usize::MAX, |q| q as usize),
+            depth: depth_tokens(cfg.context_depth),
+            hit_rate: if cfg.prefix_hit_rate.is_nan() { 0.0 } else { cfg.prefix_hit_rate.clamp(0.0, 1.0) },
+            prompt: cfg.prompt,
+            output: cfg.output,
+            len_rng,
+            arr_rng,
+            closed,
+            concurrency,
+            rate,
+            burstiness,
+            next_arrival: 0.0,
+            max_total: u32::MAX,
+            max_prompt: u32::MAX,
+            downstream: 0,
+            issued: 0,
+            issue_cap,
+            warmup,
+            warm_resolved: 0,
+            measuring: false,
+            measured_issued: 0,
+            n_measured: requests,
+            resolved: 0,
+            to_issue: 0,
+            window_start: f64::INFINITY,
+            window_end: f64::INFINITY,
+            resolved_at: f64::NAN,
+            q_mid: None,
+            q_end: None,
+            ttft: Vec::with_capacity(requests as usize),
+            e2e: Vec::with_capacity(requests as usize),
+            tpot: Vec::with_capacity(requests as usize),
+            itl: LogHistogram::default(),
+            completed: 0,
+            rejected: 0,
+            timed_out: 0,
+            good_in_window: 0,
+            tokens_in_window: 0,
+            completions_in_window: 0,
+        };
+        if books.warmup == 0 {
+            books.start_measuring();
+        }
+        Ok(books)
+    }
+
+    /// Requests in flight at once, a capacity hint for queues.
+    pub(super) fn in_flight_hint(&self) -> usize {
+        if self.closed { self.concurrency.min(4096) as usize } else { 256 }
+    }
+
+    /// `(base, prompt_new)`: prefix-cached tokens (depth + hits) and tokens to prefill (at least 1: the last
+    /// prompt token is always computed to get the logits of the first output token, as vLLM does on a full hit).
+    pub(super) fn split_prompt(&self, prompt: u32) -> (u32, u32) {
+        let hit = ((f64::from(prompt) * self.hit_rate).floor() as u32).min(prompt.saturating_sub(1));
+        (self.depth.saturating_add(hit), prompt - hit)
+    }
+
+    /// Whether the smallest possible request fits the pools alone (`max_total`, `max_prompt`); if not, nothing
+    /// can ever run.
+    pub(super) fn smallest_fits(&self) -> bool {
+        let (base, prompt_new) = self.split_prompt(self.prompt.min_tokens());
+        let prompt = base.saturating_add(prompt_new);
+        prompt <= self.max_prompt && prompt.saturating_add(self.output.min_tokens()) <= self.max_total
+    }
+
+    /// Whether all measured requests are resolved (the run is over).
+    pub(super) fn done(&self) -> bool {
+        self.resolved >= self.n_measured
+    }
+
+    /// The next open-loop arrival (infinite in a closed loop, or once the arrival process has paused).
+    pub(super) fn next_open_arrival(&self) -> f64 {
+        if !self.closed && self.issued < self.issue_cap { self.next_arrival } else { f64::INFINITY }
+    }
+
+    /// Whether a step starting at `t` is inside the measurement window.
+    pub(super) fn in_window(&self, t: f64) -> bool {
+        t >= self.window_start && t < self.window_end
+    }
+
+    /// Ends warm-up: the next `n_measured` requests are measured. After them, filler requests keep the load
+    /// up while the last measured ones finish; fillers are capped at half the measured count so that a
+    /// heavy-tailed output length cannot make the run long (past the cap the batch drains, which only touches
+    /// the few longest requests).
+    fn start_measuring(&mut self) {
+        self.measuring = true;
+        self.issue_cap = self.issued + self.n_measured + (self.n_measured / 2).max(1);
+    }
+
+    /// A request left the system at `t` (completed, rejected, timed out or aborted).
+    pub(super) fn finished(&mut self, measured: bool, t: f64) {
+        if measured {
+            self.resolved += 1;
+            if self.resolved == self.n_measured {
+                self.resolved_at = t;
+            }
+        }
+        if !self.measuring {
+            self.warm_resolved += 1;
+            if self.warm_resolved >= self.warmup {
+                self.start_measuring();
+            }
+        }
+    }
+
+    /// Creates the next request, arriving at `t` at the back of `queue`; returns false when it was rejected.
+    fn issue(&mut self, t: f64, queue: &mut VecDeque<Seq>) -> bool {
+        self.issued += 1;
+        let measured = self.measuring && self.measured_issued < self.n_measured;
+        let k = self.measured_issued;
+        if measured {
+            self.measured_issued += 1;
+            if k == 0 {
+                self.window_start = t;
+            }
+            if k + 1 == self.n_measured && t > self.window_start {
+                self.window_end = t;
+            }
+        }
+        let prompt = self.prompt.sample(&mut self.len_rng);
+        let output = self.output.sample(&mut self.len_rng);
+        let (base, prompt_new) = self.split_prompt(prompt);
+        let context = base.saturating_add(prompt_new);
+        let total = context.saturating_add(output);
+        let accepted = queue.len() < self.queue_limit && total <= self.max_total && context <= self.max_prompt;
+        if accepted {
+            queue.push_back(Seq {
+                arrival: t,
+                first_token: t,
+                last_token: t,
+                alloc_bytes: 0.0,
+                alloc_tokens: 0,
+                computed: base,
+                target: base + prompt_new,
+                base,
+                output,
+                generated: 0,
+                sched: 0,
+                measured,
+            });
+        } else {
+            if measured {
+                self.rejected += 1;
+            }
+            self.finished(measured, t);
+        }
+        if measured && !self.closed {
+            if k == self.n_measured / 2 {
+                self.q_mid = Some(queue.len() + self.downstream);
+            }
+            if k + 1 == self.n_measured {
+                self.q_end = Some(queue.len() + self.downstream);
+            }
+        }
+        accepted
+    }
+
+    /// Closed loop: a user sends its next request at `t` (and again at once if it is rejected).
+    pub(super) fn user_next(&mut self, t: f64, queue: &mut VecDeque<Seq>) {
+        while self.issued < self.issue_cap && !self.issue(t, queue) {}
+    }
+
+    /// Closed loop: the first wave, every user sending a request at t = 0.
+    pub(super) fn first_wave(&mut self, queue: &mut VecDeque<Seq>) {
+        if self.closed {
+            for _ in 0..self.concurrency {
+                if self.issued >= self.issue_cap {
+                    break;
+                }
+                self.user_next(0.0, queue);
+            }
+        }
+    }
+
+    /// Open loop: every arrival up to `now` joins `queue`.
+    pub(super) fn arrivals_until(&mut self, now: f64, queue: &mut VecDeque<Seq>) {
+        while self.issued < self.issue_cap && self.next_arrival <= now {
+            let t = self.next_arrival;
+            self.issue(t, queue);
+            self.next_arrival = t + arrival_gap(&mut self.arr_rng, self.rate, self.burstiness);
+        }
+    }
+
+    /// Closed loop: the users whose requests ended (`to_issue`) send their next ones at `t`.
+    pub(super) fn flush_issues(&mut self, t: f64, queue: &mut VecDeque<Seq>) {
+        let n = std::mem::take(&mut self.to_issue);
+        if self.closed {
+            for _ in 0..n {
+                self.user_next(t, queue);
+            }
+        }
+    }
+
+    /// A request was aborted at `t` after its deadline.
+    pub(super) fn abort(&mut self, s: &Seq, t: f64) {
+        if s.measured {
+            self.timed_out += 1;
+        }
+        self.finished(s.measured, t);
+    }
+
+    /// A sequence produced its last token at `t`.
+    pub(super) fn complete(&mut self, s: &Seq, t: f64, in_window: bool) {
+        let e2e = t - s.arrival;
+        let ok = e2e <= self.timeout;
+        let ttft = s.first_token - s.arrival;
+        let tpot = if s.output >= 2 { Some((t - s.first_token) / f64::from(s.output - 1)) } else { None };
+        let meets = ok
+            && within(ttft * 1e3, self.targets.ttft_ms)
+            && tpot.is_none_or(|x| within(x * 1e3, self.targets.tpot_ms));
+        if in_window && ok {
+            self.completions_in_window += 1;
+            if meets {
+                self.good_in_window += 1;
+            }
+        }
+        if s.measured {
+            if ok {
+                self.completed += 1;
+                self.ttft.push(ttft);
+                self.e2e.push(e2e);
+                if let Some(x) = tpot {
+                    self.tpot.push(x);
+                }
+            } else {
+                self.timed_out += 1;
+            }
+        }
+        self.finished(s.measured, t);
+    }
+
+    /// Summarises the run. `stats` are the time-weighted statistics of the pool that decodes, `preemptions`
+    /// those of all pools, `prefill_busy` the in-window busy time of a separate prefill pool (0 if none).
+    pub(super) fn result(
+        mut self,
+        truncated: bool,
+        now: f64,
+        stats: &BusyStats,
+        preemptions: u32,
+        prefill_busy: f64,
+    ) -> SimResult {
+        let end = if self.window_end.is_finite() {
+            self.window_end
+        } else if self.resolved_at.is_nan() {
+            now
+        } else {
+            self.resolved_at
+        };
+        let duration = if self.window_start.is_finite() && end > self.window_start { end - self.window_start } else { 0.0 };
+        let per_s = |x: f64| if duration > 0.0 { x / duration } else { 0.0 };
+        let busy_share = |x: f64| if stats.busy > 0.0 { x / stats.busy } else { 0.0 };
+        // Open loop: the queue grew between the middle and the end of the measured arrivals by more than a
+        // tenth of the arrivals in between: arrivals outpace service, latencies depend on the run length.
+        let growing = match (self.q_mid, self.q_end) {
+            (Some(mid), Some(end)) if end > mid => {
+                let grew = (end - mid) as f64;
+                let arrivals = (self.n_measured - 1 - self.n_measured / 2) as f64;
+                grew >= 5.0 && grew > 0.1 * arrivals
+            }
+            _ => false,
+        };
+        SimResult {
+            completed: self.completed,
+            rejected: self.rejected,
+            timed_out: self.timed_out,
+            preemptions,
+            duration_s: duration,
+            system_output_tps: per_s(self.tokens_in_window as f64),
+            request_throughput: per_s(self.completions_in_window as f64),
+            ttft_ms: Percentiles::of(&mut self.ttft).scaled(1e3),
+            tpot_ms: Percentiles::of(&mut self.tpot).scaled(1e3),
+            itl_ms: self.itl.percentiles().scaled(1e3),
+            e2e_ms: Percentiles::of(&mut self.e2e).scaled(1e3),
+            mean_batch: busy_share(stats.batch_time),
+            mean_kv_utilization: busy_share(stats.kv_time),
+            memory_bound_fraction: busy_share(stats.mem_time),
+            compute_bound_fraction: busy_share(stats.comp_time),
+            prefill_utilization: per_s(prefill_busy).clamp(0.0, 1.0),
+            saturated: truncated || growing || self.completed == 0,
+            goodput_rps: per_s(self.good_in_window as f64),
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Disaggregated prefill/decode serving (see the module docs of [`super`]).
