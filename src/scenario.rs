@@ -409,7 +409,13 @@ fn resolve_model(s: &ModelSpec, defaults: &mut Vec<String>) -> Result<ModelShape
     }
     let is_moe = moe.experts > 0;
     let active = match (s.active_params_b, p.map(|p| p.active_params_b)) {
-        (Some(v), _) => check("model.active_params_b", v, f64::MIN_POSITIVE, params, "billion (at most params_b)")?,
+        (Some(v), _) => {
+            let v = positive("model.active_params_b", v, 100_000.0, "billion parameters")?;
+            if v > params {
+                return Err(ScenarioError::new("model.active_params_b", format!("{v} B is more than params_b ({params} B)")));
+            }
+            v
+        }
         // A preset's active count belongs to its own size: a dense override of params_b moves it too.
         (None, Some(a)) if is_moe || s.params_b.is_none() => a.min(params),
         (None, _) if is_moe => return Err(ScenarioError::new("model.active_params_b", "required for a mixture-of-experts model")),
@@ -546,7 +552,8 @@ fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> Result<Work
         defaults.push("workload: 512 prompt + 128 output tokens".into());
     }
     let prompt = check("workload.prompt_tokens", s.prompt_tokens.unwrap_or(512.0), 0.0, 10_000_000.0, "tokens")?;
-    let output = check("workload.output_tokens", s.output_tokens.unwrap_or(128.0), 1.0, 10_000_000.0, "tokens")?;
+    // TPOT = (E2E − TTFT) / (n − 1) needs at least two output tokens.
+    let output = check("workload.output_tokens", s.output_tokens.unwrap_or(128.0), 2.0, 10_000_000.0, "tokens")?;
     let depth = check("workload.context_depth", s.context_depth.unwrap_or(0.0), 0.0, 10_000_000.0, "tokens")?;
     let distribution = match s.distribution.as_deref().unwrap_or("fixed") {
         "fixed" => Distribution::Fixed,
@@ -780,5 +787,7 @@ pub struct Report {
     pub band: Band,
     pub target: Target,
     pub verdict: String,
+    /// Whether the verdict is a pass (it fits and some load meets the target; batch mode: it fits).
+    pub verdict_ok: bool,
     pub warnings: Vec<String>,
 }

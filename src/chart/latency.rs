@@ -18,6 +18,8 @@ pub struct LatencyData {
     pub tpot: [Vec<f64>; 3],
     pub ttft_target: Option<f64>,
     pub tpot_target: Option<f64>,
+    /// Levels whose queue grows without bound (their latencies are lower bounds, drawn clipped at the top).
+    pub saturated: Vec<bool>,
 }
 
 impl LatencyData {
@@ -33,6 +35,7 @@ impl LatencyData {
             tpot: [col(&|p| p.tpot_ms.p50), col(&|p| p.tpot_ms.p95), col(&|p| p.tpot_ms.p99)],
             ttft_target: (r.target.ttft_ms < 1e8).then_some(r.target.ttft_ms),
             tpot_target: (r.target.tpot_ms < 1e8).then_some(r.target.tpot_ms),
+            saturated: s.iter().map(|p| p.saturated).collect(),
         }
     }
 }
@@ -53,35 +56,44 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData) 
         return Err("no load levels to draw".into());
     }
     let (xlo, xhi) = super::load_range(pts.iter().map(|&i| d.x[i]));
+    // Scale to the levels that reach a steady state; saturated levels' ever-growing queues would flatten the
+    // region that matters, so their values are clipped at the top. 45 % headroom keeps the legend clear.
+    let steady: Vec<usize> = pts.iter().copied().filter(|&i| !d.saturated.get(i).copied().unwrap_or(false)).collect();
+    let scale_pts = if steady.is_empty() { &pts } else { &steady };
     let max_of = |v: &[Vec<f64>; 3], t: Option<f64>| {
-        pts.iter().map(|&i| v[2][i]).filter(|x| x.is_finite()).fold(t.unwrap_or(0.0), f64::max) * 1.1
+        scale_pts.iter().map(|&i| v[2][i]).filter(|x| x.is_finite()).fold(t.unwrap_or(0.0) / 1.45, f64::max) * 1.45
     };
     let tmax = (max_of(&d.ttft, d.ttft_target) / 1e3).max(0.01);
     let pmax = max_of(&d.tpot, d.tpot_target).max(1.0);
     let mut chart = super::dual_axis_chart(root, (xlo, xhi), (tmax, pmax), (d.x_label.as_str(), "TTFT (s)")).map_err(err)?;
     chart.configure_secondary_axes().y_desc("TPOT (ms)").draw().map_err(err)?;
     let names = ["P50", "P95", "P99"];
-    for (k, w) in [(0usize, 3u32), (1, 1), (2, 2)] {
-        let a = 1.0 - 0.3 * k as f64;
+    // P50 thick and solid, P95 thin and light, P99 medium and darker: three visibly different lines.
+    for (k, w, a) in [(0usize, 3u32, 1.0), (1, 1, 0.45), (2, 2, 0.75)] {
         chart
-            .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.ttft[k][i] / 1e3)), TTFT.mix(a).stroke_width(w)))
+            .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], (d.ttft[k][i] / 1e3).min(tmax))), TTFT.mix(a).stroke_width(w)))
             .map_err(err)?
             .label(format!("TTFT {}", names[k]))
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], TTFT.mix(a).stroke_width(w)));
         chart
-            .draw_secondary_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.tpot[k][i])), TPOT.mix(a).stroke_width(w)))
+            .draw_secondary_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.tpot[k][i].min(pmax))), TPOT.mix(a).stroke_width(w)))
             .map_err(err)?
             .label(format!("TPOT {}", names[k]))
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], TPOT.mix(a).stroke_width(w)));
     }
-    if let Some(t) = d.ttft_target {
-        let t = t / 1e3;
-        if t < tmax {
-            chart.draw_series(DashedLineSeries::new([(xlo, t), (xhi, t)], 6, 4, TTFT.stroke_width(1))).map_err(err)?;
-        }
+    if let Some(t) = d.ttft_target.map(|t| t / 1e3).filter(|t| *t < tmax) {
+        chart
+            .draw_series(DashedLineSeries::new([(xlo, t), (xhi, t)], 6, 4, TTFT.stroke_width(1)))
+            .map_err(err)?
+            .label(format!("TTFT target {t} s"))
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 5, y)], TTFT.stroke_width(1)));
     }
     if let Some(t) = d.tpot_target.filter(|t| *t < pmax) {
-        chart.draw_secondary_series(DashedLineSeries::new([(xlo, t), (xhi, t)], 6, 4, TPOT.stroke_width(1))).map_err(err)?;
+        chart
+            .draw_secondary_series(DashedLineSeries::new([(xlo, t), (xhi, t)], 6, 4, TPOT.stroke_width(1)))
+            .map_err(err)?
+            .label(format!("TPOT target {t} ms"))
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 5, y)], TPOT.stroke_width(1)));
     }
     chart
         .configure_series_labels()

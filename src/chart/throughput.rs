@@ -63,7 +63,7 @@ fn nice_max(v: f64) -> f64 {
     }
     let mag = 10f64.powf(v.log10().floor());
     let m = v / mag;
-    let n = if m <= 1.0 { 1.0 } else if m <= 2.0 { 2.0 } else if m <= 5.0 { 5.0 } else { 10.0 };
+    let n = [1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0].into_iter().find(|n| m <= *n).unwrap_or(10.0);
     n * mag
 }
 
@@ -79,10 +79,11 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
         return Err("no load levels to draw".into());
     }
     let (xlo, xhi) = super::load_range(pts.iter().map(|&i| d.x[i]));
+    // 45 % headroom above the data keeps the legend (upper right) off the lines.
     let umax = nice_max(
-        pts.iter().map(|&i| d.per_user[i] * (1.0 + d.band)).fold(d.floor.unwrap_or(0.0) * 1.1, f64::max),
+        pts.iter().map(|&i| d.per_user[i] * (1.0 + d.band)).fold(d.floor.unwrap_or(0.0) * 1.1, f64::max) * 1.45,
     );
-    let smax = nice_max(pts.iter().map(|&i| d.system[i]).fold(0.0, f64::max) * 1.05);
+    let smax = nice_max(pts.iter().map(|&i| d.system[i]).fold(0.0, f64::max) * 1.45);
     let mut chart = super::dual_axis_chart(root, (xlo, xhi), (umax, smax), (d.x_label.as_str(), "per-user tok/s")).map_err(err)?;
     chart
         .configure_secondary_axes()
@@ -135,7 +136,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::MiddleLeft)
+        .position(SeriesLabelPosition::UpperRight)
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(203, 213, 225))
         .draw()

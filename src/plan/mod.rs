@@ -57,7 +57,7 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
     let mut warnings = Vec::new();
     if !d.fits() {
         warnings.push(format!(
-            "the weights ({:.1} GB) do not fit: {:.1} GB usable on {} × {:.0} GiB",
+            "the weights ({:.1} GB) do not fit: {:.1} GB usable on {} × {:.1} GiB",
             mem.weights_gb,
             (d.hardware.total_memory_bytes() * d.engine.memory_utilization
                 - d.engine.reserve_gb * crate::model::units::GIB * f64::from(d.hardware.devices))
@@ -71,6 +71,13 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
             mem.context_tokens,
             mem.kv_budget_gb,
             d.kv_bytes(mem.context_tokens) / 1e9
+        ));
+    }
+    if !matches!(w.load, Load::Offline) && sim_requests(w) < w.requests {
+        warnings.push(format!(
+            "long requests: {} requests simulated per load level instead of {}, so the P99s rest on fewer samples",
+            sim_requests(w),
+            w.requests
         ));
     }
     if sweep.iter().any(|p| p.saturated) {
@@ -99,6 +106,7 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
     let peak_usable = peak_usable_idx.map(|i| marker(&sweep[i]));
     let operating_point = peak_usable_idx.map(|i| operating(&sweep[..=i], r.target.operating_fraction, pct));
     let verdict = verdict(r, &ss, &mem, operating_point.as_ref(), &peak, &sweep);
+    let verdict_ok = mem.fits && (operating_point.is_some() || w.mode == Mode::Batch);
     Report {
         version: VERSION,
         hardware: format!("{}{}", if d.hardware.devices > 1 { format!("{} × ", d.hardware.devices) } else { String::new() }, d.hardware.name),
@@ -115,6 +123,7 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
         band: BAND,
         target: r.target.clone(),
         verdict,
+        verdict_ok,
         warnings,
     }
 }
@@ -340,7 +349,7 @@ fn simulated_sweep(r: &Resolved) -> Vec<LoadPoint> {
                 Arrivals::Closed { concurrency: x.clamp(1.0, 1e6) as u32 }
             };
             let cfg = SimConfig {
-                requests: w.requests,
+                requests: sim_requests(w),
                 prompt: length(w.distribution, w.prompt_tokens, w.spread),
                 output: length(w.distribution, w.output_tokens, w.spread),
                 context_depth: w.context_depth,
@@ -351,7 +360,7 @@ fn simulated_sweep(r: &Resolved) -> Vec<LoadPoint> {
                 timeout_s: w.timeout_s,
                 // Long enough for every measured request even at very low request rates.
                 max_sim_seconds: if rate_mode { (20.0 * f64::from(w.requests) / x).max(86_400.0) } else { 1e7 },
-                max_steps: 2_000_000,
+                max_steps: 4_000_000,
             };
             let s = sim::simulate(d, &cfg, &targets);
             let analytic = analytic_point(d, w, if rate_mode { 1.0 } else { x }).0;
@@ -397,6 +406,16 @@ fn simulated_sweep(r: &Resolved) -> Vec<LoadPoint> {
         .collect()
 }
 
+/// Requests simulated per load level: the workload's, but fewer for very long requests so that one level
+/// simulates at most about 400,000 request-steps (a decode step per output token, a prefill step per 64 prompt
+/// tokens) and stays interactive in the page; at least 30.
+#[must_use]
+pub fn sim_requests(w: &Workload) -> u32 {
+    let steps_per_request = w.output_tokens + w.prompt_tokens / 64.0;
+    let cap = (400_000.0 / steps_per_request.max(1.0)).floor().max(30.0);
+    (f64::from(w.requests)).min(cap) as u32
+}
+
 fn pcts(p: &sim::Percentiles) -> Pcts {
     Pcts { mean: p.mean, p50: p.p50, p90: p.p90, p95: p.p95, p99: p.p99 }
 }
@@ -435,10 +454,32 @@ fn operating(levels: &[LoadPoint], fraction: f64, pct: f64) -> Marker {
 
 fn load_label(m: &Marker) -> String {
     match (m.concurrency, m.request_rate) {
+        (Some(c), _) if c.round() == 1.0 => "1 user".to_string(),
         (Some(c), _) => format!("{c:.0} users"),
         (_, Some(r)) => format!("{r:.2} req/s"),
         _ => String::new(),
     }
+}
+
+/// "; at most N users meet the target (beyond: P99 TTFT)": the peak usable load and what breaks after it.
+fn limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
+    let Some(i) = sweep.iter().rposition(|p| p.meets_target) else { return String::new() };
+    let p = &sweep[i];
+    let load = p.concurrency.map_or_else(|| format!("{:.2} req/s", p.request_rate.unwrap_or(0.0)), |c| format!("{c:.0} users"));
+    let Some(next) = sweep.get(i + 1) else {
+        return format!("; all levels up to {load} meet the target");
+    };
+    let pct = r.target.percentile;
+    let why = if next.saturated {
+        "the queue grows without bound".to_string()
+    } else if next.error_rate > 0.01 {
+        format!("{:.0} % errors", next.error_rate * 100.0)
+    } else if next.tpot_ms.at(pct) > r.target.tpot_ms {
+        format!("P{pct:.0} TPOT {:.0} ms", next.tpot_ms.at(pct))
+    } else {
+        format!("P{pct:.0} TTFT {:.0} ms", next.ttft_ms.at(pct))
+    };
+    format!("; the target holds up to {load}, the next level breaks it ({why})")
 }
 
 fn verdict(r: &Resolved, ss: &SingleStream, mem: &Memory, op: Option<&Marker>, peak: &Marker, sweep: &[LoadPoint]) -> String {
@@ -477,12 +518,13 @@ fn verdict(r: &Resolved, ss: &SingleStream, mem: &Memory, op: Option<&Marker>, p
         },
         Mode::Reader => match op {
             Some(m) => format!(
-                "at {}: {:.0} tok/s each, {:.0} tok/s total, P{p} TPOT {:.0} ms ✓ (target {:.0} ms)",
+                "at {}: {:.0} tok/s each, {:.0} tok/s total, P{p} TPOT {:.0} ms ✓ (target {:.0} ms){}",
                 load_label(m),
                 m.per_user_tps,
                 m.system_tps,
                 m.tpot_p_ms,
-                t.tpot_ms
+                t.tpot_ms,
+                limit_note(r, sweep)
             ),
             None => format!(
                 "✗ no load level meets P{p} TTFT ≤ {:.0} ms and TPOT ≤ {:.0} ms; one user gets {:.1} tok/s",

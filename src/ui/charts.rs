@@ -45,7 +45,13 @@ fn ChartCanvas<T: Clone + PartialEq + Send + Sync + 'static>(
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let result = data.with(|d| match d {
-            None => Err("no data".to_string()),
+            None => {
+                // Clear the stale chart: the inputs are invalid, the message is shown above.
+                if let Some(b) = CanvasBackend::with_canvas_object(el.clone()) {
+                    let _ = b.into_drawing_area().fill(&WHITE);
+                }
+                Ok(())
+            }
             Some(d) => match CanvasBackend::with_canvas_object(el.clone()) {
                 Some(b) => draw(&b.into_drawing_area(), d),
                 None => Err("canvas unavailable".into()),

@@ -56,7 +56,14 @@ impl Inputs {
         let num = |s: RwSignal<String>, field: &str| -> Result<Option<f64>, ScenarioError> {
             match opt(s) {
                 None => Ok(None),
-                Some(v) => v.parse::<f64>().map(Some).map_err(|_| ScenarioError::new(field, format!("\"{v}\" is not a number"))),
+                // Thousands separators and spaces are fine ("3,350", "1 000"); units are not.
+                Some(v) => v
+                    .chars()
+                    .filter(|c| !matches!(c, ',' | '_' | ' ' | '\u{a0}'))
+                    .collect::<String>()
+                    .parse::<f64>()
+                    .map(Some)
+                    .map_err(|_| ScenarioError::new(field, format!("\"{v}\" is not a number: type digits only, the unit is beside the field"))),
             }
         };
         let int = |s: RwSignal<String>, field: &str| -> Result<Option<u32>, ScenarioError> {

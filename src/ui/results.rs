@@ -44,22 +44,27 @@ pub fn Results(
                         <h2>"Single-stream ceiling"</h2>
                         <p class="big" id="ceiling">{fmt(ss.ceiling_tps)}<small>" tok/s"</small></p>
                         <p class="formula" id="ceiling-formula">{formula}</p>
-                        <p class="note">"memory bandwidth ÷ bytes read per token (weights + KV cache); no engine reaches it"</p>
+                        <p class="note">"memory bandwidth ÷ bytes read per token (the weights every token streams — not the embedding table — plus the KV cache); no engine reaches it"</p>
                     </div>
                     <div class="card">
                         <h2>"One user, predicted"</h2>
                         <p class="big" id="decode-tps">{fmt(ss.decode_tps)}<small>" tok/s"</small></p>
                         <p class="formula">{format!("± {:.0} % · TPOT {} ms · TTFT {} ms · prefill {} tok/s", r.band.single_stream_pct, fmt(ss.tpot_ms), fmt(ss.ttft_ms), fmt(ss.prefill_tps))}</p>
-                        <p class="note">{format!("{} on {} with {}", r.model, r.hardware, r.engine)}</p>
+                        <p class="note" class:bad=!m.fits>{if m.fits { format!("{} on {} with {}", r.model, r.hardware, r.engine) } else { "does not fit in memory: this is what it would do if it did".to_string() }}</p>
                     </div>
                     <div class="card">
                         <h2>"Memory"</h2>
                         <p class="big" id="max-concurrency">{format!("{:.0}", m.max_concurrency)}<small>" sequences at once"</small></p>
-                        <p class="formula">{format!("weights {} GB · KV {} KB/token · KV space {} GB (decimal GB)", fmt(m.weights_gb), fmt(m.kv_bytes_per_token / 1e3), fmt(m.kv_budget_gb))}</p>
-                        <p class="note" class:bad=!m.fits>{if m.fits { format!("memory holds {:.0} of {} tokens; the engine runs at most {:.0}", m.kv_max_sequences.floor(), m.context_tokens, m.max_concurrency) } else { "does not fit".to_string() }}</p>
+                        <p class="formula">{format!(
+                            "weights {} GB · KV {} KB/token · {}",
+                            fmt(m.weights_gb),
+                            fmt(m.kv_bytes_per_token / 1e3),
+                            if m.kv_budget_gb >= 0.0 { format!("KV space {} GB", fmt(m.kv_budget_gb)) } else { format!("short by {} GB", fmt(-m.kv_budget_gb)) }
+                        )}</p>
+                        <p class="note" class:bad=!m.fits>{if m.fits { format!("memory holds {:.0} sequences of {} tokens; the engine runs at most {:.0} at once (decimal GB; device memory in GiB)", m.kv_max_sequences.floor(), m.context_tokens, m.max_concurrency) } else { "does not fit".to_string() }}</p>
                     </div>
                 </div>
-                <p class="verdict" id="verdict">{r.verdict.clone()}</p>
+                <p class="verdict" class:fail=!r.verdict_ok id="verdict">{r.verdict.clone()}</p>
                 {r.warnings.iter().map(|w| view! { <p class="warning">{w.clone()}</p> }).collect_view()}
                 <details class="defaults">
                     <summary>{format!("Defaults used ({})", r.defaults_used.len())}</summary>
