@@ -47,6 +47,7 @@ pub(crate) fn dual_axis_chart<'a, DB: DrawingBackend>(
         .x_desc(x_desc)
         .y_desc(y_desc)
         .x_label_formatter(&load_tick)
+        .y_label_formatter(&|v| if *v >= 10.0 || *v == 0.0 { format!("{v:.0}") } else { format!("{v:.2}").trim_end_matches('0').trim_end_matches('.').to_string() })
         .light_line_style(RGBColor(238, 238, 238))
         .draw()?;
     Ok(chart)

@@ -407,12 +407,12 @@ fn simulated_sweep(r: &Resolved) -> Vec<LoadPoint> {
 }
 
 /// Requests simulated per load level: the workload's, but fewer for very long requests so that one level
-/// simulates at most about 400,000 request-steps (a decode step per output token, a prefill step per 64 prompt
+/// simulates at most about 600,000 request-steps (a decode step per output token, a prefill step per 64 prompt
 /// tokens) and stays interactive in the page; at least 30.
 #[must_use]
 pub fn sim_requests(w: &Workload) -> u32 {
     let steps_per_request = w.output_tokens + w.prompt_tokens / 64.0;
-    let cap = (400_000.0 / steps_per_request.max(1.0)).floor().max(30.0);
+    let cap = (600_000.0 / steps_per_request.max(1.0)).floor().max(30.0);
     (f64::from(w.requests)).min(cap) as u32
 }
 
