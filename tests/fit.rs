@@ -42,6 +42,8 @@ fn solve(mut a: Vec<Vec<f64>>) -> Option<Vec<f64>> {
 struct Fit {
     eta_bw: f64,
     eta_kv: f64,
+    /// Time per device boundary of a layer split, ms.
+    hop_ms: f64,
     overhead_ms: f64,
     per_layer_us: f64,
     eta_fl: f64,
@@ -54,6 +56,8 @@ struct Obs {
     x_w: f64,
     x_kv: f64,
     x_l: f64,
+    /// Device boundaries a token crosses in a layer split.
+    x_hops: f64,
     t: f64,
     eta_fl: Option<f64>,
 }
@@ -68,7 +72,6 @@ fn observations() -> Vec<Obs> {
         let (Some(tps), Some(gen)) = (num(&row, "decode_tok_s"), num(&row, "gen_len")) else { continue };
         let ctx = num(&row, "context_depth").unwrap_or(0.0) + gen / 2.0;
         let bw = d.hardware.memory_bandwidth_gbps * 1e9;
-        let hop = f64::from(d.hardware.devices.saturating_sub(1)) * LAYER_SPLIT_HOP_S;
         let eta_fl = match (num(&row, "prefill_tok_s"), row["prefill_test"].strip_prefix("pp").and_then(|s| s.parse::<f64>().ok())) {
             (Some(p), Some(len)) => {
                 let flops = 2.0 * d.model.matmul_params_per_token() * len
@@ -83,7 +86,8 @@ fn observations() -> Vec<Obs> {
             x_w: d.weight_bytes_read(1.0) / bw,
             x_kv: d.kv_bytes(ctx) / bw,
             x_l: f64::from(d.model.layers) * 1e-6,
-            t: 1.0 / tps - hop,
+            x_hops: f64::from(d.hardware.devices.saturating_sub(1)) * 1e-3,
+            t: 1.0 / tps,
             eta_fl,
         });
     }
@@ -91,17 +95,22 @@ fn observations() -> Vec<Obs> {
 }
 
 /// Weighted least squares (1/t² weights: relative error) of `t` on per-kind [weights/BW, layers] columns and
-/// one KV/BW column shared by all `kinds` (the attention kernels are the software's, not the GPU class's).
+/// a KV/BW column and a layer-split-hop column shared by all `kinds` (the attention kernels and the hand-off
+/// between devices are the software's, not the GPU class's).
 fn fit_group(obs: &[Obs], kinds: &[HardwareKind]) -> Vec<(HardwareKind, Fit)> {
     let k = kinds.len();
-    let n = 2 * k + 1;
+    let hops = obs.iter().any(|o| kinds.contains(&o.kind) && o.x_hops > 0.0);
+    let n = 2 * k + 1 + usize::from(hops);
     let mut ata = vec![vec![0.0; n + 1]; n];
     for o in obs {
         let Some(g) = kinds.iter().position(|&kk| kk == o.kind) else { continue };
         let mut x = vec![0.0; n];
         x[2 * g] = o.x_w;
         x[2 * g + 1] = o.x_l;
-        x[n - 1] = o.x_kv;
+        x[2 * k] = o.x_kv;
+        if hops {
+            x[2 * k + 1] = o.x_hops;
+        }
         let w = 1.0 / (o.t * o.t);
         for i in 0..n {
             for j in 0..n {
@@ -119,7 +128,8 @@ fn fit_group(obs: &[Obs], kinds: &[HardwareKind]) -> Vec<(HardwareKind, Fit)> {
             fl.sort_by(f64::total_cmp);
             let fit = Fit {
                 eta_bw: 1.0 / c[2 * g],
-                eta_kv: 1.0 / c[n - 1],
+                eta_kv: 1.0 / c[2 * k],
+                hop_ms: if hops { c[2 * k + 1] } else { f64::NAN },
                 overhead_ms: 0.0,
                 per_layer_us: c[2 * g + 1],
                 eta_fl: fl.get(fl.len() / 2).copied().unwrap_or(f64::NAN),
@@ -140,6 +150,12 @@ fn llama_cpp_defaults_match_the_fit() {
     // CUDA kinds share the attention kernels (one η_kv); Metal has its own.
     let mut fits = fit_group(&obs, &[HardwareKind::ConsumerGpu, HardwareKind::WorkstationGpu, HardwareKind::DatacenterGpu]);
     fits.extend(fit_group(&obs, &[HardwareKind::AppleSilicon]));
+    if let Some((_, f)) = fits.first() {
+        println!("  layer-split hand-off per device boundary: fit {:.3} ms; default {:.3} ms", f.hop_ms, LAYER_SPLIT_HOP_S * 1e3);
+        if (f.hop_ms - LAYER_SPLIT_HOP_S * 1e3).abs() > 0.05 {
+            problems.push(format!("layer-split hop: default {:.3} ms vs fit {:.3} ms", LAYER_SPLIT_HOP_S * 1e3, f.hop_ms));
+        }
+    }
     for (kind, f) in fits {
         let e = engines::efficiency("llama.cpp", kind);
         println!(

@@ -35,8 +35,9 @@ use serde::Serialize;
 
 /// All-reduce latency per call, seconds.
 pub const ALLREDUCE_LATENCY_S: f64 = 8e-6;
-/// Extra time per device boundary in a layer split (activation hand-off and synchronisation), seconds.
-pub const LAYER_SPLIT_HOP_S: f64 = 0.15e-3;
+/// Extra time per device boundary in a layer split (activation hand-off and synchronisation), seconds;
+/// fitted on the llama-bench multi-GPU rows by `tests/fit.rs`.
+pub const LAYER_SPLIT_HOP_S: f64 = 0.21e-3;
 
 /// What limits a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
