@@ -75,7 +75,7 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
     }
     if !matches!(w.load, Load::Offline) && sim_requests(w) < w.requests {
         warnings.push(format!(
-            "long requests: {} requests simulated per load level instead of {}, so the P99s rest on fewer samples",
+            "{} requests simulated per load level instead of {} to bound the work (about 600,000 request-steps per level); the P99s rest on fewer samples",
             sim_requests(w),
             w.requests
         ));
@@ -452,11 +452,22 @@ fn operating(levels: &[LoadPoint], fraction: f64, pct: f64) -> Marker {
     at(a, b, t)
 }
 
+/// A request rate with as many decimals as it needs (0.001, 0.25, 12).
+fn fmt_rate(r: f64) -> String {
+    if r >= 10.0 {
+        format!("{r:.0}")
+    } else if r >= 0.1 {
+        format!("{r:.2}")
+    } else {
+        format!("{r:.4}").trim_end_matches('0').to_string()
+    }
+}
+
 fn load_label(m: &Marker) -> String {
     match (m.concurrency, m.request_rate) {
         (Some(c), _) if c.round() == 1.0 => "1 user".to_string(),
         (Some(c), _) => format!("{c:.0} users"),
-        (_, Some(r)) => format!("{r:.2} req/s"),
+        (_, Some(r)) => format!("{} req/s", fmt_rate(r)),
         _ => String::new(),
     }
 }
@@ -465,7 +476,7 @@ fn load_label(m: &Marker) -> String {
 fn limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
     let Some(i) = sweep.iter().rposition(|p| p.meets_target) else { return String::new() };
     let p = &sweep[i];
-    let load = p.concurrency.map_or_else(|| format!("{:.2} req/s", p.request_rate.unwrap_or(0.0)), |c| format!("{c:.0} users"));
+    let load = p.concurrency.map_or_else(|| format!("{} req/s", fmt_rate(p.request_rate.unwrap_or(0.0))), |c| format!("{c:.0} users"));
     let Some(next) = sweep.get(i + 1) else {
         return format!("; all levels up to {load} meet the target");
     };

@@ -8,7 +8,7 @@
 
 use super::dist::{arrival_gap, Arrivals, LengthDist, MAX_TOKENS};
 use super::rng::{splitmix64, Rng};
-use super::server::{empty, BusyStats, Seq, MAX_CONCURRENCY, MAX_REQUESTS};
+use super::server::{BusyStats, Seq, MAX_CONCURRENCY, MAX_REQUESTS};
 use super::stats::{LogHistogram, Percentiles};
 use super::{SimConfig, SimResult, Targets};
 use std::collections::VecDeque;
@@ -93,18 +93,18 @@ pub(super) struct Books {
 }
 
 impl Books {
-    /// The books of run `cfg`, or the result to return at once when there is nothing to simulate (no requests,
-    /// no arrival rate). `max_total` and `max_prompt` are unlimited until the caller sets them.
-    pub(super) fn new(cfg: &SimConfig, targets: &Targets) -> Result<Self, SimResult> {
+    /// The books of run `cfg`, or `None` when there is nothing to simulate (no requests, no arrival rate: the
+    /// result is all zero, not saturated). `max_total` and `max_prompt` are unlimited until the caller sets them.
+    pub(super) fn new(cfg: &SimConfig, targets: &Targets) -> Option<Self> {
         let requests = cfg.requests.min(MAX_REQUESTS);
         if requests == 0 {
-            return Err(empty(false));
+            return None;
         }
         let (closed, concurrency, rate, burstiness) = match cfg.arrivals {
             Arrivals::Closed { concurrency } => (true, concurrency.clamp(1, MAX_CONCURRENCY), 0.0, 1.0),
             Arrivals::Poisson { rate_per_s, burstiness } => {
                 if rate_per_s.is_nan() || rate_per_s <= 0.0 {
-                    return Err(empty(false));
+                    return None;
                 }
                 (false, 0, rate_per_s, if burstiness > 0.0 { burstiness } else { 1.0 })
             }
@@ -171,7 +171,7 @@ impl Books {
         if books.warmup == 0 {
             books.start_measuring();
         }
-        Ok(books)
+        Some(books)
     }
 
     /// Requests in flight at once, a capacity hint for queues.

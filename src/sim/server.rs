@@ -40,7 +40,8 @@ fn ceil_block(tokens: u32) -> u32 {
 
 /// Per-decode-token KV bytes and attention FLOPs as functions of context, in the closed form
 /// `g·ctx + l·min(ctx, window)` (exact for every [`Attention`] kind: full and MLA are linear, a sliding window
-/// caps the local layers), with coefficients taken from [`crate::model::kv`] so the formulas live in one place.
+/// caps the local layers), with coefficients taken from [`crate::model::kv`] so the formulas live in one place,
+/// and KV bytes scaled by [`Deployment::kv_replication`] as in [`Deployment::kv_bytes`].
 /// Being linear in `ctx` and `min(ctx, window)`, it is evaluated once per step on the sums of those over the
 /// decoding sequences instead of once per sequence.
 #[derive(Debug, Clone, Copy)]
@@ -55,7 +56,9 @@ impl DecodeCost {
     fn new(d: &Deployment) -> Self {
         let m = &d.model;
         let e = d.kv_elem_bytes;
-        let kv_g = kv::bytes_per_token_global(m, e);
+        let r = d.kv_replication();
+        let kv_g_one = kv::bytes_per_token_global(m, e);
+        let kv_g = kv_g_one * r;
         match m.attention {
             Attention::Full | Attention::Mla { .. } => Self {
                 kv_g,
@@ -65,7 +68,7 @@ impl DecodeCost {
             },
             Attention::Sliding { window, .. } => {
                 let w = f64::from(window);
-                let kv_l = kv::bytes_per_token(m, e) - kv_g;
+                let kv_l = (kv::bytes_per_token(m, e) - kv_g_one) * r;
                 let (fl_g, fl_l) = if window == 0 {
                     (kv::attention_flops_per_token(m, 1.0), 0.0)
                 } else {
@@ -241,10 +244,7 @@ fn run_with(d: &Deployment, cfg: &SimConfig, targets: &Targets, stretches: bool,
     if !d.fits() {
         return empty(true);
     }
-    let mut books = match Books::new(cfg, targets) {
-        Ok(b) => b,
-        Err(r) => return r,
-    };
+    let Some(mut books) = Books::new(cfg, targets) else { return empty(false) };
     let mut pool = Pool::new(d, books.timeout, books.in_flight_hint());
     // The smallest possible request must fit in the KV pool alone, or nothing can ever run.
     books.max_total = pool.max_fitting_tokens();
@@ -969,8 +969,9 @@ mod tests {
             Attention::Sliding { window: 0, local_fraction: 0.5 },
             Attention::Sliding { window: 1, local_fraction: 1.0 },
         ];
-        for a in kinds {
+        for (a, devices) in kinds.into_iter().flat_map(|a| [(a, 1), (a, 16)]) {
             d.model.attention = a;
+            d.hardware.devices = devices; // 16-way tensor parallel replicates the 8 KV heads (MLA: every device)
             let c = DecodeCost::new(&d);
             for ctx in [0.0, 1.0, 17.0, 127.0, 128.0, 129.0, 1000.0, 4095.0, 4096.0, 5000.0, 131_072.0] {
                 let kv_ref = d.kv_bytes(ctx);

@@ -15,6 +15,7 @@ pub struct Inputs {
     pub bandwidth: RwSignal<String>,
     pub memory: RwSignal<String>,
     pub devices: RwSignal<String>,
+    pub parallelism: RwSignal<String>,
     pub model_preset: RwSignal<String>,
     pub params: RwSignal<String>,
     pub quant: RwSignal<String>,
@@ -24,6 +25,7 @@ pub struct Inputs {
     pub output: RwSignal<String>,
     pub tpot: RwSignal<String>,
     pub ttft: RwSignal<String>,
+    pub percentile: RwSignal<String>,
 }
 
 impl Inputs {
@@ -35,6 +37,7 @@ impl Inputs {
             bandwidth: s(""),
             memory: s(""),
             devices: s("1"),
+            parallelism: s("tensor"),
             model_preset: s("llama-3.1-8b"),
             params: s(""),
             quant: s("bf16"),
@@ -44,6 +47,7 @@ impl Inputs {
             output: s("256"),
             tpot: s("40"),
             ttft: s("2000"),
+            percentile: s("99"),
         }
     }
 
@@ -80,6 +84,11 @@ impl Inputs {
                 memory_bandwidth_gbps: num(self.bandwidth, "hardware.memory_bandwidth_gbps")?,
                 memory_gb: num(self.memory, "hardware.memory_gb")?,
                 devices: int(self.devices, "hardware.devices")?,
+                parallelism: Some(match self.parallelism.get().as_str() {
+                    "layer-split" => crate::model::hardware::Parallelism::LayerSplit,
+                    "pipeline" => crate::model::hardware::Parallelism::Pipeline,
+                    _ => crate::model::hardware::Parallelism::Tensor,
+                }),
                 ..Default::default()
             },
             model: ModelSpec { preset: opt(self.model_preset), params_b: num(self.params, "model.params_b")?, ..Default::default() },
@@ -91,7 +100,12 @@ impl Inputs {
                 load: Some(LoadSpec::default()),
                 ..Default::default()
             },
-            target: TargetSpec { tpot_ms: num(self.tpot, "target.tpot_ms")?, ttft_ms: num(self.ttft, "target.ttft_ms")?, ..Default::default() },
+            target: TargetSpec {
+                tpot_ms: num(self.tpot, "target.tpot_ms")?,
+                ttft_ms: num(self.ttft, "target.ttft_ms")?,
+                percentile: num(self.percentile, "target.percentile")?,
+                ..Default::default()
+            },
         })
     }
 }

@@ -59,10 +59,15 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
             <SelectField label="Device" field="hardware.preset" value=inputs.hw_preset options=opts error />
             <NumField label="Memory bandwidth" unit="GB/s" field="hardware.memory_bandwidth_gbps" value=inputs.bandwidth
                 placeholder=Signal::derive(move || hw().map_or("required".into(), |h| format!("{}", h.bandwidth_gbps))) error />
-            <NumField label="Memory per device" unit="GB" field="hardware.memory_gb" value=inputs.memory
+            <NumField label="Memory per device" unit="GiB" field="hardware.memory_gb" value=inputs.memory
                 placeholder=Signal::derive(move || hw().map_or("auto".into(), |h| format!("{}", h.memory_gb))) error />
-            <NumField label="Devices (tensor parallel)" unit="" field="hardware.devices" value=inputs.devices
+            <NumField label="Devices" unit="" field="hardware.devices" value=inputs.devices
                 placeholder=Signal::derive(|| "1".to_string()) error />
+            <SelectField label="Multi-device split" field="hardware.parallelism" value=inputs.parallelism options=vec![
+                ("tensor".to_string(), "Tensor parallel (bandwidth adds)".to_string()),
+                ("layer-split".to_string(), "Layer split, llama.cpp (memory adds, speed does not)".to_string()),
+                ("pipeline".to_string(), "Pipeline, serving engine (batch throughput adds)".to_string()),
+            ] error />
             <SelectField label="Engine" field="engine.preset" value=inputs.engine options=engines error />
         </fieldset>
     }
@@ -96,8 +101,14 @@ fn WorkloadInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
             <legend>"Workload and target"</legend>
             <NumField label="Prompt" unit="tokens" field="workload.prompt_tokens" value=inputs.prompt placeholder=Signal::derive(|| "512".to_string()) error />
             <NumField label="Output" unit="tokens" field="workload.output_tokens" value=inputs.output placeholder=Signal::derive(|| "128".to_string()) error />
-            <NumField label="P99 TPOT target" unit="ms" field="target.tpot_ms" value=inputs.tpot placeholder=Signal::derive(|| "40".to_string()) error />
-            <NumField label="P99 TTFT target" unit="ms" field="target.ttft_ms" value=inputs.ttft placeholder=Signal::derive(|| "2000".to_string()) error />
+            <SelectField label="Judge latency at" field="target.percentile" value=inputs.percentile options=vec![
+                ("99".to_string(), "P99 (the 1 % slowest)".to_string()),
+                ("95".to_string(), "P95".to_string()),
+                ("90".to_string(), "P90".to_string()),
+                ("50".to_string(), "P50 (median)".to_string()),
+            ] error />
+            <NumField label="TPOT target (time per output token)" unit="ms" field="target.tpot_ms" value=inputs.tpot placeholder=Signal::derive(|| "40".to_string()) error />
+            <NumField label="TTFT target (time to first token)" unit="ms" field="target.ttft_ms" value=inputs.ttft placeholder=Signal::derive(|| "2000".to_string()) error />
         </fieldset>
     }
 }
