@@ -108,8 +108,28 @@ spec!(
     EngineSpec {
         preset: String, backend: String, bandwidth_efficiency: f64, kv_bandwidth_efficiency: f64, compute_efficiency: f64,
         step_overhead_ms: f64, max_batch: u32, max_batched_tokens: u32, memory_utilization: f64, reserve_gb: f64,
+        /// Disaggregated prefill/decode: `prefill_devices` of `hardware.devices` only prefill, the rest decode.
+        disaggregation: DisaggregationSpec,
     }
 );
+
+spec!(
+    /// Disaggregated prefill/decode pools (DistServe, Splitwise, vLLM/SGLang PD disaggregation).
+    DisaggregationSpec {
+        /// Devices in the prefill pool (tensor parallel inside the pool); the rest form the decode pool.
+        prefill_devices: u32,
+        /// Bandwidth of the KV transfer from the prefill to the decode pool, GB/s (default: the interconnect).
+        kv_transfer_gbps: f64,
+    }
+);
+
+/// A validated disaggregation: devices in the prefill pool and the KV link.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Disaggregation {
+    pub prefill_devices: u32,
+    pub decode_devices: u32,
+    pub kv_transfer_gbps: f64,
+}
 
 spec!(
     /// Load levels: exactly one of `concurrency`, `request_rate` or `offline` (none = automatic concurrency levels).
@@ -215,6 +235,21 @@ pub struct Resolved {
     /// Human-readable list of defaults that filled gaps.
     pub defaults_used: Vec<String>,
     pub backend: String,
+    /// Separate prefill and decode pools, if asked for.
+    pub disaggregation: Option<Disaggregation>,
+}
+
+impl Resolved {
+    /// The (prefill pool, decode pool) deployments of a disaggregated setup.
+    #[must_use]
+    pub fn pools(&self) -> Option<(Deployment, Deployment)> {
+        let g = self.disaggregation?;
+        let mut pre = self.deployment.clone();
+        pre.hardware.devices = g.prefill_devices;
+        let mut dec = self.deployment.clone();
+        dec.hardware.devices = g.decode_devices;
+        Some((pre, dec))
+    }
 }
 
 impl Scenario {
@@ -272,12 +307,28 @@ impl Scenario {
         let backend = self.engine.backend.clone().unwrap_or_else(|| default_backend(hardware.kind).to_string());
         let workload = resolve_workload(&self.workload, &mut defaults)?;
         let target = resolve_target(&self.target, workload.mode)?;
+        let disaggregation = match &self.engine.disaggregation {
+            None => None,
+            Some(g) => {
+                let n = hardware.devices;
+                if n < 2 {
+                    return Err(ScenarioError::new("engine.disaggregation", "needs at least 2 devices (hardware.devices): one per pool"));
+                }
+                let p = check_u("engine.disaggregation.prefill_devices", g.prefill_devices.unwrap_or(n / 2), 1, n - 1)?;
+                if hardware.parallelism != Parallelism::Tensor {
+                    return Err(ScenarioError::new("hardware.parallelism", "disaggregated pools are tensor parallel inside each pool"));
+                }
+                let gbps = positive("engine.disaggregation.kv_transfer_gbps", g.kv_transfer_gbps.unwrap_or(hardware.interconnect_gbps), 100_000.0, "GB/s")?;
+                Some(Disaggregation { prefill_devices: p, decode_devices: n - p, kv_transfer_gbps: gbps })
+            }
+        };
         let mut resolved = Resolved {
             deployment: Deployment { hardware, model, weight_bits, compute_dtype, kv_elem_bytes: kv.bytes, engine },
             workload,
             target,
             defaults_used: defaults,
             backend,
+            disaggregation,
         };
         resolved.settle_memory(self.engine.reserve_gb.is_some())?;
         let hw = &resolved.deployment.hardware;

@@ -362,7 +362,13 @@ fn simulated_sweep(r: &Resolved) -> Vec<LoadPoint> {
                 max_sim_seconds: if rate_mode { (20.0 * f64::from(w.requests) / x).max(86_400.0) } else { 1e7 },
                 max_steps: 4_000_000,
             };
-            let s = sim::simulate(d, &cfg, &targets);
+            let s = match r.pools() {
+                Some((pre, dec)) => {
+                    let link = sim::Disaggregation { kv_transfer_gbps: r.disaggregation.map_or(1.0, |g| g.kv_transfer_gbps) };
+                    sim::simulate_disaggregated(&pre, &dec, &link, &cfg, &targets)
+                }
+                None => sim::simulate(d, &cfg, &targets),
+            };
             let analytic = analytic_point(d, w, if rate_mode { 1.0 } else { x }).0;
             let pct = r.target.percentile;
             let total = f64::from(s.completed + s.rejected + s.timed_out).max(1.0);

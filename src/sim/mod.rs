@@ -100,10 +100,13 @@
 //! 1. **Prefill pool** (its own [`Deployment`]: step times, `max_batched_tokens`, `max_batch`, KV pool). Requests
 //!    arrive there, FCFS, and are prefilled exactly as above — chunks packed up to `max_batched_tokens` tokens
 //!    and `max_batch` sequences per step, blocks allocated per chunk, recompute preemption — except that no
-//!    sequence ever decodes: the step that finishes a prompt samples the **first token** (TTFT ends here, as in
-//!    vLLM, whose proxy sends the prompt to the prefill instance with `max_tokens = 1`) and the sequence leaves
-//!    the batch. It keeps its KV blocks until its transfer is done, so a slow link fills the prefill pool's KV
-//!    cache and stalls admissions there. A request with a single output token is complete at this point.
+//!    sequence ever decodes: the step that finishes a prompt samples the **first token** and the sequence leaves
+//!    the batch. TTFT ends there: the prefill instance produces the first token (vLLM's proxy runs the prompt
+//!    on it with `max_tokens = 1`) and a front end that streams it at once shows this TTFT; one that waits for
+//!    the decode instance shows TTFT plus the transfer and the decode queue, which here appear in the first
+//!    inter-token gap instead. The sequence keeps its KV blocks until its transfer is done, so a slow link
+//!    fills the prefill pool's KV cache and stalls admissions there. A request with a single output token is
+//!    complete at this point.
 //! 2. **Transfer**: the KV cache of the prompt, `decode.kv_bytes(prompt tokens)` bytes (the cached prefix
 //!    included), crosses one FIFO channel of `kv_transfer_gbps` × 10⁹ B/s: a transfer starts when its prefill
 //!    is done and the channel is free and lasts bytes ÷ bandwidth. Transfers overlap with the steps of both
