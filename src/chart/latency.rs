@@ -61,12 +61,18 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData) 
     let steady: Vec<usize> = pts.iter().copied().filter(|&i| !d.saturated.get(i).copied().unwrap_or(false)).collect();
     let scale_pts = if steady.is_empty() { &pts } else { &steady };
     let max_of = |v: &[Vec<f64>; 3], t: Option<f64>| {
-        scale_pts.iter().map(|&i| v[2][i]).filter(|x| x.is_finite()).fold(t.unwrap_or(0.0) / 1.45, f64::max) * 1.45
+        let data = scale_pts.iter().map(|&i| v[2][i]).filter(|x| x.is_finite()).fold(0.0, f64::max);
+        (data * 1.45).max(t.unwrap_or(0.0) * 1.15)
     };
     let tmax = (max_of(&d.ttft, d.ttft_target) / 1e3).max(0.01);
     let pmax = max_of(&d.tpot, d.tpot_target).max(1.0);
     let mut chart = super::dual_axis_chart(root, (xlo, xhi), (tmax, pmax), (d.x_label.as_str(), "TTFT (s)")).map_err(err)?;
-    chart.configure_secondary_axes().y_desc("TPOT (ms)").draw().map_err(err)?;
+    chart
+        .configure_secondary_axes()
+        .y_desc("TPOT (ms)")
+        .y_label_formatter(&|v| if *v >= 10.0 || *v == 0.0 { format!("{v:.0}") } else { format!("{v:.1}") })
+        .draw()
+        .map_err(err)?;
     let names = ["P50", "P95", "P99"];
     // P50 thick and solid, P95 thin and light, P99 medium and darker: three visibly different lines.
     for (k, w, a) in [(0usize, 3u32, 1.0), (1, 1, 0.45), (2, 2, 0.75)] {
