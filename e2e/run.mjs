@@ -79,6 +79,18 @@ await test('page renders ceiling, prediction, verdict', async () => {
   assert(/GB\/s .*÷ .* GB per token/.test(formula), `formula missing: ${formula}`);
   const verdict = await page.textContent('#verdict');
   assert(verdict.length > 10, `verdict: ${verdict}`);
+  const rows = await page.locator('#sweep-table tbody tr').count();
+  assert(rows >= 8, `sweep table has ${rows} rows`);
+});
+
+await test('thousands separators are accepted ("3,350")', async () => {
+  await page.fill('#hardware-memory_bandwidth_gbps', '3,350');
+  await page.waitForTimeout(200);
+  const invalid = await page.locator('label.invalid').count();
+  assert(invalid === 0, 'a separator was rejected');
+  const ceiling = parseFloat(await page.textContent('#ceiling'));
+  assert(ceiling > 200 && ceiling < 240, `ceiling ${ceiling}`);
+  await page.fill('#hardware-memory_bandwidth_gbps', '');
 });
 
 await test('charts are drawn (non-blank canvases)', async () => {

@@ -5,6 +5,7 @@
 mod charts;
 mod inputs;
 mod results;
+mod table;
 
 use crate::model::quant;
 use crate::presets;
@@ -39,6 +40,7 @@ pub fn App() -> impl IntoView {
             <section class="outputs" aria-label="Results">
                 <results::Results report />
                 <charts::Charts report />
+                <table::SweepTable report />
             </section>
         </main>
         <footer class="foot">
