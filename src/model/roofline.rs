@@ -8,10 +8,11 @@
 //!        + Σᵢ KV bytes(cᵢ)                      (each decoding sequence reads its whole cache)
 //!        + KV bytes of the prefill chunk's prior context
 //! flops  = 2 · matmul params · T + attention flops (linear in context for decode, quadratic for prefill)
-//! t_mem  = weight bytes ÷ (η_bw · bandwidth · n_tp) + KV bytes ÷ (η_kv · bandwidth · n_tp)
-//! t_comp = matmul flops ÷ (η_fl · peak(weight dtype) · n_tp) + attention flops ÷ (η_fl · peak(KV dtype) · n_tp)
+//! t_weights = weight bytes ÷ (η_bw · bandwidth · n_tp);   t_kv = KV bytes ÷ (η_kv · bandwidth · n_tp)
+//! t_matmul  = matmul flops ÷ (η_fl · peak(weight dtype) · n_tp);   t_attention = attention flops ÷ (η_fl · peak(KV dtype) · n_tp)
 //! t_comm = n_tp > 1 ? 2 · layers · (α + T · hidden · 2 B · 2(n−1)/n ÷ interconnect) : 0   (ring all-reduce)
-//! step   = max(t_mem, t_comp) + t_comm + overhead (+ (devices−1) · hop for a layer split)
+//! step   = max(t_weights, t_matmul) + max(t_kv, t_attention) + t_comm + overhead (+ (devices−1) · hop for a
+//!          layer split): linear layers and attention are separate kernels, each on its own roofline
 //! ```
 //!
 //! Per-user TPS at batch B = 1/step; system TPS = B/step. At small B the weights dominate the bytes and the
@@ -81,11 +82,31 @@ pub struct StepLoad {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct StepCost {
     pub seconds: f64,
+    /// Linear layers' kernel time (max of weight streaming and matmul) plus attention's KV streaming time.
     pub memory_s: f64,
+    /// Linear layers' kernel time plus attention's compute time. `max(memory_s, compute_s)` is the kernel time
+    /// of the step, and both are affine in the contexts of a pure decode run (used by the simulator's fast path).
     pub compute_s: f64,
+    /// Weight streaming time of the linear layers.
+    pub weights_s: f64,
+    /// Matmul time of the linear layers.
+    pub matmul_s: f64,
     pub comm_s: f64,
     pub overhead_s: f64,
     pub bound: Bound,
+}
+
+/// The bound of a step: overhead when communication and fixed overhead exceed the kernel time; else compute
+/// when the compute-limited kernels (linear layers with matmul > weights, attention with FLOPs > KV bytes)
+/// take more of the kernel time than the memory-limited ones.
+#[must_use]
+pub fn classify(weights_s: f64, matmul_s: f64, kv_s: f64, attn_s: f64, fixed_s: f64) -> Bound {
+    let kernels = weights_s.max(matmul_s) + kv_s.max(attn_s);
+    if fixed_s > kernels {
+        return Bound::Overhead;
+    }
+    let compute_limited = if matmul_s > weights_s { matmul_s } else { 0.0 } + if attn_s > kv_s { attn_s } else { 0.0 };
+    if compute_limited > kernels - compute_limited { Bound::Compute } else { Bound::Memory }
 }
 
 impl Deployment {
@@ -220,9 +241,18 @@ impl Deployment {
         let kv_bytes = load.decode_kv_bytes + load.prefill_kv_bytes;
         let matmul_flops = 2.0 * self.model.matmul_params_per_token() * tokens;
         let attn_flops = load.decode_attn_flops + load.prefill_attn_flops;
-        let memory_s = self.weight_bytes_read(tokens) / self.effective_bandwidth()
-            + kv_bytes / (self.effective_bandwidth() * self.engine.kv_bandwidth_efficiency / self.engine.bandwidth_efficiency);
-        let compute_s = matmul_flops / self.effective_flops() + attn_flops / self.effective_attention_flops();
+        // Two kernel classes run one after the other in every layer: the linear layers (stream the weights, do
+        // the matmul FLOPs) and attention (stream the KV cache, do the attention FLOPs). Each has its own
+        // roofline; their times add. (Taking one max over all bytes and all FLOPs would let attention's memory
+        // time hide under the matmuls' compute, which no engine achieves.)
+        let weights_s = self.weight_bytes_read(tokens) / self.effective_bandwidth();
+        let kv_s = kv_bytes / (self.effective_bandwidth() * self.engine.kv_bandwidth_efficiency / self.engine.bandwidth_efficiency);
+        let matmul_s = matmul_flops / self.effective_flops();
+        let attn_s = attn_flops / self.effective_attention_flops();
+        let gemm_s = weights_s.max(matmul_s);
+        let memory_s = gemm_s + kv_s;
+        let compute_s = gemm_s + attn_s;
+        let kernels_s = memory_s.max(compute_s);
         let n = f64::from(hw.devices);
         let comm_s = match hw.parallelism {
             Parallelism::Tensor if hw.devices > 1 => {
@@ -234,15 +264,9 @@ impl Deployment {
             _ => 0.0,
         };
         let overhead_s = self.engine.step_overhead_ms / 1e3;
-        let seconds = memory_s.max(compute_s) + comm_s + overhead_s;
-        let bound = if overhead_s + comm_s > memory_s.max(compute_s) {
-            Bound::Overhead
-        } else if compute_s > memory_s {
-            Bound::Compute
-        } else {
-            Bound::Memory
-        };
-        StepCost { seconds, memory_s, compute_s, comm_s, overhead_s, bound }
+        let seconds = kernels_s + comm_s + overhead_s;
+        let bound = classify(weights_s, matmul_s, kv_s, attn_s, overhead_s + comm_s);
+        StepCost { seconds, memory_s, compute_s, weights_s, matmul_s, comm_s, overhead_s, bound }
     }
 
     /// Seconds to prefill `prompt` new tokens after `prior` cached tokens on an idle server, in chunks of

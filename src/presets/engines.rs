@@ -85,10 +85,10 @@ pub fn efficiency(engine: &str, kind: HardwareKind) -> Efficiency {
         // No single-stream rows: CPU from typical STREAM-to-spec ratios; other (DGX Spark, APUs) like CUDA GPUs.
         ("llama.cpp", K::Cpu) => e(0.60, 0.40, 0.0, 100.0),
         ("llama.cpp", K::Other) => kv(e(0.85, 0.60, 0.0, 100.0), 0.53),
-        // η_fl fitted on TensorRT-LLM perf-overview offline throughput (tests/fit.rs). 0.32 is an *effective*
+        // η_fl fitted on TensorRT-LLM perf-overview offline throughput (tests/fit.rs). 0.35 is an *effective*
         // figure: it absorbs what the roofline does not model (TP/EP inefficiency grows with the TP degree, MoE
         // dispatch, scheduling gaps); large-GEMM kernels alone reach 0.6–0.7.
-        ("tensorrt-llm", _) => e(0.85, 0.32, 0.5, 10.0),
+        ("tensorrt-llm", _) => e(0.85, 0.35, 0.5, 10.0),
         // Fitted on LMDeploy A100 static batches.
         ("lmdeploy", _) => e(0.80, 0.50, 0.5, 10.0),
         ("vllm" | "sglang", K::DatacenterGpu | K::WorkstationGpu | K::ConsumerGpu) => e(0.80, 0.50, 1.0, 10.0),

@@ -9,6 +9,11 @@
 //! step(j)    = max(memory(j), compute(j)) + comm + overhead
 //! ```
 //!
+//! (The roofline's `memory_s` and `compute_s` both include the linear layers' kernel time `g = max(weights,
+//! matmul)`, constant in the run, plus attention's KV time or attention's compute time respectively. The bound
+//! of a step — [`crate::model::roofline::classify`] — compares compute-limited with memory-limited kernel time;
+//! within one piece of the max it is a threshold on the same line, so it splits a piece at most once more.)
+//!
 //! `max` of two lines is one line on each side of their crossing, so sums of step times over any index range
 //! — the elapsed time, the time spent memory- or compute-bound — are sums of arithmetic series, and the first
 //! step that reaches a deadline is found by bisection on those sums. A run of `k` steps then costs O(log k)
@@ -28,6 +33,9 @@ pub(super) struct LinearSteps {
     dm: f64,
     c0: f64,
     dc: f64,
+    /// The linear layers' weight-streaming and matmul times (constant in the run).
+    weights: f64,
+    matmul: f64,
     comm: f64,
     overhead: f64,
     /// Steps before `split` take the first line of the max, steps from `split` on the other.
@@ -70,6 +78,25 @@ fn crossing_eq(a: f64, b: f64, c: f64) -> u64 {
     if b > 0.0 { index(x.ceil()) } else { index(x.floor() + 1.0) }
 }
 
+/// The sub-range of `[lo, hi)` where `a + b·j > t` (`strict`) or `≥ t`: a suffix when b > 0, a prefix when
+/// b < 0, all or nothing when b = 0.
+fn above(a: f64, b: f64, t: f64, lo: u64, hi: u64, strict: bool) -> (u64, u64) {
+    if hi <= lo {
+        return (hi, hi);
+    }
+    if b > 0.0 {
+        let s = if strict { crossing(a, b, t) } else { crossing_eq(a, b, t) };
+        (s.clamp(lo, hi), hi)
+    } else if b < 0.0 {
+        let e = if strict { crossing(a, b, t) } else { crossing_eq(a, b, t) };
+        (lo, e.clamp(lo, hi))
+    } else if (strict && a > t) || (!strict && a >= t) {
+        (lo, hi)
+    } else {
+        (hi, hi)
+    }
+}
+
 impl LinearSteps {
     /// Fits the line over steps `0..k` (k ≥ 2) of `load_at`; `None` when the roofline is not affine there.
     pub(super) fn fit(d: &Deployment, load_at: &dyn Fn(u64) -> StepLoad, k: u64) -> Option<Self> {
@@ -79,7 +106,7 @@ impl LinearSteps {
         let span = last as f64;
         let (m0, dm, c0, dc) =
             (a.memory_s, (b.memory_s - a.memory_s) / span, a.compute_s, (b.compute_s - a.compute_s) / span);
-        if b.comm_s != a.comm_s || b.overhead_s != a.overhead_s {
+        if b.comm_s != a.comm_s || b.overhead_s != a.overhead_s || b.weights_s != a.weights_s || b.matmul_s != a.matmul_s {
             return None;
         }
         if ![m0, dm, c0, dc, a.comm_s, a.overhead_s].iter().all(|x| x.is_finite()) {
@@ -94,7 +121,7 @@ impl LinearSteps {
         } else {
             (crossing(g0, dg, 0.0), true) // compute first while g > 0
         };
-        let line = Self { m0, dm, c0, dc, comm: a.comm_s, overhead: a.overhead_s, split, compute_first };
+        let line = Self { m0, dm, c0, dc, weights: a.weights_s, matmul: a.matmul_s, comm: a.comm_s, overhead: a.overhead_s, split, compute_first };
         let close = |x: f64, y: f64| (x - y).abs() <= 1e-9 * x.abs().max(y.abs()) + 1e-15;
         // The ends are exact by construction (up to the bound at a tie); check them and two interior points.
         for (j, c) in [(0, Some(a)), (last, Some(b)), (last / 3, None), (last / 2, None)] {
@@ -104,12 +131,22 @@ impl LinearSteps {
             let ok = close(line.m0 + jf * line.dm, c.memory_s)
                 && close(line.c0 + jf * line.dc, c.compute_s)
                 && close(s, c.seconds)
-                && (bound == c.bound || (c.memory_s - c.compute_s).abs() <= 1e-9 * c.seconds);
+                && (bound == c.bound || line.near_tie(j, c.seconds));
             if !ok {
                 return None;
             }
         }
         Some(line)
+    }
+
+    /// The linear layers' kernel time.
+    fn gemm(&self) -> f64 {
+        self.weights.max(self.matmul)
+    }
+
+    /// Compute-limited linear-layer time (the matmul time when it exceeds the weight streaming, else 0).
+    fn gemm_compute(&self) -> f64 {
+        if self.matmul > self.weights { self.matmul } else { 0.0 }
     }
 
     /// Seconds and bound of step `j`, by the roofline's own composition rule.
@@ -119,14 +156,20 @@ impl LinearSteps {
         let compute = self.c0 + jf * self.dc;
         let top = if compute > memory { compute } else { memory };
         let seconds = top + self.comm + self.overhead;
-        let bound = if self.overhead + self.comm > top {
-            Bound::Overhead
-        } else if compute > memory {
-            Bound::Compute
-        } else {
-            Bound::Memory
-        };
+        let g = self.gemm();
+        let bound = crate::model::roofline::classify(self.weights, self.matmul, memory - g, compute - g, self.comm + self.overhead);
         (seconds, bound)
+    }
+
+    /// Whether step `j` sits on a boundary of the bound classification (rounding may then pick either side).
+    fn near_tie(&self, j: u64, seconds: f64) -> bool {
+        let jf = j as f64;
+        let (memory, compute) = (self.m0 + jf * self.dm, self.c0 + jf * self.dc);
+        let top = memory.max(compute);
+        let g = self.gemm();
+        let cl = self.gemm_compute() + if compute > memory { compute - g } else { 0.0 };
+        let eps = 1e-9 * seconds;
+        (memory - compute).abs() <= eps || (2.0 * cl - top).abs() <= eps || (self.comm + self.overhead - top).abs() <= eps
     }
 
     /// The pieces of `[i0, i1)` on which `max(memory, compute)` is one line: `(from, to, a, b, is_compute)`.
@@ -172,13 +215,22 @@ impl LinearSteps {
             } else {
                 (p0, p1)
             };
-            // [lo, hi) is the part where the step is not overhead-bound.
-            let t = series(a, b, lo, hi) + (hi.saturating_sub(lo)) as f64 * fx;
-            if is_compute {
-                comp += t;
+            // [lo, hi) is the part where the step is not overhead-bound. It is compute-bound where the
+            // compute-limited kernel time is more than half the kernel time top(j) = a + b·j:
+            //   attention compute-limited (is_compute): gemm_compute + top − g > top / 2  ⇔  top > 2g − 2·gemm_compute;
+            //   attention memory-limited:               gemm_compute > top / 2            ⇔  top < 2·gemm_compute.
+            let time = |r0: u64, r1: u64| if r1 > r0 { series(a, b, r0, r1) + (r1 - r0) as f64 * fx } else { 0.0 };
+            let (g, gc) = (self.gemm(), self.gemm_compute());
+            let (c0, c1) = if is_compute {
+                above(a, b, 2.0 * g - 2.0 * gc, lo, hi, true)
             } else {
-                mem += t;
-            }
+                // The complement of top ≥ 2·gemm_compute, a prefix or suffix of [lo, hi).
+                let (s0, s1) = above(a, b, 2.0 * gc, lo, hi, false);
+                if s0 == lo && s1 < hi { (s1, hi) } else if s1 == hi && s0 > lo { (lo, s0) } else if s1 <= s0 { (lo, hi) } else { (hi, hi) }
+            };
+            let t_comp = time(c0, c1);
+            comp += t_comp;
+            mem += time(lo, hi) - t_comp;
         }
         (mem, comp)
     }
@@ -240,7 +292,7 @@ mod tests {
     #[test]
     fn crossing_lines_are_split() {
         // A made-up line pair crossing at i = 10.5: memory 10 + i, compute 0 + 2i (compute wins from 11 on).
-        let l = LinearSteps { m0: 10.0, dm: 1.0, c0: 0.0, dc: 2.0, comm: 0.0, overhead: 0.0, split: 11, compute_first: false };
+        let l = LinearSteps { m0: 10.0, dm: 1.0, c0: 0.0, dc: 2.0, weights: 0.0, matmul: 0.0, comm: 0.0, overhead: 0.0, split: 11, compute_first: false };
         let brute: f64 = (0..20).map(|j| l.at(j).0).sum();
         assert!(close(l.elapsed(0, 20), brute));
         let (m, c) = l.bound_seconds(0, 20);
