@@ -76,8 +76,10 @@ fn observations() -> Vec<Obs> {
             (Some(p), Some(len)) => {
                 let flops = 2.0 * d.model.matmul_params_per_token() * len
                     + len * tps_planner::model::kv::attention_flops_per_token(&d.model, len / 2.0);
-                // A layer split computes on one device at a time.
-                Some(flops / (len / p) / d.hardware.peak_flops(d.compute_dtype))
+                // A layer split computes on one device at a time, except that llama.cpp pipelines the micro-batches
+                // of a long prompt through the devices: remove that speed-up to get the per-device efficiency.
+                let chunks = (len / f64::from(d.engine.max_batched_tokens)).ceil();
+                Some(flops / (len / p) / d.hardware.peak_flops(d.compute_dtype) * d.layer_split_prefill_factor(chunks))
             }
             _ => None,
         };

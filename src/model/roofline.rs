@@ -296,7 +296,25 @@ impl Deployment {
         if rest > 0.0 {
             t += self.step(&self.with_prefill(StepLoad::default(), rest, prior + full * chunk)).seconds;
         }
-        t
+        t * self.layer_split_prefill_factor(full + if rest > 0.0 { 1.0 } else { 0.0 })
+    }
+
+    /// llama.cpp pipelines a prompt's micro-batches through a layer split: the `-ub` chunks of one `-b` batch
+    /// (default 2048 / 512 = 4 in flight) move through the `n` devices like a pipeline, so `m` chunks take
+    /// `(m + n − 1) / n` chunk-times instead of `m`. One chunk gains nothing (pp512 on 1 ≈ 2 ≈ 4 GPUs); pp4096
+    /// on 4 GPUs runs 2.3× faster (measured on 4 × RTX 4090: 6531 → 15144 tok/s). Returns the factor on the
+    /// sequential time of `chunks` chunks (1 for any other parallelism).
+    #[must_use]
+    pub fn layer_split_prefill_factor(&self, chunks: f64) -> f64 {
+        const IN_FLIGHT: f64 = 4.0;
+        let n = f64::from(self.hardware.devices);
+        if self.hardware.parallelism != Parallelism::LayerSplit || n <= 1.0 || chunks <= 1.0 {
+            return 1.0;
+        }
+        let groups = (chunks / IN_FLIGHT).floor();
+        let rest = chunks - groups * IN_FLIGHT;
+        let pipelined = groups * (IN_FLIGHT + n - 1.0) / n + if rest > 0.0 { (rest + n - 1.0) / n } else { 0.0 };
+        (pipelined / chunks).min(1.0)
     }
 
     /// Adds `count` prompt pieces of `tokens` tokens each, all after `prior` tokens of context (several short

@@ -78,9 +78,9 @@ pub fn efficiency(engine: &str, kind: HardwareKind) -> Efficiency {
         // kinds: the attention kernels are the software's), η_fl and the per-layer overhead. The overhead is large
         // on datacenter GPUs and Apple (2024 builds are launch/latency-bound there); attention without flash
         // attention reads the KV cache at about half the weight-streaming rate (Metal: a seventh).
-        ("llama.cpp", K::ConsumerGpu) => kv(e(0.93, 0.84, 0.0, 99.0), 0.53),
-        ("llama.cpp", K::WorkstationGpu) => kv(e(0.91, 0.54, 0.0, 85.0), 0.53),
-        ("llama.cpp", K::DatacenterGpu) => kv(e(0.81, 0.29, 0.0, 152.0), 0.53),
+        ("llama.cpp", K::ConsumerGpu) => kv(e(0.93, 0.645, 0.0, 99.0), 0.53),
+        ("llama.cpp", K::WorkstationGpu) => kv(e(0.91, 0.38, 0.0, 85.0), 0.53),
+        ("llama.cpp", K::DatacenterGpu) => kv(e(0.81, 0.24, 0.0, 152.0), 0.53),
         ("llama.cpp", K::AppleSilicon) => kv(e(0.84, 0.61, 0.0, 214.0), 0.15),
         // No single-stream rows: CPU from typical STREAM-to-spec ratios; other (DGX Spark, APUs) like CUDA GPUs.
         ("llama.cpp", K::Cpu) => e(0.60, 0.40, 0.0, 100.0),
