@@ -98,6 +98,9 @@ fn single_stream_accuracy() {
     print_groups("single-stream prefill (ppN), by hardware kind", &prefill_cases, |c| c.kind.clone());
     let all: Vec<&Case> = decode.iter().collect();
     let (median, p90, _) = stats(&all);
+    let bench: Vec<&Case> = decode.iter().filter(|c| c.source.contains("llama-bench")).collect();
+    let (_, bench_p90, _) = stats(&bench);
+    assert!(bench_p90 <= plan::BAND.single_stream_pct, "the report's ±{} % band no longer covers p90 {bench_p90:.1} %", plan::BAND.single_stream_pct);
     let worst = decode.iter().max_by(|a, b| a.abs_pct_error().total_cmp(&b.abs_pct_error())).unwrap();
     println!("worst decode row: {} {:.1} predicted vs {:.1} measured", worst.id, worst.predicted, worst.measured);
     // Ratchet: the figures this model reaches; tighten when it improves, never loosen to pass.
@@ -123,6 +126,7 @@ fn batched_accuracy() {
     let tput: Vec<&Case> = cases.iter().filter(|c| c.metric != "tpot ms").collect();
     let (median, p90, _) = stats(&tput);
     println!("batched throughput: median {median:.1} %, p90 {p90:.1} %");
+    assert!(p90 <= plan::BAND.batched_pct, "the report's ±{} % band no longer covers p90 {p90:.1} %", plan::BAND.batched_pct);
     assert!(median <= RATCHET_BATCHED_MEDIAN, "batched median error {median:.1} % > {RATCHET_BATCHED_MEDIAN} %");
     assert!(p90 <= RATCHET_BATCHED_P90, "batched p90 error {p90:.1} % > {RATCHET_BATCHED_P90} %");
 }
