@@ -549,7 +549,7 @@ fn resolve_quant(s: &QuantSpec, engine: &str, defaults: &mut Vec<String>) -> Res
         Some(b) => check("quantization.weight_bits", b, 1.0, 32.0, "bits per weight")?,
         None => 16.0,
     };
-    let dtype = fmt.map_or(if bits >= 7.5 && bits <= 8.5 { ComputeDtype::Fp8 } else { ComputeDtype::Fp16 }, |f| f.compute);
+    let dtype = fmt.map_or(if (7.5..=8.5).contains(&bits) { ComputeDtype::Fp8 } else { ComputeDtype::Fp16 }, |f| f.compute);
     Ok((bits, dtype))
 }
 

@@ -193,7 +193,7 @@ fn tensorrt_llm_compute_efficiency_matches_the_fit() {
     println!("TensorRT-LLM offline throughput: mean |log error| (median |error|) by compute efficiency");
     for step in 0..=65 {
         let eta = 0.15 + 0.01 * f64::from(step);
-        let mut errs: Vec<f64> = rows
+        let errs: Vec<f64> = rows
             .iter()
             .filter_map(|row| {
                 let mut s = row_scenario(row, "tensorrt-llm");

@@ -18,6 +18,7 @@ fn any_num() -> impl Strategy<Value = f64> {
     ]
 }
 
+#[allow(clippy::too_many_arguments)]
 fn scenario(bw: f64, mem: f64, params: f64, bits: f64, prompt: f64, output: f64, conc: f64, tflops: f64) -> Scenario {
     Scenario {
         hardware: HardwareSpec { memory_bandwidth_gbps: Some(bw), memory_gb: Some(mem), fp16_tflops: Some(tflops), ..Default::default() },
