@@ -47,7 +47,8 @@ const TPOT: RGBColor = RGBColor(13, 148, 136);
 ///
 /// # Errors
 /// A message when there is nothing to draw or the backend fails.
-pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData) -> Result<(), String> {
+pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, scale: f64) -> Result<(), String> {
+    let px = |v: f64| super::px(scale, v);
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
     let ok = |v: f64| v.is_finite() && v > 0.0;
@@ -66,9 +67,11 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData) 
     };
     let tmax = (max_of(&d.ttft, d.ttft_target) / 1e3).max(0.01);
     let pmax = max_of(&d.tpot, d.tpot_target).max(1.0);
-    let mut chart = super::dual_axis_chart(root, (xlo, xhi), (tmax, pmax), (d.x_label.as_str(), "TTFT (s)")).map_err(err)?;
+    let mut chart = super::dual_axis_chart(root, scale, (xlo, xhi), (tmax, pmax), (d.x_label.as_str(), "TTFT (s)")).map_err(err)?;
     chart
         .configure_secondary_axes()
+        .label_style(("sans-serif", 12.0 * scale))
+        .axis_desc_style(("sans-serif", 13.0 * scale))
         .y_desc("TPOT (ms)")
         .y_label_formatter(&|v| if *v >= 10.0 || *v == 0.0 { format!("{v:.0}") } else { format!("{v:.1}") })
         .draw()
@@ -77,32 +80,34 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData) 
     // P50 thick and solid, P95 thin and light, P99 medium and darker: three visibly different lines.
     for (k, w, a) in [(0usize, 3u32, 1.0), (1, 1, 0.45), (2, 2, 0.75)] {
         chart
-            .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], (d.ttft[k][i] / 1e3).min(tmax))), TTFT.mix(a).stroke_width(w)))
+            .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], (d.ttft[k][i] / 1e3).min(tmax))), TTFT.mix(a).stroke_width(px(f64::from(w)))))
             .map_err(err)?
             .label(format!("TTFT {}", names[k]))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], TTFT.mix(a).stroke_width(w)));
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], TTFT.mix(a).stroke_width(px(f64::from(w)))));
         chart
-            .draw_secondary_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.tpot[k][i].min(pmax))), TPOT.mix(a).stroke_width(w)))
+            .draw_secondary_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.tpot[k][i].min(pmax))), TPOT.mix(a).stroke_width(px(f64::from(w)))))
             .map_err(err)?
             .label(format!("TPOT {}", names[k]))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], TPOT.mix(a).stroke_width(w)));
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], TPOT.mix(a).stroke_width(px(f64::from(w)))));
     }
     if let Some(t) = d.ttft_target.map(|t| t / 1e3).filter(|t| *t < tmax) {
         chart
-            .draw_series(DashedLineSeries::new([(xlo, t), (xhi, t)], 6, 4, TTFT.stroke_width(1)))
+            .draw_series(DashedLineSeries::new([(xlo, t), (xhi, t)], px(6.0), px(4.0), TTFT.stroke_width(px(1.0))))
             .map_err(err)?
             .label(format!("TTFT target {t} s"))
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 5, y)], TTFT.stroke_width(1)));
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + px(5.0) as i32, y)], TTFT.stroke_width(px(1.0))));
     }
     if let Some(t) = d.tpot_target.filter(|t| *t < pmax) {
         chart
-            .draw_secondary_series(DashedLineSeries::new([(xlo, t), (xhi, t)], 6, 4, TPOT.stroke_width(1)))
+            .draw_secondary_series(DashedLineSeries::new([(xlo, t), (xhi, t)], px(6.0), px(4.0), TPOT.stroke_width(px(1.0))))
             .map_err(err)?
             .label(format!("TPOT target {t} ms"))
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 5, y)], TPOT.stroke_width(1)));
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + px(5.0) as i32, y)], TPOT.stroke_width(px(1.0))));
     }
     chart
         .configure_series_labels()
+        .label_font(("sans-serif", 12.0 * scale))
+        .legend_area_size(px(24.0))
         .position(SeriesLabelPosition::UpperLeft)
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(203, 213, 225))

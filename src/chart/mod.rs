@@ -28,24 +28,32 @@ pub(crate) fn load_tick(v: &f64) -> String {
     }
 }
 
+/// Pixels for a logical size at a device-pixel scale (the page draws at devicePixelRatio × the CSS size).
+pub(crate) fn px(scale: f64, v: f64) -> u32 {
+    (v * scale).round().max(1.0) as u32
+}
+
 /// A chart with log-scaled load on x, a left axis up to `ymax` and a right axis up to `y2max`, its mesh drawn.
 pub(crate) fn dual_axis_chart<'a, DB: DrawingBackend>(
     root: &'a DrawingArea<DB, Shift>,
+    scale: f64,
     (xlo, xhi): (f64, f64),
     (ymax, y2max): (f64, f64),
     (x_desc, y_desc): (&str, &str),
 ) -> Result<DualCoordChartContext<'a, DB, LogLin, LogLin>, DrawingAreaErrorKind<DB::ErrorType>> {
     let mut chart = ChartBuilder::on(root)
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(56)
-        .right_y_label_area_size(64)
+        .margin(px(scale, 12.0))
+        .x_label_area_size(px(scale, 40.0))
+        .y_label_area_size(px(scale, 56.0))
+        .right_y_label_area_size(px(scale, 64.0))
         .build_cartesian_2d((xlo..xhi).log_scale(), 0.0..ymax)?
         .set_secondary_coord((xlo..xhi).log_scale(), 0.0..y2max);
     chart
         .configure_mesh()
         .x_desc(x_desc)
         .y_desc(y_desc)
+        .label_style(("sans-serif", 12.0 * scale))
+        .axis_desc_style(("sans-serif", 13.0 * scale))
         .x_label_formatter(&load_tick)
         .y_label_formatter(&|v| if *v >= 10.0 || *v == 0.0 { format!("{v:.0}") } else { format!("{v:.2}").trim_end_matches('0').trim_end_matches('.').to_string() })
         .light_line_style(RGBColor(238, 238, 238))
@@ -67,13 +75,13 @@ mod tests {
         let mut svg = String::new();
         {
             let root = SVGBackend::with_string(&mut svg, (800, 400)).into_drawing_area();
-            super::throughput::draw(&root, &super::throughput::ThroughputData::from_report(&r)).unwrap();
+            super::throughput::draw(&root, &super::throughput::ThroughputData::from_report(&r), 1.0).unwrap();
         }
         assert!(svg.contains("<polyline") && svg.contains("system tok/s"), "{}", &svg[..200.min(svg.len())]);
         let mut svg2 = String::new();
         {
             let root = SVGBackend::with_string(&mut svg2, (800, 400)).into_drawing_area();
-            super::latency::draw(&root, &super::latency::LatencyData::from_report(&r)).unwrap();
+            super::latency::draw(&root, &super::latency::LatencyData::from_report(&r), 1.0).unwrap();
         }
         assert!(svg2.contains("TTFT P99"));
     }
@@ -82,7 +90,7 @@ mod tests {
     fn empty_data_is_an_error_not_a_panic() {
         let mut svg = String::new();
         let root = SVGBackend::with_string(&mut svg, (200, 100)).into_drawing_area();
-        assert!(super::throughput::draw(&root, &Default::default()).is_err());
-        assert!(super::latency::draw(&root, &Default::default()).is_err());
+        assert!(super::throughput::draw(&root, &Default::default(), 1.0).is_err());
+        assert!(super::latency::draw(&root, &Default::default(), 2.0).is_err());
     }
 }

@@ -71,7 +71,8 @@ fn nice_max(v: f64) -> f64 {
 ///
 /// # Errors
 /// A message when there is nothing to draw or the backend fails.
-pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputData) -> Result<(), String> {
+pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputData, scale: f64) -> Result<(), String> {
+    let px = |v: f64| super::px(scale, v);
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
     let pts: Vec<usize> = (0..d.x.len()).filter(|&i| d.x[i] > 0.0 && d.x[i].is_finite()).collect();
@@ -84,11 +85,12 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
         pts.iter().map(|&i| d.per_user[i] * (1.0 + d.band)).fold(d.floor.unwrap_or(0.0) * 1.1, f64::max) * 1.45,
     );
     let smax = nice_max(pts.iter().map(|&i| d.system[i]).fold(0.0, f64::max) * 1.45);
-    let mut chart = super::dual_axis_chart(root, (xlo, xhi), (umax, smax), (d.x_label.as_str(), "per-user tok/s")).map_err(err)?;
+    let mut chart = super::dual_axis_chart(root, scale, (xlo, xhi), (umax, smax), (d.x_label.as_str(), "per-user tok/s")).map_err(err)?;
     chart
         .configure_secondary_axes()
+        .axis_desc_style(("sans-serif", 13.0 * scale))
         .y_desc("system tok/s")
-        .label_style(("sans-serif", 12).into_font().color(&SYSTEM))
+        .label_style(("sans-serif", 12.0 * scale).into_font().color(&SYSTEM))
         .y_label_formatter(&|v| format!("{v:.0}"))
         .draw()
         .map_err(err)?;
@@ -100,42 +102,44 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
     }
     if let Some(f) = d.floor.filter(|f| *f < umax) {
         chart
-            .draw_series(LineSeries::new([(xlo, f), (xhi, f)], FLOOR.stroke_width(1)))
+            .draw_series(LineSeries::new([(xlo, f), (xhi, f)], FLOOR.stroke_width(px(1.0))))
             .map_err(err)?
             .label(format!("target floor {f:.0} tok/s"))
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], FLOOR));
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], FLOOR));
     }
     if let Some(k) = d.knee_x {
-        chart.draw_series(LineSeries::new([(k, 0.0), (k, umax)], KNEE.stroke_width(1))).map_err(err)?
+        chart.draw_series(LineSeries::new([(k, 0.0), (k, umax)], KNEE.stroke_width(px(1.0)))).map_err(err)?
             .label("saturation knee")
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], KNEE));
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], KNEE));
     }
     chart
-        .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.per_user[i])), USER.stroke_width(3)))
+        .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.per_user[i])), USER.stroke_width(px(3.0))))
         .map_err(err)?
         .label("per user (median TPOT)")
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], USER.stroke_width(3)));
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], USER.stroke_width(px(3.0))));
     chart.draw_series(pts.iter().map(|&i| Circle::new((d.x[i], d.per_user[i]), 3, USER.filled()))).map_err(err)?;
     chart
-        .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.per_user_tail[i])), USER.mix(0.6).stroke_width(1)))
+        .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.per_user_tail[i])), USER.mix(0.6).stroke_width(px(1.0))))
         .map_err(err)?
         .label(d.tail_label.as_str())
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], USER.mix(0.6)));
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], USER.mix(0.6)));
     chart
-        .draw_secondary_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.system[i])), SYSTEM.stroke_width(3)))
+        .draw_secondary_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.system[i])), SYSTEM.stroke_width(px(3.0))))
         .map_err(err)?
         .label("system (all users)")
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], SYSTEM.stroke_width(3)));
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], SYSTEM.stroke_width(px(3.0))));
     chart.draw_secondary_series(pts.iter().map(|&i| Circle::new((d.x[i], d.system[i]), 3, SYSTEM.filled()))).map_err(err)?;
     if let Some((x, _, s)) = d.operating.filter(|o| o.0 >= xlo && o.0 <= xhi) {
         chart
-            .draw_secondary_series(std::iter::once(Circle::new((x, s), 7, OP.stroke_width(3))))
+            .draw_secondary_series(std::iter::once(Circle::new((x, s), px(7.0), OP.stroke_width(px(3.0)))))
             .map_err(err)?
             .label("operating point")
-            .legend(|(x, y)| Circle::new((x + 9, y), 5, OP.stroke_width(2)));
+            .legend(move |(x, y)| Circle::new((x + px(9.0) as i32, y), px(5.0), OP.stroke_width(px(2.0))));
     }
     chart
         .configure_series_labels()
+        .label_font(("sans-serif", 12.0 * scale))
+        .legend_area_size(px(24.0))
         .position(SeriesLabelPosition::UpperRight)
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(203, 213, 225))

@@ -29,7 +29,12 @@ pub fn Charts(
     }
 }
 
-type DrawFn<T> = fn(&DrawingArea<CanvasBackend, plotters::coord::Shift>, &T) -> Result<(), String>;
+type DrawFn<T> = fn(&DrawingArea<CanvasBackend, plotters::coord::Shift>, &T, f64) -> Result<(), String>;
+
+/// Logical (CSS) size of a chart; the canvas holds devicePixelRatio times as many pixels, so lines and text
+/// are crisp on HiDPI screens.
+const WIDTH: f64 = 900.0;
+const HEIGHT: f64 = 420.0;
 
 #[component]
 fn ChartCanvas<T: Clone + PartialEq + Send + Sync + 'static>(
@@ -44,6 +49,12 @@ fn ChartCanvas<T: Clone + PartialEq + Send + Sync + 'static>(
     let (problem, set_problem) = signal(None::<String>);
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
+        let scale = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0);
+        let (w, h) = ((WIDTH * scale).round() as u32, (HEIGHT * scale).round() as u32);
+        if el.width() != w || el.height() != h {
+            el.set_width(w);
+            el.set_height(h);
+        }
         let result = data.with(|d| match d {
             None => {
                 // Clear the stale chart: the inputs are invalid, the message is shown above.
@@ -53,14 +64,14 @@ fn ChartCanvas<T: Clone + PartialEq + Send + Sync + 'static>(
                 Ok(())
             }
             Some(d) => match CanvasBackend::with_canvas_object(el.clone()) {
-                Some(b) => draw(&b.into_drawing_area(), d),
+                Some(b) => draw(&b.into_drawing_area(), d, scale),
                 None => Err("canvas unavailable".into()),
             },
         });
         set_problem.set(result.err());
     });
     view! {
-        <canvas id=id node_ref=canvas width="900" height="420"></canvas>
+        <canvas id=id node_ref=canvas width=WIDTH as u32 height=HEIGHT as u32></canvas>
         <p class="chart-problem">{move || problem.get()}</p>
     }
 }
