@@ -43,8 +43,8 @@ async function test(name, fn) {
 }
 function assert(cond, msg) { if (!cond) throw new Error(msg); }
 
-async function openPage(url) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+async function openPage(url, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, ...options });
   const page = await context.newPage();
   const requests = [], errors = [];
   page.on('request', (r) => requests.push(r.url()));
@@ -160,6 +160,20 @@ await test('no request outside the page origin', async () => {
   const outside = requests.filter((u) => !u.startsWith(origin + '/') && !u.startsWith('data:'));
   assert(outside.length === 0, `outside requests: ${outside.join(', ')}`);
   assert(requests.length > 2, `suspiciously few requests: ${requests.length}`);
+});
+
+await test('phone at 2× pixel density: charts re-laid out and drawn at device resolution', async () => {
+  const phone = await openPage(origin + '/', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+  const dims = await phone.page.evaluate(() => {
+    const c = document.getElementById('chart-throughput');
+    return { w: c.width, cw: c.clientWidth };
+  });
+  assert(Math.abs(dims.w - 2 * dims.cw) <= 2, `canvas ${dims.w} px for ${dims.cw} CSS px at 2×`);
+  const p = await canvasPrint(phone.page, 'chart-throughput');
+  assert(p.ink > p.total * 0.01, 'phone chart blank');
+  assert(phone.errors.length === 0, `console errors: ${phone.errors.slice(0, 2).join(' | ')}`);
+  await phone.page.screenshot({ path: path.join(shots, '6-phone-2x.png'), fullPage: true });
+  await phone.context.close();
 });
 
 await test('single file works from file:// with no requests', async () => {

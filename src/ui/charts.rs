@@ -17,24 +17,33 @@ pub fn Charts(
     let lat = Memo::new(move |_| report.with(|r| r.as_ref().ok().map(latency::LatencyData::from_report)));
     let draw_tput: DrawFn<throughput::ThroughputData> = throughput::draw::<CanvasBackend>;
     let draw_lat: DrawFn<latency::LatencyData> = latency::draw::<CanvasBackend>;
+    // Window width, so the charts re-lay out (not just shrink) on narrow screens and after a resize.
+    let viewport = RwSignal::new(window_width());
+    let handle = window_event_listener(leptos::ev::resize, move |_| viewport.set(window_width()));
+    on_cleanup(move || handle.remove());
     view! {
         <figure class="chart">
             <figcaption>"Per-user and system tokens/s against concurrency"</figcaption>
-            <ChartCanvas id="chart-throughput" data=tput draw=draw_tput />
+            <ChartCanvas id="chart-throughput" data=tput draw=draw_tput viewport />
         </figure>
         <figure class="chart">
             <figcaption>"TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)"</figcaption>
-            <ChartCanvas id="chart-latency" data=lat draw=draw_lat />
+            <ChartCanvas id="chart-latency" data=lat draw=draw_lat viewport />
         </figure>
     }
 }
 
 type DrawFn<T> = fn(&DrawingArea<CanvasBackend, plotters::coord::Shift>, &T, f64) -> Result<(), String>;
 
-/// Logical (CSS) size of a chart; the canvas holds devicePixelRatio times as many pixels, so lines and text
-/// are crisp on HiDPI screens.
+/// Default logical (CSS) size of a chart. The drawn size follows the canvas's CSS width (narrow screens get a
+/// narrower layout with the same text size), and the canvas holds devicePixelRatio times as many pixels, so
+/// lines and text are crisp on HiDPI screens.
 const WIDTH: f64 = 900.0;
 const HEIGHT: f64 = 420.0;
+
+fn window_width() -> f64 {
+    web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(WIDTH)
+}
 
 #[component]
 fn ChartCanvas<T: Clone + PartialEq + Send + Sync + 'static>(
@@ -44,13 +53,19 @@ fn ChartCanvas<T: Clone + PartialEq + Send + Sync + 'static>(
     data: Memo<Option<T>>,
     /// The plotters drawing function.
     draw: DrawFn<T>,
+    /// Window width (read so that a resize redraws).
+    viewport: RwSignal<f64>,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let (problem, set_problem) = signal(None::<String>);
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
+        viewport.track();
         let scale = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0);
-        let (w, h) = ((WIDTH * scale).round() as u32, (HEIGHT * scale).round() as u32);
+        let css_w = f64::from(el.client_width());
+        let logical_w = if css_w > 0.0 { css_w.clamp(300.0, 1600.0) } else { WIDTH };
+        let logical_h = (logical_w * 0.47).clamp(260.0, HEIGHT);
+        let (w, h) = ((logical_w * scale).round() as u32, (logical_h * scale).round() as u32);
         if el.width() != w || el.height() != h {
             el.set_width(w);
             el.set_height(h);
