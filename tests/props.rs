@@ -217,3 +217,114 @@ fn disaggregation_trades_ttft_for_tpot() {
         assert_eq!(e.field, field, "{json}: {e}");
     }
 }
+
+/// Whether every null in a report is one of the fields that are optional by design.
+fn no_stray_null(v: &serde_json::Value, key: &str) -> bool {
+    match v {
+        serde_json::Value::Null => matches!(key, "peak_usable" | "knee" | "operating_point" | "ttft_p_ms"),
+        serde_json::Value::Array(a) => a.iter().all(|x| no_stray_null(x, key)),
+        serde_json::Value::Object(o) => o.iter().all(|(k, x)| no_stray_null(x, k)),
+        _ => true,
+    }
+}
+
+fn any_small() -> impl Strategy<Value = f64> {
+    prop_oneof![1 => Just(f64::NAN), 1 => Just(0.0), 1 => Just(-3.0), 1 => Just(1e9), 16 => 0.01f64..5000.0]
+}
+
+static OK_REPORTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// Every structural option together (MoE, attention forms, parallelism, disaggregation, request rates,
+    /// length distributions, timeouts, queue limits, prefix hits): a report or a named error, never a panic,
+    /// and no NaN or infinity in a report.
+    #[test]
+    fn structural_options_never_panic(
+        experts in prop_oneof![3 => Just(0u32), 1 => 0u32..300], k in 1u32..20, active_frac in prop_oneof![9 => 0.05f64..1.0, 1 => any_small()],
+        params in prop_oneof![9 => 0.5f64..150.0, 1 => any_small()],
+        attn in 0u8..4, window in 0u32..10_000, frac in prop_oneof![9 => 0.0f64..1.0, 1 => any_small()],
+        devices in prop_oneof![9 => 1u32..9, 1 => 0u32..200], par in 0u8..3,
+        disagg in any::<bool>(), pre in 0u32..9, link in any_small(), rate in any::<bool>(), level in prop_oneof![9 => 0.1f64..300.0, 1 => any_small()],
+        dist in prop_oneof![9 => 0u8..3, 1 => Just(3u8)], spread in prop_oneof![9 => 0.0f64..1.0, 1 => any_small()],
+        timeout in prop_oneof![1 => Just(None), 1 => any_small().prop_map(Some)], qlimit in 0u32..50, hit in prop_oneof![9 => 0.0f64..1.0, 1 => any_small()],
+        prompt in prop_oneof![9 => 1.0f64..4000.0, 1 => any_small()], output in prop_oneof![9 => 2.0f64..1000.0, 1 => any_small()],
+        kv in prop_oneof![9 => 0u8..4, 1 => Just(4u8)], mode in prop_oneof![9 => 0u8..3, 1 => Just(3u8)],
+    ) {
+        let attention = match attn {
+            0 => None,
+            1 => Some(tps_planner::model::llm::Attention::Full),
+            2 => Some(tps_planner::model::llm::Attention::Mla { kv_lora_rank: window, rope_dim: window / 8 }),
+            _ => Some(tps_planner::model::llm::Attention::Sliding { window, local_fraction: frac }),
+        };
+        let s = Scenario {
+            hardware: HardwareSpec {
+                preset: Some("h100-sxm".into()),
+                devices: Some(devices),
+                parallelism: Some(match par {
+                    0 => tps_planner::model::hardware::Parallelism::Tensor,
+                    1 => tps_planner::model::hardware::Parallelism::LayerSplit,
+                    _ => tps_planner::model::hardware::Parallelism::Pipeline,
+                }),
+                ..Default::default()
+            },
+            model: ModelSpec {
+                params_b: Some(params),
+                active_params_b: (experts > 0).then_some(params * active_frac),
+                moe: Some(tps_planner::model::llm::Moe { experts, experts_per_token: if experts == 0 { 0 } else { k } }),
+                attention,
+                ..Default::default()
+            },
+            quantization: QuantSpec {
+                weights: Some("fp8".into()),
+                kv_cache: Some(["fp16", "fp8", "q8_0", "q4_0", "bogus"][kv as usize].into()),
+                ..Default::default()
+            },
+            engine: EngineSpec {
+                preset: Some("vllm".into()),
+                disaggregation: disagg.then_some(DisaggregationSpec { prefill_devices: Some(pre), kv_transfer_gbps: Some(link) }),
+                ..Default::default()
+            },
+            workload: WorkloadSpec {
+                prompt_tokens: Some(prompt),
+                output_tokens: Some(output),
+                distribution: Some(["fixed", "uniform", "lognormal", "zipf"][dist as usize].into()),
+                spread: Some(spread),
+                prefix_cache_hit_rate: Some(hit),
+                load: Some(if rate {
+                    LoadSpec { request_rate: Some(vec![level]), ..Default::default() }
+                } else {
+                    LoadSpec { concurrency: Some(vec![level]), ..Default::default() }
+                }),
+                requests: Some(50),
+                timeout_s: timeout,
+                queue_limit: Some(qlimit),
+                mode: Some(["reader", "agent", "batch", "chat"][mode as usize].into()),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        match plan::evaluate(&s) {
+            Ok(r) => {
+                let n = OK_REPORTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                if std::env::var_os("TPS_PROPS_COUNT").is_some() {
+                    eprintln!("reports so far: {n}");
+                }
+                // NaN and ±∞ serialise as null: only the optional fields may be null.
+                let json = serde_json::to_value(&r).unwrap();
+                prop_assert!(no_stray_null(&json, ""), "{json}");
+                prop_assert!(r.single_stream.ceiling_tps.is_finite() && r.single_stream.decode_tps.is_finite());
+                for p in &r.sweep {
+                    prop_assert!(p.system_tps.is_finite() && p.ttft_ms.p99.is_finite() && p.tpot_ms.p99.is_finite(), "{p:?}");
+                }
+            }
+            Err(e) => {
+                if std::env::var_os("TPS_PROPS_COUNT").is_some() {
+                    eprintln!("error: {e}");
+                }
+                prop_assert!(!e.field.is_empty() && !e.message.is_empty())
+            }
+        }
+    }
+}
