@@ -135,6 +135,15 @@ await test('switching presets works (RTX 4090, Q4_K_M, llama.cpp)', async () => 
   const tps = parseFloat(await page.textContent('#decode-tps'));
   assert(tps > 80 && tps < 250, `RTX 4090 Llama-3.1-8B Q4_K_M decode ${tps} tok/s out of range`);
   await page.screenshot({ path: path.join(shots, '4-rtx4090-q4.png'), fullPage: true });
+  // Custom keeps the previous device's numbers, ready to edit, and the result does not change.
+  const before = await page.textContent('#ceiling');
+  await page.selectOption('#hardware-preset', '');
+  await page.waitForTimeout(200);
+  const bw = await page.inputValue('#hardware-memory_bandwidth_gbps');
+  assert(bw === '1008', `bandwidth after switching to Custom: "${bw}"`);
+  assert((await page.textContent('#ceiling')) === before, 'switching to Custom changed the result');
+  await page.fill('#hardware-memory_bandwidth_gbps', '');
+  await page.fill('#hardware-memory_gb', '');
 });
 
 await test('in-browser sweep time (benchmark, printed)', async () => {

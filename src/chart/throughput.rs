@@ -54,7 +54,7 @@ impl ThroughputData {
 const USER: RGBColor = RGBColor(37, 99, 235);
 const SYSTEM: RGBColor = RGBColor(217, 119, 6);
 const FLOOR: RGBColor = RGBColor(220, 38, 38);
-const KNEE: RGBColor = RGBColor(100, 116, 139);
+const KNEE: RGBColor = RGBColor(71, 85, 105);
 const OP: RGBColor = RGBColor(22, 163, 74);
 
 fn nice_max(v: f64) -> f64 {
@@ -108,9 +108,9 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
             .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], FLOOR));
     }
     if let Some(k) = d.knee_x {
-        chart.draw_series(LineSeries::new([(k, 0.0), (k, umax)], KNEE.stroke_width(px(1.0)))).map_err(err)?
+        chart.draw_series(DashedLineSeries::new([(k, 0.0), (k, umax)], px(8.0), px(4.0), KNEE.stroke_width(px(2.0)))).map_err(err)?
             .label("saturation knee")
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], KNEE));
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], KNEE.stroke_width(px(2.0))));
     }
     chart
         .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.per_user[i])), USER.stroke_width(px(3.0))))

@@ -23,11 +23,15 @@ pub fn Charts(
     on_cleanup(move || handle.remove());
     view! {
         <figure class="chart">
-            <figcaption>"Per-user and system tokens/s against concurrency"</figcaption>
+            <figcaption>"Per-user and system tokens/s against concurrency"
+                <small>" — per user = 1 / TPOT while generating; system = all output tokens ÷ time, prompts included, so one user's system figure sits below the per-user one. Band: the model's validated p90 error."</small>
+            </figcaption>
             <ChartCanvas id="chart-throughput" data=tput draw=draw_tput viewport />
         </figure>
         <figure class="chart">
-            <figcaption>"TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)"</figcaption>
+            <figcaption>"TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)"
+                <small>" — dashed: the targets. Saturated levels (queue growing without bound) are clipped at the top."</small>
+            </figcaption>
             <ChartCanvas id="chart-latency" data=lat draw=draw_lat viewport />
         </figure>
     }

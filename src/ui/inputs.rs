@@ -165,13 +165,24 @@ pub fn SelectField(
     /// The current error, if any.
     #[prop(into)]
     error: Signal<Option<ScenarioError>>,
+    /// Called with the newly picked id before the value changes (e.g. to carry a preset's numbers into the
+    /// fields when switching to "Custom").
+    #[prop(optional)]
+    on_pick: Option<Callback<String>>,
 ) -> impl IntoView {
     let id = field.replace('.', "-");
     let msg = move || error.with(|e| e.as_ref().filter(|e| e.field == field).map(|e| e.message.clone()));
+    let change = move |ev| {
+        let picked = event_target_value(&ev);
+        if let Some(cb) = on_pick {
+            cb.run(picked.clone());
+        }
+        value.set(picked);
+    };
     view! {
         <label class="field">
             <span class="label">{label}</span>
-            <select id=id prop:value=move || value.get() on:change=move |ev| value.set(event_target_value(&ev))>
+            <select id=id prop:value=move || value.get() on:change=change>
                 {options
                     .into_iter()
                     .map(|(id, name)| {

@@ -58,7 +58,13 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
     view! {
         <fieldset>
             <legend>"Hardware"</legend>
-            <SelectField label="Device" field="hardware.preset" value=inputs.hw_preset options=opts error />
+            <SelectField label="Device" field="hardware.preset" value=inputs.hw_preset options=opts error on_pick=Callback::new(move |picked: String| {
+                // Switching to Custom keeps the previous device's numbers in the fields, ready to edit.
+                if let (true, Some(h)) = (picked.is_empty(), presets::hardware::find(&inputs.hw_preset.get_untracked())) {
+                    keep(inputs.bandwidth, h.bandwidth_gbps);
+                    keep(inputs.memory, h.memory_gb);
+                }
+            }) />
             <NumField label="Memory bandwidth" unit="GB/s" field="hardware.memory_bandwidth_gbps" value=inputs.bandwidth
                 placeholder=Signal::derive(move || hw().map_or("required".into(), |h| format!("{}", h.bandwidth_gbps))) error />
             <NumField label="Memory per device" unit="GiB" field="hardware.memory_gb" value=inputs.memory
@@ -86,10 +92,18 @@ fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioError>
     view! {
         <fieldset>
             <legend>"Model"</legend>
-            <SelectField label="Model" field="model.preset" value=inputs.model_preset options=models error />
+            <SelectField label="Model" field="model.preset" value=inputs.model_preset options=models error on_pick=Callback::new(move |picked: String| {
+                if let (true, Some(m)) = (picked.is_empty(), presets::models::find(&inputs.model_preset.get_untracked())) {
+                    keep(inputs.params, m.active_params_b.max(m.params_b));
+                }
+            }) />
             <NumField label="Parameters" unit="B" field="model.params_b" value=inputs.params
                 placeholder=Signal::derive(move || m().map_or("required".into(), |m| format!("{}", m.params_b))) error />
-            <SelectField label="Weights" field="quantization.weights" value=inputs.quant options=quants error />
+            <SelectField label="Weights" field="quantization.weights" value=inputs.quant options=quants error on_pick=Callback::new(move |picked: String| {
+                if let (true, Some(q)) = (picked.is_empty(), quant::weight_format(&inputs.quant.get_untracked())) {
+                    keep(inputs.bits, q.bits);
+                }
+            }) />
             <NumField label="Bits per weight" unit="bits" field="quantization.weight_bits" value=inputs.bits
                 placeholder=Signal::derive(move || q().map_or("required".into(), |q| format!("{}", q.bits))) error />
         </fieldset>
@@ -112,6 +126,13 @@ fn WorkloadInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
             <NumField label="TPOT target (time per output token)" unit="ms" field="target.tpot_ms" value=inputs.tpot placeholder=Signal::derive(|| "40".to_string()) error />
             <NumField label="TTFT target (time to first token)" unit="ms" field="target.ttft_ms" value=inputs.ttft placeholder=Signal::derive(|| "2000".to_string()) error />
         </fieldset>
+    }
+}
+
+/// Fills an empty field with a preset's number (a field the user typed in is left alone).
+fn keep(field: RwSignal<String>, v: f64) {
+    if field.with_untracked(|s| s.trim().is_empty()) {
+        field.set(format!("{v}"));
     }
 }
 
