@@ -51,7 +51,12 @@ async function openPage(url, options = {}) {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
-  await page.waitForSelector('#ceiling', { timeout: 30000 });
+  try {
+    await page.waitForSelector('#ceiling', { timeout: 30000 });
+  } catch (e) {
+    const text = await page.evaluate(() => document.body.innerText.slice(0, 400)).catch(() => '(no body)');
+    throw new Error(`${e.message.split('\n')[0]}; page shows: ${text}`);
+  }
   await page.waitForFunction(() => typeof window.__tpsLastEvalMs === 'number', null, { timeout: 30000 });
   return { page, context, requests, errors };
 }
@@ -159,6 +164,41 @@ await test('in-browser sweep time (benchmark, printed)', async () => {
   times.sort((a, b) => a - b);
   console.log(`bench: full evaluation (auto sweep, 2000 requests per level) in WASM: median ${times[2].toFixed(1)} ms, min ${times[0].toFixed(1)} ms, max ${times[4].toFixed(1)} ms`);
   assert(times[2] > 0, 'no timing recorded');
+});
+
+await test('the address reproduces the page; pasted JSON loads; a broken link names the field', async () => {
+  await page.fill('#workload-prompt_tokens', '1000');
+  await page.waitForTimeout(200);
+  const url = page.url();
+  assert(url.includes('#s='), `no scenario in the address: ${url}`);
+  const verdict = await page.textContent('#verdict');
+  const again = await openPage(url);
+  assert((await again.page.textContent('#verdict')) === verdict, 'the link did not reproduce the verdict');
+  assert((await again.page.inputValue('#workload-prompt_tokens')) === '1000', 'prompt not restored from the link');
+  assert(again.errors.length === 0, `console errors: ${again.errors.slice(0, 2).join(' | ')}`);
+  await again.context.close();
+  await page.click('.scenario-json summary');
+  await page.fill('#paste-json', JSON.stringify({ version: 1, hardware: { preset: 'rtx-4090' }, model: { preset: 'llama-3.1-8b' },
+    quantization: { weights: 'q4_k_m' }, engine: { preset: 'llama.cpp' } }));
+  await page.click('#apply-json');
+  await page.waitForTimeout(300);
+  assert((await page.inputValue('#hardware-preset')) === 'rtx-4090', 'pasted scenario did not select the device');
+  const ceiling = parseFloat(await page.textContent('#ceiling'));
+  assert(ceiling > 190 && ceiling < 240, `ceiling after loading: ${ceiling}`);
+  await page.fill('#paste-json', '{"hardware":{"preset":"h900"}}');
+  await page.click('#apply-json');
+  await page.waitForTimeout(100);
+  assert(/hardware\.preset/.test(await page.textContent('#paste-error')), 'no field named for a bad pasted scenario');
+  for (const [json, field] of [['{"hardware":{"memory_bandwidth_gbps":-1}}', 'memory_bandwidth_gbps'], ['{"hardware":{"colour":1}}', 'colour'], ['{not json', 'json']]) {
+    const ctx = await browser.newContext();
+    const bad = await ctx.newPage();
+    await bad.goto(origin + '/#s=' + encodeURIComponent(json));
+    await bad.waitForSelector('.link-error', { timeout: 30000 });
+    const text = await bad.textContent('.link-error');
+    assert(text.includes(field), `broken link ${json} not explained: ${text}`);
+    await ctx.close();
+  }
+  await page.screenshot({ path: path.join(shots, '7-scenario-json.png'), fullPage: true });
 });
 
 await test('no console errors', async () => {

@@ -26,6 +26,9 @@ pub struct Inputs {
     pub tpot: RwSignal<String>,
     pub ttft: RwSignal<String>,
     pub percentile: RwSignal<String>,
+    /// The scenario the page's fields are laid over: fields the page has no control for (engine efficiencies,
+    /// MoE shape, load levels, …) come from here, so a scenario imported from a link or JSON keeps them.
+    pub base: RwSignal<Scenario>,
 }
 
 impl Inputs {
@@ -48,7 +51,36 @@ impl Inputs {
             tpot: s("40"),
             ttft: s("2000"),
             percentile: s("99"),
+            base: RwSignal::new(Scenario::default()),
         }
+    }
+
+    /// Shows a scenario in the fields (and keeps the rest of it as the base).
+    pub fn load(&self, sc: &Scenario) {
+        let txt = |v: Option<f64>| v.map_or_else(String::new, |x| format!("{x}"));
+        self.hw_preset.set(sc.hardware.preset.clone().unwrap_or_default());
+        self.bandwidth.set(txt(sc.hardware.memory_bandwidth_gbps));
+        self.memory.set(txt(sc.hardware.memory_gb));
+        self.devices.set(sc.hardware.devices.map_or_else(|| "1".to_string(), |d| d.to_string()));
+        self.parallelism.set(
+            match sc.hardware.parallelism {
+                Some(crate::model::hardware::Parallelism::LayerSplit) => "layer-split",
+                Some(crate::model::hardware::Parallelism::Pipeline) => "pipeline",
+                _ => "tensor",
+            }
+            .to_string(),
+        );
+        self.model_preset.set(sc.model.preset.clone().unwrap_or_default());
+        self.params.set(txt(sc.model.params_b));
+        self.quant.set(sc.quantization.weights.clone().unwrap_or_default());
+        self.bits.set(txt(sc.quantization.weight_bits));
+        self.engine.set(sc.engine.preset.clone().unwrap_or_else(|| "vllm".into()));
+        self.prompt.set(txt(sc.workload.prompt_tokens));
+        self.output.set(txt(sc.workload.output_tokens));
+        self.tpot.set(txt(sc.target.tpot_ms));
+        self.ttft.set(txt(sc.target.ttft_ms));
+        self.percentile.set(sc.target.percentile.map_or_else(|| "99".to_string(), |p| format!("{p}")));
+        self.base.set(sc.clone());
     }
 
     /// Parses the raw strings into a scenario.
@@ -77,10 +109,17 @@ impl Inputs {
                 Some(v) => Err(ScenarioError::new(field, format!("{v} must be a whole number ≥ 1"))),
             }
         };
+        let base = self.base.get();
+        // The base's extra numbers belong to its own presets: picking another device, model or engine on the
+        // page drops them.
+        let (hw_preset, model_preset, engine_preset) = (opt(self.hw_preset), opt(self.model_preset), opt(self.engine));
+        let hardware = if hw_preset == base.hardware.preset { base.hardware.clone() } else { HardwareSpec::default() };
+        let model = if model_preset == base.model.preset { base.model.clone() } else { ModelSpec::default() };
+        let engine = if engine_preset == base.engine.preset { base.engine.clone() } else { EngineSpec::default() };
         Ok(Scenario {
             version: Some(crate::scenario::VERSION),
             hardware: HardwareSpec {
-                preset: opt(self.hw_preset),
+                preset: hw_preset,
                 memory_bandwidth_gbps: num(self.bandwidth, "hardware.memory_bandwidth_gbps")?,
                 memory_gb: num(self.memory, "hardware.memory_gb")?,
                 devices: int(self.devices, "hardware.devices")?,
@@ -89,22 +128,22 @@ impl Inputs {
                     "pipeline" => crate::model::hardware::Parallelism::Pipeline,
                     _ => crate::model::hardware::Parallelism::Tensor,
                 }),
-                ..Default::default()
+                ..hardware
             },
-            model: ModelSpec { preset: opt(self.model_preset), params_b: num(self.params, "model.params_b")?, ..Default::default() },
-            quantization: QuantSpec { weights: opt(self.quant), weight_bits: num(self.bits, "quantization.weight_bits")?, ..Default::default() },
-            engine: EngineSpec { preset: opt(self.engine), ..Default::default() },
+            model: ModelSpec { preset: model_preset, params_b: num(self.params, "model.params_b")?, ..model },
+            quantization: QuantSpec { weights: opt(self.quant), weight_bits: num(self.bits, "quantization.weight_bits")?, ..base.quantization.clone() },
+            engine: EngineSpec { preset: engine_preset, ..engine },
             workload: WorkloadSpec {
                 prompt_tokens: num(self.prompt, "workload.prompt_tokens")?,
                 output_tokens: num(self.output, "workload.output_tokens")?,
-                load: Some(LoadSpec::default()),
-                ..Default::default()
+                load: base.workload.load.clone().or(Some(LoadSpec::default())),
+                ..base.workload.clone()
             },
             target: TargetSpec {
                 tpot_ms: num(self.tpot, "target.tpot_ms")?,
                 ttft_ms: num(self.ttft, "target.ttft_ms")?,
                 percentile: num(self.percentile, "target.percentile")?,
-                ..Default::default()
+                ..base.target.clone()
             },
         })
     }

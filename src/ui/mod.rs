@@ -5,6 +5,7 @@
 mod charts;
 mod inputs;
 mod results;
+mod share;
 mod table;
 
 use crate::model::quant;
@@ -17,7 +18,23 @@ use leptos::prelude::*;
 #[component]
 pub fn App() -> impl IntoView {
     let inputs = Inputs::new();
+    // A link with a scenario in its address reproduces that page; a broken one says which field is wrong.
+    let link_error = match share::read_hash() {
+        Some(Ok(sc)) => {
+            // Loaded even when invalid, so the field at fault is shown with its message.
+            inputs.load(&sc);
+            sc.resolve().err().map(|e| format!("The scenario in this link has an invalid value ({e}); correct the field marked below."))
+        }
+        Some(Err(e)) => Some(format!("The scenario in this link could not be read ({e}); showing the default instead.")),
+        None => None,
+    };
     let scenario = Memo::new(move |_| inputs.scenario());
+    // The address follows the page (an effect: it only talks to the outside world).
+    Effect::new(move |_| {
+        if let Ok(s) = scenario.get() {
+            share::write_hash(&s);
+        }
+    });
     let report: Memo<Result<Report, ScenarioError>> = Memo::new(move |_| {
         let s = scenario.get()?;
         let t0 = now_ms();
@@ -31,6 +48,7 @@ pub fn App() -> impl IntoView {
             <h1>"TPS Planner"</h1>
             <p class="tagline">"Tokens per second for one user and for the whole server — and the load where it stops being good enough."</p>
         </header>
+        {link_error.map(|m| view! { <p class="warning link-error" role="alert">{m}</p> })}
         <main class="layout">
             <section class="inputs" aria-label="Inputs">
                 <HardwareInputs inputs error />
@@ -41,6 +59,7 @@ pub fn App() -> impl IntoView {
                 <results::Results report />
                 <charts::Charts report />
                 <table::SweepTable report />
+                <share::ScenarioPanel inputs scenario />
             </section>
         </main>
         <footer class="foot">
