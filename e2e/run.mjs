@@ -201,6 +201,27 @@ await test('the address reproduces the page; pasted JSON loads; a broken link na
   await page.screenshot({ path: path.join(shots, '7-scenario-json.png'), fullPage: true });
 });
 
+await test('serving inputs: request-rate levels, lengths, use case', async () => {
+  await page.selectOption('#workload-load', 'rate');
+  await page.fill('#workload-levels', '1, 2, x');
+  await page.waitForSelector('label.invalid', { timeout: 5000 });
+  assert(/not a number/.test(await page.textContent('label.invalid .error')), 'bad level not explained');
+  await page.fill('#workload-levels', '1, 2, 4, 8, 16');
+  await page.selectOption('#workload-distribution', 'lognormal');
+  await page.waitForTimeout(400);
+  assert((await page.locator('label.invalid').count()) === 0, 'valid levels flagged');
+  await page.click('.sweep-table summary');
+  const first = await page.textContent('#sweep-table tbody tr td');
+  assert(/req\/s/.test(first), `table shows ${first}`);
+  await page.selectOption('#workload-mode', 'batch');
+  await page.waitForTimeout(300);
+  assert(/batch/.test(await page.textContent('#verdict')), 'batch verdict missing');
+  await page.screenshot({ path: path.join(shots, '8-request-rate.png'), fullPage: true });
+  await page.selectOption('#workload-mode', 'reader');
+  await page.selectOption('#workload-load', 'auto');
+  await page.selectOption('#workload-distribution', 'fixed');
+});
+
 await test('no console errors', async () => {
   assert(errors.length === 0, `${errors.length} errors, first: ${errors.slice(0, 2).map((e) => e.slice(0, 300)).join(' | ')}`);
 });

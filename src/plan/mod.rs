@@ -511,13 +511,25 @@ fn verdict(r: &Resolved, ss: &SingleStream, mem: &Memory, op: Option<&Marker>, p
     let t = &r.target;
     let p = t.percentile as u32;
     match r.workload.mode {
-        Mode::Batch => format!(
-            "batch: up to {:.0} tok/s total at {} ({:.1} tok/s each); single stream {:.1} tok/s",
-            peak.system_tps,
-            load_label(peak),
-            peak.per_user_tps,
-            ss.decode_tps
-        ),
+        Mode::Batch => {
+            let saturated_from = sweep.iter().find(|l| l.saturated).and_then(|l| l.request_rate);
+            match saturated_from {
+                Some(rate) => format!(
+                    "batch: capacity about {:.0} tok/s total ({:.1} tok/s each); offered loads from {} req/s on saturate; single stream {:.1} tok/s",
+                    peak.system_tps,
+                    peak.per_user_tps,
+                    fmt_rate(rate),
+                    ss.decode_tps
+                ),
+                None => format!(
+                    "batch: up to {:.0} tok/s total at {} ({:.1} tok/s each); single stream {:.1} tok/s",
+                    peak.system_tps,
+                    load_label(peak),
+                    peak.per_user_tps,
+                    ss.decode_tps
+                ),
+            }
+        }
         Mode::Agent => match op {
             Some(m) => {
                 let e2e = sweep

@@ -26,6 +26,16 @@ pub struct Inputs {
     pub tpot: RwSignal<String>,
     pub ttft: RwSignal<String>,
     pub percentile: RwSignal<String>,
+    /// `reader`, `agent` or `batch`.
+    pub mode: RwSignal<String>,
+    /// `auto`, `concurrency` or `rate`.
+    pub load_kind: RwSignal<String>,
+    /// Load levels, comma-separated.
+    pub levels: RwSignal<String>,
+    pub distribution: RwSignal<String>,
+    pub spread: RwSignal<String>,
+    /// Prefix-cache hit rate, percent.
+    pub prefix_hit: RwSignal<String>,
     /// The scenario the page's fields are laid over: fields the page has no control for (engine efficiencies,
     /// MoE shape, load levels, …) come from here, so a scenario imported from a link or JSON keeps them.
     pub base: RwSignal<Scenario>,
@@ -51,6 +61,12 @@ impl Inputs {
             tpot: s("40"),
             ttft: s("2000"),
             percentile: s("99"),
+            mode: s("reader"),
+            load_kind: s("auto"),
+            levels: s(""),
+            distribution: s("fixed"),
+            spread: s(""),
+            prefix_hit: s(""),
             base: RwSignal::new(Scenario::default()),
         }
     }
@@ -80,7 +96,43 @@ impl Inputs {
         self.tpot.set(txt(sc.target.tpot_ms));
         self.ttft.set(txt(sc.target.ttft_ms));
         self.percentile.set(sc.target.percentile.map_or_else(|| "99".to_string(), |p| format!("{p}")));
+        self.mode.set(sc.workload.mode.clone().unwrap_or_else(|| "reader".into()));
+        let list = |v: &Vec<f64>| v.iter().map(|x| format!("{x}")).collect::<Vec<_>>().join(", ");
+        match sc.workload.load.as_ref() {
+            Some(LoadSpec { concurrency: Some(c), .. }) => {
+                self.load_kind.set("concurrency".into());
+                self.levels.set(list(c));
+            }
+            Some(LoadSpec { request_rate: Some(r), .. }) => {
+                self.load_kind.set("rate".into());
+                self.levels.set(list(r));
+            }
+            _ => {
+                self.load_kind.set("auto".into());
+                self.levels.set(String::new());
+            }
+        }
+        self.distribution.set(sc.workload.distribution.clone().unwrap_or_else(|| "fixed".into()));
+        self.spread.set(txt(sc.workload.spread));
+        self.prefix_hit.set(txt(sc.workload.prefix_cache_hit_rate.map(|h| h * 100.0)));
         self.base.set(sc.clone());
+    }
+
+    /// The load levels: automatic, or a comma-separated list of users or request rates.
+    fn load_spec(&self) -> Result<LoadSpec, ScenarioError> {
+        let kind = self.load_kind.get();
+        let field = if kind == "rate" { "workload.load.request_rate" } else { "workload.load.concurrency" };
+        let parsed: Result<Vec<f64>, ScenarioError> = self.levels.with(|t| {
+            t.split(|c: char| c == ',' || c == ';' || c.is_whitespace())
+                .filter(|x| !x.is_empty())
+                .map(|x| x.parse::<f64>().map_err(|_| ScenarioError::new(field, format!("\"{x}\" is not a number: list levels like 1, 4, 16"))))
+                .collect()
+        });
+        Ok(match kind.as_str() {
+            "concurrency" => LoadSpec { concurrency: Some(parsed?), ..Default::default() },
+            "rate" => LoadSpec { request_rate: Some(parsed?), ..Default::default() },
+            _ => LoadSpec::default(),
+        })
     }
 
     /// Parses the raw strings into a scenario.
@@ -136,7 +188,16 @@ impl Inputs {
             workload: WorkloadSpec {
                 prompt_tokens: num(self.prompt, "workload.prompt_tokens")?,
                 output_tokens: num(self.output, "workload.output_tokens")?,
-                load: base.workload.load.clone().or(Some(LoadSpec::default())),
+                load: Some(self.load_spec()?),
+                mode: Some(self.mode.get()),
+                distribution: Some(self.distribution.get()),
+                spread: num(self.spread, "workload.spread")?,
+                prefix_cache_hit_rate: match num(self.prefix_hit, "workload.prefix_cache_hit_rate")? {
+                    Some(p) if !(0.0..=100.0).contains(&p) => {
+                        return Err(ScenarioError::new("workload.prefix_cache_hit_rate", format!("{p} % is out of range: allowed 0–100 %")))
+                    }
+                    p => p.map(|p| p / 100.0),
+                },
                 ..base.workload.clone()
             },
             target: TargetSpec {

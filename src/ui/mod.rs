@@ -5,6 +5,7 @@
 mod charts;
 mod inputs;
 mod results;
+mod serving;
 mod share;
 mod table;
 
@@ -54,6 +55,7 @@ pub fn App() -> impl IntoView {
                 <HardwareInputs inputs error />
                 <ModelInputs inputs error />
                 <WorkloadInputs inputs error />
+                <serving::ServingInputs inputs error />
             </section>
             <section class="outputs" aria-label="Results">
                 <results::Results report />

@@ -1,0 +1,56 @@
+//! Inputs for serving under load: the use case, the load levels, request-length spread and prefix caching.
+
+use super::inputs::{Inputs, NumField, SelectField};
+use crate::scenario::ScenarioError;
+use leptos::prelude::*;
+
+fn opts(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs.iter().map(|(a, b)| ((*a).to_string(), (*b).to_string())).collect()
+}
+
+/// The "Serving" fieldset.
+#[component]
+pub fn ServingInputs(
+    /// The page's inputs.
+    inputs: Inputs,
+    /// The current error, if any.
+    #[prop(into)]
+    error: Signal<Option<ScenarioError>>,
+) -> impl IntoView {
+    let levels_field = Signal::derive(move || {
+        if inputs.load_kind.get() == "rate" { "workload.load.request_rate" } else { "workload.load.concurrency" }
+    });
+    let levels_msg = move || error.with(|e| e.as_ref().filter(|e| e.field.starts_with(levels_field.get())).map(|e| e.message.clone()));
+    view! {
+        <fieldset>
+            <legend>"Serving under load"</legend>
+            <SelectField label="Use case" field="workload.mode" value=inputs.mode options=opts(&[
+                ("reader", "Reader (tokens/s each person reads)"),
+                ("agent", "Agent (time to a finished multi-step task)"),
+                ("batch", "Batch (total throughput, latency free)"),
+            ]) error />
+            <SelectField label="Load" field="workload.load" value=inputs.load_kind options=opts(&[
+                ("auto", "Concurrent users, levels chosen automatically"),
+                ("concurrency", "Concurrent users (closed loop), my levels"),
+                ("rate", "Request rate (Poisson arrivals), my levels"),
+            ]) error />
+            <Show when=move || inputs.load_kind.get() != "auto">
+                <label class="field" class:invalid=move || levels_msg().is_some()>
+                    <span class="label">{move || if inputs.load_kind.get() == "rate" { "Request rates (req/s), comma-separated" } else { "Users, comma-separated" }}</span>
+                    <input id="workload-levels" type="text" autocomplete="off" placeholder="1, 4, 16, 64"
+                        prop:value=move || inputs.levels.get() on:input=move |ev| inputs.levels.set(event_target_value(&ev)) />
+                    <span class="error" role="alert">{levels_msg}</span>
+                </label>
+            </Show>
+            <SelectField label="Request lengths" field="workload.distribution" value=inputs.distribution options=opts(&[
+                ("fixed", "Fixed (as benchmarks run)"),
+                ("lognormal", "Lognormal (like real traffic)"),
+                ("uniform", "Uniform ± spread"),
+            ]) error />
+            <NumField label="Spread (lognormal: coefficient of variation; uniform: ± fraction)" unit="" field="workload.spread" value=inputs.spread
+                placeholder=Signal::derive(move || if inputs.distribution.get() == "fixed" { "0".to_string() } else { "0.5".to_string() }) error />
+            <NumField label="Prefix-cache hit rate" unit="%" field="workload.prefix_cache_hit_rate" value=inputs.prefix_hit
+                placeholder=Signal::derive(|| "0".to_string()) error />
+        </fieldset>
+    }
+}
