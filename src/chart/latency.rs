@@ -104,15 +104,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
             .label(format!("TPOT target {t} ms"))
             .legend(move |(x, y)| PathElement::new([(x, y), (x + px(5.0) as i32, y)], TPOT.stroke_width(px(1.0))));
     }
-    chart
-        .configure_series_labels()
-        .label_font(("sans-serif", 12.0 * scale))
-        .legend_area_size(px(24.0))
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(203, 213, 225))
-        .draw()
-        .map_err(err)?;
+    super::draw_legend(&mut chart, SeriesLabelPosition::UpperLeft, scale).map_err(err)?;
     root.present().map_err(err)?;
     Ok(())
 }

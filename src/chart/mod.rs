@@ -33,6 +33,22 @@ pub(crate) fn px(scale: f64, v: f64) -> u32 {
     (v * scale).round().max(1.0) as u32
 }
 
+/// Draws the series legend at `pos`, on a translucent white box.
+pub(crate) fn draw_legend<'a, DB: DrawingBackend + 'a>(
+    chart: &mut DualCoordChartContext<'a, DB, LogLin, LogLin>,
+    pos: SeriesLabelPosition,
+    scale: f64,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    chart
+        .configure_series_labels()
+        .label_font(("sans-serif", 12.0 * scale))
+        .legend_area_size(px(scale, 24.0))
+        .position(pos)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(203, 213, 225))
+        .draw()
+}
+
 /// A chart with log-scaled load on x, a left axis up to `ymax` and a right axis up to `y2max`, its mesh drawn.
 pub(crate) fn dual_axis_chart<'a, DB: DrawingBackend>(
     root: &'a DrawingArea<DB, Shift>,

@@ -136,15 +136,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
             .label("operating point")
             .legend(move |(x, y)| Circle::new((x + px(9.0) as i32, y), px(5.0), OP.stroke_width(px(2.0))));
     }
-    chart
-        .configure_series_labels()
-        .label_font(("sans-serif", 12.0 * scale))
-        .legend_area_size(px(24.0))
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(203, 213, 225))
-        .draw()
-        .map_err(err)?;
+    super::draw_legend(&mut chart, SeriesLabelPosition::UpperRight, scale).map_err(err)?;
     root.present().map_err(err)?;
     Ok(())
 }

@@ -534,20 +534,8 @@ mod tests {
         }
         let huge = SimConfig { context_depth: 1e7, ..c };
         assert!(simulate_disaggregated(&d, &d, &INSTANT, &huge, &NO_TARGETS).saturated);
-        let weird = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -1.0, 0.0, 1e-300, 1e300];
-        for &x in &weird {
-            let c = SimConfig {
-                requests: 20,
-                prompt: LengthDist::LogNormal { mean: x, cv: x },
-                output: LengthDist::Uniform { min: x, max: 8.0 },
-                context_depth: x,
-                prefix_hit_rate: x,
-                arrivals: Arrivals::Poisson { rate_per_s: x, burstiness: x },
-                timeout_s: Some(x),
-                max_sim_seconds: x,
-                max_steps: 100_000,
-                ..SimConfig::default()
-            };
+        for &x in &crate::sim::tests::WEIRD {
+            let c = crate::sim::tests::hostile_config(x);
             let link = Disaggregation { kv_transfer_gbps: 10.0 };
             assert_ordered(&simulate_disaggregated(&d, &d, &link, &c, &Targets { ttft_ms: x, tpot_ms: x }));
             let c = SimConfig { arrivals: Arrivals::Closed { concurrency: 0 }, queue_limit: Some(0), ..c };

@@ -547,23 +547,30 @@ mod tests {
         }
     }
 
+    /// Values no caller should pass, for the hostile-input tests.
+    pub(super) const WEIRD: [f64; 7] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -1.0, 0.0, 1e-300, 1e300];
+
+    /// A configuration with `x` in every numeric field.
+    pub(super) fn hostile_config(x: f64) -> SimConfig {
+        SimConfig {
+            requests: 20,
+            prompt: LengthDist::LogNormal { mean: x, cv: x },
+            output: LengthDist::Uniform { min: x, max: 8.0 },
+            context_depth: x,
+            prefix_hit_rate: x,
+            arrivals: Arrivals::Poisson { rate_per_s: x, burstiness: x },
+            timeout_s: Some(x),
+            max_sim_seconds: x,
+            max_steps: 100_000,
+            ..SimConfig::default()
+        }
+    }
+
     #[test]
     fn hostile_inputs_do_not_panic() {
         let d = h100_llama8b();
-        let weird = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -1.0, 0.0, 1e-300, 1e300];
-        for &x in &weird {
-            let c = SimConfig {
-                requests: 20,
-                prompt: LengthDist::LogNormal { mean: x, cv: x },
-                output: LengthDist::Uniform { min: x, max: 8.0 },
-                context_depth: x,
-                prefix_hit_rate: x,
-                arrivals: Arrivals::Poisson { rate_per_s: x, burstiness: x },
-                timeout_s: Some(x),
-                max_sim_seconds: x,
-                max_steps: 100_000,
-                ..SimConfig::default()
-            };
+        for &x in &WEIRD {
+            let c = hostile_config(x);
             let r = simulate(&d, &c, &Targets { ttft_ms: x, tpot_ms: x });
             assert_ordered(&r);
             let c = SimConfig { arrivals: Arrivals::Closed { concurrency: 0 }, queue_limit: Some(0), ..c };
