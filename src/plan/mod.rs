@@ -571,6 +571,9 @@ fn verdict(r: &Resolved, ss: &SingleStream, mem: &Memory, op: Option<&Marker>, p
 pub struct StaticBatch {
     /// Time to the first token of every sequence, s (the whole batch's prefill).
     pub ttft_s: f64,
+    /// Mean time to first token over the sequences, s: prompts finish in the order their chunks run (FCFS
+    /// chunked prefill), so with `u` completion points the mean is `ttft · (u + 1) / (2u)`.
+    pub ttft_mean_s: f64,
     /// Mean time per decode step, s.
     pub tpot_s: f64,
     /// Output tokens of all sequences ÷ total time.
@@ -587,10 +590,15 @@ pub fn static_batch(d: &Deployment, b: f64, prompt: f64, output: f64) -> StaticB
     let prefill_tokens = b * prompt;
     let t = batch_prefill_seconds(d, b, prompt, 0.0);
     let ttft = t.max(d.step(&d.decode_load(b, prompt)).seconds);
+    // Completion points: chunks (several short prompts finish per chunk) or prompts (a long one spans chunks).
+    let chunk = f64::from(d.engine.max_batched_tokens.max(1));
+    let points = if prompt <= chunk { (prefill_tokens / chunk).ceil() } else { b }.max(1.0);
+    let ttft_mean = ttft * (points + 1.0) / (2.0 * points);
     let steps = (output - 1.0).max(1.0);
     let tpot = d.mean_decode_step(b, prompt + 1.0, steps);
     StaticBatch {
         ttft_s: ttft,
+        ttft_mean_s: ttft_mean,
         tpot_s: tpot,
         output_tps: b * output / (ttft + steps * tpot),
         decode_tps: b / tpot,
