@@ -24,9 +24,9 @@ use crate::scenario::{
 use crate::sim::{self, Arrivals, LengthDist, SimConfig, Targets};
 
 /// Uncertainty bands: the p90 absolute percentage error measured by `tests/validation.rs` on `tests/data`
-/// (single stream: llama-bench decode rows, 24.3 %; batched throughput, 49.6 %), rounded up. The validation
+/// (single stream: llama-bench decode rows, 24.3 %; batched throughput, 40.9 %), rounded up. The validation
 /// test fails if the measured p90 grows past them.
-pub const BAND: Band = Band { single_stream_pct: 25.0, batched_pct: 50.0 };
+pub const BAND: Band = Band { single_stream_pct: 25.0, batched_pct: 45.0 };
 
 /// Evaluates a scenario.
 ///
@@ -95,7 +95,9 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
         tpot_p_ms: p.tpot_ms.at(pct),
     };
     let max_sys = sweep.iter().map(|p| p.system_tps).fold(0.0, f64::max);
-    let peak = if matches!(w.load, Load::Offline) || sweep.is_empty() {
+    let peak = if matches!(w.load, Load::Offline) {
+        offline_job(d, w, f64::from(w.requests))
+    } else if sweep.is_empty() {
         offline_marker(d, w)
     } else {
         sweep.iter().filter(|p| p.system_tps >= max_sys).map(marker).next().unwrap_or_else(|| offline_marker(d, w))
@@ -239,6 +241,34 @@ pub fn offline_marker(d: &Deployment, w: &Workload) -> Marker {
     }
     let (_, step) = steady_step(d, w, b);
     Marker { concurrency: Some(b), request_rate: None, system_tps: b / step, per_user_tps: 1.0 / step, ttft_p_ms: None, tpot_p_ms: step * 1e3 }
+}
+
+/// A finite offline job: `n` requests of fixed length all queued at t = 0 (`trtllm-bench throughput`, vLLM
+/// `benchmark_throughput`). Requests of equal length admitted together also grow together, so the batch is
+/// what the KV cache holds at the *full* context (TensorRT-LLM's default capacity scheduler reserves it up
+/// front), and the job runs in waves: ⌈n / b⌉ rounds of (prefill the wave's prompts in chunks, then
+/// output − 1 decode steps as the context grows). Throughput = output tokens of all `n` ÷ the job's time,
+/// so a job of 1.5 waves pays for a half-empty last wave, as the measured runs do.
+#[must_use]
+pub fn offline_job(d: &Deployment, w: &Workload, n: f64) -> Marker {
+    let full_ctx = w.context_depth + w.prompt_tokens + w.output_tokens;
+    let b = n.min(f64::from(d.engine.max_batch)).min(d.max_sequences(full_ctx).floor());
+    if b < 1.0 {
+        return Marker { concurrency: Some(0.0), request_rate: None, system_tps: 0.0, per_user_tps: 0.0, ttft_p_ms: None, tpot_p_ms: 0.0 };
+    }
+    let new_prompt = w.prompt_tokens * (1.0 - w.prefix_cache_hit_rate);
+    let prior = w.context_depth + w.prompt_tokens - new_prompt;
+    let steps = (w.output_tokens - 1.0).max(0.0);
+    let wave = |size: f64| -> (f64, f64) {
+        let step = if steps > 0.0 { d.mean_decode_step(size, w.context_depth + w.prompt_tokens + 1.0, steps) } else { 0.0 };
+        (batch_prefill_seconds(d, size, new_prompt, prior) + steps * step, step)
+    };
+    let waves = (n / b).floor();
+    let rest = n - waves * b;
+    let (t_full, step) = wave(b);
+    let total = waves * t_full + if rest >= 1.0 { wave(rest).0 } else { 0.0 };
+    let per_user = if step > 0.0 { 1.0 / step } else { 0.0 };
+    Marker { concurrency: Some(b), request_rate: None, system_tps: n * w.output_tokens / total, per_user_tps: per_user, ttft_p_ms: None, tpot_p_ms: step * 1e3 }
 }
 
 /// Load levels: the user's, or automatic ones (1, 2, 3, 4, 6, 8, 12, … up to 1.5 × the memory/batch limit,

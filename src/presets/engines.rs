@@ -51,7 +51,7 @@ pub const ENGINES: &[EnginePreset] = &[
     EnginePreset { id: "llama.cpp", name: "llama.cpp (llama-server / llama-bench)", max_batch: 4, max_batched_tokens: 512, memory_utilization: 1.0, reserve_gb: 0.8, source: "llama.cpp server defaults: -np 4 (auto), -ub 512; compute buffers ≈ 0.5–1 GB" },
     EnginePreset { id: "vllm", name: "vLLM", max_batch: 256, max_batched_tokens: 8192, memory_utilization: 0.9, reserve_gb: 1.5, source: "vLLM engine args: max_num_seqs 256, max_num_batched_tokens 8192, gpu_memory_utilization 0.9" },
     EnginePreset { id: "sglang", name: "SGLang", max_batch: 1024, max_batched_tokens: 8192, memory_utilization: 0.88, reserve_gb: 1.0, source: "SGLang server args: chunked_prefill_size 8192, mem_fraction_static ≈ 0.88" },
-    EnginePreset { id: "tensorrt-llm", name: "TensorRT-LLM", max_batch: 2048, max_batched_tokens: 8192, memory_utilization: 0.92, reserve_gb: 1.0, source: "trtllm-bench defaults: max_batch_size 2048, max_num_tokens 8192, kv_cache_free_gpu_mem_fraction 0.9" },
+    EnginePreset { id: "tensorrt-llm", name: "TensorRT-LLM", max_batch: 2048, max_batched_tokens: 8192, memory_utilization: 0.95, reserve_gb: 1.0, source: "trtllm-bench: max_batch_size 2048, max_num_tokens 8192; perf-overview runs use kv_cache_free_gpu_mem_fraction 0.95 (0.90 on OOM)" },
     EnginePreset { id: "lmdeploy", name: "LMDeploy TurboMind", max_batch: 256, max_batched_tokens: 8192, memory_utilization: 0.85, reserve_gb: 1.0, source: "LMDeploy TurbomindEngineConfig: cache_max_entry_count 0.8 of free memory" },
     EnginePreset { id: "generic", name: "Generic engine", max_batch: 64, max_batched_tokens: 2048, memory_utilization: 0.9, reserve_gb: 1.0, source: "middle-of-the-road defaults" },
 ];
