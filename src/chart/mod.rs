@@ -33,12 +33,17 @@ pub(crate) fn px(scale: f64, v: f64) -> u32 {
     (v * scale).round().max(1.0) as u32
 }
 
-/// Draws the series legend at `pos`, on a translucent white box.
+/// Draws the series legend at `pos`, on a translucent white box — unless the chart is narrower than 560
+/// logical pixels (a phone), where the box would cover the lines; the page's caption names the colours.
 pub(crate) fn draw_legend<'a, DB: DrawingBackend + 'a>(
     chart: &mut DualCoordChartContext<'a, DB, LogLin, LogLin>,
     pos: SeriesLabelPosition,
     scale: f64,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let width = f64::from(chart.plotting_area().dim_in_pixel().0) / scale.max(1e-9);
+    if width < 400.0 {
+        return Ok(());
+    }
     chart
         .configure_series_labels()
         .label_font(("sans-serif", 12.0 * scale))

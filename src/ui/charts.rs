@@ -24,13 +24,13 @@ pub fn Charts(
     view! {
         <figure class="chart">
             <figcaption>"Per-user and system tokens/s against concurrency"
-                <small>" — per user = 1 / TPOT while generating; system = all output tokens ÷ time, prompts included, so one user's system figure sits below the per-user one. Band: the model's validated p90 error."</small>
+                <small>" — per user = 1 / TPOT while generating; system = all output tokens ÷ time, prompts included, so one user's system figure sits below the per-user one. Blue: per user (thin: at the target percentile); orange: system; red: the target's per-user floor; dashed: saturation knee; green ring: operating point; band: the model's validated p90 error."</small>
             </figcaption>
             <ChartCanvas id="chart-throughput" data=tput draw=draw_tput viewport />
         </figure>
         <figure class="chart">
             <figcaption>"TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)"
-                <small>" — dashed: the targets. Saturated levels (queue growing without bound) are clipped at the top."</small>
+                <small>" — purple: TTFT (left axis), teal: TPOT (right axis); thick P50, thin P95, medium P99; dashed: the targets. Saturated levels (queue growing without bound) are clipped at the top."</small>
             </figcaption>
             <ChartCanvas id="chart-latency" data=lat draw=draw_lat viewport />
         </figure>
