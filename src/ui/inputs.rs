@@ -36,6 +36,8 @@ pub struct Inputs {
     pub spread: RwSignal<String>,
     /// Prefix-cache hit rate, percent.
     pub prefix_hit: RwSignal<String>,
+    /// Tokens already in the KV cache before the prompt (multi-turn history).
+    pub depth: RwSignal<String>,
     /// The scenario the page's fields are laid over: fields the page has no control for (engine efficiencies,
     /// MoE shape, load levels, …) come from here, so a scenario imported from a link or JSON keeps them.
     pub base: RwSignal<Scenario>,
@@ -67,6 +69,7 @@ impl Inputs {
             distribution: s("fixed"),
             spread: s(""),
             prefix_hit: s(""),
+            depth: s(""),
             base: RwSignal::new(Scenario::default()),
         }
     }
@@ -115,6 +118,7 @@ impl Inputs {
         self.distribution.set(sc.workload.distribution.clone().unwrap_or_else(|| "fixed".into()));
         self.spread.set(txt(sc.workload.spread));
         self.prefix_hit.set(txt(sc.workload.prefix_cache_hit_rate.map(|h| h * 100.0)));
+        self.depth.set(txt(sc.workload.context_depth));
         self.base.set(sc.clone());
     }
 
@@ -188,6 +192,7 @@ impl Inputs {
             workload: WorkloadSpec {
                 prompt_tokens: num(self.prompt, "workload.prompt_tokens")?,
                 output_tokens: num(self.output, "workload.output_tokens")?,
+                context_depth: num(self.depth, "workload.context_depth")?,
                 load: Some(self.load_spec()?),
                 mode: Some(self.mode.get()),
                 distribution: Some(self.distribution.get()),

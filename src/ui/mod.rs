@@ -138,6 +138,7 @@ fn WorkloadInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
             <legend>"Workload and target"</legend>
             <NumField label="Prompt" unit="tokens" field="workload.prompt_tokens" value=inputs.prompt placeholder=Signal::derive(|| "512".to_string()) error />
             <NumField label="Output" unit="tokens" field="workload.output_tokens" value=inputs.output placeholder=Signal::derive(|| "128".to_string()) error />
+            <NumField label="Context already cached (earlier turns)" unit="tokens" field="workload.context_depth" value=inputs.depth placeholder=Signal::derive(|| "0".to_string()) error />
             <SelectField label="Judge latency at" field="target.percentile" value=inputs.percentile options=vec![
                 ("99".to_string(), "P99 (the 1 % slowest)".to_string()),
                 ("95".to_string(), "P95".to_string()),
