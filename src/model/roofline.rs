@@ -18,9 +18,13 @@
 //! Per-user TPS at batch B = 1/step; system TPS = B/step. At small B the weights dominate the bytes and the
 //! step hardly grows with B (memory-bound, system TPS ∝ B); KV bytes grow with B·c, and FLOPs with B, so past
 //! the ridge point B* ≈ peak·η_fl / (2 · bandwidth·η_bw / bytes-per-param) the step becomes compute-bound and
-//! system TPS flattens. Assumptions: perfect overlap of memory and compute within a step (roofline max);
-//! uniform MoE routing; all-reduce latency α = 8 µs (NVLink class; PCIe systems are slower); a layer split
-//! passes one token through devices in turn, so it adds memory but not single-stream bandwidth.
+//! system TPS flattens. Assumptions: memory and compute overlap within a kernel class (roofline max) but the
+//! two classes run one after the other (their times add — one max over all bytes and FLOPs let a big batch's
+//! KV reads hide under the matmuls, 40–100 % too optimistic on TensorRT-LLM's decode-heavy runs); uniform
+//! MoE routing; all-reduce latency α = 8 µs (NVLink class; PCIe systems are slower); KV heads that tensor
+//! parallelism cannot split are replicated ([`Deployment::kv_replication`]); a layer split passes one token
+//! through devices in turn, so it adds memory but not single-stream bandwidth; a pipeline runs `n`
+//! micro-batches at once, so a batch advances in the time one device needs for 1/n of it.
 //!
 //! Sources: Williams et al., "Roofline" (CACM 2009); Pope et al., "Efficiently Scaling Transformer Inference"
 //! (MLSys 2023) for the KV/weight byte accounting and all-reduce cost; vLLM and llama.cpp docs for
