@@ -235,6 +235,10 @@ pub struct Resolved {
     /// Human-readable list of defaults that filled gaps.
     pub defaults_used: Vec<String>,
     pub backend: String,
+    /// The weight format's name and bits, for reports ("GGUF Q4_K_M, 4.85 bits").
+    pub quantization: String,
+    /// The model's context window, when a preset knows it.
+    pub max_context: Option<u32>,
     /// Separate prefill and decode pools, if asked for.
     pub disaggregation: Option<Disaggregation>,
 }
@@ -258,6 +262,9 @@ impl Scenario {
     /// # Errors
     /// Syntax errors, wrong types and unknown fields, with the dotted path of the field.
     pub fn from_json(text: &str) -> Result<Self, ScenarioError> {
+        if !text.trim_start().starts_with('{') {
+            return Err(ScenarioError::new("json", "a scenario is a JSON object: { \"hardware\": …, \"model\": … }"));
+        }
         let de = &mut serde_json::Deserializer::from_str(text);
         serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
@@ -328,6 +335,14 @@ impl Scenario {
             target,
             defaults_used: defaults,
             backend,
+            quantization: {
+                let id = self.quantization.weights.clone().or_else(|| {
+                    self.quantization.weight_bits.is_none().then(|| if engine_preset.id == "llama.cpp" { "q4_k_m" } else { "bf16" }.to_string())
+                });
+                let name = id.as_deref().and_then(quant::weight_format).map_or("custom", |f| f.label);
+                format!("{name}, {weight_bits} bits")
+            },
+            max_context: self.model.preset.as_deref().and_then(presets::models::find).map(|m| m.max_context),
             disaggregation,
         };
         resolved.settle_memory(self.engine.reserve_gb.is_some())?;
@@ -359,10 +374,10 @@ fn unknown<'a>(field: &str, id: &str, valid: impl Iterator<Item = &'a str>) -> S
 /// Checks `lo ≤ v ≤ hi` and finiteness.
 fn check(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<f64, ScenarioError> {
     if !v.is_finite() {
-        return Err(ScenarioError::new(field, format!("must be a finite number ({lo}–{hi} {unit})")));
+        return Err(ScenarioError::new(field, format!("must be a finite number ({lo}–{hi} {unit})").replace(" )", ")")));
     }
     if v < lo || v > hi {
-        return Err(ScenarioError::new(field, format!("{v} is out of range: allowed {lo}–{hi} {unit}")));
+        return Err(ScenarioError::new(field, format!("{v} is out of range: allowed {lo}–{hi} {unit}").trim_end().to_string()));
     }
     Ok(v)
 }
@@ -631,11 +646,17 @@ fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> Result<Work
         }
         v.iter().enumerate().map(|(i, x)| positive(&format!("{field}[{i}]"), *x, hi, "")).collect()
     };
+    // Levels are swept in increasing order, each once (users are whole).
+    let tidy = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v.dedup();
+        v
+    };
     let (load, auto_load) = if let Some(c) = &l.concurrency {
         let v = levels("workload.load.concurrency", c, 1_000_000.0)?;
-        (Load::Concurrency(v.iter().map(|x| x.round().max(1.0)).collect()), false)
+        (Load::Concurrency(tidy(v.iter().map(|x| x.round().max(1.0)).collect())), false)
     } else if let Some(r) = &l.request_rate {
-        (Load::RequestRate(levels("workload.load.request_rate", r, 1_000_000.0)?), false)
+        (Load::RequestRate(tidy(levels("workload.load.request_rate", r, 1_000_000.0)?)), false)
     } else if l.offline == Some(true) {
         (Load::Offline, false)
     } else {
@@ -823,6 +844,11 @@ pub struct Report {
     pub hardware: String,
     pub model: String,
     pub engine: String,
+    /// Weight format and bits per weight.
+    pub quantization: String,
+    /// Mean prompt and output tokens of the workload.
+    pub prompt_tokens: f64,
+    pub output_tokens: f64,
     pub defaults_used: Vec<String>,
     pub single_stream: SingleStream,
     pub memory: Memory,

@@ -91,7 +91,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
         .axis_desc_style(("sans-serif", 13.0 * scale))
         .y_desc("system tok/s")
         .label_style(("sans-serif", 12.0 * scale).into_font().color(&SYSTEM))
-        .y_label_formatter(&|v| format!("{v:.0}"))
+        .y_label_formatter(&|v| if *v >= 10.0 || *v == 0.0 { format!("{v:.0}") } else { format!("{v:.2}").trim_end_matches('0').trim_end_matches('.').to_string() })
         .draw()
         .map_err(err)?;
     // Uncertainty band around the per-user line.

@@ -82,6 +82,22 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
             w.requests
         ));
     }
+    if let Some(max) = r.max_context {
+        let ctx = w.context_depth + w.prompt_tokens + w.output_tokens;
+        if ctx > f64::from(max) {
+            warnings.push(format!("{ctx:.0} tokens of context exceed the model's window of {max}: the model cannot serve this request as is"));
+        }
+    }
+    let hw = &d.hardware;
+    if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::LayerSplit && !d.engine.name.starts_with("llama.cpp") {
+        warnings.push(format!("a layer split is llama.cpp's multi-GPU mode; {} splits layers as a pipeline (choose \"pipeline\")", d.engine.name));
+    }
+    if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::Tensor && d.model.attention_heads % hw.devices != 0 {
+        warnings.push(format!(
+            "tensor parallelism over {} devices needs the {} attention heads to divide evenly; engines refuse this split",
+            hw.devices, d.model.attention_heads
+        ));
+    }
     if sweep.iter().any(|p| p.saturated) {
         warnings.push("some load levels saturate: the queue grows without bound there, and their latencies are lower bounds".into());
     }
@@ -116,6 +132,9 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
         hardware: format!("{}{}", if d.hardware.devices > 1 { format!("{} × ", d.hardware.devices) } else { String::new() }, d.hardware.name),
         model: d.model.name.clone(),
         engine: d.engine.name.clone(),
+        quantization: r.quantization.clone(),
+        prompt_tokens: w.prompt_tokens,
+        output_tokens: w.output_tokens,
         defaults_used: r.defaults_used.clone(),
         single_stream: ss,
         memory: mem,
@@ -514,7 +533,14 @@ fn load_label(m: &Marker) -> String {
 fn limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
     let Some(i) = sweep.iter().rposition(|p| p.meets_target) else { return String::new() };
     let p = &sweep[i];
-    let load = p.concurrency.map_or_else(|| format!("{} req/s", fmt_rate(p.request_rate.unwrap_or(0.0))), |c| format!("{c:.0} users"));
+    let load = load_label(&Marker {
+        concurrency: p.concurrency,
+        request_rate: p.request_rate,
+        system_tps: 0.0,
+        per_user_tps: 0.0,
+        ttft_p_ms: None,
+        tpot_p_ms: 0.0,
+    });
     let Some(next) = sweep.get(i + 1) else {
         return format!("; all levels up to {load} meet the target");
     };
@@ -579,8 +605,9 @@ fn verdict(r: &Resolved, ss: &SingleStream, mem: &Memory, op: Option<&Marker>, p
         },
         Mode::Reader => match op {
             Some(m) => format!(
-                "at {}: {:.0} tok/s each, {:.0} tok/s total, P{p} TPOT {:.0} ms ✓ (target {:.0} ms){}",
+                "at {} (operating point, {:.0} % of the peak usable throughput): {:.0} tok/s each, {:.0} tok/s total, P{p} TPOT {:.0} ms ✓ (target {:.0} ms){}",
                 load_label(m),
+                r.target.operating_fraction * 100.0,
                 m.per_user_tps,
                 m.system_tps,
                 m.tpot_p_ms,

@@ -14,6 +14,8 @@ pub struct Inputs {
     pub hw_preset: RwSignal<String>,
     pub bandwidth: RwSignal<String>,
     pub memory: RwSignal<String>,
+    /// Dense FP16 TFLOPS per device.
+    pub compute: RwSignal<String>,
     pub devices: RwSignal<String>,
     pub parallelism: RwSignal<String>,
     pub model_preset: RwSignal<String>,
@@ -51,6 +53,7 @@ impl Inputs {
             hw_preset: s("h100-sxm"),
             bandwidth: s(""),
             memory: s(""),
+            compute: s(""),
             devices: s("1"),
             parallelism: s("tensor"),
             model_preset: s("llama-3.1-8b"),
@@ -80,6 +83,7 @@ impl Inputs {
         self.hw_preset.set(sc.hardware.preset.clone().unwrap_or_default());
         self.bandwidth.set(txt(sc.hardware.memory_bandwidth_gbps));
         self.memory.set(txt(sc.hardware.memory_gb));
+        self.compute.set(txt(sc.hardware.fp16_tflops));
         self.devices.set(sc.hardware.devices.map_or_else(|| "1".to_string(), |d| d.to_string()));
         self.parallelism.set(
             match sc.hardware.parallelism {
@@ -127,6 +131,8 @@ impl Inputs {
         let kind = self.load_kind.get();
         let field = if kind == "rate" { "workload.load.request_rate" } else { "workload.load.concurrency" };
         let parsed: Result<Vec<f64>, ScenarioError> = self.levels.with(|t| {
+            // An empty list means the levels the placeholder shows.
+            let t = if t.trim().is_empty() { "1, 4, 16, 64" } else { t.as_str() };
             t.split(|c: char| c == ',' || c == ';' || c.is_whitespace())
                 .filter(|x| !x.is_empty())
                 .map(|x| x.parse::<f64>().map_err(|_| ScenarioError::new(field, format!("\"{x}\" is not a number: list levels like 1, 4, 16"))))
@@ -178,6 +184,7 @@ impl Inputs {
                 preset: hw_preset,
                 memory_bandwidth_gbps: num(self.bandwidth, "hardware.memory_bandwidth_gbps")?,
                 memory_gb: num(self.memory, "hardware.memory_gb")?,
+                fp16_tflops: num(self.compute, "hardware.fp16_tflops")?,
                 devices: int(self.devices, "hardware.devices")?,
                 parallelism: Some(match self.parallelism.get().as_str() {
                     "layer-split" => crate::model::hardware::Parallelism::LayerSplit,

@@ -84,10 +84,15 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
                 if let (true, Some(h)) = (picked.is_empty(), presets::hardware::find(&inputs.hw_preset.get_untracked())) {
                     keep(inputs.bandwidth, h.bandwidth_gbps);
                     keep(inputs.memory, h.memory_gb);
+                    if let Some(tf) = h.fp16_tflops {
+                        keep(inputs.compute, tf);
+                    }
                 }
             }) />
             <NumField label="Memory bandwidth" unit="GB/s" field="hardware.memory_bandwidth_gbps" value=inputs.bandwidth
                 placeholder=Signal::derive(move || hw().map_or("required".into(), |h| format!("{}", h.bandwidth_gbps))) error />
+            <NumField label="Dense FP16 compute per device" unit="TFLOPS" field="hardware.fp16_tflops" value=inputs.compute
+                placeholder=Signal::derive(move || hw().and_then(|h| h.fp16_tflops).map_or("typical for the kind".into(), |v| format!("{v}"))) error />
             <NumField label="Memory per device" unit="GiB" field="hardware.memory_gb" value=inputs.memory
                 placeholder=Signal::derive(move || hw().map_or("auto".into(), |h| format!("{}", h.memory_gb))) error />
             <NumField label="Devices" unit="" field="hardware.devices" value=inputs.devices

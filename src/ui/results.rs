@@ -15,6 +15,11 @@ fn fmt(v: f64) -> String {
     }
 }
 
+/// A latency limit for text ("none" for the batch target).
+fn limit(ms: f64) -> String {
+    if ms >= 1e8 { "none".into() } else { fmt(ms) }
+}
+
 /// Headline results, or the error that prevents them.
 #[component]
 pub fn Results(
@@ -65,6 +70,13 @@ pub fn Results(
                     </div>
                 </div>
                 <p class="verdict" class:fail=!r.verdict_ok id="verdict">{r.verdict.clone()}</p>
+                <p class="context" id="verdict-context">{format!(
+                    "{} ({}) on {} with {}; {} prompt + {} output tokens; P{:.0} targets TTFT ≤ {} ms, TPOT ≤ {} ms; predictions ± {:.0} % single stream, ± {:.0} % under load (validated p90).",
+                    r.model, r.quantization, r.hardware, r.engine,
+                    r.prompt_tokens, r.output_tokens,
+                    r.target.percentile, limit(r.target.ttft_ms), limit(r.target.tpot_ms),
+                    r.band.single_stream_pct, r.band.batched_pct
+                )}</p>
                 {r.warnings.iter().map(|w| view! { <p class="warning">{w.clone()}</p> }).collect_view()}
                 <details class="defaults">
                     <summary>{format!("Defaults used ({})", r.defaults_used.len())}</summary>

@@ -47,8 +47,10 @@ pub fn ServingInputs(
                 ("lognormal", "Lognormal (like real traffic)"),
                 ("uniform", "Uniform ± spread"),
             ]) error />
-            <NumField label="Spread (lognormal: coefficient of variation; uniform: ± fraction)" unit="" field="workload.spread" value=inputs.spread
-                placeholder=Signal::derive(move || if inputs.distribution.get() == "fixed" { "0".to_string() } else { "0.5".to_string() }) error />
+            <Show when=move || inputs.distribution.get() != "fixed">
+                <NumField label="Spread (lognormal: coefficient of variation; uniform: ± fraction)" unit="" field="workload.spread" value=inputs.spread
+                    placeholder=Signal::derive(|| "0.5".to_string()) error />
+            </Show>
             <NumField label="Prefix-cache hit rate" unit="%" field="workload.prefix_cache_hit_rate" value=inputs.prefix_hit
                 placeholder=Signal::derive(|| "0".to_string()) error />
         </fieldset>

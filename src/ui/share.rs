@@ -12,8 +12,11 @@ const PREFIX: &str = "#s=";
 pub fn read_hash() -> Option<Result<Scenario, ScenarioError>> {
     let hash = web_sys::window()?.location().hash().ok()?;
     let encoded = hash.strip_prefix(PREFIX)?;
-    let json = js_sys::decode_uri_component(encoded).ok()?.as_string()?;
-    Some(Scenario::from_json(&json))
+    // A link cut short can break the %-encoding: say so rather than fall back silently.
+    match js_sys::decode_uri_component(encoded).ok().and_then(|v| v.as_string()) {
+        Some(json) => Some(Scenario::from_json(&json)),
+        None => Some(Err(ScenarioError::new("json", "the link's scenario is cut off or damaged"))),
+    }
 }
 
 /// Writes the scenario into the address without adding a history entry.

@@ -38,7 +38,7 @@ pub fn SweepTable(
             view! {
                 <details class="sweep-table">
                     <summary>"Table of the sweep"</summary>
-                    <table id="sweep-table">
+                    <div class="table-scroll"><table id="sweep-table">
                         <thead>
                             <tr>
                                 <th>{if r.sweep.first().is_some_and(|l| l.request_rate.is_some()) { "rate" } else { "users" }}</th>
@@ -54,7 +54,7 @@ pub fn SweepTable(
                             </tr>
                         </thead>
                         <tbody>{rows}</tbody>
-                    </table>
+                    </table></div>
                 </details>
             }
             .into_any()
