@@ -40,6 +40,8 @@ pub struct Inputs {
     pub prefix_hit: RwSignal<String>,
     /// Tokens already in the KV cache before the prompt (multi-turn history).
     pub depth: RwSignal<String>,
+    /// Agent mode: LLM calls per task.
+    pub agent_steps: RwSignal<String>,
     /// The scenario the page's fields are laid over: fields the page has no control for (engine efficiencies,
     /// MoE shape, load levels, …) come from here, so a scenario imported from a link or JSON keeps them.
     pub base: RwSignal<Scenario>,
@@ -73,6 +75,7 @@ impl Inputs {
             spread: s(""),
             prefix_hit: s(""),
             depth: s(""),
+            agent_steps: s(""),
             base: RwSignal::new(Scenario::default()),
         }
     }
@@ -123,6 +126,7 @@ impl Inputs {
         self.spread.set(txt(sc.workload.spread));
         self.prefix_hit.set(txt(sc.workload.prefix_cache_hit_rate.map(|h| h * 100.0)));
         self.depth.set(txt(sc.workload.context_depth));
+        self.agent_steps.set(sc.workload.agent_steps.map_or_else(String::new, |n| n.to_string()));
         self.base.set(sc.clone());
     }
 
@@ -200,6 +204,7 @@ impl Inputs {
                 prompt_tokens: num(self.prompt, "workload.prompt_tokens")?,
                 output_tokens: num(self.output, "workload.output_tokens")?,
                 context_depth: num(self.depth, "workload.context_depth")?,
+                agent_steps: int(self.agent_steps, "workload.agent_steps")?,
                 load: Some(self.load_spec()?),
                 mode: Some(self.mode.get()),
                 distribution: Some(self.distribution.get()),

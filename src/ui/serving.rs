@@ -29,6 +29,10 @@ pub fn ServingInputs(
                 ("agent", "Agent (time to a finished multi-step task)"),
                 ("batch", "Batch (total throughput, latency free)"),
             ]) error />
+            <Show when=move || inputs.mode.get() == "agent">
+                <NumField label="LLM calls per agent task" unit="calls" field="workload.agent_steps" value=inputs.agent_steps
+                    placeholder=Signal::derive(|| "10".to_string()) error />
+            </Show>
             <SelectField label="Load" field="workload.load" value=inputs.load_kind options=opts(&[
                 ("auto", "Concurrent users, levels chosen automatically"),
                 ("concurrency", "Concurrent users (closed loop), my levels"),

@@ -23,9 +23,9 @@ pub fn SweepTable(
                         <tr class:bad=!l.meets_target>
                             <td>{load}</td>
                             <td>{format!("{:.1}", l.per_user_tps)}</td>
-                            <td>{format!("{:.0}", l.system_tps)}</td>
-                            <td>{format!("{:.0}", l.ttft_ms.p50)}</td>
-                            <td>{format!("{:.0}", l.ttft_ms.at(p))}</td>
+                            <td>{super::results::group(l.system_tps)}</td>
+                            <td>{super::results::group(l.ttft_ms.p50)}</td>
+                            <td>{super::results::group(l.ttft_ms.at(p))}</td>
                             <td>{format!("{:.1}", l.tpot_ms.p50)}</td>
                             <td>{format!("{:.1}", l.tpot_ms.at(p))}</td>
                             <td>{format!("{:.1}", l.mean_batch)}</td>
@@ -45,9 +45,9 @@ pub fn SweepTable(
                                 <th>"tok/s per user"</th>
                                 <th>"tok/s total"</th>
                                 <th>"TTFT P50 ms"</th>
-                                <th>{format!("TTFT P{p:.0} ms")}</th>
+                                <th>{if p == 50.0 { "TTFT P50 ms (target)".to_string() } else { format!("TTFT P{p:.0} ms") }}</th>
                                 <th>"TPOT P50 ms"</th>
-                                <th>{format!("TPOT P{p:.0} ms")}</th>
+                                <th>{if p == 50.0 { "TPOT P50 ms (target)".to_string() } else { format!("TPOT P{p:.0} ms") }}</th>
                                 <th>"batch"</th>
                                 <th>"bound"</th>
                                 <th>"target"</th>
