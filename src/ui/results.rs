@@ -84,10 +84,14 @@ pub fn Results(
                 </div>
                 <p class="verdict" class:fail=!r.verdict_ok id="verdict">{r.verdict.clone()}</p>
                 <p class="context" id="verdict-context">{format!(
-                    "{} ({}) on {} with {}; {} prompt + {} output tokens; P{:.0} targets TTFT ≤ {} ms, TPOT ≤ {} ms; predictions ± {:.0} % single stream, ± {:.0} % under load (validated p90).",
+                    "{} ({}) on {} with {}; {} prompt + {} output tokens; {}; predictions ± {:.0} % single stream, ± {:.0} % under load (validated p90).",
                     r.model, r.quantization, r.hardware, r.engine,
                     r.prompt_tokens, r.output_tokens,
-                    r.target.percentile, limit(r.target.ttft_ms), limit(r.target.tpot_ms),
+                    if r.target.ttft_ms >= 1e8 && r.target.tpot_ms >= 1e8 {
+                        "no latency target (batch)".to_string()
+                    } else {
+                        format!("P{:.0} targets TTFT ≤ {} ms, TPOT ≤ {} ms", r.target.percentile, limit(r.target.ttft_ms), limit(r.target.tpot_ms))
+                    },
                     r.band.single_stream_pct, r.band.batched_pct
                 )}</p>
                 {r.warnings.iter().map(|w| view! { <p class="warning">{w.clone()}</p> }).collect_view()}
