@@ -202,14 +202,7 @@ fn tensorrt_llm_compute_efficiency_matches_the_fit() {
                 s.workload.output_tokens = num(row, "output_len");
                 let r = resolve(&s);
                 let m = num(row, "output_tok_s_system")?;
-                let (p, o) = (num(row, "input_len")?, num(row, "output_len")?);
-                // The perf-overview's requests per ISL/OSL (see tests/validation.rs).
-                let n = match (p as u32, o as u32) {
-                    (128, 128) => 30_000.0,
-                    (128, 2048) | (2048, 128) | (1000, 1000) | (500, 2000) => 3000.0,
-                    (20000, 2000) => 1000.0,
-                    _ => 1500.0,
-                };
+                let n = trtllm_requests(num(row, "input_len")?, num(row, "output_len")?);
                 Some((tps_planner::plan::offline_job(&r.deployment, &r.workload, n).system_tps / m).ln())
             })
             .collect();

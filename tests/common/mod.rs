@@ -148,3 +148,15 @@ pub fn print_groups(title: &str, cases: &[Case], key: impl Fn(&Case) -> String) 
     let (m, p, b) = stats(&all);
     println!("  {:<44} {:>5} {:>9.1} {:>9.1} {:>+9.1}", "ALL", all.len(), m, p, b);
 }
+
+/// Requests per run of the TensorRT-LLM perf-overview (its `prepare_dataset.py --num-requests` table for each
+/// ISL/OSL): the job is finite, so a partial last wave counts.
+pub fn trtllm_requests(isl: f64, osl: f64) -> f64 {
+    match (isl as u32, osl as u32) {
+        (128, 128) => 30_000.0,
+        (128, 2048) | (2048, 128) | (1000, 1000) | (500, 2000) => 3000.0,
+        (20000, 2000) => 1000.0,
+        _ => 1500.0, // 128/4096, 1000/2000, 2048/2048, 5000/500
+    }
+}
+
