@@ -92,7 +92,7 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
     if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::LayerSplit && !d.engine.name.starts_with("llama.cpp") {
         warnings.push(format!("a layer split is llama.cpp's multi-GPU mode; {} splits layers as a pipeline (choose \"pipeline\")", d.engine.name));
     }
-    if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::Tensor && d.model.attention_heads % hw.devices != 0 {
+    if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::Tensor && !d.model.attention_heads.is_multiple_of(hw.devices) {
         warnings.push(format!(
             "tensor parallelism over {} devices needs the {} attention heads to divide evenly; engines refuse this split",
             hw.devices, d.model.attention_heads
@@ -331,6 +331,8 @@ fn analytic_sweep(r: &Resolved) -> Vec<LoadPoint> {
     let d = &r.deployment;
     let w = &r.workload;
     let rate_mode = matches!(w.load, Load::RequestRate(_));
+    // What the server can produce at most; an offered load above it grows the queue without bound.
+    let capacity = if rate_mode { offline_marker(d, w).system_tps } else { f64::INFINITY };
     levels(d, w)
         .into_iter()
         .map(|x| {
@@ -347,8 +349,7 @@ fn analytic_sweep(r: &Resolved) -> Vec<LoadPoint> {
             };
             let (pu, sys, ttft, tpot, bound) = analytic_point(d, w, conc);
             let e2e = ttft + tpot * (w.output_tokens - 1.0).max(0.0);
-            // An offered load above what the server can produce grows the queue without bound.
-            let saturated = pu == 0.0 || (rate_mode && x * w.output_tokens > offline_marker(d, w).system_tps);
+            let saturated = pu == 0.0 || (rate_mode && x * w.output_tokens > capacity);
             let sys = if rate_mode { sys.min(x * w.output_tokens) } else { sys };
             let meets = !saturated && ttft * 1e3 <= r.target.ttft_ms && tpot * 1e3 <= r.target.tpot_ms;
             LoadPoint {
