@@ -347,7 +347,7 @@ impl Scenario {
         };
         resolved.settle_memory(self.engine.reserve_gb.is_some())?;
         let hw = &resolved.deployment.hardware;
-        if hw.parallelism != Parallelism::Tensor && hw.devices > resolved.deployment.model.layers {
+        if matches!(hw.parallelism, Parallelism::LayerSplit | Parallelism::Pipeline) && hw.devices > resolved.deployment.model.layers {
             return Err(ScenarioError::new(
                 "hardware.devices",
                 format!("{} devices for a {}-layer model: a layer split or pipeline needs at least one layer per device", hw.devices, resolved.deployment.model.layers),

@@ -14,7 +14,7 @@
 mod common;
 use common::*;
 use tps_planner::model::hardware::HardwareKind;
-use tps_planner::model::roofline::LAYER_SPLIT_HOP_S;
+use tps_planner::model::roofline::{LAYER_SPLIT_HOP_S, ROW_SPLIT_PER_DEVICE_S, ROW_SPLIT_SYNC_S};
 use tps_planner::presets::engines;
 
 /// Solves the normal equations `A·x = b` given as an augmented n×(n+1) matrix (Gaussian elimination with
@@ -219,4 +219,55 @@ fn tensorrt_llm_compute_efficiency_matches_the_fit() {
     let e = engines::efficiency("tensorrt-llm", HardwareKind::DatacenterGpu);
     println!("  best η_fl {:.2} (mean |log error| {:.3}); default {:.2}", best.1, best.0, e.compute);
     assert!((e.compute - best.1).abs() <= 0.015, "default η_fl {} vs fit {:.2}", e.compute, best.1);
+}
+
+/// llama.cpp row split (December 2023 `main` runs, build 1691, on 2–6 GPUs): the wait per layer is regressed on
+/// `[1, n − 1]` after removing everything else the model predicts (weights over n devices, KV on the main one,
+/// per-layer overhead). Rows: the data set's two-GPU rows and the same source's 3-, 4- and 6-GPU rows
+/// (tests/data/row_split.csv).
+#[test]
+fn row_split_wait_matches_the_fit() {
+    let mut rows: Vec<_> = read_csv("tests/data/single_stream.csv")
+        .into_iter()
+        .filter(|r| r["engine_version"].contains("Dec 2023") && num(r, "n_devices").unwrap_or(1.0) > 1.0)
+        .collect();
+    for r in read_csv("tests/data/row_split.csv") {
+        let mut row = r.clone();
+        row.insert("parallelism".into(), "layer split".into());
+        row.insert("engine_version".into(), "Dec 2023 snapshots".into());
+        row.insert("bits_per_weight_nominal".into(), if r["weight_format"] == "F16" { "16" } else { "4.5" }.into());
+        row.insert("kv_cache_dtype".into(), "F16".into());
+        row.insert("backend".into(), "CUDA".into());
+        row.insert("source_detail".into(), String::new());
+        rows.push(row);
+    }
+    // Normal equations of the weighted (1/t²) least squares t − t₀ = L·a + L·(n−1)·b.
+    let mut ata = vec![vec![0.0; 3]; 2];
+    let mut samples = Vec::new();
+    for row in &rows {
+        let d = deployment(&row_scenario(row, "llama.cpp"));
+        assert_eq!(d.hardware.parallelism, tps_planner::model::hardware::Parallelism::RowSplit, "{}", row["id"]);
+        let n = f64::from(d.hardware.devices);
+        let layers = f64::from(d.model.layers);
+        let t_model = d.mean_decode_step(1.0, 0.0, 128.0);
+        let t0 = t_model - layers * (ROW_SPLIT_SYNC_S + (n - 1.0) * ROW_SPLIT_PER_DEVICE_S);
+        let t = 1.0 / num(row, "decode_tok_s").unwrap();
+        let x = [layers, layers * (n - 1.0)];
+        let w = 1.0 / (t * t);
+        for i in 0..2 {
+            for j in 0..2 {
+                ata[i][j] += w * x[i] * x[j];
+            }
+            ata[i][2] += w * x[i] * (t - t0);
+        }
+        samples.push((row["id"].clone(), n, t, t_model));
+    }
+    let c = solve(ata).expect("two independent columns");
+    println!("llama.cpp row split, {} runs on 2–6 GPUs: wait per layer = a + (n−1)·b", rows.len());
+    println!("  fit a {:.3} ms, b {:.3} ms; defaults a {:.3} ms, b {:.3} ms", c[0] * 1e3, c[1] * 1e3, ROW_SPLIT_SYNC_S * 1e3, ROW_SPLIT_PER_DEVICE_S * 1e3);
+    let mut errs: Vec<f64> = samples.iter().map(|(_, _, t, tm)| (t / tm - 1.0).abs() * 100.0).collect();
+    errs.sort_by(f64::total_cmp);
+    println!("  with the defaults: median |error| {:.1} %, worst {:.1} % (tok/s)", errs[errs.len() / 2], errs[errs.len() - 1]);
+    assert!((c[0] - ROW_SPLIT_SYNC_S).abs() <= 0.03e-3, "row-split sync: default {} ms vs fit {:.3} ms", ROW_SPLIT_SYNC_S * 1e3, c[0] * 1e3);
+    assert!((c[1] - ROW_SPLIT_PER_DEVICE_S).abs() <= 0.03e-3, "row-split per device: default {} ms vs fit {:.3} ms", ROW_SPLIT_PER_DEVICE_S * 1e3, c[1] * 1e3);
 }

@@ -245,7 +245,7 @@ proptest! {
         experts in prop_oneof![3 => Just(0u32), 1 => 0u32..300], k in 1u32..20, active_frac in prop_oneof![9 => 0.05f64..1.0, 1 => any_small()],
         params in prop_oneof![9 => 0.5f64..150.0, 1 => any_small()],
         attn in 0u8..4, window in 0u32..10_000, frac in prop_oneof![9 => 0.0f64..1.0, 1 => any_small()],
-        devices in prop_oneof![9 => 1u32..9, 1 => 0u32..200], par in 0u8..3,
+        devices in prop_oneof![9 => 1u32..9, 1 => 0u32..200], par in 0u8..4,
         disagg in any::<bool>(), pre in 0u32..9, link in any_small(), rate in any::<bool>(), level in prop_oneof![9 => 0.1f64..300.0, 1 => any_small()],
         dist in prop_oneof![9 => 0u8..3, 1 => Just(3u8)], spread in prop_oneof![9 => 0.0f64..1.0, 1 => any_small()],
         timeout in prop_oneof![1 => Just(None), 1 => any_small().prop_map(Some)], qlimit in 0u32..50, hit in prop_oneof![9 => 0.0f64..1.0, 1 => any_small()],
@@ -265,6 +265,7 @@ proptest! {
                 parallelism: Some(match par {
                     0 => tps_planner::model::hardware::Parallelism::Tensor,
                     1 => tps_planner::model::hardware::Parallelism::LayerSplit,
+                    2 => tps_planner::model::hardware::Parallelism::RowSplit,
                     _ => tps_planner::model::hardware::Parallelism::Pipeline,
                 }),
                 ..Default::default()

@@ -10,15 +10,28 @@ use tps_planner::model::prefill;
 use tps_planner::plan;
 use tps_planner::scenario::{LoadSpec, WorkloadSpec};
 
-fn single_stream_cases() -> (Vec<Case>, Vec<Case>) {
+/// Decode cases, prefill cases, and the ids of the rows whose model the tool says does not fit (with whether the
+/// source flags the row as anomalous).
+fn single_stream_cases() -> (Vec<Case>, Vec<Case>, Vec<(String, bool)>) {
     let mut decode = Vec::new();
     let mut prefill_cases = Vec::new();
+    let mut not_fitting = Vec::new();
     for row in read_csv("tests/data/single_stream.csv") {
         let s = row_scenario(&row, "llama.cpp");
         let r = resolve(&s);
         let d = &r.deployment;
+        if !d.fits() {
+            // The tool answers "does not fit" instead of a speed: the run paged or fell back to the CPU.
+            not_fitting.push((row["id"].clone(), row["notes"].contains("ANOMALOUS")));
+            continue;
+        }
         let source = if row["engine"].contains("llama-bench") { "XiongjieDai llama-bench tgN" } else { "llama.cpp main avg eval" };
-        let kind = format!("{}{}", d.hardware.kind.id(), if d.hardware.devices > 1 { " (layer split)" } else { "" });
+        let split = match d.hardware.parallelism {
+            _ if d.hardware.devices == 1 => "",
+            tps_planner::model::hardware::Parallelism::RowSplit => " (row split)",
+            _ => " (layer split)",
+        };
+        let kind = format!("{}{split}", d.hardware.kind.id());
         if let Some(measured) = num(&row, "decode_tok_s") {
             let out = num(&row, "gen_len").unwrap_or(128.0);
             let start = num(&row, "context_depth").unwrap_or(0.0) + num(&row, "prompt_len").unwrap_or(0.0);
@@ -30,7 +43,7 @@ fn single_stream_cases() -> (Vec<Case>, Vec<Case>) {
             prefill_cases.push(Case { id: row["id"].clone(), source: source.into(), kind, metric: "prefill tok/s", predicted, measured });
         }
     }
-    (decode, prefill_cases)
+    (decode, prefill_cases, not_fitting)
 }
 
 fn batched_cases() -> Vec<Case> {
@@ -88,12 +101,21 @@ fn batched_cases() -> Vec<Case> {
 
 #[test]
 fn single_stream_accuracy() {
-    let (decode, prefill_cases) = single_stream_cases();
-    if std::env::var_os("TPS_VALIDATION_ROWS").is_some() {
+    let (decode, prefill_cases, not_fitting) = single_stream_cases();
+    // The rows the tool refuses must be exactly the ones the source's notes call anomalous (model larger than
+    // the Mac's GPU working set: paging, 3–4 tok/s), and the data set has two of them.
+    println!("rows the tool reports as not fitting (excluded from the error figures): {not_fitting:?}");
+    assert_eq!(not_fitting.len(), 2, "expected the two over-memory Mac rows, got {not_fitting:?}");
+    assert!(not_fitting.iter().all(|(_, flagged)| *flagged), "a row the source does not flag was refused: {not_fitting:?}");
+    if let Ok(v) = std::env::var("TPS_VALIDATION_ROWS") {
+        // TPS_VALIDATION_ROWS=N prints the N worst rows (40 when N is not a number).
         let mut worst: Vec<&Case> = decode.iter().collect();
         worst.sort_by(|a, b| b.abs_pct_error().total_cmp(&a.abs_pct_error()));
-        for c in worst.iter().take(40) {
+        for c in worst.iter().take(v.parse().unwrap_or(40)) {
             println!("{} {:<28} {:<30} predicted {:>8.2} measured {:>8.2} ({:+.0} %)", c.id, c.source, c.kind, c.predicted, c.measured, (c.predicted / c.measured - 1.0) * 100.0);
+        }
+        for c in &prefill_cases {
+            println!("prefill {} {:<28} {:<30} predicted {:>8.2} measured {:>8.2} ({:+.0} %)", c.id, c.source, c.kind, c.predicted, c.measured, (c.predicted / c.measured - 1.0) * 100.0);
         }
     }
     assert!(decode.len() >= 400, "only {} decode rows", decode.len());
@@ -138,10 +160,10 @@ fn batched_accuracy() {
     assert!(p90 <= RATCHET_BATCHED_P90, "batched p90 error {p90:.1} % > {RATCHET_BATCHED_P90} %");
 }
 
-const RATCHET_SS_MEDIAN: f64 = 6.0;
-const RATCHET_SS_P90: f64 = 27.0;
-const RATCHET_PREFILL_MEDIAN: f64 = 25.0;
-const RATCHET_PREFILL_P90: f64 = 75.0;
+const RATCHET_SS_MEDIAN: f64 = 5.5;
+const RATCHET_SS_P90: f64 = 15.0;
+const RATCHET_PREFILL_MEDIAN: f64 = 23.0;
+const RATCHET_PREFILL_P90: f64 = 63.0;
 const RATCHET_STATIC_TTFT_MEDIAN: f64 = 34.0;
 const RATCHET_BATCHED_MEDIAN: f64 = 16.5;
 const RATCHET_BATCHED_P90: f64 = 42.0;

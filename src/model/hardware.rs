@@ -12,6 +12,12 @@
 //!   layers and a token passes through them in turn. Memory adds up; for a single stream the devices work one
 //!   after another, so the time per token is the same as one device with all the memory. This is why llama.cpp
 //!   runs on 1, 2, 4 or 8 GPUs show nearly the same batch-1 tokens/s.
+//! - **Row split** (llama.cpp `-sm row`; the default before the January 2024 ggml-backend rewrite, PR #4766):
+//!   each weight matrix is split by rows, so the weights stream from all devices at once, but the KV cache and
+//!   attention stay on the main device and each of a layer's matrix multiplications ends with a copy of the
+//!   partial results to the main device and a synchronisation. That wait, ≈ 0.1 ms per layer per extra device
+//!   over PCIe, costs more than the bandwidth gains on a small model: a 7B Q4_0 ran at 121 tok/s on one RTX 3090
+//!   and 53 tok/s on two (llama.cpp build 1691, December 2023).
 //! - **Pipeline parallel** (TensorRT-LLM/vLLM `pp`): the same split, but the engine keeps `n` micro-batches in
 //!   flight, one per stage. One stream is no faster; a batch of B advances one token in the time one device
 //!   needs for B/n sequences, so batch throughput scales with the stages (TensorRT-LLM's RTX PRO 6000 PP2/4/8
@@ -82,6 +88,11 @@ pub enum Parallelism {
     /// Pipeline parallel with micro-batches in flight (vLLM/TensorRT-LLM `pp`): memory adds; a single stream is no
     /// faster, but a batch of B runs as `n` micro-batches of B/n that keep every stage busy.
     Pipeline,
+    /// llama.cpp's row split (`-sm row`, and its only multi-GPU mode before January 2024): every weight matrix is
+    /// split by rows, so the devices stream their share of the weights together, but the KV cache, attention and
+    /// all other operations stay on the main device, and every split matrix multiplication waits for the others'
+    /// results to be copied back to it.
+    RowSplit,
 }
 
 /// A resolved hardware description (every number present and validated).
@@ -110,7 +121,7 @@ impl Hardware {
     #[must_use]
     pub fn parallel_devices(&self) -> f64 {
         match self.parallelism {
-            Parallelism::Tensor => f64::from(self.devices),
+            Parallelism::Tensor | Parallelism::RowSplit => f64::from(self.devices),
             Parallelism::LayerSplit | Parallelism::Pipeline => 1.0,
         }
     }
@@ -120,6 +131,29 @@ impl Hardware {
     #[must_use]
     pub fn total_memory_bytes(&self) -> f64 {
         self.memory_gb * super::units::GIB * f64::from(self.devices)
+    }
+
+    /// Share of a device's memory the accelerator may use. Apple silicon shares its memory with the CPU, and
+    /// Metal caps the GPU's working set (`recommendedMaxWorkingSetSize`): 2/3 of the memory up to 32 GiB, 3/4
+    /// from 36 GiB up (logged by llama.cpp: 8 GiB → 5.33, 16 → 10.67, 32 → 21.33, 36 → 27, 48 → 36, 64 → 48,
+    /// 192 → 144 GiB). A model larger than that pages and runs at a fraction of its speed (a 70B Q4_0 of
+    /// 36.2 GiB on a 48 GiB M3 Max: 3.1 tok/s instead of ≈ 8). macOS lets an administrator raise the cap
+    /// (`sysctl iogpu.wired_limit_mb`); enter the raised figure as the memory divided by 0.75 to model that.
+    /// Every other device: all of it (the engine's own utilisation and reserve apply on top).
+    #[must_use]
+    pub fn accelerator_memory_fraction(&self) -> f64 {
+        match self.kind {
+            HardwareKind::AppleSilicon if self.memory_gb > 32.0 => 0.75,
+            HardwareKind::AppleSilicon => 2.0 / 3.0,
+            _ => 1.0,
+        }
+    }
+
+    /// Memory the accelerators may use, all devices together, bytes ([`Self::accelerator_memory_fraction`] of
+    /// [`Self::total_memory_bytes`]).
+    #[must_use]
+    pub fn accelerator_memory_bytes(&self) -> f64 {
+        self.total_memory_bytes() * self.accelerator_memory_fraction()
     }
 
     /// Peak dense FLOP/s of one device for a compute dtype, falling back to the next wider dtype the

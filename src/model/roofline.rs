@@ -13,6 +13,8 @@
 //! t_comm = n_tp > 1 ? 2 · layers · (α + T · hidden · 2 B · 2(n−1)/n ÷ interconnect) : 0   (ring all-reduce)
 //! step   = max(t_weights, t_matmul) + max(t_kv, t_attention) + t_comm + overhead (+ (devices−1) · hop for a
 //!          layer split): linear layers and attention are separate kernels, each on its own roofline
+//! row split (llama.cpp -sm row): weights and matmuls over n devices, KV and attention on the main one;
+//! t_comm = layers · (sync + (n−1) · (per-device wait + 16 · hidden · 4 B · T ÷ interconnect))
 //! ```
 //!
 //! Per-user TPS at batch B = 1/step; system TPS = B/step. At small B the weights dominate the bytes and the
@@ -43,6 +45,15 @@ pub const ALLREDUCE_LATENCY_S: f64 = 8e-6;
 /// Extra time per device boundary in a layer split (activation hand-off and synchronisation), seconds;
 /// fitted on the llama-bench multi-GPU rows by `tests/fit.rs`.
 pub const LAYER_SPLIT_HOP_S: f64 = 0.21e-3;
+/// Wait per layer in a llama.cpp row split (each split matrix multiplication synchronises the devices and copies
+/// the partial results to the main one), seconds: `ROW_SPLIT_SYNC_S + (n − 1) · ROW_SPLIT_PER_DEVICE_S` per
+/// layer on `n` devices. Fitted on the December 2023 row-split runs on 2–6 GPUs by `tests/fit.rs`.
+pub const ROW_SPLIT_SYNC_S: f64 = 0.2e-3;
+/// See [`ROW_SPLIT_SYNC_S`].
+pub const ROW_SPLIT_PER_DEVICE_S: f64 = 0.1e-3;
+/// F32 activations a row split moves per layer and token to or from each extra device, in units of `hidden`:
+/// the inputs and outputs of the layer's seven matrices, 6·hidden + 3·ffn ≈ 16·hidden for ffn ≈ 3.5·hidden.
+pub const ROW_SPLIT_VECTORS_PER_LAYER: f64 = 16.0;
 
 /// What limits a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -159,7 +170,7 @@ impl Deployment {
     #[must_use]
     pub fn kv_budget_bytes(&self) -> f64 {
         let hw = &self.hardware;
-        hw.total_memory_bytes() * self.engine.memory_utilization
+        hw.accelerator_memory_bytes() * self.engine.memory_utilization
             - self.weight_bytes()
             - self.engine.reserve_gb * GIB * f64::from(hw.devices)
     }
@@ -250,9 +261,11 @@ impl Deployment {
         // roofline; their times add. (Taking one max over all bytes and all FLOPs would let attention's memory
         // time hide under the matmuls' compute, which no engine achieves.)
         let weights_s = self.weight_bytes_read(tokens) / self.effective_bandwidth();
-        let kv_s = kv_bytes / (self.effective_bandwidth() * self.engine.kv_bandwidth_efficiency / self.engine.bandwidth_efficiency);
+        // A row split keeps the KV cache and attention on the main device.
+        let main_only = if hw.parallelism == Parallelism::RowSplit { hw.parallel_devices() } else { 1.0 };
+        let kv_s = main_only * kv_bytes / (self.effective_bandwidth() * self.engine.kv_bandwidth_efficiency / self.engine.bandwidth_efficiency);
         let matmul_s = matmul_flops / self.effective_flops();
-        let attn_s = attn_flops / self.effective_attention_flops();
+        let attn_s = main_only * attn_flops / self.effective_attention_flops();
         let gemm_s = weights_s.max(matmul_s);
         let memory_s = gemm_s + kv_s;
         let compute_s = gemm_s + attn_s;
@@ -265,6 +278,10 @@ impl Deployment {
                     * (ALLREDUCE_LATENCY_S + msg * 2.0 * (n - 1.0) / n / (hw.interconnect_gbps * GB))
             }
             Parallelism::LayerSplit if hw.devices > 1 => (n - 1.0) * LAYER_SPLIT_HOP_S,
+            Parallelism::RowSplit if hw.devices > 1 => {
+                let bytes = tokens * f64::from(self.model.hidden) * 4.0 * ROW_SPLIT_VECTORS_PER_LAYER;
+                f64::from(self.model.layers) * (ROW_SPLIT_SYNC_S + (n - 1.0) * (ROW_SPLIT_PER_DEVICE_S + bytes / (hw.interconnect_gbps * GB)))
+            }
             _ => 0.0,
         };
         let overhead_s = self.engine.step_overhead_ms / 1e3;
@@ -411,6 +428,22 @@ pub(crate) mod tests {
         let c = d.step(&d.decode_load(4096.0, 0.0));
         assert_eq!(c.bound, Bound::Compute);
         assert!((c.compute_s - 2.0 * d.model.matmul_params_per_token() * 4096.0 / 989e12).abs() < 1e-12);
+    }
+
+    #[test]
+    fn row_split_streams_weights_in_parallel_but_waits_per_layer() {
+        let one = h100_llama8b();
+        let mut rs = one.clone();
+        rs.hardware.devices = 2;
+        rs.hardware.parallelism = Parallelism::RowSplit;
+        let c1 = one.step(&one.decode_load(1.0, 8192.0));
+        let c2 = rs.step(&rs.decode_load(1.0, 8192.0));
+        // Weights over two devices, the KV cache on the main one only.
+        assert!((c2.weights_s - c1.weights_s / 2.0).abs() < 1e-12);
+        assert!((c2.memory_s - c2.weights_s - (c1.memory_s - c1.weights_s)).abs() < 1e-12);
+        let wait = 32.0 * (ROW_SPLIT_SYNC_S + ROW_SPLIT_PER_DEVICE_S + 4096.0 * 4.0 * ROW_SPLIT_VECTORS_PER_LAYER / 450e9);
+        assert!((c2.comm_s - wait).abs() < 1e-12, "{} vs {wait}", c2.comm_s);
+        assert_eq!(rs.kv_replication(), 1.0);
     }
 
     #[test]

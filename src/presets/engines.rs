@@ -48,7 +48,7 @@ impl Efficiency {
 
 /// All engines.
 pub const ENGINES: &[EnginePreset] = &[
-    EnginePreset { id: "llama.cpp", name: "llama.cpp (llama-server / llama-bench)", max_batch: 4, max_batched_tokens: 512, memory_utilization: 1.0, reserve_gb: 0.8, source: "llama.cpp server defaults: -np 4 (auto), -ub 512; compute buffers ≈ 0.5–1 GB" },
+    EnginePreset { id: "llama.cpp", name: "llama.cpp (llama-server / llama-bench)", max_batch: 4, max_batched_tokens: 512, memory_utilization: 1.0, reserve_gb: 0.5, source: "llama.cpp server defaults: -np 4 (auto), -ub 512; compute buffers ≈ 0.3 GiB for an 8B model at -ub 512 (the logits alone: 128k vocabulary × 512 × 4 B = 0.25 GiB) plus the backend context" },
     EnginePreset { id: "vllm", name: "vLLM", max_batch: 256, max_batched_tokens: 8192, memory_utilization: 0.9, reserve_gb: 1.5, source: "vLLM engine args: max_num_seqs 256, max_num_batched_tokens 8192, gpu_memory_utilization 0.9" },
     EnginePreset { id: "sglang", name: "SGLang", max_batch: 1024, max_batched_tokens: 8192, memory_utilization: 0.88, reserve_gb: 1.0, source: "SGLang server args: chunked_prefill_size 8192, mem_fraction_static ≈ 0.88" },
     EnginePreset { id: "tensorrt-llm", name: "TensorRT-LLM", max_batch: 2048, max_batched_tokens: 8192, memory_utilization: 0.95, reserve_gb: 1.0, source: "trtllm-bench: max_batch_size 2048, max_num_tokens 8192; perf-overview runs use kv_cache_free_gpu_mem_fraction 0.95 (0.90 on OOM)" },
@@ -78,13 +78,13 @@ pub fn efficiency(engine: &str, kind: HardwareKind) -> Efficiency {
         // kinds: the attention kernels are the software's), η_fl and the per-layer overhead. The overhead is large
         // on datacenter GPUs and Apple (2024 builds are launch/latency-bound there); attention without flash
         // attention reads the KV cache at about half the weight-streaming rate (Metal: a seventh).
-        ("llama.cpp", K::ConsumerGpu) => kv(e(0.93, 0.645, 0.0, 99.0), 0.53),
-        ("llama.cpp", K::WorkstationGpu) => kv(e(0.91, 0.38, 0.0, 85.0), 0.53),
-        ("llama.cpp", K::DatacenterGpu) => kv(e(0.81, 0.24, 0.0, 152.0), 0.53),
+        ("llama.cpp", K::ConsumerGpu) => kv(e(0.93, 0.645, 0.0, 93.0), 0.38),
+        ("llama.cpp", K::WorkstationGpu) => kv(e(0.88, 0.26, 0.0, 79.0), 0.38),
+        ("llama.cpp", K::DatacenterGpu) => kv(e(0.61, 0.24, 0.0, 123.0), 0.38),
         ("llama.cpp", K::AppleSilicon) => kv(e(0.84, 0.61, 0.0, 214.0), 0.15),
         // No single-stream rows: CPU from typical STREAM-to-spec ratios; other (DGX Spark, APUs) like CUDA GPUs.
         ("llama.cpp", K::Cpu) => e(0.60, 0.40, 0.0, 100.0),
-        ("llama.cpp", K::Other) => kv(e(0.85, 0.60, 0.0, 100.0), 0.53),
+        ("llama.cpp", K::Other) => kv(e(0.85, 0.60, 0.0, 100.0), 0.38),
         // η_fl fitted on TensorRT-LLM perf-overview offline throughput (tests/fit.rs). 0.35 is an *effective*
         // figure: it absorbs what the roofline does not model (TP/EP inefficiency grows with the TP degree, MoE
         // dispatch, scheduling gaps); large-GEMM kernels alone reach 0.6–0.7.

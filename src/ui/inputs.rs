@@ -92,6 +92,7 @@ impl Inputs {
             match sc.hardware.parallelism {
                 Some(crate::model::hardware::Parallelism::LayerSplit) => "layer-split",
                 Some(crate::model::hardware::Parallelism::Pipeline) => "pipeline",
+                Some(crate::model::hardware::Parallelism::RowSplit) => "row-split",
                 _ => "tensor",
             }
             .to_string(),
@@ -193,6 +194,7 @@ impl Inputs {
                 parallelism: Some(match self.parallelism.get().as_str() {
                     "layer-split" => crate::model::hardware::Parallelism::LayerSplit,
                     "pipeline" => crate::model::hardware::Parallelism::Pipeline,
+                    "row-split" => crate::model::hardware::Parallelism::RowSplit,
                     _ => crate::model::hardware::Parallelism::Tensor,
                 }),
                 ..hardware

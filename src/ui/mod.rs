@@ -101,6 +101,7 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
                 ("tensor".to_string(), "Tensor parallel (bandwidth adds)".to_string()),
                 ("layer-split".to_string(), "Layer split, llama.cpp (memory adds, speed does not)".to_string()),
                 ("pipeline".to_string(), "Pipeline, serving engine (batch throughput adds)".to_string()),
+                ("row-split".to_string(), "Row split, llama.cpp -sm row (weights split, waits per layer)".to_string()),
             ] error />
             <SelectField label="Engine" field="engine.preset" value=inputs.engine options=engines error />
         </fieldset>

@@ -63,9 +63,15 @@ pub fn row_scenario(row: &HashMap<String, String>, engine: &str) -> Scenario {
     let pp = num(row, "pp").unwrap_or(1.0);
     let devices = num(row, "n_devices").unwrap_or(tp * pp).max(tp * pp) as u32;
     let layer_split = row.get("parallelism").is_some_and(|p| p.contains("layer split"));
+    // llama.cpp before the ggml-backend rewrite (PR #4766, January 2024) had one multi-GPU mode, the row split:
+    // the December 2023 `main` runs (build 1691, logs in the source's notebooks) are row splits, whatever the
+    // data set's parallelism column says.
+    let row_split = layer_split && row.get("engine_version").is_some_and(|v| v.contains("Dec 2023"));
     // A layer split inside a serving engine is a pipeline with micro-batches; llama.cpp's is sequential.
     let parallelism = if pp > 1.0 {
         Parallelism::Pipeline
+    } else if row_split {
+        Parallelism::RowSplit
     } else if layer_split {
         Parallelism::LayerSplit
     } else {
@@ -79,6 +85,7 @@ pub fn row_scenario(row: &HashMap<String, String>, engine: &str) -> Scenario {
         version: Some(1),
         hardware: HardwareSpec {
             preset: Some(row["hardware_key"].trim_start_matches("willitrun:").to_string()),
+            memory_gb: machine_memory_gb(row),
             devices: Some(devices.max(1)),
             parallelism: Some(parallelism),
             ..Default::default()
@@ -93,6 +100,16 @@ pub fn row_scenario(row: &HashMap<String, String>, engine: &str) -> Scenario {
         workload: WorkloadSpec { load: Some(LoadSpec { offline: Some(true), ..Default::default() }), ..Default::default() },
         ..Default::default()
     }
+}
+
+/// Memory per device of the machine that was measured, when the source's row label names it ("M3 Max 40-Core GPU
+/// 48GB"): a preset holds one configuration (the M3 Max preset has 128 GB), the source's Macs had 8 to 192 GB.
+pub fn machine_memory_gb(row: &HashMap<String, String>) -> Option<f64> {
+    let detail = row.get("source_detail")?;
+    let label = &detail[detail.find("row ")?..];
+    let gb = label.find("GB")?;
+    let digits: String = label[..gb].chars().rev().take_while(char::is_ascii_digit).collect::<Vec<_>>().into_iter().rev().collect();
+    digits.parse().ok()
 }
 
 pub fn resolve(s: &Scenario) -> Resolved {
