@@ -13,6 +13,7 @@
 //! Nothing in `model`, `sim`, `plan`, `presets` or `scenario` touches leptos, web-sys, a clock or a global.
 
 pub mod chart;
+pub mod import;
 pub mod model;
 pub mod plan;
 pub mod presets;

@@ -91,3 +91,43 @@ fn presets_lists_every_table() {
     assert!(!out.contains("h100-sxm"));
     assert_eq!(tps(&["presets", "gpus"], None).0, 2);
 }
+
+#[test]
+fn import_reads_a_directory_and_files() {
+    let (code, out, err) = tps(&["import", "tests/samples/vllm-bench-serve-sweep", "tests/samples/llama-bench.md"], None);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let a = v.as_array().unwrap();
+    assert_eq!(a.len(), 8, "4 sweep files + 4 llama-bench tests");
+    assert_eq!(a[0]["tool"], "vLLM bench serve");
+    assert_eq!(a[7]["kind"], "decode");
+    let (code, out, _) = tps(&["import", "tests/samples/sglang-bench-serving.jsonl", "--table"], None);
+    assert_eq!(code, 0);
+    assert!(out.contains("SGLang bench_serving") && out.contains("h100-c64"), "{out}");
+}
+
+#[test]
+fn compare_prints_predicted_against_measured() {
+    let (code, out, err) = tps(&["compare", "examples/h100-llama8b.json", "tests/samples/vllm-bench-serve.json", "--table"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("predicted for 64 concurrent users") && out.contains("TTFT P99") && out.contains("median |error|"), "{out}");
+    let (code, out, _) = tps(&["compare", "examples/h100-llama8b.json", "tests/samples/llama-bench.json"], None);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v[1]["rows"][0]["metric"], "decode (one user)");
+}
+
+#[test]
+fn import_errors_name_the_file_and_exit_2() {
+    let (code, _, err) = tps(&["import", "README.md"], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("README.md: not a result file of a known tool"), "{err}");
+    let (code, _, err) = tps(&["import", "no-such-file.json"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("no-such-file.json"), "{err}");
+    let (code, _, err) = tps(&["compare", "tests/samples/llama-bench.json", "tests/samples/llama-bench.json"], None);
+    assert_eq!(code, 2, "a result file is not a scenario");
+    assert!(err.contains("invalid scenario"), "{err}");
+    let (code, _, _) = tps(&["import"], None);
+    assert_eq!(code, 2);
+}

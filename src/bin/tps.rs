@@ -3,11 +3,15 @@
 //! ```text
 //! tps eval FILE.json|-  [--table] [--analytic]   evaluate a scenario; JSON report (or a table) on stdout
 //! tps presets [hardware|models|quant|engines|targets]   list preset ids
+//! tps import FILE|DIR... [--table]                 read benchmark result files (vLLM, SGLang, genai-perf,
+//!                                                  AIPerf, llmperf, llama-bench, vLLM /metrics)
+//! tps compare SCENARIO.json FILE|DIR... [--table]  each measurement next to the model's prediction
 //! ```
 //! Errors go to stderr naming the field; the exit code is 2 for bad input, 1 for I/O errors.
 
 use std::io::Read;
 use std::process::ExitCode;
+use tps_planner::import;
 use tps_planner::model::quant;
 use tps_planner::presets;
 use tps_planner::scenario::{Report, Scenario};
@@ -15,6 +19,9 @@ use tps_planner::scenario::{Report, Scenario};
 const USAGE: &str = "usage:
   tps eval FILE.json|- [--table] [--analytic]   evaluate a scenario (JSON report, or --table for people)
   tps presets [hardware|models|quant|engines|targets]
+  tps import FILE|DIR... [--table]                read benchmark results (vLLM, SGLang, genai-perf, AIPerf,
+                                                  llmperf, llama-bench, vLLM /metrics)
+  tps compare SCENARIO.json FILE|DIR... [--table] measured vs predicted at the same load
   tps --help";
 
 fn main() -> ExitCode {
@@ -63,9 +70,120 @@ fn run(args: &[String]) -> Result<String, (u8, String)> {
             }
         }
         Some("presets") => presets_list(args.get(1).map(String::as_str)),
+        Some(cmd @ ("import" | "compare")) => {
+            let table = args.iter().any(|a| a == "--table");
+            if let Some(bad) = args[1..].iter().find(|a| a.starts_with("--") && *a != "--table") {
+                return Err((2, format!("unknown option {bad}\n{USAGE}")));
+            }
+            let mut paths: Vec<&String> = args[1..].iter().filter(|a| !a.starts_with("--")).collect();
+            let scenario = if cmd == "compare" {
+                if paths.is_empty() {
+                    return Err(usage());
+                }
+                let file = paths.remove(0);
+                let text = std::fs::read_to_string(file).map_err(|e| (1, format!("{file}: {e}")))?;
+                Some(Scenario::from_json(&text).map_err(|e| (2, format!("invalid scenario: {e}")))?)
+            } else {
+                None
+            };
+            if paths.is_empty() {
+                return Err(usage());
+            }
+            let measurements = read_measurements(&paths)?;
+            match scenario {
+                None if table => Ok(render_measurements(&measurements)),
+                None => serde_json::to_string_pretty(&measurements).map(|s| s + "\n").map_err(|e| (1, e.to_string())),
+                Some(sc) => {
+                    let comparisons = measurements
+                        .iter()
+                        .map(|m| import::compare(&sc, m))
+                        .collect::<Result<Vec<_>, _>>()
+                        .map_err(|e| (2, format!("invalid scenario: {e}")))?;
+                    if table {
+                        Ok(render_comparisons(&comparisons))
+                    } else {
+                        serde_json::to_string_pretty(&comparisons).map(|s| s + "\n").map_err(|e| (1, e.to_string()))
+                    }
+                }
+            }
+        }
         Some("--help" | "-h" | "help") => Ok(format!("{USAGE}\n")),
         _ => Err(usage()),
     }
+}
+
+/// Every measurement in the files (a directory: each file in it, sorted by name).
+fn read_measurements(paths: &[&String]) -> Result<Vec<import::Measurement>, (u8, String)> {
+    let mut files = Vec::new();
+    for p in paths {
+        let path = std::path::Path::new(p.as_str());
+        if path.is_dir() {
+            let mut inside: Vec<_> = std::fs::read_dir(path)
+                .map_err(|e| (1, format!("{p}: {e}")))?
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|f| f.is_file())
+                .collect();
+            inside.sort();
+            files.extend(inside);
+        } else {
+            files.push(path.to_path_buf());
+        }
+    }
+    let mut out = Vec::new();
+    for f in files {
+        let name = f.display().to_string();
+        let text = std::fs::read_to_string(&f).map_err(|e| (1, format!("{name}: {e}")))?;
+        out.extend(import::parse(&name, &text).map_err(|e| (2, e.to_string()))?);
+    }
+    Ok(out)
+}
+
+fn opt(v: Option<f64>, digits: usize) -> String {
+    v.map_or_else(|| "—".into(), |x| format!("{x:.digits$}"))
+}
+
+fn render_measurements(ms: &[import::Measurement]) -> String {
+    let mut out = format!(
+        "{:<26} {:<24} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9} {:>9}\n",
+        "tool", "run", "prompt", "output", "system t/s", "user t/s", "TTFT p99", "TPOT p50", "prefill"
+    );
+    for m in ms {
+        out += &format!(
+            "{:<26} {:<24} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9} {:>9}\n",
+            m.tool,
+            m.label.chars().take(24).collect::<String>(),
+            opt(m.prompt_tokens, 0),
+            opt(m.output_tokens, 0),
+            opt(m.system_output_tps, 0),
+            opt(m.per_user_tps, 1),
+            opt(m.ttft_ms.p99, 0),
+            opt(m.tpot_ms.p50.or(m.tpot_ms.mean), 1),
+            opt(m.prefill_tps, 0),
+        );
+    }
+    out
+}
+
+fn render_comparisons(cs: &[import::Comparison]) -> String {
+    let mut out = String::new();
+    let mut all = Vec::new();
+    for c in cs {
+        let m = &c.measurement;
+        out += &format!("{} — {} ({}), predicted for {}\n", m.tool, m.label, m.model.as_deref().unwrap_or("model not recorded"), c.load);
+        for r in &c.rows {
+            out += &format!("  {:<20} {:>10.1} {:<6} measured {:>10.1}  {:+6.1} %\n", r.metric, r.predicted, r.unit, r.measured, r.error_pct);
+            all.push(r.error_pct.abs());
+        }
+        for n in m.notes.iter().chain(&c.notes) {
+            out += &format!("  note: {n}\n");
+        }
+    }
+    all.sort_by(f64::total_cmp);
+    if let Some(med) = all.get(all.len() / 2) {
+        out += &format!("{} figures compared: median |error| {med:.1} %\n", all.len());
+    }
+    out
 }
 
 fn presets_list(which: Option<&str>) -> Result<String, (u8, String)> {

@@ -1,0 +1,175 @@
+//! Measurements from real benchmark tools, read into one shape so the model can be held against them.
+//!
+//! A user who has run a benchmark wants to know how the prediction compares, and to calibrate. This module
+//! reads the result files the common tools write, detecting the format from the content (never the file
+//! name), and returns [`Measurement`]s; [`compare`] puts each next to the model's prediction for the same load.
+//!
+//! | tool | files | what becomes a measurement |
+//! |---|---|---|
+//! | vLLM `vllm bench serve` / `benchmark_serving.py` | JSON, JSON Lines (`--append-result`) | one per run |
+//! | SGLang `bench_serving` | JSON Lines (bare `Infinity` tolerated) | one per run |
+//! | genai-perf, AIPerf | `profile_export_*.json` and `.csv` (either percentile order, `"1,863.41"`) | one |
+//! | llmperf | `*_summary.json` (seconds, `NaN` tolerated) | one |
+//! | llama-bench | `-o json`, `jsonl`, `csv`, `md` | one per `pp`/`tg` test |
+//! | vLLM `/metrics` | Prometheus text (histograms summed over engines, percentiles interpolated) | one |
+//!
+//! Units are converted at the edge: every time in milliseconds, every rate in tokens/s. Definitions differ
+//! between tools, and each measurement carries notes where they matter: vLLM's and SGLang's TPOT and
+//! genai-perf/AIPerf's `inter_token_latency` are the same quantity ((E2E − TTFT) / (output − 1)); llmperf's
+//! inter-token latency includes the TTFT, so its TPOT is derived from the means; a Prometheus scrape holds
+//! lifetime histograms, whose percentiles are only known within a bucket. Hardware is rarely recorded (vLLM
+//! only through `--metadata`, llama-bench in `gpu_info`): the comparison uses the scenario's hardware.
+//!
+//! Bad input is normal input: an unknown or damaged file is an [`ImportError`] naming what was expected,
+//! never a panic.
+
+mod compare;
+mod formats;
+
+pub use compare::{compare, Comparison, Row};
+
+use serde::Serialize;
+
+/// Mean and percentiles of one latency, milliseconds (absent where the tool did not report them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Stats {
+    pub mean: Option<f64>,
+    pub p50: Option<f64>,
+    pub p90: Option<f64>,
+    pub p95: Option<f64>,
+    pub p99: Option<f64>,
+}
+
+impl Stats {
+    /// The value at a percentile (50/90/95/99), or the mean for anything else.
+    #[must_use]
+    pub fn at(&self, pct: u32) -> Option<f64> {
+        match pct {
+            50 => self.p50,
+            90 => self.p90,
+            95 => self.p95,
+            99 => self.p99,
+            _ => self.mean,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        [self.mean, self.p50, self.p90, self.p95, self.p99].iter().all(Option::is_none)
+    }
+
+    fn scaled(self, k: f64) -> Self {
+        let f = |v: Option<f64>| v.map(|x| x * k);
+        Self { mean: f(self.mean), p50: f(self.p50), p90: f(self.p90), p95: f(self.p95), p99: f(self.p99) }
+    }
+}
+
+/// What a measurement measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// A serving benchmark: many requests at a concurrency or request rate.
+    Serving,
+    /// One stream generating tokens (llama-bench `tgN`, optionally after `n_depth` tokens of context).
+    Decode,
+    /// Prompt processing of one prompt (llama-bench `ppN`).
+    Prefill,
+}
+
+/// One measured run in a common shape.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Measurement {
+    /// The tool that wrote the file (`vLLM bench serve`, `llama-bench`, …).
+    pub tool: String,
+    pub kind: Kind,
+    /// A short description of the run (`concurrency 64`, `tg128 @ d4096`, the SGLang tag, …).
+    pub label: String,
+    pub model: Option<String>,
+    pub hardware: Option<String>,
+    /// Parameters in billions and bits per weight, where the file says (llama-bench).
+    pub params_b: Option<f64>,
+    pub weight_bits: Option<f64>,
+    /// Client-side cap on requests in flight (closed loop).
+    pub concurrency: Option<f64>,
+    /// Arrival rate, requests/s; `None` with a concurrency means "as fast as the cap allows".
+    pub request_rate: Option<f64>,
+    /// Mean tokens per request.
+    pub prompt_tokens: Option<f64>,
+    pub output_tokens: Option<f64>,
+    /// Tokens already in the context before the test (llama-bench `-d`).
+    pub context_depth: f64,
+    /// Coefficient of variation of the output lengths, where the file gives it (llmperf).
+    pub output_cv: Option<f64>,
+    /// Whether the file records the load (a concurrency cap, a request rate, or "all at once").
+    pub load_recorded: bool,
+    /// Completed requests.
+    pub requests: Option<f64>,
+    /// Output tokens/s of the whole server.
+    pub system_output_tps: Option<f64>,
+    /// Decode speed of one user, tokens/s (1000 ÷ mean TPOT, or llama-bench `tg` avg_ts).
+    pub per_user_tps: Option<f64>,
+    /// Prompt tokens/s (llama-bench `pp`).
+    pub prefill_tps: Option<f64>,
+    pub ttft_ms: Stats,
+    /// Per request (E2E − TTFT) / (output − 1), pooled over requests.
+    pub tpot_ms: Stats,
+    /// Gaps between streamed chunks, pooled.
+    pub itl_ms: Stats,
+    pub e2e_ms: Stats,
+    /// Caveats that matter when comparing (definitions, interpolation, missing load settings).
+    pub notes: Vec<String>,
+}
+
+impl Measurement {
+    fn new(tool: &str, kind: Kind) -> Self {
+        Self {
+            tool: tool.into(),
+            kind,
+            label: String::new(),
+            model: None,
+            hardware: None,
+            params_b: None,
+            weight_bits: None,
+            concurrency: None,
+            request_rate: None,
+            prompt_tokens: None,
+            output_tokens: None,
+            context_depth: 0.0,
+            output_cv: None,
+            load_recorded: true,
+            requests: None,
+            system_output_tps: None,
+            per_user_tps: None,
+            prefill_tps: None,
+            ttft_ms: Stats::default(),
+            tpot_ms: Stats::default(),
+            itl_ms: Stats::default(),
+            e2e_ms: Stats::default(),
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// Why a file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}: {message}")]
+pub struct ImportError {
+    pub file: String,
+    pub message: String,
+}
+
+/// Reads every measurement in one file. `name` is only used in messages.
+///
+/// # Errors
+/// When the content is none of the known formats, or a known format without the figures a comparison needs.
+pub fn parse(name: &str, text: &str) -> Result<Vec<Measurement>, ImportError> {
+    let err = |message: String| ImportError { file: name.to_string(), message };
+    let text = text.trim_start_matches('\u{feff}');
+    if text.trim().is_empty() {
+        return Err(err("the file is empty".into()));
+    }
+    let out = formats::parse(text).map_err(err)?;
+    if out.is_empty() {
+        return Err(err("no measurement in the file".into()));
+    }
+    Ok(out)
+}

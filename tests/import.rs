@@ -1,0 +1,212 @@
+//! Import of benchmark result files (tests/samples: the formats real tools write, synthetic numbers — see its
+//! README). Every figure checked here is read from the file by hand, so a parser that mixes up units,
+//! percentile order or key spellings fails.
+
+use proptest::prelude::*;
+use tps_planner::import::{self, Kind, Measurement};
+use tps_planner::scenario::Scenario;
+
+fn read(name: &str) -> Vec<Measurement> {
+    let path = format!("tests/samples/{name}");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    import::parse(name, &text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn close(a: Option<f64>, b: f64) -> bool {
+    a.is_some_and(|a| (a - b).abs() <= 1e-6 * b.abs().max(1.0))
+}
+
+#[test]
+fn vllm_bench_serve_reads_load_lengths_and_percentiles() {
+    let m = &read("vllm-bench-serve.json")[0];
+    assert_eq!(m.tool, "vLLM bench serve");
+    assert_eq!(m.kind, Kind::Serving);
+    assert_eq!(m.model.as_deref(), Some("meta-llama/Llama-3.1-8B-Instruct"));
+    assert_eq!(m.hardware.as_deref(), Some("H100-SXM5-80GB"), "--metadata gpu=…");
+    assert_eq!(m.concurrency, Some(64.0));
+    assert_eq!(m.request_rate, None, "\"inf\" is no rate limit");
+    assert!(close(m.prompt_tokens, 1024.0) && close(m.output_tokens, 128.0));
+    assert!(close(m.system_output_tps, 2438.041574719769));
+    assert!(close(m.ttft_ms.p99, 1587.7787437429909));
+    assert!(close(m.ttft_ms.p50, 332.53851652283817));
+    assert!(close(m.tpot_ms.mean, 20.446384529275186));
+    assert!(close(m.e2e_ms.p90, 3497.0654697354494));
+    assert!(close(m.per_user_tps, 1000.0 / 20.446384529275186));
+}
+
+#[test]
+fn vllm_legacy_detailed_and_sweep_files() {
+    let legacy = &read("vllm-benchmark-serving-legacy.json")[0];
+    assert_eq!(legacy.tool, "vLLM benchmark_serving.py");
+    assert_eq!(legacy.concurrency, Some(4.0));
+    assert!(close(legacy.prompt_tokens, 512.0) && close(legacy.output_tokens, 32.0));
+    assert!(close(legacy.ttft_ms.p50, 54.4904073819933), "median_ttft_ms stands in for p50");
+    let detailed = &read("vllm-bench-serve-detailed.json")[0];
+    assert_eq!(detailed.concurrency, Some(4.0));
+    let mut sweep: Vec<Measurement> = std::fs::read_dir("tests/samples/vllm-bench-serve-sweep")
+        .unwrap()
+        .flat_map(|e| {
+            let p = e.unwrap().path();
+            import::parse(&p.display().to_string(), &std::fs::read_to_string(&p).unwrap()).unwrap()
+        })
+        .collect();
+    sweep.sort_by(|a, b| a.concurrency.partial_cmp(&b.concurrency).unwrap());
+    let c: Vec<f64> = sweep.iter().filter_map(|m| m.concurrency).collect();
+    assert_eq!(c, vec![1.0, 8.0, 32.0, 128.0]);
+    // The sweep's story (README): per-user speed falls, system throughput rises.
+    assert!(sweep.windows(2).all(|w| w[0].per_user_tps > w[1].per_user_tps && w[0].system_output_tps < w[1].system_output_tps));
+}
+
+#[test]
+fn sglang_jsonl_with_bare_infinity() {
+    let ms = read("sglang-bench-serving.jsonl");
+    assert_eq!(ms.len(), 2, "two appended runs");
+    assert_eq!(ms[0].concurrency, Some(32.0));
+    assert_eq!(ms[1].concurrency, Some(64.0));
+    assert_eq!(ms[0].request_rate, None, "Infinity");
+    assert_eq!(ms[0].model.as_deref(), Some("meta-llama/Llama-3.1-8B-Instruct"), "server_info.model_path");
+    assert!(close(ms[0].e2e_ms.p99, 2440.102395552533), "SGLang spells it e2e_latency");
+    assert!(close(ms[1].ttft_ms.p90, 552.1799465979816));
+    assert!(ms[0].label.contains("h100-c32"));
+}
+
+#[test]
+fn genai_perf_and_aiperf_json_and_csv_agree() {
+    for tool in ["genai-perf", "aiperf"] {
+        let j = &read(&format!("{tool}-profile_export.json"))[0];
+        let c = &read(&format!("{tool}-profile_export.csv"))[0];
+        assert_eq!(j.tool, c.tool);
+        assert_eq!(j.concurrency, Some(32.0), "{tool}: input_config");
+        assert!(j.load_recorded && !c.load_recorded, "the CSV has no load");
+        assert_eq!(j.model.as_deref(), Some("meta-llama/Llama-3.1-8B-Instruct"), "{tool}");
+        // Same run, two exports: the CSV rounds to 2 decimals (and genai-perf writes "1,863.41").
+        for (a, b) in [
+            (j.ttft_ms.p99, c.ttft_ms.p99),
+            (j.ttft_ms.p50, c.ttft_ms.p50),
+            (j.tpot_ms.p99, c.tpot_ms.p99),
+            (j.e2e_ms.mean, c.e2e_ms.mean),
+            (j.system_output_tps, c.system_output_tps),
+            (j.prompt_tokens, c.prompt_tokens),
+        ] {
+            let (a, b) = (a.unwrap(), b.unwrap());
+            assert!((a - b).abs() <= 0.006, "{tool}: {a} vs {b}");
+        }
+        assert!((c.ttft_ms.p99.unwrap() - 689.11).abs() < 1e-9, "{tool}: percentile columns read by name, not position");
+        assert!((c.e2e_ms.mean.unwrap() - 1863.41).abs() < 1e-9);
+    }
+    assert_eq!(read("aiperf-profile_export.csv")[0].tool, "AIPerf");
+    assert_eq!(read("genai-perf-profile_export.csv")[0].tool, "genai-perf");
+    // AIPerf's inter_chunk_latency is the chunk gap (vLLM's ITL).
+    let itl = read("aiperf-profile_export.json")[0].itl_ms.p99.unwrap();
+    assert!((itl - 63.57).abs() < 0.006, "{itl}");
+}
+
+#[test]
+fn llmperf_seconds_become_ms_and_tpot_excludes_ttft() {
+    let m = &read("llmperf-summary.json")[0];
+    assert_eq!(m.concurrency, Some(16.0));
+    assert!(close(m.ttft_ms.p50, 0.05427695142729182 * 1e3));
+    assert!(close(m.e2e_ms.mean, 1.2108541319452335 * 1e3));
+    let (e2e, ttft, out) = (m.e2e_ms.mean.unwrap(), m.ttft_ms.mean.unwrap(), m.output_tokens.unwrap());
+    assert!(close(m.tpot_ms.mean, (e2e - ttft) / (out - 1.0)));
+    assert!(m.output_cv.is_some_and(|cv| cv > 0.3 && cv < 0.7));
+}
+
+#[test]
+fn llama_bench_four_formats_give_the_same_tests() {
+    let json = read("llama-bench.json");
+    assert_eq!(json.len(), 4);
+    let kinds: Vec<(Kind, &str)> = json.iter().map(|m| (m.kind, m.label.as_str())).collect();
+    assert_eq!(kinds, vec![(Kind::Prefill, "pp512"), (Kind::Decode, "tg128"), (Kind::Prefill, "pp512 @ d4096"), (Kind::Decode, "tg128 @ d4096")]);
+    assert!(close(json[1].per_user_tps, 182.068141));
+    assert_eq!(json[3].context_depth, 4096.0);
+    assert_eq!(json[0].hardware.as_deref(), Some("NVIDIA H100 80GB HBM3"));
+    assert!(close(json[0].weight_bits, 4_920_734_720.0 * 8.0 / 8_030_261_248.0));
+    for other in ["llama-bench.jsonl", "llama-bench.csv", "llama-bench.md"] {
+        let ms = read(other);
+        assert_eq!(ms.len(), 4, "{other}");
+        for (a, b) in json.iter().zip(&ms) {
+            assert_eq!((a.kind, &a.label, a.context_depth), (b.kind, &b.label, b.context_depth), "{other}");
+            let (x, y) = (a.per_user_tps.or(a.prefill_tps).unwrap(), b.per_user_tps.or(b.prefill_tps).unwrap());
+            assert!((x - y).abs() <= 0.01, "{other}: {x} vs {y} (the Markdown table rounds to 2 decimals)");
+        }
+        // The Markdown table rounds size and params; bits per weight within 1 %.
+        assert!((ms[0].weight_bits.unwrap() / json[0].weight_bits.unwrap() - 1.0).abs() < 0.01, "{other}");
+    }
+}
+
+#[test]
+fn vllm_metrics_histograms() {
+    let m = &read("vllm-metrics.prom")[0];
+    assert_eq!(m.tool, "vLLM /metrics");
+    assert_eq!(m.concurrency, Some(31.0));
+    assert!(close(m.ttft_ms.mean, 751.0133783340615 / 4000.0 * 1e3));
+    // 3150 of 4000 TTFTs ≤ 0.25 s and 912 ≤ 0.1 s: the median lies in (100, 250] ms.
+    let p50 = m.ttft_ms.p50.unwrap();
+    assert!(p50 > 100.0 && p50 <= 250.0, "{p50}");
+    assert!(m.ttft_ms.p50 <= m.ttft_ms.p90 && m.ttft_ms.p90 <= m.ttft_ms.p99);
+    assert!(close(m.prompt_tokens, 4_819_922.0 / 4000.0));
+    // inter_token_latency and time_per_output_token carry the same values: counted once.
+    assert!(close(m.itl_ms.mean, 15542.318704779838 / 1_116_026.0 * 1e3));
+    assert!(m.system_output_tps.is_none(), "one scrape has no rate");
+}
+
+#[test]
+fn bad_files_are_errors_naming_the_file() {
+    for (name, text) in [
+        ("empty.json", ""),
+        ("text.txt", "hello world"),
+        ("truncated.json", "{\"output_throughput\": 12"),
+        ("other.json", "{\"foo\": 1}"),
+        ("lines.jsonl", "{\"output_throughput\": 1, \"model_id\": \"x\"}\n{broken"),
+        ("table.md", "| a | b |\n|---|---|\n| 1 | 2 |"),
+        ("metrics.prom", "vllm:unrelated 1\n"),
+        ("Metric.csv", "Metric,Value\n"),
+    ] {
+        let e = import::parse(name, text).expect_err(name);
+        assert!(e.to_string().starts_with(name), "{e}");
+    }
+}
+
+#[test]
+fn comparisons_use_the_file_workload_and_report_errors() {
+    let scenario = Scenario::from_json(&std::fs::read_to_string("examples/h100-llama8b.json").unwrap()).unwrap();
+    // llama-bench: engine and bits per weight come from the file; tg128 on an H100 in the model's band.
+    let bench = read("llama-bench.json");
+    let c = import::compare(&scenario, &bench[1]).unwrap();
+    assert_eq!(c.rows.len(), 1);
+    let r = &c.rows[0];
+    assert!((r.error_pct - (r.predicted / r.measured - 1.0) * 100.0).abs() < 1e-9);
+    assert!(c.notes.iter().any(|n| n.contains("llama.cpp")));
+    // Deeper context is slower, in the model as in the file.
+    let deep = import::compare(&scenario, &bench[3]).unwrap();
+    assert!(deep.rows[0].predicted < r.predicted && deep.rows[0].measured < r.measured);
+    // A serving run: predicted at its concurrency with its lengths.
+    let v = &read("vllm-bench-serve.json")[0];
+    let c = import::compare(&scenario, v).unwrap();
+    assert_eq!(c.load, "64 concurrent users");
+    for metric in ["system output", "per user", "TTFT P99", "TPOT P50", "E2E P90"] {
+        assert!(c.rows.iter().any(|r| r.metric == metric), "{metric} missing");
+    }
+    // No load in the file: no prediction, said so.
+    let csv = &read("genai-perf-profile_export.csv")[0];
+    let c = import::compare(&scenario, csv).unwrap();
+    assert!(c.rows.is_empty() && c.notes.iter().any(|n| n.contains("no prediction")));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    /// Any text — including mangled versions of real files — is a result or an error, never a panic.
+    #[test]
+    fn parse_never_panics(text in ".{0,400}", cut in 0usize..5000, which in 0usize..13) {
+        let _ = import::parse("x", &text);
+        let files = ["vllm-bench-serve.json", "sglang-bench-serving.jsonl", "genai-perf-profile_export.csv", "aiperf-profile_export.csv",
+            "aiperf-profile_export.json", "llama-bench.md", "llama-bench.csv", "llama-bench.jsonl", "llmperf-summary.json", "vllm-metrics.prom",
+            "genai-perf-profile_export.json", "llama-bench.json", "vllm-benchmark-serving-legacy.json"];
+        let full = std::fs::read_to_string(format!("tests/samples/{}", files[which])).unwrap();
+        let mut end = cut.min(full.len());
+        while !full.is_char_boundary(end) { end -= 1; }
+        let _ = import::parse("x", &full[..end]);
+        let _ = import::parse("x", &(full[..end].to_string() + &text));
+    }
+}
