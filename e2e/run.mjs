@@ -222,6 +222,31 @@ await test('serving inputs: request-rate levels, lengths, use case', async () =>
   await page.selectOption('#workload-distribution', 'fixed');
 });
 
+await test('imported benchmark results are compared and drawn (files read in the browser)', async () => {
+  const before = await canvasPrint(page, 'chart-throughput');
+  const sweep = path.join(root, 'tests', 'samples', 'vllm-bench-serve-sweep');
+  const files = fs.readdirSync(sweep).map((f) => path.join(sweep, f));
+  files.push(path.join(root, 'tests', 'samples', 'llama-bench.json'));
+  await page.setInputFiles('#measure-files', files);
+  await page.waitForFunction(() => document.querySelectorAll('#measure-table tr.run').length === 8, null, { timeout: 10000 });
+  const summary = await page.textContent('#measure-summary');
+  assert(/\d+ figures compared: median \|error\| [\d.]+ %/.test(summary), `summary: ${summary}`);
+  const text = await page.textContent('#measure-table');
+  assert(/vLLM bench serve — concurrency 128/.test(text) && /predicted for 128 concurrent users/.test(text), 'sweep run missing');
+  assert(/llama-bench — tg128 @ d4096/.test(text) && /decode \(one user\)/.test(text), 'llama-bench run missing');
+  await page.waitForTimeout(300);
+  const after = await canvasPrint(page, 'chart-throughput');
+  assert(after.h !== before.h, 'measured points not drawn on the chart');
+  await page.fill('#measure-paste', '{"output_throughput": 12');
+  await page.click('#measure-add');
+  await page.waitForSelector('#measure-errors li', { timeout: 5000 });
+  assert(/pasted text: not valid JSON/.test(await page.textContent('#measure-errors')), 'bad paste not explained');
+  await page.screenshot({ path: path.join(shots, '9-measurements.png'), fullPage: true });
+  await page.click('#measure-clear');
+  await page.waitForTimeout(200);
+  assert((await page.locator('#measure-table tr.run').count()) === 0, 'clear left rows');
+});
+
 await test('no console errors', async () => {
   assert(errors.length === 0, `${errors.length} errors, first: ${errors.slice(0, 2).map((e) => e.slice(0, 300)).join(' | ')}`);
 });

@@ -27,6 +27,8 @@ pub struct ThroughputData {
     pub operating: Option<(f64, f64, f64)>,
     /// ± fraction for the band.
     pub band: f64,
+    /// Imported measurements: (load, per-user tok/s, system tok/s).
+    pub measured: Vec<(f64, Option<f64>, Option<f64>)>,
 }
 
 impl ThroughputData {
@@ -47,6 +49,20 @@ impl ThroughputData {
             knee_x: r.knee.as_ref().and_then(|k| k.concurrency.or(k.request_rate)),
             operating: r.operating_point.as_ref().and_then(|m| m.concurrency.or(m.request_rate).map(|x| (x, m.per_user_tps, m.system_tps))),
             band: r.band.batched_pct / 100.0,
+            measured: Vec::new(),
+        }
+    }
+
+    /// Adds the serving measurements that sit on this chart's load axis (concurrency or request rate).
+    pub fn add_measurements(&mut self, ms: &[crate::import::Measurement]) {
+        let rate_axis = self.x_label.starts_with("request rate");
+        for m in ms.iter().filter(|m| m.kind == crate::import::Kind::Serving) {
+            let x = if rate_axis { m.request_rate } else { m.concurrency };
+            if let Some(x) = x.filter(|x| x.is_finite() && *x > 0.0) {
+                if m.per_user_tps.is_some() || m.system_output_tps.is_some() {
+                    self.measured.push((x, m.per_user_tps, m.system_output_tps));
+                }
+            }
         }
     }
 }
@@ -79,12 +95,16 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
     if pts.is_empty() {
         return Err("no load levels to draw".into());
     }
-    let (xlo, xhi) = super::load_range(pts.iter().map(|&i| d.x[i]));
+    let (xlo, xhi) = super::load_range(pts.iter().map(|&i| d.x[i]).chain(d.measured.iter().map(|m| m.0)));
     // 45 % headroom above the data keeps the legend (upper right) off the lines.
     let umax = nice_max(
-        pts.iter().map(|&i| d.per_user[i] * (1.0 + d.band)).fold(d.floor.unwrap_or(0.0) * 1.1, f64::max) * 1.45,
+        pts.iter()
+            .map(|&i| d.per_user[i] * (1.0 + d.band))
+            .chain(d.measured.iter().filter_map(|m| m.1))
+            .fold(d.floor.unwrap_or(0.0) * 1.1, f64::max)
+            * 1.45,
     );
-    let smax = nice_max(pts.iter().map(|&i| d.system[i]).fold(0.0, f64::max) * 1.45);
+    let smax = nice_max(pts.iter().map(|&i| d.system[i]).chain(d.measured.iter().filter_map(|m| m.2)).fold(0.0, f64::max) * 1.45);
     let mut chart = super::dual_axis_chart(root, scale, (xlo, xhi), (umax, smax), (d.x_label.as_str(), "per-user tok/s")).map_err(err)?;
     chart
         .configure_secondary_axes()
@@ -135,6 +155,24 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
             .map_err(err)?
             .label("operating point")
             .legend(move |(x, y)| Circle::new((x + px(9.0) as i32, y), px(5.0), OP.stroke_width(px(2.0))));
+    }
+    let in_range = |x: f64| x >= xlo && x <= xhi;
+    let user_pts: Vec<(f64, f64)> = d.measured.iter().filter_map(|m| m.1.map(|u| (m.0, u))).filter(|p| in_range(p.0)).collect();
+    let sys_pts: Vec<(f64, f64)> = d.measured.iter().filter_map(|m| m.2.map(|s| (m.0, s))).filter(|p| in_range(p.0)).collect();
+    let size = px(6.0) as i32;
+    if !user_pts.is_empty() {
+        chart
+            .draw_series(user_pts.into_iter().map(|p| Cross::new(p, size, USER.stroke_width(px(2.5)))))
+            .map_err(err)?
+            .label("measured per user")
+            .legend(move |(x, y)| Cross::new((x + px(9.0) as i32, y), px(5.0) as i32, USER.stroke_width(px(2.0))));
+    }
+    if !sys_pts.is_empty() {
+        chart
+            .draw_secondary_series(sys_pts.into_iter().map(|p| Cross::new(p, size, SYSTEM.stroke_width(px(2.5)))))
+            .map_err(err)?
+            .label("measured system")
+            .legend(move |(x, y)| Cross::new((x + px(9.0) as i32, y), px(5.0) as i32, SYSTEM.stroke_width(px(2.0))));
     }
     super::draw_legend(&mut chart, SeriesLabelPosition::UpperRight, scale).map_err(err)?;
     root.present().map_err(err)?;

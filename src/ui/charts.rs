@@ -12,8 +12,18 @@ use plotters_canvas::CanvasBackend;
 pub fn Charts(
     /// The evaluation.
     report: Memo<Result<Report, ScenarioError>>,
+    /// Imported measurements, drawn as crosses on the throughput chart.
+    measurements: RwSignal<Vec<crate::import::Measurement>>,
 ) -> impl IntoView {
-    let tput = Memo::new(move |_| report.with(|r| r.as_ref().ok().map(throughput::ThroughputData::from_report)));
+    let tput = Memo::new(move |_| {
+        report.with(|r| {
+            r.as_ref().ok().map(|r| {
+                let mut d = throughput::ThroughputData::from_report(r);
+                measurements.with(|ms| d.add_measurements(ms));
+                d
+            })
+        })
+    });
     let lat = Memo::new(move |_| report.with(|r| r.as_ref().ok().map(latency::LatencyData::from_report)));
     let draw_tput: DrawFn<throughput::ThroughputData> = throughput::draw::<CanvasBackend>;
     let draw_lat: DrawFn<latency::LatencyData> = latency::draw::<CanvasBackend>;
@@ -24,7 +34,7 @@ pub fn Charts(
     view! {
         <figure class="chart">
             <figcaption>"Per-user and system tokens/s against concurrency"
-                <small>" — per user = 1 / TPOT while generating; system = all output tokens ÷ time, prompts included, so one user's system figure sits below the per-user one. Blue: per user (thin: at the target percentile); orange: system; red: the target's per-user floor; dashed: saturation knee; green ring: operating point; band: ± the model's validated p90 error under load."</small>
+                <small>" — per user = 1 / TPOT while generating; system = all output tokens ÷ time, prompts included, so one user's system figure sits below the per-user one. Blue: per user (thin: at the target percentile); orange: system; red: the target's per-user floor; dashed: saturation knee; green ring: operating point; band: ± the model's validated p90 error under load; crosses: your imported measurements."</small>
             </figcaption>
             <ChartCanvas id="chart-throughput" data=tput draw=draw_tput viewport />
         </figure>

@@ -4,6 +4,7 @@
 
 mod charts;
 mod inputs;
+mod measure;
 mod results;
 mod serving;
 mod share;
@@ -36,12 +37,16 @@ pub fn App() -> impl IntoView {
             share::write_hash(&s);
         }
     });
+    let measurements = RwSignal::new(Vec::<crate::import::Measurement>::new());
     let report: Memo<Result<Report, ScenarioError>> = Memo::new(move |_| {
         let s = scenario.get()?;
         let t0 = now_ms();
-        let r = crate::plan::evaluate(&s);
+        let mut r = s.resolve()?;
+        // Automatic levels also cover the concurrencies of imported runs, so the curves reach their points.
+        measurements.with(|ms| widen_levels(&mut r, ms));
+        let report = crate::plan::evaluate_resolved(&r);
         record_eval_ms(now_ms() - t0);
-        r
+        Ok(report)
     });
     let error = Signal::derive(move || report.with(|r| r.as_ref().err().cloned()));
     view! {
@@ -59,8 +64,9 @@ pub fn App() -> impl IntoView {
             </section>
             <section class="outputs" aria-label="Results">
                 <results::Results report />
-                <charts::Charts report />
+                <charts::Charts report measurements />
                 <table::SweepTable report />
+                <measure::MeasurementsPanel scenario measurements />
                 <share::ScenarioPanel inputs scenario />
             </section>
         </main>
@@ -155,6 +161,30 @@ fn WorkloadInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
             <NumField label="TTFT target (time to first token)" unit="ms" field="target.ttft_ms" value=inputs.ttft placeholder=Signal::derive(|| "2000".to_string()) error />
         </fieldset>
     }
+}
+
+/// Adds the imported serving runs' concurrencies to automatic concurrency levels (at most 64 levels).
+fn widen_levels(r: &mut crate::scenario::Resolved, ms: &[crate::import::Measurement]) {
+    use crate::scenario::Load;
+    if !r.workload.auto_load || !matches!(r.workload.load, Load::Concurrency(_)) {
+        return;
+    }
+    let extra: Vec<f64> = ms
+        .iter()
+        .filter(|m| m.kind == crate::import::Kind::Serving)
+        .filter_map(|m| m.concurrency)
+        .filter(|c| c.is_finite() && *c >= 1.0 && *c <= 4096.0)
+        .map(f64::round)
+        .collect();
+    if extra.is_empty() {
+        return;
+    }
+    let mut levels = crate::plan::levels(&r.deployment, &r.workload);
+    levels.extend(extra);
+    levels.sort_by(f64::total_cmp);
+    levels.dedup();
+    levels.truncate(64);
+    r.workload.load = Load::Concurrency(levels);
 }
 
 /// Fills an empty field with a preset's number (a field the user typed in is left alone).

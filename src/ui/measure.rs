@@ -1,0 +1,139 @@
+//! "Compare with your benchmark results": files read in the browser (FileReader, nothing uploaded) or pasted
+//! text, parsed by [`crate::import`], each run predicted on the page's scenario at its own load. Measured
+//! points are also drawn on the throughput chart.
+
+use crate::import::{self, Comparison, Measurement};
+use crate::scenario::{Scenario, ScenarioError};
+use leptos::prelude::*;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+/// Parses `text` and adds its measurements, or records the error.
+fn add(name: &str, text: &str, measurements: RwSignal<Vec<Measurement>>, problems: RwSignal<Vec<String>>) {
+    match import::parse(name, text) {
+        Ok(ms) => measurements.update(|all| all.extend(ms)),
+        Err(e) => problems.update(|p| p.push(e.to_string())),
+    }
+}
+
+/// Reads each chosen file as text (in the browser) and adds it.
+fn read_files(input: &web_sys::HtmlInputElement, measurements: RwSignal<Vec<Measurement>>, problems: RwSignal<Vec<String>>) {
+    let Some(files) = input.files() else { return };
+    for i in 0..files.length() {
+        let Some(file) = files.get(i) else { continue };
+        let Ok(reader) = web_sys::FileReader::new() else {
+            problems.update(|p| p.push("this browser cannot read files here; paste the text instead".into()));
+            return;
+        };
+        let name = file.name();
+        let r = reader.clone();
+        let onload = Closure::once(move || match r.result().ok().and_then(|v| v.as_string()) {
+            Some(text) => add(&name, &text, measurements, problems),
+            None => problems.update(|p| p.push(format!("{name}: not a text file"))),
+        });
+        reader.set_onload(Some(onload.as_ref().unchecked_ref()));
+        onload.forget();
+        if reader.read_as_text(&file).is_err() {
+            problems.update(|p| p.push(format!("{}: could not be read", file.name())));
+        }
+    }
+    // Choosing the same file again should load it again.
+    input.set_value("");
+}
+
+fn fmt(v: f64) -> String {
+    if v.abs() >= 100.0 { format!("{v:.0}") } else { format!("{v:.1}") }
+}
+
+/// The panel.
+#[component]
+pub fn MeasurementsPanel(
+    /// The page's scenario (hardware, engine, formats for the predictions).
+    scenario: Memo<Result<Scenario, ScenarioError>>,
+    /// Imported measurements (shared with the charts).
+    measurements: RwSignal<Vec<Measurement>>,
+) -> impl IntoView {
+    let problems = RwSignal::new(Vec::<String>::new());
+    let pasted = RwSignal::new(String::new());
+    let comparisons: Memo<Vec<Result<Comparison, String>>> = Memo::new(move |_| {
+        let Ok(s) = scenario.get() else { return Vec::new() };
+        measurements.with(|ms| ms.iter().map(|m| import::compare(&s, m).map_err(|e| e.to_string())).collect())
+    });
+    let summary = move || {
+        let mut errs: Vec<f64> =
+            comparisons.with(|cs| cs.iter().flatten().flat_map(|c| c.rows.iter().map(|r| r.error_pct.abs())).collect());
+        errs.sort_by(f64::total_cmp);
+        errs.get(errs.len() / 2).map(|m| format!("{} figures compared: median |error| {m:.1} % (error = predicted ÷ measured − 1).", errs.len()))
+    };
+    let on_files = move |ev: leptos::ev::Event| {
+        if let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+            read_files(&input, measurements, problems);
+        }
+    };
+    let on_paste = move |_| {
+        let text = pasted.get_untracked();
+        if !text.trim().is_empty() {
+            add("pasted text", &text, measurements, problems);
+            pasted.set(String::new());
+        }
+    };
+    let clear = move |_| {
+        measurements.set(Vec::new());
+        problems.set(Vec::new());
+    };
+    view! {
+        <details class="measurements" open=move || !measurements.with(Vec::is_empty)>
+            <summary>"Compare with your benchmark results"</summary>
+            <p class="note">
+                "Result files of vLLM (" <code>"vllm bench serve"</code> ", " <code>"benchmark_serving.py"</code> "), SGLang " <code>"bench_serving"</code>
+                ", genai-perf, AIPerf, llmperf, llama-bench (json, jsonl, csv, md) and vLLM's " <code>"/metrics"</code>
+                ". Each run is predicted on the hardware, model and engine above, at the run's own concurrency and lengths. Files are read in this browser; nothing leaves it."
+            </p>
+            <label class="field">
+                <span class="label">"Result files"</span>
+                <input type="file" id="measure-files" multiple accept=".json,.jsonl,.csv,.md,.prom,.txt" on:change=on_files />
+            </label>
+            <label class="field">
+                <span class="label">"…or paste a result"</span>
+                <textarea id="measure-paste" rows="4" prop:value=move || pasted.get() on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
+            </label>
+            <button type="button" id="measure-add" on:click=on_paste>"Add"</button>
+            <button type="button" id="measure-clear" on:click=clear>"Clear"</button>
+            <ul class="error" role="alert" id="measure-errors">
+                {move || problems.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
+            </ul>
+            <p class="summary" id="measure-summary">{summary}</p>
+            <div class="table-wrap">
+                <table id="measure-table">
+                    <thead><tr><th>"run"</th><th>"figure"</th><th>"predicted"</th><th>"measured"</th><th>"error"</th></tr></thead>
+                    <tbody>
+                        {move || comparisons.get().into_iter().map(|c| match c {
+                            Err(e) => view! { <tr><td colspan="5" class="error">{e}</td></tr> }.into_any(),
+                            Ok(c) => {
+                                let m = &c.measurement;
+                                let head = format!("{} — {} ({}); predicted for {}", m.tool, m.label, m.model.as_deref().unwrap_or("model not recorded"), c.load);
+                                let notes: Vec<String> = m.notes.iter().chain(&c.notes).cloned().collect();
+                                view! {
+                                    <tr class="run"><th colspan="5" scope="rowgroup">{head}</th></tr>
+                                    {c.rows.into_iter().map(|r| {
+                                        let bad = r.error_pct.abs() > 25.0;
+                                        view! {
+                                            <tr>
+                                                <td></td>
+                                                <td>{format!("{} ({})", r.metric, r.unit)}</td>
+                                                <td class="num">{fmt(r.predicted)}</td>
+                                                <td class="num">{fmt(r.measured)}</td>
+                                                <td class="num" class:off=bad>{format!("{:+.1} %", r.error_pct)}</td>
+                                            </tr>
+                                        }
+                                    }).collect_view()}
+                                    {(!notes.is_empty()).then(|| view! { <tr class="notes"><td></td><td colspan="4">{notes.join(" · ")}</td></tr> })}
+                                }.into_any()
+                            }
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </details>
+    }
+}
