@@ -234,7 +234,12 @@ await test('imported benchmark results are compared and drawn (files read in the
   const text = await page.textContent('#measure-table');
   assert(/vLLM bench serve — concurrency 128/.test(text) && /predicted for 128 concurrent users/.test(text), 'sweep run missing');
   assert(/llama-bench — tg128 @ d4096/.test(text) && /decode \(one user\)/.test(text), 'llama-bench run missing');
-  await page.waitForTimeout(300);
+  // The runs used 1024 + 128 tokens, the page does not: their crosses wait until the page uses those lengths.
+  assert(/4 runs used other prompt\/output lengths/.test(await page.textContent('#measure-off-chart')), 'length mismatch not explained');
+  await page.locator('.use-lengths').first().click();
+  await page.waitForTimeout(400);
+  assert((await page.inputValue('#workload-prompt_tokens')) === '1024', 'lengths not applied');
+  assert((await page.locator('#measure-off-chart').count()) === 0, 'runs still off the chart');
   const after = await canvasPrint(page, 'chart-throughput');
   assert(after.h !== before.h, 'measured points not drawn on the chart');
   await page.fill('#measure-paste', '{"output_throughput": 12');
@@ -245,6 +250,8 @@ await test('imported benchmark results are compared and drawn (files read in the
   await page.click('#measure-clear');
   await page.waitForTimeout(200);
   assert((await page.locator('#measure-table tr.run').count()) === 0, 'clear left rows');
+  await page.fill('#workload-prompt_tokens', '');
+  await page.fill('#workload-output_tokens', '');
 });
 
 await test('no console errors', async () => {

@@ -306,6 +306,13 @@ impl Scenario {
                 (id.to_string(), presets::engines::find(id).expect("built-in engine"))
             }
         };
+        let mut hardware = hardware;
+        if hardware.devices > 1 && self.hardware.parallelism.is_none() {
+            // Each engine's own default: llama.cpp splits layers (`-sm layer`), serving engines run tensor parallel.
+            let (p, id) = if engine_preset.id == "llama.cpp" { (Parallelism::LayerSplit, "layer-split (llama.cpp's -sm layer)") } else { (Parallelism::Tensor, "tensor") };
+            hardware.parallelism = p;
+            defaults.push(format!("hardware.parallelism: {id}"));
+        }
         let (weight_bits, compute_dtype) = resolve_quant(&self.quantization, engine_preset.id, &mut defaults)?;
         let kv_id = self.quantization.kv_cache.clone().unwrap_or_else(|| "fp16".into());
         let kv = quant::kv_format(&kv_id)
@@ -427,10 +434,8 @@ fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> Result<Hard
             v
         }
     };
+    // Tensor parallel until the engine is known (llama.cpp then defaults to its layer split, in `resolve`).
     let parallelism = s.parallelism.unwrap_or(Parallelism::Tensor);
-    if devices > 1 && s.parallelism.is_none() {
-        defaults.push("hardware.parallelism: tensor".into());
-    }
     Ok(Hardware {
         name: s.name.clone().or(p.map(|p| p.name.to_string())).unwrap_or_else(|| format!("{bw:.0} GB/s device")),
         kind,

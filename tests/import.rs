@@ -210,3 +210,15 @@ proptest! {
         let _ = import::parse("x", &(full[..end].to_string() + &text));
     }
 }
+
+#[test]
+fn small_runs_are_compared_and_the_lockstep_is_explained() {
+    let scenario = Scenario::from_json(&std::fs::read_to_string("examples/h100-llama8b.json").unwrap()).unwrap();
+    let legacy = &read("vllm-benchmark-serving-legacy.json")[0];
+    assert_eq!(legacy.requests, Some(8.0));
+    let c = import::compare(&scenario, legacy).expect("8 requests are predicted with 10");
+    assert!(c.rows.iter().any(|r| r.metric == "TTFT P99"));
+    assert!(c.notes.iter().any(|n| n.contains("8 requests")));
+    assert!(c.notes.iter().any(|n| n.contains("in step")), "{:?}", c.notes);
+    assert_eq!(import::compare(&scenario, &read("vllm-bench-serve-sweep/vllm-infqps-concurrency1-Llama-3.1-8B-Instruct-20250612-110502.json")[0]).unwrap().load, "1 concurrent user");
+}

@@ -329,3 +329,20 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn several_devices_default_to_the_engine_own_split() {
+    let r = |engine: &str| {
+        Scenario::from_json(&format!(r#"{{"hardware":{{"preset":"rtx-4090","devices":2}},"model":{{"preset":"llama-3.1-70b"}},"engine":{{"preset":"{engine}"}}}}"#))
+            .unwrap()
+            .resolve()
+            .unwrap()
+    };
+    let llama = r("llama.cpp");
+    assert_eq!(llama.deployment.hardware.parallelism, tps_planner::model::hardware::Parallelism::LayerSplit);
+    assert!(llama.defaults_used.iter().any(|d| d.contains("layer-split")));
+    assert_eq!(r("vllm").deployment.hardware.parallelism, tps_planner::model::hardware::Parallelism::Tensor);
+    // A stated split is kept.
+    let tp = Scenario::from_json(r#"{"hardware":{"preset":"rtx-4090","devices":2,"parallelism":"tensor"},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"llama.cpp"}}"#).unwrap().resolve().unwrap();
+    assert_eq!(tp.deployment.hardware.parallelism, tps_planner::model::hardware::Parallelism::Tensor);
+}

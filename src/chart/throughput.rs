@@ -53,10 +53,12 @@ impl ThroughputData {
         }
     }
 
-    /// Adds the serving measurements that sit on this chart's load axis (concurrency or request rate).
-    pub fn add_measurements(&mut self, ms: &[crate::import::Measurement]) {
+    /// Adds the serving measurements that sit on this chart's load axis (concurrency or request rate) and ran
+    /// the chart's workload (prompt and output lengths within 10 %): a run with other lengths belongs on other
+    /// curves.
+    pub fn add_measurements(&mut self, ms: &[crate::import::Measurement], prompt: f64, output: f64) {
         let rate_axis = self.x_label.starts_with("request rate");
-        for m in ms.iter().filter(|m| m.kind == crate::import::Kind::Serving) {
+        for m in ms.iter().filter(|m| m.kind == crate::import::Kind::Serving && same_lengths(m, prompt, output)) {
             let x = if rate_axis { m.request_rate } else { m.concurrency };
             if let Some(x) = x.filter(|x| x.is_finite() && *x > 0.0) {
                 if m.per_user_tps.is_some() || m.system_output_tps.is_some() {
@@ -65,6 +67,14 @@ impl ThroughputData {
             }
         }
     }
+}
+
+/// Whether a run's mean prompt and output lengths are within 10 % of the chart's (unknown lengths count as
+/// the same).
+#[must_use]
+pub fn same_lengths(m: &crate::import::Measurement, prompt: f64, output: f64) -> bool {
+    let near = |a: Option<f64>, b: f64| a.is_none_or(|a| (a - b).abs() <= 0.1 * b.max(1.0));
+    near(m.prompt_tokens, prompt) && near(m.output_tokens, output)
 }
 
 const USER: RGBColor = RGBColor(37, 99, 235);

@@ -105,7 +105,7 @@ pub fn compare(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioE
             push(&mut rows, "prefill", "tok/s", if t > 0.0 { n / t } else { 0.0 }, m.prefill_tps);
         }
         Kind::Serving if !m.load_recorded => {
-            load = "unknown".into();
+            load = "— (the file does not record its load)".into();
             notes.push("no prediction: the file does not say at which concurrency or request rate it ran".into());
         }
         Kind::Serving => {
@@ -126,7 +126,11 @@ pub fn compare(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioE
                 (None, None) => LoadSpec { offline: Some(true), ..Default::default() },
             });
             if let Some(n) = m.requests.filter(|n| *n >= 1.0) {
-                s.workload.requests = Some(n.min(f64::from(u32::MAX)) as u32);
+                // The simulation needs at least 10 requests (a run of 8 is predicted with 10).
+                s.workload.requests = Some(n.clamp(10.0, 1e6) as u32);
+                if n < 10.0 {
+                    notes.push(format!("the run had {n} requests; predicted with 10"));
+                }
             }
             let r = s.resolve()?;
             let report = plan::evaluate_resolved(&r);
@@ -135,12 +139,23 @@ pub fn compare(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioE
                 push(&mut rows, "system output", "tok/s", report.peak.system_tps, m.system_output_tps);
                 notes.push("the file records neither a concurrency cap nor a request rate: predicted as one offline job".into());
             } else if let Some(p) = report.sweep.first() {
-                load = p.concurrency.map_or_else(|| format!("{} req/s", p.request_rate.unwrap_or(0.0)), |c| format!("{c} concurrent users"));
+                load = p.concurrency.map_or_else(
+                    || format!("{} req/s", p.request_rate.unwrap_or(0.0)),
+                    |c| format!("{c} concurrent user{}", if (c - 1.0).abs() < 1e-9 { "" } else { "s" }),
+                );
                 push(&mut rows, "system output", "tok/s", p.system_tps, m.system_output_tps);
                 push(&mut rows, "per user", "tok/s", p.per_user_tps, m.per_user_tps);
                 latency_rows(&mut rows, "TTFT", &p.ttft_ms, &m.ttft_ms);
                 latency_rows(&mut rows, "TPOT", &p.tpot_ms, &m.tpot_ms);
                 latency_rows(&mut rows, "E2E", &p.e2e_ms, &m.e2e_ms);
+                let fixed = r.workload.distribution == crate::scenario::Distribution::Fixed;
+                if fixed && p.concurrency.is_some_and(|c| c > 1.0) {
+                    notes.push(
+                        "fixed lengths keep the simulated users in step: a wave's prompts arrive together and each TTFT includes \
+                         their joint prefill; a run whose users drift apart sees shorter TTFTs"
+                            .into(),
+                    );
+                }
                 if p.saturated {
                     notes.push("the model saturates at this load: its latencies are lower bounds".into());
                 }

@@ -19,7 +19,7 @@ pub fn Charts(
         report.with(|r| {
             r.as_ref().ok().map(|r| {
                 let mut d = throughput::ThroughputData::from_report(r);
-                measurements.with(|ms| d.add_measurements(ms));
+                measurements.with(|ms| d.add_measurements(ms, r.prompt_tokens, r.output_tokens));
                 d
             })
         })

@@ -57,7 +57,7 @@ impl Inputs {
             memory: s(""),
             compute: s(""),
             devices: s("1"),
-            parallelism: s("tensor"),
+            parallelism: s(""),
             model_preset: s("llama-3.1-8b"),
             params: s(""),
             quant: s("bf16"),
@@ -93,7 +93,8 @@ impl Inputs {
                 Some(crate::model::hardware::Parallelism::LayerSplit) => "layer-split",
                 Some(crate::model::hardware::Parallelism::Pipeline) => "pipeline",
                 Some(crate::model::hardware::Parallelism::RowSplit) => "row-split",
-                _ => "tensor",
+                Some(crate::model::hardware::Parallelism::Tensor) => "tensor",
+                None => "",
             }
             .to_string(),
         );
@@ -191,12 +192,13 @@ impl Inputs {
                 memory_gb: num(self.memory, "hardware.memory_gb")?,
                 fp16_tflops: num(self.compute, "hardware.fp16_tflops")?,
                 devices: int(self.devices, "hardware.devices")?,
-                parallelism: Some(match self.parallelism.get().as_str() {
-                    "layer-split" => crate::model::hardware::Parallelism::LayerSplit,
-                    "pipeline" => crate::model::hardware::Parallelism::Pipeline,
-                    "row-split" => crate::model::hardware::Parallelism::RowSplit,
-                    _ => crate::model::hardware::Parallelism::Tensor,
-                }),
+                parallelism: match self.parallelism.get().as_str() {
+                    "layer-split" => Some(crate::model::hardware::Parallelism::LayerSplit),
+                    "pipeline" => Some(crate::model::hardware::Parallelism::Pipeline),
+                    "row-split" => Some(crate::model::hardware::Parallelism::RowSplit),
+                    "tensor" => Some(crate::model::hardware::Parallelism::Tensor),
+                    _ => None,
+                },
                 ..hardware
             },
             model: ModelSpec { preset: model_preset, params_b: num(self.params, "model.params_b")?, ..model },

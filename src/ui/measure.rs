@@ -2,18 +2,44 @@
 //! text, parsed by [`crate::import`], each run predicted on the page's scenario at its own load. Measured
 //! points are also drawn on the throughput chart.
 
+use super::inputs::Inputs;
 use crate::import::{self, Comparison, Measurement};
 use crate::scenario::{Scenario, ScenarioError};
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
-/// Parses `text` and adds its measurements, or records the error.
+/// Parses `text` and adds its measurements (skipping runs already added), or records the error.
 fn add(name: &str, text: &str, measurements: RwSignal<Vec<Measurement>>, problems: RwSignal<Vec<String>>) {
     match import::parse(name, text) {
-        Ok(ms) => measurements.update(|all| all.extend(ms)),
+        Ok(ms) => {
+            let mut dup = 0;
+            measurements.update(|all| {
+                for m in ms {
+                    if all.contains(&m) {
+                        dup += 1;
+                    } else {
+                        all.push(m);
+                    }
+                }
+            });
+            if dup > 0 {
+                problems.update(|p| p.push(format!("{name}: {dup} run{} already added, skipped", if dup == 1 { "" } else { "s" })));
+            }
+        }
         Err(e) => problems.update(|p| p.push(e.to_string())),
     }
+}
+
+/// Order of the table: tool, then kind, then load (so a sweep reads 1, 8, 32, 128), then label.
+fn order(a: &Measurement, b: &Measurement) -> std::cmp::Ordering {
+    let load = |m: &Measurement| m.concurrency.or(m.request_rate).unwrap_or(f64::INFINITY);
+    a.tool
+        .cmp(&b.tool)
+        .then((a.kind as u8).cmp(&(b.kind as u8)))
+        .then(a.context_depth.total_cmp(&b.context_depth))
+        .then(load(a).total_cmp(&load(b)))
+        .then(a.label.cmp(&b.label))
 }
 
 /// Reads each chosen file as text (in the browser) and adds it.
@@ -48,6 +74,8 @@ fn fmt(v: f64) -> String {
 /// The panel.
 #[component]
 pub fn MeasurementsPanel(
+    /// The page's inputs (a run's lengths can be copied into them).
+    inputs: Inputs,
     /// The page's scenario (hardware, engine, formats for the predictions).
     scenario: Memo<Result<Scenario, ScenarioError>>,
     /// Imported measurements (shared with the charts).
@@ -57,8 +85,29 @@ pub fn MeasurementsPanel(
     let pasted = RwSignal::new(String::new());
     let comparisons: Memo<Vec<Result<Comparison, String>>> = Memo::new(move |_| {
         let Ok(s) = scenario.get() else { return Vec::new() };
-        measurements.with(|ms| ms.iter().map(|m| import::compare(&s, m).map_err(|e| e.to_string())).collect())
+        measurements.with(|ms| {
+            let mut sorted: Vec<&Measurement> = ms.iter().collect();
+            sorted.sort_by(|a, b| order(a, b));
+            sorted
+                .into_iter()
+                .map(|m| import::compare(&s, m).map_err(|e| format!("{} — {}: no prediction ({e})", m.tool, m.label)))
+                .collect()
+        })
     });
+    // The page's lengths, to flag runs whose crosses are not on the chart.
+    let page_lengths = move || {
+        let p = inputs.prompt.get().trim().replace(',', "").parse::<f64>().unwrap_or(512.0);
+        let o = inputs.output.get().trim().replace(',', "").parse::<f64>().unwrap_or(128.0);
+        (p, o)
+    };
+    let off_chart = move || {
+        let (p, o) = page_lengths();
+        measurements.with(|ms| {
+            ms.iter()
+                .filter(|m| m.kind == import::Kind::Serving && m.load_recorded && !crate::chart::throughput::same_lengths(m, p, o))
+                .count()
+        })
+    };
     let summary = move || {
         let mut errs: Vec<f64> =
             comparisons.with(|cs| cs.iter().flatten().flat_map(|c| c.rows.iter().map(|r| r.error_pct.abs())).collect());
@@ -66,13 +115,17 @@ pub fn MeasurementsPanel(
         errs.get(errs.len() / 2).map(|m| format!("{} figures compared: median |error| {m:.1} % (error = predicted ÷ measured − 1).", errs.len()))
     };
     let on_files = move |ev: leptos::ev::Event| {
+        problems.set(Vec::new());
         if let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
             read_files(&input, measurements, problems);
         }
     };
     let on_paste = move |_| {
+        problems.set(Vec::new());
         let text = pasted.get_untracked();
-        if !text.trim().is_empty() {
+        if text.trim().is_empty() {
+            problems.set(vec!["paste the contents of a result file into the box first".into()]);
+        } else {
             add("pasted text", &text, measurements, problems);
             pasted.set(String::new());
         }
@@ -103,6 +156,16 @@ pub fn MeasurementsPanel(
                 {move || problems.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
             </ul>
             <p class="summary" id="measure-summary">{summary}</p>
+            {move || {
+                let n = off_chart();
+                (n > 0).then(|| view! {
+                    <p class="note" id="measure-off-chart">{format!(
+                        "{n} run{} used other prompt/output lengths than the page ({} + {} tokens), so {} not drawn on the chart; \
+                         \"Use these lengths\" on a run sets the page to its workload.",
+                        if n == 1 { "" } else { "s" }, page_lengths().0, page_lengths().1, if n == 1 { "it is" } else { "they are" }
+                    )}</p>
+                })
+            }}
             <div class="table-wrap">
                 <table id="measure-table">
                     <thead><tr><th>"run"</th><th>"figure"</th><th>"predicted"</th><th>"measured"</th><th>"error"</th></tr></thead>
@@ -113,8 +176,16 @@ pub fn MeasurementsPanel(
                                 let m = &c.measurement;
                                 let head = format!("{} — {} ({}); predicted for {}", m.tool, m.label, m.model.as_deref().unwrap_or("model not recorded"), c.load);
                                 let notes: Vec<String> = m.notes.iter().chain(&c.notes).cloned().collect();
+                                let lengths = (m.kind == import::Kind::Serving).then_some(()).and(m.prompt_tokens.zip(m.output_tokens));
+                                let use_lengths = lengths.map(|(p, o)| {
+                                    let set = move |_| {
+                                        inputs.prompt.set(format!("{}", p.round()));
+                                        inputs.output.set(format!("{}", o.round()));
+                                    };
+                                    view! { <button type="button" class="use-lengths" on:click=set>{format!("Use these lengths ({:.0} + {:.0})", p, o)}</button> }
+                                });
                                 view! {
-                                    <tr class="run"><th colspan="5" scope="rowgroup">{head}</th></tr>
+                                    <tr class="run"><th colspan="5" scope="rowgroup">{head}" "{use_lengths}</th></tr>
                                     {c.rows.into_iter().map(|r| {
                                         let bad = r.error_pct.abs() > 25.0;
                                         view! {
