@@ -313,7 +313,8 @@ impl Scenario {
             hardware.parallelism = p;
             defaults.push(format!("hardware.parallelism: {id}"));
         }
-        let (weight_bits, compute_dtype) = resolve_quant(&self.quantization, engine_preset.id, &mut defaults)?;
+        let native = self.model.preset.as_deref().and_then(presets::models::find).map(|m| m.native_weights);
+        let (weight_bits, compute_dtype) = resolve_quant(&self.quantization, engine_preset.id, native, &mut defaults)?;
         let kv_id = self.quantization.kv_cache.clone().unwrap_or_else(|| "fp16".into());
         let kv = quant::kv_format(&kv_id)
             .ok_or_else(|| unknown("quantization.kv_cache", &kv_id, quant::KV_FORMATS.iter().map(|k| k.id)))?;
@@ -555,13 +556,18 @@ fn resolve_model(s: &ModelSpec, defaults: &mut Vec<String>) -> Result<ModelShape
     })
 }
 
-fn resolve_quant(s: &QuantSpec, engine: &str, defaults: &mut Vec<String>) -> Result<(f64, ComputeDtype), ScenarioError> {
+fn resolve_quant(s: &QuantSpec, engine: &str, native: Option<&str>, defaults: &mut Vec<String>) -> Result<(f64, ComputeDtype), ScenarioError> {
     let fmt = match &s.weights {
         Some(id) => Some(quant::weight_format(id).ok_or_else(|| unknown("quantization.weights", id, quant::WEIGHT_FORMATS.iter().map(|f| f.id)))?),
         None if s.weight_bits.is_some() => None,
         None => {
-            let id = if engine == "llama.cpp" { "q4_k_m" } else { "bf16" };
-            defaults.push(format!("quantization.weights: {id} (typical for {engine})"));
+            let id = match (engine, native) {
+                ("llama.cpp", _) => "q4_k_m",
+                (_, Some(n)) => n,
+                _ => "bf16",
+            };
+            let why = if engine == "llama.cpp" || native.is_none() { format!("typical for {engine}") } else { "the model's released format".into() };
+            defaults.push(format!("quantization.weights: {id} ({why})"));
             quant::weight_format(id)
         }
     };

@@ -346,3 +346,13 @@ fn several_devices_default_to_the_engine_own_split() {
     let tp = Scenario::from_json(r#"{"hardware":{"preset":"rtx-4090","devices":2,"parallelism":"tensor"},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"llama.cpp"}}"#).unwrap().resolve().unwrap();
     assert_eq!(tp.deployment.hardware.parallelism, tps_planner::model::hardware::Parallelism::Tensor);
 }
+
+#[test]
+fn serving_engines_default_to_the_model_released_format() {
+    let r = Scenario::from_json(r#"{"hardware":{"preset":"h200-sxm","devices":8},"model":{"preset":"deepseek-v3"},"engine":{"preset":"vllm"}}"#).unwrap().resolve().unwrap();
+    assert_eq!(r.deployment.weight_bits, 8.0, "DeepSeek-V3 is released in FP8");
+    assert!(r.deployment.fits());
+    assert!(r.defaults_used.iter().any(|d| d.contains("released format")));
+    let l = Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"}}"#).unwrap().resolve().unwrap();
+    assert_eq!(l.deployment.weight_bits, 16.0);
+}

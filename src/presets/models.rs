@@ -20,6 +20,8 @@ pub struct ModelPreset {
     pub moe: Moe,
     pub attention: Attention,
     pub tied_embeddings: bool,
+    /// The weight format the model is released in (a `quantization.weights` id): the default for serving engines.
+    pub native_weights: &'static str,
     pub source: &'static str,
 }
 

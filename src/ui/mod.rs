@@ -149,8 +149,18 @@ fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioError>
         <fieldset>
             <legend>"Model"</legend>
             <SelectField label="Model" field="model.preset" value=inputs.model_preset options=models error on_pick=Callback::new(move |picked: String| {
-                if let (true, Some(m)) = (picked.is_empty(), presets::models::find(&inputs.model_preset.get_untracked())) {
+                let old = presets::models::find(&inputs.model_preset.get_untracked());
+                if let (true, Some(m)) = (picked.is_empty(), old) {
                     keep(inputs.params, m.active_params_b.max(m.params_b));
+                }
+                // Weights left at the previous model's released format follow the new model's (DeepSeek-V3 is
+                // released in FP8, gpt-oss in MXFP4); a format the user chose stays.
+                if let Some(new) = presets::models::find(&picked) {
+                    let q = inputs.quant.get_untracked();
+                    let was_native = old.map_or(q == "bf16", |o| q == o.native_weights);
+                    if was_native && inputs.engine.get_untracked() != "llama.cpp" {
+                        inputs.quant.set(new.native_weights.to_string());
+                    }
                 }
             }) />
             <NumField label="Parameters" unit="B" field="model.params_b" value=inputs.params
