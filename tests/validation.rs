@@ -165,5 +165,36 @@ const RATCHET_SS_P90: f64 = 15.0;
 const RATCHET_PREFILL_MEDIAN: f64 = 23.0;
 const RATCHET_PREFILL_P90: f64 = 63.0;
 const RATCHET_STATIC_TTFT_MEDIAN: f64 = 34.0;
-const RATCHET_BATCHED_MEDIAN: f64 = 16.5;
-const RATCHET_BATCHED_P90: f64 = 42.0;
+const RATCHET_BATCHED_MEDIAN: f64 = 15.5;
+const RATCHET_BATCHED_P90: f64 = 39.5;
+
+/// A served MoE + MLA model under load (tests/data/serving_external.csv, a source outside shared/data): checked,
+/// not fitted. Before the serving engines' MoE kernel efficiency (0.5, fitted on TensorRT-LLM's Qwen3 rows) the
+/// model was 45–62 % optimistic here; now within 25 %. The bound records that, so a change that widens the gap
+/// fails.
+#[test]
+fn external_serving_check() {
+    let mut errs = Vec::new();
+    println!("external serving check (DeepSeek-R1 FP8, 8 × H200, SGLang, 1024/1024):");
+    for row in read_csv("tests/data/serving_external.csv") {
+        let s = tps_planner::scenario::Scenario::from_json(&format!(
+            r#"{{"hardware":{{"preset":"{}","devices":{}}},"model":{{"preset":"{}"}},"quantization":{{"weights":"{}"}},"engine":{{"preset":"{}"}},
+               "workload":{{"prompt_tokens":{},"output_tokens":{},"load":{{"concurrency":[{}]}},"requests":200}}}}"#,
+            row["hardware_key"], row["devices"], row["model_preset"], row["weights"], row["engine"], row["input_len"], row["output_len"], row["concurrency"]
+        ))
+        .unwrap();
+        let report = plan::evaluate(&s).unwrap();
+        let p = &report.sweep[0];
+        let (sys, tpot) = (num(&row, "output_tok_s_system").unwrap(), num(&row, "tpot_ms_mean").unwrap());
+        let (e_sys, e_tpot) = ((p.system_tps / sys - 1.0) * 100.0, (p.tpot_ms.mean / tpot - 1.0) * 100.0);
+        println!(
+            "  concurrency {:>3}: output {:>6.0} tok/s predicted vs {:>6.0} measured ({:+.0} %), TPOT {:>5.1} vs {:>5.1} ms ({:+.0} %)",
+            row["concurrency"], p.system_tps, sys, e_sys, p.tpot_ms.mean, tpot, e_tpot
+        );
+        errs.push(e_sys.abs());
+        errs.push(e_tpot.abs());
+    }
+    let worst = errs.iter().copied().fold(0.0, f64::max);
+    println!("  worst |error| {worst:.0} %");
+    assert!(worst <= 30.0, "the MoE serving gap widened: worst |error| {worst:.0} %");
+}

@@ -7,6 +7,7 @@
 //!   llama.cpp builds without flash attention (the default until 2025) run attention as separate, low-occupancy
 //!   kernels (KQ, softmax, KQV in F32 scratch) at batch 1, so a long context costs ~2.5× its bytes — the
 //!   tg512 → tg8192 slowdown of the llama-bench rows (4090, 8B Q4_K_M: −15 %, where bytes alone predict −6 %).
+//! - `moe_efficiency`: routed-expert kernels relative to dense ones (1 for llama.cpp, 0.5 for serving engines).
 //! - `compute_efficiency` η_fl: achieved ÷ dense tensor peak in large GEMMs (prefill, big batches), 0.3–0.7.
 //! - `step_overhead_ms`: fixed time per forward pass that does not scale with bytes or FLOPs (kernel launches,
 //!   synchronisation, sampling, scheduler); dominant for small models on fast GPUs.
@@ -28,6 +29,10 @@ pub struct EngineParams {
     pub bandwidth_efficiency: f64,
     pub kv_bandwidth_efficiency: f64,
     pub compute_efficiency: f64,
+    /// MoE expert kernels relative to dense ones (both their weight streaming and their FLOPs): grouped GEMMs
+    /// over many small, tensor-parallel-sliced experts reach about half the efficiency of a dense layer in the
+    /// serving engines (fitted on TensorRT-LLM's Qwen3-235B rows; DeepSeek-R1 on SGLang agrees); 1 = as dense.
+    pub moe_efficiency: f64,
     pub step_overhead_ms: f64,
     pub max_batch: u32,
     pub max_batched_tokens: u32,

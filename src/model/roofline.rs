@@ -208,6 +208,18 @@ impl Deployment {
         self.hardware.peak_flops(dtype) * self.engine.compute_efficiency * self.hardware.parallel_devices()
     }
 
+    /// Bytes and FLOPs of the routed experts in a step of `tokens` tokens (0 for a dense model).
+    #[must_use]
+    pub fn routed_expert_load(&self, tokens: f64) -> (f64, f64) {
+        if !self.model.is_moe() {
+            return (0.0, 0.0);
+        }
+        let (per_expert, _) = self.model.expert_split();
+        let bytes = self.model.experts_touched(tokens) * per_expert * self.weight_bits / 8.0;
+        let flops = 2.0 * per_expert * f64::from(self.model.moe.experts_per_token) * tokens;
+        (bytes, flops)
+    }
+
     /// Load of `b` sequences decoding at context `ctx` each.
     #[must_use]
     pub fn decode_load(&self, b: f64, ctx: f64) -> StepLoad {
@@ -260,11 +272,14 @@ impl Deployment {
         // the matmul FLOPs) and attention (stream the KV cache, do the attention FLOPs). Each has its own
         // roofline; their times add. (Taking one max over all bytes and all FLOPs would let attention's memory
         // time hide under the matmuls' compute, which no engine achieves.)
-        let weights_s = self.weight_bytes_read(tokens) / self.effective_bandwidth();
+        // Routed experts stream and multiply at `moe_efficiency` of a dense layer's rate.
+        let (expert_bytes, expert_flops) = self.routed_expert_load(tokens);
+        let moe_extra = 1.0 / self.engine.moe_efficiency - 1.0;
+        let weights_s = (self.weight_bytes_read(tokens) + expert_bytes * moe_extra) / self.effective_bandwidth();
         // A row split keeps the KV cache and attention on the main device.
         let main_only = if hw.parallelism == Parallelism::RowSplit { hw.parallel_devices() } else { 1.0 };
         let kv_s = main_only * kv_bytes / (self.effective_bandwidth() * self.engine.kv_bandwidth_efficiency / self.engine.bandwidth_efficiency);
-        let matmul_s = matmul_flops / self.effective_flops();
+        let matmul_s = (matmul_flops + expert_flops * moe_extra) / self.effective_flops();
         let attn_s = main_only * attn_flops / self.effective_attention_flops();
         let gemm_s = weights_s.max(matmul_s);
         let memory_s = gemm_s + kv_s;
@@ -396,6 +411,7 @@ pub(crate) mod tests {
                 bandwidth_efficiency: 1.0,
                 kv_bandwidth_efficiency: 1.0,
                 compute_efficiency: 1.0,
+                moe_efficiency: 1.0,
                 step_overhead_ms: 0.0,
                 max_batch: 256,
                 max_batched_tokens: 8192,

@@ -32,6 +32,8 @@ pub struct Efficiency {
     /// Bandwidth efficiency of attention's KV reads (fused kernels: same as `bandwidth`).
     pub kv_bandwidth: f64,
     pub compute: f64,
+    /// MoE expert kernels relative to dense ones.
+    pub moe: f64,
     /// Fixed part of the per-step overhead, ms.
     pub overhead_ms: f64,
     /// Per-layer part of the per-step overhead, µs per layer (kernel launches scale with depth).
@@ -67,11 +69,18 @@ pub fn find(id: &str) -> Option<&'static EnginePreset> {
     ENGINES.iter().find(|e| e.id == id)
 }
 
+/// MoE expert kernels relative to dense ones in the serving engines (see [`Efficiency::moe`]).
+pub const SERVING_MOE_EFFICIENCY: f64 = 0.5;
+
 /// Default efficiencies for an engine on a hardware kind (see the module docs for where they come from).
 #[must_use]
 pub fn efficiency(engine: &str, kind: HardwareKind) -> Efficiency {
     use HardwareKind as K;
-    let e = |bandwidth, compute, overhead_ms, overhead_us_per_layer| Efficiency { bandwidth, kv_bandwidth: bandwidth, compute, overhead_ms, overhead_us_per_layer };
+    // Serving engines run MoE experts as grouped GEMMs over tensor-parallel slices at about half a dense layer's
+    // efficiency (fitted on TensorRT-LLM's Qwen3-235B-A22B rows by tests/fit.rs); llama.cpp's gpt-oss rows need
+    // no such factor.
+    let moe = if engine == "llama.cpp" { 1.0 } else { SERVING_MOE_EFFICIENCY };
+    let e = |bandwidth, compute, overhead_ms, overhead_us_per_layer| Efficiency { bandwidth, kv_bandwidth: bandwidth, compute, moe, overhead_ms, overhead_us_per_layer };
     let kv = |e: Efficiency, kv_bandwidth| Efficiency { kv_bandwidth, ..e };
     match (engine, kind) {
         // Fitted on the XiongjieDai llama-bench tgN / ppN rows (tests/fit.rs): η_bw, η_kv (one value for the CUDA
