@@ -25,8 +25,10 @@ pub struct ThroughputData {
     pub knee_x: Option<f64>,
     /// Operating point (load, per-user, system).
     pub operating: Option<(f64, f64, f64)>,
-    /// ± fraction for the band.
+    /// ± fraction for the band under load.
     pub band: f64,
+    /// ± fraction for one user (the single-stream band).
+    pub band_one: f64,
     /// Imported measurements: (load, per-user tok/s, system tok/s).
     pub measured: Vec<(f64, Option<f64>, Option<f64>)>,
 }
@@ -49,8 +51,15 @@ impl ThroughputData {
             knee_x: r.knee.as_ref().and_then(|k| k.concurrency.or(k.request_rate)),
             operating: r.operating_point.as_ref().and_then(|m| m.concurrency.or(m.request_rate).map(|x| (x, m.per_user_tps, m.system_tps))),
             band: r.band.batched_pct / 100.0,
+            band_one: r.band.single_stream_pct / 100.0,
             measured: Vec::new(),
         }
+    }
+
+    /// The band at level `i`: the single-stream band for one user (on a concurrency axis), else the batched one.
+    #[must_use]
+    pub fn band_at(&self, i: usize) -> f64 {
+        if !self.x_label.starts_with("request rate") && self.x.get(i).is_some_and(|x| *x <= 1.0) { self.band_one } else { self.band }
     }
 
     /// Adds the serving measurements that sit on this chart's load axis (concurrency or request rate) and ran
@@ -109,7 +118,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
     // 45 % headroom above the data keeps the legend (upper right) off the lines.
     let umax = nice_max(
         pts.iter()
-            .map(|&i| d.per_user[i] * (1.0 + d.band))
+            .map(|&i| d.per_user[i] * (1.0 + d.band_at(i)))
             .chain(d.measured.iter().filter_map(|m| m.1))
             .fold(d.floor.unwrap_or(0.0) * 1.1, f64::max)
             * 1.45,
@@ -126,8 +135,8 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
         .map_err(err)?;
     // Uncertainty band around the per-user line.
     if d.band > 0.0 {
-        let mut poly: Vec<(f64, f64)> = pts.iter().map(|&i| (d.x[i], d.per_user[i] * (1.0 + d.band))).collect();
-        poly.extend(pts.iter().rev().map(|&i| (d.x[i], d.per_user[i] * (1.0 - d.band))));
+        let mut poly: Vec<(f64, f64)> = pts.iter().map(|&i| (d.x[i], d.per_user[i] * (1.0 + d.band_at(i)))).collect();
+        poly.extend(pts.iter().rev().map(|&i| (d.x[i], d.per_user[i] * (1.0 - d.band_at(i)))));
         chart.draw_series(std::iter::once(Polygon::new(poly, USER.mix(0.12)))).map_err(err)?;
     }
     if let Some(f) = d.floor.filter(|f| *f < umax) {

@@ -96,7 +96,7 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
     }
     if !matches!(w.load, Load::Offline) && sim_requests(w) < w.requests {
         warnings.push(format!(
-            "{} requests simulated per load level instead of {} to bound the work (about 600,000 request-steps per level); the P99s rest on fewer samples",
+            "{} requests simulated per load level instead of {} to bound the work (about 600,000 request-steps per level); the tail percentiles rest on fewer samples",
             sim_requests(w),
             w.requests
         ));
@@ -577,7 +577,18 @@ fn limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
     } else {
         format!("P{pct:.0} TTFT {:.0} ms", next.ttft_ms.at(pct))
     };
-    format!("; the target holds up to {load}, the next level breaks it ({why})")
+    // Past the engine's cap on running sequences requests queue: say so when that, not the hardware, is the limit.
+    let cap = f64::from(r.deployment.engine.max_batch);
+    let capped = next.concurrency.is_some_and(|c| c > cap) && p.concurrency.is_some_and(|c| c >= cap * 0.99);
+    let fit = r.deployment.max_sequences(r.workload.context_depth + r.workload.prompt_tokens + r.workload.output_tokens).floor();
+    let cap_note = if capped && fit > cap {
+        format!(" — the engine runs at most {cap:.0} sequences at once (engine.max_batch) and queues the rest; memory holds {fit:.0}, so a higher cap would serve more")
+    } else if capped {
+        format!(" — the engine runs at most {cap:.0} sequences at once (engine.max_batch)")
+    } else {
+        String::new()
+    };
+    format!("; the target holds up to {load}, the next level breaks it ({why}){cap_note}")
 }
 
 fn verdict(r: &Resolved, ss: &SingleStream, mem: &Memory, op: Option<&Marker>, peak: &Marker, sweep: &[LoadPoint]) -> String {

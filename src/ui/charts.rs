@@ -34,7 +34,7 @@ pub fn Charts(
     view! {
         <figure class="chart">
             <figcaption>"Per-user and system tokens/s against concurrency"
-                <small>" — per user = 1 / TPOT while generating; system = all output tokens ÷ time, prompts included, so one user's system figure sits below the per-user one. Blue: per user (thin: at the target percentile); orange: system; red: the target's per-user floor; dashed: saturation knee; green ring: operating point; band: ± the model's validated p90 error under load; crosses: your imported measurements."</small>
+                <small>" — per user = 1 / TPOT while generating; system = all output tokens ÷ time, prompts included, so one user's system figure sits below the per-user one. Blue: per user (thin: at the target percentile); orange: system; red: the target's per-user floor; dashed: saturation knee; green ring: operating point; band: ± the model's validated p90 error (single-stream band for one user, batched band under load); crosses: your imported measurements."</small>
             </figcaption>
             <ChartCanvas id="chart-throughput" data=tput draw=draw_tput viewport />
         </figure>

@@ -38,6 +38,8 @@ pub struct Inputs {
     pub spread: RwSignal<String>,
     /// Prefix-cache hit rate, percent.
     pub prefix_hit: RwSignal<String>,
+    /// Engine cap on sequences running at once (vLLM max_num_seqs, llama.cpp -np).
+    pub max_batch: RwSignal<String>,
     /// Tokens already in the KV cache before the prompt (multi-turn history).
     pub depth: RwSignal<String>,
     /// Agent mode: LLM calls per task.
@@ -74,6 +76,7 @@ impl Inputs {
             distribution: s("fixed"),
             spread: s(""),
             prefix_hit: s(""),
+            max_batch: s(""),
             depth: s(""),
             agent_steps: s(""),
             base: RwSignal::new(Scenario::default()),
@@ -127,6 +130,7 @@ impl Inputs {
         self.distribution.set(sc.workload.distribution.clone().unwrap_or_else(|| "fixed".into()));
         self.spread.set(txt(sc.workload.spread));
         self.prefix_hit.set(txt(sc.workload.prefix_cache_hit_rate.map(|h| h * 100.0)));
+        self.max_batch.set(sc.engine.max_batch.map_or_else(String::new, |n| n.to_string()));
         self.depth.set(txt(sc.workload.context_depth));
         self.agent_steps.set(sc.workload.agent_steps.map_or_else(String::new, |n| n.to_string()));
         self.base.set(sc.clone());
@@ -203,7 +207,7 @@ impl Inputs {
             },
             model: ModelSpec { preset: model_preset, params_b: num(self.params, "model.params_b")?, ..model },
             quantization: QuantSpec { weights: opt(self.quant), weight_bits: num(self.bits, "quantization.weight_bits")?, ..base.quantization.clone() },
-            engine: EngineSpec { preset: engine_preset, ..engine },
+            engine: EngineSpec { preset: engine_preset, max_batch: int(self.max_batch, "engine.max_batch")?, ..engine },
             workload: WorkloadSpec {
                 prompt_tokens: num(self.prompt, "workload.prompt_tokens")?,
                 output_tokens: num(self.output, "workload.output_tokens")?,

@@ -94,7 +94,11 @@ pub fn Results(
                     },
                     r.band.single_stream_pct, r.band.batched_pct
                 )}</p>
-                {r.warnings.iter().map(|w| view! { <p class="warning">{w.clone()}</p> }).collect_view()}
+                // Notes about how the figures were computed are information, not alarms.
+                {r.warnings.iter().map(|w| {
+                    let info = w.contains("requests simulated per load level");
+                    view! { <p class="warning" class:info=info>{w.clone()}</p> }
+                }).collect_view()}
                 <details class="defaults">
                     <summary>{format!("Defaults used ({})", r.defaults_used.len())}</summary>
                     <ul>{r.defaults_used.iter().map(|d| view! { <li>{d.clone()}</li> }).collect_view()}</ul>

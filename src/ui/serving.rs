@@ -57,6 +57,8 @@ pub fn ServingInputs(
             </Show>
             <NumField label="Prefix-cache hit rate" unit="%" field="workload.prefix_cache_hit_rate" value=inputs.prefix_hit
                 placeholder=Signal::derive(|| "0".to_string()) error />
+            <NumField label="Max running sequences (vLLM max_num_seqs, llama.cpp -np)" unit="" field="engine.max_batch" value=inputs.max_batch
+                placeholder=Signal::derive(move || crate::presets::engines::find(&inputs.engine.get()).map_or("engine default".into(), |e| format!("{}", e.max_batch))) error />
         </fieldset>
     }
 }
