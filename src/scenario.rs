@@ -309,7 +309,7 @@ impl Scenario {
             }
         };
         let mut hardware = hardware;
-        if hardware.devices > 1 && self.hardware.parallelism.is_none() {
+        if hardware.devices > 1 && self.hardware.parallelism.is_none() && self.engine.disaggregation.is_none() {
             // Each engine's own default: llama.cpp splits layers (`-sm layer`), serving engines run tensor parallel.
             let (p, id) = if engine_preset.id == "llama.cpp" { (Parallelism::LayerSplit, "layer-split (llama.cpp's -sm layer)") } else { (Parallelism::Tensor, "tensor") };
             hardware.parallelism = p;
@@ -347,7 +347,7 @@ impl Scenario {
             backend,
             quantization: {
                 let id = self.quantization.weights.clone().or_else(|| {
-                    self.quantization.weight_bits.is_none().then(|| if engine_preset.id == "llama.cpp" { "q4_k_m" } else { "bf16" }.to_string())
+                    self.quantization.weight_bits.is_none().then(|| default_weights(engine_preset.id, native).to_string())
                 });
                 let name = id.as_deref().and_then(quant::weight_format).map_or("custom", |f| f.label);
                 format!("{name}, {weight_bits} bits")
@@ -558,16 +558,22 @@ fn resolve_model(s: &ModelSpec, defaults: &mut Vec<String>) -> Result<ModelShape
     })
 }
 
+/// The weight format when none is given: llama.cpp's common Q4_K_M, else the model's released format (BF16
+/// when unknown).
+fn default_weights<'a>(engine: &str, native: Option<&'a str>) -> &'a str {
+    match (engine, native) {
+        ("llama.cpp", _) => "q4_k_m",
+        (_, Some(n)) => n,
+        _ => "bf16",
+    }
+}
+
 fn resolve_quant(s: &QuantSpec, engine: &str, native: Option<&str>, defaults: &mut Vec<String>) -> Result<(f64, ComputeDtype), ScenarioError> {
     let fmt = match &s.weights {
         Some(id) => Some(quant::weight_format(id).ok_or_else(|| unknown("quantization.weights", id, quant::WEIGHT_FORMATS.iter().map(|f| f.id)))?),
         None if s.weight_bits.is_some() => None,
         None => {
-            let id = match (engine, native) {
-                ("llama.cpp", _) => "q4_k_m",
-                (_, Some(n)) => n,
-                _ => "bf16",
-            };
+            let id = default_weights(engine, native);
             let why = if engine == "llama.cpp" || native.is_none() { format!("typical for {engine}") } else { "the model's released format".into() };
             defaults.push(format!("quantization.weights: {id} ({why})"));
             quant::weight_format(id)
@@ -577,7 +583,8 @@ fn resolve_quant(s: &QuantSpec, engine: &str, native: Option<&str>, defaults: &m
         Some(b) => check("quantization.weight_bits", b, 1.0, 32.0, "bits per weight")?,
         None => 16.0,
     };
-    let dtype = fmt.map_or(if (7.5..=8.5).contains(&bits) { ComputeDtype::Fp8 } else { ComputeDtype::Fp16 }, |f| f.compute);
+    // Custom bits near 8 mean FP8 in a serving engine; llama.cpp has no FP8 path (its Q8_0 runs on FP16/int8).
+    let dtype = fmt.map_or(if (7.5..=8.5).contains(&bits) && engine != "llama.cpp" { ComputeDtype::Fp8 } else { ComputeDtype::Fp16 }, |f| f.compute);
     Ok((bits, dtype))
 }
 

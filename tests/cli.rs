@@ -130,4 +130,9 @@ fn import_errors_name_the_file_and_exit_2() {
     assert!(err.contains("invalid scenario"), "{err}");
     let (code, _, _) = tps(&["import"], None);
     assert_eq!(code, 2);
+    // In a folder, other files are skipped with a message; the results are still read.
+    let (code, out, err) = tps(&["import", "tests/samples"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("skipped tests/samples/README.md"), "{err}");
+    assert!(serde_json::from_str::<serde_json::Value>(&out).unwrap().as_array().unwrap().len() >= 17);
 }

@@ -148,7 +148,7 @@ fn vllm_metrics_histograms() {
     assert!(close(m.prompt_tokens, 4_819_922.0 / 4000.0));
     // inter_token_latency and time_per_output_token carry the same values: counted once.
     assert!(close(m.itl_ms.mean, 15542.318704779838 / 1_116_026.0 * 1e3));
-    assert!(m.system_output_tps.is_none(), "one scrape has no rate");
+    assert!(m.notes.iter().any(|n| n.contains("two scrapes")), "one scrape has no rate, and the note says so");
 }
 
 #[test]
@@ -198,7 +198,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
     /// Any text — including mangled versions of real files — is a result or an error, never a panic.
     #[test]
-    fn parse_never_panics(text in ".{0,400}", cut in 0usize..5000, which in 0usize..13) {
+    fn parse_never_panics(text in ".{0,400}", cut in 0usize..20_000, which in 0usize..13) {
         let _ = import::parse("x", &text);
         let files = ["vllm-bench-serve.json", "sglang-bench-serving.jsonl", "genai-perf-profile_export.csv", "aiperf-profile_export.csv",
             "aiperf-profile_export.json", "llama-bench.md", "llama-bench.csv", "llama-bench.jsonl", "llmperf-summary.json", "vllm-metrics.prom",

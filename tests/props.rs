@@ -353,6 +353,7 @@ fn serving_engines_default_to_the_model_released_format() {
     assert_eq!(r.deployment.weight_bits, 8.0, "DeepSeek-V3 is released in FP8");
     assert!(r.deployment.fits());
     assert!(r.defaults_used.iter().any(|d| d.contains("released format")));
+    assert!(r.quantization.starts_with("FP8"), "the report names the format used: {}", r.quantization);
     let l = Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"}}"#).unwrap().resolve().unwrap();
     assert_eq!(l.deployment.weight_bits, 16.0);
 }

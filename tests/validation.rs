@@ -170,8 +170,8 @@ const RATCHET_BATCHED_P90: f64 = 39.5;
 
 /// A served MoE + MLA model under load (tests/data/serving_external.csv, a source outside shared/data): checked,
 /// not fitted. Before the serving engines' MoE kernel efficiency (0.5, fitted on TensorRT-LLM's Qwen3 rows) the
-/// model was 45–62 % optimistic here; now within 25 %. The bound records that, so a change that widens the gap
-/// fails.
+/// model was 45–62 % optimistic here; now its worst figure is 25 % off. The bound (30 %) records that with a
+/// little room, so a change that widens the gap fails.
 #[test]
 fn external_serving_check() {
     let mut errs = Vec::new();

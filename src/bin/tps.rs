@@ -114,6 +114,7 @@ fn run(args: &[String]) -> Result<String, (u8, String)> {
 
 /// Every measurement in the files (a directory: each file in it, sorted by name).
 fn read_measurements(paths: &[&String]) -> Result<Vec<import::Measurement>, (u8, String)> {
+    // (file, whether it came from a directory listing: those may hold other files, which are skipped)
     let mut files = Vec::new();
     for p in paths {
         let path = std::path::Path::new(p.as_str());
@@ -125,16 +126,32 @@ fn read_measurements(paths: &[&String]) -> Result<Vec<import::Measurement>, (u8,
                 .filter(|f| f.is_file())
                 .collect();
             inside.sort();
-            files.extend(inside);
+            files.extend(inside.into_iter().map(|f| (f, true)));
         } else {
-            files.push(path.to_path_buf());
+            files.push((path.to_path_buf(), false));
         }
     }
     let mut out = Vec::new();
-    for f in files {
+    for (f, listed) in files {
         let name = f.display().to_string();
-        let text = std::fs::read_to_string(&f).map_err(|e| (1, format!("{name}: {e}")))?;
-        out.extend(import::parse(&name, &text).map_err(|e| (2, e.to_string()))?);
+        let text = match std::fs::read_to_string(&f) {
+            Ok(t) => t,
+            // A folder of results also holds binaries and other tools' files (vLLM's *.pytorch.json,
+            // genai-perf's raw profile_export.json): skip what cannot be read, say so.
+            Err(e) if listed => {
+                eprintln!("tps: skipped {name}: {e}");
+                continue;
+            }
+            Err(e) => return Err((1, format!("{name}: {e}"))),
+        };
+        match import::parse(&name, &text) {
+            Ok(ms) => out.extend(ms),
+            Err(e) if listed => eprintln!("tps: skipped {e}"),
+            Err(e) => return Err((2, e.to_string())),
+        }
+    }
+    if out.is_empty() {
+        return Err((2, "no benchmark results in the given files".into()));
     }
     Ok(out)
 }

@@ -519,8 +519,17 @@ fn prometheus(text: &str) -> Result<Vec<Measurement>, String> {
     let mut sums: Vec<(String, Option<String>, f64)> = Vec::new();
     let mut model = None;
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-        let (series, value) = match line.rsplit_once(' ') {
-            Some((s, v)) => (s.trim(), v.trim()),
+        // `name{labels} value [timestamp]`: the value is the first token after the series (federated and dumped
+        // scrapes add a timestamp after it; label values may hold spaces, so split after the closing brace).
+        let (series, rest) = match line.rfind('}') {
+            Some(i) => (&line[..=i], &line[i + 1..]),
+            None => match line.split_once(char::is_whitespace) {
+                Some((s, r)) => (s, r),
+                None => continue,
+            },
+        };
+        let (series, value) = match rest.split_whitespace().next() {
+            Some(v) => (series.trim(), v),
             None => continue,
         };
         let value: f64 = match value {
@@ -595,11 +604,16 @@ fn prometheus(text: &str) -> Result<Vec<Measurement>, String> {
     m.requests = get("vllm:request_prompt_tokens_count").or_else(|| get("vllm:e2e_request_latency_seconds_count"));
     m.prompt_tokens = get("vllm:request_prompt_tokens_sum").zip(m.requests).filter(|(_, n)| *n > 0.0).map(|(s, n)| s / n);
     m.output_tokens = get("vllm:request_generation_tokens_sum").zip(m.requests).filter(|(_, n)| *n > 0.0).map(|(s, n)| s / n);
-    m.concurrency = get("vllm:num_requests_running");
+    // The running-requests gauge is the load only while the benchmark runs: a scrape after it reads 0.
+    m.concurrency = get("vllm:num_requests_running").filter(|c| *c >= 1.0);
+    if m.concurrency.is_none() {
+        m.load_recorded = false;
+        m.notes.push("no requests were running at the scrape, so the load is unknown: scrape while the benchmark runs".into());
+    }
     // The per-token histogram is vLLM's ITL; with one token per chunk its mean is the mean TPOT.
     m.tpot_ms.mean = m.itl_ms.mean;
     m.per_user_tps = m.itl_ms.mean.filter(|t| *t > 0.0).map(|t| 1000.0 / t);
-    m.label = format!("{} running at the scrape", m.concurrency.map_or("?".into(), |c| format!("{c}")));
+    m.label = m.concurrency.map_or_else(|| "load unknown".into(), |c| format!("{c} running at the scrape"));
     m.notes.push("one scrape: lifetime histograms since the server started; percentiles interpolated inside buckets; concurrency is the running-requests gauge at the scrape".into());
     m.notes.push("system throughput needs two scrapes a known time apart; not in one".into());
     if let Some(w) = get("vllm:num_requests_waiting").filter(|w| *w > 0.0) {
@@ -626,6 +640,28 @@ mod tests {
     }
 
     #[test]
+    fn prometheus_sums_engines_and_ignores_timestamps() {
+        let text = "vllm:num_requests_running{engine=\"0\",model_name=\"m\"} 10 1718000000000\n\
+                    vllm:num_requests_running{engine=\"1\",model_name=\"m\"} 12 1718000000000\n\
+                    vllm:time_to_first_token_seconds_bucket{engine=\"0\",le=\"0.1\"} 10 1718000000000\n\
+                    vllm:time_to_first_token_seconds_bucket{engine=\"1\",le=\"0.1\"} 30 1718000000000\n\
+                    vllm:time_to_first_token_seconds_bucket{engine=\"0\",le=\"+Inf\"} 20 1718000000000\n\
+                    vllm:time_to_first_token_seconds_bucket{engine=\"1\",le=\"+Inf\"} 60 1718000000000\n\
+                    vllm:time_to_first_token_seconds_count{engine=\"0\"} 20 1718000000000\n\
+                    vllm:time_to_first_token_seconds_count{engine=\"1\"} 60 1718000000000\n\
+                    vllm:time_to_first_token_seconds_sum{engine=\"0\"} 2 1718000000000\n\
+                    vllm:time_to_first_token_seconds_sum{engine=\"1\"} 6 1718000000000\n";
+        let m = &prometheus(text).unwrap()[0];
+        assert_eq!(m.concurrency, Some(22.0), "engines add up; the timestamp is not the value");
+        assert!((m.ttft_ms.mean.unwrap() - 100.0).abs() < 1e-9, "8 s over 80 requests");
+        // 40 of 80 at ≤ 0.1 s: the median is the bucket bound; the p90 lies in the +Inf bucket (only known > 0.1 s).
+        assert!((m.ttft_ms.p50.unwrap() - 100.0).abs() < 1e-9);
+        assert!((m.ttft_ms.p90.unwrap() - 100.0).abs() < 1e-9);
+        let idle = &prometheus("vllm:num_requests_running 0\nvllm:time_to_first_token_seconds_count 5\n").unwrap()[0];
+        assert!(!idle.load_recorded && idle.concurrency.is_none(), "a scrape after the run has no load");
+    }
+
+    #[test]
     fn prometheus_quantile_interpolates_inside_the_bucket() {
         let text = "vllm:time_to_first_token_seconds_bucket{le=\"0.1\"} 50\nvllm:time_to_first_token_seconds_bucket{le=\"0.2\"} 100\n\
                     vllm:time_to_first_token_seconds_bucket{le=\"+Inf\"} 100\nvllm:time_to_first_token_seconds_count 100\n\
@@ -633,6 +669,7 @@ mod tests {
         let m = &prometheus(text).unwrap()[0];
         assert!((m.ttft_ms.p50.unwrap() - 100.0).abs() < 1e-9);
         assert!((m.ttft_ms.p90.unwrap() - 180.0).abs() < 1e-9);
+        assert!((m.ttft_ms.p95.unwrap() - 190.0).abs() < 1e-9, "interpolated between 0.1 s (50) and 0.2 s (100)");
         assert!((m.ttft_ms.mean.unwrap() - 100.0).abs() < 1e-9);
     }
 }

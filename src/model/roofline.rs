@@ -170,6 +170,11 @@ impl Deployment {
     #[must_use]
     pub fn kv_budget_bytes(&self) -> f64 {
         let hw = &self.hardware;
+        if hw.parallelism == Parallelism::RowSplit && hw.devices > 1 {
+            // llama.cpp's row split keeps the KV cache on the main device, next to its share of the weights.
+            let n = f64::from(hw.devices);
+            return hw.accelerator_memory_bytes() / n * self.engine.memory_utilization - self.weight_bytes() / n - self.engine.reserve_gb * GIB;
+        }
         hw.accelerator_memory_bytes() * self.engine.memory_utilization
             - self.weight_bytes()
             - self.engine.reserve_gb * GIB * f64::from(hw.devices)
@@ -460,6 +465,9 @@ pub(crate) mod tests {
         let wait = 32.0 * (ROW_SPLIT_SYNC_S + ROW_SPLIT_PER_DEVICE_S + 4096.0 * 4.0 * ROW_SPLIT_VECTORS_PER_LAYER / 450e9);
         assert!((c2.comm_s - wait).abs() < 1e-12, "{} vs {wait}", c2.comm_s);
         assert_eq!(rs.kv_replication(), 1.0);
+        // The KV cache lives on the main device: one device's memory minus its share of the weights.
+        let expect = 80.0 * GIB * rs.engine.memory_utilization - rs.weight_bytes() / 2.0 - rs.engine.reserve_gb * GIB;
+        assert!((rs.kv_budget_bytes() - expect).abs() < 1.0);
     }
 
     #[test]

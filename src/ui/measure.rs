@@ -76,8 +76,9 @@ fn fmt(v: f64) -> String {
 pub fn MeasurementsPanel(
     /// The page's inputs (a run's lengths can be copied into them).
     inputs: Inputs,
-    /// The page's scenario (hardware, engine, formats for the predictions).
-    scenario: Memo<Result<Scenario, ScenarioError>>,
+    /// The page's scenario as evaluated (after the typing delay): hardware, engine, formats for the predictions.
+    #[prop(into)]
+    scenario: Signal<Result<Scenario, ScenarioError>>,
     /// Imported measurements (shared with the charts).
     measurements: RwSignal<Vec<Measurement>>,
 ) -> impl IntoView {

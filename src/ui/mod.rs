@@ -88,7 +88,7 @@ pub fn App() -> impl IntoView {
                 <results::Results report />
                 <charts::Charts report measurements />
                 <table::SweepTable report />
-                <measure::MeasurementsPanel inputs scenario measurements />
+                <measure::MeasurementsPanel inputs scenario=settled measurements />
                 <share::ScenarioPanel inputs scenario />
             </section>
         </main>
