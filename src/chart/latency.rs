@@ -65,7 +65,10 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
         let data = scale_pts.iter().map(|&i| v[2][i]).filter(|x| x.is_finite()).fold(0.0, f64::max);
         (data * 1.45).max(t.unwrap_or(0.0) * 1.15)
     };
-    let tmax = (max_of(&d.ttft, d.ttft_target) / 1e3).max(0.01);
+    // Past a few times the TTFT target the exact figure no longer matters (the level fails either way), and
+    // one queue-bound level of 30 s would flatten every other: clip at 4 × the target.
+    let cap = d.ttft_target.filter(|t| *t > 0.0 && *t < 1e8).map_or(f64::INFINITY, |t| 4.0 * t);
+    let tmax = (max_of(&d.ttft, d.ttft_target).min(cap) / 1e3).max(0.01);
     let pmax = max_of(&d.tpot, d.tpot_target).max(1.0);
     let mut chart = super::dual_axis_chart(root, scale, (xlo, xhi), (tmax, pmax), (d.x_label.as_str(), "TTFT (s)")).map_err(err)?;
     chart

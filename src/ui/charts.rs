@@ -40,7 +40,7 @@ pub fn Charts(
         </figure>
         <figure class="chart">
             <figcaption>"TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)"
-                <small>" — purple: TTFT (left axis), teal: TPOT (right axis); thick P50, thin P95, medium P99; dashed: the targets. Saturated levels (queue growing without bound) are clipped at the top."</small>
+                <small>" — purple: TTFT (left axis), teal: TPOT (right axis); thick P50, thin P95, medium P99; dashed: the targets. Saturated levels (queue growing without bound) and TTFTs beyond 4 × the target are clipped at the top."</small>
             </figcaption>
             <ChartCanvas id="chart-latency" data=lat draw=draw_lat viewport />
         </figure>
