@@ -198,3 +198,29 @@ fn external_serving_check() {
     println!("  worst |error| {worst:.0} %");
     assert!(worst <= 30.0, "the MoE serving gap widened: worst |error| {worst:.0} %");
 }
+
+/// Single-stream llama-bench results from sources outside shared/data with newer llama.cpp builds
+/// (tests/data/single_stream_external.csv): checked, not fitted. Decode must stay inside the report's band.
+#[test]
+fn external_single_stream_check() {
+    println!("external single-stream check (llama-bench tg128 / pp512, newer builds):");
+    let mut worst = 0.0_f64;
+    for row in read_csv("tests/data/single_stream_external.csv") {
+        let s = tps_planner::scenario::Scenario::from_json(&format!(
+            r#"{{"hardware":{{"preset":"{}"}},"model":{{"preset":"{}"}},"quantization":{{"weights":"{}"}},"engine":{{"preset":"llama.cpp"}}}}"#,
+            row["hardware_key"], row["model_preset"], row["weights"]
+        ))
+        .unwrap();
+        let d = resolve(&s).deployment;
+        let decode = 1.0 / d.mean_decode_step(1.0, 0.0, num(&row, "test_gen").unwrap());
+        let prefill = prefill::prefill_tps(&d, num(&row, "prefill_test").unwrap());
+        let (md, mp) = (num(&row, "decode_tok_s").unwrap(), num(&row, "prefill_tok_s").unwrap());
+        let e = (decode / md - 1.0) * 100.0;
+        println!(
+            "  {:<14} decode {:>6.1} vs {:>6.1} tok/s ({:+.0} %), prefill {:>6.0} vs {:>6.0} ({:+.0} %)",
+            row["hardware_key"], decode, md, e, prefill, mp, (prefill / mp - 1.0) * 100.0
+        );
+        worst = worst.max(e.abs());
+    }
+    assert!(worst <= plan::BAND.single_stream_pct, "an external decode figure is {worst:.0} % off, outside the ±{} % band", plan::BAND.single_stream_pct);
+}
