@@ -134,7 +134,8 @@ pub struct Disaggregation {
 }
 
 spec!(
-    /// Load levels: exactly one of `concurrency`, `request_rate` or `offline` (none = automatic concurrency levels).
+    /// Load levels: exactly one of `concurrency`, `request_rate` or `offline` (none = automatic concurrency levels;
+    /// an empty `request_rate` list = automatic rates around the server's capacity).
     LoadSpec { concurrency: Vec<f64>, request_rate: Vec<f64>, offline: bool }
 );
 
@@ -558,10 +559,12 @@ fn resolve_model(s: &ModelSpec, defaults: &mut Vec<String>) -> Result<ModelShape
     })
 }
 
-/// The weight format when none is given: llama.cpp's common Q4_K_M, else the model's released format (BF16
-/// when unknown).
-fn default_weights<'a>(engine: &str, native: Option<&'a str>) -> &'a str {
+/// The weight format when none is given: llama.cpp's common Q4_K_M (MXFP4 for models released in it, as
+/// gpt-oss's GGUF is), else the model's released format (BF16 when unknown).
+#[must_use]
+pub fn default_weights<'a>(engine: &str, native: Option<&'a str>) -> &'a str {
     match (engine, native) {
+        ("llama.cpp", Some("mxfp4")) => "mxfp4",
         ("llama.cpp", _) => "q4_k_m",
         (_, Some(n)) => n,
         _ => "bf16",
@@ -680,7 +683,12 @@ fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> Result<Work
         let v = levels("workload.load.concurrency", c, 1_000_000.0)?;
         (Load::Concurrency(tidy(v.iter().map(|x| x.round().max(1.0)).collect())), false)
     } else if let Some(r) = &l.request_rate {
-        (Load::RequestRate(tidy(levels("workload.load.request_rate", r, 1_000_000.0)?)), false)
+        // An empty list asks for automatic rates (fractions of the server's capacity).
+        if r.is_empty() {
+            (Load::RequestRate(Vec::new()), true)
+        } else {
+            (Load::RequestRate(tidy(levels("workload.load.request_rate", r, 1_000_000.0)?)), false)
+        }
     } else if l.offline == Some(true) {
         (Load::Offline, false)
     } else {

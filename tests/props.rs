@@ -357,3 +357,44 @@ fn serving_engines_default_to_the_model_released_format() {
     let l = Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"}}"#).unwrap().resolve().unwrap();
     assert_eq!(l.deployment.weight_bits, 16.0);
 }
+
+#[test]
+fn overloaded_open_loop_reports_the_capacity_not_zero() {
+    let s = Scenario::from_json(
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},
+            "workload":{"prompt_tokens":512,"output_tokens":256,"load":{"request_rate":[100,300,1000,10000]},"requests":400}}"#,
+    )
+    .unwrap();
+    let r = tps_planner::plan::evaluate(&s).unwrap();
+    let tps: Vec<f64> = r.sweep.iter().map(|p| p.system_tps).collect();
+    assert!(r.sweep.iter().all(|p| p.saturated), "{tps:?}");
+    let (lo, hi) = (tps.iter().copied().fold(f64::INFINITY, f64::min), tps.iter().copied().fold(0.0, f64::max));
+    assert!(lo > 0.0 && hi / lo < 1.1, "a saturated server delivers its capacity at any overload: {tps:?}");
+    let cap = tps_planner::plan::offline_marker(&r_deploy(&s), &s.resolve().unwrap().workload).system_tps;
+    assert!((hi / cap - 1.0).abs() < 0.25, "capacity {hi:.0} vs the analytic {cap:.0}");
+}
+
+fn r_deploy(s: &Scenario) -> tps_planner::model::roofline::Deployment {
+    s.resolve().unwrap().deployment
+}
+
+#[test]
+fn empty_request_rates_bracket_the_capacity() {
+    let s = Scenario::from_json(
+        r#"{"hardware":{"preset":"l40s","devices":4},"model":{"preset":"qwen2.5-72b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},
+            "workload":{"prompt_tokens":1500,"output_tokens":400,"load":{"request_rate":[]},"requests":300}}"#,
+    )
+    .unwrap();
+    let r = tps_planner::plan::evaluate(&s).unwrap();
+    assert!(r.sweep.len() >= 8);
+    assert!(r.sweep.first().unwrap().meets_target, "the lowest automatic rate is light load");
+    assert!(r.sweep.last().unwrap().saturated, "the highest automatic rate is past capacity");
+}
+
+#[test]
+fn llama_cpp_runs_gpt_oss_in_its_released_mxfp4() {
+    let r = Scenario::from_json(r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"gpt-oss-20b"},"engine":{"preset":"llama.cpp"}}"#).unwrap().resolve().unwrap();
+    assert!(r.quantization.starts_with("MXFP4"), "{}", r.quantization);
+    let l = Scenario::from_json(r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"llama.cpp"}}"#).unwrap().resolve().unwrap();
+    assert!(l.quantization.starts_with("GGUF Q4_K_M"), "{}", l.quantization);
+}

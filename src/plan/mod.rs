@@ -111,6 +111,9 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
     if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::LayerSplit && !d.engine.name.starts_with("llama.cpp") {
         warnings.push(format!("a layer split is llama.cpp's multi-GPU mode; {} splits layers as a pipeline (choose \"pipeline\")", d.engine.name));
     }
+    if d.engine.name.starts_with("llama.cpp") && matches!(d.compute_dtype, crate::model::quant::ComputeDtype::Fp8) {
+        warnings.push("llama.cpp has no FP8 weight format; its 8-bit format is GGUF Q8_0 (8.5 bits)".into());
+    }
     if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::RowSplit && !d.engine.name.starts_with("llama.cpp") {
         warnings.push(format!("a row split is llama.cpp's -sm row; {} splits tensors with all-reduces (choose \"tensor\")", d.engine.name));
     }
@@ -318,7 +321,22 @@ pub fn offline_job(d: &Deployment, w: &Workload, n: f64) -> Marker {
 pub fn levels(d: &Deployment, w: &Workload) -> Vec<f64> {
     match &w.load {
         Load::Concurrency(v) if !v.is_empty() => v.clone(),
-        Load::RequestRate(v) => v.clone(),
+        Load::RequestRate(v) if !v.is_empty() => v.clone(),
+        Load::RequestRate(_) => {
+            // Automatic rates: fractions of the server's capacity in requests/s (its offline throughput ÷ output
+            // tokens), so the sweep brackets where latency turns up, whatever the hardware; 3 significant digits.
+            let cap = offline_marker(d, w).system_tps / w.output_tokens.max(1.0);
+            if !(cap.is_finite() && cap > 0.0) {
+                return vec![1.0];
+            }
+            let round = |x: f64| {
+                let mag = 10f64.powf(x.log10().floor() - 2.0);
+                (x / mag).round() * mag
+            };
+            let mut v: Vec<f64> = [0.05, 0.15, 0.3, 0.45, 0.6, 0.7, 0.8, 0.9, 1.0, 1.15].iter().map(|f| round(f * cap)).filter(|x| *x > 0.0).collect();
+            v.dedup();
+            v
+        }
         Load::Offline => vec![running_batch(d, w, f64::INFINITY).max(1.0)],
         Load::Concurrency(_) => {
             let cap = running_batch(d, w, f64::INFINITY).max(1.0) * 1.5;

@@ -89,6 +89,10 @@ pub(super) struct Books {
     pub(super) timed_out: u32,
     good_in_window: u64,
     pub(super) tokens_in_window: u64,
+    /// Output tokens of steps from the window's start until the last measured request is resolved: the
+    /// throughput of a saturated run, whose server is busy with its backlog all that time (the arrival window
+    /// alone is then too short to measure it: a few steps, some longer than the window).
+    tokens_since_start: u64,
     completions_in_window: u64,
 }
 
@@ -166,10 +170,11 @@ impl Books {
             timed_out: 0,
             good_in_window: 0,
             tokens_in_window: 0,
+            tokens_since_start: 0,
             completions_in_window: 0,
         };
         if books.warmup == 0 {
-            books.start_measuring();
+            books.start_measuring(0.0);
         }
         Some(books)
     }
@@ -204,6 +209,16 @@ impl Books {
         if !self.closed && self.issued < self.issue_cap { self.next_arrival } else { f64::INFINITY }
     }
 
+    /// Counts `n` output tokens of a step starting at `t` (in the window when `in_window`).
+    pub(super) fn add_tokens(&mut self, t: f64, n: u64, in_window: bool) {
+        if in_window {
+            self.tokens_in_window += n;
+        }
+        if t >= self.window_start && !self.done() {
+            self.tokens_since_start += n;
+        }
+    }
+
     /// Whether a step starting at `t` is inside the measurement window.
     pub(super) fn in_window(&self, t: f64) -> bool {
         t >= self.window_start && t < self.window_end
@@ -213,8 +228,15 @@ impl Books {
     /// up while the last measured ones finish; fillers are capped at half the measured count so that a
     /// heavy-tailed output length cannot make the run long (past the cap the batch drains, which only touches
     /// the few longest requests).
-    fn start_measuring(&mut self) {
+    ///
+    /// Under extreme overload the warm-up's arrival cap pauses an open-loop arrival process; it resumes at `t`,
+    /// not at the paused schedule's past times (which would put the whole measurement window before the present:
+    /// no step inside it, 0 tok/s).
+    fn start_measuring(&mut self, t: f64) {
         self.measuring = true;
+        if !self.closed {
+            self.next_arrival = self.next_arrival.max(t);
+        }
         self.issue_cap = self.issued + self.n_measured + (self.n_measured / 2).max(1);
     }
 
@@ -229,7 +251,7 @@ impl Books {
         if !self.measuring {
             self.warm_resolved += 1;
             if self.warm_resolved >= self.warmup {
-                self.start_measuring();
+                self.start_measuring(t);
             }
         }
     }
@@ -390,13 +412,19 @@ impl Books {
             }
             _ => false,
         };
+        // A saturated open-loop run: its capacity over the whole time its backlog kept the server busy.
+        let system_output_tps = if growing && self.resolved_at.is_finite() && self.resolved_at > self.window_start {
+            self.tokens_since_start as f64 / (self.resolved_at - self.window_start)
+        } else {
+            per_s(self.tokens_in_window as f64)
+        };
         SimResult {
             completed: self.completed,
             rejected: self.rejected,
             timed_out: self.timed_out,
             preemptions,
             duration_s: duration,
-            system_output_tps: per_s(self.tokens_in_window as f64),
+            system_output_tps,
             request_throughput: per_s(self.completions_in_window as f64),
             ttft_ms: Percentiles::of(&mut self.ttft).scaled(1e3),
             tpot_ms: Percentiles::of(&mut self.tpot).scaled(1e3),

@@ -577,9 +577,7 @@ impl<'a> Pool<'a> {
         if regular > 0 {
             books.itl.add(t_end - now, regular);
         }
-        if in_window {
-            books.tokens_in_window += emitted;
-        }
+        books.add_tokens(now, emitted, in_window);
         if self.timeout.is_finite() {
             self.retire(t_end, in_window, books);
         } else if any_done {
@@ -857,8 +855,8 @@ impl<'a> Pool<'a> {
             }
             if in_window {
                 self.account(dur, n, c.bound);
-                books.tokens_in_window += n as u64;
             }
+            books.add_tokens(t, n as u64, in_window);
             books.itl.add(t_end - t, n_meas);
             t = t_end;
             j += 1;
@@ -945,8 +943,8 @@ impl<'a> Pool<'a> {
             st.kv_time += kv_weighted;
             st.mem_time += mem;
             st.comp_time += comp;
-            books.tokens_in_window += n as u64 * j_max;
         }
+        books.add_tokens(start, n as u64 * j_max, in_window);
         l.add_gaps(&mut books.itl, 0, j_max, n_meas);
         (j_max, start + elapsed)
     }

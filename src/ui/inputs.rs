@@ -141,7 +141,10 @@ impl Inputs {
         let kind = self.load_kind.get();
         let field = if kind == "rate" { "workload.load.request_rate" } else { "workload.load.concurrency" };
         let parsed: Result<Vec<f64>, ScenarioError> = self.levels.with(|t| {
-            // An empty list means the levels the placeholder shows.
+            // An empty list: automatic rates around the server's capacity; automatic users are the "auto" load.
+            if t.trim().is_empty() && kind == "rate" {
+                return Ok(Vec::new());
+            }
             let t = if t.trim().is_empty() { "1, 4, 16, 64" } else { t.as_str() };
             t.split(|c: char| c == ',' || c == ';' || c.is_whitespace())
                 .filter(|x| !x.is_empty())

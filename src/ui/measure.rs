@@ -31,14 +31,17 @@ fn add(name: &str, text: &str, measurements: RwSignal<Vec<Measurement>>, problem
     }
 }
 
-/// Order of the table: tool, then kind, then load (so a sweep reads 1, 8, 32, 128), then label.
+/// Order of the table: serving runs by load (concurrency, then request rate; a sweep reads 1, 8, 32, 128
+/// whichever tools wrote it), then single-stream tests by depth; ties by tool and label.
 fn order(a: &Measurement, b: &Measurement) -> std::cmp::Ordering {
-    let load = |m: &Measurement| m.concurrency.or(m.request_rate).unwrap_or(f64::INFINITY);
-    a.tool
-        .cmp(&b.tool)
-        .then((a.kind as u8).cmp(&(b.kind as u8)))
+    let load = |m: &Measurement| (m.concurrency.is_none(), m.concurrency.or(m.request_rate).unwrap_or(f64::INFINITY));
+    let (la, lb) = (load(a), load(b));
+    (a.kind as u8)
+        .cmp(&(b.kind as u8))
         .then(a.context_depth.total_cmp(&b.context_depth))
-        .then(load(a).total_cmp(&load(b)))
+        .then(la.0.cmp(&lb.0))
+        .then(la.1.total_cmp(&lb.1))
+        .then(a.tool.to_lowercase().cmp(&b.tool.to_lowercase()))
         .then(a.label.cmp(&b.label))
 }
 
@@ -167,12 +170,12 @@ pub fn MeasurementsPanel(
                     )}</p>
                 })
             }}
-            <div class="table-wrap">
+            <div class="table-wrap" class:hidden=move || measurements.with(Vec::is_empty)>
                 <table id="measure-table">
-                    <thead><tr><th>"run"</th><th>"figure"</th><th>"predicted"</th><th>"measured"</th><th>"error"</th></tr></thead>
+                    <thead><tr><th>"figure"</th><th>"predicted"</th><th>"measured"</th><th>"error"</th></tr></thead>
                     <tbody>
                         {move || comparisons.get().into_iter().map(|c| match c {
-                            Err(e) => view! { <tr><td colspan="5" class="error">{e}</td></tr> }.into_any(),
+                            Err(e) => view! { <tr><td colspan="4" class="error">{e}</td></tr> }.into_any(),
                             Ok(c) => {
                                 let m = &c.measurement;
                                 let head = format!("{} — {} ({}); predicted for {}", m.tool, m.label, m.model.as_deref().unwrap_or("model not recorded"), c.load);
@@ -186,12 +189,11 @@ pub fn MeasurementsPanel(
                                     view! { <button type="button" class="use-lengths" on:click=set>{format!("Use these lengths ({:.0} + {:.0})", p, o)}</button> }
                                 });
                                 view! {
-                                    <tr class="run"><th colspan="5" scope="rowgroup">{head}" "{use_lengths}</th></tr>
+                                    <tr class="run"><th colspan="4" scope="rowgroup">{head}" "{use_lengths}</th></tr>
                                     {c.rows.into_iter().map(|r| {
                                         let bad = r.error_pct.abs() > 25.0;
                                         view! {
                                             <tr>
-                                                <td></td>
                                                 <td>{format!("{} ({})", r.metric, r.unit)}</td>
                                                 <td class="num">{fmt(r.predicted)}</td>
                                                 <td class="num">{fmt(r.measured)}</td>
@@ -199,7 +201,7 @@ pub fn MeasurementsPanel(
                                             </tr>
                                         }
                                     }).collect_view()}
-                                    {(!notes.is_empty()).then(|| view! { <tr class="notes"><td></td><td colspan="4">{notes.join(" · ")}</td></tr> })}
+                                    {(!notes.is_empty()).then(|| view! { <tr class="notes"><td colspan="4">{notes.join(" · ")}</td></tr> })}
                                 }.into_any()
                             }
                         }).collect_view()}

@@ -132,7 +132,15 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
                 ("pipeline".to_string(), "Pipeline, serving engine (batch throughput adds)".to_string()),
                 ("row-split".to_string(), "Row split, llama.cpp -sm row (weights split, waits per layer)".to_string()),
             ] error />
-            <SelectField label="Engine" field="engine.preset" value=inputs.engine options=engines error />
+            <SelectField label="Engine" field="engine.preset" value=inputs.engine options=engines error on_pick=Callback::new(move |picked: String| {
+                // Weights left at the old engine's default for this model follow the new engine's default
+                // (DeepSeek-V3: Q4_K_M under llama.cpp, its released FP8 under vLLM).
+                let native = presets::models::find(&inputs.model_preset.get_untracked()).map(|m| m.native_weights);
+                let old = crate::scenario::default_weights(&inputs.engine.get_untracked(), native);
+                if inputs.quant.get_untracked() == old {
+                    inputs.quant.set(crate::scenario::default_weights(&picked, native).to_string());
+                }
+            }) />
         </fieldset>
     }
 }
@@ -153,13 +161,13 @@ fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioError>
                 if let (true, Some(m)) = (picked.is_empty(), old) {
                     keep(inputs.params, m.active_params_b.max(m.params_b));
                 }
-                // Weights left at the previous model's released format follow the new model's (DeepSeek-V3 is
-                // released in FP8, gpt-oss in MXFP4); a format the user chose stays.
+                // Weights left at the engine's default for the previous model follow the default for the new one
+                // (DeepSeek-V3 is released in FP8, gpt-oss in MXFP4); a format the user chose stays.
                 if let Some(new) = presets::models::find(&picked) {
-                    let q = inputs.quant.get_untracked();
-                    let was_native = old.map_or(q == "bf16", |o| q == o.native_weights);
-                    if was_native && inputs.engine.get_untracked() != "llama.cpp" {
-                        inputs.quant.set(new.native_weights.to_string());
+                    let engine = inputs.engine.get_untracked();
+                    let was_default = inputs.quant.get_untracked() == crate::scenario::default_weights(&engine, old.map(|o| o.native_weights));
+                    if was_default {
+                        inputs.quant.set(crate::scenario::default_weights(&engine, Some(new.native_weights)).to_string());
                     }
                 }
             }) />

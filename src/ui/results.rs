@@ -52,7 +52,8 @@ pub fn Results(
             let formula = format!(
                 "{} GB/s{} ÷ {} GB per token = {} tok/s",
                 fmt(ss.ceiling_tps * ss.bytes_per_token / 1e9),
-                if r.hardware.contains(" × ") { " (all devices)" } else { "" },
+                // Tensor parallel: every device streams its slice at once; a layer split: one device at a time.
+                if r.hardware.contains(" × ") { " (the devices streaming at once)" } else { "" },
                 fmt(ss.bytes_per_token / 1e9),
                 fmt(ss.ceiling_tps)
             );
@@ -72,7 +73,7 @@ pub fn Results(
                     </div>
                     <div class="card">
                         <h2>"Memory"</h2>
-                        <p class="big" id="max-concurrency">{format!("{:.0}", m.max_concurrency)}<small>" sequences at once"</small></p>
+                        <p class="big" id="max-concurrency">{format!("{:.0}", m.max_concurrency)}<small>{if m.max_concurrency.round() == 1.0 { " sequence at once" } else { " sequences at once" }}</small></p>
                         <p class="formula">{format!(
                             "weights {} GB · KV {} KB/token · {}",
                             fmt(m.weights_gb),

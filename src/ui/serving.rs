@@ -36,12 +36,13 @@ pub fn ServingInputs(
             <SelectField label="Load" field="workload.load" value=inputs.load_kind options=opts(&[
                 ("auto", "Concurrent users, levels chosen automatically"),
                 ("concurrency", "Concurrent users (closed loop), my levels"),
-                ("rate", "Request rate (Poisson arrivals), my levels"),
+                ("rate", "Request rate (Poisson arrivals); empty: rates around capacity"),
             ]) error />
             <Show when=move || inputs.load_kind.get() != "auto">
                 <label class="field" class:invalid=move || levels_msg().is_some()>
                     <span class="label">{move || if inputs.load_kind.get() == "rate" { "Request rates (req/s), comma-separated" } else { "Users, comma-separated" }}</span>
-                    <input id="workload-levels" type="text" autocomplete="off" placeholder="1, 4, 16, 64"
+                    <input id="workload-levels" type="text" autocomplete="off"
+                        placeholder=move || if inputs.load_kind.get() == "rate" { "automatic: 5–115 % of capacity" } else { "1, 4, 16, 64" }
                         prop:value=move || inputs.levels.get() on:input=move |ev| inputs.levels.set(event_target_value(&ev)) />
                     <span class="error" role="alert">{levels_msg}</span>
                 </label>
