@@ -184,6 +184,23 @@ fn llama_cpp_defaults_match_the_fit() {
     assert!(problems.is_empty(), "defaults drifted from the fit:\n{}", problems.join("\n"));
 }
 
+/// ln(predicted ÷ measured) of TensorRT-LLM offline throughput for each row, with `set` applied to the row's
+/// scenario (the full model: memory limit, KV reads, compute, all-reduce, the finite job).
+fn trtllm_log_errors(rows: &[std::collections::HashMap<String, String>], set: impl Fn(&mut tps_planner::scenario::Scenario)) -> Vec<f64> {
+    rows.iter()
+        .filter_map(|row| {
+            let mut s = row_scenario(row, "tensorrt-llm");
+            set(&mut s);
+            s.workload.prompt_tokens = num(row, "input_len");
+            s.workload.output_tokens = num(row, "output_len");
+            let r = resolve(&s);
+            let m = num(row, "output_tok_s_system")?;
+            let n = trtllm_requests(num(row, "input_len")?, num(row, "output_len")?);
+            Some((tps_planner::plan::offline_job(&r.deployment, &r.workload, n).system_tps / m).ln())
+        })
+        .collect()
+}
+
 /// TensorRT-LLM offline max throughput: the one free parameter, η_fl, is chosen by scanning 0.15–0.80 in steps
 /// of 0.01 for the smallest mean absolute log error (a smooth objective; the median is also printed) of the full model (memory limit, KV reads, compute, all-reduce) over every
 /// perf-overview row. Rows are not individually tuned.
@@ -194,19 +211,7 @@ fn tensorrt_llm_compute_efficiency_matches_the_fit() {
     println!("TensorRT-LLM offline throughput: mean |log error| (median |error|) by compute efficiency");
     for step in 0..=65 {
         let eta = 0.15 + 0.01 * f64::from(step);
-        let errs: Vec<f64> = rows
-            .iter()
-            .filter_map(|row| {
-                let mut s = row_scenario(row, "tensorrt-llm");
-                s.engine.compute_efficiency = Some(eta);
-                s.workload.prompt_tokens = num(row, "input_len");
-                s.workload.output_tokens = num(row, "output_len");
-                let r = resolve(&s);
-                let m = num(row, "output_tok_s_system")?;
-                let n = trtllm_requests(num(row, "input_len")?, num(row, "output_len")?);
-                Some((tps_planner::plan::offline_job(&r.deployment, &r.workload, n).system_tps / m).ln())
-            })
-            .collect();
+        let errs = trtllm_log_errors(&rows, |s| s.engine.compute_efficiency = Some(eta));
         let mean_log = errs.iter().map(|e| e.abs()).sum::<f64>() / errs.len() as f64;
         let mut abs_pct: Vec<f64> = errs.iter().map(|e| (e.exp() - 1.0).abs()).collect();
         abs_pct.sort_by(f64::total_cmp);
@@ -288,19 +293,7 @@ fn serving_moe_efficiency_matches_the_fit() {
     println!("TensorRT-LLM MoE rows ({}): mean |log error| by MoE kernel efficiency", rows.len());
     for step in 0..=14 {
         let eta = 0.3 + 0.05 * f64::from(step);
-        let errs: Vec<f64> = rows
-            .iter()
-            .filter_map(|row| {
-                let mut s = row_scenario(row, "tensorrt-llm");
-                s.engine.moe_efficiency = Some(eta);
-                s.workload.prompt_tokens = num(row, "input_len");
-                s.workload.output_tokens = num(row, "output_len");
-                let r = resolve(&s);
-                let m = num(row, "output_tok_s_system")?;
-                let n = trtllm_requests(num(row, "input_len")?, num(row, "output_len")?);
-                Some((tps_planner::plan::offline_job(&r.deployment, &r.workload, n).system_tps / m).ln())
-            })
-            .collect();
+        let errs = trtllm_log_errors(&rows, |s| s.engine.moe_efficiency = Some(eta));
         let mean_log = errs.iter().map(|e| e.abs()).sum::<f64>() / errs.len() as f64;
         let bias = (errs.iter().sum::<f64>() / errs.len() as f64).exp() - 1.0;
         println!("  {eta:.2}: mean |log error| {mean_log:.3}, bias {:+.1} %", bias * 100.0);

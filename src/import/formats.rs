@@ -417,7 +417,7 @@ fn llama_bench_markdown(text: &str) -> Result<Vec<Measurement>, String> {
 // CSV (genai-perf / AIPerf summaries, llama-bench -o csv)
 
 /// RFC 4180 rows: quoted fields may hold commas (`"1,863.41"`), `""` is a quote.
-fn csv_rows(text: &str) -> Vec<Vec<String>> {
+pub fn csv_rows(text: &str) -> Vec<Vec<String>> {
     let mut rows = Vec::new();
     let mut row = Vec::new();
     let mut field = String::new();

@@ -27,6 +27,7 @@ mod compare;
 mod formats;
 
 pub use compare::{compare, Comparison, Row};
+pub use formats::csv_rows;
 
 use serde::Serialize;
 

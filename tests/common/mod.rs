@@ -7,35 +7,11 @@ use tps_planner::model::hardware::Parallelism;
 use tps_planner::presets;
 use tps_planner::scenario::{EngineSpec, HardwareSpec, LoadSpec, ModelSpec, QuantSpec, Resolved, Scenario, WorkloadSpec};
 
-/// Rows of a CSV file with a header, as maps from column name to value (RFC 4180 quoting).
+/// Rows of a CSV file with a header, as maps from column name to value (RFC 4180 quoting; the reader the
+/// result-file import uses).
 pub fn read_csv(path: &str) -> Vec<HashMap<String, String>> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut rows = Vec::new();
-    let mut field = String::new();
-    let mut row = Vec::new();
-    let mut quoted = false;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                field.push('"');
-                chars.next();
-            }
-            ('"', true) => quoted = false,
-            ('"', false) if field.is_empty() => quoted = true,
-            (',', false) => row.push(std::mem::take(&mut field)),
-            ('\n', false) => {
-                row.push(std::mem::take(&mut field));
-                rows.push(std::mem::take(&mut row));
-            }
-            ('\r', false) => {}
-            (c, _) => field.push(c),
-        }
-    }
-    if !field.is_empty() || !row.is_empty() {
-        row.push(field);
-        rows.push(row);
-    }
+    let mut rows = tps_planner::import::csv_rows(&text);
     let header = rows.remove(0);
     rows.into_iter()
         .filter(|r| r.len() == header.len())
