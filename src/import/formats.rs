@@ -175,12 +175,15 @@ fn load_label(m: &Measurement) -> String {
     }
 }
 
-fn vllm(o: &Obj) -> Measurement {
-    let legacy = o.contains_key("request_goodput:");
-    let mut m = Measurement::new(if legacy { "vLLM benchmark_serving.py" } else { "vLLM bench serve" }, Kind::Serving);
-    m.model = string(o.get("model_id"));
-    // Hardware only through --metadata (any of these names).
-    m.hardware = ["gpu", "hardware", "device", "gpu_name", "accelerator"].iter().find_map(|k| string(o.get(*k)));
+/// Decode speed of one user from the mean TPOT (ms), as the tools' own summaries define it.
+fn per_user_from_tpot(tpot: &Stats) -> Option<f64> {
+    tpot.mean.filter(|t| *t > 0.0).map(|t| 1000.0 / t)
+}
+
+/// What vLLM's and SGLang's serving summaries share: load, mean lengths from the totals, completed requests,
+/// output throughput and the `*_ms` latency blocks (`e2e` names the end-to-end block: `e2el` or `e2e_latency`).
+fn serving_summary(tool: &str, o: &Obj, e2e: &str) -> Measurement {
+    let mut m = Measurement::new(tool, Kind::Serving);
     m.concurrency = finite(num(o.get("max_concurrency")));
     m.request_rate = finite(num(o.get("request_rate")));
     m.prompt_tokens = per_request(o, "total_input_tokens");
@@ -190,8 +193,17 @@ fn vllm(o: &Obj) -> Measurement {
     m.ttft_ms = ms_stats(o, "ttft");
     m.tpot_ms = ms_stats(o, "tpot");
     m.itl_ms = ms_stats(o, "itl");
-    m.e2e_ms = ms_stats(o, "e2el");
-    m.per_user_tps = m.tpot_ms.mean.filter(|t| *t > 0.0).map(|t| 1000.0 / t);
+    m.e2e_ms = ms_stats(o, e2e);
+    m.per_user_tps = per_user_from_tpot(&m.tpot_ms);
+    m
+}
+
+fn vllm(o: &Obj) -> Measurement {
+    let legacy = o.contains_key("request_goodput:");
+    let mut m = serving_summary(if legacy { "vLLM benchmark_serving.py" } else { "vLLM bench serve" }, o, "e2el");
+    m.model = string(o.get("model_id"));
+    // Hardware only through --metadata (any of these names).
+    m.hardware = ["gpu", "hardware", "device", "gpu_name", "accelerator"].iter().find_map(|k| string(o.get(*k)));
     m.label = string(o.get("label")).map_or_else(|| load_label(&m), |l| format!("{l}, {}", load_label(&m)));
     if let Some(f) = finite(num(o.get("failed"))).filter(|f| *f > 0.0) {
         m.notes.push(format!("{f} requests failed"));
@@ -200,20 +212,12 @@ fn vllm(o: &Obj) -> Measurement {
 }
 
 fn sglang(o: &Obj) -> Measurement {
-    let mut m = Measurement::new("SGLang bench_serving", Kind::Serving);
+    let mut m = serving_summary("SGLang bench_serving", o, "e2e_latency");
     let info = o.get("server_info").and_then(Value::as_object);
     m.model = info.and_then(|i| string(i.get("model_path")));
-    m.concurrency = finite(num(o.get("max_concurrency")));
-    m.request_rate = finite(num(o.get("request_rate")));
-    m.prompt_tokens = per_request(o, "total_input_tokens").or_else(|| finite(num(o.get("random_input_len"))));
-    m.output_tokens = per_request(o, "total_output_tokens").or_else(|| finite(num(o.get("random_output_len"))));
-    m.requests = finite(num(o.get("completed")));
-    m.system_output_tps = finite(num(o.get("output_throughput")));
-    m.ttft_ms = ms_stats(o, "ttft");
-    m.tpot_ms = ms_stats(o, "tpot");
-    m.itl_ms = ms_stats(o, "itl");
-    m.e2e_ms = ms_stats(o, "e2e_latency");
-    m.per_user_tps = m.tpot_ms.mean.filter(|t| *t > 0.0).map(|t| 1000.0 / t);
+    // Without completions the requested lengths stand in.
+    m.prompt_tokens = m.prompt_tokens.or_else(|| finite(num(o.get("random_input_len"))));
+    m.output_tokens = m.output_tokens.or_else(|| finite(num(o.get("random_output_len"))));
     m.label = string(o.get("tag")).map_or_else(|| load_label(&m), |t| format!("{t}, {}", load_label(&m)));
     if let Some(tp) = info.and_then(|i| finite(num(i.get("tp_size")))).filter(|t| *t > 1.0) {
         m.notes.push(format!("tensor parallel {tp}"));
@@ -266,7 +270,7 @@ fn perf_json(o: &Obj) -> Measurement {
     m.tpot_ms = block_stats(o, "inter_token_latency");
     m.itl_ms = block_stats(o, "inter_chunk_latency");
     m.e2e_ms = block_stats(o, "request_latency");
-    m.per_user_tps = m.tpot_ms.mean.filter(|t| *t > 0.0).map(|t| 1000.0 / t);
+    m.per_user_tps = per_user_from_tpot(&m.tpot_ms);
     m.label = load_label(&m);
     m.notes.push("inter_token_latency is (E2E − TTFT) / (output − 1), vLLM's TPOT".into());
     if m.concurrency.is_none() && m.request_rate.is_none() {
@@ -503,7 +507,7 @@ fn perf_csv(text: &str) -> Result<Vec<Measurement>, String> {
     m.output_tokens = st("output sequence length").mean;
     m.system_output_tps = value("output token throughput (");
     m.requests = value("request count");
-    m.per_user_tps = m.tpot_ms.mean.filter(|t| *t > 0.0).map(|t| 1000.0 / t);
+    m.per_user_tps = per_user_from_tpot(&m.tpot_ms);
     m.label = "load not recorded".into();
     m.load_recorded = false;
     m.notes.push("the CSV export does not record the load: import the JSON export, which does".into());

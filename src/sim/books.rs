@@ -88,7 +88,7 @@ pub(super) struct Books {
     rejected: u32,
     pub(super) timed_out: u32,
     good_in_window: u64,
-    pub(super) tokens_in_window: u64,
+    tokens_in_window: u64,
     /// Output tokens of steps from the window's start until the last measured request is resolved: the
     /// throughput of a saturated run, whose server is busy with its backlog all that time (the arrival window
     /// alone is then too short to measure it: a few steps, some longer than the window).

@@ -99,13 +99,12 @@ pub fn MeasurementsPanel(
         })
     });
     // The page's lengths, to flag runs whose crosses are not on the chart.
-    let page_lengths = move || {
-        let p = inputs.prompt.get().trim().replace(',', "").parse::<f64>().unwrap_or(512.0);
-        let o = inputs.output.get().trim().replace(',', "").parse::<f64>().unwrap_or(128.0);
-        (p, o)
-    };
+    // The lengths the chart is drawn for: the evaluated scenario's, defaults included.
+    let page_lengths = Memo::new(move |_| {
+        scenario.with(|s| s.as_ref().ok().and_then(|s| s.resolve().ok()).map(|r| (r.workload.prompt_tokens, r.workload.output_tokens)))
+    });
     let off_chart = move || {
-        let (p, o) = page_lengths();
+        let Some((p, o)) = page_lengths.get() else { return 0 };
         measurements.with(|ms| {
             ms.iter()
                 .filter(|m| m.kind == import::Kind::Serving && m.load_recorded && !crate::chart::throughput::same_lengths(m, p, o))
@@ -166,7 +165,7 @@ pub fn MeasurementsPanel(
                     <p class="note" id="measure-off-chart">{format!(
                         "{n} run{} used other prompt/output lengths than the page ({} + {} tokens), so {} not drawn on the chart; \
                          \"Use these lengths\" on a run sets the page to its workload.",
-                        if n == 1 { "" } else { "s" }, page_lengths().0, page_lengths().1, if n == 1 { "it is" } else { "they are" }
+                        if n == 1 { "" } else { "s" }, page_lengths.get().map_or(0.0, |l| l.0), page_lengths.get().map_or(0.0, |l| l.1), if n == 1 { "it is" } else { "they are" }
                     )}</p>
                 })
             }}
