@@ -17,7 +17,9 @@ fs.mkdirSync(shots, { recursive: true });
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
 const server = http.createServer((req, res) => {
   const url = new URL(req.url, 'http://x');
-  let file = path.join(dist, decodeURIComponent(url.pathname));
+  // /sub/… serves dist/ too: an intranet server that hosts the page in a sub-folder.
+  const pathname = url.pathname.startsWith('/sub/') ? url.pathname.slice(4) : url.pathname;
+  let file = path.join(dist, decodeURIComponent(pathname));
   if (!file.startsWith(dist)) { res.writeHead(403); return res.end(); }
   if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
   if (!fs.existsSync(file)) { res.writeHead(404); return res.end('not found'); }
@@ -38,7 +40,7 @@ const results = [];
 async function test(name, fn) {
   const t0 = Date.now();
   try { await fn(); passed++; results.push(`ok   ${name} (${Date.now() - t0} ms)`); }
-  catch (e) { failed++; results.push(`FAIL ${name}: ${e.message}`); }
+  catch (e) { failed++; results.push(`FAIL ${name}: ${String(e.message).replace(/\u001b\[[0-9;]*m/g, '').slice(0, 600)}`); }
   console.log(results[results.length - 1]);
 }
 function assert(cond, msg) { if (!cond) throw new Error(msg); }
@@ -252,6 +254,154 @@ await test('imported benchmark results are compared and drawn (files read in the
   assert((await page.locator('#measure-table tr.run').count()) === 0, 'clear left rows');
   await page.fill('#workload-prompt_tokens', '');
   await page.fill('#workload-output_tokens', '');
+});
+
+await test('bug 1: a new link opened in the same tab shows its scenario (hash change, back/forward)', async () => {
+  const l4 = { version: 1, hardware: { preset: 'l4' }, model: { preset: 'llama-3.1-8b' }, quantization: { weights: 'fp8' }, engine: { preset: 'vllm' } };
+  const before = await page.inputValue('#hardware-preset');
+  await page.evaluate((h) => { location.hash = h; }, '#s=' + encodeURIComponent(JSON.stringify(l4)));
+  await page.waitForFunction(() => document.querySelector('#hardware-preset').value === 'l4', null, { timeout: 5000 });
+  assert(/L4/.test(await page.textContent('#verdict-context')), 'summary does not name the L4');
+  await page.goBack();
+  await page.waitForFunction((b) => document.querySelector('#hardware-preset').value === b, before, { timeout: 5000 });
+  await page.goForward();
+  await page.waitForFunction(() => document.querySelector('#hardware-preset').value === 'l4', null, { timeout: 5000 });
+  await page.selectOption('#hardware-preset', 'h100-sxm');
+  await page.selectOption('#quantization-weights', 'bf16');
+  await page.waitForTimeout(300);
+});
+
+await test('bug 2: the verdict never rounds a failing P99 onto the target', async () => {
+  const sc = { version: 1, hardware: { preset: 'h100-sxm', devices: 2 }, model: { preset: 'llama-3.1-70b' }, quantization: { weights: 'fp8' }, engine: { preset: 'vllm' } };
+  const p2 = await openPage(origin + '/#s=' + encodeURIComponent(JSON.stringify(sc)));
+  const v = await p2.page.textContent('#verdict');
+  const m = v.match(/breaks it \(P99 (TPOT|TTFT) ([\d.]+) ms\)/);
+  assert(m, `verdict names no breaking figure: ${v}`);
+  const target = m[1] === 'TPOT' ? 40 : 2000;
+  assert(parseFloat(m[2]) > target, `verdict says the breaking level has ${m[1]} ${m[2]} ms against ≤ ${target} ms: ${v}`);
+  await p2.context.close();
+});
+
+await test('bug 6: 1e308 in any numeric field is refused compactly, the layout holds', async () => {
+  const ids = await page.$$eval('.inputs input[inputmode=decimal]', (els) => els.map((e) => e.id));
+  assert(ids.length >= 8, `only ${ids.length} numeric fields found`);
+  for (const id of ids) {
+    const old = await page.inputValue('#' + id);
+    await page.fill('#' + id, '1e308');
+    await page.waitForTimeout(120);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert(width <= 1400, `${id} = 1e308 makes the page ${width} px wide`);
+    const text = await page.evaluate(() => document.body.innerText);
+    assert(!/\d{20,}/.test(text), `${id} = 1e308 prints a long digit string`);
+    const invalid = await page.locator('label.invalid').count();
+    assert(invalid >= 1, `${id} = 1e308 accepted without a message`);
+    await page.fill('#' + id, old);
+  }
+  await page.waitForTimeout(300);
+  assert((await page.locator('label.invalid').count()) === 0, 'a field stayed invalid after restoring');
+});
+
+await test('bug 10: a preset with a typed-over number is not named as the product', async () => {
+  await page.fill('#hardware-memory_bandwidth_gbps', '819');
+  await page.waitForTimeout(300);
+  const ctx = await page.textContent('#verdict-context');
+  assert(/bandwidth set to 819 GB\/s/.test(ctx), `summary: ${ctx}`);
+  await page.fill('#hardware-memory_bandwidth_gbps', '');
+  await page.waitForTimeout(300);
+  assert(!/set to/.test(await page.textContent('#verdict-context')), 'override note stayed');
+});
+
+await test('bug 14: Custom keeps the device kind (its efficiency class) and offers name, kind, FP8, interconnect', async () => {
+  await page.selectOption('#hardware-preset', 'h100-sxm');
+  await page.selectOption('#engine-preset', 'vllm');
+  await page.waitForTimeout(300);
+  const before = await page.textContent('#decode-tps');
+  const cls = await page.textContent('#efficiency-class');
+  assert(/Datacenter GPU/.test(cls), `efficiency class: ${cls}`);
+  await page.selectOption('#hardware-preset', '');
+  await page.waitForTimeout(400);
+  assert((await page.textContent('#decode-tps')) === before, `Custom with the H100's numbers: ${await page.textContent('#decode-tps')} vs ${before}`);
+  assert((await page.inputValue('#hardware-kind')) === 'datacenter-gpu', 'kind not kept');
+  assert(/H100/.test(await page.inputValue('#hardware-name')), 'name not kept');
+  assert((await page.inputValue('#hardware-fp8_tflops')) !== '', 'FP8 not kept');
+  assert((await page.inputValue('#hardware-interconnect_gbps')) !== '', 'interconnect not kept');
+  await page.fill('#hardware-name', 'Our node');
+  await page.selectOption('#hardware-kind', 'consumer-gpu');
+  await page.waitForTimeout(400);
+  assert(/Our node/.test(await page.textContent('#verdict-context')), 'custom name not in the summary');
+  assert(/Consumer GPU/.test(await page.textContent('#efficiency-class')), 'class does not follow the kind');
+  await page.selectOption('#hardware-preset', 'h100-sxm');
+  await page.waitForTimeout(300);
+  for (const id of ['#hardware-memory_bandwidth_gbps', '#hardware-memory_gb', '#hardware-fp16_tflops', '#hardware-fp8_tflops', '#hardware-interconnect_gbps']) await page.fill(id, '');
+  await page.waitForTimeout(300);
+  assert((await page.textContent('#decode-tps')) === before, 'back on the preset, a different prediction');
+});
+
+await test('bug 12: "Clear" keeps the comparison section open', async () => {
+  // The import test above ended with "Clear": the section must still be open.
+  assert(await page.evaluate(() => document.querySelector('details.measurements').open), 'section folded by Clear (import test)');
+  await page.fill('#measure-paste', fs.readFileSync(path.join(root, 'tests', 'samples', 'vllm-bench-serve.json'), 'utf8'));
+  await page.click('#measure-add');
+  await page.waitForSelector('#measure-table tr.run', { timeout: 10000 });
+  await page.click('#measure-clear');
+  await page.waitForTimeout(200);
+  assert(await page.evaluate(() => document.querySelector('details.measurements').open), 'section folded by Clear');
+  assert(await page.isVisible('#measure-paste'), 'paste box hidden after Clear');
+});
+
+await test('bug 5: a file measured on another model is flagged, with an offer to switch', async () => {
+  if (!(await page.evaluate(() => document.querySelector('details.measurements').open))) await page.click('.measurements summary');
+  await page.selectOption('#model-preset', 'qwen3-32b');
+  await page.waitForTimeout(300);
+  await page.fill('#measure-paste', fs.readFileSync(path.join(root, 'tests', 'samples', 'vllm-bench-serve.json'), 'utf8'));
+  await page.click('#measure-add');
+  await page.waitForSelector('#measure-table tr.mismatch', { timeout: 10000 });
+  const text = await page.textContent('#measure-table tr.mismatch');
+  assert(/Llama-3\.1-8B/.test(text) && /model/.test(text), `mismatch row: ${text}`);
+  await page.click('#measure-table tr.mismatch button.switch-preset');
+  await page.waitForFunction(() => document.querySelector('#model-preset').value === 'llama-3.1-8b', null, { timeout: 5000 });
+  await page.waitForTimeout(400);
+  assert((await page.locator('#measure-table tr.mismatch').count()) === 0, 'still flagged after switching');
+  await page.click('#measure-clear');
+  await page.waitForTimeout(200);
+});
+
+await test('bug 8: print keeps charts whole, hides collapsed sections, prints the link and date', async () => {
+  await page.emulateMedia({ media: 'print' });
+  const checks = await page.evaluate(() => {
+    const figs = [...document.querySelectorAll('figure.chart')].map((f) => getComputedStyle(f).breakInside);
+    const closed = [...document.querySelectorAll('details:not([open])')].map((d) => getComputedStyle(d).display);
+    const link = document.getElementById('print-link');
+    return { figs, closed, linkShown: link && getComputedStyle(link).display !== 'none', link: link ? link.textContent : '' };
+  });
+  assert(checks.figs.length === 2 && checks.figs.every((b) => b === 'avoid'), `charts may split: ${checks.figs}`);
+  assert(checks.closed.every((d) => d === 'none'), `collapsed sections print: ${checks.closed}`);
+  assert(checks.linkShown && /\d{4}-\d{2}-\d{2}/.test(checks.link) && /#s=/.test(checks.link), `print link/date: ${checks.link.slice(0, 120)}`);
+  const pdf = path.join(shots, 'print.pdf');
+  await page.pdf({ path: pdf, format: 'A4', printBackground: true });
+  await page.emulateMedia({ media: null });
+  const pages = (fs.readFileSync(pdf, 'latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
+  console.log(`print: ${pdf}, ${pages} page(s) A4`);
+  assert(pages >= 1 && pages <= 3, `print has ${pages} pages`);
+});
+
+await test('bug 9: the multi-file build works from a sub-folder of a web server', async () => {
+  const sub = await openPage(origin + '/sub/');
+  const p = await canvasPrint(sub.page, 'chart-throughput');
+  assert(p.ink > p.total * 0.01, 'chart blank when served from a sub-folder');
+  assert(sub.errors.length === 0, `console errors: ${sub.errors.slice(0, 2).join(' | ')}`);
+  await sub.context.close();
+});
+
+await test('bug 9: the multi-file build opened from file:// says to open the single file', async () => {
+  const ctx = await browser.newContext();
+  const p = await ctx.newPage();
+  await p.goto(pathToFileURL(path.join(dist, 'index.html')).href);
+  await p.waitForSelector('#boot-problem:not([hidden])', { timeout: 15000 });
+  const text = await p.textContent('#boot-problem');
+  assert(/tps-planner\.html/.test(text), `message: ${text}`);
+  await p.screenshot({ path: path.join(shots, '10-file-url-multi.png') });
+  await ctx.close();
 });
 
 await test('no console errors', async () => {

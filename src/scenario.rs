@@ -388,7 +388,7 @@ fn check(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<f64, Scena
         return Err(ScenarioError::new(field, format!("must be a finite number ({lo}–{hi} {unit})").replace(" )", ")")));
     }
     if v < lo || v > hi {
-        return Err(ScenarioError::new(field, format!("{v} is out of range: allowed {lo}–{hi} {unit}").trim_end().to_string()));
+        return Err(ScenarioError::new(field, format!("{} is out of range: allowed {lo}–{hi} {unit}", crate::model::units::fmt_num(v)).trim_end().to_string()));
     }
     Ok(v)
 }
@@ -440,8 +440,34 @@ fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> Result<Hard
     };
     // Tensor parallel until the engine is known (llama.cpp then defaults to its layer split, in `resolve`).
     let parallelism = s.parallelism.unwrap_or(Parallelism::Tensor);
+    // A preset whose numbers were typed over is no longer that product: the name says what changed, so a
+    // summary never claims "on H100" for a device with another bandwidth.
+    let name = match (&s.name, p) {
+        (Some(n), _) => n.clone(),
+        (None, Some(p)) => {
+            let num = crate::model::units::fmt_num;
+            let mut changed = Vec::new();
+            let mut differs = |what: &str, given: Option<f64>, preset: Option<f64>, unit: &str| {
+                if let Some(v) = given.filter(|v| preset.is_none_or(|q| (q - v).abs() > 1e-9 * q.abs().max(1.0))) {
+                    changed.push(format!("{what} set to {} {unit}", num(v)));
+                }
+            };
+            differs("bandwidth", s.memory_bandwidth_gbps, Some(p.bandwidth_gbps), "GB/s");
+            differs("memory", s.memory_gb, Some(p.memory_gb), "GiB");
+            differs("FP16 compute", s.fp16_tflops, p.fp16_tflops, "TFLOPS");
+            differs("FP8 compute", s.fp8_tflops, p.fp8_tflops, "TFLOPS");
+            differs("FP4 compute", s.fp4_tflops, p.fp4_tflops, "TFLOPS");
+            differs("INT8", s.int8_tops, p.int8_tops, "TOPS");
+            differs("interconnect", s.interconnect_gbps, Some(p.interconnect_gbps), "GB/s");
+            if let Some(k) = s.kind.filter(|k| *k != p.kind) {
+                changed.push(format!("kind set to {}", k.id()));
+            }
+            if changed.is_empty() { p.name.to_string() } else { format!("{} ({})", p.name, changed.join(", ")) }
+        }
+        (None, None) => format!("{} GB/s {}", crate::model::units::fmt_num(bw), if kind == HardwareKind::Other { "device".to_string() } else { kind.id().replace('-', " ") }),
+    };
     Ok(Hardware {
-        name: s.name.clone().or(p.map(|p| p.name.to_string())).unwrap_or_else(|| format!("{bw:.0} GB/s device")),
+        name,
         kind,
         memory_bandwidth_gbps: bw,
         // Filled in resolve_memory once the model is known (a default needs the weights' size).
@@ -487,7 +513,7 @@ fn resolve_model(s: &ModelSpec, defaults: &mut Vec<String>) -> Result<ModelShape
         (Some(v), _) => {
             let v = positive("model.active_params_b", v, 100_000.0, "billion parameters")?;
             if v > params {
-                return Err(ScenarioError::new("model.active_params_b", format!("{v} B is more than params_b ({params} B)")));
+                return Err(ScenarioError::new("model.active_params_b", format!("{} B is more than params_b ({} B)", crate::model::units::fmt_num(v), crate::model::units::fmt_num(params))));
             }
             v
         }
@@ -806,9 +832,12 @@ pub struct Memory {
     pub kv_budget_gb: f64,
     /// Context per sequence the capacity is computed at (prompt + depth + output).
     pub context_tokens: f64,
-    /// Sequences of that context that fit at once, also limited by the engine's max batch.
+    /// The most sequences the engine runs at once: its max batch, and those whose KV blocks fit while each holds
+    /// only its prompt (engines admit by the blocks a request needs now and preempt when growing caches fill
+    /// the memory). No load level's running batch exceeds it.
     pub max_concurrency: f64,
-    /// Sequences that fit by memory alone.
+    /// Sequences whose whole context (`context_tokens`) fits at once: beyond this many running, the engine
+    /// preempts as their caches grow.
     pub kv_max_sequences: f64,
     pub fits: bool,
 }

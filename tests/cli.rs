@@ -130,9 +130,68 @@ fn import_errors_name_the_file_and_exit_2() {
     assert!(err.contains("invalid scenario"), "{err}");
     let (code, _, _) = tps(&["import"], None);
     assert_eq!(code, 2);
-    // In a folder, other files are skipped with a message; the results are still read.
+    // In a folder, other files are skipped with a message; the results are still read, each run once (the four
+    // llama-bench exports hold the same 4 tests: 14 files, 15 runs).
     let (code, out, err) = tps(&["import", "tests/samples"], None);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("skipped tests/samples/README.md"), "{err}");
-    assert!(serde_json::from_str::<serde_json::Value>(&out).unwrap().as_array().unwrap().len() >= 17);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&out).unwrap().as_array().unwrap().len(), 15);
+}
+
+/// A file of the test's own, in the system's temporary folder.
+fn temp_file(name: &str, text: &str) -> String {
+    let path = std::env::temp_dir().join(format!("tps-cli-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn the_same_run_in_four_formats_is_imported_once() {
+    let files = ["tests/samples/llama-bench.json", "tests/samples/llama-bench.md", "tests/samples/llama-bench.csv", "tests/samples/llama-bench.jsonl"];
+    let (code, out, err) = tps(&[&["import"][..], &files].concat(), None);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 4, "{out}");
+    for f in &files[1..] {
+        assert!(err.contains(&format!("tps: skipped 4 duplicate runs in {f}")), "{err}");
+    }
+    let (code, out, err) = tps(&[&["compare", "examples/h100-llama8b.json"][..], &files].concat(), None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&out).unwrap().as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn a_file_without_any_figure_exits_2_naming_it() {
+    let f = temp_file("nan.json", r#"{"output_throughput": NaN}"#);
+    let (code, out, err) = tps(&["import", &f], None);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains(&format!("{f}: no figure in the file: expected output_throughput")), "{err}");
+    assert!(out.is_empty());
+    let _ = std::fs::remove_file(f);
+}
+
+#[test]
+fn compare_says_when_the_deployment_does_not_fit_or_the_file_is_for_another_model() {
+    let s = temp_file(
+        "nofit.json",
+        r#"{"hardware":{"preset":"rtx-4090","devices":4},"model":{"preset":"qwen2.5-72b"},"quantization":{"weights":"bf16"},"engine":{"preset":"vllm"}}"#,
+    );
+    let (code, out, err) = tps(&["compare", &s, "tests/samples/vllm-bench-serve.json", "--table"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("the deployment does not fit: weights 145.4 GB"), "{out}");
+    assert!(!out.contains("TTFT") && !out.contains("median |error|"), "no numbers: {out}");
+    assert!(
+        out.contains("note: the file's model is meta-llama/Llama-3.1-8B-Instruct, the page's is Qwen2.5-72B: the prediction is for the page's model"),
+        "{out}"
+    );
+    let (code, out, _) = tps(&["compare", &s, "tests/samples/vllm-bench-serve.json"], None);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v[0]["fits"], false);
+    assert_eq!(v[0]["rows"].as_array().unwrap().len(), 0);
+    assert_eq!(v[0]["mismatch"][0]["what"], "model");
+    assert_eq!(v[0]["mismatch"][0]["preset"], "llama-3.1-8b");
+    assert_eq!(v[0]["mismatch"][1]["what"], "hardware");
+    assert_eq!(v[0]["mismatch"][1]["preset"], "h100-sxm");
+    let _ = std::fs::remove_file(s);
 }

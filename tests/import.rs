@@ -222,3 +222,169 @@ fn small_runs_are_compared_and_the_lockstep_is_explained() {
     assert!(c.notes.iter().any(|n| n.contains("in step")), "{:?}", c.notes);
     assert_eq!(import::compare(&scenario, &read("vllm-bench-serve-sweep/vllm-infqps-concurrency1-Llama-3.1-8B-Instruct-20250612-110502.json")[0]).unwrap().load, "1 concurrent user");
 }
+
+fn h100_llama8b() -> Scenario {
+    Scenario::from_json(&std::fs::read_to_string("examples/h100-llama8b.json").unwrap()).unwrap()
+}
+
+/// Issue 4: a deployment that does not fit was compared as 0 ms (error −100 %); now nothing is predicted and
+/// the note says why, for every kind of run.
+#[test]
+fn a_deployment_that_does_not_fit_is_not_predicted() {
+    let four_4090s = Scenario::from_json(
+        r#"{"hardware":{"preset":"rtx-4090","devices":4},"model":{"preset":"qwen2.5-72b"},"quantization":{"weights":"bf16"},"engine":{"preset":"vllm"}}"#,
+    )
+    .unwrap();
+    let serving = &read("vllm-bench-serve.json")[0];
+    let c = import::compare(&four_4090s, serving).unwrap();
+    assert!(!c.fits && c.rows.is_empty(), "{:?}", c.rows);
+    assert!(c.notes[0].contains("does not fit") && c.notes[0].contains("weights 145.4 GB"), "{:?}", c.notes);
+    assert!(c.load.contains("does not fit"), "{}", c.load);
+    // llama-bench runs (decode and prefill) at the file's 4.9 bits: 44 GB of weights on one 24 GB card.
+    let one_4090 = Scenario::from_json(r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"qwen2.5-72b"}}"#).unwrap();
+    let bench = read("llama-bench.json");
+    for m in &bench {
+        let c = import::compare(&one_4090, m).unwrap();
+        assert!(!c.fits && c.rows.is_empty(), "{}: {:?}", m.label, c.rows);
+        assert!(c.notes.iter().any(|n| n.contains("does not fit")), "{}: {:?}", m.label, c.notes);
+    }
+    assert!(bench.iter().any(|m| m.kind == Kind::Decode) && bench.iter().any(|m| m.kind == Kind::Prefill));
+    // Weights that fit with no room for one sequence's KV cache at the run's lengths.
+    let mut long = serving.clone();
+    long.prompt_tokens = Some(1_000_000.0);
+    let c = import::compare(&h100_llama8b(), &long).unwrap();
+    assert!(!c.fits && c.rows.is_empty());
+    assert!(c.notes[0].contains("KV cache of one sequence"), "{:?}", c.notes);
+    // A deployment that fits is predicted as before.
+    let c = import::compare(&h100_llama8b(), serving).unwrap();
+    assert!(c.fits && !c.rows.is_empty() && c.rows.iter().all(|r| r.predicted > 0.0));
+}
+
+/// Issue 5: a file recorded on another model or device than the scenario's gets a note and a structured
+/// mismatch naming the preset that matches the file.
+#[test]
+fn a_file_for_another_model_or_device_is_flagged() {
+    let scenario = h100_llama8b();
+    let same = &read("vllm-bench-serve.json")[0];
+    assert_eq!(same.hardware.as_deref(), Some("H100-SXM5-80GB"));
+    let c = import::compare(&scenario, same).unwrap();
+    assert!(c.mismatch.is_empty(), "the samples are Llama-3.1-8B on an H100: {:?}", c.mismatch);
+    assert!(!c.notes.iter().any(|n| n.contains("the file's")), "{:?}", c.notes);
+
+    let mut other = same.clone();
+    other.model = Some("meta-llama/Llama-3.1-70B-Instruct".into());
+    other.hardware = Some("NVIDIA GeForce RTX 4090".into());
+    let c = import::compare(&scenario, &other).unwrap();
+    let what: Vec<(&str, Option<&str>)> = c.mismatch.iter().map(|x| (x.what, x.preset.as_deref())).collect();
+    assert_eq!(what, vec![("model", Some("llama-3.1-70b")), ("hardware", Some("rtx-4090"))]);
+    assert_eq!(c.mismatch[0].file, "meta-llama/Llama-3.1-70B-Instruct");
+    assert_eq!(c.mismatch[0].page, "Llama-3-8B / Llama-3.1-8B");
+    assert!(
+        c.notes[0].starts_with("the file's model is meta-llama/Llama-3.1-70B-Instruct, the page's is Llama-3-8B / Llama-3.1-8B: the prediction is for the page's model"),
+        "{:?}",
+        c.notes
+    );
+    assert!(c.notes[1].contains("the file's hardware is NVIDIA GeForce RTX 4090"), "{:?}", c.notes);
+    assert!(!c.rows.is_empty(), "still predicted, for the page's deployment");
+
+    // No preset for the file's names: the parameter count (llama-bench) or the device's model number tells.
+    let mut unknown = read("llama-bench.json")[1].clone();
+    unknown.model = Some("llama 7B Q4_0".into());
+    unknown.params_b = Some(6.74);
+    unknown.hardware = Some("AMD EPYC 9454 48-Core Processor".into());
+    let c = import::compare(&scenario, &unknown).unwrap();
+    let what: Vec<(&str, Option<&str>)> = c.mismatch.iter().map(|x| (x.what, x.preset.as_deref())).collect();
+    assert_eq!(what, vec![("model", None), ("hardware", None)]);
+
+    // The same device or model under another name is no mismatch: a custom device with the H100's figures, the
+    // llama-bench names of the scenario's model and GPU.
+    let custom = Scenario::from_json(r#"{"hardware":{"memory_bandwidth_gbps":3350,"memory_gb":80,"kind":"datacenter-gpu"},"model":{"preset":"llama-3.1-8b"}}"#).unwrap();
+    for s in [&scenario, &custom] {
+        let c = import::compare(s, &read("llama-bench.json")[1]).unwrap();
+        assert!(c.mismatch.is_empty(), "{:?}", c.mismatch);
+    }
+    // A file that records neither gives no mismatch.
+    let csv = &read("genai-perf-profile_export.csv")[0];
+    assert!(csv.model.is_none() && csv.hardware.is_none());
+    let mut other_scenario = scenario.clone();
+    other_scenario.model.preset = Some("qwen3-8b".into());
+    assert!(import::compare(&other_scenario, csv).unwrap().mismatch.is_empty());
+}
+
+/// Issue 11: the same run imported in several formats (different precision and fields) is kept once.
+#[test]
+fn the_same_run_in_four_formats_merges_to_one_set_of_rows() {
+    let json = read("llama-bench.json");
+    let mut all = Vec::new();
+    // The Markdown table first: it has no hardware, which the JSON export fills in.
+    let mut skipped = import::merge(&mut all, read("llama-bench.md"));
+    for f in ["llama-bench.json", "llama-bench.csv", "llama-bench.jsonl"] {
+        skipped += import::merge(&mut all, read(f));
+    }
+    assert_eq!(skipped, 12);
+    assert_eq!(all.len(), json.len());
+    for (a, b) in all.iter().zip(&json) {
+        assert_eq!((&a.label, a.kind), (&b.label, b.kind));
+    }
+    assert_eq!(all[0].hardware.as_deref(), Some("NVIDIA H100 80GB HBM3"), "filled in from the JSON export");
+    // The same file twice.
+    assert_eq!(import::merge(&mut all, json.clone()), 4);
+    assert_eq!(all.len(), 4);
+
+    // Different runs stay apart: another figure (beyond rounding), another model, another load, another tool.
+    let mut faster = json[1].clone();
+    faster.per_user_tps = Some(json[1].per_user_tps.unwrap() * 1.05);
+    faster.tpot_ms.mean = Some(json[1].tpot_ms.mean.unwrap() / 1.05);
+    assert!(!import::same_run(&json[1], &faster));
+    let mut other_model = json[1].clone();
+    other_model.model = Some("llama 8B Q8_0".into());
+    assert!(!import::same_run(&json[1], &other_model));
+    let mut rounded = json[1].clone();
+    rounded.per_user_tps = Some(182.07);
+    rounded.tpot_ms.mean = None;
+    rounded.hardware = None;
+    assert!(import::same_run(&json[1], &rounded), "two decimals and a missing field are the same run");
+    let mut serving = Vec::new();
+    for f in std::fs::read_dir("tests/samples/vllm-bench-serve-sweep").unwrap() {
+        let p = f.unwrap().path();
+        import::merge(&mut serving, import::parse("x", &std::fs::read_to_string(p).unwrap()).unwrap());
+    }
+    assert_eq!(serving.len(), 4, "a sweep's levels are different runs");
+    assert_eq!(import::merge(&mut serving, read("sglang-bench-serving.jsonl")), 0);
+    assert_eq!(import::merge(&mut serving, read("vllm-bench-serve-detailed.json")), 0);
+    assert_eq!(import::merge(&mut serving, read("vllm-benchmark-serving-legacy.json")), 0, "same settings, other figures");
+    assert_eq!(serving.len(), 8);
+}
+
+/// Issue 15: a run from which no figure can be read is not a measurement; a file of nothing else is an error
+/// that says what was expected.
+#[test]
+fn a_file_without_any_figure_is_an_error() {
+    for (name, text, expected) in [
+        ("nan.json", r#"{"output_throughput": NaN}"#, "output_throughput"),
+        ("vllm.json", r#"{"model_id": "m", "num_prompts": 10, "output_throughput": null, "mean_ttft_ms": "n/a", "max_concurrency": 4}"#, "mean_ttft_ms"),
+        ("llmperf.json", r#"{"results_mean_output_throughput_token_per_s": NaN, "num_concurrent_requests": 4}"#, "results_ttft_s_mean"),
+        ("genai.json", r#"{"output_token_throughput": {"unit": "tokens/sec"}, "time_to_first_token": {"unit": "ms"}}"#, "time_to_first_token"),
+        ("metrics.prom", "vllm:num_requests_running 3\n", "vllm:time_to_first_token_seconds"),
+    ] {
+        let e = import::parse(name, text).expect_err(name);
+        let msg = e.to_string();
+        assert!(msg.starts_with(&format!("{name}: no figure in the file: expected")), "{msg}");
+        assert!(msg.contains(expected), "{msg}");
+    }
+    // A figureless run next to a real one is dropped; the real one is kept.
+    let text = "{\"output_throughput\": NaN, \"tag\": \"empty\"}\n{\"output_throughput\": 1000.0, \"tag\": \"real\"}\n";
+    let ms = import::parse("two.jsonl", text).unwrap();
+    assert_eq!(ms.len(), 1);
+    assert!(ms[0].label.contains("real"));
+    // Every sample still imports, each run with a figure.
+    let mut files: Vec<_> = std::fs::read_dir("tests/samples").unwrap().map(|e| e.unwrap().path()).collect();
+    files.extend(std::fs::read_dir("tests/samples/vllm-bench-serve-sweep").unwrap().map(|e| e.unwrap().path()));
+    let mut n = 0;
+    for p in files.iter().filter(|p| p.is_file() && !p.ends_with("README.md")) {
+        let ms = import::parse(&p.display().to_string(), &std::fs::read_to_string(p).unwrap()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(ms.iter().all(Measurement::has_figure), "{}", p.display());
+        n += 1;
+    }
+    assert_eq!(n, 18);
+}

@@ -112,7 +112,7 @@ fn run(args: &[String]) -> Result<String, (u8, String)> {
     }
 }
 
-/// Every measurement in the files (a directory: each file in it, sorted by name).
+/// Every measurement in the files (a directory: each file in it, sorted by name), each run once.
 fn read_measurements(paths: &[&String]) -> Result<Vec<import::Measurement>, (u8, String)> {
     // (file, whether it came from a directory listing: those may hold other files, which are skipped)
     let mut files = Vec::new();
@@ -145,7 +145,13 @@ fn read_measurements(paths: &[&String]) -> Result<Vec<import::Measurement>, (u8,
             Err(e) => return Err((1, format!("{name}: {e}"))),
         };
         match import::parse(&name, &text) {
-            Ok(ms) => out.extend(ms),
+            Ok(ms) => {
+                // The same run in another export (llama-bench's JSON and Markdown) or the same file twice.
+                let dup = import::merge(&mut out, ms);
+                if dup > 0 {
+                    eprintln!("tps: skipped {dup} duplicate run{} in {name} (already read: the same run in another file or export)", if dup == 1 { "" } else { "s" });
+                }
+            }
             Err(e) if listed => eprintln!("tps: skipped {e}"),
             Err(e) => return Err((2, e.to_string())),
         }
@@ -268,7 +274,7 @@ fn render_table(r: &Report) -> String {
         ss.ceiling_tps, ss.bytes_per_token / 1e9, ss.decode_tps, r.band.single_stream_pct, ss.tpot_ms, ss.ttft_ms, ss.prefill_tps, ss.bound
     );
     o += &format!(
-        "memory: weights {:.1} GB, KV {:.0} KB/token, KV space {:.1} GB: {:.0} sequences of {:.0} tokens fit in memory, {:.0} run at once (max batch){}\n",
+        "memory: weights {:.1} GB, KV {:.0} KB/token, KV space {:.1} GB: {:.0} sequences of {:.0} tokens fit at full length, at most {:.0} run at once (max batch, or prompts that fit; more than fit at full length means preemptions){}\n",
         m.weights_gb, m.kv_bytes_per_token / 1e3, m.kv_budget_gb, m.kv_max_sequences.floor(), m.context_tokens, m.max_concurrency, if m.fits { "" } else { " — DOES NOT FIT" }
     );
     let pct = r.target.percentile;

@@ -5,6 +5,7 @@
 
 use crate::scenario::Report;
 use plotters::coord::Shift;
+use super::{LegendEntry, Swatch};
 use plotters::prelude::*;
 
 /// Series of the latency chart.
@@ -58,19 +59,38 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
     }
     let (xlo, xhi) = super::load_range(pts.iter().map(|&i| d.x[i]));
     // Scale to the levels that reach a steady state; saturated levels' ever-growing queues would flatten the
-    // region that matters, so their values are clipped at the top. 45 % headroom keeps the legend clear.
+    // region that matters, so their values are clipped at the top. The legend sits below the plot.
     let steady: Vec<usize> = pts.iter().copied().filter(|&i| !d.saturated.get(i).copied().unwrap_or(false)).collect();
     let scale_pts = if steady.is_empty() { &pts } else { &steady };
     let max_of = |v: &[Vec<f64>; 3], t: Option<f64>| {
         let data = scale_pts.iter().map(|&i| v[2][i]).filter(|x| x.is_finite()).fold(0.0, f64::max);
-        (data * 1.45).max(t.unwrap_or(0.0) * 1.15)
+        (data * 1.15).max(t.unwrap_or(0.0) * 1.15)
     };
     // Past a few times the TTFT target the exact figure no longer matters (the level fails either way), and
     // one queue-bound level of 30 s would flatten every other: clip at 4 × the target.
     let cap = d.ttft_target.filter(|t| *t > 0.0 && *t < 1e8).map_or(f64::INFINITY, |t| 4.0 * t);
     let tmax = (max_of(&d.ttft, d.ttft_target).min(cap) / 1e3).max(0.01);
     let pmax = max_of(&d.tpot, d.tpot_target).max(1.0);
-    let mut chart = super::dual_axis_chart(root, scale, (xlo, xhi), (tmax, pmax), (d.x_label.as_str(), "TTFT (s)")).map_err(err)?;
+    let ttft_line = d.ttft_target.map(|t| t / 1e3).filter(|t| *t < tmax);
+    let tpot_line = d.tpot_target.filter(|t| *t < pmax);
+    let names = ["P50", "P95", "P99"];
+    // P50 thick and solid, P95 thin and light, P99 medium and darker: three visibly different lines.
+    let styles = [(0usize, 3.0, 1.0), (1, 1.0, 0.45), (2, 2.0, 0.75)];
+    let mut entries = Vec::new();
+    for (k, w, a) in styles {
+        entries.push(LegendEntry { swatch: Swatch::Line(TTFT.mix(a), w), label: format!("TTFT {}", names[k]) });
+    }
+    for (k, w, a) in styles {
+        entries.push(LegendEntry { swatch: Swatch::Line(TPOT.mix(a), w), label: format!("TPOT {}", names[k]) });
+    }
+    if let Some(t) = ttft_line {
+        entries.push(LegendEntry { swatch: Swatch::Dashed(TTFT.to_rgba(), 1.0), label: format!("TTFT target {t} s") });
+    }
+    if let Some(t) = tpot_line {
+        entries.push(LegendEntry { swatch: Swatch::Dashed(TPOT.to_rgba(), 1.0), label: format!("TPOT target {t} ms") });
+    }
+    let (plot, strip) = super::split_legend(root, &entries, scale);
+    let mut chart = super::dual_axis_chart(&plot, scale, (xlo, xhi), (tmax, pmax), (d.x_label.as_str(), "TTFT (s)")).map_err(err)?;
     chart
         .configure_secondary_axes()
         .label_style(("sans-serif", 12.0 * scale))
@@ -79,35 +99,21 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
         .y_label_formatter(&|v| if *v >= 10.0 || *v == 0.0 { format!("{v:.0}") } else { format!("{v:.1}") })
         .draw()
         .map_err(err)?;
-    let names = ["P50", "P95", "P99"];
-    // P50 thick and solid, P95 thin and light, P99 medium and darker: three visibly different lines.
-    for (k, w, a) in [(0usize, 3u32, 1.0), (1, 1, 0.45), (2, 2, 0.75)] {
+    for (k, w, a) in styles {
         chart
-            .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], (d.ttft[k][i] / 1e3).min(tmax))), TTFT.mix(a).stroke_width(px(f64::from(w)))))
-            .map_err(err)?
-            .label(format!("TTFT {}", names[k]))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], TTFT.mix(a).stroke_width(px(f64::from(w)))));
+            .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], (d.ttft[k][i] / 1e3).min(tmax))), TTFT.mix(a).stroke_width(px(w))))
+            .map_err(err)?;
         chart
-            .draw_secondary_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.tpot[k][i].min(pmax))), TPOT.mix(a).stroke_width(px(f64::from(w)))))
-            .map_err(err)?
-            .label(format!("TPOT {}", names[k]))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], TPOT.mix(a).stroke_width(px(f64::from(w)))));
+            .draw_secondary_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.tpot[k][i].min(pmax))), TPOT.mix(a).stroke_width(px(w))))
+            .map_err(err)?;
     }
-    if let Some(t) = d.ttft_target.map(|t| t / 1e3).filter(|t| *t < tmax) {
-        chart
-            .draw_series(DashedLineSeries::new([(xlo, t), (xhi, t)], px(6.0), px(4.0), TTFT.stroke_width(px(1.0))))
-            .map_err(err)?
-            .label(format!("TTFT target {t} s"))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + px(5.0) as i32, y)], TTFT.stroke_width(px(1.0))));
+    if let Some(t) = ttft_line {
+        chart.draw_series(DashedLineSeries::new([(xlo, t), (xhi, t)], px(6.0), px(4.0), TTFT.stroke_width(px(1.0)))).map_err(err)?;
     }
-    if let Some(t) = d.tpot_target.filter(|t| *t < pmax) {
-        chart
-            .draw_secondary_series(DashedLineSeries::new([(xlo, t), (xhi, t)], px(6.0), px(4.0), TPOT.stroke_width(px(1.0))))
-            .map_err(err)?
-            .label(format!("TPOT target {t} ms"))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + px(5.0) as i32, y)], TPOT.stroke_width(px(1.0))));
+    if let Some(t) = tpot_line {
+        chart.draw_secondary_series(DashedLineSeries::new([(xlo, t), (xhi, t)], px(6.0), px(4.0), TPOT.stroke_width(px(1.0)))).map_err(err)?;
     }
-    super::draw_legend(&mut chart, SeriesLabelPosition::UpperLeft, scale).map_err(err)?;
+    super::draw_legend_strip(&strip, &entries, scale).map_err(err)?;
     root.present().map_err(err)?;
     Ok(())
 }

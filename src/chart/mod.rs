@@ -7,6 +7,7 @@ pub mod throughput;
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::chart::DualCoordChartContext;
+use plotters::style::RGBAColor;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -33,25 +34,95 @@ pub(crate) fn px(scale: f64, v: f64) -> u32 {
     (v * scale).round().max(1.0) as u32
 }
 
-/// Draws the series legend at `pos`, on a translucent white box — unless the chart is narrower than 560
-/// logical pixels (a phone), where the box would cover the lines; the page's caption names the colours.
-pub(crate) fn draw_legend<'a, DB: DrawingBackend + 'a>(
-    chart: &mut DualCoordChartContext<'a, DB, LogLin, LogLin>,
-    pos: SeriesLabelPosition,
+/// How a legend entry shows its series.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Swatch {
+    /// A line of this colour and logical width.
+    Line(RGBAColor, f64),
+    /// A dashed line.
+    Dashed(RGBAColor, f64),
+    /// A ring (the operating point).
+    Ring(RGBAColor),
+    /// A cross (a measured point).
+    Cross(RGBAColor),
+    /// A filled box (a band).
+    Fill(RGBAColor),
+}
+
+/// One entry of a chart's legend.
+pub(crate) struct LegendEntry {
+    pub swatch: Swatch,
+    pub label: String,
+}
+
+/// Logical size of the legend's text, px.
+const LEGEND_FONT: f64 = 12.0;
+/// Logical height of one legend row, px.
+const LEGEND_ROW: f64 = 18.0;
+
+/// Approximate logical width of an entry: swatch, label (about 0.56 em per character of the sans-serif face)
+/// and the gap to the next one.
+fn entry_width(e: &LegendEntry) -> f64 {
+    26.0 + e.label.chars().count() as f64 * LEGEND_FONT * 0.56 + 16.0
+}
+
+/// Lays the entries out in rows that fit `width` logical px: the (row, x) of each entry and the row count.
+fn legend_rows(entries: &[LegendEntry], width: f64) -> (Vec<(usize, f64)>, usize) {
+    let (mut row, mut x) = (0usize, 8.0);
+    let mut at = Vec::with_capacity(entries.len());
+    for e in entries {
+        let w = entry_width(e);
+        if x > 8.0 && x + w > width {
+            row += 1;
+            x = 8.0;
+        }
+        at.push((row, x));
+        x += w;
+    }
+    (at, if entries.is_empty() { 0 } else { row + 1 })
+}
+
+/// Splits `root` into the plot (top) and a legend strip (bottom) tall enough for the entries' rows, so the
+/// legend never covers data (a box inside the plot hid measured points and line ends).
+pub(crate) fn split_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    entries: &[LegendEntry],
+    scale: f64,
+) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
+    let (w, h) = root.dim_in_pixel();
+    let (_, rows) = legend_rows(entries, f64::from(w) / scale.max(1e-9));
+    let strip = ((rows as f64 * LEGEND_ROW + 6.0) * scale).round() as u32;
+    root.split_vertically(h.saturating_sub(strip.min(h / 2)))
+}
+
+/// Draws the legend entries in their strip (from [`split_legend`]).
+pub(crate) fn draw_legend_strip<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[LegendEntry],
     scale: f64,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let width = f64::from(chart.plotting_area().dim_in_pixel().0) / scale.max(1e-9);
-    if width < 400.0 {
-        return Ok(());
+    let (w, _) = area.dim_in_pixel();
+    let (at, _) = legend_rows(entries, f64::from(w) / scale.max(1e-9));
+    let p = |v: f64| (v * scale).round() as i32;
+    let font = ("sans-serif", LEGEND_FONT * scale).into_font().color(&RGBColor(51, 65, 85));
+    for (e, (row, x)) in entries.iter().zip(at) {
+        let (x0, y) = (p(x), p(row as f64 * LEGEND_ROW + LEGEND_ROW / 2.0 + 3.0));
+        let x1 = x0 + p(20.0);
+        match e.swatch {
+            Swatch::Line(c, wd) => area.draw(&PathElement::new([(x0, y), (x1, y)], c.stroke_width(px(scale, wd))))?,
+            Swatch::Dashed(c, wd) => {
+                for k in 0..3 {
+                    let a = x0 + k * p(8.0);
+                    area.draw(&PathElement::new([(a, y), ((a + p(5.0)).min(x1), y)], c.stroke_width(px(scale, wd))))?;
+                }
+            }
+            Swatch::Ring(c) => area.draw(&Circle::new(((x0 + x1) / 2, y), px(scale, 5.0), c.stroke_width(px(scale, 2.0))))?,
+            Swatch::Cross(c) => area.draw(&Cross::new(((x0 + x1) / 2, y), px(scale, 5.0) as i32, c.stroke_width(px(scale, 2.0))))?,
+            Swatch::Fill(c) => area.draw(&Rectangle::new([(x0, y - p(5.0)), (x1, y + p(5.0))], c.filled()))?,
+        }
+        area.draw(&Text::new(e.label.clone(), (x1 + p(6.0), y - p(LEGEND_FONT / 2.0 + 1.0)), font.clone()))?;
     }
-    chart
-        .configure_series_labels()
-        .label_font(("sans-serif", 12.0 * scale))
-        .legend_area_size(px(scale, 24.0))
-        .position(pos)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(203, 213, 225))
-        .draw()
+    Ok(())
 }
 
 /// A chart with log-scaled load on x, a left axis up to `ymax` and a right axis up to `y2max`, its mesh drawn.
@@ -105,6 +176,48 @@ mod tests {
             super::latency::draw(&root, &super::latency::LatencyData::from_report(&r), 1.0).unwrap();
         }
         assert!(svg2.contains("TTFT P99"));
+    }
+
+    /// The y coordinate of the SVG `<text>` whose content is `label`.
+    fn text_y(svg: &str, label: &str) -> Option<f64> {
+        let end = svg.find(&format!(">\n{label}\n</text>")).or_else(|| svg.find(&format!(">{label}</text>")))?;
+        let start = svg[..end].rfind("<text")?;
+        let tag = &svg[start..end];
+        let y = tag.split(" y=\"").nth(1)?.split('"').next()?;
+        y.parse().ok()
+    }
+
+    #[test]
+    fn legends_sit_below_the_plot_not_on_the_data() {
+        // Regression: the legend box sat in the plot's upper right and hid the measured cross at 128 users.
+        let s = crate::scenario::Scenario::from_json(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"requests":200,"prompt_tokens":1024,"output_tokens":128}}"#,
+        )
+        .unwrap();
+        let r = crate::plan::evaluate(&s).unwrap();
+        let mut data = super::throughput::ThroughputData::from_report(&r);
+        let peak = data.system.iter().copied().fold(0.0, f64::max);
+        data.measured.push((128.0, Some(20.0), Some(peak)));
+        for width in [900u32, 420] {
+            let mut svg = String::new();
+            {
+                let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
+                super::throughput::draw(&root, &data, 1.0).unwrap();
+            }
+            let axis = text_y(&svg, "concurrent users").unwrap_or_else(|| panic!("x-axis description in {}", &svg[svg.find("<text").unwrap_or(0)..][..600]));
+            for label in ["measured system", "system (all users)", "operating point"] {
+                let y = text_y(&svg, label).unwrap_or_else(|| panic!("legend entry {label} missing at width {width}"));
+                assert!(y > axis, "legend entry {label} at y={y} is inside the plot (x-axis description at y={axis}), width {width}");
+            }
+        }
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (900, 420)).into_drawing_area();
+            super::latency::draw(&root, &super::latency::LatencyData::from_report(&r), 1.0).unwrap();
+        }
+        let axis = text_y(&svg, "concurrent users").expect("x-axis description");
+        let y = text_y(&svg, "TTFT P99").expect("legend entry TTFT P99");
+        assert!(y > axis, "latency legend inside the plot");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 use crate::scenario::Report;
 use plotters::coord::Shift;
+use super::{LegendEntry, Swatch};
 use plotters::prelude::*;
 
 /// What the chart draws, derived from a [`Report`].
@@ -102,7 +103,35 @@ fn nice_max(v: f64) -> f64 {
     n * mag
 }
 
-/// Draws the chart onto any plotters backend.
+/// The legend of the series this data draws, in drawing order.
+fn legend(d: &ThroughputData, has_user_pts: bool, has_sys_pts: bool, show_floor: bool, show_op: bool) -> Vec<LegendEntry> {
+    let mut v = Vec::new();
+    let mut add = |swatch, label: &str| v.push(LegendEntry { swatch, label: label.to_string() });
+    add(Swatch::Line(USER.to_rgba(), 3.0), "per user (median TPOT)");
+    add(Swatch::Line(USER.mix(0.6), 1.0), &d.tail_label);
+    add(Swatch::Line(SYSTEM.to_rgba(), 3.0), "system (all users)");
+    if d.band > 0.0 {
+        add(Swatch::Fill(USER.mix(0.18)), "± validated error");
+    }
+    if let (true, Some(f)) = (show_floor, d.floor) {
+        add(Swatch::Line(FLOOR.to_rgba(), 1.0), &format!("target floor {f:.0} tok/s"));
+    }
+    if d.knee_x.is_some() {
+        add(Swatch::Dashed(KNEE.to_rgba(), 2.0), "saturation knee");
+    }
+    if show_op {
+        add(Swatch::Ring(OP.to_rgba()), "operating point");
+    }
+    if has_user_pts {
+        add(Swatch::Cross(USER.to_rgba()), "measured per user");
+    }
+    if has_sys_pts {
+        add(Swatch::Cross(SYSTEM.to_rgba()), "measured system");
+    }
+    v
+}
+
+/// Draws the chart onto any plotters backend: the plot on top, its legend in a strip below it.
 ///
 /// # Errors
 /// A message when there is nothing to draw or the backend fails.
@@ -115,16 +144,23 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
         return Err("no load levels to draw".into());
     }
     let (xlo, xhi) = super::load_range(pts.iter().map(|&i| d.x[i]).chain(d.measured.iter().map(|m| m.0)));
-    // 45 % headroom above the data keeps the legend (upper right) off the lines.
+    // 10 % headroom above the highest point (the legend is outside the plot).
     let umax = nice_max(
         pts.iter()
             .map(|&i| d.per_user[i] * (1.0 + d.band_at(i)))
             .chain(d.measured.iter().filter_map(|m| m.1))
             .fold(d.floor.unwrap_or(0.0) * 1.1, f64::max)
-            * 1.45,
+            * 1.1,
     );
-    let smax = nice_max(pts.iter().map(|&i| d.system[i]).chain(d.measured.iter().filter_map(|m| m.2)).fold(0.0, f64::max) * 1.45);
-    let mut chart = super::dual_axis_chart(root, scale, (xlo, xhi), (umax, smax), (d.x_label.as_str(), "per-user tok/s")).map_err(err)?;
+    let smax = nice_max(pts.iter().map(|&i| d.system[i]).chain(d.measured.iter().filter_map(|m| m.2)).fold(0.0, f64::max) * 1.1);
+    let in_range = |x: f64| x >= xlo && x <= xhi;
+    let user_pts: Vec<(f64, f64)> = d.measured.iter().filter_map(|m| m.1.map(|u| (m.0, u))).filter(|p| in_range(p.0)).collect();
+    let sys_pts: Vec<(f64, f64)> = d.measured.iter().filter_map(|m| m.2.map(|s| (m.0, s))).filter(|p| in_range(p.0)).collect();
+    let floor = d.floor.filter(|f| *f < umax);
+    let op = d.operating.filter(|o| o.0 >= xlo && o.0 <= xhi);
+    let entries = legend(d, !user_pts.is_empty(), !sys_pts.is_empty(), floor.is_some(), op.is_some());
+    let (plot, strip) = super::split_legend(root, &entries, scale);
+    let mut chart = super::dual_axis_chart(&plot, scale, (xlo, xhi), (umax, smax), (d.x_label.as_str(), "per-user tok/s")).map_err(err)?;
     chart
         .configure_secondary_axes()
         .axis_desc_style(("sans-serif", 13.0 * scale))
@@ -139,61 +175,28 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
         poly.extend(pts.iter().rev().map(|&i| (d.x[i], d.per_user[i] * (1.0 - d.band_at(i)))));
         chart.draw_series(std::iter::once(Polygon::new(poly, USER.mix(0.12)))).map_err(err)?;
     }
-    if let Some(f) = d.floor.filter(|f| *f < umax) {
-        chart
-            .draw_series(LineSeries::new([(xlo, f), (xhi, f)], FLOOR.stroke_width(px(1.0))))
-            .map_err(err)?
-            .label(format!("target floor {f:.0} tok/s"))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], FLOOR));
+    if let Some(f) = floor {
+        chart.draw_series(LineSeries::new([(xlo, f), (xhi, f)], FLOOR.stroke_width(px(1.0)))).map_err(err)?;
     }
     if let Some(k) = d.knee_x {
-        chart.draw_series(DashedLineSeries::new([(k, 0.0), (k, umax)], px(8.0), px(4.0), KNEE.stroke_width(px(2.0)))).map_err(err)?
-            .label("saturation knee")
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], KNEE.stroke_width(px(2.0))));
+        chart.draw_series(DashedLineSeries::new([(k, 0.0), (k, umax)], px(8.0), px(4.0), KNEE.stroke_width(px(2.0)))).map_err(err)?;
     }
-    chart
-        .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.per_user[i])), USER.stroke_width(px(3.0))))
-        .map_err(err)?
-        .label("per user (median TPOT)")
-        .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], USER.stroke_width(px(3.0))));
+    chart.draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.per_user[i])), USER.stroke_width(px(3.0)))).map_err(err)?;
     chart.draw_series(pts.iter().map(|&i| Circle::new((d.x[i], d.per_user[i]), 3, USER.filled()))).map_err(err)?;
     chart
         .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.per_user_tail[i])), USER.mix(0.6).stroke_width(px(1.0))))
-        .map_err(err)?
-        .label(d.tail_label.as_str())
-        .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], USER.mix(0.6)));
+        .map_err(err)?;
     chart
         .draw_secondary_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.system[i])), SYSTEM.stroke_width(px(3.0))))
-        .map_err(err)?
-        .label("system (all users)")
-        .legend(move |(x, y)| PathElement::new([(x, y), (x + px(18.0) as i32, y)], SYSTEM.stroke_width(px(3.0))));
+        .map_err(err)?;
     chart.draw_secondary_series(pts.iter().map(|&i| Circle::new((d.x[i], d.system[i]), 3, SYSTEM.filled()))).map_err(err)?;
-    if let Some((x, _, s)) = d.operating.filter(|o| o.0 >= xlo && o.0 <= xhi) {
-        chart
-            .draw_secondary_series(std::iter::once(Circle::new((x, s), px(7.0), OP.stroke_width(px(3.0)))))
-            .map_err(err)?
-            .label("operating point")
-            .legend(move |(x, y)| Circle::new((x + px(9.0) as i32, y), px(5.0), OP.stroke_width(px(2.0))));
+    if let Some((x, _, s)) = op {
+        chart.draw_secondary_series(std::iter::once(Circle::new((x, s), px(7.0), OP.stroke_width(px(3.0))))).map_err(err)?;
     }
-    let in_range = |x: f64| x >= xlo && x <= xhi;
-    let user_pts: Vec<(f64, f64)> = d.measured.iter().filter_map(|m| m.1.map(|u| (m.0, u))).filter(|p| in_range(p.0)).collect();
-    let sys_pts: Vec<(f64, f64)> = d.measured.iter().filter_map(|m| m.2.map(|s| (m.0, s))).filter(|p| in_range(p.0)).collect();
     let size = px(6.0) as i32;
-    if !user_pts.is_empty() {
-        chart
-            .draw_series(user_pts.into_iter().map(|p| Cross::new(p, size, USER.stroke_width(px(2.5)))))
-            .map_err(err)?
-            .label("measured per user")
-            .legend(move |(x, y)| Cross::new((x + px(9.0) as i32, y), px(5.0) as i32, USER.stroke_width(px(2.0))));
-    }
-    if !sys_pts.is_empty() {
-        chart
-            .draw_secondary_series(sys_pts.into_iter().map(|p| Cross::new(p, size, SYSTEM.stroke_width(px(2.5)))))
-            .map_err(err)?
-            .label("measured system")
-            .legend(move |(x, y)| Cross::new((x + px(9.0) as i32, y), px(5.0) as i32, SYSTEM.stroke_width(px(2.0))));
-    }
-    super::draw_legend(&mut chart, SeriesLabelPosition::UpperRight, scale).map_err(err)?;
+    chart.draw_series(user_pts.into_iter().map(|p| Cross::new(p, size, USER.stroke_width(px(2.5))))).map_err(err)?;
+    chart.draw_secondary_series(sys_pts.into_iter().map(|p| Cross::new(p, size, SYSTEM.stroke_width(px(2.5))))).map_err(err)?;
+    super::draw_legend_strip(&strip, &entries, scale).map_err(err)?;
     root.present().map_err(err)?;
     Ok(())
 }

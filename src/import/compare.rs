@@ -7,10 +7,15 @@
 //! single-stream decode model at their depth, `pp` rows through the prefill model.
 //!
 //! Error = predicted ÷ measured − 1 (positive: the model is optimistic about throughput, or pessimistic about
-//! latency). Rows appear only for figures the file holds.
+//! latency). Rows appear only for figures the file holds. A deployment that does not fit (weights, or the KV
+//! cache of one sequence at the run's lengths) is not predicted: no rows, and a note saying why. A file that
+//! names another model or device than the scenario's gets a note and a [`Mismatch`].
 
 use super::{Kind, Measurement, Stats};
+use crate::model::roofline::Deployment;
+use crate::model::units::GIB;
 use crate::plan;
+use crate::presets;
 use crate::scenario::{LoadSpec, Pcts, Scenario, ScenarioError};
 use serde::Serialize;
 
@@ -25,6 +30,19 @@ pub struct Row {
     pub error_pct: f64,
 }
 
+/// The file's run was on another model or device than the scenario's: the prediction is for the scenario's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Mismatch {
+    /// `"model"` or `"hardware"`.
+    pub what: &'static str,
+    /// The name the file records.
+    pub file: String,
+    /// The scenario's (the page's) name.
+    pub page: String,
+    /// The id of a built-in preset that matches the file's name, to offer switching to it.
+    pub preset: Option<String>,
+}
+
 /// A measurement with the prediction for its load.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
@@ -33,6 +51,10 @@ pub struct Comparison {
     pub load: String,
     pub rows: Vec<Row>,
     pub notes: Vec<String>,
+    /// Whether the deployment fits in memory at the run's lengths (when not: no rows, a note says why).
+    pub fits: bool,
+    /// Where the file's model or hardware differs from the scenario's (each also has a note).
+    pub mismatch: Vec<Mismatch>,
 }
 
 impl Comparison {
@@ -61,11 +83,127 @@ fn latency_rows(rows: &mut Vec<Row>, name: &str, predicted: &Pcts, measured: &St
     push(rows, &format!("{name} P99"), "ms", predicted.p99, measured.p99);
 }
 
+/// Why the deployment cannot hold the weights, or one sequence of `ctx` tokens next to them (`None`: it fits).
+fn does_not_fit(d: &Deployment, ctx: f64) -> Option<String> {
+    let hw = &d.hardware;
+    if !d.fits() {
+        let usable = hw.accelerator_memory_bytes() * d.engine.memory_utilization - d.engine.reserve_gb * GIB * f64::from(hw.devices);
+        return Some(format!(
+            "the deployment does not fit: weights {:.1} GB vs {:.1} GB of memory ({} × {} GiB{}, {:.0} % for the engine, less {} GiB reserved per device); no prediction",
+            d.weight_bytes() / 1e9,
+            usable.max(0.0) / 1e9,
+            hw.devices,
+            crate::model::units::fmt_num(hw.memory_gb),
+            if hw.accelerator_memory_fraction() < 1.0 {
+                format!(" of which Metal lets the GPU use {:.0} %", hw.accelerator_memory_fraction() * 100.0)
+            } else {
+                String::new()
+            },
+            d.engine.memory_utilization * 100.0,
+            crate::model::units::fmt_num(d.engine.reserve_gb),
+        ));
+    }
+    (d.max_sequences(ctx) < 1.0).then(|| {
+        format!(
+            "the deployment does not fit: the weights fit ({:.1} GB), but the KV cache of one sequence of {ctx:.0} tokens ({:.1} GB) does not fit in the {:.1} GB left; no prediction",
+            d.weight_bytes() / 1e9,
+            d.kv_bytes(ctx) / 1e9,
+            d.kv_budget_bytes() / 1e9
+        )
+    })
+}
+
+/// |a − b| relative to the larger.
+fn rel_diff(a: f64, b: f64) -> f64 {
+    (a - b).abs() / a.abs().max(b.abs()).max(f64::MIN_POSITIVE)
+}
+
+/// Whether a device name shares none of its model numbers (`h100`, `4090`, `9454`: tokens with a digit) with the
+/// scenario's names. A name without model numbers is never called different.
+fn no_common_number(file: &str, page: &[&str]) -> bool {
+    let page: Vec<String> = page.iter().flat_map(|p| presets::guess::tokens(p)).collect();
+    let numbers: Vec<String> = presets::guess::tokens(file).into_iter().filter(|t| t.chars().any(|c| c.is_ascii_digit())).collect();
+    !numbers.is_empty() && !numbers.iter().any(|n| page.contains(n))
+}
+
+/// Where the file's model or hardware is not the scenario's. Conservative: a name that cannot be told apart from
+/// the scenario's is not a mismatch.
+fn mismatches(base: &Scenario, m: &Measurement) -> Vec<Mismatch> {
+    let page = base.resolve().ok();
+    let mut out = Vec::new();
+    if let Some(file) = m.model.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
+        let guess = presets::models::guess(file);
+        let page_preset = base.model.preset.as_deref().and_then(presets::models::find);
+        let page_params = page.as_ref().map(|r| r.deployment.model.params_b).or(base.model.params_b);
+        let differs_in_size = |params: f64| page_params.is_some_and(|p| rel_diff(params, p) > 0.1);
+        let differs = match (guess, page_preset) {
+            (Some(g), Some(p)) => g.id != p.id,
+            (Some(g), None) => differs_in_size(g.params_b),
+            // An unknown name: only a parameter count (llama-bench records it, a name may state it) tells.
+            (None, _) => m.params_b.or_else(|| presets::models::stated_params_b(file)).is_some_and(differs_in_size),
+        };
+        if differs {
+            let name = page.as_ref().map(|r| r.deployment.model.name.clone()).or_else(|| page_preset.map(|p| p.name.to_string()));
+            out.push(Mismatch {
+                what: "model",
+                file: file.to_string(),
+                page: name.unwrap_or_else(|| "the scenario's model".into()),
+                preset: guess.map(|g| g.id.to_string()),
+            });
+        }
+    }
+    if let Some(file) = m.hardware.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
+        let guess = presets::hardware::guess(file);
+        let page_preset = base.hardware.preset.as_deref().and_then(presets::hardware::find);
+        let differs = match (guess, page_preset) {
+            (Some(g), Some(p)) => g.id != p.id,
+            (Some(g), None) => page.as_ref().is_some_and(|r| {
+                let h = &r.deployment.hardware;
+                rel_diff(g.bandwidth_gbps, h.memory_bandwidth_gbps) > 0.1 || rel_diff(g.memory_gb, h.memory_gb) > 0.1
+            }),
+            (None, Some(p)) => no_common_number(file, &[p.id, p.name]),
+            (None, None) => base.hardware.name.as_deref().is_some_and(|n| no_common_number(file, &[n])),
+        };
+        if differs {
+            let name = page.as_ref().map(|r| r.deployment.hardware.name.clone()).or_else(|| page_preset.map(|p| p.name.to_string()));
+            out.push(Mismatch {
+                what: "hardware",
+                file: file.to_string(),
+                page: name.unwrap_or_else(|| "the scenario's hardware".into()),
+                preset: guess.map(|g| g.id.to_string()),
+            });
+        }
+    }
+    out
+}
+
+impl Mismatch {
+    /// The note shown with the comparison.
+    #[must_use]
+    pub fn note(&self) -> String {
+        let offer = match &self.preset {
+            Some(id) => format!(" (preset {id} matches the file's)"),
+            None => String::new(),
+        };
+        format!("the file's {w} is {}, the page's is {}: the prediction is for the page's {w}{offer}", self.file, self.page, w = self.what)
+    }
+}
+
 /// Predicts the measurement's run on the scenario's deployment.
 ///
 /// # Errors
 /// The scenario's first invalid field (after the measurement's workload is applied).
 pub fn compare(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError> {
+    let mismatch = mismatches(base, m);
+    let mut c = predict(base, m)?;
+    // After the "does not fit" note, which says why there are no numbers, before the rest.
+    let at = usize::from(!c.fits).min(c.notes.len());
+    c.notes.splice(at..at, mismatch.iter().map(Mismatch::note));
+    c.mismatch = mismatch;
+    Ok(c)
+}
+
+fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError> {
     let mut s = base.clone();
     let mut notes = Vec::new();
     if let Some(p) = m.prompt_tokens {
@@ -85,6 +223,20 @@ pub fn compare(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioE
             s.quantization.weights = None;
             s.quantization.weight_bits = Some(bits);
             notes.push(format!("weights at the file's {bits:.2} bits per weight (size × 8 ÷ parameters)"));
+        }
+    }
+    // Nothing is predicted for a deployment that cannot hold the run (errors surface below, where each kind
+    // resolves its own scenario).
+    if let Ok(r) = s.resolve() {
+        let ctx = match m.kind {
+            Kind::Decode => m.context_depth + m.output_tokens.unwrap_or(128.0),
+            Kind::Prefill => m.context_depth + m.prompt_tokens.unwrap_or(512.0),
+            Kind::Serving => r.workload.context_depth + r.workload.prompt_tokens + r.workload.output_tokens,
+        };
+        if let Some(why) = does_not_fit(&r.deployment, ctx) {
+            notes.insert(0, why);
+            let load = "nothing: the deployment does not fit".into();
+            return Ok(Comparison { measurement: m.clone(), load, rows: Vec::new(), notes, fits: false, mismatch: Vec::new() });
         }
     }
     let mut rows = Vec::new();
@@ -165,5 +317,5 @@ pub fn compare(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioE
             notes.extend(report.warnings);
         }
     }
-    Ok(Comparison { measurement: m.clone(), load, rows, notes })
+    Ok(Comparison { measurement: m.clone(), load, rows, notes, fits: true, mismatch: Vec::new() })
 }

@@ -31,6 +31,25 @@ pub(super) fn parse(text: &str) -> Result<Vec<Measurement>, String> {
         .into())
 }
 
+/// The figures a run of `tool` is read from, for the message when a file holds none.
+pub(super) fn expected_figures(tool: &str) -> &'static str {
+    match tool {
+        "vLLM bench serve" | "vLLM benchmark_serving.py" => {
+            "output_throughput, mean_ttft_ms, median_tpot_ms, p99_e2el_ms, … (numbers) for a serving run"
+        }
+        "SGLang bench_serving" => "output_throughput, mean_ttft_ms, median_tpot_ms, p99_e2e_latency_ms, … (numbers) for a serving run",
+        "genai-perf" | "AIPerf" => {
+            "output_token_throughput, time_to_first_token, inter_token_latency or request_latency with avg/p50/…/p99 values"
+        }
+        "llmperf" => "results_mean_output_throughput_token_per_s, results_ttft_s_mean, results_end_to_end_latency_s_mean, … (numbers)",
+        "llama-bench" => "avg_ts (tokens/s) for each pp/tg test",
+        "vLLM /metrics" => {
+            "observations in vllm:time_to_first_token_seconds, vllm:inter_token_latency_seconds or vllm:e2e_request_latency_seconds"
+        }
+        _ => "a throughput, a latency statistic or tokens/s",
+    }
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // JSON
 

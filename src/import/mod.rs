@@ -18,15 +18,20 @@
 //! genai-perf/AIPerf's `inter_token_latency` are the same quantity ((E2E − TTFT) / (output − 1)); llmperf's
 //! inter-token latency includes the TTFT, so its TPOT is derived from the means; a Prometheus scrape holds
 //! lifetime histograms, whose percentiles are only known within a bucket. Hardware is rarely recorded (vLLM
-//! only through `--metadata`, llama-bench in `gpu_info`): the comparison uses the scenario's hardware.
+//! only through `--metadata`, llama-bench in `gpu_info`): the comparison uses the scenario's hardware, and
+//! flags a file whose recorded model or device is another ([`Mismatch`]).
 //!
 //! Bad input is normal input: an unknown or damaged file is an [`ImportError`] naming what was expected,
-//! never a panic.
+//! never a panic. A run from which no figure can be read (no throughput, no latency statistic, no tok/s) is
+//! not a measurement and is dropped; a file of nothing else is an error.
+//!
+//! The same run imported twice — the same file again, or another export of it (llama-bench's JSON and
+//! Markdown, which differ in precision and fields) — is recognised by [`merge`] and kept once.
 
 mod compare;
 mod formats;
 
-pub use compare::{compare, Comparison, Row};
+pub use compare::{compare, Comparison, Mismatch, Row};
 pub use formats::csv_rows;
 
 use serde::Serialize;
@@ -121,6 +126,17 @@ pub struct Measurement {
 }
 
 impl Measurement {
+    /// Whether the run has at least one figure to compare: a throughput, a per-user or prefill rate, or a
+    /// latency statistic.
+    #[must_use]
+    pub fn has_figure(&self) -> bool {
+        let rate = |v: Option<f64>| v.is_some_and(|x| x.is_finite() && x > 0.0);
+        rate(self.system_output_tps)
+            || rate(self.per_user_tps)
+            || rate(self.prefill_tps)
+            || [&self.ttft_ms, &self.tpot_ms, &self.itl_ms, &self.e2e_ms].iter().any(|s| !s.is_empty())
+    }
+
     fn new(tool: &str, kind: Kind) -> Self {
         Self {
             tool: tool.into(),
@@ -168,9 +184,117 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Measurement>, ImportError> {
     if text.trim().is_empty() {
         return Err(err("the file is empty".into()));
     }
-    let out = formats::parse(text).map_err(err)?;
+    let mut out = formats::parse(text).map_err(err)?;
     if out.is_empty() {
         return Err(err("no measurement in the file".into()));
     }
+    let tool = out[0].tool.clone();
+    out.retain(Measurement::has_figure);
+    if out.is_empty() {
+        return Err(err(format!("no figure in the file: expected {}", formats::expected_figures(&tool))));
+    }
     Ok(out)
+}
+
+/// Tools whose files are the same benchmark written by two versions (a run is the same run in either).
+fn tool_family(tool: &str) -> &str {
+    match tool {
+        "vLLM bench serve" | "vLLM benchmark_serving.py" => "vLLM",
+        t => t,
+    }
+}
+
+/// Whether two values agree within rounding: 1 % of the larger, or 0.01 (two decimals) for small ones.
+fn near(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 0.01 * a.abs().max(b.abs()) + 0.01
+}
+
+/// Whether `a` and `b` are the same run, read from the same or another export of one result: same tool family
+/// and kind, same label (test, load, tag), lengths, depth and load, the same model and hardware where both
+/// record them, and every figure both hold equal within rounding (at least one figure in common).
+#[must_use]
+pub fn same_run(a: &Measurement, b: &Measurement) -> bool {
+    let both = |x: Option<f64>, y: Option<f64>| x.zip(y).is_none_or(|(x, y)| near(x, y));
+    let exact = |x: Option<f64>, y: Option<f64>| match (x, y) {
+        (Some(x), Some(y)) => near(x, y),
+        (None, None) => true,
+        _ => false,
+    };
+    let name = |x: &Option<String>, y: &Option<String>| x.as_ref().zip(y.as_ref()).is_none_or(|(x, y)| x.trim().eq_ignore_ascii_case(y.trim()));
+    let same_setup = tool_family(&a.tool) == tool_family(&b.tool)
+        && a.kind == b.kind
+        && a.label == b.label
+        && (a.context_depth - b.context_depth).abs() < 0.5
+        && a.load_recorded == b.load_recorded
+        && exact(a.concurrency, b.concurrency)
+        && exact(a.request_rate, b.request_rate)
+        && both(a.prompt_tokens, b.prompt_tokens)
+        && both(a.output_tokens, b.output_tokens)
+        && both(a.weight_bits, b.weight_bits)
+        && name(&a.model, &b.model)
+        && name(&a.hardware, &b.hardware);
+    if !same_setup {
+        return false;
+    }
+    let figures = |m: &Measurement| -> Vec<Option<f64>> {
+        let mut v = vec![m.system_output_tps, m.per_user_tps, m.prefill_tps];
+        for s in [&m.ttft_ms, &m.tpot_ms, &m.itl_ms, &m.e2e_ms] {
+            v.extend([s.mean, s.p50, s.p90, s.p95, s.p99]);
+        }
+        v
+    };
+    let pairs: Vec<(f64, f64)> = figures(a).into_iter().zip(figures(b)).filter_map(|(x, y)| x.zip(y)).collect();
+    !pairs.is_empty() && pairs.iter().all(|&(x, y)| near(x, y))
+}
+
+/// Adds `new` to `existing`, skipping each run that is already there ([`same_run`]); a skipped run fills in what
+/// the kept one lacks (a Markdown table has no hardware, the JSON export does). Returns how many were skipped.
+pub fn merge(existing: &mut Vec<Measurement>, new: Vec<Measurement>) -> usize {
+    let mut skipped = 0;
+    for m in new {
+        match existing.iter_mut().find(|e| same_run(e, &m)) {
+            Some(kept) => {
+                kept.fill_from(&m);
+                skipped += 1;
+            }
+            None => existing.push(m),
+        }
+    }
+    skipped
+}
+
+impl Measurement {
+    /// Copies into `self` what it lacks and `other` (the same run) records.
+    fn fill_from(&mut self, other: &Self) {
+        fn opt<T: Clone>(a: &mut Option<T>, b: &Option<T>) {
+            if a.is_none() {
+                a.clone_from(b);
+            }
+        }
+        fn stats(a: &mut Stats, b: &Stats) {
+            for (x, y) in [(&mut a.mean, b.mean), (&mut a.p50, b.p50), (&mut a.p90, b.p90), (&mut a.p95, b.p95), (&mut a.p99, b.p99)] {
+                opt(x, &y);
+            }
+        }
+        opt(&mut self.model, &other.model);
+        opt(&mut self.hardware, &other.hardware);
+        opt(&mut self.params_b, &other.params_b);
+        opt(&mut self.weight_bits, &other.weight_bits);
+        opt(&mut self.prompt_tokens, &other.prompt_tokens);
+        opt(&mut self.output_tokens, &other.output_tokens);
+        opt(&mut self.output_cv, &other.output_cv);
+        opt(&mut self.requests, &other.requests);
+        opt(&mut self.system_output_tps, &other.system_output_tps);
+        opt(&mut self.per_user_tps, &other.per_user_tps);
+        opt(&mut self.prefill_tps, &other.prefill_tps);
+        stats(&mut self.ttft_ms, &other.ttft_ms);
+        stats(&mut self.tpot_ms, &other.tpot_ms);
+        stats(&mut self.itl_ms, &other.itl_ms);
+        stats(&mut self.e2e_ms, &other.e2e_ms);
+        for n in &other.notes {
+            if !self.notes.contains(n) {
+                self.notes.push(n.clone());
+            }
+        }
+    }
 }

@@ -123,7 +123,8 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
             hw.devices, d.model.attention_heads
         ));
     }
-    if sweep.iter().any(|p| p.saturated) {
+    // When nothing fits, every level "saturates" trivially: the does-not-fit warning above is the whole story.
+    if mem.fits && sweep.iter().any(|p| p.saturated) {
         warnings.push("some load levels saturate: the queue grows without bound there, and their latencies are lower bounds".into());
     }
     let pct = r.target.percentile;
@@ -206,7 +207,16 @@ pub fn memory(d: &Deployment, w: &Workload) -> Memory {
         kv_bytes_per_token: d.kv_bytes_per_token(),
         kv_budget_gb: d.kv_budget_bytes() / 1e9,
         context_tokens: ctx,
-        max_concurrency: kv_max.floor().min(f64::from(d.engine.max_batch)),
+        // The most the engine can run at once: max batch, and the sequences whose KV blocks fit when each holds
+        // only its prompt and first token (vLLM admits a request when its prompt's blocks fit). More than
+        // `kv_max_sequences` may run: they are not all at full length at once, and when their growing caches
+        // fill the memory the engine preempts (recomputes) one — the sweep counts those preemptions.
+        max_concurrency: if kv_max >= 1.0 {
+            let admitted = ((w.context_depth + w.prompt_tokens + 1.0) / 16.0).ceil() * 16.0;
+            d.max_sequences(admitted).floor().min(f64::from(d.engine.max_batch))
+        } else {
+            0.0
+        },
         kv_max_sequences: kv_max,
         fits: d.fits() && kv_max >= 1.0,
     }
@@ -570,6 +580,27 @@ fn load_label(m: &Marker) -> String {
     }
 }
 
+/// A latency (or any figure) shown next to its limit: as few decimals as possible (none from 10 up, else
+/// one or two), but never so few that rounding moves it to the other side of the limit: 40.2 ms against a
+/// 40 ms limit reads "40.2", not "40" (which would read as a pass); 39.96 may read "40" (equal is within).
+/// Comparisons are made on the unrounded values everywhere; this only keeps the text from contradicting them.
+#[must_use]
+pub fn fmt_against(v: f64, limit: f64) -> String {
+    if !v.is_finite() {
+        return "—".into();
+    }
+    let base = if v.abs() >= 10.0 { 0 } else if v.abs() >= 1.0 { 1 } else { 2 };
+    for d in base..=4 {
+        let s = format!("{v:.d$}");
+        let shown: f64 = s.parse().unwrap_or(v);
+        // The text must land on the same side of the limit as the value.
+        if (v > limit) == (shown > limit) {
+            return s;
+        }
+    }
+    if v > limit { format!("just over {limit}") } else { format!("{v:.4}") }
+}
+
 /// "; at most N users meet the target (beyond: P99 TTFT)": the peak usable load and what breaks after it.
 fn limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
     let Some(i) = sweep.iter().rposition(|p| p.meets_target) else { return String::new() };
@@ -591,9 +622,9 @@ fn limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
     } else if next.error_rate > 0.01 {
         format!("{:.0} % errors", next.error_rate * 100.0)
     } else if next.tpot_ms.at(pct) > r.target.tpot_ms {
-        format!("P{pct:.0} TPOT {:.0} ms", next.tpot_ms.at(pct))
+        format!("P{pct:.0} TPOT {} ms", fmt_against(next.tpot_ms.at(pct), r.target.tpot_ms))
     } else {
-        format!("P{pct:.0} TTFT {:.0} ms", next.ttft_ms.at(pct))
+        format!("P{pct:.0} TTFT {} ms", fmt_against(next.ttft_ms.at(pct), r.target.ttft_ms))
     };
     // Past the engine's cap on running sequences requests queue: say so when that, not the hardware, is the limit.
     let cap = f64::from(r.deployment.engine.max_batch);
@@ -657,13 +688,13 @@ fn verdict(r: &Resolved, ss: &SingleStream, mem: &Memory, op: Option<&Marker>, p
         },
         Mode::Reader => match op {
             Some(m) => format!(
-                "at {} (operating point, {:.0} % of the peak usable throughput): {:.0} tok/s each, {:.0} tok/s total, P{p} TPOT {:.0} ms ✓ (target {:.0} ms){}",
+                "at {} (operating point, {:.0} % of the peak usable throughput): {:.0} tok/s each, {:.0} tok/s total, P{p} TPOT {} ms ✓ (target {} ms){}",
                 load_label(m),
                 r.target.operating_fraction * 100.0,
                 m.per_user_tps,
                 m.system_tps,
-                m.tpot_p_ms,
-                t.tpot_ms,
+                fmt_against(m.tpot_p_ms, t.tpot_ms),
+                fmt_against(t.tpot_ms, t.tpot_ms),
                 limit_note(r, sweep)
             ),
             None => format!(

@@ -2,6 +2,7 @@
 //! efficiencies) and latency targets (MLPerf). Each entry names its source.
 
 pub mod engines;
+pub(crate) mod guess;
 pub mod hardware;
 mod hardware_table;
 pub mod models;

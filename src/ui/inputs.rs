@@ -6,6 +6,7 @@
 use crate::scenario::{
     EngineSpec, HardwareSpec, LoadSpec, ModelSpec, QuantSpec, Scenario, ScenarioError, TargetSpec, WorkloadSpec,
 };
+use crate::model::units::fmt_num;
 use leptos::prelude::*;
 
 /// The raw state of every control. `Copy`: signals are handles.
@@ -16,6 +17,14 @@ pub struct Inputs {
     pub memory: RwSignal<String>,
     /// Dense FP16 TFLOPS per device.
     pub compute: RwSignal<String>,
+    /// Dense FP8 TFLOPS per device.
+    pub fp8: RwSignal<String>,
+    /// Device-to-device bandwidth per direction, GB/s.
+    pub interconnect: RwSignal<String>,
+    /// Device kind id (`datacenter-gpu`, …; "" = the preset's, or "other" for a custom device).
+    pub hw_kind: RwSignal<String>,
+    /// Name of a custom device ("" = the preset's, or "N GB/s device").
+    pub hw_name: RwSignal<String>,
     pub devices: RwSignal<String>,
     pub parallelism: RwSignal<String>,
     pub model_preset: RwSignal<String>,
@@ -58,6 +67,10 @@ impl Inputs {
             bandwidth: s(""),
             memory: s(""),
             compute: s(""),
+            fp8: s(""),
+            interconnect: s(""),
+            hw_kind: s(""),
+            hw_name: s(""),
             devices: s("1"),
             parallelism: s(""),
             model_preset: s("llama-3.1-8b"),
@@ -85,11 +98,15 @@ impl Inputs {
 
     /// Shows a scenario in the fields (and keeps the rest of it as the base).
     pub fn load(&self, sc: &Scenario) {
-        let txt = |v: Option<f64>| v.map_or_else(String::new, |x| format!("{x}"));
+        let txt = |v: Option<f64>| v.map_or_else(String::new, fmt_num);
         self.hw_preset.set(sc.hardware.preset.clone().unwrap_or_default());
         self.bandwidth.set(txt(sc.hardware.memory_bandwidth_gbps));
         self.memory.set(txt(sc.hardware.memory_gb));
         self.compute.set(txt(sc.hardware.fp16_tflops));
+        self.fp8.set(txt(sc.hardware.fp8_tflops));
+        self.interconnect.set(txt(sc.hardware.interconnect_gbps));
+        self.hw_kind.set(sc.hardware.kind.map_or_else(String::new, |k| k.id().to_string()));
+        self.hw_name.set(sc.hardware.name.clone().unwrap_or_default());
         self.devices.set(sc.hardware.devices.map_or_else(|| "1".to_string(), |d| d.to_string()));
         self.parallelism.set(
             match sc.hardware.parallelism {
@@ -112,7 +129,7 @@ impl Inputs {
         self.ttft.set(txt(sc.target.ttft_ms));
         self.percentile.set(sc.target.percentile.map_or_else(|| "99".to_string(), |p| format!("{p}")));
         self.mode.set(sc.workload.mode.clone().unwrap_or_else(|| "reader".into()));
-        let list = |v: &Vec<f64>| v.iter().map(|x| format!("{x}")).collect::<Vec<_>>().join(", ");
+        let list = |v: &Vec<f64>| v.iter().map(|x| fmt_num(*x)).collect::<Vec<_>>().join(", ");
         match sc.workload.load.as_ref() {
             Some(LoadSpec { concurrency: Some(c), .. }) => {
                 self.load_kind.set("concurrency".into());
@@ -181,7 +198,7 @@ impl Inputs {
             match num(s, field)? {
                 None => Ok(None),
                 Some(v) if v >= 1.0 && v.fract() == 0.0 && v <= 1e6 => Ok(Some(v as u32)),
-                Some(v) => Err(ScenarioError::new(field, format!("{v} must be a whole number ≥ 1"))),
+                Some(v) => Err(ScenarioError::new(field, format!("{} must be a whole number from 1 to 1,000,000", fmt_num(v)))),
             }
         };
         let base = self.base.get();
@@ -198,6 +215,10 @@ impl Inputs {
                 memory_bandwidth_gbps: num(self.bandwidth, "hardware.memory_bandwidth_gbps")?,
                 memory_gb: num(self.memory, "hardware.memory_gb")?,
                 fp16_tflops: num(self.compute, "hardware.fp16_tflops")?,
+                fp8_tflops: num(self.fp8, "hardware.fp8_tflops")?,
+                interconnect_gbps: num(self.interconnect, "hardware.interconnect_gbps")?,
+                kind: self.hw_kind.with(|k| crate::model::hardware::HardwareKind::ALL.into_iter().find(|x| x.id() == k.as_str())),
+                name: opt(self.hw_name),
                 devices: int(self.devices, "hardware.devices")?,
                 parallelism: match self.parallelism.get().as_str() {
                     "layer-split" => Some(crate::model::hardware::Parallelism::LayerSplit),
@@ -222,7 +243,7 @@ impl Inputs {
                 spread: num(self.spread, "workload.spread")?,
                 prefix_cache_hit_rate: match num(self.prefix_hit, "workload.prefix_cache_hit_rate")? {
                     Some(p) if !(0.0..=100.0).contains(&p) => {
-                        return Err(ScenarioError::new("workload.prefix_cache_hit_rate", format!("{p} % is out of range: allowed 0–100 %")))
+                        return Err(ScenarioError::new("workload.prefix_cache_hit_rate", format!("{} % is out of range: allowed 0–100 %", fmt_num(p))))
                     }
                     p => p.map(|p| p / 100.0),
                 },
@@ -274,6 +295,33 @@ pub fn NumField(
                 />
                 <span class="unit">{unit}</span>
             </span>
+            <span class="error" role="alert">{msg}</span>
+        </label>
+    }
+}
+
+/// A free-text input (a name) with a label and its error.
+#[component]
+pub fn TextField(
+    /// Label text.
+    label: &'static str,
+    /// Scenario path of the field.
+    field: &'static str,
+    /// The raw string.
+    value: RwSignal<String>,
+    /// Shown when empty.
+    placeholder: &'static str,
+    /// The current error, if any.
+    #[prop(into)]
+    error: Signal<Option<ScenarioError>>,
+) -> impl IntoView {
+    let id = field.replace('.', "-");
+    let msg = move || error.with(|e| e.as_ref().filter(|e| e.field == field).map(|e| e.message.clone()));
+    view! {
+        <label class="field" class:invalid=move || msg().is_some()>
+            <span class="label">{label}</span>
+            <input id=id type="text" autocomplete="off" maxlength="120" placeholder=placeholder
+                prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev)) />
             <span class="error" role="alert">{msg}</span>
         </label>
     }

@@ -14,15 +14,8 @@ fn add(name: &str, text: &str, measurements: RwSignal<Vec<Measurement>>, problem
     match import::parse(name, text) {
         Ok(ms) => {
             let mut dup = 0;
-            measurements.update(|all| {
-                for m in ms {
-                    if all.contains(&m) {
-                        dup += 1;
-                    } else {
-                        all.push(m);
-                    }
-                }
-            });
+            // The same run again, or in another export of it (import::same_run), is kept once.
+            measurements.update(|all| dup = import::merge(all, ms));
             if dup > 0 {
                 problems.update(|p| p.push(format!("{name}: {dup} run{} already added, skipped", if dup == 1 { "" } else { "s" })));
             }
@@ -87,6 +80,7 @@ pub fn MeasurementsPanel(
 ) -> impl IntoView {
     let problems = RwSignal::new(Vec::<String>::new());
     let pasted = RwSignal::new(String::new());
+    let opened = RwSignal::new(false);
     let comparisons: Memo<Vec<Result<Comparison, String>>> = Memo::new(move |_| {
         let Ok(s) = scenario.get() else { return Vec::new() };
         measurements.with(|ms| {
@@ -138,7 +132,13 @@ pub fn MeasurementsPanel(
         problems.set(Vec::new());
     };
     view! {
-        <details class="measurements" open=move || !measurements.with(Vec::is_empty)>
+        // Open while it has runs, and stays as the user left it: "Clear" empties it but does not fold it away.
+        <details class="measurements" class:empty=move || measurements.with(Vec::is_empty) prop:open=move || opened.get() || !measurements.with(Vec::is_empty)
+            on:toggle=move |ev| {
+                if let Some(d) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()) {
+                    opened.set(d.open());
+                }
+            }>
             <summary>"Compare with your benchmark results"</summary>
             <p class="note">
                 "Result files of vLLM (" <code>"vllm bench serve"</code> ", " <code>"benchmark_serving.py"</code> "), SGLang " <code>"bench_serving"</code>
@@ -178,7 +178,7 @@ pub fn MeasurementsPanel(
                             Ok(c) => {
                                 let m = &c.measurement;
                                 let head = format!("{} — {} ({}); predicted for {}", m.tool, m.label, m.model.as_deref().unwrap_or("model not recorded"), c.load);
-                                let notes: Vec<String> = m.notes.iter().chain(&c.notes).cloned().collect();
+                                let notes: Vec<String> = m.notes.iter().chain(&c.notes).filter(|n| !c.mismatch.iter().any(|mm| mm.note() == **n)).cloned().collect();
                                 let lengths = (m.kind == import::Kind::Serving).then_some(()).and(m.prompt_tokens.zip(m.output_tokens));
                                 let cv = m.output_cv;
                                 let use_lengths = lengths.map(|(p, o)| {
@@ -193,8 +193,32 @@ pub fn MeasurementsPanel(
                                     };
                                     view! { <button type="button" class="use-lengths" on:click=set>{format!("Use these lengths ({:.0} + {:.0})", p, o)}</button> }
                                 });
+                                // The file was measured on another model or device: say so above its rows and offer to switch.
+                                let mismatch = c.mismatch.iter().map(|mm| {
+                                    let switch = mm.preset.clone().map(|id| {
+                                        let what = mm.what;
+                                        let label = if what == "model" {
+                                            crate::presets::models::find(&id).map_or(id.clone(), |p| p.name.to_string())
+                                        } else {
+                                            crate::presets::hardware::find(&id).map_or(id.clone(), |p| p.name.to_string())
+                                        };
+                                        let go = move |_| {
+                                            if what == "model" {
+                                                inputs.model_preset.set(id.clone());
+                                                inputs.params.set(String::new());
+                                            } else {
+                                                inputs.hw_preset.set(id.clone());
+                                                inputs.hw_kind.set(String::new());
+                                                inputs.hw_name.set(String::new());
+                                            }
+                                        };
+                                        view! { <button type="button" class="switch-preset" on:click=go>{format!("Switch the page to {label}")}</button> }
+                                    });
+                                    view! { <tr class="mismatch"><td colspan="4">"⚠ " {mm.note()} " " {switch}</td></tr> }
+                                }).collect_view();
                                 view! {
                                     <tr class="run"><th colspan="4" scope="rowgroup">{head}" "{use_lengths}</th></tr>
+                                    {mismatch}
                                     {c.rows.into_iter().map(|r| {
                                         let bad = r.error_pct.abs() > 25.0;
                                         view! {

@@ -13,7 +13,7 @@ mod table;
 use crate::model::quant;
 use crate::presets;
 use crate::scenario::{Report, ScenarioError};
-use inputs::{Inputs, NumField, SelectField};
+use inputs::{Inputs, NumField, SelectField, TextField};
 use leptos::prelude::*;
 
 /// The whole page.
@@ -21,16 +21,26 @@ use leptos::prelude::*;
 pub fn App() -> impl IntoView {
     let inputs = Inputs::new();
     // A link with a scenario in its address reproduces that page; a broken one says which field is wrong.
-    let link_error = match share::read_hash() {
-        Some(Ok(sc)) => {
-            // Loaded even when invalid, so the field at fault is shown with its message.
-            inputs.load(&sc);
-            sc.resolve().err().map(|e| format!("The scenario in this link has an invalid value ({e}); correct the field marked below."))
-        }
-        Some(Err(e)) => Some(format!("The scenario in this link could not be read ({e}); showing the default instead.")),
-        None => None,
-    };
+    let link_error = RwSignal::new(follow_link(inputs));
     let scenario = Memo::new(move |_| inputs.scenario());
+    // A new link opened in this tab (typed into the address bar, or back/forward) shows its scenario: the page
+    // never shows one scenario while its address holds another. The page's own address updates use
+    // `replaceState`, which fires neither event.
+    let on_nav = move || {
+        let differs = share::read_hash().is_some_and(|h| match (h, scenario.get_untracked()) {
+            (Ok(linked), Ok(shown)) => linked != shown,
+            _ => true,
+        });
+        if differs {
+            link_error.set(follow_link(inputs));
+        }
+    };
+    let h1 = window_event_listener(leptos::ev::hashchange, move |_| on_nav());
+    let h2 = window_event_listener(leptos::ev::popstate, move |_| on_nav());
+    on_cleanup(move || {
+        h1.remove();
+        h2.remove();
+    });
     // The address follows the page (an effect: it only talks to the outside world).
     Effect::new(move |_| {
         if let Ok(s) = scenario.get() {
@@ -76,7 +86,7 @@ pub fn App() -> impl IntoView {
             <h1>"TPS Planner"</h1>
             <p class="tagline">"Tokens per second for one user and for the whole server — and the load where it stops being good enough."</p>
         </header>
-        {link_error.map(|m| view! { <p class="warning link-error" role="alert">{m}</p> })}
+        {move || link_error.get().map(|m| view! { <p class="warning link-error" role="alert">{m}</p> })}
         <main class="layout">
             <section class="inputs" aria-label="Inputs">
                 <HardwareInputs inputs error />
@@ -92,6 +102,11 @@ pub fn App() -> impl IntoView {
                 <share::ScenarioPanel inputs scenario />
             </section>
         </main>
+        <p class="print-only" id="print-link">{move || format!(
+            "Printed {} from TPS Planner. This scenario: {}",
+            today(),
+            scenario.with(|s| s.as_ref().map(share::link_for).unwrap_or_default())
+        )}</p>
         <footer class="foot">
             "Runs entirely in your browser; nothing is sent anywhere. TPOT = (E2E − TTFT) / (output tokens − 1), as vLLM's benchmark defines it; ITL = each gap between tokens."
         </footer>
@@ -104,27 +119,53 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
     let mut opts = vec![(String::new(), "Custom (type the numbers)".to_string())];
     opts.extend(presets::hardware::HARDWARE.iter().map(|h| (h.id.to_string(), format!("{} — {:.0} GB/s, {:.0} GB", h.name, h.bandwidth_gbps, h.memory_gb))));
     let engines: Vec<(String, String)> = presets::engines::ENGINES.iter().map(|e| (e.id.to_string(), e.name.to_string())).collect();
+    let mut kinds = vec![(String::new(), "Other (generic efficiency)".to_string())];
+    kinds.extend(crate::model::hardware::HardwareKind::ALL.iter().filter(|k| **k != crate::model::hardware::HardwareKind::Other).map(|k| (k.id().to_string(), kind_label(*k).to_string())));
     view! {
         <fieldset>
             <legend>"Hardware"</legend>
             <SelectField label="Device" field="hardware.preset" value=inputs.hw_preset options=opts error on_pick=Callback::new(move |picked: String| {
-                // Switching to Custom keeps the previous device's numbers in the fields, ready to edit.
+                // Switching to Custom keeps the previous device's numbers, kind (its efficiency class) and name
+                // in the fields, ready to edit: the prediction does not change until a number does.
                 if let (true, Some(h)) = (picked.is_empty(), presets::hardware::find(&inputs.hw_preset.get_untracked())) {
                     keep(inputs.bandwidth, h.bandwidth_gbps);
                     keep(inputs.memory, h.memory_gb);
+                    keep(inputs.interconnect, h.interconnect_gbps);
                     if let Some(tf) = h.fp16_tflops {
                         keep(inputs.compute, tf);
                     }
+                    if let Some(tf) = h.fp8_tflops {
+                        keep(inputs.fp8, tf);
+                    }
+                    if inputs.hw_kind.with_untracked(String::is_empty) {
+                        inputs.hw_kind.set(h.kind.id().to_string());
+                    }
+                    if inputs.hw_name.with_untracked(String::is_empty) {
+                        inputs.hw_name.set(format!("{} (custom)", h.name));
+                    }
+                } else if !picked.is_empty() {
+                    // A preset brings its own kind and name.
+                    inputs.hw_kind.set(String::new());
+                    inputs.hw_name.set(String::new());
                 }
             }) />
+            <Show when=move || inputs.hw_preset.with(String::is_empty)>
+                <TextField label="Device name" field="hardware.name" value=inputs.hw_name placeholder="e.g. our inference node" error />
+                <SelectField label="Device kind (sets the efficiency class)" field="hardware.kind" value=inputs.hw_kind options=kinds.clone() error />
+            </Show>
+            <p class="note" id="efficiency-class">{move || efficiency_note(inputs)}</p>
             <NumField label="Memory bandwidth" unit="GB/s" field="hardware.memory_bandwidth_gbps" value=inputs.bandwidth
                 placeholder=Signal::derive(move || hw().map_or("required".into(), |h| format!("{}", h.bandwidth_gbps))) error />
             <NumField label="Dense FP16 compute per device" unit="TFLOPS" field="hardware.fp16_tflops" value=inputs.compute
                 placeholder=Signal::derive(move || hw().and_then(|h| h.fp16_tflops).map_or("typical for the kind".into(), |v| format!("{v}"))) error />
+            <NumField label="Dense FP8 compute per device" unit="TFLOPS" field="hardware.fp8_tflops" value=inputs.fp8
+                placeholder=Signal::derive(move || hw().map_or("none".into(), |h| h.fp8_tflops.map_or("none (no FP8 units)".into(), |v| format!("{v}")))) error />
             <NumField label="Memory per device" unit="GiB" field="hardware.memory_gb" value=inputs.memory
                 placeholder=Signal::derive(move || hw().map_or("auto".into(), |h| format!("{}", h.memory_gb))) error />
             <NumField label="Devices" unit="" field="hardware.devices" value=inputs.devices
                 placeholder=Signal::derive(|| "1".to_string()) error />
+            <NumField label="Interconnect per device (each direction)" unit="GB/s" field="hardware.interconnect_gbps" value=inputs.interconnect
+                placeholder=Signal::derive(move || hw().map_or("32 (PCIe 4 x16)".into(), |h| format!("{}", h.interconnect_gbps))) error />
             <SelectField label="Multi-device split" field="hardware.parallelism" value=inputs.parallelism options=vec![
                 (String::new(), "The engine's default (llama.cpp: layer split; others: tensor)".to_string()),
                 ("tensor".to_string(), "Tensor parallel (bandwidth adds)".to_string()),
@@ -226,6 +267,55 @@ fn widen_levels(r: &mut crate::scenario::Resolved, ms: &[crate::import::Measurem
     levels.dedup();
     levels.truncate(64);
     r.workload.load = Load::Concurrency(levels);
+}
+
+/// How a device kind reads in the page.
+fn kind_label(k: crate::model::hardware::HardwareKind) -> &'static str {
+    use crate::model::hardware::HardwareKind as K;
+    match k {
+        K::DatacenterGpu => "Datacenter GPU with HBM (A100, H100, MI300X …)",
+        K::WorkstationGpu => "Workstation or GDDR datacenter GPU (RTX 6000 Ada, L40S, A10 …)",
+        K::ConsumerGpu => "Consumer GPU (GeForce, Radeon)",
+        K::AppleSilicon => "Apple silicon (unified memory, Metal)",
+        K::Cpu => "CPU only",
+        K::Other => "Other (generic efficiency)",
+    }
+}
+
+/// "Efficiency class: …": which fitted defaults the chosen device kind and engine bring.
+fn efficiency_note(inputs: Inputs) -> String {
+    use crate::model::hardware::HardwareKind as K;
+    let kind = presets::hardware::find(&inputs.hw_preset.get())
+        .map(|h| h.kind)
+        .or_else(|| inputs.hw_kind.with(|k| K::ALL.into_iter().find(|x| x.id() == k.as_str())))
+        .unwrap_or(K::Other);
+    let engine = inputs.engine.get();
+    let e = presets::engines::efficiency(&engine, kind);
+    format!(
+        "Efficiency class: {} with {engine} — weights streamed at {:.0} % of the bandwidth, KV cache at {:.0} %, compute at {:.0} % of peak (fitted defaults; see Defaults used).",
+        kind_label(kind),
+        e.bandwidth * 100.0,
+        e.kv_bandwidth * 100.0,
+        e.compute * 100.0
+    )
+}
+
+/// Loads the scenario in the address into the fields; returns the message for a broken or invalid link.
+fn follow_link(inputs: Inputs) -> Option<String> {
+    match share::read_hash()? {
+        Ok(sc) => {
+            // Loaded even when invalid, so the field at fault is shown with its message.
+            inputs.load(&sc);
+            sc.resolve().err().map(|e| format!("The scenario in this link has an invalid value ({e}); correct the field marked below."))
+        }
+        Err(e) => Some(format!("The scenario in this link could not be read ({e}); the page keeps what it showed.")),
+    }
+}
+
+/// Today's date, YYYY-MM-DD (the browser's clock).
+fn today() -> String {
+    let iso: String = js_sys::Date::new_0().to_iso_string().into();
+    iso.chars().take(10).collect()
 }
 
 /// Fills an empty field with a preset's number (a field the user typed in is left alone).

@@ -19,6 +19,8 @@ pub(super) fn group(v: f64) -> String {
 pub(super) fn fmt(v: f64) -> String {
     if !v.is_finite() {
         "—".into()
+    } else if v.abs() >= 1e15 {
+        format!("{v:.2e}")
     } else if v.abs() >= 100.0 {
         group(v)
     } else if v >= 10.0 {
@@ -80,7 +82,10 @@ pub fn Results(
                             fmt(m.kv_bytes_per_token / 1e3),
                             if m.kv_budget_gb >= 0.0 { format!("KV space {} GB", fmt(m.kv_budget_gb)) } else { format!("short by {} GB", fmt(-m.kv_budget_gb)) }
                         )}</p>
-                        <p class="note" class:bad=!m.fits>{if m.fits { format!("memory holds {:.0} sequences of {} tokens; the engine runs at most {:.0} at once (decimal GB; device memory in GiB)", m.kv_max_sequences.floor(), m.context_tokens, m.max_concurrency) } else { "does not fit".to_string() }}</p>
+                        <p class="note" class:bad=!m.fits>{if m.fits { format!(
+                            "at most {:.0} run at once (the engine's max batch, or as many prompts as fit); {:.0} fit at their full {} tokens — beyond that, growing caches fill the memory and the engine preempts (recomputes) sequences (decimal GB; device memory in GiB)",
+                            m.max_concurrency, m.kv_max_sequences.floor(), m.context_tokens
+                        ) } else { "does not fit".to_string() }}</p>
                     </div>
                 </div>
                 <p class="verdict" class:fail=!r.verdict_ok id="verdict">{r.verdict.clone()}</p>

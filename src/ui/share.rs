@@ -19,13 +19,25 @@ pub fn read_hash() -> Option<Result<Scenario, ScenarioError>> {
     }
 }
 
+/// `#s=` + the scenario's JSON, %-encoded.
+fn hash_of(s: &Scenario) -> String {
+    let json = serde_json::to_string(s).unwrap_or_default();
+    let encoded: String = js_sys::encode_uri_component(&json).into();
+    format!("{PREFIX}{encoded}")
+}
+
+/// The page's address with this scenario in it (for printing and sharing).
+pub fn link_for(s: &Scenario) -> String {
+    let base = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+    let base = base.split('#').next().unwrap_or_default().to_string();
+    format!("{base}{}", hash_of(s))
+}
+
 /// Writes the scenario into the address without adding a history entry.
 pub fn write_hash(s: &Scenario) {
-    let Ok(json) = serde_json::to_string(s) else { return };
-    let encoded: String = js_sys::encode_uri_component(&json).into();
     if let Some(w) = web_sys::window() {
         if let Ok(h) = w.history() {
-            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{PREFIX}{encoded}")));
+            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash_of(s)));
         }
     }
 }

@@ -1,0 +1,101 @@
+//! Regression tests for wrong answers found by trying the page and the CLI as new users would (issue 8).
+//! Each test failed before its fix.
+
+use tps_planner::plan;
+use tps_planner::scenario::Scenario;
+
+#[track_caller]
+fn scenario(json: &str) -> Scenario {
+    Scenario::from_json(json).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Bug 2: "the next level breaks it (P99 TPOT 40 ms)" against a ≤ 40 ms target, for a value of 40.2 ms.
+#[test]
+fn bug2_displayed_limit_never_contradicts_the_comparison() {
+    assert_eq!(plan::fmt_against(40.2, 40.0), "40.2");
+    assert_eq!(plan::fmt_against(40.04, 40.0), "40.04");
+    assert_eq!(plan::fmt_against(40.0004, 40.0), "40.0004");
+    assert_eq!(plan::fmt_against(45.3, 40.0), "45");
+    assert_eq!(plan::fmt_against(39.96, 40.0), "40", "equal is within the limit, so 40 does not contradict a pass");
+    assert_eq!(plan::fmt_against(2000.4, 2000.0), "2000.4");
+    assert_eq!(plan::fmt_against(7.04, 7.0), "7.04");
+    for v in [40.2, 40.01, 40.5, 41.0, 2000.9, 1.0001] {
+        for limit in [40.0, 2000.0, 1.0] {
+            let shown: f64 = plan::fmt_against(v, limit).parse().unwrap();
+            assert_eq!(v > limit, shown > limit, "{v} vs {limit} shown as {shown}");
+        }
+    }
+}
+
+/// Bug 2, end to end: the breaking level the verdict names is always over the target as written.
+#[test]
+fn bug2_verdict_breaking_figure_is_over_the_target() {
+    let mut checked = 0;
+    for (hw, devices, model, weights) in [("h100-sxm", 2, "llama-3.1-70b", "fp8"), ("h100-sxm", 1, "llama-3.1-8b", "bf16"), ("h200-sxm", 1, "llama-3.1-70b", "fp8")] {
+        let s = scenario(&format!(
+            r#"{{"hardware":{{"preset":"{hw}","devices":{devices}}},"model":{{"preset":"{model}"}},"quantization":{{"weights":"{weights}"}},"engine":{{"preset":"vllm"}},"workload":{{"requests":400}}}}"#
+        ));
+        let r = plan::evaluate(&s).unwrap();
+        let Some(i) = r.verdict.find("breaks it (P99 ") else { continue };
+        let rest = &r.verdict[i + "breaks it (P99 ".len()..];
+        let (what, rest) = rest.split_once(' ').unwrap();
+        let value: f64 = rest.split_whitespace().next().unwrap().parse().unwrap_or_else(|_| panic!("{}", r.verdict));
+        let target = if what == "TPOT" { r.target.tpot_ms } else { r.target.ttft_ms };
+        assert!(value > target, "{hw} × {devices} {model}: {}", r.verdict);
+        checked += 1;
+    }
+    assert!(checked >= 2, "only {checked} verdicts named a breaking level");
+}
+
+/// Bug 10: typing over a preset's number keeps the preset but must not claim to be that product.
+#[test]
+fn bug10_typed_over_preset_is_named_as_changed() {
+    let r = scenario(r#"{"hardware":{"preset":"h100-sxm","memory_bandwidth_gbps":819},"model":{"params_b":8},"quantization":{"weight_bits":16}}"#)
+        .resolve()
+        .unwrap();
+    assert_eq!(r.deployment.hardware.name, "NVIDIA H100 SXM5 80GB (bandwidth set to 819 GB/s)");
+    let same = scenario(r#"{"hardware":{"preset":"h100-sxm","memory_bandwidth_gbps":3350},"model":{"params_b":8},"quantization":{"weight_bits":16}}"#)
+        .resolve()
+        .unwrap();
+    assert_eq!(same.deployment.hardware.name, "NVIDIA H100 SXM5 80GB", "the preset's own number changes nothing");
+    let named = scenario(r#"{"hardware":{"preset":"h100-sxm","memory_bandwidth_gbps":819,"name":"lab box"},"model":{"params_b":8},"quantization":{"weight_bits":16}}"#)
+        .resolve()
+        .unwrap();
+    assert_eq!(named.deployment.hardware.name, "lab box");
+}
+
+/// Bug 13: when nothing fits, the report says so and only so (no "some load levels saturate").
+#[test]
+fn bug13_nothing_fits_gives_one_consistent_warning() {
+    let r = plan::evaluate(&scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-405b"},"quantization":{"weights":"bf16"},"engine":{"preset":"vllm"},"workload":{"requests":50}}"#)).unwrap();
+    assert!(!r.memory.fits);
+    assert!(r.warnings.iter().any(|w| w.contains("do not fit")), "{:?}", r.warnings);
+    assert!(!r.warnings.iter().any(|w| w.contains("saturate")), "{:?}", r.warnings);
+    assert!(r.verdict.starts_with("does not fit"), "{}", r.verdict);
+}
+
+/// Bug 3: the memory card said 254 sequences run at once while the sweep ran 256. The card now states what the
+/// engine runs at once (max batch, and the KV cache at a sequence's mean occupancy) beside what fits at full
+/// length, and no level's running batch exceeds it.
+#[test]
+fn bug3_running_batch_never_exceeds_what_the_card_says() {
+    for json in [
+        r#"{"hardware":{"preset":"h200-sxm"},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"output_tokens":256,"requests":600}}"#,
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":2048,"output_tokens":512,"requests":300}}"#,
+        r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"q4_k_m"},"engine":{"preset":"llama.cpp","max_batch":64},"workload":{"prompt_tokens":4096,"output_tokens":1024,"requests":200}}"#,
+    ] {
+        let r = plan::evaluate(&scenario(json)).unwrap();
+        let m = &r.memory;
+        for p in &r.sweep {
+            assert!(
+                p.mean_batch <= m.max_concurrency + 1e-6,
+                "{}: {} users run a batch of {:.1}, the card says {} at once ({} fit at full length)",
+                r.hardware,
+                p.concurrency.unwrap_or(0.0),
+                p.mean_batch,
+                m.max_concurrency,
+                m.kv_max_sequences.floor()
+            );
+        }
+    }
+}
