@@ -195,3 +195,50 @@ fn compare_says_when_the_deployment_does_not_fit_or_the_file_is_for_another_mode
     assert_eq!(v[0]["mismatch"][1]["preset"], "h100-sxm");
     let _ = std::fs::remove_file(s);
 }
+
+#[test]
+fn help_lists_the_subcommands_and_each_has_its_own() {
+    for args in [&["--help"][..], &["help"], &["-h"]] {
+        let (code, out, err) = tps(args, None);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        for sub in ["eval", "presets", "import", "compare", "Exit codes"] {
+            assert!(out.contains(sub), "{args:?}: {sub} missing in {out}");
+        }
+    }
+    for (sub, usage) in [
+        ("eval", "Usage: tps eval [OPTIONS] <SCENARIO>"),
+        ("presets", "Usage: tps presets [TABLE]"),
+        ("import", "Usage: tps import [OPTIONS] <FILE|DIR>..."),
+        ("compare", "Usage: tps compare [OPTIONS] <SCENARIO> <FILE|DIR>..."),
+    ] {
+        let (code, out, err) = tps(&[sub, "--help"], None);
+        assert_eq!(code, 0, "{sub}: {err}");
+        assert!(out.contains(usage), "{sub}: {out}");
+        assert!(err.is_empty(), "{sub}: {err}");
+    }
+    assert!(tps(&["presets", "--help"], None).1.contains("targets"), "the tables are listed");
+    // No subcommand: the help, on stderr, as a usage error.
+    let (code, out, err) = tps(&[], None);
+    assert_eq!(code, 2);
+    assert!(out.is_empty() && err.contains("Usage: tps <COMMAND>"), "{err}");
+}
+
+#[test]
+fn unknown_or_extra_arguments_are_usage_errors() {
+    for (args, what) in [
+        (&["frobnicate"][..], "'frobnicate'"),
+        (&["eval", "examples/minimal.json", "examples/h100-llama8b.json"], "'examples/h100-llama8b.json'"),
+        (&["eval", "examples/minimal.json", "--tabel"], "'--tabel'"),
+        (&["eval"], "<SCENARIO>"),
+        (&["presets", "gpus"], "'gpus'"),
+        (&["presets", "models", "hardware"], "'hardware'"),
+        (&["import", "tests/samples/llama-bench.json", "--analytic"], "'--analytic'"),
+        (&["compare", "examples/minimal.json"], "<FILE|DIR>"),
+    ] {
+        let (code, out, err) = tps(args, None);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?}: nothing runs: {out}");
+        assert!(err.starts_with("error: ") && err.contains(what) && err.contains("--help"), "{args:?}: {err}");
+    }
+    assert!(tps(&["presets", "gpus"], None).2.contains("hardware, models, quant, engines, targets"));
+}

@@ -151,6 +151,28 @@ fn vllm_metrics_histograms() {
     assert!(m.notes.iter().any(|n| n.contains("two scrapes")), "one scrape has no rate, and the note says so");
 }
 
+/// Label values are quoted strings: a comma, a brace, a space or an escaped quote inside one is part of the
+/// value (the old parser split the label set at every comma and took `a` for the model, and lost the buckets).
+#[test]
+fn vllm_metrics_label_values_may_hold_commas_and_quotes() {
+    let text = "vllm:num_requests_running{model_name=\"a,b\",engine=\"0\"} 4\n\
+                vllm:time_to_first_token_seconds_bucket{model_name=\"a,b\",le=\"0.1\"} 3\n\
+                vllm:time_to_first_token_seconds_bucket{model_name=\"x,le=\\\"9\\\"} 1\",le=\"0.2\"} 4\n\
+                vllm:time_to_first_token_seconds_bucket{model_name=\"a,b\",le=\"+Inf\"} 4\n\
+                vllm:time_to_first_token_seconds_count{model_name=\"a,b\"} 4\n\
+                vllm:time_to_first_token_seconds_sum{model_name=\"a,b\"} 0.4\n";
+    let m = &import::parse("metrics.prom", text).unwrap()[0];
+    assert_eq!(m.model.as_deref(), Some("a,b"));
+    assert_eq!(m.concurrency, Some(4.0));
+    // 3 of 4 at ≤ 0.1 s, the 4th ≤ 0.2 s (the bucket whose model name holds `le="9"`): p90 in (100, 200] ms.
+    assert!(close(m.ttft_ms.p50, 100.0 * 2.0 / 3.0), "{:?}", m.ttft_ms);
+    assert!(close(m.ttft_ms.p90, 100.0 + 100.0 * (3.6 - 3.0)), "{:?}", m.ttft_ms);
+    assert!(close(m.ttft_ms.mean, 100.0));
+    let escaped = "vllm:num_requests_running{model_name=\"org/m \\\"v2\\\", 8B\"} 2\n\
+                   vllm:time_to_first_token_seconds_count 1\nvllm:time_to_first_token_seconds_sum 0.1\n";
+    assert_eq!(import::parse("metrics.prom", escaped).unwrap()[0].model.as_deref(), Some("org/m \"v2\", 8B"));
+}
+
 #[test]
 fn bad_files_are_errors_naming_the_file() {
     for (name, text) in [

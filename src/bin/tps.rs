@@ -1,338 +1,439 @@
 //! `tps`: the TPS Planner model on the command line.
 //!
 //! ```text
-//! tps eval FILE.json|-  [--table] [--analytic]   evaluate a scenario; JSON report (or a table) on stdout
+//! tps eval SCENARIO|- [--table] [--analytic]    evaluate a scenario; JSON report (or a table) on stdout
 //! tps presets [hardware|models|quant|engines|targets]   list preset ids
-//! tps import FILE|DIR... [--table]                 read benchmark result files (vLLM, SGLang, genai-perf,
-//!                                                  AIPerf, llmperf, llama-bench, vLLM /metrics)
-//! tps compare SCENARIO.json FILE|DIR... [--table]  each measurement next to the model's prediction
+//! tps import FILE|DIR... [--table]              read benchmark result files (vLLM, SGLang, genai-perf,
+//!                                               AIPerf, llmperf, llama-bench, vLLM /metrics)
+//! tps compare SCENARIO FILE|DIR... [--table]    each measurement next to the model's prediction
 //! ```
-//! Errors go to stderr naming the field; the exit code is 2 for bad input, 1 for I/O errors.
+//! Each subcommand has its own `--help`. Errors go to stderr (an invalid scenario naming the field); the exit
+//! code is 2 for bad input or a bad command line, 1 for files that cannot be read (`CliError`).
+//!
+//! The argument parser (clap) is a native-only dependency, so the page's wasm does not carry it; built for
+//! wasm32 (as `cargo test --target wasm32-unknown-unknown` builds every binary) this is an empty program.
 
-use std::io::Read;
-use std::process::ExitCode;
-use tps_planner::import;
-use tps_planner::model::quant;
-use tps_planner::presets;
-use tps_planner::scenario::{Report, Scenario};
+#[cfg(target_arch = "wasm32")]
+fn main() {}
 
-const USAGE: &str = "usage:
-  tps eval FILE.json|- [--table] [--analytic]   evaluate a scenario (JSON report, or --table for people)
-  tps presets [hardware|models|quant|engines|targets]
-  tps import FILE|DIR... [--table]                read benchmark results (vLLM, SGLang, genai-perf, AIPerf,
-                                                  llmperf, llama-bench, vLLM /metrics)
-  tps compare SCENARIO.json FILE|DIR... [--table] measured vs predicted at the same load
-  tps --help";
-
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(out) => {
-            print!("{out}");
-            ExitCode::SUCCESS
-        }
-        Err((code, msg)) => {
-            eprintln!("tps: {msg}");
-            ExitCode::from(code)
-        }
-    }
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> std::process::ExitCode {
+    cli::main()
 }
 
-fn run(args: &[String]) -> Result<String, (u8, String)> {
-    let usage = || (2, USAGE.to_string());
-    match args.first().map(String::as_str) {
-        Some("eval") => {
-            let mut file = None;
-            let (mut table, mut analytic) = (false, false);
-            for a in &args[1..] {
-                match a.as_str() {
-                    "--table" => table = true,
-                    "--analytic" => analytic = true,
-                    f if file.is_none() && (f == "-" || !f.starts_with('-')) => file = Some(f.to_string()),
-                    other => return Err((2, format!("unknown option {other}\n{USAGE}"))),
-                }
-            }
-            let file = file.ok_or_else(usage)?;
-            let text = if file == "-" {
-                let mut s = String::new();
-                std::io::stdin().read_to_string(&mut s).map_err(|e| (1, format!("stdin: {e}")))?;
-                s
-            } else {
-                std::fs::read_to_string(&file).map_err(|e| (1, format!("{file}: {e}")))?
-            };
-            let scenario = Scenario::from_json(&text).map_err(|e| (2, format!("invalid scenario: {e}")))?;
-            let report = if analytic { tps_planner::plan::evaluate_analytic(&scenario) } else { tps_planner::plan::evaluate(&scenario) }
-                .map_err(|e| (2, format!("invalid scenario: {e}")))?;
-            if table {
-                Ok(render_table(&report))
-            } else {
-                serde_json::to_string_pretty(&report).map(|s| s + "\n").map_err(|e| (1, e.to_string()))
+#[cfg(not(target_arch = "wasm32"))]
+mod cli {
+    use clap::{Parser, Subcommand, ValueEnum};
+    use std::ffi::OsString;
+    use std::io::Read;
+    use std::path::{Path, PathBuf};
+    use std::process::ExitCode;
+    use tps_planner::import;
+    use tps_planner::model::quant;
+    use tps_planner::presets;
+    use tps_planner::scenario::{Report, Scenario};
+
+    /// How many tokens per second an LLM gives on given hardware, for one user and for a whole server: the TPS
+    /// Planner model on the command line.
+    #[derive(Debug, Parser)]
+    #[command(name = "tps", version, arg_required_else_help = true, after_help = EXIT_CODES)]
+    struct Cli {
+        #[command(subcommand)]
+        command: Command,
+    }
+
+    const EXIT_CODES: &str = "Exit codes: 0 ok; 2 bad input (an invalid scenario, a file that is no benchmark result) or a bad command line; 1 a file or stdin that cannot be read.";
+
+    #[derive(Debug, Subcommand)]
+    enum Command {
+        /// Evaluate a scenario: the JSON report on stdout, or a table for people
+        #[command(after_help = "Example: tps eval examples/h100-llama8b.json --table")]
+        Eval {
+            /// The scenario (JSON, as the page's "Scenario JSON" shows it), or - to read it from stdin
+            #[arg(value_name = "SCENARIO")]
+            file: PathBuf,
+            /// Print a table for people instead of the JSON report
+            #[arg(long)]
+            table: bool,
+            /// Skip the serving simulation (the analytic model only)
+            #[arg(long)]
+            analytic: bool,
+        },
+        /// List the preset ids a scenario can name (every table, or one)
+        Presets {
+            /// Only this table
+            #[arg(value_enum)]
+            table: Option<PresetTable>,
+        },
+        /// Read benchmark result files (vLLM, SGLang, genai-perf, AIPerf, llmperf, llama-bench, vLLM /metrics)
+        ///
+        /// The format is detected from the content. In a folder every file is tried; those that are not results
+        /// are skipped with a message on stderr, as are runs already read from another file or export.
+        Import {
+            /// Result files, or folders of them
+            #[arg(value_name = "FILE|DIR", required = true)]
+            paths: Vec<PathBuf>,
+            /// Print a table for people instead of JSON
+            #[arg(long)]
+            table: bool,
+        },
+        /// Predict each measured run on the scenario's deployment at the run's own load and lengths
+        ///
+        /// Prints predicted, measured and the error per figure. Files are read as by `tps import`.
+        #[command(after_help = "Example: tps compare examples/h100-llama8b.json tests/samples/vllm-bench-serve-sweep --table")]
+        Compare {
+            /// The scenario (JSON): the hardware, model, formats and engine to predict with
+            #[arg(value_name = "SCENARIO")]
+            scenario: PathBuf,
+            /// Result files, or folders of them
+            #[arg(value_name = "FILE|DIR", required = true)]
+            paths: Vec<PathBuf>,
+            /// Print a table for people instead of JSON
+            #[arg(long)]
+            table: bool,
+        },
+    }
+
+    /// The preset tables.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+    enum PresetTable {
+        /// Devices: bandwidth, memory, dense FP16 TFLOPS
+        Hardware,
+        /// Models: parameters, layers, KV heads
+        Models,
+        /// Weight formats and KV cache dtypes
+        Quant,
+        /// Serving engines and their defaults
+        Engines,
+        /// Latency targets
+        Targets,
+    }
+
+    impl PresetTable {
+        fn name(self) -> &'static str {
+            match self {
+                Self::Hardware => "hardware",
+                Self::Models => "models",
+                Self::Quant => "quant",
+                Self::Engines => "engines",
+                Self::Targets => "targets",
             }
         }
-        Some("presets") => presets_list(args.get(1).map(String::as_str)),
-        Some(cmd @ ("import" | "compare")) => {
-            let table = args.iter().any(|a| a == "--table");
-            if let Some(bad) = args[1..].iter().find(|a| a.starts_with("--") && *a != "--table") {
-                return Err((2, format!("unknown option {bad}\n{USAGE}")));
+    }
+
+    /// Why `tps` failed; [`CliError::exit_code`] is the process's exit code.
+    #[derive(Debug, thiserror::Error)]
+    pub(crate) enum CliError {
+        /// The command line: an unknown subcommand or option, a missing or extra argument (clap's message, with
+        /// the usage).
+        #[error("{0}")]
+        Usage(#[from] clap::Error),
+        /// Content that is not what it should be: an invalid scenario, a file that is no benchmark result.
+        #[error("{0}")]
+        Input(String),
+        /// A file or stdin that cannot be read (or a report that cannot be written).
+        #[error("{0}")]
+        Io(String),
+    }
+
+    impl CliError {
+        /// 2 for bad input or a bad command line, 1 for I/O errors.
+        pub(crate) fn exit_code(&self) -> u8 {
+            match self {
+                Self::Usage(_) | Self::Input(_) => 2,
+                Self::Io(_) => 1,
             }
-            let mut paths: Vec<&String> = args[1..].iter().filter(|a| !a.starts_with("--")).collect();
-            let scenario = if cmd == "compare" {
-                if paths.is_empty() {
-                    return Err(usage());
+        }
+    }
+
+    pub(crate) fn main() -> ExitCode {
+        match run(std::env::args_os()) {
+            Ok(out) => {
+                print!("{out}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                match &e {
+                    // clap's message starts with "error:" and ends with the usage and a pointer to --help.
+                    CliError::Usage(u) => eprint!("{u}"),
+                    CliError::Input(m) | CliError::Io(m) => eprintln!("tps: {m}"),
                 }
-                let file = paths.remove(0);
-                let text = std::fs::read_to_string(file).map_err(|e| (1, format!("{file}: {e}")))?;
-                Some(Scenario::from_json(&text).map_err(|e| (2, format!("invalid scenario: {e}")))?)
-            } else {
-                None
-            };
-            if paths.is_empty() {
-                return Err(usage());
+                ExitCode::from(e.exit_code())
             }
-            let measurements = read_measurements(&paths)?;
-            match scenario {
-                None if table => Ok(render_measurements(&measurements)),
-                None => serde_json::to_string_pretty(&measurements).map(|s| s + "\n").map_err(|e| (1, e.to_string())),
-                Some(sc) => {
-                    let comparisons = measurements
-                        .iter()
-                        .map(|m| import::compare(&sc, m))
-                        .collect::<Result<Vec<_>, _>>()
-                        .map_err(|e| (2, format!("invalid scenario: {e}")))?;
-                    if table {
-                        Ok(render_comparisons(&comparisons))
-                    } else {
-                        serde_json::to_string_pretty(&comparisons).map(|s| s + "\n").map_err(|e| (1, e.to_string()))
+        }
+    }
+
+    /// Runs the command line (`args` with the program name first); the text for stdout. `--help` and
+    /// `--version` are output, not errors.
+    fn run(args: impl IntoIterator<Item = OsString>) -> Result<String, CliError> {
+        let cli = match Cli::try_parse_from(args) {
+            Ok(cli) => cli,
+            Err(e) if !e.use_stderr() => return Ok(e.render().to_string()),
+            Err(e) => return Err(e.into()),
+        };
+        match cli.command {
+            Command::Eval { file, table, analytic } => {
+                let text = if file == Path::new("-") {
+                    let mut s = String::new();
+                    std::io::stdin().read_to_string(&mut s).map_err(|e| CliError::Io(format!("stdin: {e}")))?;
+                    s
+                } else {
+                    read_file(&file)?
+                };
+                let scenario = scenario(&text)?;
+                let report = if analytic { tps_planner::plan::evaluate_analytic(&scenario) } else { tps_planner::plan::evaluate(&scenario) }
+                    .map_err(|e| CliError::Input(format!("invalid scenario: {e}")))?;
+                if table { Ok(render_table(&report)) } else { json(&report) }
+            }
+            Command::Presets { table } => Ok(presets_list(table)),
+            Command::Import { paths, table } => {
+                let measurements = read_measurements(&paths)?;
+                if table { Ok(render_measurements(&measurements)) } else { json(&measurements) }
+            }
+            Command::Compare { scenario: file, paths, table } => {
+                let sc = scenario(&read_file(&file)?)?;
+                let measurements = read_measurements(&paths)?;
+                let comparisons = measurements
+                    .iter()
+                    .map(|m| import::compare(&sc, m))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| CliError::Input(format!("invalid scenario: {e}")))?;
+                if table { Ok(render_comparisons(&comparisons)) } else { json(&comparisons) }
+            }
+        }
+    }
+
+    /// Pretty JSON with a final newline.
+    fn json<T: serde::Serialize>(v: &T) -> Result<String, CliError> {
+        serde_json::to_string_pretty(v).map(|s| s + "\n").map_err(|e| CliError::Io(e.to_string()))
+    }
+
+    fn read_file(path: &Path) -> Result<String, CliError> {
+        std::fs::read_to_string(path).map_err(|e| CliError::Io(format!("{}: {e}", path.display())))
+    }
+
+    fn scenario(text: &str) -> Result<Scenario, CliError> {
+        Scenario::from_json(text).map_err(|e| CliError::Input(format!("invalid scenario: {e}")))
+    }
+
+    /// Every measurement in the files (a directory: each file in it, sorted by name), each run once.
+    fn read_measurements(paths: &[PathBuf]) -> Result<Vec<import::Measurement>, CliError> {
+        // (file, whether it came from a directory listing: those may hold other files, which are skipped)
+        let mut files = Vec::new();
+        for path in paths {
+            if path.is_dir() {
+                let mut inside: Vec<_> = std::fs::read_dir(path)
+                    .map_err(|e| CliError::Io(format!("{}: {e}", path.display())))?
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|f| f.is_file())
+                    .collect();
+                inside.sort();
+                files.extend(inside.into_iter().map(|f| (f, true)));
+            } else {
+                files.push((path.clone(), false));
+            }
+        }
+        let mut out = Vec::new();
+        for (f, listed) in files {
+            let name = f.display().to_string();
+            let text = match std::fs::read_to_string(&f) {
+                Ok(t) => t,
+                // A folder of results also holds binaries and other tools' files (vLLM's *.pytorch.json,
+                // genai-perf's raw profile_export.json): skip what cannot be read, say so.
+                Err(e) if listed => {
+                    eprintln!("tps: skipped {name}: {e}");
+                    continue;
+                }
+                Err(e) => return Err(CliError::Io(format!("{name}: {e}"))),
+            };
+            match import::parse(&name, &text) {
+                Ok(ms) => {
+                    // The same run in another export (llama-bench's JSON and Markdown) or the same file twice.
+                    let dup = import::merge(&mut out, ms);
+                    if dup > 0 {
+                        eprintln!("tps: skipped {dup} duplicate run{} in {name} (already read: the same run in another file or export)", if dup == 1 { "" } else { "s" });
                     }
                 }
+                Err(e) if listed => eprintln!("tps: skipped {e}"),
+                Err(e) => return Err(CliError::Input(e.to_string())),
             }
         }
-        Some("--help" | "-h" | "help") => Ok(format!("{USAGE}\n")),
-        _ => Err(usage()),
-    }
-}
-
-/// Every measurement in the files (a directory: each file in it, sorted by name), each run once.
-fn read_measurements(paths: &[&String]) -> Result<Vec<import::Measurement>, (u8, String)> {
-    // (file, whether it came from a directory listing: those may hold other files, which are skipped)
-    let mut files = Vec::new();
-    for p in paths {
-        let path = std::path::Path::new(p.as_str());
-        if path.is_dir() {
-            let mut inside: Vec<_> = std::fs::read_dir(path)
-                .map_err(|e| (1, format!("{p}: {e}")))?
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|f| f.is_file())
-                .collect();
-            inside.sort();
-            files.extend(inside.into_iter().map(|f| (f, true)));
-        } else {
-            files.push((path.to_path_buf(), false));
+        if out.is_empty() {
+            return Err(CliError::Input("no benchmark results in the given files".into()));
         }
+        Ok(out)
     }
-    let mut out = Vec::new();
-    for (f, listed) in files {
-        let name = f.display().to_string();
-        let text = match std::fs::read_to_string(&f) {
-            Ok(t) => t,
-            // A folder of results also holds binaries and other tools' files (vLLM's *.pytorch.json,
-            // genai-perf's raw profile_export.json): skip what cannot be read, say so.
-            Err(e) if listed => {
-                eprintln!("tps: skipped {name}: {e}");
-                continue;
-            }
-            Err(e) => return Err((1, format!("{name}: {e}"))),
-        };
-        match import::parse(&name, &text) {
-            Ok(ms) => {
-                // The same run in another export (llama-bench's JSON and Markdown) or the same file twice.
-                let dup = import::merge(&mut out, ms);
-                if dup > 0 {
-                    eprintln!("tps: skipped {dup} duplicate run{} in {name} (already read: the same run in another file or export)", if dup == 1 { "" } else { "s" });
-                }
-            }
-            Err(e) if listed => eprintln!("tps: skipped {e}"),
-            Err(e) => return Err((2, e.to_string())),
-        }
-    }
-    if out.is_empty() {
-        return Err((2, "no benchmark results in the given files".into()));
-    }
-    Ok(out)
-}
 
-fn opt(v: Option<f64>, digits: usize) -> String {
-    v.map_or_else(|| "—".into(), |x| format!("{x:.digits$}"))
-}
+    fn opt(v: Option<f64>, digits: usize) -> String {
+        v.map_or_else(|| "—".into(), |x| format!("{x:.digits$}"))
+    }
 
-fn render_measurements(ms: &[import::Measurement]) -> String {
-    let mut out = format!(
-        "{:<26} {:<24} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9} {:>9}\n",
-        "tool", "run", "prompt", "output", "system t/s", "user t/s", "TTFT p99", "TPOT p50", "prefill"
-    );
-    for m in ms {
-        out += &format!(
+    fn render_measurements(ms: &[import::Measurement]) -> String {
+        let mut out = format!(
             "{:<26} {:<24} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9} {:>9}\n",
-            m.tool,
-            m.label.chars().take(24).collect::<String>(),
-            opt(m.prompt_tokens, 0),
-            opt(m.output_tokens, 0),
-            opt(m.system_output_tps, 0),
-            opt(m.per_user_tps, 1),
-            opt(m.ttft_ms.p99, 0),
-            opt(m.tpot_ms.p50.or(m.tpot_ms.mean), 1),
-            opt(m.prefill_tps, 0),
+            "tool", "run", "prompt", "output", "system t/s", "user t/s", "TTFT p99", "TPOT p50", "prefill"
         );
-    }
-    out
-}
-
-fn render_comparisons(cs: &[import::Comparison]) -> String {
-    let mut out = String::new();
-    let mut all = Vec::new();
-    for c in cs {
-        let m = &c.measurement;
-        out += &format!("{} — {} ({}), predicted for {}\n", m.tool, m.label, m.model.as_deref().unwrap_or("model not recorded"), c.load);
-        for r in &c.rows {
-            out += &format!("  {:<20} {:>10.1} {:<6} measured {:>10.1}  {:+6.1} %\n", r.metric, r.predicted, r.unit, r.measured, r.error_pct);
-            all.push(r.error_pct.abs());
-        }
-        for n in m.notes.iter().chain(&c.notes) {
-            out += &format!("  note: {n}\n");
-        }
-    }
-    all.sort_by(f64::total_cmp);
-    if let Some(med) = all.get(all.len() / 2) {
-        out += &format!("{} figures compared: median |error| {med:.1} %\n", all.len());
-    }
-    out
-}
-
-fn presets_list(which: Option<&str>) -> Result<String, (u8, String)> {
-    let mut out = String::new();
-    let all = which.is_none();
-    let w = which.unwrap_or("");
-    if all || w == "hardware" {
-        out += "# hardware (per device: GB/s, GB, dense FP16 TFLOPS)\n";
-        for h in presets::hardware::HARDWARE {
+        for m in ms {
             out += &format!(
-                "{:<22} {:>7.0} GB/s {:>5.0} GB {:>7} TF  {}{}\n",
-                h.id,
-                h.bandwidth_gbps,
-                h.memory_gb,
-                h.fp16_tflops.map_or("-".into(), |v| format!("{v:.0}")),
-                h.name,
-                if h.verified { "" } else { " (unverified)" }
+                "{:<26} {:<24} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9} {:>9}\n",
+                m.tool,
+                m.label.chars().take(24).collect::<String>(),
+                opt(m.prompt_tokens, 0),
+                opt(m.output_tokens, 0),
+                opt(m.system_output_tps, 0),
+                opt(m.per_user_tps, 1),
+                opt(m.ttft_ms.p99, 0),
+                opt(m.tpot_ms.p50.or(m.tpot_ms.mean), 1),
+                opt(m.prefill_tps, 0),
             );
         }
+        out
     }
-    if all || w == "models" {
-        out += "# models (params B, active B, layers, KV heads × head dim)\n";
-        for m in presets::models::MODELS {
-            out += &format!("{:<18} {:>7.2} B {:>6.2} B act {:>4} L {:>3}×{:<4} {}\n", m.id, m.params_b, m.active_params_b, m.layers, m.kv_heads, m.head_dim, m.name);
-        }
-    }
-    if all || w == "quant" {
-        out += "# weight formats (effective bits per weight)\n";
-        for q in quant::WEIGHT_FORMATS {
-            out += &format!("{:<8} {:>7.3} bits  {}\n", q.id, q.bits, q.label);
-        }
-        out += "# kv cache dtypes (bytes per element)\n";
-        for k in quant::KV_FORMATS {
-            out += &format!("{:<8} {:>7.4} B\n", k.id, k.bytes);
-        }
-    }
-    if all || w == "engines" {
-        out += "# engines\n";
-        for e in presets::engines::ENGINES {
-            out += &format!("{:<13} max_batch {:>5}  tokens/step {:>5}  mem {:.2}  {}\n", e.id, e.max_batch, e.max_batched_tokens, e.memory_utilization, e.name);
-        }
-    }
-    if all || w == "targets" {
-        out += "# targets (TTFT ms, TPOT ms at percentile)\n";
-        for t in presets::targets::TARGETS {
-            out += &format!("{:<32} TTFT {:>9} TPOT {:>9} P{}  {}\n", t.id, fmt_limit(t.ttft_ms), fmt_limit(t.tpot_ms), t.percentile, t.name);
-        }
-    }
-    if out.is_empty() {
-        return Err((2, format!("unknown preset table \"{w}\"; valid: hardware, models, quant, engines, targets")));
-    }
-    Ok(out)
-}
 
-fn fmt_limit(v: f64) -> String {
-    if v >= 1e8 { "none".into() } else { format!("{v:.0}") }
-}
-
-fn render_table(r: &Report) -> String {
-    let ss = &r.single_stream;
-    let m = &r.memory;
-    let mut o = format!("{} on {} with {}\n", r.model, r.hardware, r.engine);
-    o += &format!(
-        "single stream: ceiling {:.1} tok/s (bandwidth ÷ {:.2} GB/token), predicted {:.1} tok/s (±{:.0} %), TPOT {:.1} ms, TTFT {:.0} ms, prefill {:.0} tok/s, {:?}-bound\n",
-        ss.ceiling_tps, ss.bytes_per_token / 1e9, ss.decode_tps, r.band.single_stream_pct, ss.tpot_ms, ss.ttft_ms, ss.prefill_tps, ss.bound
-    );
-    o += &format!(
-        "memory: weights {:.1} GB, KV {:.0} KB/token, KV space {:.1} GB: {:.0} sequences of {:.0} tokens fit at full length, at most {:.0} run at once (max batch, or prompts that fit; more than fit at full length means preemptions){}\n",
-        m.weights_gb, m.kv_bytes_per_token / 1e3, m.kv_budget_gb, m.kv_max_sequences.floor(), m.context_tokens, m.max_concurrency, if m.fits { "" } else { " — DOES NOT FIT" }
-    );
-    let pct = r.target.percentile;
-    if r.target.tpot_ms >= 1e8 && r.target.ttft_ms >= 1e8 {
-        o += &format!("target: {} — no latency limit\n\n", r.target.name);
-    } else {
-        o += &format!("target: {} — P{pct:.0} TTFT ≤ {} ms, TPOT ≤ {} ms\n\n", r.target.name, fmt_limit(r.target.ttft_ms), fmt_limit(r.target.tpot_ms));
+    fn render_comparisons(cs: &[import::Comparison]) -> String {
+        let mut out = String::new();
+        let mut all = Vec::new();
+        for c in cs {
+            let m = &c.measurement;
+            out += &format!("{} — {} ({}), predicted for {}\n", m.tool, m.label, m.model.as_deref().unwrap_or("model not recorded"), c.load);
+            for r in &c.rows {
+                out += &format!("  {:<20} {:>10.1} {:<6} measured {:>10.1}  {:+6.1} %\n", r.metric, r.predicted, r.unit, r.measured, r.error_pct);
+                all.push(r.error_pct.abs());
+            }
+            for n in m.notes.iter().chain(&c.notes) {
+                out += &format!("  note: {n}\n");
+            }
+        }
+        all.sort_by(f64::total_cmp);
+        if let Some(med) = all.get(all.len() / 2) {
+            out += &format!("{} figures compared: median |error| {med:.1} %\n", all.len());
+        }
+        out
     }
-    o += &format!(
-        "{:>9} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6} {:>8} {}\n",
-        "load", "user t/s", "system t/s", "TTFT p50", "TTFT p95", "TTFT p99", "TPOT p50", "TPOT p95", "TPOT p99", "batch", "bound", "ok"
-    );
-    for p in &r.sweep {
-        let load = match (p.concurrency, p.request_rate) {
-            (Some(c), _) => format!("{c:.0}"),
-            (_, Some(x)) => format!("{x:.2}/s"),
-            _ => "-".into(),
-        };
+
+    fn presets_list(which: Option<PresetTable>) -> String {
+        let mut out = String::new();
+        let all = which.is_none();
+        let w = which.map_or("", PresetTable::name);
+        if all || w == "hardware" {
+            out += "# hardware (per device: GB/s, GB, dense FP16 TFLOPS)\n";
+            for h in presets::hardware::HARDWARE {
+                out += &format!(
+                    "{:<22} {:>7.0} GB/s {:>5.0} GB {:>7} TF  {}{}\n",
+                    h.id,
+                    h.bandwidth_gbps,
+                    h.memory_gb,
+                    h.fp16_tflops.map_or("-".into(), |v| format!("{v:.0}")),
+                    h.name,
+                    if h.verified { "" } else { " (unverified)" }
+                );
+            }
+        }
+        if all || w == "models" {
+            out += "# models (params B, active B, layers, KV heads × head dim)\n";
+            for m in presets::models::MODELS {
+                out += &format!("{:<18} {:>7.2} B {:>6.2} B act {:>4} L {:>3}×{:<4} {}\n", m.id, m.params_b, m.active_params_b, m.layers, m.kv_heads, m.head_dim, m.name);
+            }
+        }
+        if all || w == "quant" {
+            out += "# weight formats (effective bits per weight)\n";
+            for q in quant::WEIGHT_FORMATS {
+                out += &format!("{:<8} {:>7.3} bits  {}\n", q.id, q.bits, q.label);
+            }
+            out += "# kv cache dtypes (bytes per element)\n";
+            for k in quant::KV_FORMATS {
+                out += &format!("{:<8} {:>7.4} B\n", k.id, k.bytes);
+            }
+        }
+        if all || w == "engines" {
+            out += "# engines\n";
+            for e in presets::engines::ENGINES {
+                out += &format!("{:<13} max_batch {:>5}  tokens/step {:>5}  mem {:.2}  {}\n", e.id, e.max_batch, e.max_batched_tokens, e.memory_utilization, e.name);
+            }
+        }
+        if all || w == "targets" {
+            out += "# targets (TTFT ms, TPOT ms at percentile)\n";
+            for t in presets::targets::TARGETS {
+                out += &format!("{:<32} TTFT {:>9} TPOT {:>9} P{}  {}\n", t.id, fmt_limit(t.ttft_ms), fmt_limit(t.tpot_ms), t.percentile, t.name);
+            }
+        }
+        out
+    }
+
+    fn fmt_limit(v: f64) -> String {
+        if v >= 1e8 { "none".into() } else { format!("{v:.0}") }
+    }
+
+    fn render_table(r: &Report) -> String {
+        let ss = &r.single_stream;
+        let m = &r.memory;
+        let mut o = format!("{} on {} with {}\n", r.model, r.hardware, r.engine);
         o += &format!(
-            "{:>9} {:>9.1} {:>10.0} {:>9.0} {:>9.0} {:>9.0} {:>9.1} {:>9.1} {:>9.1} {:>6.1} {:>8} {}{}\n",
-            load,
-            p.per_user_tps,
-            p.system_tps,
-            p.ttft_ms.p50,
-            p.ttft_ms.p95,
-            p.ttft_ms.p99,
-            p.tpot_ms.p50,
-            p.tpot_ms.p95,
-            p.tpot_ms.p99,
-            p.mean_batch,
-            format!("{:?}", p.bound).to_lowercase(),
-            if p.meets_target { "✓" } else { "✗" },
-            if p.saturated { " saturated" } else { "" }
+            "single stream: ceiling {:.1} tok/s (bandwidth ÷ {:.2} GB/token), predicted {:.1} tok/s (±{:.0} %), TPOT {:.1} ms, TTFT {:.0} ms, prefill {:.0} tok/s, {:?}-bound\n",
+            ss.ceiling_tps, ss.bytes_per_token / 1e9, ss.decode_tps, r.band.single_stream_pct, ss.tpot_ms, ss.ttft_ms, ss.prefill_tps, ss.bound
         );
-    }
-    let mk = |name: &str, m: &Option<tps_planner::scenario::Marker>| match m {
-        Some(m) => format!(
-            "{name}: {} — {:.0} tok/s total, {:.1} tok/s each\n",
-            m.concurrency.map(|c| format!("{c:.0} users")).or(m.request_rate.map(|x| format!("{x:.2} req/s"))).unwrap_or_default(),
-            m.system_tps,
-            m.per_user_tps
-        ),
-        None => format!("{name}: none\n"),
-    };
-    o += "\n";
-    o += &mk("peak", &Some(r.peak.clone()));
-    o += &mk("knee", &r.knee);
-    o += &mk("peak usable", &r.peak_usable);
-    o += &mk("operating point", &r.operating_point);
-    o += &format!("\nverdict: {}\n", r.verdict);
-    for w in &r.warnings {
-        o += &format!("warning: {w}\n");
-    }
-    if !r.defaults_used.is_empty() {
-        o += "defaults used:\n";
-        for d in &r.defaults_used {
-            o += &format!("  - {d}\n");
+        o += &format!(
+            "memory: weights {:.1} GB, KV {:.0} KB/token, KV space {:.1} GB: {:.0} sequences of {:.0} tokens fit at full length, at most {:.0} run at once (max batch, or prompts that fit; more than fit at full length means preemptions){}\n",
+            m.weights_gb, m.kv_bytes_per_token / 1e3, m.kv_budget_gb, m.kv_max_sequences.floor(), m.context_tokens, m.max_concurrency, if m.fits { "" } else { " — DOES NOT FIT" }
+        );
+        let pct = r.target.percentile;
+        if r.target.tpot_ms >= 1e8 && r.target.ttft_ms >= 1e8 {
+            o += &format!("target: {} — no latency limit\n\n", r.target.name);
+        } else {
+            o += &format!("target: {} — P{pct:.0} TTFT ≤ {} ms, TPOT ≤ {} ms\n\n", r.target.name, fmt_limit(r.target.ttft_ms), fmt_limit(r.target.tpot_ms));
         }
+        o += &format!(
+            "{:>9} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6} {:>8} {}\n",
+            "load", "user t/s", "system t/s", "TTFT p50", "TTFT p95", "TTFT p99", "TPOT p50", "TPOT p95", "TPOT p99", "batch", "bound", "ok"
+        );
+        for p in &r.sweep {
+            let load = match (p.concurrency, p.request_rate) {
+                (Some(c), _) => format!("{c:.0}"),
+                (_, Some(x)) => format!("{x:.2}/s"),
+                _ => "-".into(),
+            };
+            o += &format!(
+                "{:>9} {:>9.1} {:>10.0} {:>9.0} {:>9.0} {:>9.0} {:>9.1} {:>9.1} {:>9.1} {:>6.1} {:>8} {}{}\n",
+                load,
+                p.per_user_tps,
+                p.system_tps,
+                p.ttft_ms.p50,
+                p.ttft_ms.p95,
+                p.ttft_ms.p99,
+                p.tpot_ms.p50,
+                p.tpot_ms.p95,
+                p.tpot_ms.p99,
+                p.mean_batch,
+                format!("{:?}", p.bound).to_lowercase(),
+                if p.meets_target { "✓" } else { "✗" },
+                if p.saturated { " saturated" } else { "" }
+            );
+        }
+        let mk = |name: &str, m: &Option<tps_planner::scenario::Marker>| match m {
+            Some(m) => format!(
+                "{name}: {} — {:.0} tok/s total, {:.1} tok/s each\n",
+                m.concurrency.map(|c| format!("{c:.0} users")).or(m.request_rate.map(|x| format!("{x:.2} req/s"))).unwrap_or_default(),
+                m.system_tps,
+                m.per_user_tps
+            ),
+            None => format!("{name}: none\n"),
+        };
+        o += "\n";
+        o += &mk("peak", &Some(r.peak.clone()));
+        o += &mk("knee", &r.knee);
+        o += &mk("peak usable", &r.peak_usable);
+        o += &mk("operating point", &r.operating_point);
+        o += &format!("\nverdict: {}\n", r.verdict);
+        for w in &r.warnings {
+            o += &format!("warning: {w}\n");
+        }
+        if !r.defaults_used.is_empty() {
+            o += "defaults used:\n";
+            for d in &r.defaults_used {
+                o += &format!("  - {d}\n");
+            }
+        }
+        o
     }
-    o
 }

@@ -4,14 +4,17 @@
 //! reads the result files the common tools write, detecting the format from the content (never the file
 //! name), and returns [`Measurement`]s; [`compare`] puts each next to the model's prediction for the same load.
 //!
-//! | tool | files | what becomes a measurement |
-//! |---|---|---|
-//! | vLLM `vllm bench serve` / `benchmark_serving.py` | JSON, JSON Lines (`--append-result`) | one per run |
-//! | SGLang `bench_serving` | JSON Lines (bare `Infinity` tolerated) | one per run |
-//! | genai-perf, AIPerf | `profile_export_*.json` and `.csv` (either percentile order, `"1,863.41"`) | one |
-//! | llmperf | `*_summary.json` (seconds, `NaN` tolerated) | one |
-//! | llama-bench | `-o json`, `jsonl`, `csv`, `md` | one per `pp`/`tg` test |
-//! | vLLM `/metrics` | Prometheus text (histograms summed over engines, percentiles interpolated) | one |
+//! | tool | files | what becomes a measurement | reader |
+//! |---|---|---|---|
+//! | vLLM `vllm bench serve` / `benchmark_serving.py` | JSON, JSON Lines (`--append-result`) | one per run | `serving.rs` |
+//! | SGLang `bench_serving` | JSON Lines (bare `Infinity` tolerated) | one per run | `serving.rs` |
+//! | genai-perf, AIPerf | `profile_export_*.json` and `.csv` (either percentile order, `"1,863.41"`) | one | `genai_perf.rs` |
+//! | llmperf | `*_summary.json` (seconds, `NaN` tolerated) | one | `llmperf.rs` |
+//! | llama-bench | `-o json`, `jsonl`, `csv`, `md` | one per `pp`/`tg` test | `llama_bench.rs` |
+//! | vLLM `/metrics` | Prometheus text (histograms summed over engines, percentiles interpolated) | one | `prometheus.rs` |
+//!
+//! `detect.rs` recognises the format from the content and hands the file to its reader; `common.rs` holds
+//! what the readers share (lenient JSON, the CSV reader, number helpers); `compare.rs` the comparison.
 //!
 //! Units are converted at the edge: every time in milliseconds, every rate in tokens/s. Definitions differ
 //! between tools, and each measurement carries notes where they matter: vLLM's and SGLang's TPOT and
@@ -28,11 +31,17 @@
 //! The same run imported twice — the same file again, or another export of it (llama-bench's JSON and
 //! Markdown, which differ in precision and fields) — is recognised by [`merge`] and kept once.
 
+mod common;
 mod compare;
-mod formats;
+mod detect;
+mod genai_perf;
+mod llama_bench;
+mod llmperf;
+mod prometheus;
+mod serving;
 
+pub use common::csv_rows;
 pub use compare::{compare, Comparison, Mismatch, Row};
-pub use formats::csv_rows;
 
 use serde::Serialize;
 
@@ -184,14 +193,14 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Measurement>, ImportError> {
     if text.trim().is_empty() {
         return Err(err("the file is empty".into()));
     }
-    let mut out = formats::parse(text).map_err(err)?;
+    let mut out = detect::parse(text).map_err(err)?;
     if out.is_empty() {
         return Err(err("no measurement in the file".into()));
     }
     let tool = out[0].tool.clone();
     out.retain(Measurement::has_figure);
     if out.is_empty() {
-        return Err(err(format!("no figure in the file: expected {}", formats::expected_figures(&tool))));
+        return Err(err(format!("no figure in the file: expected {}", detect::expected_figures(&tool))));
     }
     Ok(out)
 }

@@ -1,0 +1,78 @@
+//! vLLM's and SGLang's serving benchmarks: `vllm bench serve` and the older `benchmark_serving.py` (one JSON
+//! object per run, or JSON Lines with `--append-result`; model in `model_id`, hardware only through
+//! `--metadata`) and SGLang's `bench_serving` (JSON Lines, bare `Infinity` for an unlimited rate; model in
+//! `server_info.model_path`, the run's `tag`). Both write the same summary: `max_concurrency`, `request_rate`,
+//! totals, `output_throughput` and `mean_/median_/pNN_<metric>_ms` latency blocks.
+
+use super::common::{finite, load_label, num, per_user_from_tpot, string, Obj};
+use super::{Kind, Measurement, Stats};
+use serde_json::Value;
+
+/// The figures a vLLM run is read from (for the message when a file holds none).
+pub(super) const VLLM_FIGURES: &str = "output_throughput, mean_ttft_ms, median_tpot_ms, p99_e2el_ms, … (numbers) for a serving run";
+/// The figures an SGLang run is read from.
+pub(super) const SGLANG_FIGURES: &str = "output_throughput, mean_ttft_ms, median_tpot_ms, p99_e2e_latency_ms, … (numbers) for a serving run";
+
+/// `mean_X_ms`, `median_X_ms` / `p50_X_ms`, `p90_X_ms`, `p95_X_ms`, `p99_X_ms` (vLLM, SGLang).
+fn ms_stats(o: &Obj, metric: &str) -> Stats {
+    let g = |k: String| finite(num(o.get(&k)));
+    Stats {
+        mean: g(format!("mean_{metric}_ms")),
+        p50: g(format!("p50_{metric}_ms")).or_else(|| g(format!("median_{metric}_ms"))),
+        p90: g(format!("p90_{metric}_ms")),
+        p95: g(format!("p95_{metric}_ms")),
+        p99: g(format!("p99_{metric}_ms")),
+    }
+}
+
+fn per_request(o: &Obj, total: &str) -> Option<f64> {
+    let done = finite(num(o.get("completed")))?;
+    (done > 0.0).then(|| finite(num(o.get(total))).map(|t| t / done)).flatten()
+}
+
+/// What vLLM's and SGLang's serving summaries share: load, mean lengths from the totals, completed requests,
+/// output throughput and the `*_ms` latency blocks (`e2e` names the end-to-end block: `e2el` or `e2e_latency`).
+fn serving_summary(tool: &str, o: &Obj, e2e: &str) -> Measurement {
+    let mut m = Measurement::new(tool, Kind::Serving);
+    m.concurrency = finite(num(o.get("max_concurrency")));
+    m.request_rate = finite(num(o.get("request_rate")));
+    m.prompt_tokens = per_request(o, "total_input_tokens");
+    m.output_tokens = per_request(o, "total_output_tokens");
+    m.requests = finite(num(o.get("completed")));
+    m.system_output_tps = finite(num(o.get("output_throughput")));
+    m.ttft_ms = ms_stats(o, "ttft");
+    m.tpot_ms = ms_stats(o, "tpot");
+    m.itl_ms = ms_stats(o, "itl");
+    m.e2e_ms = ms_stats(o, e2e);
+    m.per_user_tps = per_user_from_tpot(&m.tpot_ms);
+    m
+}
+
+/// A vLLM summary (`vllm bench serve`, or `benchmark_serving.py`, recognised by its `request_goodput:` key).
+pub(super) fn vllm(o: &Obj) -> Measurement {
+    let legacy = o.contains_key("request_goodput:");
+    let mut m = serving_summary(if legacy { "vLLM benchmark_serving.py" } else { "vLLM bench serve" }, o, "e2el");
+    m.model = string(o.get("model_id"));
+    // Hardware only through --metadata (any of these names).
+    m.hardware = ["gpu", "hardware", "device", "gpu_name", "accelerator"].iter().find_map(|k| string(o.get(*k)));
+    m.label = string(o.get("label")).map_or_else(|| load_label(&m), |l| format!("{l}, {}", load_label(&m)));
+    if let Some(f) = finite(num(o.get("failed"))).filter(|f| *f > 0.0) {
+        m.notes.push(format!("{f} requests failed"));
+    }
+    m
+}
+
+/// An SGLang `bench_serving` summary.
+pub(super) fn sglang(o: &Obj) -> Measurement {
+    let mut m = serving_summary("SGLang bench_serving", o, "e2e_latency");
+    let info = o.get("server_info").and_then(Value::as_object);
+    m.model = info.and_then(|i| string(i.get("model_path")));
+    // Without completions the requested lengths stand in.
+    m.prompt_tokens = m.prompt_tokens.or_else(|| finite(num(o.get("random_input_len"))));
+    m.output_tokens = m.output_tokens.or_else(|| finite(num(o.get("random_output_len"))));
+    m.label = string(o.get("tag")).map_or_else(|| load_label(&m), |t| format!("{t}, {}", load_label(&m)));
+    if let Some(tp) = info.and_then(|i| finite(num(i.get("tp_size")))).filter(|t| *t > 1.0) {
+        m.notes.push(format!("tensor parallel {tp}"));
+    }
+    m
+}
