@@ -109,7 +109,10 @@ spec!(
         preset: String, backend: String, bandwidth_efficiency: f64, kv_bandwidth_efficiency: f64, compute_efficiency: f64,
         /// MoE expert kernels relative to dense ones (0–1].
         moe_efficiency: f64,
-        step_overhead_ms: f64, max_batch: u32, max_batched_tokens: u32, memory_utilization: f64, reserve_gb: f64,
+        step_overhead_ms: f64,
+        /// Per request, ms: the serving front end's time in every TTFT (HTTP, tokenisation, scheduling hand-off).
+        request_overhead_ms: f64,
+        max_batch: u32, max_batched_tokens: u32, memory_utilization: f64, reserve_gb: f64,
         /// Disaggregated prefill/decode: `prefill_devices` of `hardware.devices` only prefill, the rest decode.
         disaggregation: DisaggregationSpec,
     }
@@ -638,6 +641,9 @@ fn resolve_engine(
     if s.step_overhead_ms.is_none() {
         used.push(format!("overhead {:.2} ms/step", eff.step_overhead_ms(m.layers)));
     }
+    if s.request_overhead_ms.is_none() && presets::engines::request_overhead_ms(p.id) > 0.0 {
+        used.push(format!("front end {:.0} ms per request", presets::engines::request_overhead_ms(p.id)));
+    }
     if s.moe_efficiency.is_none() && m.is_moe() && eff.moe < 1.0 {
         used.push(format!("MoE kernels at {:.2} of dense", eff.moe));
     }
@@ -658,6 +664,7 @@ fn resolve_engine(
         compute_efficiency: check("engine.compute_efficiency", s.compute_efficiency.unwrap_or(eff.compute), 0.01, 1.0, "(fraction of peak)")?,
         moe_efficiency: check("engine.moe_efficiency", s.moe_efficiency.unwrap_or(eff.moe), 0.05, 1.0, "(fraction of a dense layer's efficiency)")?,
         step_overhead_ms: check("engine.step_overhead_ms", s.step_overhead_ms.unwrap_or_else(|| eff.step_overhead_ms(m.layers)), 0.0, 10_000.0, "ms")?,
+        request_overhead_ms: check("engine.request_overhead_ms", s.request_overhead_ms.unwrap_or_else(|| presets::engines::request_overhead_ms(p.id)), 0.0, 100_000.0, "ms")?,
         max_batch: check_u("engine.max_batch", s.max_batch.unwrap_or(p.max_batch), 1, 1_000_000)?,
         max_batched_tokens: check_u("engine.max_batched_tokens", s.max_batched_tokens.unwrap_or(p.max_batched_tokens), 1, 10_000_000)?,
         memory_utilization: check("engine.memory_utilization", s.memory_utilization.unwrap_or(p.memory_utilization), 0.05, 1.0, "(fraction)")?,

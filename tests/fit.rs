@@ -13,6 +13,7 @@
 
 mod common;
 use common::*;
+use common::serving;
 use tps_planner::model::hardware::HardwareKind;
 use tps_planner::model::roofline::{LAYER_SPLIT_HOP_S, ROW_SPLIT_PER_DEVICE_S, ROW_SPLIT_SYNC_S};
 use tps_planner::presets::engines;
@@ -304,4 +305,18 @@ fn serving_moe_efficiency_matches_the_fit() {
     let d = engines::SERVING_MOE_EFFICIENCY;
     println!("  best {:.2}; default {d:.2}", best.1);
     assert!((d - best.1).abs() <= 0.075, "default MoE efficiency {d} vs fit {:.2}", best.1);
+}
+
+/// The serving front end's per-request time (`presets::engines::request_overhead_ms`), fitted on the low-load
+/// served runs of tests/data/serving.csv; the defaults must stay within 5 ms of the fit.
+#[test]
+fn request_overhead_fit() {
+    let fit = serving::fit_request_overhead(None);
+    println!("serving front end per request (TTFT P50 measured − model without it, closed loop ≤ 8 users, median):");
+    for (engine, ms, n) in &fit {
+        let default = engines::request_overhead_ms(engine);
+        println!("  {engine:<14} {ms:>6.1} ms over {n} runs (default {default:.1} ms)");
+        assert!((default - ms).abs() <= 5.0, "{engine}: default {default} ms drifted from the fit {ms:.1} ms");
+    }
+    assert!(fit.iter().any(|(e, _, n)| e == "vllm" && *n >= 5), "no vLLM runs to fit: {fit:?}");
 }

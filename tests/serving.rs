@@ -12,153 +12,32 @@
 //! not name, data-parallel replicas, speculative decoding.
 
 mod common;
+use common::serving::run_of;
 use common::*;
 use std::collections::HashMap;
 use tps_planner::plan;
-use tps_planner::presets;
-use tps_planner::scenario::{EngineSpec, HardwareSpec, LoadSpec, ModelSpec, QuantSpec, Scenario, WorkloadSpec};
 
-/// Coefficient of variation used for ShareGPT request lengths (lognormal). ShareGPT's conversation turns are
-/// long-tailed: output lengths of a few tokens to over a thousand, standard deviation about the mean.
-const SHAREGPT_SPREAD: f64 = 1.0;
-
-/// `key=value` from a row's notes.
-fn note(row: &HashMap<String, String>, key: &str) -> Option<f64> {
-    let notes = &row["notes"];
-    let i = notes.find(&format!("{key}="))?;
-    notes[i + key.len() + 1..].split(|c: char| c == ';' || c == ',' || c.is_whitespace()).next()?.parse().ok()
-}
-
-/// A server flag's value from the notes (`max-num-seqs=512`, `--max-num-seqs 512`).
-fn flag(row: &HashMap<String, String>, name: &str) -> Option<f64> {
-    let notes = &row["notes"];
-    let i = notes.find(name)?;
-    notes[i + name.len()..].trim_start_matches(|c: char| c == '=' || c == ' ').split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
-}
-
-/// The short name of a row's source (repository or site).
-fn source(row: &HashMap<String, String>) -> String {
-    let s = row["source"].trim_start_matches("github:").trim_start_matches("https://");
-    s.split([' ', '/']).take(if row["source"].starts_with("github:") { 2 } else { 1 }).collect::<Vec<_>>().join("/")
-}
-
-fn engine_id(e: &str) -> Option<&'static str> {
-    Some(if e.starts_with("vLLM") {
-        "vllm"
-    } else if e.starts_with("SGLang") {
-        "sglang"
-    } else if e.starts_with("TensorRT") {
-        "tensorrt-llm"
-    } else if e.starts_with("LMDeploy") {
-        "lmdeploy"
-    } else if e.starts_with("TGI") {
-        "generic"
-    } else {
-        return None;
-    })
-}
-
-/// One served run stated as a scenario, or why it cannot be.
-struct Run {
-    id: String,
-    source: String,
-    load_type: String,
-    moe: bool,
-    engine: String,
-    scenario: Scenario,
-    offline: bool,
-}
-
-fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
-    let model = presets::models::MODELS.iter().find(|m| m.name == row["model"]).ok_or("model without a preset shape")?;
-    if row["hardware_key"].starts_with("other:") {
-        return Err("GPU variant not stated");
-    }
-    let notes = row["notes"].to_ascii_lowercase();
-    if ["eagle", "mtp", "speculative"].iter().any(|w| notes.contains(w)) {
-        return Err("speculative decoding (not modelled)");
-    }
-    let tp = num(row, "tp").unwrap_or(1.0);
-    let pp = num(row, "pp").unwrap_or(1.0);
-    let devices = num(row, "n_devices").unwrap_or(tp * pp);
-    if (devices - tp * pp).abs() > 0.5 || notes.contains("dp-attention") || notes.contains("--dp") || notes.contains("enable-dp-attention") {
-        return Err("data-parallel replicas or DP attention (not modelled)");
-    }
-    let engine = engine_id(&row["engine"]).ok_or("engine not modelled")?;
-    let requests = num(row, "num_requests").or_else(|| note(row, "successful_requests")).unwrap_or(1000.0);
-    let done = note(row, "successful_requests").or_else(|| note(row, "completed")).unwrap_or(requests);
-    let fixed = num(row, "input_len").zip(num(row, "output_len"));
-    let (prompt, output) = match fixed {
-        Some(l) => l,
-        None => {
-            let i = note(row, "total_input_tokens").ok_or("lengths not given")?;
-            let o = note(row, "total_generated_tokens").or_else(|| note(row, "total_output_tokens")).ok_or("lengths not given")?;
-            (i / done.max(1.0), o / done.max(1.0))
-        }
-    };
-    if prompt < 1.0 || output < 2.0 {
-        return Err("lengths not given");
-    }
-    let load_type = row["load_type"].clone();
-    let (load, offline) = if load_type.starts_with("closed") {
-        (LoadSpec { concurrency: Some(vec![num(row, "batch_or_concurrency").ok_or("no concurrency")?]), ..Default::default() }, false)
-    } else if load_type.starts_with("open") {
-        (LoadSpec { request_rate: Some(vec![num(row, "request_rate_qps").ok_or("no rate")?]), ..Default::default() }, false)
-    } else {
-        (LoadSpec { offline: Some(true), ..Default::default() }, true)
-    };
-    let wf = row["weight_format"].to_ascii_lowercase();
-    let weights = if wf.starts_with("fp8") {
-        "fp8"
-    } else if wf.starts_with("mxfp4") {
-        "mxfp4"
-    } else if wf.starts_with("awq") {
-        "awq"
-    } else if wf.starts_with("bf16") || wf.starts_with("fp16") {
-        "bf16"
-    } else {
-        return Err("weight format not modelled");
-    };
-    let kv = row["kv_cache_dtype"].to_ascii_lowercase();
-    let kv = if kv.starts_with("fp8") { Some("fp8".to_string()) } else { None };
-    let scenario = Scenario {
-        version: Some(1),
-        hardware: HardwareSpec { preset: Some(row["hardware_key"].clone()), devices: Some(devices as u32), ..Default::default() },
-        model: ModelSpec { preset: Some(model.id.to_string()), ..Default::default() },
-        quantization: QuantSpec { weights: Some(weights.into()), kv_cache: kv, ..Default::default() },
-        engine: EngineSpec {
-            preset: Some(engine.into()),
-            backend: row["engine"].contains("ROCm").then(|| "rocm".to_string()),
-            max_batch: flag(row, "max-num-seqs").map(|v| v as u32),
-            max_batched_tokens: flag(row, "max-num-batched-tokens").map(|v| v as u32),
-            ..Default::default()
-        },
-        workload: WorkloadSpec {
-            prompt_tokens: Some(prompt.round()),
-            output_tokens: Some(output.round().max(2.0)),
-            distribution: Some(if fixed.is_some() { "fixed" } else { "lognormal" }.into()),
-            spread: if fixed.is_some() { None } else { Some(SHAREGPT_SPREAD) },
-            load: Some(load),
-            requests: Some(requests.clamp(10.0, 2000.0) as u32),
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    Ok(Run { id: row["id"].clone(), source: source(row), load_type, moe: model.moe.experts > 0, engine: engine.into(), scenario, offline })
-}
-
-/// Every scored figure of every run the model can state, and the skipped rows by reason.
-fn serving_cases() -> (Vec<Case>, Vec<(String, usize)>) {
+/// Every scored figure of every run the model can state, and the skipped rows by reason. With `held_out`,
+/// each run is predicted with the parameters fitted on served runs (the front end's per-request time) refitted
+/// without the run's own source: leave-one-source-out.
+fn serving_cases(held_out: bool) -> (Vec<Case>, Vec<(String, usize)>) {
     let mut cases = Vec::new();
     let mut skipped: HashMap<String, usize> = HashMap::new();
+    let mut fits: HashMap<String, Vec<(String, f64, usize)>> = HashMap::new();
     for row in read_csv("tests/data/serving.csv") {
-        let run = match run_of(&row) {
+        let mut run = match run_of(&row) {
             Ok(r) => r,
             Err(why) => {
                 *skipped.entry(why.into()).or_default() += 1;
                 continue;
             }
         };
+        if held_out {
+            let fit = fits.entry(run.source.clone()).or_insert_with(|| common::serving::fit_request_overhead(Some(&run.source)));
+            // An engine without runs in the other sources takes the mean of the engines that have some.
+            let mean = fit.iter().map(|f| f.1).sum::<f64>() / fit.len().max(1) as f64;
+            run.scenario.engine.request_overhead_ms = Some(fit.iter().find(|f| f.0 == run.engine).map_or(mean, |f| f.1));
+        }
         let report = match plan::evaluate(&run.scenario) {
             Ok(r) => r,
             Err(e) => panic!("{}: {e}", run.id),
@@ -194,9 +73,26 @@ fn serving_cases() -> (Vec<Case>, Vec<(String, usize)>) {
     (cases, skipped)
 }
 
+/// Median and p90 |error| per metric, one line each.
+fn summary(title: &str, cases: &[Case]) -> Vec<(&'static str, f64, f64)> {
+    println!("{title}");
+    println!("  {:<14} {:>5} {:>9} {:>9} {:>9}", "metric", "n", "median %", "p90 %", "bias %");
+    let mut out = Vec::new();
+    for metric in METRICS {
+        let sel: Vec<&Case> = cases.iter().filter(|c| c.metric == metric).collect();
+        let (m, p, b) = stats(&sel);
+        println!("  {:<14} {:>5} {:>9.1} {:>9.1} {:>+9.1}", metric, sel.len(), m, p, b);
+        out.push((metric, m, p));
+    }
+    out
+}
+
+const METRICS: [&str; 7] = ["output tok/s", "TTFT mean", "TTFT P50", "TTFT P99", "TPOT mean", "TPOT P50", "TPOT P99"];
+
 #[test]
 fn served_runs_accuracy() {
-    let (cases, skipped) = serving_cases();
+    let (loso, _) = serving_cases(true);
+    let (cases, skipped) = serving_cases(false);
     println!("served runs (tests/data/serving.csv), rows skipped: {skipped:?}");
     if let Ok(v) = std::env::var("TPS_VALIDATION_ROWS") {
         let mut worst: Vec<&Case> = cases.iter().collect();
@@ -212,10 +108,12 @@ fn served_runs_accuracy() {
         }
         std::fs::write(&path, out).unwrap();
     }
-    for metric in ["output tok/s", "TTFT mean", "TTFT P50", "TTFT P99", "TPOT mean", "TPOT P50", "TPOT P99"] {
+    for metric in METRICS {
         let sel: Vec<Case> = cases.iter().filter(|c| c.metric == metric).cloned().collect();
         print_groups(&format!("served runs, {metric}: by source | load | class"), &sel, |c| c.source.clone());
     }
+    summary("served runs, leave-one-source-out (the front end refitted without each run's source)", &loso);
+    summary("served runs, in-sample (fitted defaults)", &cases);
     let runs: std::collections::HashSet<&str> = cases.iter().map(|c| c.id.as_str()).collect();
     println!("served runs scored: {} runs, {} figures", runs.len(), cases.len());
     assert!(runs.len() >= 150, "only {} served runs could be stated as scenarios", runs.len());

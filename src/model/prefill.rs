@@ -19,7 +19,8 @@ pub fn ttft_seconds(d: &Deployment, prompt: f64, depth: f64, hit_rate: f64) -> f
     let h = hit_rate.clamp(0.0, 1.0);
     let cached = prompt * h;
     let p = d.prefill_seconds(prompt - cached, depth + cached);
-    p.max(d.step(&d.decode_load(1.0, depth + prompt)).seconds)
+    // The serving front end (HTTP, tokenisation, scheduling) adds its time to every request's first token.
+    p.max(d.step(&d.decode_load(1.0, depth + prompt)).seconds) + d.engine.request_overhead_ms / 1e3
 }
 
 /// Prompt tokens per second of an isolated prefill of `prompt` tokens (llama-bench `ppN`).

@@ -418,6 +418,7 @@ pub(crate) mod tests {
                 compute_efficiency: 1.0,
                 moe_efficiency: 1.0,
                 step_overhead_ms: 0.0,
+                request_overhead_ms: 0.0,
                 max_batch: 256,
                 max_batched_tokens: 8192,
                 memory_utilization: 0.9,

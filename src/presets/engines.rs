@@ -48,6 +48,29 @@ impl Efficiency {
     }
 }
 
+/// Per-request front-end time of a serving engine, ms: what every TTFT holds beyond the forward passes (HTTP,
+/// chat template, tokenisation, hand-off to the scheduler, detokenising and streaming the first token).
+/// Fitted by `tests/fit.rs` on the low-load served runs of tests/data/serving.csv (closed loop at ≤ 8 users:
+/// measured TTFT P50 − the model's prefill and first step, median per engine); 0 for llama.cpp, whose data are
+/// llama-bench runs without a server, and for engines without served runs (TGI, LMDeploy and the generic
+/// engine take vLLM's figure).
+#[must_use]
+pub fn request_overhead_ms(engine: &str) -> f64 {
+    match engine {
+        "llama.cpp" => 0.0,
+        "sglang" => SGLANG_REQUEST_OVERHEAD_MS,
+        "tensorrt-llm" => TRTLLM_REQUEST_OVERHEAD_MS,
+        _ => VLLM_REQUEST_OVERHEAD_MS,
+    }
+}
+
+/// vLLM's per-request front-end time, ms (see [`request_overhead_ms`]).
+pub const VLLM_REQUEST_OVERHEAD_MS: f64 = 53.0;
+/// SGLang's, ms.
+pub const SGLANG_REQUEST_OVERHEAD_MS: f64 = 29.0;
+/// TensorRT-LLM's `trtllm-serve`, ms.
+pub const TRTLLM_REQUEST_OVERHEAD_MS: f64 = 36.0;
+
 /// All engines.
 pub const ENGINES: &[EnginePreset] = &[
     EnginePreset { id: "llama.cpp", name: "llama.cpp (llama-server / llama-bench)", max_batch: 4, max_batched_tokens: 512, memory_utilization: 1.0, reserve_gb: 0.5, source: "llama.cpp server defaults: -np 4 (auto), -ub 512; compute buffers ≈ 0.3 GiB for an 8B model at -ub 512 (the logits alone: 128k vocabulary × 512 × 4 B = 0.25 GiB) plus the backend context" },

@@ -69,6 +69,14 @@ pub(super) struct Books {
     /// Closed-loop users whose requests ended and who have not sent their next one yet (the pool cannot issue
     /// while it iterates over its batch; the event loop flushes them).
     pub(super) to_issue: u32,
+    /// Client-side time of every request, seconds: the serving front end (HTTP, chat template, tokenisation,
+    /// hand-off to the engine's scheduler, detokenising and streaming the first token). It is added to each
+    /// TTFT and E2E, and a closed-loop user's next request reaches the engine this long after the previous one
+    /// ended (engine arrival = client send + front end). Set by the event loop from the engine's
+    /// `request_overhead_ms`; 0 for a bare engine (llama-bench, offline batch).
+    pub(super) frontend: f64,
+    /// Closed loop with a front end: engine arrival times of requests the users have sent (ascending).
+    pending: VecDeque<f64>,
 
     /// Measurement window: from the arrival of the first measured request to the arrival of the last one
     /// (infinite until then, and kept infinite when both arrive together, e.g. all in the first wave; the
@@ -156,6 +164,8 @@ impl Books {
             n_measured: requests,
             resolved: 0,
             to_issue: 0,
+            frontend: 0.0,
+            pending: VecDeque::new(),
             window_start: f64::INFINITY,
             window_end: f64::INFINITY,
             resolved_at: f64::NAN,
@@ -206,7 +216,10 @@ impl Books {
 
     /// The next open-loop arrival (infinite in a closed loop, or once the arrival process has paused).
     pub(super) fn next_open_arrival(&self) -> f64 {
-        if !self.closed && self.issued < self.issue_cap { self.next_arrival } else { f64::INFINITY }
+        if self.closed {
+            return self.pending.front().copied().unwrap_or(f64::INFINITY);
+        }
+        if self.issued < self.issue_cap { self.next_arrival } else { f64::INFINITY }
     }
 
     /// Counts `n` output tokens of a step starting at `t` (in the window when `in_window`).
@@ -325,8 +338,19 @@ impl Books {
         }
     }
 
-    /// Open loop: every arrival up to `now` joins `queue`.
+    /// Every arrival up to `now` joins `queue`: open-loop arrivals, and closed-loop requests whose front-end
+    /// time has passed.
     pub(super) fn arrivals_until(&mut self, now: f64, queue: &mut VecDeque<Seq>) {
+        while let Some(&t) = self.pending.front() {
+            if t > now {
+                break;
+            }
+            self.pending.pop_front();
+            self.user_next(t, queue);
+        }
+        if self.closed {
+            return;
+        }
         while self.issued < self.issue_cap && self.next_arrival <= now {
             let t = self.next_arrival;
             self.issue(t, queue);
@@ -339,7 +363,12 @@ impl Books {
         let n = std::mem::take(&mut self.to_issue);
         if self.closed {
             for _ in 0..n {
-                self.user_next(t, queue);
+                if self.frontend > 0.0 {
+                    // Reaches the engine after the front end (`arrivals_until` issues it then).
+                    self.pending.push_back(t + self.frontend);
+                } else {
+                    self.user_next(t, queue);
+                }
             }
         }
     }
@@ -354,9 +383,10 @@ impl Books {
 
     /// A sequence produced its last token at `t`.
     pub(super) fn complete(&mut self, s: &Seq, t: f64, in_window: bool) {
-        let e2e = t - s.arrival;
+        // As the client measures: from sending the request, i.e. the engine's times plus the front end.
+        let e2e = t - s.arrival + self.frontend;
         let ok = e2e <= self.timeout;
-        let ttft = s.first_token - s.arrival;
+        let ttft = s.first_token - s.arrival + self.frontend;
         let tpot = if s.output >= 2 { Some((t - s.first_token) / f64::from(s.output - 1)) } else { None };
         let meets = ok
             && within(ttft * 1e3, self.targets.ttft_ms)

@@ -101,6 +101,7 @@ fn run_with(
         return empty(true);
     }
     let Some(mut books) = Books::new(cfg, targets) else { return empty(false) };
+    books.frontend = (prefill.engine.request_overhead_ms / 1e3).max(0.0);
     let hint = books.in_flight_hint();
     let pre = Pool::new(prefill, books.timeout, hint).prefill_only();
     let mut dec = Pool::new(decode, books.timeout, hint);
@@ -182,9 +183,11 @@ impl Disagg<'_> {
     fn wake_users(&mut self, t: f64) {
         let n = std::mem::take(&mut self.books.to_issue);
         if self.books.closed {
+            // The next request reaches the prefill pool after the front end.
+            let at = t + self.books.frontend;
             for _ in 0..n {
-                let i = self.wake.partition_point(|&x| x <= t);
-                self.wake.insert(i, t);
+                let i = self.wake.partition_point(|&x| x <= at);
+                self.wake.insert(i, at);
             }
         }
     }

@@ -245,6 +245,7 @@ fn run_with(d: &Deployment, cfg: &SimConfig, targets: &Targets, stretches: bool,
         return empty(true);
     }
     let Some(mut books) = Books::new(cfg, targets) else { return empty(false) };
+    books.frontend = (d.engine.request_overhead_ms / 1e3).max(0.0);
     let mut pool = Pool::new(d, books.timeout, books.in_flight_hint());
     // The smallest possible request must fit in the KV pool alone, or nothing can ever run.
     books.max_total = pool.max_fitting_tokens();
@@ -264,9 +265,7 @@ fn simulate(pool: &mut Pool, books: &mut Books, max_sim: f64, max_steps: u64) ->
     let mut steps = 0u64;
     books.first_wave(&mut pool.waiting);
     loop {
-        if !books.closed {
-            books.arrivals_until(now, &mut pool.waiting);
-        }
+        books.arrivals_until(now, &mut pool.waiting);
         if books.done() {
             return (false, now);
         }

@@ -289,8 +289,9 @@ fn efficiency_note(inputs: Inputs) -> String {
         .map(|h| h.kind)
         .or_else(|| inputs.hw_kind.with(|k| K::ALL.into_iter().find(|x| x.id() == k.as_str())))
         .unwrap_or(K::Other);
-    let engine = inputs.engine.get();
-    let e = presets::engines::efficiency(&engine, kind);
+    let id = inputs.engine.get();
+    let engine = presets::engines::find(&id).map_or(id.clone(), |e| e.name.to_string());
+    let e = presets::engines::efficiency(&id, kind);
     format!(
         "Efficiency class: {} with {engine} — weights streamed at {:.0} % of the bandwidth, KV cache at {:.0} %, compute at {:.0} % of peak (fitted defaults; see Defaults used).",
         kind_label(kind),

@@ -1,6 +1,8 @@
 //! Shared test helpers: a small CSV reader for tests/data and the mapping of measurement rows to scenarios.
 #![allow(dead_code)]
 
+pub mod serving;
+
 use std::collections::HashMap;
 use tps_planner::model::roofline::Deployment;
 use tps_planner::model::hardware::Parallelism;
