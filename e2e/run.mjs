@@ -322,6 +322,7 @@ await test('bug 14: Custom keeps the device kind (its efficiency class) and offe
   await page.waitForTimeout(400);
   assert((await page.textContent('#decode-tps')) === before, `Custom with the H100's numbers: ${await page.textContent('#decode-tps')} vs ${before}`);
   assert((await page.inputValue('#hardware-kind')) === 'datacenter-gpu', 'kind not kept');
+  assert((await page.inputValue('#hardware-architecture')) === 'hopper', 'generation not kept');
   assert(/H100/.test(await page.inputValue('#hardware-name')), 'name not kept');
   assert((await page.inputValue('#hardware-fp8_tflops')) !== '', 'FP8 not kept');
   assert((await page.inputValue('#hardware-interconnect_gbps')) !== '', 'interconnect not kept');

@@ -10,7 +10,7 @@
 //! negative sizes.
 
 use crate::model::engine::EngineParams;
-use crate::model::hardware::{Hardware, HardwareKind, Parallelism};
+use crate::model::hardware::{Architecture, Hardware, HardwareKind, Parallelism};
 use crate::model::llm::{Attention, ModelShape, Moe};
 use crate::model::quant::{self, ComputeDtype};
 use crate::model::roofline::{Bound, Deployment};
@@ -70,6 +70,8 @@ spec!(
     /// Hardware: a preset id and/or explicit per-device numbers.
     HardwareSpec {
         preset: String, name: String, kind: HardwareKind,
+        /// GPU generation (`ampere`, `hopper`, …): selects the engine's efficiency class.
+        architecture: Architecture,
         /// GB/s per device.
         memory_bandwidth_gbps: f64,
         /// GB per device.
@@ -462,6 +464,9 @@ fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> Result<Hard
             differs("FP4 compute", s.fp4_tflops, p.fp4_tflops, "TFLOPS");
             differs("INT8", s.int8_tops, p.int8_tops, "TOPS");
             differs("interconnect", s.interconnect_gbps, Some(p.interconnect_gbps), "GB/s");
+            if let Some(a) = s.architecture.filter(|a| *a != presets::hardware::architecture(p.id)) {
+                changed.push(format!("architecture set to {}", a.id()));
+            }
             if let Some(k) = s.kind.filter(|k| *k != p.kind) {
                 changed.push(format!("kind set to {}", k.id()));
             }
@@ -469,8 +474,10 @@ fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> Result<Hard
         }
         (None, None) => format!("{} GB/s {}", crate::model::units::fmt_num(bw), if kind == HardwareKind::Other { "device".to_string() } else { kind.id().replace('-', " ") }),
     };
+    let architecture = s.architecture.or(p.map(|p| presets::hardware::architecture(p.id))).unwrap_or_else(|| Architecture::typical_for(kind));
     Ok(Hardware {
         name,
+        architecture,
         kind,
         memory_bandwidth_gbps: bw,
         // Filled in resolve_memory once the model is known (a default needs the weights' size).
@@ -627,7 +634,7 @@ fn resolve_engine(
     m: &ModelShape,
     defaults: &mut Vec<String>,
 ) -> Result<EngineParams, ScenarioError> {
-    let eff = presets::engines::efficiency(p.id, hw.kind);
+    let eff = presets::engines::efficiency(p.id, hw.kind, hw.architecture);
     let mut used = Vec::new();
     if s.bandwidth_efficiency.is_none() {
         used.push(format!("η_bw {:.2}", eff.bandwidth));
@@ -648,7 +655,7 @@ fn resolve_engine(
         used.push(format!("MoE kernels at {:.2} of dense", eff.moe));
     }
     if !used.is_empty() {
-        defaults.push(format!("engine efficiency: {} (fitted default for {} on {})", used.join(", "), p.id, hw.kind.id()));
+        defaults.push(format!("engine efficiency: {} (fitted default for {} on {}, {})", used.join(", "), p.id, hw.kind.id(), hw.architecture.id()));
     }
     Ok(EngineParams {
         name: p.name.to_string(),

@@ -100,6 +100,8 @@ pub enum Parallelism {
 pub struct Hardware {
     pub name: String,
     pub kind: HardwareKind,
+    /// GPU generation (or CPU / Apple chip family): kernels, tile sizes and power limits follow it.
+    pub architecture: Architecture,
     /// Per device, GB/s.
     pub memory_bandwidth_gbps: f64,
     /// Per device, as vendors print it (binary: GiB).
@@ -114,6 +116,102 @@ pub struct Hardware {
     /// Per-device interconnect bandwidth for all-reduce, GB/s (NVLink 4 = 450 per direction).
     pub interconnect_gbps: f64,
     pub tdp_watts: Option<f64>,
+}
+
+/// The chip generation. Efficiency follows it, not only the memory type: the share of tensor peak that a serving
+/// engine reaches falls from Ampere to Hopper (a bigger peak per watt and per byte of bandwidth, kernels that
+/// need larger batches to fill it), and older generations (Pascal, Turing) lack the tensor features recent
+/// kernels assume.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Architecture {
+    Pascal,
+    Volta,
+    Turing,
+    Ampere,
+    Ada,
+    Hopper,
+    Blackwell,
+    Cdna2,
+    Cdna3,
+    Cdna4,
+    Rdna2,
+    Rdna3,
+    Rdna4,
+    /// Intel Arc (Xe-HPG, Xe2).
+    Xe,
+    Gaudi,
+    AppleM1,
+    AppleM2,
+    AppleM3,
+    AppleM4,
+    Cpu,
+    Other,
+}
+
+impl Architecture {
+    /// All generations, for listings and selects.
+    pub const ALL: [Architecture; 21] = [
+        Self::Pascal,
+        Self::Volta,
+        Self::Turing,
+        Self::Ampere,
+        Self::Ada,
+        Self::Hopper,
+        Self::Blackwell,
+        Self::Cdna2,
+        Self::Cdna3,
+        Self::Cdna4,
+        Self::Rdna2,
+        Self::Rdna3,
+        Self::Rdna4,
+        Self::Xe,
+        Self::Gaudi,
+        Self::AppleM1,
+        Self::AppleM2,
+        Self::AppleM3,
+        Self::AppleM4,
+        Self::Cpu,
+        Self::Other,
+    ];
+
+    /// The kebab-case id used in scenarios.
+    #[must_use]
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Pascal => "pascal",
+            Self::Volta => "volta",
+            Self::Turing => "turing",
+            Self::Ampere => "ampere",
+            Self::Ada => "ada",
+            Self::Hopper => "hopper",
+            Self::Blackwell => "blackwell",
+            Self::Cdna2 => "cdna2",
+            Self::Cdna3 => "cdna3",
+            Self::Cdna4 => "cdna4",
+            Self::Rdna2 => "rdna2",
+            Self::Rdna3 => "rdna3",
+            Self::Rdna4 => "rdna4",
+            Self::Xe => "xe",
+            Self::Gaudi => "gaudi",
+            Self::AppleM1 => "apple-m1",
+            Self::AppleM2 => "apple-m2",
+            Self::AppleM3 => "apple-m3",
+            Self::AppleM4 => "apple-m4",
+            Self::Cpu => "cpu",
+            Self::Other => "other",
+        }
+    }
+
+    /// A typical generation for a device of `kind` known only by its numbers.
+    #[must_use]
+    pub fn typical_for(kind: HardwareKind) -> Self {
+        match kind {
+            HardwareKind::AppleSilicon => Self::AppleM2,
+            HardwareKind::Cpu => Self::Cpu,
+            HardwareKind::DatacenterGpu | HardwareKind::WorkstationGpu | HardwareKind::ConsumerGpu | HardwareKind::Other => Self::Other,
+        }
+    }
 }
 
 impl Hardware {

@@ -396,6 +396,7 @@ pub(crate) mod tests {
             hardware: Hardware {
                 name: "H100".into(),
                 kind: HardwareKind::DatacenterGpu,
+                architecture: crate::model::hardware::Architecture::Hopper,
                 memory_bandwidth_gbps: 3350.0,
                 memory_gb: 80.0,
                 fp16_tflops: 989.0,

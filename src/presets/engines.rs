@@ -11,7 +11,7 @@
 //! than 10 % from it. Families without measurements use the datacenter-GPU values of a comparable engine,
 //! which the report marks as a default.
 
-use crate::model::hardware::HardwareKind;
+use crate::model::hardware::{Architecture, HardwareKind};
 
 /// One engine.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -48,6 +48,42 @@ impl Efficiency {
     }
 }
 
+/// TensorRT-LLM's compute efficiency by generation, fitted per generation on the perf-overview offline
+/// throughput (`tests/fit.rs`; Hopper: H100 and H200 rows, Blackwell: B200, GB200 and RTX PRO 6000 rows).
+/// Generations without rows take the mean of the two.
+#[must_use]
+pub fn trtllm_compute(arch: Architecture) -> f64 {
+    match arch {
+        Architecture::Hopper => TRTLLM_COMPUTE_HOPPER,
+        Architecture::Blackwell => TRTLLM_COMPUTE_BLACKWELL,
+        _ => (TRTLLM_COMPUTE_HOPPER + TRTLLM_COMPUTE_BLACKWELL) / 2.0,
+    }
+}
+
+/// See [`trtllm_compute`].
+pub const TRTLLM_COMPUTE_HOPPER: f64 = 0.47;
+/// See [`trtllm_compute`].
+pub const TRTLLM_COMPUTE_BLACKWELL: f64 = 0.28;
+
+/// vLLM's and SGLang's compute efficiency by generation, fitted on served runs (tests/data/serving.csv, vLLM
+/// dense and MoE runs on A100 and H100/H200; `tests/fit.rs`). The same engines on the same models reach a
+/// much smaller share of Hopper's tensor peak than of Ampere's: H100's peak is 3.2 × A100's, its bandwidth 1.6 ×
+/// and its power 1.75 ×, and the served runs gain about 1.3–1.6 × in throughput. Other generations have no
+/// served runs here and keep the old engineering estimate, 0.5 (their band says so).
+#[must_use]
+pub fn served_compute(arch: Architecture) -> f64 {
+    match arch {
+        Architecture::Ampere => SERVED_COMPUTE_AMPERE,
+        Architecture::Hopper => SERVED_COMPUTE_HOPPER,
+        _ => 0.5,
+    }
+}
+
+/// See [`served_compute`].
+pub const SERVED_COMPUTE_AMPERE: f64 = 0.35;
+/// See [`served_compute`].
+pub const SERVED_COMPUTE_HOPPER: f64 = 0.2;
+
 /// Per-request front-end time of a serving engine, ms: what every TTFT holds beyond the forward passes (HTTP,
 /// chat template, tokenisation, hand-off to the scheduler, detokenising and streaming the first token).
 /// Fitted by `tests/fit.rs` on the low-load served runs of tests/data/serving.csv (closed loop at ≤ 8 users:
@@ -65,11 +101,11 @@ pub fn request_overhead_ms(engine: &str) -> f64 {
 }
 
 /// vLLM's per-request front-end time, ms (see [`request_overhead_ms`]).
-pub const VLLM_REQUEST_OVERHEAD_MS: f64 = 53.0;
+pub const VLLM_REQUEST_OVERHEAD_MS: f64 = 44.0;
 /// SGLang's, ms.
-pub const SGLANG_REQUEST_OVERHEAD_MS: f64 = 29.0;
+pub const SGLANG_REQUEST_OVERHEAD_MS: f64 = 25.0;
 /// TensorRT-LLM's `trtllm-serve`, ms.
-pub const TRTLLM_REQUEST_OVERHEAD_MS: f64 = 36.0;
+pub const TRTLLM_REQUEST_OVERHEAD_MS: f64 = 38.0;
 
 /// All engines.
 pub const ENGINES: &[EnginePreset] = &[
@@ -97,7 +133,7 @@ pub const SERVING_MOE_EFFICIENCY: f64 = 0.5;
 
 /// Default efficiencies for an engine on a hardware kind (see the module docs for where they come from).
 #[must_use]
-pub fn efficiency(engine: &str, kind: HardwareKind) -> Efficiency {
+pub fn efficiency(engine: &str, kind: HardwareKind, arch: Architecture) -> Efficiency {
     use HardwareKind as K;
     // Serving engines run MoE experts as grouped GEMMs over tensor-parallel slices at about half a dense layer's
     // efficiency (fitted on TensorRT-LLM's Qwen3-235B-A22B rows by tests/fit.rs); llama.cpp's gpt-oss rows need
@@ -120,10 +156,10 @@ pub fn efficiency(engine: &str, kind: HardwareKind) -> Efficiency {
         // η_fl fitted on TensorRT-LLM perf-overview offline throughput (tests/fit.rs). 0.35 is an *effective*
         // figure: it absorbs what the roofline does not model (TP/EP inefficiency grows with the TP degree, MoE
         // dispatch, scheduling gaps); large-GEMM kernels alone reach 0.6–0.7.
-        ("tensorrt-llm", _) => e(0.85, 0.35, 0.5, 10.0),
+        ("tensorrt-llm", _) => e(0.85, trtllm_compute(arch), 0.5, 10.0),
         // Fitted on LMDeploy A100 static batches.
         ("lmdeploy", _) => e(0.80, 0.50, 0.5, 10.0),
-        ("vllm" | "sglang", K::DatacenterGpu | K::WorkstationGpu | K::ConsumerGpu) => e(0.80, 0.50, 1.0, 10.0),
+        ("vllm" | "sglang", K::DatacenterGpu | K::WorkstationGpu | K::ConsumerGpu) => e(0.80, served_compute(arch), 1.0, 10.0),
         ("vllm" | "sglang", _) => e(0.70, 0.40, 1.0, 10.0),
         (_, K::AppleSilicon) => e(0.70, 0.50, 0.5, 15.0),
         (_, K::Cpu) => e(0.55, 0.35, 0.5, 10.0),

@@ -1,7 +1,7 @@
 //! Hardware presets: every device of `hardware.csv` (spec sheets, each row with its source), compiled in.
 
 use super::guess::Rule;
-use crate::model::hardware::HardwareKind;
+use crate::model::hardware::{Architecture, HardwareKind};
 
 /// One device from the table (per-device figures; multi-device systems set `devices` in the scenario).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -28,6 +28,57 @@ pub use super::hardware_table::HARDWARE;
 #[must_use]
 pub fn find(id: &str) -> Option<&'static HwPreset> {
     HARDWARE.iter().find(|h| h.id.eq_ignore_ascii_case(id))
+}
+
+/// The generation of a preset device (from its id; every preset is covered, see the test).
+#[must_use]
+pub fn architecture(id: &str) -> Architecture {
+    use Architecture as A;
+    let id = id.to_ascii_lowercase();
+    let has = |p: &str| id.starts_with(p);
+    if has("a100") || has("a800") || has("a10") || has("a40") || has("rtx-a6000") || has("rtx-30") || has("jetson-agx-orin") {
+        A::Ampere
+    } else if has("h100") || has("h200") || has("h20") || has("h800") || has("gh200") {
+        A::Hopper
+    } else if has("b200") || has("gb200") || has("b300") || has("rtx-pro-6000-bw") || has("rtx-50") || has("dgx-spark") {
+        A::Blackwell
+    } else if has("l40") || has("l4") || has("l20") || has("rtx-6000-ada") || has("rtx-5000-ada") || has("rtx-4000-ada") || has("rtx-40") {
+        A::Ada
+    } else if has("t4") || has("rtx-20") || has("gtx-16") {
+        A::Turing
+    } else if has("v100") {
+        A::Volta
+    } else if has("p40") || has("p100") || has("gtx-10") {
+        A::Pascal
+    } else if has("mi250") || has("mi210") {
+        A::Cdna2
+    } else if has("mi300") || has("mi325") {
+        A::Cdna3
+    } else if has("mi350") || has("mi355") {
+        A::Cdna4
+    } else if has("rx-6") {
+        A::Rdna2
+    } else if has("rx-7") || has("ryzen-ai-max") {
+        A::Rdna3
+    } else if has("rx-9") {
+        A::Rdna4
+    } else if has("arc-") {
+        A::Xe
+    } else if has("gaudi") {
+        A::Gaudi
+    } else if has("m1") {
+        A::AppleM1
+    } else if has("m2") {
+        A::AppleM2
+    } else if has("m3") {
+        A::AppleM3
+    } else if has("m4") {
+        A::AppleM4
+    } else if has("epyc") || has("xeon") || has("i9-") || has("i7-") || has("ryzen-9") {
+        A::Cpu
+    } else {
+        A::Other
+    }
 }
 
 /// Laptop variants share the desktop board's number but not its figures.
@@ -141,6 +192,24 @@ pub fn guess(name: &str) -> Option<&'static HwPreset> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn every_preset_has_a_generation() {
+        use crate::model::hardware::Architecture as A;
+        for h in super::HARDWARE {
+            let a = super::architecture(h.id);
+            assert_ne!(a, A::Other, "{} has no generation", h.id);
+            let apple = matches!(a, A::AppleM1 | A::AppleM2 | A::AppleM3 | A::AppleM4);
+            assert_eq!(apple, h.kind == crate::model::hardware::HardwareKind::AppleSilicon, "{}: {a:?}", h.id);
+            assert_eq!(a == A::Cpu, h.kind == crate::model::hardware::HardwareKind::Cpu, "{}: {a:?}", h.id);
+        }
+        assert_eq!(super::architecture("h100-sxm"), A::Hopper);
+        assert_eq!(super::architecture("a100-80gb-sxm"), A::Ampere);
+        assert_eq!(super::architecture("l40s"), A::Ada);
+        assert_eq!(super::architecture("rtx-pro-6000-bw"), A::Blackwell);
+        assert_eq!(super::architecture("mi300x"), A::Cdna3);
+    }
+
     use super::*;
 
     #[test]

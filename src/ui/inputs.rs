@@ -25,6 +25,8 @@ pub struct Inputs {
     pub hw_kind: RwSignal<String>,
     /// Name of a custom device ("" = the preset's, or "N GB/s device").
     pub hw_name: RwSignal<String>,
+    /// GPU generation id of a custom device (`hopper`, …; "" = the preset's, or typical for the kind).
+    pub hw_arch: RwSignal<String>,
     pub devices: RwSignal<String>,
     pub parallelism: RwSignal<String>,
     pub model_preset: RwSignal<String>,
@@ -71,6 +73,7 @@ impl Inputs {
             interconnect: s(""),
             hw_kind: s(""),
             hw_name: s(""),
+            hw_arch: s(""),
             devices: s("1"),
             parallelism: s(""),
             model_preset: s("llama-3.1-8b"),
@@ -107,6 +110,7 @@ impl Inputs {
         self.interconnect.set(txt(sc.hardware.interconnect_gbps));
         self.hw_kind.set(sc.hardware.kind.map_or_else(String::new, |k| k.id().to_string()));
         self.hw_name.set(sc.hardware.name.clone().unwrap_or_default());
+        self.hw_arch.set(sc.hardware.architecture.map_or_else(String::new, |a| a.id().to_string()));
         self.devices.set(sc.hardware.devices.map_or_else(|| "1".to_string(), |d| d.to_string()));
         self.parallelism.set(
             match sc.hardware.parallelism {
@@ -219,6 +223,7 @@ impl Inputs {
                 interconnect_gbps: num(self.interconnect, "hardware.interconnect_gbps")?,
                 kind: self.hw_kind.with(|k| crate::model::hardware::HardwareKind::ALL.into_iter().find(|x| x.id() == k.as_str())),
                 name: opt(self.hw_name),
+                architecture: self.hw_arch.with(|a| crate::model::hardware::Architecture::ALL.into_iter().find(|x| x.id() == a.as_str())),
                 devices: int(self.devices, "hardware.devices")?,
                 parallelism: match self.parallelism.get().as_str() {
                     "layer-split" => Some(crate::model::hardware::Parallelism::LayerSplit),

@@ -119,6 +119,8 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
     let mut opts = vec![(String::new(), "Custom (type the numbers)".to_string())];
     opts.extend(presets::hardware::HARDWARE.iter().map(|h| (h.id.to_string(), format!("{} — {:.0} GB/s, {:.0} GB", h.name, h.bandwidth_gbps, h.memory_gb))));
     let engines: Vec<(String, String)> = presets::engines::ENGINES.iter().map(|e| (e.id.to_string(), e.name.to_string())).collect();
+    let mut archs = vec![(String::new(), "Typical for the kind".to_string())];
+    archs.extend(crate::model::hardware::Architecture::ALL.iter().filter(|a| **a != crate::model::hardware::Architecture::Other).map(|a| (a.id().to_string(), a.id().replace('-', " "))));
     let mut kinds = vec![(String::new(), "Other (generic efficiency)".to_string())];
     kinds.extend(crate::model::hardware::HardwareKind::ALL.iter().filter(|k| **k != crate::model::hardware::HardwareKind::Other).map(|k| (k.id().to_string(), kind_label(*k).to_string())));
     view! {
@@ -143,15 +145,20 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
                     if inputs.hw_name.with_untracked(String::is_empty) {
                         inputs.hw_name.set(format!("{} (custom)", h.name));
                     }
+                    if inputs.hw_arch.with_untracked(String::is_empty) {
+                        inputs.hw_arch.set(presets::hardware::architecture(h.id).id().to_string());
+                    }
                 } else if !picked.is_empty() {
-                    // A preset brings its own kind and name.
+                    // A preset brings its own kind, generation and name.
                     inputs.hw_kind.set(String::new());
                     inputs.hw_name.set(String::new());
+                    inputs.hw_arch.set(String::new());
                 }
             }) />
             <Show when=move || inputs.hw_preset.with(String::is_empty)>
                 <TextField label="Device name" field="hardware.name" value=inputs.hw_name placeholder="e.g. our inference node" error />
                 <SelectField label="Device kind (sets the efficiency class)" field="hardware.kind" value=inputs.hw_kind options=kinds.clone() error />
+                <SelectField label="Generation" field="hardware.architecture" value=inputs.hw_arch options=archs.clone() error />
             </Show>
             <p class="note" id="efficiency-class">{move || efficiency_note(inputs)}</p>
             <NumField label="Memory bandwidth" unit="GB/s" field="hardware.memory_bandwidth_gbps" value=inputs.bandwidth
@@ -291,10 +298,14 @@ fn efficiency_note(inputs: Inputs) -> String {
         .unwrap_or(K::Other);
     let id = inputs.engine.get();
     let engine = presets::engines::find(&id).map_or(id.clone(), |e| e.name.to_string());
-    let e = presets::engines::efficiency(&id, kind);
+    let arch = presets::hardware::find(&inputs.hw_preset.get()).map(|h| presets::hardware::architecture(h.id)).unwrap_or_else(|| {
+        inputs.hw_arch.with(|a| crate::model::hardware::Architecture::ALL.into_iter().find(|x| x.id() == a.as_str())).unwrap_or_else(|| crate::model::hardware::Architecture::typical_for(kind))
+    });
+    let e = presets::engines::efficiency(&id, kind, arch);
     format!(
-        "Efficiency class: {} with {engine} — weights streamed at {:.0} % of the bandwidth, KV cache at {:.0} %, compute at {:.0} % of peak (fitted defaults; see Defaults used).",
+        "Efficiency class: {}, {} generation, with {engine} — weights streamed at {:.0} % of the bandwidth, KV cache at {:.0} %, compute at {:.0} % of peak (fitted defaults; see Defaults used).",
         kind_label(kind),
+        arch.id(),
         e.bandwidth * 100.0,
         e.kv_bandwidth * 100.0,
         e.compute * 100.0

@@ -170,3 +170,70 @@ pub fn fit_request_overhead(exclude: Option<&str>) -> Vec<(String, f64, usize)> 
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
+
+/// vLLM's and SGLang's compute efficiency on one GPU generation, fitted on the served runs of that generation
+/// (output tok/s, every load type): the η_fl in 0.10–0.80 (steps of 0.01) with the smallest median |log error|
+/// (the median, not the mean: a few runs of immature kernels — gpt-oss on SGLang's A100 path, 10–24 × slower
+/// than every other engine on the same GPU — would otherwise pull the whole generation down).
+/// Runs of an `exclude`d source are left out; `None` when no run is left.
+pub fn fit_served_compute(arch: tps_planner::model::hardware::Architecture, exclude: Option<&str>) -> Option<(f64, usize)> {
+    let mut runs = Vec::new();
+    for row in super::read_csv("tests/data/serving.csv") {
+        let Ok(run) = run_of(&row) else { continue };
+        if exclude == Some(run.source.as_str()) || !(run.engine == "vllm" || run.engine == "sglang") {
+            continue;
+        }
+        if tps_planner::presets::hardware::architecture(&row["hardware_key"]) != arch {
+            continue;
+        }
+        let Some(m) = num(&row, "output_tok_s_system") else { continue };
+        runs.push((run, m));
+    }
+    if runs.is_empty() {
+        return None;
+    }
+    let mut best = (f64::INFINITY, 0.5);
+    for step in 0..=70 {
+        let eta = 0.10 + 0.01 * f64::from(step);
+        let mut errs = Vec::new();
+        for (run, m) in &runs {
+            let mut s = run.scenario.clone();
+            s.engine.compute_efficiency = Some(eta);
+            let Ok(r) = tps_planner::plan::evaluate(&s) else { continue };
+            if !r.memory.fits {
+                continue;
+            }
+            let p = if run.offline { r.peak.system_tps } else { r.sweep[0].system_tps };
+            if p > 0.0 {
+                errs.push((p / m).ln().abs());
+            }
+        }
+        errs.sort_by(f64::total_cmp);
+        if let Some(&med) = errs.get(errs.len() / 2) {
+            if med < best.0 {
+                best = (med, eta);
+            }
+        }
+    }
+    Some((best.1, runs.len()))
+}
+
+/// Whether a run used a current engine release — vLLM ≥ 0.8 (the V1 engine), SGLang ≥ 0.5, TensorRT-LLM ≥ 1.0
+/// — the software the model's defaults describe. Older releases (vLLM's V0 engine, SGLang 0.4, TensorRT-LLM
+/// 0.17, 2024 TGI and LMDeploy) ran the same models markedly slower (early-2025 DeepSeek-R1 decoded 3 × slower
+/// on H200 than late-2025 SGLang does); their rows are scored, and printed apart.
+pub fn current_engine(row: &HashMap<String, String>) -> bool {
+    let v = row["engine_version"].trim_start_matches('v');
+    let mut parts = v.split(|c: char| !c.is_ascii_digit()).filter(|p| !p.is_empty()).map(|p| p.parse::<u32>().unwrap_or(0));
+    let (major, minor) = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    let e = &row["engine"];
+    if e.starts_with("vLLM") {
+        major > 0 || minor >= 8
+    } else if e.starts_with("SGLang") {
+        major > 0 || minor >= 5
+    } else if e.starts_with("TensorRT") {
+        major >= 1
+    } else {
+        false
+    }
+}
