@@ -21,12 +21,13 @@ here = os.path.join(os.path.dirname(__file__), '..', 'src', 'presets')
 
 KIND = {'datacenter': 'DatacenterGpu', 'workstation': 'WorkstationGpu', 'consumer': 'ConsumerGpu',
         'apple': 'AppleSilicon', 'cpu': 'Cpu'}
-INTERCONNECT = {'a100-40gb-sxm': 300, 'a100-80gb-sxm': 300, 'a800-80gb-sxm': 200, 'h100-sxm': 450, 'h800-sxm': 200,
+INTERCONNECT = {'rtx-5070': 64, 'a100-40gb-sxm': 300, 'a100-80gb-sxm': 300, 'a800-80gb-sxm': 200, 'h100-sxm': 450, 'h800-sxm': 200,
                 'h200-sxm': 450, 'h20': 450, 'h100-nvl': 300, 'b200': 900, 'gb200': 900, 'b300': 900,
                 'mi250x': 400, 'mi300x': 448, 'mi325x': 448, 'mi355x': 576, 'gaudi2': 300, 'gaudi3': 600,
                 'h100-pcie': 64, 'rtx-pro-6000-bw': 64, 'rtx-5090': 64, 'rtx-5080': 64, 'v100-sxm2-32gb': 150}
 FP4 = {'b200', 'gb200', 'b300', 'rtx-pro-6000-bw', 'rtx-5090', 'mi355x'}
 OVERRIDE = {  # key: (fp16, fp8, fp4, note)
+    'tesla-p40': (11.8, None, None, 'Pascal has no tensor cores and runs FP16 at 1/64 rate: the FP32 rate, which llama.cpp uses there'),
     'dgx-spark-gb10': (125.0, 250.0, 500.0, 'GB10 compute estimated from NVIDIA 1 PFLOP FP4 sparse (dense FP4 500, FP8 250, FP16 125)'),
 }
 CPU_MEM = {'epyc-9004-genoa': 768, 'epyc-9005-turin': 768, 'xeon-spr': 512, 'xeon6-gnr': 768, 'i9-13900k-ddr5-6400': 96}

@@ -48,7 +48,7 @@ pub fn architecture(id: &str) -> Architecture {
         A::Turing
     } else if has("v100") {
         A::Volta
-    } else if has("p40") || has("p100") || has("gtx-10") {
+    } else if has("tesla-p") || has("p40") || has("p100") || has("gtx-10") {
         A::Pascal
     } else if has("mi250") || has("mi210") {
         A::Cdna2
