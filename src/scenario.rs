@@ -53,6 +53,12 @@ pub struct Scenario {
     pub workload: WorkloadSpec,
     #[serde(default)]
     pub target: TargetSpec,
+    /// Fleet sizing: the peak load the whole service must carry (optional).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fleet: Option<FleetSpec>,
+    /// Prices for the cost per token (optional; nothing is priced by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<CostSpec>,
 }
 
 macro_rules! spec {
@@ -80,6 +86,8 @@ spec!(
         devices: u32, parallelism: Parallelism,
         /// GB/s per device per direction.
         interconnect_gbps: f64,
+        /// Latency of one all-reduce, µs (default: 8 over NVLink-class links, the fitted PCIe figure below 100 GB/s).
+        allreduce_us: f64,
         tdp_watts: f64,
     }
 );
@@ -114,6 +122,8 @@ spec!(
         step_overhead_ms: f64,
         /// Per request, ms: the serving front end's time in every TTFT (HTTP, tokenisation, scheduling hand-off).
         request_overhead_ms: f64,
+        /// Coefficient of variation of that front-end time from request to request (lognormal).
+        request_overhead_cv: f64,
         max_batch: u32, max_batched_tokens: u32, memory_utilization: f64, reserve_gb: f64,
         /// Disaggregated prefill/decode: `prefill_devices` of `hardware.devices` only prefill, the rest decode.
         disaggregation: DisaggregationSpec,
@@ -173,8 +183,54 @@ spec!(
 
 spec!(
     /// The latency target.
-    TargetSpec { preset: String, tpot_ms: f64, ttft_ms: f64, percentile: f64, operating_fraction: f64 }
+    TargetSpec {
+        preset: String, tpot_ms: f64, ttft_ms: f64, percentile: f64, operating_fraction: f64,
+        /// Agent mode only: the time to a finished answer, seconds: `agent_steps` × (TTFT + output tokens × TPOT)
+        /// at the target's percentile must not exceed it.
+        task_s: f64,
+    }
 );
+
+spec!(
+    /// Fleet sizing: exactly one of `peak_users` (concurrent users) or `peak_request_rate` (requests/s) at the
+    /// busiest time, and optional spare replicas (N+1 headroom).
+    FleetSpec { peak_users: f64, peak_request_rate: f64, spare_replicas: u32 }
+);
+
+spec!(
+    /// Prices (all optional; none is assumed): per device and hour, per kWh of electricity, the facility's
+    /// power usage effectiveness (PUE, ≥ 1) and the currency's short name.
+    CostSpec { device_hour: f64, currency: String, electricity_per_kwh: f64, pue: f64 }
+);
+
+/// The peak load a fleet is sized for.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PeakLoad {
+    /// Concurrent users (requests in flight).
+    Users(f64),
+    /// Requests per second.
+    RequestRate(f64),
+}
+
+/// A validated fleet question.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct FleetInputs {
+    pub peak: PeakLoad,
+    pub spare_replicas: u32,
+}
+
+/// Validated prices. Every part is optional; a cost is reported for the parts given.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CostInputs {
+    /// Price of one device for one hour.
+    pub device_hour: Option<f64>,
+    pub currency: Option<String>,
+    /// Price of one kWh of electricity.
+    pub electricity_per_kwh: Option<f64>,
+    /// Power usage effectiveness of the facility (≥ 1); multiplies the devices' electricity.
+    pub pue: Option<f64>,
+}
 
 /// The load to sweep.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -232,6 +288,9 @@ pub struct Target {
     pub ttft_ms: f64,
     pub percentile: f64,
     pub operating_fraction: f64,
+    /// Agent mode: the most seconds a task of `agent_steps` calls may take at the percentile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub task_s: Option<f64>,
 }
 
 /// A scenario with every gap filled and every number checked.
@@ -249,6 +308,10 @@ pub struct Resolved {
     pub max_context: Option<u32>,
     /// Separate prefill and decode pools, if asked for.
     pub disaggregation: Option<Disaggregation>,
+    /// The fleet to size, if asked for.
+    pub fleet: Option<FleetInputs>,
+    /// Prices, if any were given.
+    pub cost: Option<CostInputs>,
 }
 
 impl Resolved {
@@ -330,6 +393,8 @@ impl Scenario {
         let backend = self.engine.backend.clone().unwrap_or_else(|| default_backend(hardware.kind).to_string());
         let workload = resolve_workload(&self.workload, &mut defaults)?;
         let target = resolve_target(&self.target, workload.mode)?;
+        let fleet = self.fleet.as_ref().map(resolve_fleet).transpose()?;
+        let cost = self.cost.as_ref().map(resolve_cost).transpose()?;
         let disaggregation = match &self.engine.disaggregation {
             None => None,
             Some(g) => {
@@ -360,6 +425,8 @@ impl Scenario {
             },
             max_context: self.model.preset.as_deref().and_then(presets::models::find).map(|m| m.max_context),
             disaggregation,
+            fleet,
+            cost,
         };
         resolved.settle_memory(self.engine.reserve_gb.is_some())?;
         let hw = &resolved.deployment.hardware;
@@ -489,6 +556,7 @@ fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> Result<Hard
         devices,
         parallelism,
         interconnect_gbps: positive("hardware.interconnect_gbps", s.interconnect_gbps.or(p.map(|p| p.interconnect_gbps)).unwrap_or(32.0), 100_000.0, "GB/s")?,
+        allreduce_us: opt_pos("hardware.allreduce_us", s.allreduce_us, 1e6, "µs")?,
         tdp_watts: opt_pos("hardware.tdp_watts", s.tdp_watts.or(p.and_then(|p| p.tdp_watts)), 1e6, "W")?,
     })
 }
@@ -672,6 +740,7 @@ fn resolve_engine(
         moe_efficiency: check("engine.moe_efficiency", s.moe_efficiency.unwrap_or(eff.moe), 0.05, 1.0, "(fraction of a dense layer's efficiency)")?,
         step_overhead_ms: check("engine.step_overhead_ms", s.step_overhead_ms.unwrap_or_else(|| eff.step_overhead_ms(m.layers)), 0.0, 10_000.0, "ms")?,
         request_overhead_ms: check("engine.request_overhead_ms", s.request_overhead_ms.unwrap_or_else(|| presets::engines::request_overhead_ms(p.id)), 0.0, 100_000.0, "ms")?,
+        request_overhead_cv: check("engine.request_overhead_cv", s.request_overhead_cv.unwrap_or(presets::engines::REQUEST_OVERHEAD_CV), 0.0, 10.0, "(coefficient of variation)")?,
         max_batch: check_u("engine.max_batch", s.max_batch.unwrap_or(p.max_batch), 1, 1_000_000)?,
         max_batched_tokens: check_u("engine.max_batched_tokens", s.max_batched_tokens.unwrap_or(p.max_batched_tokens), 1, 10_000_000)?,
         memory_utilization: check("engine.memory_utilization", s.memory_utilization.unwrap_or(p.memory_utilization), 0.05, 1.0, "(fraction)")?,
@@ -754,18 +823,60 @@ fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> Result<Work
 }
 
 fn resolve_target(s: &TargetSpec, mode: Mode) -> Result<Target, ScenarioError> {
-    let id = s.preset.clone().unwrap_or_else(|| if mode == Mode::Batch { "batch".into() } else { "reader".into() });
+    let task_s = opt_pos("target.task_s", s.task_s, 1e7, "s")?;
+    if task_s.is_some() && mode != Mode::Agent {
+        return Err(ScenarioError::new("target.task_s", "a task-time target applies in agent mode only (workload.mode \"agent\")"));
+    }
+    // A task target alone stands for the agent's whole latency: no per-token limit unless one is given too.
+    let task_only = task_s.is_some() && s.preset.is_none() && s.tpot_ms.is_none() && s.ttft_ms.is_none();
+    let id = s.preset.clone().unwrap_or_else(|| if mode == Mode::Batch || task_only { "batch".into() } else { "reader".into() });
     let p = presets::targets::find(&id).ok_or_else(|| unknown("target.preset", &id, presets::targets::TARGETS.iter().map(|t| t.id)))?;
     let pct = check("target.percentile", s.percentile.unwrap_or(p.percentile), 50.0, 99.0, "(50, 90, 95 or 99)")?;
     if ![50.0, 90.0, 95.0, 99.0].contains(&pct) {
         return Err(ScenarioError::new("target.percentile", format!("{pct} is not one of 50, 90, 95, 99")));
     }
+    let name = match task_s {
+        Some(t) if task_only => format!("agent task ≤ {} s", crate::model::units::fmt_num(t)),
+        Some(t) => format!("{} and task ≤ {} s", if s.tpot_ms.is_some() || s.ttft_ms.is_some() { "custom" } else { p.name }, crate::model::units::fmt_num(t)),
+        None if s.tpot_ms.is_some() || s.ttft_ms.is_some() => "custom".into(),
+        None => p.name.into(),
+    };
     Ok(Target {
-        name: if s.tpot_ms.is_some() || s.ttft_ms.is_some() { "custom".into() } else { p.name.into() },
+        name,
         tpot_ms: positive("target.tpot_ms", s.tpot_ms.unwrap_or(p.tpot_ms), 1e9, "ms")?,
         ttft_ms: positive("target.ttft_ms", s.ttft_ms.unwrap_or(p.ttft_ms), 1e9, "ms")?,
         percentile: pct,
         operating_fraction: check("target.operating_fraction", s.operating_fraction.unwrap_or(0.6), 0.5, 0.7, "(fraction of peak)")?,
+        task_s,
+    })
+}
+
+fn resolve_fleet(s: &FleetSpec) -> Result<FleetInputs, ScenarioError> {
+    let peak = match (s.peak_users, s.peak_request_rate) {
+        (Some(_), Some(_)) => return Err(ScenarioError::new("fleet", "give only one of peak_users or peak_request_rate")),
+        (Some(u), None) => PeakLoad::Users(positive("fleet.peak_users", u, 1e9, "users")?),
+        (None, Some(r)) => PeakLoad::RequestRate(positive("fleet.peak_request_rate", r, 1e9, "requests/s")?),
+        (None, None) => return Err(ScenarioError::new("fleet", "give the peak load: peak_users (concurrent users) or peak_request_rate (requests/s)")),
+    };
+    Ok(FleetInputs { peak, spare_replicas: check_u("fleet.spare_replicas", s.spare_replicas.unwrap_or(0), 0, 10_000)? })
+}
+
+fn resolve_cost(s: &CostSpec) -> Result<CostInputs, ScenarioError> {
+    let currency = match &s.currency {
+        None => None,
+        Some(c) => {
+            let c = c.trim();
+            if c.is_empty() || c.chars().count() > 8 || c.chars().any(char::is_control) {
+                return Err(ScenarioError::new("cost.currency", "a short name of 1–8 characters (USD, EUR, €)"));
+            }
+            Some(c.to_string())
+        }
+    };
+    Ok(CostInputs {
+        device_hour: s.device_hour.map(|v| check("cost.device_hour", v, 0.0, 1e7, "per device and hour")).transpose()?,
+        currency,
+        electricity_per_kwh: s.electricity_per_kwh.map(|v| check("cost.electricity_per_kwh", v, 0.0, 1e5, "per kWh")).transpose()?,
+        pue: s.pue.map(|v| check("cost.pue", v, 1.0, 5.0, "(facility power ÷ IT power)")).transpose()?,
     })
 }
 
@@ -879,6 +990,8 @@ pub struct LoadPoint {
     pub errors: u32,
     pub error_rate: f64,
     pub memory_bound_fraction: f64,
+    /// Share of the busy time in compute-bound steps (the rest of it is overhead-bound).
+    pub compute_bound_fraction: f64,
     pub bound: Bound,
     /// The queue grew without bound: latencies are lower bounds, not steady-state figures.
     pub saturated: bool,
@@ -910,6 +1023,141 @@ pub struct Band {
     pub single_stream_pct: f64,
     /// p90 absolute error of batched throughput predictions.
     pub batched_pct: f64,
+    /// Energy and electricity figures: wider than the throughput band they rest on, because the power model
+    /// (an idle floor, TDP while the step loop is busy) is an assumption not validated against measured power.
+    pub energy_pct: f64,
+}
+
+/// What stops more load from meeting the target at the capacity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LimitedBy {
+    /// The time per output token at the percentile.
+    Tpot,
+    /// The time to first token at the percentile (also an open loop whose queue grows).
+    Ttft,
+    /// Agent mode: the time to a finished task at the percentile (`target.task_s`).
+    Task,
+    /// The KV cache: no more sequences run at once (`memory.max_concurrency`).
+    Memory,
+    /// The engine's cap on running sequences (`engine.max_batch`).
+    EngineCap,
+    /// More than 1 % of requests rejected or timed out.
+    Errors,
+}
+
+/// The most load meeting the target, resolved between the swept levels (bisection with extra simulated levels,
+/// same settings as the sweep) to ±1 user or ±2 % of the rate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Capacity {
+    /// Concurrency loads: the most users (requests in flight) meeting the target; null for request-rate loads.
+    /// Never above `memory.max_concurrency` (beyond it requests wait for a slot).
+    pub max_users_at_target: Option<f64>,
+    /// Request-rate loads: the highest rate meeting the target (requests/s); null for concurrency loads.
+    pub max_request_rate_at_target: Option<f64>,
+    pub limited_by: LimitedBy,
+    /// The figures at the capacity (a simulated level).
+    pub at: Marker,
+    /// The next load (one user or ~2 % of rate more), which breaks the target; null when the capacity is the
+    /// memory or engine limit itself.
+    pub next: Option<Marker>,
+    /// Load levels simulated beyond the sweep to resolve the capacity and the operating point.
+    pub extra_levels: u32,
+}
+
+/// Replicas (servers) needed for the fleet's peak load.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fleet {
+    /// The peak asked for: concurrent users, or requests/s (the other null).
+    pub peak_users: Option<f64>,
+    pub peak_request_rate: Option<f64>,
+    /// Devices in one replica (`hardware.devices`).
+    pub devices_per_replica: u32,
+    /// Serving replicas (⌈peak ÷ load per replica at the operating point⌉) + spares.
+    pub replicas: u64,
+    pub devices_total: u64,
+    /// Users (requests in flight) one replica carries at the operating point (request-rate loads: rate × mean
+    /// E2E, Little's law).
+    pub users_per_replica: f64,
+    /// Requests/s one replica completes at the operating point.
+    pub request_rate_per_replica: f64,
+    pub spare_replicas: u32,
+    /// The peak's share of each serving replica (users or requests/s, as the peak), spares held back.
+    pub peak_load_per_replica: f64,
+    /// `peak_load_per_replica` ÷ a replica's capacity at the target (its peak usable load).
+    pub utilisation_at_peak: f64,
+    /// The same with one serving replica fewer (null with a single serving replica); above 1 breaks the target.
+    pub utilisation_one_fewer: Option<f64>,
+    /// "500 users → 7 servers of 2 × H100 (6 at the operating point of 88 users + 1 spare); …"
+    pub sentence: String,
+    /// The next smaller and larger device counts per replica that fit the model (and, tensor parallel, divide
+    /// its attention heads), sized the same way; estimated with the analytic model scaled to this deployment's
+    /// simulated operating point.
+    pub alternatives: Vec<FleetAlternative>,
+}
+
+/// The fleet with another device count per replica.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FleetAlternative {
+    pub devices_per_replica: u32,
+    pub replicas: u64,
+    pub devices_total: u64,
+    /// Users (or requests/s, as the peak) per replica at its operating point.
+    pub load_per_replica: f64,
+}
+
+/// Power and energy at one load.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EnergyFigures {
+    /// Mean electrical power of all devices of one replica, W (accelerators only; no host, no facility).
+    pub average_watts: f64,
+    pub joules_per_output_token: f64,
+    pub output_tokens_per_kwh: f64,
+}
+
+/// Energy per token from the power model in `plan::energy` (an idle floor, TDP while the step loop is busy).
+/// Band: `band.energy_pct`, wider than the throughput's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Energy {
+    /// At the operating point.
+    pub average_watts: f64,
+    pub joules_per_output_token: f64,
+    pub output_tokens_per_kwh: f64,
+    /// At the peak (the highest system throughput).
+    pub at_peak: EnergyFigures,
+    /// The power model's inputs, per device: TDP and the idle floor, W.
+    pub tdp_watts: f64,
+    pub idle_watts: f64,
+    /// The power model's activity at the operating point, 0–1: busy × (compute-bound share + 0.6 ×
+    /// memory-bound share of the busy time); each device draws idle + (TDP − idle) × activity.
+    pub activity: f64,
+    /// With `cost.pue`: J per token at the facility's meter (× PUE).
+    pub pue: Option<f64>,
+    pub wall_joules_per_output_token: Option<f64>,
+}
+
+/// Cost per token at one load.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CostFigures {
+    pub per_million_output_tokens: f64,
+    /// One replica for one hour.
+    pub per_hour: f64,
+}
+
+/// Cost per token: (device_hour × devices + electricity_per_kwh × average_watts ÷ 1000 × PUE) ÷ output tokens
+/// per hour × 10⁶, from the parts given (devices, electricity or both).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Cost {
+    /// At the operating point.
+    pub per_million_output_tokens: f64,
+    pub per_hour: f64,
+    pub currency: Option<String>,
+    /// The per-hour parts of one replica: its devices, its electricity (null when not priced).
+    pub devices_per_hour: Option<f64>,
+    pub electricity_per_hour: Option<f64>,
+    pub at_peak: CostFigures,
+    /// The whole fleet for one hour (every replica, spares included, priced at the operating point).
+    pub fleet_per_hour: Option<f64>,
 }
 
 /// The answer to a scenario.
@@ -930,12 +1178,23 @@ pub struct Report {
     pub sweep: Vec<LoadPoint>,
     /// Highest throughput the hardware reaches (offline: memory and max batch allow).
     pub peak: Marker,
-    /// Highest load meeting the target at its percentile.
+    /// Highest load meeting the target at its percentile: the capacity (`capacity.at`) where it is resolved
+    /// between levels, else (batch mode, offline loads) the highest level meeting it.
     pub peak_usable: Option<Marker>,
     /// Where system TPS stops rising (≥ 90 % of its maximum).
     pub knee: Option<Marker>,
-    /// The recommended operating point: `operating_fraction` of the peak usable throughput.
+    /// The recommended operating point: `operating_fraction` of the throughput at the capacity (a simulated
+    /// level; batch and offline loads: of the peak usable level, interpolated).
     pub operating_point: Option<Marker>,
+    /// The most load meeting the target, resolved finely (concurrency and request-rate loads, not batch mode or
+    /// offline); null when nothing meets the target.
+    pub capacity: Option<Capacity>,
+    /// Replicas for `fleet` (null without a fleet question or an operating point).
+    pub fleet: Option<Fleet>,
+    /// Power and energy per token (null without `hardware.tdp_watts` or an operating point).
+    pub energy: Option<Energy>,
+    /// Cost per token (null without prices in `cost`).
+    pub cost: Option<Cost>,
     pub band: Band,
     pub target: Target,
     pub verdict: String,

@@ -201,7 +201,7 @@ fn help_lists_the_subcommands_and_each_has_its_own() {
     for args in [&["--help"][..], &["help"], &["-h"]] {
         let (code, out, err) = tps(args, None);
         assert_eq!(code, 0, "{args:?}: {err}");
-        for sub in ["eval", "presets", "import", "compare", "Exit codes"] {
+        for sub in ["eval", "presets", "import", "compare", "diff", "Exit codes"] {
             assert!(out.contains(sub), "{args:?}: {sub} missing in {out}");
         }
     }
@@ -210,6 +210,7 @@ fn help_lists_the_subcommands_and_each_has_its_own() {
         ("presets", "Usage: tps presets [TABLE]"),
         ("import", "Usage: tps import [OPTIONS] <FILE|DIR>..."),
         ("compare", "Usage: tps compare [OPTIONS] <SCENARIO> <FILE|DIR>..."),
+        ("diff", "Usage: tps diff [OPTIONS] <A> <B>"),
     ] {
         let (code, out, err) = tps(&[sub, "--help"], None);
         assert_eq!(code, 0, "{sub}: {err}");
@@ -234,6 +235,8 @@ fn unknown_or_extra_arguments_are_usage_errors() {
         (&["presets", "models", "hardware"], "'hardware'"),
         (&["import", "tests/samples/llama-bench.json", "--analytic"], "'--analytic'"),
         (&["compare", "examples/minimal.json"], "<FILE|DIR>"),
+        (&["diff", "examples/minimal.json"], "<B>"),
+        (&["diff", "examples/minimal.json", "examples/minimal.json", "examples/minimal.json"], "'examples/minimal.json'"),
     ] {
         let (code, out, err) = tps(args, None);
         assert_eq!(code, 2, "{args:?}");
@@ -241,4 +244,93 @@ fn unknown_or_extra_arguments_are_usage_errors() {
         assert!(err.starts_with("error: ") && err.contains(what) && err.contains("--help"), "{args:?}: {err}");
     }
     assert!(tps(&["presets", "gpus"], None).2.contains("hardware, models, quant, engines, targets"));
+}
+
+#[test]
+fn eval_reports_capacity_fleet_energy_and_cost() {
+    let (code, out, err) = tps(&["eval", "examples/meeting-2xh100.json"], None);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let users = v["capacity"]["max_users_at_target"].as_f64().unwrap();
+    assert!(v["capacity"]["max_request_rate_at_target"].is_null());
+    assert!(["tpot", "ttft", "memory", "engine_cap", "errors"].contains(&v["capacity"]["limited_by"].as_str().unwrap()));
+    assert!(users >= v["operating_point"]["concurrency"].as_f64().unwrap());
+    let per = v["fleet"]["users_per_replica"].as_f64().unwrap();
+    assert_eq!(v["fleet"]["replicas"].as_u64().unwrap(), (500.0 / per).ceil() as u64 + 1);
+    assert_eq!(v["fleet"]["devices_total"].as_u64().unwrap(), 2 * v["fleet"]["replicas"].as_u64().unwrap());
+    assert!(v["fleet"]["alternatives"].as_array().unwrap().len() == 2);
+    assert!(v["energy"]["joules_per_output_token"].as_f64().unwrap() > 0.0);
+    assert!(v["energy"]["at_peak"]["output_tokens_per_kwh"].as_f64().unwrap() > 0.0);
+    assert_eq!(v["cost"]["currency"], "USD");
+    assert!(v["cost"]["per_million_output_tokens"].as_f64().unwrap() > 0.0);
+    assert!(v["band"]["energy_pct"].as_f64().unwrap() > v["band"]["batched_pct"].as_f64().unwrap());
+    // Without a fleet or prices those fields are null; energy needs only the preset's TDP.
+    let (_, out, _) = tps(&["eval", "examples/h100-llama8b.json"], None);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["fleet"].is_null() && v["cost"].is_null());
+    assert!(v["energy"].is_object() && v["capacity"].is_object());
+    // A custom device without a TDP: no energy; electricity alone cannot be priced.
+    let s = r#"{"hardware":{"memory_bandwidth_gbps":400},"model":{"params_b":8},"quantization":{"weight_bits":4},"cost":{"electricity_per_kwh":0.3}}"#;
+    let (code, out, err) = tps(&["eval", "-"], Some(s));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["energy"].is_null() && v["cost"].is_null());
+    assert!(v["warnings"].as_array().unwrap().iter().any(|w| w.as_str().unwrap().contains("electricity")), "{}", v["warnings"]);
+}
+
+#[test]
+fn eval_table_prints_the_meeting_lines() {
+    let (code, out, err) = tps(&["eval", "examples/meeting-2xh100.json", "--table"], None);
+    assert_eq!(code, 0, "{err}");
+    for line in ["capacity at the target: ", "fleet: 500 users → ", "  with 1 device per server: ", "  with 4 devices per server: ", "energy (±", "cost: ", "USD per million output tokens"] {
+        assert!(out.contains(line), "{line} missing in\n{out}");
+    }
+}
+
+#[test]
+fn bad_fleet_and_cost_inputs_name_the_field() {
+    let base = r#""hardware":{"preset":"h100-sxm"},"model":{"params_b":8}"#;
+    for (extra, field) in [
+        (r#""fleet":{"peak_users":0}"#, "fleet.peak_users"),
+        (r#""fleet":{"peak_users":500,"peak_request_rate":3}"#, "fleet"),
+        (r#""fleet":{"spare_replicas":1}"#, "fleet"),
+        (r#""fleet":{"peak_users":500,"spares":1}"#, "fleet"),
+        (r#""fleet":{"peak_request_rate":-2}"#, "fleet.peak_request_rate"),
+        (r#""cost":{"device_hour":-1}"#, "cost.device_hour"),
+        (r#""cost":{"electricity_per_kwh":-0.1}"#, "cost.electricity_per_kwh"),
+        (r#""cost":{"pue":0.9}"#, "cost.pue"),
+        (r#""cost":{"currency":"US dollars"}"#, "cost.currency"),
+        (r#""cost":{"currency":""}"#, "cost.currency"),
+        (r#""cost":{"price":3}"#, "cost"),
+        (r#""target":{"task_s":30}"#, "target.task_s"),
+    ] {
+        let json = format!("{{{base},{extra}}}");
+        let (code, out, err) = tps(&["eval", "-"], Some(&json));
+        assert_eq!(code, 2, "{json}: {out}");
+        assert!(err.contains(&format!("{field}:")) || err.contains(&format!("{field}.")), "{json}: expected {field} in {err}");
+    }
+}
+
+#[test]
+fn diff_compares_two_scenarios() {
+    let (code, out, err) = tps(&["diff", "examples/meeting-2xh100.json", "examples/meeting-1xh200.json"], None);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let metrics: Vec<&str> = v["rows"].as_array().unwrap().iter().map(|r| r["metric"].as_str().unwrap()).collect();
+    for m in ["per_user_tps", "system_tps", "max_users_at_target", "replicas", "cost_per_million_output_tokens", "joules_per_output_token"] {
+        assert!(metrics.contains(&m), "{m} missing: {metrics:?}");
+    }
+    assert!(v["b"]["hardware"].as_str().unwrap().contains("H200"));
+    let (code, out, _) = tps(&["diff", "examples/meeting-2xh100.json", "-", "--table"], Some(&std::fs::read_to_string("examples/meeting-1xh200.json").unwrap()));
+    assert_eq!(code, 0);
+    assert!(out.contains("B ÷ A") && out.contains("servers for the fleet"), "{out}");
+    // Errors name the side.
+    let (code, _, err) = tps(&["diff", "examples/minimal.json", "-"], Some(r#"{"hardware":{"memory_bandwidth_gbps":-1},"model":{"params_b":8}}"#));
+    assert_eq!(code, 2);
+    assert!(err.contains("invalid scenario B: hardware.memory_bandwidth_gbps"), "{err}");
+    let (code, _, err) = tps(&["diff", "-", "-"], Some("{}"));
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = tps(&["diff", "no-such-a.json", "examples/minimal.json"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("no-such-a.json"));
 }

@@ -99,3 +99,49 @@ fn bug3_running_batch_never_exceeds_what_the_card_says() {
         }
     }
 }
+
+/// Issue 11: the capacity moved with the load levels chosen (96 → 120 users), and the verdict named a grid
+/// level. The verdict now names the resolved capacity, within the target as written, and the next user over it.
+#[test]
+fn issue11_verdict_names_the_resolved_capacity() {
+    for json in [
+        r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"requests":400,"distribution":"lognormal"}}"#,
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"requests":400,"load":{"concurrency":[1,10,100,1000]}},"target":{"tpot_ms":25}}"#,
+    ] {
+        let r = plan::evaluate(&scenario(json)).unwrap();
+        let c = r.capacity.as_ref().unwrap_or_else(|| panic!("{}", r.verdict));
+        let users = c.max_users_at_target.unwrap();
+        assert!(r.verdict.contains(&format!("the target holds up to {users:.0} users")), "{users}: {}", r.verdict);
+        assert_eq!(r.peak_usable.as_ref().unwrap().concurrency, Some(users), "the peak usable load is the capacity");
+        let shown: f64 = plan::fmt_against(c.at.tpot_p_ms, r.target.tpot_ms).parse().unwrap();
+        assert!(shown <= r.target.tpot_ms && c.at.tpot_p_ms <= r.target.tpot_ms);
+        if let Some(n) = &c.next {
+            assert!(r.verdict.contains("one more user breaks it (P99 "), "{}", r.verdict);
+            assert!(n.tpot_p_ms > r.target.tpot_ms || n.ttft_p_ms.unwrap() > r.target.ttft_ms, "{n:?}");
+        }
+    }
+}
+
+/// Issue 11, agents: a target on the time to a finished answer (10 steps ≤ 30 s) sizes the capacity and the
+/// fleet like the reader's TPOT target.
+#[test]
+fn issue11_agent_task_target_sizes_capacity_and_fleet() {
+    let r = plan::evaluate(&scenario(
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},
+            "workload":{"mode":"agent","agent_steps":10,"prompt_tokens":2048,"output_tokens":256,"distribution":"lognormal","requests":300},
+            "target":{"task_s":30},"fleet":{"peak_users":200}}"#,
+    ))
+    .unwrap();
+    let c = r.capacity.as_ref().unwrap_or_else(|| panic!("{}", r.verdict));
+    assert_eq!(r.target.task_s, Some(30.0));
+    let task = |m: &tps_planner::scenario::Marker| 10.0 * (m.ttft_p_ms.unwrap() + 256.0 * m.tpot_p_ms) / 1e3;
+    assert!(task(&c.at) <= 30.0, "{c:?}");
+    if let Some(n) = &c.next {
+        assert_eq!(c.limited_by, tps_planner::scenario::LimitedBy::Task);
+        assert!(task(n) > 30.0, "{n:?}");
+    }
+    let op = r.operating_point.as_ref().unwrap();
+    assert!(r.verdict.contains("10-step task takes") && r.verdict.contains("✓ (target 30 s)"), "{}", r.verdict);
+    let f = r.fleet.as_ref().unwrap();
+    assert_eq!(f.replicas, (200.0 / op.concurrency.unwrap()).ceil() as u64);
+}

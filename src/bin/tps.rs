@@ -6,6 +6,7 @@
 //! tps import FILE|DIR... [--table]              read benchmark result files (vLLM, SGLang, genai-perf,
 //!                                               AIPerf, llmperf, llama-bench, vLLM /metrics)
 //! tps compare SCENARIO FILE|DIR... [--table]    each measurement next to the model's prediction
+//! tps diff A.json B.json [--table]               scenario B against scenario A: TPS, capacity, fleet, cost, energy
 //! ```
 //! Each subcommand has its own `--help`. Errors go to stderr (an invalid scenario naming the field); the exit
 //! code is 2 for bad input or a bad command line, 1 for files that cannot be read (`CliError`).
@@ -92,6 +93,23 @@ mod cli {
             #[arg(long)]
             table: bool,
         },
+        /// Compare scenario B with scenario A: per-user and system TPS at the operating point, capacity at the
+        /// target, servers for the fleet, cost per million tokens and energy per token (A, B, B − A, B ÷ A)
+        #[command(after_help = "Example: tps diff examples/meeting-2xh100.json examples/meeting-1xh200.json --table")]
+        Diff {
+            /// Scenario A (JSON), or - for stdin
+            #[arg(value_name = "A")]
+            a: PathBuf,
+            /// Scenario B (JSON), or - for stdin
+            #[arg(value_name = "B")]
+            b: PathBuf,
+            /// Print a table for people instead of JSON
+            #[arg(long)]
+            table: bool,
+            /// Skip the serving simulation (the analytic model only)
+            #[arg(long)]
+            analytic: bool,
+        },
     }
 
     /// The preset tables.
@@ -173,17 +191,17 @@ mod cli {
         };
         match cli.command {
             Command::Eval { file, table, analytic } => {
-                let text = if file == Path::new("-") {
-                    let mut s = String::new();
-                    std::io::stdin().read_to_string(&mut s).map_err(|e| CliError::Io(format!("stdin: {e}")))?;
-                    s
-                } else {
-                    read_file(&file)?
-                };
-                let scenario = scenario(&text)?;
-                let report = if analytic { tps_planner::plan::evaluate_analytic(&scenario) } else { tps_planner::plan::evaluate(&scenario) }
-                    .map_err(|e| CliError::Input(format!("invalid scenario: {e}")))?;
+                let report = evaluate(&read_input(&file)?, analytic, None)?;
                 if table { Ok(render_table(&report)) } else { json(&report) }
+            }
+            Command::Diff { a, b, table, analytic } => {
+                if a == Path::new("-") && b == Path::new("-") {
+                    return Err(CliError::Input("only one of A and B can be read from stdin (-)".into()));
+                }
+                let ra = evaluate(&read_input(&a)?, analytic, Some("A"))?;
+                let rb = evaluate(&read_input(&b)?, analytic, Some("B"))?;
+                let d = tps_planner::plan::diff(&ra, &rb);
+                if table { Ok(render_diff(&d)) } else { json(&d) }
             }
             Command::Presets { table } => Ok(presets_list(table)),
             Command::Import { paths, table } => {
@@ -206,6 +224,25 @@ mod cli {
     /// Pretty JSON with a final newline.
     fn json<T: serde::Serialize>(v: &T) -> Result<String, CliError> {
         serde_json::to_string_pretty(v).map(|s| s + "\n").map_err(|e| CliError::Io(e.to_string()))
+    }
+
+    /// A file's text, or stdin's for `-`.
+    fn read_input(file: &Path) -> Result<String, CliError> {
+        if file == Path::new("-") {
+            let mut s = String::new();
+            std::io::stdin().read_to_string(&mut s).map_err(|e| CliError::Io(format!("stdin: {e}")))?;
+            Ok(s)
+        } else {
+            read_file(file)
+        }
+    }
+
+    /// Evaluates a scenario's text; `which` names it in errors ("A", "B").
+    fn evaluate(text: &str, analytic: bool, which: Option<&str>) -> Result<Report, CliError> {
+        let name = which.map_or_else(|| "invalid scenario".to_string(), |w| format!("invalid scenario {w}"));
+        let scenario = Scenario::from_json(text).map_err(|e| CliError::Input(format!("{name}: {e}")))?;
+        if analytic { tps_planner::plan::evaluate_analytic(&scenario) } else { tps_planner::plan::evaluate(&scenario) }
+            .map_err(|e| CliError::Input(format!("{name}: {e}")))
     }
 
     fn read_file(path: &Path) -> Result<String, CliError> {
@@ -361,6 +398,128 @@ mod cli {
         out
     }
 
+    /// Capacity, fleet, energy and cost, one line each (those the report has).
+    fn meeting_lines(r: &Report) -> String {
+        use tps_planner::plan::fmt_against;
+        let mut o = String::new();
+        let pct = r.target.percentile;
+        match &r.capacity {
+            Some(c) => {
+                let load = |m: &tps_planner::scenario::Marker| {
+                    m.concurrency
+                        .map(|u| if u.round() == 1.0 { "1 user".to_string() } else { format!("{u:.0} users") })
+                        .or(m.request_rate.map(|x| format!("{x:.3} req/s")))
+                        .unwrap_or_default()
+                };
+                let next = c.next.as_ref().map_or_else(String::new, |n| {
+                    format!(
+                        "; {}: P{pct:.0} TTFT {} ms, TPOT {} ms",
+                        load(n),
+                        fmt_against(n.ttft_p_ms.unwrap_or(0.0), r.target.ttft_ms),
+                        fmt_against(n.tpot_p_ms, r.target.tpot_ms)
+                    )
+                });
+                o += &format!(
+                    "capacity at the target: {} ({:.0} tok/s total, P{pct:.0} TTFT {} ms, TPOT {} ms), limited by {}{next} [{} extra level{} evaluated]\n",
+                    load(&c.at),
+                    c.at.system_tps,
+                    fmt_against(c.at.ttft_p_ms.unwrap_or(0.0), r.target.ttft_ms),
+                    fmt_against(c.at.tpot_p_ms, r.target.tpot_ms),
+                    limited_by(c.limited_by),
+                    c.extra_levels,
+                    if c.extra_levels == 1 { "" } else { "s" }
+                );
+            }
+            None => o += "capacity at the target: none\n",
+        }
+        if let Some(f) = &r.fleet {
+            o += &format!("fleet: {}\n", f.sentence);
+            for a in &f.alternatives {
+                o += &format!(
+                    "  with {} device{} per server: {} servers, {} devices ({:.1} {} per server)\n",
+                    a.devices_per_replica,
+                    if a.devices_per_replica == 1 { "" } else { "s" },
+                    a.replicas,
+                    a.devices_total,
+                    a.load_per_replica,
+                    if f.peak_users.is_some() { "users" } else { "req/s" }
+                );
+            }
+        }
+        if let Some(e) = &r.energy {
+            o += &format!(
+                "energy (±{:.0} %): {:.0} W per server at the operating point, {:.3} J/token, {:.0} tokens/kWh; at the peak {:.0} W, {:.3} J/token{}\n",
+                r.band.energy_pct,
+                e.average_watts,
+                e.joules_per_output_token,
+                e.output_tokens_per_kwh,
+                e.at_peak.average_watts,
+                e.at_peak.joules_per_output_token,
+                e.wall_joules_per_output_token.map_or_else(String::new, |w| format!("; {w:.3} J/token at the meter (PUE {})", e.pue.unwrap_or(1.0)))
+            );
+        }
+        if let Some(c) = &r.cost {
+            let cur = c.currency.as_deref().map_or_else(String::new, |c| format!(" {c}"));
+            let parts: Vec<String> = [c.devices_per_hour.map(|v| format!("devices {v:.2}")), c.electricity_per_hour.map(|v| format!("electricity {v:.3}"))]
+                .into_iter()
+                .flatten()
+                .collect();
+            o += &format!(
+                "cost: {:.3}{cur} per million output tokens at the operating point ({:.3} at the peak); {:.2}{cur} per server-hour ({}){}\n",
+                c.per_million_output_tokens,
+                c.at_peak.per_million_output_tokens,
+                c.per_hour,
+                parts.join(" + "),
+                c.fleet_per_hour.map_or_else(String::new, |f| format!("; the fleet {f:.2}{cur} per hour"))
+            );
+        }
+        o
+    }
+
+    fn limited_by(l: tps_planner::scenario::LimitedBy) -> &'static str {
+        use tps_planner::scenario::LimitedBy as L;
+        match l {
+            L::Tpot => "TPOT",
+            L::Ttft => "TTFT",
+            L::Task => "the task time",
+            L::Memory => "memory (the KV cache)",
+            L::EngineCap => "the engine's cap on running sequences (engine.max_batch)",
+            L::Errors => "errors",
+        }
+    }
+
+    fn render_diff(d: &tps_planner::plan::Diff) -> String {
+        let mut o = format!("A: {} — {} ({}, {})\nB: {} — {} ({}, {})\n\n", d.a.model, d.a.hardware, d.a.engine, d.a.quantization, d.b.model, d.b.hardware, d.b.engine, d.b.quantization);
+        o += &format!("{:<38} {:>12} {:>12} {:>12} {:>8}  {}\n", "", "A", "B", "B − A", "B ÷ A", "unit");
+        let num = |v: Option<f64>| {
+            v.map_or_else(
+                || "—".to_string(),
+                |x| {
+                    if x.fract() == 0.0 || x.abs() >= 100.0 {
+                        format!("{x:.0}")
+                    } else if x.abs() >= 1.0 {
+                        format!("{x:.2}")
+                    } else {
+                        format!("{x:.4}")
+                    }
+                },
+            )
+        };
+        for r in &d.rows {
+            o += &format!(
+                "{:<38} {:>12} {:>12} {:>12} {:>8}  {}\n",
+                r.label,
+                num(r.a),
+                num(r.b),
+                r.delta.map_or_else(|| "—".to_string(), |x| if x >= 0.0 { format!("+{}", num(Some(x))) } else { num(Some(x)) }),
+                r.ratio.map_or_else(|| "—".to_string(), |x| format!("{x:.2}×")),
+                r.unit
+            );
+        }
+        o += &format!("\nA: {}\nB: {}\n", d.a.verdict, d.b.verdict);
+        o
+    }
+
     fn fmt_limit(v: f64) -> String {
         if v >= 1e8 { "none".into() } else { format!("{v:.0}") }
     }
@@ -378,10 +537,13 @@ mod cli {
             m.weights_gb, m.kv_bytes_per_token / 1e3, m.kv_budget_gb, m.kv_max_sequences.floor(), m.context_tokens, m.max_concurrency, if m.fits { "" } else { " — DOES NOT FIT" }
         );
         let pct = r.target.percentile;
+        let task = r.target.task_s.map_or_else(String::new, |t| {
+            format!("; a task (agent steps × (TTFT + {:.0} output tokens × TPOT) at P{pct:.0}) ≤ {t} s", r.output_tokens)
+        });
         if r.target.tpot_ms >= 1e8 && r.target.ttft_ms >= 1e8 {
-            o += &format!("target: {} — no latency limit\n\n", r.target.name);
+            o += &format!("target: {} — {}\n\n", r.target.name, if task.is_empty() { "no latency limit".to_string() } else { format!("no per-token limit{task}") });
         } else {
-            o += &format!("target: {} — P{pct:.0} TTFT ≤ {} ms, TPOT ≤ {} ms\n\n", r.target.name, fmt_limit(r.target.ttft_ms), fmt_limit(r.target.tpot_ms));
+            o += &format!("target: {} — P{pct:.0} TTFT ≤ {} ms, TPOT ≤ {} ms{task}\n\n", r.target.name, fmt_limit(r.target.ttft_ms), fmt_limit(r.target.tpot_ms));
         }
         o += &format!(
             "{:>9} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6} {:>8} {}\n",
@@ -413,7 +575,10 @@ mod cli {
         let mk = |name: &str, m: &Option<tps_planner::scenario::Marker>| match m {
             Some(m) => format!(
                 "{name}: {} — {:.0} tok/s total, {:.1} tok/s each\n",
-                m.concurrency.map(|c| format!("{c:.0} users")).or(m.request_rate.map(|x| format!("{x:.2} req/s"))).unwrap_or_default(),
+                m.concurrency
+                    .map(|c| if c.round() == 1.0 { "1 user".to_string() } else { format!("{c:.0} users") })
+                    .or(m.request_rate.map(|x| format!("{x:.2} req/s")))
+                    .unwrap_or_default(),
                 m.system_tps,
                 m.per_user_tps
             ),
@@ -424,6 +589,7 @@ mod cli {
         o += &mk("knee", &r.knee);
         o += &mk("peak usable", &r.peak_usable);
         o += &mk("operating point", &r.operating_point);
+        o += &meeting_lines(r);
         o += &format!("\nverdict: {}\n", r.verdict);
         for w in &r.warnings {
             o += &format!("warning: {w}\n");

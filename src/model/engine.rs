@@ -41,6 +41,9 @@ pub struct EngineParams {
     /// scheduling hand-off, detokenising and streaming) — time no forward pass accounts for. 0 for llama.cpp's
     /// bare benchmarks; fitted per serving engine on low-load served runs.
     pub request_overhead_ms: f64,
+    /// Coefficient of variation of the front-end time from request to request (lognormal around
+    /// `request_overhead_ms`): it widens the TTFT tail at low load.
+    pub request_overhead_cv: f64,
     pub max_batch: u32,
     pub max_batched_tokens: u32,
     pub memory_utilization: f64,

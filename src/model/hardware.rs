@@ -115,6 +115,8 @@ pub struct Hardware {
     pub parallelism: Parallelism,
     /// Per-device interconnect bandwidth for all-reduce, GB/s (NVLink 4 = 450 per direction).
     pub interconnect_gbps: f64,
+    /// Latency of one all-reduce between the devices, µs, when given (else by interconnect class).
+    pub allreduce_us: Option<f64>,
     pub tdp_watts: Option<f64>,
 }
 
@@ -215,6 +217,23 @@ impl Architecture {
 }
 
 impl Hardware {
+    /// Latency of one all-reduce between the devices, seconds: NVLink-class links (≥ 100 GB/s per direction),
+    /// consumer GPUs over PCIe (no peer-to-peer, [`super::roofline::PCIE_ALLREDUCE_LATENCY_S`]) or other boards
+    /// over PCIe ([`super::roofline::PCIE_P2P_ALLREDUCE_LATENCY_S`]).
+    #[must_use]
+    pub fn allreduce_latency_s(&self) -> f64 {
+        if let Some(us) = self.allreduce_us {
+            return us * 1e-6;
+        }
+        if self.interconnect_gbps >= 100.0 {
+            super::roofline::ALLREDUCE_LATENCY_S
+        } else if self.kind == HardwareKind::ConsumerGpu {
+            super::roofline::PCIE_ALLREDUCE_LATENCY_S
+        } else {
+            super::roofline::PCIE_P2P_ALLREDUCE_LATENCY_S
+        }
+    }
+
     /// Devices that stream weights at the same time for one token (TP degree).
     #[must_use]
     pub fn parallel_devices(&self) -> f64 {
@@ -255,14 +274,16 @@ impl Hardware {
     }
 
     /// Peak dense FLOP/s of one device for a compute dtype, falling back to the next wider dtype the
-    /// hardware has (FP4 → FP8 → FP16; INT8 → FP16).
+    /// hardware has (FP4 → FP16, since 4-bit weights without FP4 units run as W4A16; FP8 → FP16; INT8 → FP16).
     #[must_use]
     pub fn peak_flops(&self, dtype: super::quant::ComputeDtype) -> f64 {
         use super::quant::ComputeDtype as D;
         let tf = match dtype {
             D::Fp16 => self.fp16_tflops,
             D::Fp8 => self.fp8_tflops.unwrap_or(self.fp16_tflops),
-            D::Fp4 => self.fp4_tflops.or(self.fp8_tflops).unwrap_or(self.fp16_tflops),
+            // Without FP4 tensor units a 4-bit format (MXFP4, NVFP4) is dequantised and multiplied at the
+            // activations' 16-bit rate (vLLM's Marlin / Triton W4A16 paths on Hopper and Ampere), not at FP8's.
+            D::Fp4 => self.fp4_tflops.unwrap_or(self.fp16_tflops),
             D::Int8 => self.int8_tops.unwrap_or(self.fp16_tflops),
         };
         tf * super::units::TFLOPS

@@ -40,8 +40,17 @@ use super::quant::ComputeDtype;
 use super::units::{GB, GIB};
 use serde::Serialize;
 
-/// All-reduce latency per call, seconds.
+/// All-reduce latency per call over NVLink / NVSwitch or Infinity Fabric (interconnect ≥ 100 GB/s), seconds.
 pub const ALLREDUCE_LATENCY_S: f64 = 8e-6;
+/// All-reduce latency per call between consumer GPUs over PCIe, seconds: GeForce boards have peer-to-peer
+/// disabled, so NCCL stages every call through host memory. Fitted by `tests/fit.rs` on vLLM 0.8.5 served on
+/// 2–8 × RTX 4090 at 1–4 req/s (TPOT mean, decode-dominated): with NVLink's 8 µs they were predicted up to
+/// 2.5 × too fast (TP4: 6.7 ms TPOT predicted, 14.2 measured). One source only.
+pub const PCIE_ALLREDUCE_LATENCY_S: f64 = 120e-6;
+/// All-reduce latency per call between workstation or datacenter boards over PCIe (peer-to-peer enabled),
+/// seconds: an assumption (no tensor-parallel PCIe run of such boards in the data), between NVLink's 8 µs and
+/// the consumer boards' fitted 120 µs.
+pub const PCIE_P2P_ALLREDUCE_LATENCY_S: f64 = 25e-6;
 /// Extra time per device boundary in a layer split (activation hand-off and synchronisation), seconds;
 /// fitted on the llama-bench multi-GPU rows by `tests/fit.rs`.
 pub const LAYER_SPLIT_HOP_S: f64 = 0.21e-3;
@@ -295,7 +304,7 @@ impl Deployment {
             Parallelism::Tensor if hw.devices > 1 => {
                 let msg = tokens * f64::from(self.model.hidden) * 2.0;
                 2.0 * f64::from(self.model.layers)
-                    * (ALLREDUCE_LATENCY_S + msg * 2.0 * (n - 1.0) / n / (hw.interconnect_gbps * GB))
+                    * (hw.allreduce_latency_s() + msg * 2.0 * (n - 1.0) / n / (hw.interconnect_gbps * GB))
             }
             Parallelism::LayerSplit if hw.devices > 1 => (n - 1.0) * LAYER_SPLIT_HOP_S,
             Parallelism::RowSplit if hw.devices > 1 => {
@@ -406,6 +415,7 @@ pub(crate) mod tests {
                 devices: 1,
                 parallelism: Parallelism::Tensor,
                 interconnect_gbps: 450.0,
+                allreduce_us: None,
                 tdp_watts: None,
             },
             model: llama3_8b(),
@@ -420,6 +430,7 @@ pub(crate) mod tests {
                 moe_efficiency: 1.0,
                 step_overhead_ms: 0.0,
                 request_overhead_ms: 0.0,
+                request_overhead_cv: 0.0,
                 max_batch: 256,
                 max_batched_tokens: 8192,
                 memory_utilization: 0.9,

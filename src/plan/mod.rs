@@ -8,25 +8,40 @@
 //! 4. Markers: the **peak** (highest system TPS seen, or for offline loads the highest the memory and max batch
 //!    allow), the **knee** (first level reaching 90 % of the highest system TPS: beyond it more users mostly
 //!    add latency), the **peak usable** load (highest level meeting the target at its percentile, no
-//!    saturation, < 1 % errors) and the **operating point** at `operating_fraction` (default 60 %, range
-//!    50–70 %) of the peak usable throughput, interpolated between levels. Headroom below the peak absorbs
-//!    bursts: at 60 % of capacity a queue's waiting time is a fraction of what it is at 90 %.
+//!    saturation, < 1 % errors; [`target`]) and the **operating point** at `operating_fraction` (default
+//!    60 %, range 50–70 %) of the throughput there. Headroom below the peak absorbs bursts: at 60 % of
+//!    capacity a queue's waiting time is a fraction of what it is at 90 %.
+//! 5. The **capacity** at the target, resolved between the levels with extra simulated levels ([`capacity`]),
+//!    and the operating point below it, so neither depends on the level grid.
+//! 6. For the meeting: replicas for a peak load ([`fleet`]), power and energy per token ([`energy`]), cost per
+//!    token from the prices given ([`cost`]), and two reports side by side ([`diff()`]).
 //!
 //! Use-case modes phrase the verdict: `reader` (per-user tok/s against a reading floor), `agent` (time to a
-//! finished multi-step task = steps × P-th percentile E2E), `batch` (system TPS, latency free).
+//! finished multi-step task = steps × (TTFT + output tokens × TPOT) at the percentile, with an optional
+//! `target.task_s`), `batch` (system TPS, latency free).
+
+pub mod capacity;
+pub mod cost;
+pub mod diff;
+pub mod energy;
+pub mod fleet;
+pub mod target;
+
+pub use diff::{diff, Diff, DiffRow};
 
 use crate::model::prefill;
 use crate::model::roofline::{Bound, Deployment, StepLoad};
 use crate::scenario::{
-    Band, Distribution, Load, LoadPoint, Marker, Memory, Mode, Pcts, Report, Resolved, Scenario, ScenarioError, SingleStream,
-    Workload, VERSION,
+    Band, Capacity, Distribution, LimitedBy, Load, LoadPoint, Marker, Memory, Mode, Pcts, Report, Resolved, Scenario, ScenarioError,
+    SingleStream, Workload, VERSION,
 };
 use crate::sim::{self, Arrivals, LengthDist, SimConfig, Targets};
 
 /// Uncertainty bands: the p90 absolute percentage error measured by `tests/validation.rs` on `tests/data`
 /// (single stream: llama-bench decode rows, 14.1 %; batched throughput, 38.7 %), rounded up. The validation
 /// test fails if the measured p90 grows past them.
-pub const BAND: Band = Band { single_stream_pct: 15.0, batched_pct: 40.0 };
+/// Energy figures get a wider band ([`energy::BAND_PCT`]): their power model is not validated.
+pub const BAND: Band = Band { single_stream_pct: 15.0, batched_pct: 40.0, energy_pct: energy::BAND_PCT };
 
 /// The single-stream band where no measurement backs the fit: engines other than llama.cpp at batch 1, and
 /// CPUs and other devices (their defaults are estimates); the pre-2024 single-stream p90 of this model.
@@ -56,16 +71,37 @@ pub fn evaluate(s: &Scenario) -> Result<Report, ScenarioError> {
 /// The scenario's first invalid field.
 pub fn evaluate_analytic(s: &Scenario) -> Result<Report, ScenarioError> {
     let r = s.resolve()?;
-    Ok(build_report(&r, analytic_sweep(&r)))
+    Ok(build_report(&r, analytic_sweep(&r), &|x| analytic_level(&r, x), false))
 }
 
 /// Evaluates a resolved scenario (simulated sweep).
 #[must_use]
 pub fn evaluate_resolved(r: &Resolved) -> Report {
-    build_report(r, simulated_sweep(r))
+    build_report(r, simulated_sweep(r), &|x| simulate_level(r, x), true)
 }
 
-fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
+/// The simulated sweep alone, without the capacity search, fleet, energy or cost: for callers that need only
+/// the levels (a benchmark comparison at one load, timings).
+#[must_use]
+pub fn sweep_levels(r: &Resolved) -> Vec<LoadPoint> {
+    simulated_sweep(r)
+}
+
+/// A marker at a level, its latencies read at the target's percentile.
+pub(crate) fn marker(p: &LoadPoint, pct: f64) -> Marker {
+    Marker {
+        concurrency: p.concurrency,
+        request_rate: p.request_rate,
+        system_tps: p.system_tps,
+        per_user_tps: p.per_user_tps,
+        ttft_p_ms: Some(p.ttft_ms.at(pct)),
+        tpot_p_ms: p.tpot_ms.at(pct),
+    }
+}
+
+/// `level` evaluates one more load level with the sweep's settings (the capacity search uses it); `simulated`
+/// says whether the levels are simulated (the fleet's alternatives are then scaled from analytic estimates).
+fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f64) -> LoadPoint, simulated: bool) -> Report {
     let d = &r.deployment;
     let w = &r.workload;
     let ss = single_stream(d, w);
@@ -128,14 +164,7 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
         warnings.push("some load levels saturate: the queue grows without bound there, and their latencies are lower bounds".into());
     }
     let pct = r.target.percentile;
-    let marker = |p: &LoadPoint| Marker {
-        concurrency: p.concurrency,
-        request_rate: p.request_rate,
-        system_tps: p.system_tps,
-        per_user_tps: p.per_user_tps,
-        ttft_p_ms: Some(p.ttft_ms.at(pct)),
-        tpot_p_ms: p.tpot_ms.at(pct),
-    };
+    let marker = |p: &LoadPoint| marker(p, pct);
     let max_sys = sweep.iter().map(|p| p.system_tps).fold(0.0, f64::max);
     let peak = if matches!(w.load, Load::Offline) {
         offline_job(d, w, f64::from(w.requests))
@@ -149,13 +178,36 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
     let max_ok = sweep.iter().filter(|p| !p.saturated).map(|p| p.system_tps).fold(0.0, f64::max);
     let knee = if max_ok > 0.0 { sweep.iter().filter(|p| !p.saturated).find(|p| p.system_tps >= 0.9 * max_ok).map(marker) } else { None };
     let peak_usable_idx = sweep.iter().rposition(|p| p.meets_target);
-    let peak_usable = peak_usable_idx.map(|i| marker(&sweep[i]));
-    let operating_point = peak_usable_idx.map(|i| operating(&sweep[..=i], r.target.operating_fraction, pct));
-    let verdict = verdict(r, &ss, &mem, operating_point.as_ref(), &peak, &sweep);
+    let (capacity, cap_point, op) = capacity_and_operating(r, &sweep, &mem, level);
+    // The peak usable load is the capacity where it was resolved, else the last level meeting the target.
+    let peak_usable = match &capacity {
+        Some(c) => Some(c.at.clone()),
+        None => peak_usable_idx.map(|i| marker(&sweep[i])),
+    };
+    let operating_point = op.as_ref().map(|(m, _)| m.clone());
+    let peak_point = sweep.iter().find(|p| p.system_tps >= max_sys).cloned();
+    let energy = match (&op, &peak_point) {
+        (Some((m, p)), Some(pk)) => energy::energy(r, (m, p), (&peak, pk)),
+        _ => None,
+    };
+    let hardware_label = format!("{}{}", if d.hardware.devices > 1 { format!("{} × ", d.hardware.devices) } else { String::new() }, d.hardware.name);
+    let fleet = match (&r.fleet, &op, &cap_point) {
+        (Some(f), Some((m, p)), Some(c)) => fleet::size(r, f, (m, p), c, &hardware_label, simulated, &mut warnings),
+        (Some(_), _, _) if mem.fits => {
+            warnings.push("fleet: no load meets the target, so no fleet can be sized".into());
+            None
+        }
+        _ => None,
+    };
+    let cost = match (&r.cost, &op) {
+        (Some(c), Some((m, _))) => cost::cost(c, d.hardware.devices, energy.as_ref(), m.system_tps, peak.system_tps, fleet.as_ref().map(|f| f.replicas), &mut warnings),
+        _ => None,
+    };
+    let verdict = verdict(r, &ss, &mem, operating_point.as_ref(), &peak, &sweep, capacity.as_ref(), op.as_ref().map(|(_, p)| p));
     let verdict_ok = mem.fits && (operating_point.is_some() || w.mode == Mode::Batch);
     Report {
         version: VERSION,
-        hardware: format!("{}{}", if d.hardware.devices > 1 { format!("{} × ", d.hardware.devices) } else { String::new() }, d.hardware.name),
+        hardware: hardware_label,
         model: d.model.name.clone(),
         engine: d.engine.name.clone(),
         quantization: r.quantization.clone(),
@@ -169,12 +221,44 @@ fn build_report(r: &Resolved, sweep: Vec<LoadPoint>) -> Report {
         peak_usable,
         knee,
         operating_point,
+        capacity,
+        fleet,
+        energy,
+        cost,
         band: band(d),
         target: r.target.clone(),
         verdict,
         verdict_ok,
         warnings,
     }
+}
+
+/// The capacity resolved between levels, the level at it (batch mode and offline loads: the peak usable
+/// level), and the operating point with the level it is read from.
+pub(crate) fn capacity_and_operating(
+    r: &Resolved,
+    sweep: &[LoadPoint],
+    mem: &Memory,
+    level: &dyn Fn(f64) -> LoadPoint,
+) -> (Option<Capacity>, Option<LoadPoint>, Option<(Marker, LoadPoint)>) {
+    if let Some(o) = capacity::resolve(r, sweep, mem, level) {
+        return (o.capacity, o.cap_point, o.op);
+    }
+    let pct = r.target.percentile;
+    // Batch mode and offline loads keep the grid: interpolated on it, then read at that load (evaluated there
+    // when it is not a level).
+    let Some(i) = sweep.iter().rposition(|p| p.meets_target) else { return (None, None, None) };
+    let m = operating(&sweep[..=i], r.target.operating_fraction, pct);
+    let load = m.concurrency.or(m.request_rate);
+    let p = sweep.iter().find(|p| p.concurrency.or(p.request_rate) == load).cloned().unwrap_or_else(|| level(load.unwrap_or(1.0)));
+    (None, Some(sweep[i].clone()), Some((marker(&p, pct), p)))
+}
+
+/// The analytic model's operating level for a resolved scenario (the fleet's alternatives use it).
+pub(crate) fn analytic_operating(r: &Resolved) -> Option<LoadPoint> {
+    let sweep = analytic_sweep(r);
+    let mem = memory(&r.deployment, &r.workload);
+    capacity_and_operating(r, &sweep, &mem, &|x| analytic_level(r, x)).2.map(|(_, p)| p)
 }
 
 /// Single-stream figures for the workload on an idle server.
@@ -378,54 +462,59 @@ pub fn levels(d: &Deployment, w: &Workload) -> Vec<f64> {
 }
 
 fn analytic_sweep(r: &Resolved) -> Vec<LoadPoint> {
+    levels(&r.deployment, &r.workload).into_iter().map(|x| analytic_level(r, x)).collect()
+}
+
+/// One analytic load level (`x` users, or requests/s for request-rate loads).
+fn analytic_level(r: &Resolved, x: f64) -> LoadPoint {
     let d = &r.deployment;
     let w = &r.workload;
     let rate_mode = matches!(w.load, Load::RequestRate(_));
     // What the server can produce at most; an offered load above it grows the queue without bound.
     let capacity = if rate_mode { offline_marker(d, w).system_tps } else { f64::INFINITY };
-    levels(d, w)
-        .into_iter()
-        .map(|x| {
-            // For a request rate, Little's law gives the concurrency: rate × time in system (iterated twice).
-            let conc = if rate_mode {
-                let mut c = 1.0;
-                for _ in 0..4 {
-                    let (_, _, ttft, tpot, _) = analytic_point(d, w, c);
-                    c = (x * (ttft + tpot * (w.output_tokens - 1.0))).max(1.0);
-                }
-                c
-            } else {
-                x
-            };
-            let (pu, sys, ttft, tpot, bound) = analytic_point(d, w, conc);
-            let e2e = ttft + tpot * (w.output_tokens - 1.0).max(0.0);
-            let saturated = pu == 0.0 || (rate_mode && x * w.output_tokens > capacity);
-            let sys = if rate_mode { sys.min(x * w.output_tokens) } else { sys };
-            let meets = !saturated && ttft * 1e3 <= r.target.ttft_ms && tpot * 1e3 <= r.target.tpot_ms;
-            LoadPoint {
-                concurrency: (!rate_mode).then_some(x),
-                request_rate: rate_mode.then_some(x),
-                per_user_tps: pu,
-                system_tps: sys,
-                request_throughput: sys / w.output_tokens,
-                goodput_rps: if meets { sys / w.output_tokens } else { 0.0 },
-                ttft_ms: Pcts::flat(ttft * 1e3),
-                tpot_ms: Pcts::flat(tpot * 1e3),
-                itl_ms: Pcts::flat(tpot * 1e3),
-                e2e_ms: Pcts::flat(e2e * 1e3),
-                mean_batch: running_batch(d, w, conc),
-                kv_utilization: 0.0,
-                preemptions: 0,
-                errors: 0,
-                error_rate: 0.0,
-                memory_bound_fraction: if bound == Bound::Memory { 1.0 } else { 0.0 },
-                bound,
-                saturated,
-                meets_target: meets,
-                analytic_per_user_tps: pu,
-            }
-        })
-        .collect()
+    // For a request rate, Little's law gives the concurrency: rate × time in system (iterated twice).
+    let conc = if rate_mode {
+        let mut c = 1.0;
+        for _ in 0..4 {
+            let (_, _, ttft, tpot, _) = analytic_point(d, w, c);
+            c = (x * (ttft + tpot * (w.output_tokens - 1.0))).max(1.0);
+        }
+        c
+    } else {
+        x
+    };
+    let (pu, sys, ttft, tpot, bound) = analytic_point(d, w, conc);
+    let e2e = ttft + tpot * (w.output_tokens - 1.0).max(0.0);
+    let saturated = pu == 0.0 || (rate_mode && x * w.output_tokens > capacity);
+    let sys = if rate_mode { sys.min(x * w.output_tokens) } else { sys };
+    let mut p = LoadPoint {
+        concurrency: (!rate_mode).then_some(x),
+        request_rate: rate_mode.then_some(x),
+        per_user_tps: pu,
+        system_tps: sys,
+        request_throughput: sys / w.output_tokens,
+        goodput_rps: 0.0,
+        ttft_ms: Pcts::flat(ttft * 1e3),
+        tpot_ms: Pcts::flat(tpot * 1e3),
+        itl_ms: Pcts::flat(tpot * 1e3),
+        e2e_ms: Pcts::flat(e2e * 1e3),
+        mean_batch: running_batch(d, w, conc),
+        kv_utilization: 0.0,
+        preemptions: 0,
+        errors: 0,
+        error_rate: 0.0,
+        memory_bound_fraction: if bound == Bound::Memory { 1.0 } else { 0.0 },
+        compute_bound_fraction: if bound == Bound::Compute { 1.0 } else { 0.0 },
+        bound,
+        saturated,
+        meets_target: false,
+        analytic_per_user_tps: pu,
+    };
+    p.meets_target = target::meets(r, &p);
+    if p.meets_target {
+        p.goodput_rps = sys / w.output_tokens;
+    }
+    p
 }
 
 fn length(dist: Distribution, mean: f64, spread: f64) -> LengthDist {
@@ -438,80 +527,77 @@ fn length(dist: Distribution, mean: f64, spread: f64) -> LengthDist {
 
 /// Simulates every load level.
 fn simulated_sweep(r: &Resolved) -> Vec<LoadPoint> {
+    levels(&r.deployment, &r.workload).into_iter().map(|x| simulate_level(r, x)).collect()
+}
+
+/// Simulates one load level (`x` users, or requests/s for request-rate loads) with the scenario's settings.
+fn simulate_level(r: &Resolved, x: f64) -> LoadPoint {
     let d = &r.deployment;
     let w = &r.workload;
     let targets = Targets { ttft_ms: r.target.ttft_ms, tpot_ms: r.target.tpot_ms };
     let rate_mode = matches!(w.load, Load::RequestRate(_));
-    levels(d, w)
-        .into_iter()
-        .map(|x| {
-            let arrivals = if rate_mode {
-                Arrivals::Poisson { rate_per_s: x, burstiness: w.burstiness }
-            } else {
-                Arrivals::Closed { concurrency: x.clamp(1.0, 1e6) as u32 }
-            };
-            let cfg = SimConfig {
-                requests: sim_requests(w),
-                prompt: length(w.distribution, w.prompt_tokens, w.spread),
-                output: length(w.distribution, w.output_tokens, w.spread),
-                context_depth: w.context_depth,
-                prefix_hit_rate: w.prefix_cache_hit_rate,
-                arrivals,
-                seed: w.seed,
-                queue_limit: w.queue_limit,
-                timeout_s: w.timeout_s,
-                // Long enough for every measured request even at very low request rates.
-                max_sim_seconds: if rate_mode { (20.0 * f64::from(w.requests) / x).max(86_400.0) } else { 1e7 },
-                max_steps: 4_000_000,
-            };
-            let s = match r.pools() {
-                Some((pre, dec)) => {
-                    let link = sim::Disaggregation { kv_transfer_gbps: r.disaggregation.map_or(1.0, |g| g.kv_transfer_gbps) };
-                    sim::simulate_disaggregated(&pre, &dec, &link, &cfg, &targets)
-                }
-                None => sim::simulate(d, &cfg, &targets),
-            };
-            let analytic = analytic_point(d, w, if rate_mode { 1.0 } else { x }).0;
-            let pct = r.target.percentile;
-            let total = f64::from(s.completed + s.rejected + s.timed_out).max(1.0);
-            let errors = s.rejected + s.timed_out;
-            let error_rate = f64::from(errors) / total;
-            let meets = s.completed > 0
-                && !s.saturated
-                && error_rate <= 0.01
-                && pcts(&s.ttft_ms).at(pct) <= r.target.ttft_ms
-                && pcts(&s.tpot_ms).at(pct) <= r.target.tpot_ms;
-            let bound = if s.compute_bound_fraction > s.memory_bound_fraction {
-                Bound::Compute
-            } else if s.memory_bound_fraction > 0.0 {
-                Bound::Memory
-            } else {
-                Bound::Overhead
-            };
-            LoadPoint {
-                concurrency: (!rate_mode).then_some(x),
-                request_rate: rate_mode.then_some(x),
-                per_user_tps: if s.tpot_ms.p50 > 0.0 { 1e3 / s.tpot_ms.p50 } else { 0.0 },
-                system_tps: s.system_output_tps,
-                request_throughput: s.request_throughput,
-                goodput_rps: s.goodput_rps,
-                ttft_ms: pcts(&s.ttft_ms),
-                tpot_ms: pcts(&s.tpot_ms),
-                itl_ms: pcts(&s.itl_ms),
-                e2e_ms: pcts(&s.e2e_ms),
-                mean_batch: s.mean_batch,
-                kv_utilization: s.mean_kv_utilization,
-                preemptions: s.preemptions,
-                errors,
-                error_rate,
-                memory_bound_fraction: s.memory_bound_fraction,
-                bound,
-                saturated: s.saturated,
-                meets_target: meets,
-                analytic_per_user_tps: analytic,
-            }
-        })
-        .collect()
+    let arrivals = if rate_mode {
+        Arrivals::Poisson { rate_per_s: x, burstiness: w.burstiness }
+    } else {
+        Arrivals::Closed { concurrency: x.clamp(1.0, 1e6) as u32 }
+    };
+    let cfg = SimConfig {
+        requests: sim_requests(w),
+        prompt: length(w.distribution, w.prompt_tokens, w.spread),
+        output: length(w.distribution, w.output_tokens, w.spread),
+        context_depth: w.context_depth,
+        prefix_hit_rate: w.prefix_cache_hit_rate,
+        arrivals,
+        seed: w.seed,
+        queue_limit: w.queue_limit,
+        timeout_s: w.timeout_s,
+        // Long enough for every measured request even at very low request rates.
+        max_sim_seconds: if rate_mode { (20.0 * f64::from(w.requests) / x).max(86_400.0) } else { 1e7 },
+        max_steps: 4_000_000,
+    };
+    let s = match r.pools() {
+        Some((pre, dec)) => {
+            let link = sim::Disaggregation { kv_transfer_gbps: r.disaggregation.map_or(1.0, |g| g.kv_transfer_gbps) };
+            sim::simulate_disaggregated(&pre, &dec, &link, &cfg, &targets)
+        }
+        None => sim::simulate(d, &cfg, &targets),
+    };
+    let analytic = analytic_point(d, w, if rate_mode { 1.0 } else { x }).0;
+    let total = f64::from(s.completed + s.rejected + s.timed_out).max(1.0);
+    let errors = s.rejected + s.timed_out;
+    let error_rate = f64::from(errors) / total;
+    let bound = if s.compute_bound_fraction > s.memory_bound_fraction {
+        Bound::Compute
+    } else if s.memory_bound_fraction > 0.0 {
+        Bound::Memory
+    } else {
+        Bound::Overhead
+    };
+    let mut p = LoadPoint {
+        concurrency: (!rate_mode).then_some(x),
+        request_rate: rate_mode.then_some(x),
+        per_user_tps: if s.tpot_ms.p50 > 0.0 { 1e3 / s.tpot_ms.p50 } else { 0.0 },
+        system_tps: s.system_output_tps,
+        request_throughput: s.request_throughput,
+        goodput_rps: s.goodput_rps,
+        ttft_ms: pcts(&s.ttft_ms),
+        tpot_ms: pcts(&s.tpot_ms),
+        itl_ms: pcts(&s.itl_ms),
+        e2e_ms: pcts(&s.e2e_ms),
+        mean_batch: s.mean_batch,
+        kv_utilization: s.mean_kv_utilization,
+        preemptions: s.preemptions,
+        errors,
+        error_rate,
+        memory_bound_fraction: s.memory_bound_fraction,
+        compute_bound_fraction: s.compute_bound_fraction,
+        bound,
+        saturated: s.saturated,
+        meets_target: false,
+        analytic_per_user_tps: analytic,
+    };
+    p.meets_target = s.completed > 0 && target::meets(r, &p);
+    p
 }
 
 /// Requests simulated per load level: the workload's, but fewer for very long requests so that one level
@@ -601,8 +687,41 @@ pub fn fmt_against(v: f64, limit: f64) -> String {
     if v > limit { format!("just over {limit}") } else { format!("{v:.4}") }
 }
 
-/// "; at most N users meet the target (beyond: P99 TTFT)": the peak usable load and what breaks after it.
-fn limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
+/// "; the target holds up to N users, one more user breaks it (P99 TPOT …)": the capacity and what breaks just past it
+/// (from the sweep's levels where the capacity is not resolved).
+fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacity>, mem: &Memory) -> String {
+    let pct = r.target.percentile;
+    let Some(c) = cap else { return grid_limit_note(r, sweep) };
+    let load = load_label(&c.at);
+    let Some(next) = &c.next else {
+        let fit = r.deployment.max_sequences(r.workload.context_depth + r.workload.prompt_tokens + r.workload.output_tokens).floor();
+        return match c.limited_by {
+            LimitedBy::EngineCap if fit > mem.max_concurrency => format!(
+                "; the target holds up to {load}, the most the engine runs at once (engine.max_batch); memory holds {fit:.0}, so a higher cap would serve more"
+            ),
+            LimitedBy::EngineCap => format!("; the target holds up to {load}, the most the engine runs at once (engine.max_batch)"),
+            _ => format!("; the target holds up to {load}, the most whose KV cache fits at once"),
+        };
+    };
+    let why = match c.limited_by {
+        LimitedBy::Errors => "more than 1 % of requests fail".to_string(),
+        LimitedBy::Tpot => format!("P{pct:.0} TPOT {} ms", fmt_against(next.tpot_p_ms, r.target.tpot_ms)),
+        LimitedBy::Task => {
+            let limit = r.target.task_s.unwrap_or(f64::INFINITY);
+            let task = target::task_seconds(r.workload.agent_steps, r.workload.output_tokens, next.ttft_p_ms.unwrap_or(0.0), next.tpot_p_ms);
+            format!("a {}-step task takes {} s", r.workload.agent_steps, fmt_against(task, limit))
+        }
+        _ => match next.ttft_p_ms.filter(|t| *t > r.target.ttft_ms) {
+            Some(t) => format!("P{pct:.0} TTFT {} ms", fmt_against(t, r.target.ttft_ms)),
+            None => "the queue grows without bound".into(),
+        },
+    };
+    let more = if next.concurrency.is_some() { "one more user".to_string() } else { load_label(next) };
+    format!("; the target holds up to {load}, {more} breaks it ({why})")
+}
+
+/// The grid's version of [`limit_note`]: the last level meeting the target and the next level.
+fn grid_limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
     let Some(i) = sweep.iter().rposition(|p| p.meets_target) else { return String::new() };
     let p = &sweep[i];
     let load = load_label(&Marker {
@@ -640,7 +759,36 @@ fn limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
     format!("; the target holds up to {load}, the next level breaks it ({why}){cap_note}")
 }
 
-fn verdict(r: &Resolved, ss: &SingleStream, mem: &Memory, op: Option<&Marker>, peak: &Marker, sweep: &[LoadPoint]) -> String {
+/// "P99 TTFT ≤ 2000 ms and TPOT ≤ 40 ms", "a 10-step task ≤ 30 s at P99", or both.
+fn target_text(r: &Resolved) -> String {
+    let t = &r.target;
+    let p = t.percentile as u32;
+    let latency = match (t.ttft_ms < 1e8, t.tpot_ms < 1e8) {
+        (true, true) => Some(format!("P{p} TTFT ≤ {:.0} ms and TPOT ≤ {:.0} ms", t.ttft_ms, t.tpot_ms)),
+        (true, false) => Some(format!("P{p} TTFT ≤ {:.0} ms", t.ttft_ms)),
+        (false, true) => Some(format!("P{p} TPOT ≤ {:.0} ms", t.tpot_ms)),
+        (false, false) => None,
+    };
+    let task = target::task_limit(r).map(|s| format!("a {}-step task ≤ {} s at P{p}", r.workload.agent_steps, crate::model::units::fmt_num(s)));
+    match (latency, task) {
+        (Some(l), Some(k)) => format!("{l} and {k}"),
+        (Some(l), None) => l,
+        (None, Some(k)) => k,
+        (None, None) => "the target".into(),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn verdict(
+    r: &Resolved,
+    ss: &SingleStream,
+    mem: &Memory,
+    op: Option<&Marker>,
+    peak: &Marker,
+    sweep: &[LoadPoint],
+    cap: Option<&Capacity>,
+    op_point: Option<&LoadPoint>,
+) -> String {
     if !r.deployment.fits() {
         return format!("does not fit: {:.1} GB of weights, {:.1} GB short", mem.weights_gb, -mem.kv_budget_gb);
     }
@@ -669,38 +817,40 @@ fn verdict(r: &Resolved, ss: &SingleStream, mem: &Memory, op: Option<&Marker>, p
                 ),
             }
         }
-        Mode::Agent => match op {
-            Some(m) => {
-                let e2e = sweep
-                    .iter()
-                    .find(|l| l.concurrency.or(l.request_rate) >= m.concurrency.or(m.request_rate))
-                    .map_or(0.0, |l| l.e2e_ms.at(t.percentile));
+        Mode::Agent => match (op, op_point) {
+            (Some(m), Some(lp)) => {
+                let task = target::task_seconds_at(r, lp);
+                let judged = match target::task_limit(r) {
+                    Some(limit) => format!(" {} (target {} s)", if task <= limit { "✓" } else { "✗" }, fmt_against(limit, limit)),
+                    None => String::new(),
+                };
                 format!(
-                    "at {}: a {}-step task takes {:.1} s (P{p} per step {:.2} s), {:.0} tok/s total",
+                    "at {} (operating point): a {}-step task takes {} s{judged} (P{p} TTFT {:.2} s + {:.0} tokens × P{p} TPOT {:.1} ms per step), {:.0} tok/s total{}",
                     load_label(m),
                     r.workload.agent_steps,
-                    f64::from(r.workload.agent_steps) * e2e / 1e3,
-                    e2e / 1e3,
-                    m.system_tps
+                    fmt_against(task, target::task_limit(r).unwrap_or(f64::INFINITY)),
+                    lp.ttft_ms.at(t.percentile) / 1e3,
+                    r.workload.output_tokens,
+                    lp.tpot_ms.at(t.percentile),
+                    m.system_tps,
+                    limit_note(r, sweep, cap, mem)
                 )
             }
-            None => format!("no load level meets P{p} TTFT ≤ {:.0} ms and TPOT ≤ {:.0} ms", t.ttft_ms, t.tpot_ms),
+            _ => format!("✗ no load level meets {}", target_text(r)),
         },
         Mode::Reader => match op {
             Some(m) => format!(
-                "at {} (operating point, {:.0} % of the peak usable throughput): {:.0} tok/s each, {:.0} tok/s total, P{p} TPOT {} ms ✓ (target {} ms){}",
+                "at {} (operating point, {:.0} % of the {}): {:.0} tok/s each, {:.0} tok/s total, P{p} TPOT {} ms ✓ (target {} ms){}",
                 load_label(m),
                 r.target.operating_fraction * 100.0,
+                if cap.is_some() { "throughput at capacity" } else { "peak usable throughput" },
                 m.per_user_tps,
                 m.system_tps,
                 fmt_against(m.tpot_p_ms, t.tpot_ms),
                 fmt_against(t.tpot_ms, t.tpot_ms),
-                limit_note(r, sweep)
+                limit_note(r, sweep, cap, mem)
             ),
-            None => format!(
-                "✗ no load level meets P{p} TTFT ≤ {:.0} ms and TPOT ≤ {:.0} ms; one user gets {:.1} tok/s",
-                t.ttft_ms, t.tpot_ms, ss.decode_tps
-            ),
+            None => format!("✗ no load level meets {}; one user gets {:.1} tok/s", target_text(r), ss.decode_tps),
         },
     }
 }

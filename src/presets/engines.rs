@@ -65,8 +65,9 @@ pub const TRTLLM_COMPUTE_HOPPER: f64 = 0.47;
 /// See [`trtllm_compute`].
 pub const TRTLLM_COMPUTE_BLACKWELL: f64 = 0.28;
 
-/// vLLM's and SGLang's compute efficiency by generation, fitted on served runs (tests/data/serving.csv, vLLM
-/// dense and MoE runs on A100 and H100/H200; `tests/fit.rs`). The same engines on the same models reach a
+/// vLLM's and SGLang's compute efficiency by generation, fitted on served runs of current releases
+/// (tests/data/serving.csv: vLLM and SGLang dense and MoE runs on A100 and H100/H200; `tests/fit.rs`; serving_new.csv's RTX 4090 runs are
+/// open-loop, whose throughput is the offered load, so Ada has no fit). The same engines on the same models reach a
 /// much smaller share of Hopper's tensor peak than of Ampere's: H100's peak is 3.2 × A100's, its bandwidth 1.6 ×
 /// and its power 1.75 ×, and the served runs gain about 1.3–1.6 × in throughput. Other generations have no
 /// served runs here and keep the old engineering estimate, 0.5 (their band says so).
@@ -82,7 +83,7 @@ pub fn served_compute(arch: Architecture) -> f64 {
 /// See [`served_compute`].
 pub const SERVED_COMPUTE_AMPERE: f64 = 0.35;
 /// See [`served_compute`].
-pub const SERVED_COMPUTE_HOPPER: f64 = 0.2;
+pub const SERVED_COMPUTE_HOPPER: f64 = 0.28;
 
 /// Per-request front-end time of a serving engine, ms: what every TTFT holds beyond the forward passes (HTTP,
 /// chat template, tokenisation, hand-off to the scheduler, detokenising and streaming the first token).
@@ -100,10 +101,14 @@ pub fn request_overhead_ms(engine: &str) -> f64 {
     }
 }
 
+/// Coefficient of variation of the front-end time from request to request (lognormal), fitted by
+/// `tests/fit.rs` on the low-load served runs' TTFT P99.
+pub const REQUEST_OVERHEAD_CV: f64 = 0.75;
+
 /// vLLM's per-request front-end time, ms (see [`request_overhead_ms`]).
-pub const VLLM_REQUEST_OVERHEAD_MS: f64 = 44.0;
+pub const VLLM_REQUEST_OVERHEAD_MS: f64 = 12.0;
 /// SGLang's, ms.
-pub const SGLANG_REQUEST_OVERHEAD_MS: f64 = 25.0;
+pub const SGLANG_REQUEST_OVERHEAD_MS: f64 = 27.0;
 /// TensorRT-LLM's `trtllm-serve`, ms.
 pub const TRTLLM_REQUEST_OVERHEAD_MS: f64 = 38.0;
 

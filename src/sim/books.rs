@@ -41,6 +41,8 @@ pub(super) struct Books {
     output: LengthDist,
     len_rng: Rng,
     arr_rng: Rng,
+    /// Draws each request's front-end time (a third stream: lengths and arrivals do not change with it).
+    fe_rng: Rng,
     pub(super) closed: bool,
     concurrency: u32,
     rate: f64,
@@ -75,8 +77,11 @@ pub(super) struct Books {
     /// ended (engine arrival = client send + front end). Set by the event loop from the engine's
     /// `request_overhead_ms`; 0 for a bare engine (llama-bench, offline batch).
     pub(super) frontend: f64,
-    /// Closed loop with a front end: engine arrival times of requests the users have sent (ascending).
-    pending: VecDeque<f64>,
+    /// Coefficient of variation of the front-end time (lognormal around `frontend`; 0 = the same for all).
+    pub(super) frontend_cv: f64,
+    /// Closed loop with a front end: (engine arrival time, that request's front-end time) of requests the users
+    /// have sent, by arrival time.
+    pending: VecDeque<(f64, f64)>,
 
     /// Measurement window: from the arrival of the first measured request to the arrival of the last one
     /// (infinite until then, and kept infinite when both arrive together, e.g. all in the first wave; the
@@ -134,6 +139,7 @@ impl Books {
         let mut sm = cfg.seed;
         let len_rng = Rng::new(splitmix64(&mut sm));
         let arr_rng = Rng::new(splitmix64(&mut sm));
+        let fe_rng = Rng::new(splitmix64(&mut sm));
         let mut books = Books {
             targets: *targets,
             timeout: match cfg.timeout_s {
@@ -147,6 +153,7 @@ impl Books {
             output: cfg.output,
             len_rng,
             arr_rng,
+            fe_rng,
             closed,
             concurrency,
             rate,
@@ -165,6 +172,7 @@ impl Books {
             resolved: 0,
             to_issue: 0,
             frontend: 0.0,
+            frontend_cv: 0.0,
             pending: VecDeque::new(),
             window_start: f64::INFINITY,
             window_end: f64::INFINITY,
@@ -217,7 +225,7 @@ impl Books {
     /// The next open-loop arrival (infinite in a closed loop, or once the arrival process has paused).
     pub(super) fn next_open_arrival(&self) -> f64 {
         if self.closed {
-            return self.pending.front().copied().unwrap_or(f64::INFINITY);
+            return self.pending.front().map_or(f64::INFINITY, |p| p.0);
         }
         if self.issued < self.issue_cap { self.next_arrival } else { f64::INFINITY }
     }
@@ -270,7 +278,7 @@ impl Books {
     }
 
     /// Creates the next request, arriving at `t` at the back of `queue`; returns false when it was rejected.
-    fn issue(&mut self, t: f64, queue: &mut VecDeque<Seq>) -> bool {
+    fn issue(&mut self, t: f64, frontend: f64, queue: &mut VecDeque<Seq>) -> bool {
         self.issued += 1;
         let measured = self.measuring && self.measured_issued < self.n_measured;
         let k = self.measured_issued;
@@ -291,6 +299,7 @@ impl Books {
         let accepted = queue.len() < self.queue_limit && total <= self.max_total && context <= self.max_prompt;
         if accepted {
             queue.push_back(Seq {
+                frontend,
                 arrival: t,
                 first_token: t,
                 last_token: t,
@@ -323,7 +332,22 @@ impl Books {
 
     /// Closed loop: a user sends its next request at `t` (and again at once if it is rejected).
     pub(super) fn user_next(&mut self, t: f64, queue: &mut VecDeque<Seq>) {
-        while self.issued < self.issue_cap && !self.issue(t, queue) {}
+        let fe = self.sample_frontend();
+        self.user_next_with(t, fe, queue);
+    }
+
+    /// [`Books::user_next`] for a request whose front-end time `fe` is already drawn.
+    fn user_next_with(&mut self, t: f64, fe: f64, queue: &mut VecDeque<Seq>) {
+        while self.issued < self.issue_cap && !self.issue(t, fe, queue) {}
+    }
+
+    /// One request's front-end time, seconds: `frontend`, or lognormal around it with `frontend_cv`.
+    pub(super) fn sample_frontend(&mut self) -> f64 {
+        if self.frontend <= 0.0 || self.frontend_cv <= 0.0 {
+            return self.frontend.max(0.0);
+        }
+        let s2 = (1.0 + self.frontend_cv * self.frontend_cv).ln();
+        (self.frontend.ln() - s2 / 2.0 + s2.sqrt() * self.fe_rng.normal()).exp()
     }
 
     /// Closed loop: the first wave, every user sending a request at t = 0.
@@ -341,19 +365,20 @@ impl Books {
     /// Every arrival up to `now` joins `queue`: open-loop arrivals, and closed-loop requests whose front-end
     /// time has passed.
     pub(super) fn arrivals_until(&mut self, now: f64, queue: &mut VecDeque<Seq>) {
-        while let Some(&t) = self.pending.front() {
+        while let Some(&(t, fe)) = self.pending.front() {
             if t > now {
                 break;
             }
             self.pending.pop_front();
-            self.user_next(t, queue);
+            self.user_next_with(t, fe, queue);
         }
         if self.closed {
             return;
         }
         while self.issued < self.issue_cap && self.next_arrival <= now {
             let t = self.next_arrival;
-            self.issue(t, queue);
+            let fe = self.sample_frontend();
+            self.issue(t, fe, queue);
             self.next_arrival = t + arrival_gap(&mut self.arr_rng, self.rate, self.burstiness);
         }
     }
@@ -365,7 +390,10 @@ impl Books {
             for _ in 0..n {
                 if self.frontend > 0.0 {
                     // Reaches the engine after the front end (`arrivals_until` issues it then).
-                    self.pending.push_back(t + self.frontend);
+                    let fe = self.sample_frontend();
+                    let at = t + fe;
+                    let i = self.pending.partition_point(|p| p.0 <= at);
+                    self.pending.insert(i, (at, fe));
                 } else {
                     self.user_next(t, queue);
                 }
@@ -384,9 +412,9 @@ impl Books {
     /// A sequence produced its last token at `t`.
     pub(super) fn complete(&mut self, s: &Seq, t: f64, in_window: bool) {
         // As the client measures: from sending the request, i.e. the engine's times plus the front end.
-        let e2e = t - s.arrival + self.frontend;
+        let e2e = t - s.arrival + s.frontend;
         let ok = e2e <= self.timeout;
-        let ttft = s.first_token - s.arrival + self.frontend;
+        let ttft = s.first_token - s.arrival + s.frontend;
         let tpot = if s.output >= 2 { Some((t - s.first_token) / f64::from(s.output - 1)) } else { None };
         let meets = ok
             && within(ttft * 1e3, self.targets.ttft_ms)

@@ -102,6 +102,7 @@ fn run_with(
     }
     let Some(mut books) = Books::new(cfg, targets) else { return empty(false) };
     books.frontend = (prefill.engine.request_overhead_ms / 1e3).max(0.0);
+    books.frontend_cv = prefill.engine.request_overhead_cv.max(0.0);
     let hint = books.in_flight_hint();
     let pre = Pool::new(prefill, books.timeout, hint).prefill_only();
     let mut dec = Pool::new(decode, books.timeout, hint);
@@ -183,7 +184,8 @@ impl Disagg<'_> {
     fn wake_users(&mut self, t: f64) {
         let n = std::mem::take(&mut self.books.to_issue);
         if self.books.closed {
-            // The next request reaches the prefill pool after the front end.
+            // The next request reaches the prefill pool after the front end (its TTFT counts the mean front
+            // end; the disaggregated path does not draw it per request).
             let at = t + self.books.frontend;
             for _ in 0..n {
                 let i = self.wake.partition_point(|&x| x <= at);

@@ -183,6 +183,7 @@ pub use stats::Percentiles;
 use crate::model::roofline::Deployment;
 use serde::{Deserialize, Serialize};
 
+
 /// One simulation run: workload, arrival process and stopping rules.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SimConfig {

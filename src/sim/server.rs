@@ -149,6 +149,8 @@ struct StretchLimits {
 /// One request's state, moved between the waiting queue and the running batch.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Seq {
+    /// Client-side front-end time of this request, seconds (added to its TTFT and E2E).
+    pub(super) frontend: f64,
     pub(super) arrival: f64,
     pub(super) first_token: f64,
     pub(super) last_token: f64,
@@ -246,6 +248,7 @@ fn run_with(d: &Deployment, cfg: &SimConfig, targets: &Targets, stretches: bool,
     }
     let Some(mut books) = Books::new(cfg, targets) else { return empty(false) };
     books.frontend = (d.engine.request_overhead_ms / 1e3).max(0.0);
+    books.frontend_cv = d.engine.request_overhead_cv.max(0.0);
     let mut pool = Pool::new(d, books.timeout, books.in_flight_hint());
     // The smallest possible request must fit in the KV pool alone, or nothing can ever run.
     books.max_total = pool.max_fitting_tokens();

@@ -260,6 +260,8 @@ impl Inputs {
                 percentile: num(self.percentile, "target.percentile")?,
                 ..base.target.clone()
             },
+            fleet: base.fleet.clone(),
+            cost: base.cost.clone(),
         })
     }
 }

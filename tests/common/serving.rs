@@ -136,21 +136,32 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
 }
 
 
-/// The serving front end's per-request time, fitted per engine: over the low-load served runs (closed loop,
-/// at most 8 users, where queueing is small) whose decode speed the model gets right (TPOT P50 within 25 %:
+/// The serving front end's per-request time, fitted per engine: over the low-load served runs (at most 8
+/// requests in flight: closed loop ≤ 8 users, or open loop with rate × E2E ≤ 8, where queueing is small) whose decode speed the model gets right (TPOT P50 within 25 %:
 /// there the TTFT residual is the front end, not kernels slower than modelled — early-2025 DeepSeek-R1 runs
 /// decode 3× slower than the model and their TTFT residual is seconds), the median of measured TTFT P50 − the
 /// model's TTFT P50 without a front end, at least 0. Runs of `exclude`d sources (by [`source`]) are left out (leave-one-source-out).
 /// Returns (engine id, ms, runs) for each engine with runs.
 pub fn fit_request_overhead(exclude: Option<&str>) -> Vec<(String, f64, usize)> {
     let mut by_engine: HashMap<String, Vec<f64>> = HashMap::new();
-    for row in super::read_csv("tests/data/serving.csv") {
+    for row in served_rows() {
         let Ok(mut run) = run_of(&row) else { continue };
-        if exclude == Some(run.source.as_str()) || !run.load_type.starts_with("closed") {
+        if exclude == Some(run.source.as_str()) || run.offline || !ttft_informative(&row) {
             continue;
         }
-        let Some(c) = num(&row, "batch_or_concurrency").filter(|c| *c <= 8.0) else { continue };
-        let _ = c;
+        // Low load: at most 8 requests in flight (closed loop: the users; open loop: rate × E2E, Little's law).
+        let in_flight = if run.load_type.starts_with("closed") {
+            num(&row, "batch_or_concurrency")
+        } else {
+            let e2e = num(&row, "e2e_latency_ms_mean").or_else(|| {
+                let out = run.scenario.workload.output_tokens?;
+                Some(num(&row, "ttft_ms_mean")? + out * num(&row, "tpot_or_itl_ms_mean")?)
+            });
+            num(&row, "request_rate_qps").zip(e2e).map(|(r, e)| r * e / 1e3)
+        };
+        if in_flight.is_none_or(|n| n > 8.0) {
+            continue;
+        }
         let (Some(measured), Some(tpot)) = (num(&row, "ttft_ms_p50"), num(&row, "tpot_or_itl_ms_p50")) else { continue };
         run.scenario.engine.request_overhead_ms = Some(0.0);
         let Ok(r) = tps_planner::plan::evaluate(&run.scenario) else { continue };
@@ -172,15 +183,20 @@ pub fn fit_request_overhead(exclude: Option<&str>) -> Vec<(String, f64, usize)> 
 }
 
 /// vLLM's and SGLang's compute efficiency on one GPU generation, fitted on the served runs of that generation
-/// (output tok/s, every load type): the η_fl in 0.10–0.80 (steps of 0.01) with the smallest median |log error|
+/// with current engine releases (the defaults describe those; see [`current_engine`]) whose throughput is the
+/// server's capacity (offline and closed-loop runs; an open loop's is its offered load) (output tok/s): the η_fl in 0.10–0.80 (steps of 0.01) with the smallest median |log error|
 /// (the median, not the mean: a few runs of immature kernels — gpt-oss on SGLang's A100 path, 10–24 × slower
 /// than every other engine on the same GPU — would otherwise pull the whole generation down).
 /// Runs of an `exclude`d source are left out; `None` when no run is left.
 pub fn fit_served_compute(arch: tps_planner::model::hardware::Architecture, exclude: Option<&str>) -> Option<(f64, usize)> {
     let mut runs = Vec::new();
-    for row in super::read_csv("tests/data/serving.csv") {
+    for row in served_rows() {
         let Ok(run) = run_of(&row) else { continue };
-        if exclude == Some(run.source.as_str()) || !(run.engine == "vllm" || run.engine == "sglang") {
+        if exclude == Some(run.source.as_str()) || !(run.engine == "vllm" || run.engine == "sglang") || !current_engine(&row) {
+            continue;
+        }
+        // Open-loop throughput is the offered load unless the server saturates: it says nothing about compute.
+        if run.load_type.starts_with("open") {
             continue;
         }
         if tps_planner::presets::hardware::architecture(&row["hardware_key"]) != arch {
@@ -236,4 +252,65 @@ pub fn current_engine(row: &HashMap<String, String>) -> bool {
     } else {
         false
     }
+}
+
+/// The front-end time's coefficient of variation (`presets::engines::REQUEST_OVERHEAD_CV`), fitted on the same
+/// low-load served runs as [`fit_request_overhead`] (closed loop ≤ 8 users or open loop at a rate the model does
+/// not saturate, decode within 25 %): the CV in 0–2 (steps of 0.05) with the smallest median |log error| of TTFT
+/// P99. Runs of an `exclude`d source are left out.
+pub fn fit_request_overhead_cv(exclude: Option<&str>) -> f64 {
+    let mut runs = Vec::new();
+    for row in served_rows() {
+        let Ok(run) = run_of(&row) else { continue };
+        if exclude == Some(run.source.as_str()) || run.offline || !ttft_informative(&row) {
+            continue;
+        }
+        if run.load_type.starts_with("closed") && num(&row, "batch_or_concurrency").is_none_or(|c| c > 8.0) {
+            continue;
+        }
+        let (Some(p99), Some(tpot)) = (num(&row, "ttft_ms_p99"), num(&row, "tpot_or_itl_ms_p50")) else { continue };
+        let Ok(r) = tps_planner::plan::evaluate(&run.scenario) else { continue };
+        if !r.memory.fits || r.sweep[0].saturated || (r.sweep[0].tpot_ms.p50 / tpot - 1.0).abs() > 0.25 {
+            continue;
+        }
+        runs.push((run, p99));
+    }
+    let mut best = (f64::INFINITY, 0.0);
+    for step in 0..=40 {
+        let cv = 0.05 * f64::from(step);
+        let mut errs: Vec<f64> = runs
+            .iter()
+            .filter_map(|(run, m)| {
+                let mut s = run.scenario.clone();
+                s.engine.request_overhead_cv = Some(cv);
+                let r = tps_planner::plan::evaluate(&s).ok()?;
+                Some((r.sweep[0].ttft_ms.p99 / m).ln().abs())
+            })
+            .collect();
+        errs.sort_by(f64::total_cmp);
+        if let Some(&med) = errs.get(errs.len() / 2) {
+            if med < best.0 - 1e-9 {
+                best = (med, cv);
+            }
+        }
+    }
+    best.1
+}
+
+/// Every served run: the shared data set's (tests/data/serving.csv) and those TPS Planner added from other
+/// sources (tests/data/serving_new.csv; same columns).
+pub fn served_rows() -> Vec<HashMap<String, String>> {
+    let mut rows = super::read_csv("tests/data/serving.csv");
+    rows.extend(super::read_csv("tests/data/serving_new.csv"));
+    rows
+}
+
+/// Whether a run's low-load TTFT can inform the front-end fits: not a tensor-parallel run over PCIe, whose TTFT at
+/// low load the source itself flags (vLLM 0.8.5 on 2–8 × RTX 4090: seconds at 1 req/s, 50–150 ms at 8–16 req/s,
+/// TPOT normal; runs in order 32 → 1 req/s, so not a warm-up) and the model does not cover. Those runs stay in
+/// the validation.
+pub fn ttft_informative(row: &HashMap<String, String>) -> bool {
+    let multi = num(row, "tp").unwrap_or(1.0) > 1.0 || num(row, "n_devices").unwrap_or(1.0) > 1.0;
+    let pcie = tps_planner::presets::hardware::find(&row["hardware_key"]).is_some_and(|h| h.interconnect_gbps < 100.0);
+    !(multi && pcie) && !row["notes"].contains("CAUTION")
 }

@@ -1,0 +1,307 @@
+//! The capacity at the target, resolved between the swept levels, and the operating point below it.
+//!
+//! The sweep's levels are a coarse grid (1, 2, 3, 4, 6, 8, 12, … users): the last level meeting the target
+//! and the first breaking it can be 30 % apart, and with them the operating point (a fraction of the peak
+//! usable throughput). After the sweep, the gap between the last level that meets the target (at its
+//! percentile, see [`super::target`]) and the first that breaks it is searched with extra levels, each
+//! simulated with the sweep's own settings (requests, seed, lengths, arrivals: deterministic), to one user
+//! (or 2 % of the request rate). The search interpolates where the worst latency-to-limit ratio crosses 1 and
+//! falls back to halving the gap when that does not shrink it fast enough, so it usually needs 2–4 extra
+//! levels.
+//!
+//! - A concurrency capacity never exceeds `memory.max_concurrency`, the most sequences the engine runs at
+//!   once (its `max_batch`, or the prompts whose KV blocks fit): beyond it requests wait for a slot, which is
+//!   not counted as serving them. At that limit `limited_by` is `engine_cap` or `memory`.
+//! - When every level up to the top of the grid meets the target, the search continues above it (up to that
+//!   limit for users; for rates, to the server's analytic capacity and beyond it by doubling).
+//! - When no level meets it, concurrency loads try one user (rates: an eighth of the lowest rate) before
+//!   giving up.
+//!
+//! The operating point is then `operating_fraction` × the throughput at the capacity, interpolated between
+//! the levels below it (swept and extra) and rounded to whole users, and simulated at that load, so its figures
+//! belong to the load it names. Batch mode and offline loads keep the grid (no latency target to resolve), as
+//! does a single load level given by hand (a question about that load, such as a benchmark run compared at
+//! its own concurrency).
+
+use super::{marker, operating, target};
+use crate::scenario::{Capacity, LimitedBy, Load, LoadPoint, Marker, Memory, Resolved};
+
+/// Upper bound on extra levels one search may simulate (it needs far fewer).
+const MAX_EXTRA: u32 = 24;
+
+/// The refined capacity and operating point.
+#[derive(Debug, Clone)]
+pub(crate) struct Outcome {
+    pub capacity: Option<Capacity>,
+    /// The level at the capacity.
+    pub cap_point: Option<LoadPoint>,
+    /// The operating point and the level it was read from.
+    pub op: Option<(Marker, LoadPoint)>,
+}
+
+fn x(p: &LoadPoint) -> f64 {
+    p.concurrency.or(p.request_rate).unwrap_or(0.0)
+}
+
+struct Search<'a> {
+    level: &'a dyn Fn(f64) -> LoadPoint,
+    /// Every extra level simulated, in the order simulated.
+    extra: Vec<LoadPoint>,
+}
+
+impl Search<'_> {
+    fn eval(&mut self, load: f64) -> LoadPoint {
+        if let Some(p) = self.extra.iter().find(|p| x(p) == load) {
+            return p.clone();
+        }
+        let p = (self.level)(load);
+        self.extra.push(p.clone());
+        p
+    }
+
+    fn budget_left(&self) -> bool {
+        (self.extra.len() as u32) < MAX_EXTRA
+    }
+}
+
+/// Resolves the capacity between the sweep's levels (see the module docs). `level` evaluates one load level
+/// with the sweep's settings. Returns `None` where the grid is kept (batch mode, offline loads).
+pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &dyn Fn(f64) -> LoadPoint) -> Option<Outcome> {
+    let rate_mode = match &r.workload.load {
+        Load::Concurrency(_) => false,
+        Load::RequestRate(_) => true,
+        Load::Offline => return None,
+    };
+    // Batch mode has no latency target to resolve; a single load level given by hand is a question about that
+    // load (a benchmark run compared at its own concurrency), not a sweep to search.
+    let single = !r.workload.auto_load && sweep.len() == 1;
+    if r.workload.mode == crate::scenario::Mode::Batch || single {
+        return None;
+    }
+    let none = Outcome { capacity: None, cap_point: None, op: None };
+    if !mem.fits || sweep.is_empty() {
+        return Some(none);
+    }
+    let pct = r.target.percentile;
+    let upper = if rate_mode { f64::INFINITY } else { mem.max_concurrency.floor() };
+    if upper < 1.0 {
+        return Some(none);
+    }
+    let mut s = Search { level, extra: Vec::new() };
+    let within: Vec<&LoadPoint> = sweep.iter().filter(|p| x(p) <= upper).collect();
+    let mut lo = within.iter().rposition(|p| p.meets_target).map(|i| within[i].clone());
+    let mut hi = match &lo {
+        Some(l) => within.iter().find(|p| x(p) > x(l)).map(|p| (*p).clone()),
+        None => within.first().map(|p| (*p).clone()),
+    };
+    if lo.is_none() {
+        // Nothing on the grid meets the target: try the lightest load below it.
+        let first = sweep[0].clone();
+        let probe = if rate_mode { x(&first) / 8.0 } else { 1.0 };
+        if probe >= x(&first) {
+            return Some(none);
+        }
+        let p = s.eval(probe);
+        if !p.meets_target {
+            return Some(Outcome { capacity: None, cap_point: None, op: None });
+        }
+        lo = Some(p);
+    }
+    let mut lo = lo.expect("set above");
+    // Every level up to the top meets the target: look above the grid.
+    if hi.is_none() {
+        if rate_mode {
+            let cap_rate = super::offline_marker(&r.deployment, &r.workload).system_tps / r.workload.output_tokens.max(1.0);
+            let mut probe = if cap_rate.is_finite() && cap_rate > x(&lo) * 1.02 { cap_rate * 1.1 } else { x(&lo) * 2.0 };
+            for _ in 0..8 {
+                let p = s.eval(probe);
+                if p.meets_target {
+                    lo = p;
+                    probe *= 2.0;
+                } else {
+                    hi = Some(p);
+                    break;
+                }
+            }
+        } else if x(&lo) < upper {
+            let p = s.eval(upper);
+            if p.meets_target {
+                lo = p;
+            } else {
+                hi = Some(p);
+            }
+        }
+    }
+    // Bisection, guided by where the worst latency-to-limit ratio crosses 1.
+    if let Some(mut h) = hi.take() {
+        let done = |lo: &LoadPoint, hi: &LoadPoint| if rate_mode { x(hi) - x(lo) <= 0.02 * x(lo) } else { x(hi) - x(lo) <= 1.0 };
+        let mut same_side = 0u32;
+        let mut last_side = None;
+        while !done(&lo, &h) && s.budget_left() {
+            let (a, b) = (x(&lo), x(&h));
+            let judged = |p: &LoadPoint| !p.saturated && p.error_rate <= 0.01;
+            let (ra, rb) = (target::worst_ratio(r, &lo), target::worst_ratio(r, &h));
+            let mut guess = if judged(&h) && rb > ra && ra <= 1.0 { a + (b - a) * ((1.0 - ra) / (rb - ra)) } else { 0.5 * (a + b) };
+            if same_side >= 2 || !guess.is_finite() {
+                guess = 0.5 * (a + b);
+            }
+            let g = if rate_mode {
+                // Keep the probe inside the gap by at least 1 % of the rate, so each step shrinks it.
+                let step = 0.01 * a;
+                guess.clamp(a + step, (b - step).max(a + step))
+            } else {
+                guess.round().clamp(a + 1.0, (b - 1.0).max(a + 1.0))
+            };
+            let p = s.eval(g);
+            let side = p.meets_target;
+            same_side = if last_side == Some(side) { same_side + 1 } else { 1 };
+            last_side = Some(side);
+            if side {
+                lo = p;
+            } else {
+                h = p;
+            }
+        }
+        hi = Some(h);
+    }
+    let limited_by = match &hi {
+        Some(h) => target::broken(r, h),
+        None => cap_limit(r, mem),
+    };
+    // The operating point: a fraction of the throughput at the capacity, interpolated below it, then simulated.
+    let mut below: Vec<LoadPoint> = sweep.iter().chain(s.extra.iter()).filter(|p| x(p) < x(&lo)).cloned().collect();
+    below.push(lo.clone());
+    below.sort_by(|a, b| x(a).total_cmp(&x(b)));
+    below.dedup_by(|a, b| x(a) == x(b));
+    let m = operating(&below, r.target.operating_fraction, pct);
+    let op_point = settle(&mut s, below, m.concurrency.or(m.request_rate).unwrap_or(0.0), r.target.operating_fraction * lo.system_tps, rate_mode);
+    let op = (marker(&op_point, pct), op_point);
+    let cap = Capacity {
+        max_users_at_target: (!rate_mode).then(|| x(&lo)),
+        max_request_rate_at_target: rate_mode.then(|| x(&lo)),
+        limited_by,
+        at: marker(&lo, pct),
+        next: hi.as_ref().map(|h| marker(h, pct)),
+        extra_levels: s.extra.len() as u32,
+    };
+    Some(Outcome { capacity: Some(cap), cap_point: Some(lo), op: Some(op) })
+}
+
+/// The operating level: evaluated at `load` (the grid's interpolation), then moved by regula falsi on the
+/// evaluated levels until its system TPS is within 3 % of `goal` (at most three more levels), so it does not
+/// depend on how far apart the grid's levels were. Returns the evaluated level closest to the goal.
+fn settle(s: &mut Search, mut known: Vec<LoadPoint>, load: f64, goal: f64, rate_mode: bool) -> LoadPoint {
+    let mut p = match known.iter().find(|p| x(p) == load) {
+        Some(p) => p.clone(),
+        None => s.eval(load),
+    };
+    let close = |p: &LoadPoint| (p.system_tps - goal).abs() <= 0.03 * goal;
+    let mut best = p.clone();
+    for _ in 0..3 {
+        if close(&p) || !s.budget_left() {
+            break;
+        }
+        known.push(p.clone());
+        known.sort_by(|a, b| x(a).total_cmp(&x(b)));
+        known.dedup_by(|a, b| x(a) == x(b));
+        // The bracket around the goal among the levels evaluated so far.
+        let Some(j) = known.iter().position(|q| q.system_tps >= goal) else { break };
+        if j == 0 {
+            break;
+        }
+        let (a, b) = (&known[j - 1], &known[j]);
+        if b.system_tps <= a.system_tps {
+            break;
+        }
+        let t = (goal - a.system_tps) / (b.system_tps - a.system_tps);
+        let mut next = x(a) + (x(b) - x(a)) * t;
+        if !rate_mode {
+            next = next.round().clamp(x(a), x(b)).max(1.0);
+        }
+        if known.iter().any(|q| x(q) == next) {
+            break;
+        }
+        p = s.eval(next);
+        if (p.system_tps - goal).abs() < (best.system_tps - goal).abs() {
+            best = p.clone();
+        }
+    }
+    if (p.system_tps - goal).abs() < (best.system_tps - goal).abs() { p } else { best }
+}
+
+/// What bounds a capacity that meets the target at the most sequences the engine runs at once.
+fn cap_limit(r: &Resolved, mem: &Memory) -> LimitedBy {
+    if mem.max_concurrency >= f64::from(r.deployment.engine.max_batch) {
+        LimitedBy::EngineCap
+    } else {
+        LimitedBy::Memory
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::plan;
+    use crate::scenario::{LimitedBy, Scenario};
+
+    fn eval(json: &str) -> crate::scenario::Report {
+        plan::evaluate(&Scenario::from_json(json).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn capacity_is_bracketed_by_a_meeting_and_a_breaking_level() {
+        let r = eval(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},
+                "workload":{"prompt_tokens":1024,"output_tokens":128,"distribution":"lognormal","requests":400,"load":{"concurrency":[1,16,64,256]}},
+                "target":{"tpot_ms":20}}"#,
+        );
+        let c = r.capacity.as_ref().expect("some level meets 20 ms");
+        let users = c.max_users_at_target.unwrap();
+        assert!(c.max_request_rate_at_target.is_none());
+        let next = c.next.as_ref().expect("a breaking level");
+        assert_eq!(next.concurrency.unwrap(), users + 1.0, "resolved to one user");
+        assert!(c.at.tpot_p_ms <= 20.0 && next.tpot_p_ms > 20.0, "{c:?}");
+        assert_eq!(c.limited_by, LimitedBy::Tpot);
+        // The operating point is below the capacity and read from a simulated level.
+        let op = r.operating_point.as_ref().unwrap();
+        assert!(op.concurrency.unwrap() <= users && op.concurrency.unwrap().fract() == 0.0);
+        let goal = r.target.operating_fraction * c.at.system_tps;
+        assert!((op.system_tps / goal - 1.0).abs() < 0.15, "op {} vs goal {goal}", op.system_tps);
+        eprintln!("capacity {users} users: {} extra levels", c.extra_levels);
+        assert!(c.extra_levels <= 8, "{}", c.extra_levels);
+    }
+
+    #[test]
+    fn capacity_at_the_engine_cap() {
+        // A small model, short requests, a cap of 8 sequences: every level meets the target up to the cap.
+        let r = eval(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm","max_batch":8},
+                "workload":{"prompt_tokens":128,"output_tokens":64,"requests":200,"load":{"concurrency":[1,2,4]}}}"#,
+        );
+        let c = r.capacity.unwrap();
+        assert_eq!(c.max_users_at_target, Some(8.0));
+        assert_eq!(c.limited_by, LimitedBy::EngineCap);
+        assert!(c.next.is_none());
+        assert!(c.extra_levels <= 4, "the cap and the operating point: {}", c.extra_levels);
+    }
+
+    #[test]
+    fn rate_capacity_to_two_percent() {
+        let r = eval(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},
+                "workload":{"prompt_tokens":512,"output_tokens":128,"requests":400,"load":{"request_rate":[]}},"target":{"tpot_ms":15}}"#,
+        );
+        let c = r.capacity.unwrap();
+        let rate = c.max_request_rate_at_target.unwrap();
+        assert!(c.max_users_at_target.is_none());
+        let next = c.next.unwrap().request_rate.unwrap();
+        assert!(next > rate && next <= rate * 1.02 + 1e-9, "{rate} .. {next}");
+        let op = r.operating_point.unwrap().request_rate.unwrap();
+        assert!(op < rate);
+    }
+
+    #[test]
+    fn nothing_meets_gives_no_capacity() {
+        let r = eval(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"requests":50,"load":{"concurrency":[4,8]}},"target":{"tpot_ms":2}}"#);
+        assert!(r.capacity.is_none() && r.operating_point.is_none());
+    }
+}

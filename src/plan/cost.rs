@@ -1,0 +1,115 @@
+//! Cost per output token from the prices a scenario gives (`cost`); no price is ever assumed.
+//!
+//! One replica for one hour costs
+//!
+//! ```text
+//! per_hour = device_hour × devices + electricity_per_kwh × average_watts ÷ 1000 × PUE
+//! ```
+//!
+//! and produces system TPS × 3600 output tokens, so
+//! `per_million_output_tokens = per_hour ÷ (system TPS × 3600) × 10⁶`, at the operating point and at the peak.
+//! Only the parts given are counted: the devices alone (`device_hour`), the electricity alone
+//! (`electricity_per_kwh`, which needs the power model and so a TDP; PUE 1 when not given) or both.
+//! The electricity part carries the energy band (`band.energy_pct`).
+
+use crate::scenario::{Cost, CostFigures, CostInputs, Energy};
+
+/// The per-hour parts of one replica: (devices, electricity), each `None` when not priced.
+#[must_use]
+pub fn per_hour_parts(device_hour: Option<f64>, devices: u32, electricity_per_kwh: Option<f64>, average_watts: Option<f64>, pue: Option<f64>) -> (Option<f64>, Option<f64>) {
+    let dev = device_hour.map(|p| p * f64::from(devices));
+    let elec = match (electricity_per_kwh, average_watts) {
+        (Some(e), Some(w)) => Some(e * w / 1000.0 * pue.unwrap_or(1.0)),
+        _ => None,
+    };
+    (dev, elec)
+}
+
+/// Cost of a million output tokens from the cost of an hour and the output tokens per second; `None` when
+/// nothing is produced.
+#[must_use]
+pub fn per_million(per_hour: f64, tps: f64) -> Option<f64> {
+    let v = per_hour / (tps * 3600.0) * 1e6;
+    (tps > 0.0 && v.is_finite()).then_some(v)
+}
+
+/// The report's cost: at the operating point (`op_tps`, energy's `average_watts`) and at the peak (`peak_tps`,
+/// energy's `at_peak`), for one replica of `devices` devices; `replicas` prices the whole fleet. `None` when no
+/// part can be priced (a note in `warnings` says why when a price was given).
+#[must_use]
+pub fn cost(c: &CostInputs, devices: u32, energy: Option<&Energy>, op_tps: f64, peak_tps: f64, replicas: Option<u64>, warnings: &mut Vec<String>) -> Option<Cost> {
+    if c.electricity_per_kwh.is_some() && energy.is_none() {
+        warnings.push("cost: electricity is priced but there is no power estimate (hardware.tdp_watts not known): the cost leaves electricity out".into());
+    }
+    let (dev, elec) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, energy.map(|e| e.average_watts), c.pue);
+    if dev.is_none() && elec.is_none() {
+        return None;
+    }
+    let per_hour = dev.unwrap_or(0.0) + elec.unwrap_or(0.0);
+    let (dev_pk, elec_pk) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, energy.map(|e| e.at_peak.average_watts), c.pue);
+    let per_hour_peak = dev_pk.unwrap_or(0.0) + elec_pk.unwrap_or(0.0);
+    Some(Cost {
+        per_million_output_tokens: per_million(per_hour, op_tps)?,
+        per_hour,
+        currency: c.currency.clone(),
+        devices_per_hour: dev,
+        electricity_per_hour: elec,
+        at_peak: CostFigures { per_million_output_tokens: per_million(per_hour_peak, peak_tps)?, per_hour: per_hour_peak },
+        fleet_per_hour: replicas.map(|n| n as f64 * per_hour),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cost_formula_by_hand() {
+        // 2 GPUs at 2.10/h = 4.20/h; 980 W at 0.12/kWh × PUE 1.3 = 0.98 × 0.12 × 1.3 = 0.15288/h; total 4.35288/h.
+        let (d, e) = per_hour_parts(Some(2.10), 2, Some(0.12), Some(980.0), Some(1.3));
+        assert!((d.unwrap() - 4.2).abs() < 1e-12);
+        assert!((e.unwrap() - 0.152_88).abs() < 1e-12);
+        // At 2000 tok/s a replica makes 7.2 M tokens an hour: 4.35288 / 7.2 = 0.60457 per million.
+        let m = per_million(4.352_88, 2000.0).unwrap();
+        assert!((m - 0.604_566_666_666_666_7).abs() < 1e-12, "{m}");
+        // Devices alone; electricity alone (PUE 1 when not given); neither.
+        assert_eq!(per_hour_parts(Some(2.0), 4, None, Some(500.0), None), (Some(8.0), None));
+        assert_eq!(per_hour_parts(None, 4, Some(0.2), Some(500.0), None), (None, Some(0.1)));
+        assert_eq!(per_hour_parts(None, 4, None, None, Some(1.5)), (None, None));
+        assert_eq!(per_hour_parts(None, 4, Some(0.2), None, None), (None, None), "no power estimate, no electricity");
+        assert!(per_million(1.0, 0.0).is_none());
+    }
+
+    #[test]
+    fn the_report_prices_the_parts_given() {
+        let energy = Energy {
+            average_watts: 980.0,
+            joules_per_output_token: 0.49,
+            output_tokens_per_kwh: 3.6e6 / 0.49,
+            at_peak: crate::scenario::EnergyFigures { average_watts: 1400.0, joules_per_output_token: 0.35, output_tokens_per_kwh: 3.6e6 / 0.35 },
+            tdp_watts: 700.0,
+            idle_watts: 175.0,
+            activity: 0.6,
+            pue: Some(1.3),
+            wall_joules_per_output_token: Some(0.637),
+        };
+        let c = CostInputs { device_hour: Some(2.10), currency: Some("USD".into()), electricity_per_kwh: Some(0.12), pue: Some(1.3) };
+        let mut w = Vec::new();
+        let r = cost(&c, 2, Some(&energy), 2000.0, 4000.0, Some(7), &mut w).unwrap();
+        assert!((r.per_hour - 4.352_88).abs() < 1e-12);
+        assert!((r.per_million_output_tokens - 4.352_88 / 7.2).abs() < 1e-12);
+        // Peak: 4.2 + 1.4 × 0.12 × 1.3 = 4.4184 per hour over 14.4 M tokens.
+        assert!((r.at_peak.per_hour - 4.4184).abs() < 1e-12);
+        assert!((r.at_peak.per_million_output_tokens - 4.4184 / 14.4).abs() < 1e-12);
+        assert!((r.fleet_per_hour.unwrap() - 7.0 * 4.352_88).abs() < 1e-9);
+        assert_eq!(r.currency.as_deref(), Some("USD"));
+        assert!(w.is_empty());
+        // Electricity without a power estimate: devices only, and a note.
+        let r = cost(&c, 2, None, 2000.0, 4000.0, None, &mut w).unwrap();
+        assert!((r.per_hour - 4.2).abs() < 1e-12 && r.electricity_per_hour.is_none());
+        assert_eq!(w.len(), 1);
+        // Nothing priced.
+        let none = CostInputs { device_hour: None, currency: Some("EUR".into()), electricity_per_kwh: None, pue: Some(1.2) };
+        assert!(cost(&none, 2, Some(&energy), 2000.0, 4000.0, None, &mut Vec::new()).is_none());
+    }
+}

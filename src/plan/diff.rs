@@ -1,0 +1,116 @@
+//! A versus B: the figures a sizing meeting compares, side by side.
+//!
+//! Each row holds A's and B's value, B − A and B ÷ A (null where either side has no value, or A is 0 for the
+//! ratio): per-user and system TPS at the operating point, the capacity at the target (users, or requests/s),
+//! replicas and devices for the fleet, cost per million output tokens and joules per output token.
+
+use crate::scenario::Report;
+use serde::Serialize;
+
+/// One compared figure.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DiffRow {
+    /// Stable key (`per_user_tps`, `system_tps`, `max_users_at_target`, …).
+    pub metric: &'static str,
+    /// What it is, for people.
+    pub label: String,
+    pub unit: String,
+    pub a: Option<f64>,
+    pub b: Option<f64>,
+    /// B − A.
+    pub delta: Option<f64>,
+    /// B ÷ A.
+    pub ratio: Option<f64>,
+}
+
+/// What each side is.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DiffSide {
+    pub hardware: String,
+    pub model: String,
+    pub engine: String,
+    pub quantization: String,
+    pub verdict: String,
+}
+
+/// Two reports compared.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Diff {
+    pub a: DiffSide,
+    pub b: DiffSide,
+    pub rows: Vec<DiffRow>,
+}
+
+fn side(r: &Report) -> DiffSide {
+    DiffSide { hardware: r.hardware.clone(), model: r.model.clone(), engine: r.engine.clone(), quantization: r.quantization.clone(), verdict: r.verdict.clone() }
+}
+
+fn row(metric: &'static str, label: &str, unit: &str, a: Option<f64>, b: Option<f64>) -> DiffRow {
+    let finite = |v: Option<f64>| v.filter(|x| x.is_finite());
+    let (a, b) = (finite(a), finite(b));
+    DiffRow {
+        metric,
+        label: label.into(),
+        unit: unit.into(),
+        a,
+        b,
+        delta: a.zip(b).map(|(a, b)| b - a),
+        ratio: a.zip(b).and_then(|(a, b)| (a != 0.0).then(|| b / a)).filter(|x| x.is_finite()),
+    }
+}
+
+/// Compares report `b` with report `a`.
+#[must_use]
+pub fn diff(a: &Report, b: &Report) -> Diff {
+    let op = |r: &Report, f: fn(&crate::scenario::Marker) -> f64| r.operating_point.as_ref().map(f);
+    let currency = a.cost.as_ref().and_then(|c| c.currency.clone()).or_else(|| b.cost.as_ref().and_then(|c| c.currency.clone())).unwrap_or_default();
+    let mut rows = vec![
+        row("per_user_tps", "per-user output at the operating point", "tok/s", op(a, |m| m.per_user_tps), op(b, |m| m.per_user_tps)),
+        row("system_tps", "system output at the operating point", "tok/s", op(a, |m| m.system_tps), op(b, |m| m.system_tps)),
+        row("operating_users", "users at the operating point", "users", op(a, |m| m.concurrency.unwrap_or(f64::NAN)), op(b, |m| m.concurrency.unwrap_or(f64::NAN))),
+    ];
+    let users = |r: &Report| r.capacity.as_ref().and_then(|c| c.max_users_at_target);
+    let rate = |r: &Report| r.capacity.as_ref().and_then(|c| c.max_request_rate_at_target);
+    if users(a).is_some() || users(b).is_some() || (rate(a).is_none() && rate(b).is_none()) {
+        rows.push(row("max_users_at_target", "max users at the target", "users", users(a), users(b)));
+    }
+    if rate(a).is_some() || rate(b).is_some() {
+        rows.push(row("max_request_rate_at_target", "max request rate at the target", "req/s", rate(a), rate(b)));
+    }
+    let fleet = |r: &Report, f: fn(&crate::scenario::Fleet) -> f64| r.fleet.as_ref().map(f);
+    rows.push(row("replicas", "servers for the fleet", "servers", fleet(a, |f| f.replicas as f64), fleet(b, |f| f.replicas as f64)));
+    rows.push(row("devices_total", "devices for the fleet", "devices", fleet(a, |f| f.devices_total as f64), fleet(b, |f| f.devices_total as f64)));
+    let unit = if currency.is_empty() { "per million tokens".to_string() } else { format!("{currency} per million tokens") };
+    rows.push(row(
+        "cost_per_million_output_tokens",
+        "cost per million output tokens",
+        &unit,
+        a.cost.as_ref().map(|c| c.per_million_output_tokens),
+        b.cost.as_ref().map(|c| c.per_million_output_tokens),
+    ));
+    rows.push(row(
+        "joules_per_output_token",
+        "energy per output token",
+        "J/token",
+        a.energy.as_ref().map(|e| e.joules_per_output_token),
+        b.energy.as_ref().map(|e| e.joules_per_output_token),
+    ));
+    Diff { a: side(a), b: side(b), rows }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_by_hand() {
+        let r = row("x", "x", "u", Some(96.0), Some(120.0));
+        assert_eq!((r.delta, r.ratio), (Some(24.0), Some(1.25)));
+        let r = row("x", "x", "u", Some(0.0), Some(3.0));
+        assert_eq!((r.delta, r.ratio), (Some(3.0), None));
+        let r = row("x", "x", "u", None, Some(3.0));
+        assert_eq!((r.delta, r.ratio), (None, None));
+        let r = row("x", "x", "u", Some(f64::NAN), Some(3.0));
+        assert_eq!((r.a, r.delta), (None, None));
+    }
+}

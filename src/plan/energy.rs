@@ -1,0 +1,176 @@
+//! Power and energy per output token.
+//!
+//! # Power model
+//!
+//! Each device draws between an idle floor and its TDP (`hardware.tdp_watts`, the board power in the presets)
+//! according to how busy its step loop is — a load-scaled TDP:
+//!
+//! ```text
+//! P_device = P_idle + (TDP − P_idle) · a,     P_idle = 0.25 · TDP
+//! a        = busy · (compute-bound share + 0.6 · memory-bound share of the busy time)
+//! busy     = system TPS ÷ (tokens per second of a busy step loop at the level's mean batch)
+//! ```
+//!
+//! - **Busy**: the simulation reports its memory- and compute-bound shares of the *busy* time and the mean
+//!   batch while busy; the share of the wall-clock time that is busy is estimated as the level's output
+//!   rate over the rate of a loop that never idles at that batch (the analytic steady state,
+//!   [`super::steady_step`]: batch ÷ seconds per output token, prefill included), at most 1. A closed loop is
+//!   busy all the time; an open loop at a light rate idles between requests.
+//! - **Compute-bound steps draw TDP; memory-bound steps 60 % of the way from the floor to TDP** (an
+//!   assumption, [`MEMORY_BOUND_DRAW`]): in a memory-bound decode step the tensor cores mostly wait on HBM.
+//!   Splitwise (Patel et al., ISCA 2024) characterises the token phase as memory-bound and drawing well below
+//!   the prompt phase's power, which runs near TDP. Overhead-bound steps (the GPU waits on the scheduler) and
+//!   idle time draw the floor. So a lightly batched, memory-bound server draws about 70 % of TDP, a large
+//!   compute-bound batch TDP.
+//! - **Idle floor, 25 % of TDP (an assumption, not fitted)**: a GPU holding a model, with its CUDA context and
+//!   a serving engine polling it, idles above its bare idle: a CUDA context alone adds 26–50 W on H100 and
+//!   A100 and 66 W on L40S (Vadari, arXiv:2605.23918, 2026: idle power as a function of VRAM allocation),
+//!   which puts a loaded datacenter GPU's idle at roughly 10–25 % of its TDP. The floor is set at the top of
+//!   that range to cover clocks held up between steps under load.
+//! - **Scope**: the accelerators only. Host CPUs, memory, NICs, fans and the facility are left out; a PUE
+//!   (`cost.pue`) scales the devices' power to the facility's meter for the electricity cost and for
+//!   `wall_joules_per_output_token`.
+//! - Disaggregated prefill/decode: the mean batch and bound shares are the decode pool's; the estimate applies
+//!   them to every device, which overstates an idle prefill pool's power.
+//!
+//! Figures: `average_watts` = devices · P_device (one replica); J per output token = watts ÷ system TPS;
+//! output tokens per kWh = 3.6 · 10⁶ ÷ J per token. At the operating point, and at the peak (the level with
+//! the highest system throughput).
+//!
+//! **Band**: ±[`BAND_PCT`] %, wider than the batched throughput's ±40 % it rests on, because the idle floor
+//! and the busy power are assumptions, not fitted to measured power.
+
+use super::steady_step;
+use crate::scenario::{Energy, EnergyFigures, LoadPoint, Marker, Resolved};
+
+/// The idle floor as a share of TDP (an assumption; see the module docs).
+pub const IDLE_FRACTION: f64 = 0.25;
+
+/// The share of the range from the idle floor to TDP drawn in memory-bound steps (an assumption).
+pub const MEMORY_BOUND_DRAW: f64 = 0.6;
+
+/// The band of the energy and electricity figures, ± %.
+pub const BAND_PCT: f64 = 60.0;
+
+/// One device's power at activity `a` (0–1), W.
+#[must_use]
+pub fn device_watts(tdp: f64, activity: f64) -> f64 {
+    let idle = IDLE_FRACTION * tdp;
+    idle + (tdp - idle) * activity.clamp(0.0, 1.0)
+}
+
+/// The share of the wall-clock time the step loop is busy at a level (see the module docs), 0–1.
+#[must_use]
+pub fn busy_fraction(r: &Resolved, p: &LoadPoint) -> f64 {
+    let b = p.mean_batch.max(1.0);
+    let (_, per_token) = steady_step(&r.deployment, &r.workload, b);
+    let busy_rate = b / per_token;
+    let f = p.system_tps / busy_rate;
+    if f.is_finite() { f.clamp(0.0, 1.0) } else { 1.0 }
+}
+
+/// The activity `a` of the power model: busy × (compute-bound share + [`MEMORY_BOUND_DRAW`] × memory-bound
+/// share of the busy time), 0–1.
+#[must_use]
+pub fn activity(r: &Resolved, p: &LoadPoint) -> f64 {
+    (busy_fraction(r, p) * (p.compute_bound_fraction + MEMORY_BOUND_DRAW * p.memory_bound_fraction)).clamp(0.0, 1.0)
+}
+
+/// Power and energy per token for `devices` devices of `tdp` W at activity `a` producing `tps` output tokens/s.
+/// `None` when nothing is produced.
+#[must_use]
+pub fn figures(devices: u32, tdp: f64, a: f64, tps: f64) -> Option<EnergyFigures> {
+    if !(tps > 0.0 && tps.is_finite() && tdp > 0.0 && tdp.is_finite()) {
+        return None;
+    }
+    let watts = f64::from(devices) * device_watts(tdp, a);
+    let j = watts / tps;
+    Some(EnergyFigures { average_watts: watts, joules_per_output_token: j, output_tokens_per_kwh: 3.6e6 / j })
+}
+
+/// Energy at the operating point (its marker and the level it was read from) and at the peak (its marker and
+/// the sweep level with the highest throughput). `None` without a TDP or when no tokens are produced.
+#[must_use]
+pub fn energy(r: &Resolved, op: (&Marker, &LoadPoint), peak: (&Marker, &LoadPoint)) -> Option<Energy> {
+    let tdp = r.deployment.hardware.tdp_watts?;
+    let devices = r.deployment.hardware.devices;
+    let a_op = activity(r, op.1);
+    let at_op = figures(devices, tdp, a_op, op.0.system_tps)?;
+    // The peak's throughput is the report's (offline: the finite job's), at its level's activity.
+    let at_peak = figures(devices, tdp, activity(r, peak.1), peak.0.system_tps)?;
+    let pue = r.cost.as_ref().and_then(|c| c.pue);
+    Some(Energy {
+        average_watts: at_op.average_watts,
+        joules_per_output_token: at_op.joules_per_output_token,
+        output_tokens_per_kwh: at_op.output_tokens_per_kwh,
+        at_peak,
+        tdp_watts: tdp,
+        idle_watts: IDLE_FRACTION * tdp,
+        activity: a_op,
+        pue,
+        wall_joules_per_output_token: pue.map(|p| p * at_op.joules_per_output_token),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn power_model_by_hand() {
+        // 700 W TDP: floor 175 W; at activity 0.6: 175 + 525 × 0.6 = 490 W.
+        assert!((device_watts(700.0, 0.0) - 175.0).abs() < 1e-12);
+        assert!((device_watts(700.0, 0.6) - 490.0).abs() < 1e-9);
+        assert!((device_watts(700.0, 1.0) - 700.0).abs() < 1e-12);
+        assert_eq!(device_watts(700.0, 3.0), 700.0, "activity is clamped");
+        // Two devices at 490 W producing 2000 tok/s: 980 W, 0.49 J/token, 3.6e6 / 0.49 = 7,346,939 tokens/kWh.
+        let f = figures(2, 700.0, 0.6, 2000.0).unwrap();
+        assert!((f.average_watts - 980.0).abs() < 1e-9);
+        assert!((f.joules_per_output_token - 0.49).abs() < 1e-12);
+        assert!((f.output_tokens_per_kwh - 3.6e6 / 0.49).abs() < 1e-3);
+        assert!(figures(2, 700.0, 0.6, 0.0).is_none());
+        assert!(figures(2, f64::NAN, 0.6, 10.0).is_none());
+    }
+
+    #[test]
+    fn busy_share_of_an_open_loop_by_hand() {
+        // One request at a time, each alone: busy = rate × (prefill + (output − 1) decode steps).
+        let r = crate::scenario::Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":512,"output_tokens":128}}"#)
+            .unwrap()
+            .resolve()
+            .unwrap();
+        let (_, per_token) = steady_step(&r.deployment, &r.workload, 1.0);
+        let service = per_token * 128.0;
+        let rate = 0.25 / service;
+        let p = LoadPoint {
+            concurrency: None,
+            request_rate: Some(rate),
+            per_user_tps: 0.0,
+            system_tps: rate * 128.0,
+            request_throughput: rate,
+            goodput_rps: rate,
+            ttft_ms: Default::default(),
+            tpot_ms: Default::default(),
+            itl_ms: Default::default(),
+            e2e_ms: Default::default(),
+            mean_batch: 1.0,
+            kv_utilization: 0.0,
+            preemptions: 0,
+            errors: 0,
+            error_rate: 0.0,
+            memory_bound_fraction: 0.8,
+            compute_bound_fraction: 0.2,
+            bound: crate::model::roofline::Bound::Memory,
+            saturated: false,
+            meets_target: true,
+            analytic_per_user_tps: 0.0,
+        };
+        assert!((busy_fraction(&r, &p) - 0.25).abs() < 1e-9);
+        // 0.25 × (0.2 + 0.6 × 0.8) = 0.25 × 0.68 = 0.17.
+        assert!((activity(&r, &p) - 0.17).abs() < 1e-9);
+        let mut q = p.clone();
+        q.memory_bound_fraction = 0.5;
+        q.compute_bound_fraction = 0.0;
+        assert!((activity(&r, &q) - 0.075).abs() < 1e-9, "overhead-bound time draws the floor");
+    }
+}

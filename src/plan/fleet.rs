@@ -1,0 +1,218 @@
+//! Fleet sizing: how many replicas (servers) carry the peak load.
+//!
+//! Each serving replica runs at the operating point, so
+//!
+//! ```text
+//! replicas = ⌈peak ÷ load per replica at the operating point⌉ + spare_replicas
+//! ```
+//!
+//! in the peak's own unit: concurrent users (a request-rate sweep converts its rate with Little's law, users
+//! = rate × mean E2E) or requests/s (a concurrency sweep uses the requests a replica completes per second).
+//! The peak's share of each serving replica (`peak_load_per_replica`, spares held back for failures and
+//! maintenance) over a replica's capacity at the target is `utilisation_at_peak`; the same with one serving
+//! replica fewer says whether one fewer server would still hold the target (≤ 100 %).
+//!
+//! **Alternatives**: the next smaller and larger device counts per replica at which the model fits (weights
+//! and at least one sequence) and, tensor parallel, the device count divides the attention heads. Each is
+//! evaluated with the analytic model (capacity and operating point resolved the same way, microseconds), and
+//! its load per replica is scaled by this deployment's simulated ÷ analytic operating load, so the
+//! alternatives share the simulation's view of queueing and tails without simulating them.
+
+use super::{analytic_operating, fmt_rate, memory};
+use crate::model::hardware::Parallelism;
+use crate::scenario::{Fleet, FleetAlternative, FleetInputs, LoadPoint, Marker, PeakLoad, Resolved};
+
+/// Replicas for `peak` at `per_replica` each, plus `spare`: ⌈peak ÷ per_replica⌉ + spare (at least one
+/// serving). `None` when a replica carries nothing.
+#[must_use]
+pub fn replicas(peak: f64, per_replica: f64, spare: u32) -> Option<u64> {
+    if !(per_replica > 0.0 && per_replica.is_finite() && peak.is_finite() && peak > 0.0) {
+        return None;
+    }
+    // A quotient a rounding error above a whole number is that number.
+    let serving = ((peak / per_replica) * (1.0 - 1e-12)).ceil().max(1.0);
+    Some((serving as u64).saturating_add(u64::from(spare)))
+}
+
+/// Users (requests in flight) at a level: its concurrency, or rate × mean E2E (Little's law).
+#[must_use]
+pub fn users_at(p: &LoadPoint) -> f64 {
+    p.concurrency.unwrap_or_else(|| p.request_rate.unwrap_or(p.request_throughput) * p.e2e_ms.mean / 1e3)
+}
+
+/// Requests per second at a level: its offered rate, or the requests it completes per second.
+#[must_use]
+pub fn rate_at(p: &LoadPoint) -> f64 {
+    p.request_rate.unwrap_or(p.request_throughput)
+}
+
+fn load_in(peak: PeakLoad, p: &LoadPoint) -> f64 {
+    match peak {
+        PeakLoad::Users(_) => users_at(p),
+        PeakLoad::RequestRate(_) => rate_at(p),
+    }
+}
+
+fn label(peak: PeakLoad, v: f64) -> String {
+    match peak {
+        PeakLoad::Users(_) if v == 1.0 => "1 user".into(),
+        // Whole users as such; Little's-law users (a rate sweep) with a decimal, so the product reads right.
+        PeakLoad::Users(_) if v.fract() == 0.0 => format!("{v:.0} users"),
+        PeakLoad::Users(_) => format!("{v:.1} users"),
+        PeakLoad::RequestRate(_) => format!("{} req/s", fmt_rate(v)),
+    }
+}
+
+/// The fleet for `f` with replicas at the operating point `op` (its marker and level) and a capacity at
+/// the target read from `cap`. `None` (with a note in `warnings`) when a replica carries no load.
+#[must_use]
+pub fn size(r: &Resolved, f: &FleetInputs, op: (&Marker, &LoadPoint), cap: &LoadPoint, hardware: &str, simulated: bool, warnings: &mut Vec<String>) -> Option<Fleet> {
+    let (peak, peak_v) = match f.peak {
+        PeakLoad::Users(u) => (f.peak, u),
+        PeakLoad::RequestRate(x) => (f.peak, x),
+    };
+    let per = load_in(peak, op.1);
+    let Some(total) = replicas(peak_v, per, f.spare_replicas) else {
+        warnings.push("fleet: a replica carries no load at the operating point, so no fleet can be sized".into());
+        return None;
+    };
+    let serving = total - u64::from(f.spare_replicas);
+    let cap_load = load_in(peak, cap);
+    let util = |n: u64| if cap_load > 0.0 && n > 0 { peak_v / n as f64 / cap_load } else { 0.0 };
+    let devices = r.deployment.hardware.devices;
+    let one_fewer = (serving >= 2).then(|| util(serving - 1));
+    let servers = |n: u64| if n == 1 { "1 server".to_string() } else { format!("{n} servers") };
+    let spare = match f.spare_replicas {
+        0 => String::new(),
+        1 => " + 1 spare".into(),
+        n => format!(" + {n} spares"),
+    };
+    let fewer = match one_fewer {
+        Some(u) if u <= 1.0 => format!("; one fewer server runs each at {:.0} % of its peak usable load", u * 100.0),
+        Some(u) => format!("; one fewer server would need {:.0} % of its peak usable load (over the target)", u * 100.0),
+        None => String::new(),
+    };
+    let sentence = format!(
+        "{} → {} of {hardware} ({} at the operating point of {} each{spare}){fewer}",
+        label(peak, peak_v),
+        servers(total),
+        serving,
+        label(peak, per),
+    );
+    Some(Fleet {
+        peak_users: matches!(peak, PeakLoad::Users(_)).then_some(peak_v),
+        peak_request_rate: matches!(peak, PeakLoad::RequestRate(_)).then_some(peak_v),
+        devices_per_replica: devices,
+        replicas: total,
+        devices_total: total.saturating_mul(u64::from(devices)),
+        users_per_replica: users_at(op.1),
+        request_rate_per_replica: rate_at(op.1),
+        spare_replicas: f.spare_replicas,
+        peak_load_per_replica: peak_v / serving as f64,
+        utilisation_at_peak: util(serving),
+        utilisation_one_fewer: one_fewer,
+        sentence,
+        alternatives: alternatives(r, f, per, simulated),
+    })
+}
+
+/// The next smaller and larger device counts per replica that fit the model and (tensor parallel) divide its
+/// attention heads; none for disaggregated pools.
+#[must_use]
+pub fn neighbour_devices(r: &Resolved) -> (Option<u32>, Option<u32>) {
+    if r.disaggregation.is_some() {
+        return (None, None);
+    }
+    let n = r.deployment.hardware.devices;
+    let ok = |k: u32| {
+        let mut d = r.deployment.clone();
+        d.hardware.devices = k;
+        let par = d.hardware.parallelism;
+        (k == 1 || par != Parallelism::Tensor || d.model.attention_heads.is_multiple_of(k))
+            && (!matches!(par, Parallelism::LayerSplit | Parallelism::Pipeline) || k <= d.model.layers)
+            && memory(&d, &r.workload).fits
+    };
+    let prev = (1..n).rev().find(|k| ok(*k));
+    let next = (n + 1..=n.saturating_mul(4).min(1024)).find(|k| ok(*k));
+    (prev, next)
+}
+
+fn alternatives(r: &Resolved, f: &FleetInputs, per_replica: f64, simulated: bool) -> Vec<FleetAlternative> {
+    let (prev, next) = neighbour_devices(r);
+    if prev.is_none() && next.is_none() {
+        return Vec::new();
+    }
+    let analytic_load = |r: &Resolved| analytic_operating(r).map(|p| load_in(f.peak, &p)).filter(|v| *v > 0.0 && v.is_finite());
+    // The analytic model's view of this deployment, to scale the others to the simulation's.
+    let scale = if simulated { analytic_load(r).map_or(1.0, |a| per_replica / a) } else { 1.0 };
+    let peak_v = match f.peak {
+        PeakLoad::Users(u) | PeakLoad::RequestRate(u) => u,
+    };
+    [prev, next]
+        .into_iter()
+        .flatten()
+        .filter_map(|k| {
+            let mut alt = r.clone();
+            alt.deployment.hardware.devices = k;
+            let per = analytic_load(&alt)? * scale;
+            let n = replicas(peak_v, per, f.spare_replicas)?;
+            Some(FleetAlternative { devices_per_replica: k, replicas: n, devices_total: n.saturating_mul(u64::from(k)), load_per_replica: per })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replicas_by_hand() {
+        // 500 users at 96 per replica: 500 / 96 = 5.2 → 6 serving, + 1 spare = 7.
+        assert_eq!(replicas(500.0, 96.0, 1), Some(7));
+        // Exactly divisible: 480 / 96 = 5, no rounding up.
+        assert_eq!(replicas(480.0, 96.0, 0), Some(5));
+        // Rates, with a quotient a rounding error above a whole number (0.6 / 0.2 = 2.9999999999999996).
+        assert_eq!(replicas(0.6, 0.2, 0), Some(3));
+        assert_eq!(replicas(0.3, 0.1, 2), Some(5));
+        // A tiny peak still needs one serving replica.
+        assert_eq!(replicas(0.5, 96.0, 0), Some(1));
+        assert_eq!(replicas(500.0, 0.0, 1), None);
+        assert_eq!(replicas(f64::NAN, 10.0, 1), None);
+        assert_eq!(replicas(1e9, 1e-12, 10_000), Some(u64::MAX), "saturates");
+    }
+
+    #[test]
+    fn fleet_sentence_and_utilisation_by_hand() {
+        let r = crate::scenario::Scenario::from_json(
+            r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"fleet":{"peak_users":500,"spare_replicas":1}}"#,
+        )
+        .unwrap()
+        .resolve()
+        .unwrap();
+        let mut op = crate::plan::analytic_operating(&r).unwrap();
+        op.concurrency = Some(96.0);
+        let mut cap = op.clone();
+        cap.concurrency = Some(120.0);
+        let m = crate::plan::marker(&op, 99.0);
+        let f = size(&r, r.fleet.as_ref().unwrap(), (&m, &op), &cap, "2 × H100", false, &mut Vec::new()).unwrap();
+        // ⌈500 / 96⌉ = 6 serving + 1 spare = 7 replicas, 14 devices.
+        assert_eq!((f.replicas, f.devices_total, f.spare_replicas), (7, 14, 1));
+        assert_eq!(f.users_per_replica, 96.0);
+        // At peak each of 6 carries 500 / 6 = 83.3 users: 83.3 / 120 = 69 % of its capacity; with 5: 100 / 120.
+        assert!((f.peak_load_per_replica - 500.0 / 6.0).abs() < 1e-9);
+        assert!((f.utilisation_at_peak - 500.0 / 6.0 / 120.0).abs() < 1e-12);
+        assert!((f.utilisation_one_fewer.unwrap() - 100.0 / 120.0).abs() < 1e-12);
+        assert_eq!(
+            f.sentence,
+            "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); one fewer server runs each at 83 % of its peak usable load"
+        );
+        // 70B FP8 fits on one H100 (barely) and on 4 (64 heads divide by 4, not by 3).
+        assert_eq!(neighbour_devices(&r), (Some(1), Some(4)));
+        let devs: Vec<u32> = f.alternatives.iter().map(|a| a.devices_per_replica).collect();
+        assert_eq!(devs, [1, 4]);
+        for a in &f.alternatives {
+            assert_eq!(Some(a.replicas), replicas(500.0, a.load_per_replica, 1));
+            assert_eq!(a.devices_total, a.replicas * u64::from(a.devices_per_replica));
+        }
+    }
+}
