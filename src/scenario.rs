@@ -124,6 +124,8 @@ spec!(
         request_overhead_ms: f64,
         /// Coefficient of variation of that front-end time from request to request (lognormal).
         request_overhead_cv: f64,
+        /// Where explicit efficiencies came from, when `tps calibrate` or the page fitted them to measured runs.
+        calibrated_from: String,
         max_batch: u32, max_batched_tokens: u32, memory_utilization: f64, reserve_gb: f64,
         /// Disaggregated prefill/decode: `prefill_devices` of `hardware.devices` only prefill, the rest decode.
         disaggregation: DisaggregationSpec,

@@ -334,3 +334,31 @@ fn diff_compares_two_scenarios() {
     assert_eq!(code, 1);
     assert!(err.contains("no-such-a.json"));
 }
+
+#[test]
+fn calibrate_prints_a_scenario_that_eval_reads_and_lowers_the_error() {
+    let (code, out, err) = tps(&["calibrate", "examples/h100-llama8b.json", "tests/samples/vllm-bench-serve-sweep"], None);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["engine"]["calibrated_from"].as_str().is_some_and(|s| s.contains("run")), "{out}");
+    assert!(v["engine"]["bandwidth_efficiency"].as_f64().is_some_and(|x| (0.2..=1.0).contains(&x)));
+    let (code, report, err) = tps(&["eval", "-"], Some(&out));
+    assert_eq!(code, 0, "the calibrated scenario does not evaluate: {err}");
+    assert!(report.contains("\"single_stream\""));
+    let (code, table, _) = tps(&["calibrate", "examples/h100-llama8b.json", "tests/samples/vllm-bench-serve-sweep", "--table"], None);
+    assert_eq!(code, 0);
+    let line = table.lines().next().unwrap();
+    let nums: Vec<f64> = line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+    assert!(nums.len() >= 3 && nums[2] < nums[1], "the fit did not lower the median error: {line}");
+}
+
+#[test]
+fn calibrate_without_anything_to_fit_exits_2() {
+    let (code, _, err) = tps(&["calibrate", "-", "tests/samples/vllm-bench-serve.json"], None);
+    assert_eq!(code, 1, "a scenario file named - is not stdin here: {err}");
+    std::fs::write(std::env::temp_dir().join("tps-nofit.json"), r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-405b"},"quantization":{"weights":"bf16"},"engine":{"preset":"vllm"}}"#).unwrap();
+    let path = std::env::temp_dir().join("tps-nofit.json");
+    let (code, _, err) = tps(&["calibrate", path.to_str().unwrap(), "tests/samples/vllm-bench-serve.json"], None);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot calibrate"), "{err}");
+}

@@ -103,6 +103,11 @@ fn summary(title: &str, cases: &[Case]) -> Vec<(&'static str, f64, f64)> {
     out
 }
 
+/// The band class of a served case: dense or MoE (from the group label), any serving engine.
+fn band_class(c: &Case) -> String {
+    if c.source.contains("|MoE ") { "MoE, serving engine".into() } else { "dense, serving engine".into() }
+}
+
 const RATCHET_OUTPUT: f64 = 39.0;
 const RATCHET_TTFT: f64 = 88.0;
 const RATCHET_TPOT: f64 = 36.0;
@@ -136,6 +141,8 @@ fn served_runs_accuracy() {
     let older = |v: &[Case]| -> Vec<Case> { v.iter().filter(|c| c.kind == "older").cloned().collect() };
     let held = summary("served runs on current engines (vLLM ≥ 0.8, SGLang ≥ 0.5, TensorRT-LLM ≥ 1.0), leave-one-source-out", &current(&loso));
     summary("served runs on current engines, in-sample (fitted defaults)", &current(&cases));
+    let out: Vec<Case> = current(&loso).into_iter().filter(|c| c.metric == "output tok/s").collect();
+    print_groups("served runs on current engines, output tok/s, leave-one-source-out, by class (the bands' basis)", &out, |c| band_class(c));
     summary("served runs on older engine releases, leave-one-source-out", &older(&loso));
     summary("all served runs, leave-one-source-out", &loso);
     summary("all served runs, in-sample", &cases);

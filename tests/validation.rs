@@ -183,6 +183,8 @@ fn single_stream_accuracy() {
 fn batched_accuracy() {
     let held = batched_cases(true);
     print_groups("batched, leave-one-source-out (each source without the defaults fitted on it), by source", &held, |c| c.source.clone());
+    let held_out_tput: Vec<Case> = held.iter().filter(|c| c.metric != "tpot ms" && c.metric != "ttft ms").cloned().collect();
+    print_groups("batched throughput, leave-one-source-out, by MoE/dense", &held_out_tput, |c| if c.id.starts_with('b') && moe_row(&c.id) { "MoE".into() } else { "dense".into() });
     let held_tput: Vec<&Case> = held.iter().filter(|c| c.metric != "tpot ms" && c.metric != "ttft ms").collect();
     let (held_median, held_p90, _) = stats(&held_tput);
     println!("batched throughput, leave-one-source-out: median {held_median:.1} %, p90 {held_p90:.1} %");
@@ -312,4 +314,11 @@ fn newer_sources_single_stream() {
     }
     print_groups("newer single-stream sources, by generation", &cases, |c| c.kind.clone());
     assert!(cases.len() >= 10, "only {} rows scored", cases.len());
+}
+
+/// Whether batched row `id` is a MoE model (for the band classes).
+fn moe_row(id: &str) -> bool {
+    read_csv("tests/data/batched.csv").iter().find(|r| r["id"] == id).is_some_and(|r| {
+        tps_planner::presets::models::MODELS.iter().find(|m| m.name == r["model"]).is_some_and(|m| m.moe.experts > 0)
+    })
 }

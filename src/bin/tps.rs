@@ -93,6 +93,24 @@ mod cli {
             #[arg(long)]
             table: bool,
         },
+        /// Fit the scenario's engine efficiencies to measured runs of this deployment
+        ///
+        /// η_bw, η_kv, η_fl, the per-step overhead, the per-request front end (and the MoE efficiency for a MoE
+        /// model), by bounded least squares on the log error of every figure the files hold. Prints the
+        /// calibrated scenario (JSON, usable with `tps eval` and the page), or with --table the fitted values and
+        /// the error per figure before and after.
+        #[command(after_help = "Example: tps calibrate examples/h100-llama8b.json tests/samples/vllm-bench-serve-sweep --table")]
+        Calibrate {
+            /// The scenario (JSON) whose deployment the runs were measured on
+            #[arg(value_name = "SCENARIO")]
+            scenario: PathBuf,
+            /// Result files, or folders of them
+            #[arg(value_name = "FILE|DIR", required = true)]
+            paths: Vec<PathBuf>,
+            /// Print the fit for people instead of the calibrated scenario's JSON
+            #[arg(long)]
+            table: bool,
+        },
         /// Compare scenario B with scenario A: per-user and system TPS at the operating point, capacity at the
         /// target, servers for the fleet, cost per million tokens and energy per token (A, B, B − A, B ÷ A)
         #[command(after_help = "Example: tps diff examples/meeting-2xh100.json examples/meeting-1xh200.json --table")]
@@ -208,6 +226,12 @@ mod cli {
                 let measurements = read_measurements(&paths)?;
                 if table { Ok(render_measurements(&measurements)) } else { json(&measurements) }
             }
+            Command::Calibrate { scenario: file, paths, table } => {
+                let sc = scenario(&read_file(&file)?)?;
+                let measurements = read_measurements(&paths)?;
+                let cal = tps_planner::plan::calibrate::calibrate(&sc, &measurements).map_err(|e| CliError::Input(format!("cannot calibrate: {e}")))?;
+                if table { Ok(render_calibration(&cal)) } else { Ok(cal.scenario.to_json() + "\n") }
+            }
             Command::Compare { scenario: file, paths, table } => {
                 let sc = scenario(&read_file(&file)?)?;
                 let measurements = read_measurements(&paths)?;
@@ -219,6 +243,22 @@ mod cli {
                 if table { Ok(render_comparisons(&comparisons)) } else { json(&comparisons) }
             }
         }
+    }
+
+    /// The fitted efficiencies and the error of every figure before and after.
+    fn render_calibration(c: &tps_planner::plan::calibrate::Calibration) -> String {
+        let mut out = format!(
+            "calibrated on {} figures: median |error| {:.1} % → {:.1} %\n\n{:<34} {:>10} {:>10}  range\n",
+            c.figures, c.median_abs_error_before_pct, c.median_abs_error_after_pct, "parameter", "before", "after"
+        );
+        for f in &c.fitted {
+            out += &format!("{:<34} {:>10.3} {:>10.3}  {}–{}\n", f.field, f.before, f.after, f.lo, f.hi);
+        }
+        out += &format!("\n{:<40} {:<14} {:>10} {:>10} {:>10}\n", "run", "figure", "measured", "before", "after");
+        for (run, metric, m, b, a) in &c.rows {
+            out += &format!("{:<40} {:<14} {:>10.1} {:>+9.1}% {:>+9.1}%\n", run.chars().take(40).collect::<String>(), metric, m, (b / m - 1.0) * 100.0, (a / m - 1.0) * 100.0);
+        }
+        out
     }
 
     /// Pretty JSON with a final newline.

@@ -20,6 +20,7 @@
 //! finished multi-step task = steps × (TTFT + output tokens × TPOT) at the percentile, with an optional
 //! `target.task_s`), `batch` (system TPS, latency free).
 
+pub mod calibrate;
 pub mod capacity;
 pub mod cost;
 pub mod diff;

@@ -1,0 +1,282 @@
+//! Calibration on the user's own runs: the engine efficiencies that make the model reproduce imported
+//! measurements of *this* deployment.
+//!
+//! The defaults are fitted per class on public data; a user's hardware, driver, engine build and settings sit
+//! somewhere inside (or outside) that class. Given benchmark results of the deployment (the import module reads
+//! vLLM, SGLang, genai-perf, AIPerf, llmperf and llama-bench files), [`calibrate`] fits the engine's efficiencies
+//! — weight-streaming η_bw, KV-streaming η_kv, compute η_fl, the per-step overhead, the per-request front end and,
+//! for a MoE model, the expert kernels' efficiency — by bounded least squares on the log error of every figure
+//! the files hold (each run predicted exactly as `tps compare` predicts it), within physical ranges:
+//!
+//! | parameter | range | informed by |
+//! |---|---|---|
+//! | η_bw | 0.2 – 1.0 | decode speed at low load (memory-bound steps) |
+//! | η_kv | 0.05 – 1.0 | decode at long contexts |
+//! | η_fl | 0.05 – 0.9 | prefill, TTFT, throughput at high load (compute-bound steps) |
+//! | step overhead | 0 – 30 ms | decode of small models, high step rates |
+//! | front end | 0 – 500 ms | TTFT at low load |
+//! | MoE efficiency | 0.1 – 1.0 | MoE models only |
+//!
+//! The search is coordinate descent in log space (golden-section per parameter, a few sweeps): the objective is
+//! smooth in each efficiency, and six parameters do not need more. Parameters the runs do not inform stay where
+//! they were (the objective is flat in them; the search keeps the starting value when no move helps). The
+//! calibrated scenario carries the fitted numbers as explicit engine fields, so it evaluates the same in the
+//! page, the CLI and a link, and `engine.calibrated_from` says which runs they came from.
+
+use crate::import::{self, Measurement};
+use crate::scenario::{Scenario, ScenarioError};
+use serde::Serialize;
+
+/// One fitted parameter.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fitted {
+    /// Scenario field (`engine.bandwidth_efficiency`, …).
+    pub field: &'static str,
+    pub before: f64,
+    pub after: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+/// The result of a calibration.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Calibration {
+    /// The scenario with the fitted efficiencies as explicit fields.
+    pub scenario: Scenario,
+    pub fitted: Vec<Fitted>,
+    /// Figures compared (rows over all runs).
+    pub figures: usize,
+    /// Median |error| of the figures before and after, percent.
+    pub median_abs_error_before_pct: f64,
+    pub median_abs_error_after_pct: f64,
+    /// Per figure: (run label, metric, measured, predicted before, predicted after).
+    pub rows: Vec<(String, String, f64, f64, f64)>,
+}
+
+/// A parameter of the search: its scenario field, range, and how to read and write it.
+struct Param {
+    field: &'static str,
+    lo: f64,
+    hi: f64,
+    get: fn(&crate::model::engine::EngineParams) -> f64,
+    set: fn(&mut Scenario, f64),
+}
+
+fn params(moe: bool) -> Vec<Param> {
+    let mut v = vec![
+        Param { field: "engine.bandwidth_efficiency", lo: 0.2, hi: 1.0, get: |e| e.bandwidth_efficiency, set: |s, x| s.engine.bandwidth_efficiency = Some(x) },
+        Param { field: "engine.kv_bandwidth_efficiency", lo: 0.05, hi: 1.0, get: |e| e.kv_bandwidth_efficiency, set: |s, x| s.engine.kv_bandwidth_efficiency = Some(x) },
+        Param { field: "engine.compute_efficiency", lo: 0.05, hi: 0.9, get: |e| e.compute_efficiency, set: |s, x| s.engine.compute_efficiency = Some(x) },
+        Param { field: "engine.step_overhead_ms", lo: 0.0, hi: 30.0, get: |e| e.step_overhead_ms, set: |s, x| s.engine.step_overhead_ms = Some(x) },
+        Param { field: "engine.request_overhead_ms", lo: 0.0, hi: 500.0, get: |e| e.request_overhead_ms, set: |s, x| s.engine.request_overhead_ms = Some(x) },
+    ];
+    if moe {
+        v.push(Param { field: "engine.moe_efficiency", lo: 0.1, hi: 1.0, get: |e| e.moe_efficiency, set: |s, x| s.engine.moe_efficiency = Some(x) });
+    }
+    v
+}
+
+/// (label, metric, measured, predicted) of every figure of every run on `s`.
+fn figures(s: &Scenario, runs: &[Measurement]) -> Result<Vec<(String, String, f64, f64)>, ScenarioError> {
+    let mut out = Vec::new();
+    for m in runs {
+        let c = import::compare(s, m)?;
+        for r in c.rows {
+            if r.measured > 0.0 && r.predicted > 0.0 && r.predicted.is_finite() {
+                out.push((format!("{} — {}", m.tool, m.label), r.metric, r.measured, r.predicted));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Sum of squared log errors (the objective), or infinity when a figure cannot be predicted.
+fn objective(s: &Scenario, runs: &[Measurement]) -> f64 {
+    match figures(s, runs) {
+        Ok(f) if !f.is_empty() => f.iter().map(|(_, _, m, p)| (p / m).ln().powi(2)).sum(),
+        _ => f64::INFINITY,
+    }
+}
+
+fn median_abs_pct(v: &[f64]) -> f64 {
+    let mut e: Vec<f64> = v.iter().map(|x| x.abs()).collect();
+    e.sort_by(f64::total_cmp);
+    e.get(e.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// Fits the scenario's engine efficiencies to the runs (see the module docs).
+///
+/// # Errors
+/// The scenario's first invalid field, or `runs` with no figure the model can predict on this deployment
+/// (nothing to fit), as a [`ScenarioError`] on `engine`.
+pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, ScenarioError> {
+    let resolved = base.resolve()?;
+    let before_figs = figures(base, runs)?;
+    if before_figs.is_empty() {
+        return Err(ScenarioError::new("engine", "nothing to calibrate on: no figure of these runs can be predicted on this deployment (does it fit? do the files hold throughput or latency figures?)"));
+    }
+    let ps = params(resolved.deployment.model.is_moe());
+    let mut s = base.clone();
+    // Start from the values the scenario resolves to (defaults or the user's), written explicitly.
+    for p in &ps {
+        (p.set)(&mut s, (p.get)(&resolved.deployment.engine).clamp(p.lo, p.hi));
+    }
+    let mut best = objective(&s, runs);
+    // Coordinate descent: golden-section search of each parameter on a log scale (offset for ranges from 0).
+    for _sweep in 0..3 {
+        let mut improved = false;
+        for p in &ps {
+            let off = if p.lo <= 0.0 { 0.05 * p.hi.max(1e-9) } else { 0.0 };
+            let (a0, b0) = ((p.lo + off).ln(), (p.hi + off).ln());
+            let value = |s: &Scenario, u: f64| {
+                let mut t = s.clone();
+                (p.set)(&mut t, (u.exp() - off).clamp(p.lo, p.hi));
+                (objective(&t, runs), t)
+            };
+            let (mut a, mut b) = (a0, b0);
+            let g = (5f64.sqrt() - 1.0) / 2.0;
+            let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
+            let (mut fc, mut fd) = (value(&s, c).0, value(&s, d).0);
+            for _ in 0..24 {
+                if fc < fd {
+                    b = d;
+                    d = c;
+                    fd = fc;
+                    c = b - g * (b - a);
+                    fc = value(&s, c).0;
+                } else {
+                    a = c;
+                    c = d;
+                    fc = fd;
+                    d = a + g * (b - a);
+                    fd = value(&s, d).0;
+                }
+            }
+            let (f, t) = value(&s, (a + b) / 2.0);
+            // Keep a move only when it helps by more than noise: a flat objective leaves the parameter alone.
+            if f < best * (1.0 - 1e-6) {
+                best = f;
+                s = t;
+                improved = true;
+            }
+        }
+        if !improved {
+            break;
+        }
+    }
+    let after_figs = figures(&s, runs)?;
+    let fitted = ps
+        .iter()
+        .map(|p| {
+            let after = s.resolve().map_or(f64::NAN, |r| (p.get)(&r.deployment.engine));
+            Fitted { field: p.field, before: (p.get)(&resolved.deployment.engine), after, lo: p.lo, hi: p.hi }
+        })
+        .collect();
+    let names: Vec<String> = runs.iter().map(|m| format!("{} {}", m.tool, m.label)).collect();
+    let mut from = names.join("; ");
+    if from.chars().count() > 300 {
+        from = from.chars().take(300).collect::<String>() + "…";
+    }
+    s.engine.calibrated_from = Some(format!("{} figures of {} run(s): {from}", before_figs.len(), runs.len()));
+    let rows: Vec<(String, String, f64, f64, f64)> =
+        before_figs.iter().zip(&after_figs).map(|(b, a)| (b.0.clone(), b.1.clone(), b.2, b.3, a.3)).collect();
+    Ok(Calibration {
+        scenario: s,
+        fitted,
+        figures: before_figs.len(),
+        median_abs_error_before_pct: median_abs_pct(&before_figs.iter().map(|f| (f.3 / f.2 - 1.0) * 100.0).collect::<Vec<_>>()),
+        median_abs_error_after_pct: median_abs_pct(&after_figs.iter().map(|f| (f.3 / f.2 - 1.0) * 100.0).collect::<Vec<_>>()),
+        rows,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::{Kind, Stats};
+
+    fn base() -> Scenario {
+        Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"bf16"},"engine":{"preset":"vllm"},"workload":{"requests":200}}"#).unwrap()
+    }
+
+    /// A synthetic serving run measured on `truth` at `c` users (the model's own prediction, times `noise`).
+    fn run_on(truth: &Scenario, c: f64, noise: f64) -> Measurement {
+        let mut s = truth.clone();
+        s.workload.load = Some(crate::scenario::LoadSpec { concurrency: Some(vec![c]), ..Default::default() });
+        let r = crate::plan::evaluate(&s).unwrap();
+        let p = &r.sweep[0];
+        let stats = |x: &crate::scenario::Pcts| Stats { mean: Some(x.mean * noise), p50: Some(x.p50 * noise), ..Default::default() };
+        Measurement {
+            tool: "synthetic".into(),
+            kind: Kind::Serving,
+            label: format!("concurrency {c}"),
+            model: None,
+            hardware: None,
+            params_b: None,
+            weight_bits: None,
+            concurrency: Some(c),
+            request_rate: None,
+            prompt_tokens: Some(512.0),
+            output_tokens: Some(128.0),
+            context_depth: 0.0,
+            output_cv: None,
+            load_recorded: true,
+            requests: Some(200.0),
+            system_output_tps: Some(p.system_tps / noise),
+            per_user_tps: None,
+            prefill_tps: None,
+            ttft_ms: stats(&p.ttft_ms),
+            tpot_ms: stats(&p.tpot_ms),
+            itl_ms: Stats::default(),
+            e2e_ms: Stats::default(),
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn recovers_known_efficiencies_from_synthetic_runs() {
+        let mut truth = base();
+        truth.engine.bandwidth_efficiency = Some(0.62);
+        truth.engine.kv_bandwidth_efficiency = Some(0.62);
+        truth.engine.compute_efficiency = Some(0.31);
+        truth.engine.request_overhead_ms = Some(80.0);
+        let runs: Vec<Measurement> = [1.0, 4.0, 16.0, 64.0, 128.0].iter().enumerate().map(|(i, &c)| run_on(&truth, c, if i % 2 == 0 { 1.02 } else { 0.98 })).collect();
+        let cal = calibrate(&base(), &runs).unwrap();
+        let get = |f: &str| cal.fitted.iter().find(|p| p.field == f).unwrap().after;
+        assert!((get("engine.bandwidth_efficiency") - 0.62).abs() < 0.08, "{:?}", cal.fitted);
+        assert!((get("engine.compute_efficiency") - 0.31).abs() < 0.08, "{:?}", cal.fitted);
+        assert!((get("engine.request_overhead_ms") - 80.0).abs() < 25.0, "{:?}", cal.fitted);
+        assert!(cal.median_abs_error_after_pct < cal.median_abs_error_before_pct, "{} → {}", cal.median_abs_error_before_pct, cal.median_abs_error_after_pct);
+        assert!(cal.median_abs_error_after_pct < 6.0, "after {}", cal.median_abs_error_after_pct);
+        assert!(cal.scenario.engine.calibrated_from.as_deref().is_some_and(|f| f.contains("5 run")));
+        // The calibrated scenario is a scenario: it round-trips through JSON and resolves.
+        let again = Scenario::from_json(&cal.scenario.to_json()).unwrap();
+        assert!(again.resolve().is_ok());
+    }
+
+    #[test]
+    fn calibrating_on_some_loads_predicts_another_better() {
+        let mut truth = base();
+        truth.engine.bandwidth_efficiency = Some(0.6);
+        truth.engine.kv_bandwidth_efficiency = Some(0.6);
+        truth.engine.compute_efficiency = Some(0.25);
+        let train: Vec<Measurement> = [2.0, 8.0, 32.0].iter().map(|&c| run_on(&truth, c, 1.0)).collect();
+        let held = run_on(&truth, 96.0, 1.0);
+        let cal = calibrate(&base(), &train).unwrap();
+        let err = |s: &Scenario| {
+            let c = import::compare(s, &held).unwrap();
+            let e: Vec<f64> = c.rows.iter().map(|r| r.error_pct).collect();
+            median_abs_pct(&e)
+        };
+        let (before, after) = (err(&base()), err(&cal.scenario));
+        assert!(after < before && after < 10.0, "held-out load: {before:.1} % → {after:.1} %");
+    }
+
+    #[test]
+    fn nothing_to_fit_is_an_error_not_a_panic() {
+        let s = Scenario::from_json(r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-405b"},"quantization":{"weights":"bf16"},"engine":{"preset":"vllm"}}"#).unwrap();
+        let runs = vec![run_on(&base(), 4.0, 1.0)];
+        assert!(calibrate(&s, &runs).is_err());
+        assert!(calibrate(&base(), &[]).is_err());
+    }
+}
