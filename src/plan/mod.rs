@@ -23,6 +23,7 @@
 pub mod calibrate;
 pub mod capacity;
 pub mod cost;
+pub mod report;
 pub mod diff;
 pub mod energy;
 pub mod fleet;

@@ -1,0 +1,307 @@
+//! The answer to a scenario: [`Report`] and its parts (single stream, memory, the sweep's load points, markers,
+//! capacity, fleet, energy, cost, the band). Planning builds it (`crate::plan`); the page, the charts and the CLI
+//! read it.
+
+use crate::model::roofline::Bound;
+use crate::scenario::Target;
+use serde::Serialize;
+
+/// Mean and percentiles of one latency, ms.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
+pub struct Pcts {
+    pub mean: f64,
+    pub p50: f64,
+    pub p90: f64,
+    pub p95: f64,
+    pub p99: f64,
+}
+
+impl Pcts {
+    /// All percentiles equal (an analytic value).
+    #[must_use]
+    pub fn flat(v: f64) -> Self {
+        Self { mean: v, p50: v, p90: v, p95: v, p99: v }
+    }
+
+    /// The value at a target percentile (50/90/95/99).
+    #[must_use]
+    pub fn at(&self, pct: f64) -> f64 {
+        match pct as u32 {
+            50 => self.p50,
+            90 => self.p90,
+            95 => self.p95,
+            _ => self.p99,
+        }
+    }
+}
+
+/// Single-stream figures on an idle server.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SingleStream {
+    /// Bandwidth ÷ bytes read per token (spec bandwidth, no overheads): the upper bound.
+    pub ceiling_tps: f64,
+    /// Predicted decode rate over the workload's output tokens.
+    pub decode_tps: f64,
+    pub tpot_ms: f64,
+    pub ttft_ms: f64,
+    /// Prompt tokens per second of the prefill.
+    pub prefill_tps: f64,
+    /// Bytes read per generated token at the start of decoding.
+    pub bytes_per_token: f64,
+    pub bound: Bound,
+}
+
+/// Memory figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Memory {
+    pub weights_gb: f64,
+    pub kv_bytes_per_token: f64,
+    /// KV cache space over all devices, GB (negative: short by that much).
+    pub kv_budget_gb: f64,
+    /// Context per sequence the capacity is computed at (prompt + depth + output).
+    pub context_tokens: f64,
+    /// The most sequences the engine runs at once: its max batch, and those whose KV blocks fit while each holds
+    /// only its prompt (engines admit by the blocks a request needs now and preempt when growing caches fill
+    /// the memory). No load level's running batch exceeds it.
+    pub max_concurrency: f64,
+    /// Sequences whose whole context (`context_tokens`) fits at once: beyond this many running, the engine
+    /// preempts as their caches grow.
+    pub kv_max_sequences: f64,
+    pub fits: bool,
+}
+
+/// One load level of the sweep.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LoadPoint {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_rate: Option<f64>,
+    /// 1 / median TPOT.
+    pub per_user_tps: f64,
+    pub system_tps: f64,
+    pub request_throughput: f64,
+    pub goodput_rps: f64,
+    pub ttft_ms: Pcts,
+    pub tpot_ms: Pcts,
+    pub itl_ms: Pcts,
+    pub e2e_ms: Pcts,
+    pub mean_batch: f64,
+    pub kv_utilization: f64,
+    pub preemptions: u32,
+    /// Requests rejected by the queue limit or over the client timeout.
+    pub errors: u32,
+    pub error_rate: f64,
+    pub memory_bound_fraction: f64,
+    /// Share of the busy time in compute-bound steps (the rest of it is overhead-bound).
+    pub compute_bound_fraction: f64,
+    pub bound: Bound,
+    /// The queue grew without bound: latencies are lower bounds, not steady-state figures.
+    pub saturated: bool,
+    pub meets_target: bool,
+    /// Per-user throughput of the analytic model at this load (no queueing), for comparison.
+    pub analytic_per_user_tps: f64,
+}
+
+/// A marked point on the charts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Marker {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_rate: Option<f64>,
+    pub system_tps: f64,
+    pub per_user_tps: f64,
+    /// TTFT at the target percentile, ms (`None` for the offline peak, where every request is queued at once and
+    /// TTFT only measures the length of the queue).
+    pub ttft_p_ms: Option<f64>,
+    /// TPOT at the target percentile, ms.
+    pub tpot_p_ms: f64,
+}
+
+/// Uncertainty band (± %) from the validation error on the published measurements.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Band {
+    /// p90 absolute error of single-stream decode predictions.
+    pub single_stream_pct: f64,
+    /// p90 absolute error of batched throughput predictions.
+    pub batched_pct: f64,
+    /// Energy and electricity figures: wider than the throughput band they rest on, because the power model
+    /// (an idle floor, TDP while the step loop is busy) is an assumption not validated against measured power.
+    pub energy_pct: f64,
+}
+
+/// What stops more load from meeting the target at the capacity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LimitedBy {
+    /// The time per output token at the percentile.
+    Tpot,
+    /// The time to first token at the percentile (also an open loop whose queue grows).
+    Ttft,
+    /// Agent mode: the time to a finished task at the percentile (`target.task_s`).
+    Task,
+    /// The KV cache: no more sequences run at once (`memory.max_concurrency`).
+    Memory,
+    /// The engine's cap on running sequences (`engine.max_batch`).
+    EngineCap,
+    /// More than 1 % of requests rejected or timed out.
+    Errors,
+}
+
+/// The most load meeting the target, resolved between the swept levels (bisection with extra simulated levels,
+/// same settings as the sweep) to ±1 user or ±2 % of the rate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Capacity {
+    /// Concurrency loads: the most users (requests in flight) meeting the target; null for request-rate loads.
+    /// Never above `memory.max_concurrency` (beyond it requests wait for a slot).
+    pub max_users_at_target: Option<f64>,
+    /// Request-rate loads: the highest rate meeting the target (requests/s); null for concurrency loads.
+    pub max_request_rate_at_target: Option<f64>,
+    pub limited_by: LimitedBy,
+    /// The figures at the capacity (a simulated level).
+    pub at: Marker,
+    /// The next load (one user or ~2 % of rate more), which breaks the target; null when the capacity is the
+    /// memory or engine limit itself.
+    pub next: Option<Marker>,
+    /// Load levels simulated beyond the sweep to resolve the capacity and the operating point.
+    pub extra_levels: u32,
+}
+
+/// Replicas (servers) needed for the fleet's peak load.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fleet {
+    /// The peak asked for: concurrent users, or requests/s (the other null).
+    pub peak_users: Option<f64>,
+    pub peak_request_rate: Option<f64>,
+    /// Devices in one replica (`hardware.devices`).
+    pub devices_per_replica: u32,
+    /// Serving replicas (⌈peak ÷ load per replica at the operating point⌉) + spares.
+    pub replicas: u64,
+    pub devices_total: u64,
+    /// Users (requests in flight) one replica carries at the operating point (request-rate loads: rate × mean
+    /// E2E, Little's law).
+    pub users_per_replica: f64,
+    /// Requests/s one replica completes at the operating point.
+    pub request_rate_per_replica: f64,
+    pub spare_replicas: u32,
+    /// The peak's share of each serving replica (users or requests/s, as the peak), spares held back.
+    pub peak_load_per_replica: f64,
+    /// `peak_load_per_replica` ÷ a replica's capacity at the target (its peak usable load).
+    pub utilisation_at_peak: f64,
+    /// The same with one serving replica fewer (null with a single serving replica); above 1 breaks the target.
+    pub utilisation_one_fewer: Option<f64>,
+    /// "500 users → 7 servers of 2 × H100 (6 at the operating point of 88 users + 1 spare); …"
+    pub sentence: String,
+    /// The next smaller and larger device counts per replica that fit the model (and, tensor parallel, divide
+    /// its attention heads), sized the same way; estimated with the analytic model scaled to this deployment's
+    /// simulated operating point.
+    pub alternatives: Vec<FleetAlternative>,
+}
+
+/// The fleet with another device count per replica.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FleetAlternative {
+    pub devices_per_replica: u32,
+    pub replicas: u64,
+    pub devices_total: u64,
+    /// Users (or requests/s, as the peak) per replica at its operating point.
+    pub load_per_replica: f64,
+}
+
+/// Power and energy at one load.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EnergyFigures {
+    /// Mean electrical power of all devices of one replica, W (accelerators only; no host, no facility).
+    pub average_watts: f64,
+    pub joules_per_output_token: f64,
+    pub output_tokens_per_kwh: f64,
+}
+
+/// Energy per token from the power model in `plan::energy` (an idle floor, TDP while the step loop is busy).
+/// Band: `band.energy_pct`, wider than the throughput's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Energy {
+    /// At the operating point.
+    pub average_watts: f64,
+    pub joules_per_output_token: f64,
+    pub output_tokens_per_kwh: f64,
+    /// At the peak (the highest system throughput).
+    pub at_peak: EnergyFigures,
+    /// The power model's inputs, per device: TDP and the idle floor, W.
+    pub tdp_watts: f64,
+    pub idle_watts: f64,
+    /// The power model's activity at the operating point, 0–1: busy × (compute-bound share + 0.6 ×
+    /// memory-bound share of the busy time); each device draws idle + (TDP − idle) × activity.
+    pub activity: f64,
+    /// With `cost.pue`: J per token at the facility's meter (× PUE).
+    pub pue: Option<f64>,
+    pub wall_joules_per_output_token: Option<f64>,
+}
+
+/// Cost per token at one load.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CostFigures {
+    pub per_million_output_tokens: f64,
+    /// One replica for one hour.
+    pub per_hour: f64,
+}
+
+/// Cost per token: (device_hour × devices + electricity_per_kwh × average_watts ÷ 1000 × PUE) ÷ output tokens
+/// per hour × 10⁶, from the parts given (devices, electricity or both).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Cost {
+    /// At the operating point.
+    pub per_million_output_tokens: f64,
+    pub per_hour: f64,
+    pub currency: Option<String>,
+    /// The per-hour parts of one replica: its devices, its electricity (null when not priced).
+    pub devices_per_hour: Option<f64>,
+    pub electricity_per_hour: Option<f64>,
+    pub at_peak: CostFigures,
+    /// The whole fleet for one hour (every replica, spares included, priced at the operating point).
+    pub fleet_per_hour: Option<f64>,
+}
+
+/// The answer to a scenario.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub version: u32,
+    pub hardware: String,
+    pub model: String,
+    pub engine: String,
+    /// Weight format and bits per weight.
+    pub quantization: String,
+    /// Mean prompt and output tokens of the workload.
+    pub prompt_tokens: f64,
+    pub output_tokens: f64,
+    pub defaults_used: Vec<String>,
+    pub single_stream: SingleStream,
+    pub memory: Memory,
+    pub sweep: Vec<LoadPoint>,
+    /// Highest throughput the hardware reaches (offline: memory and max batch allow).
+    pub peak: Marker,
+    /// Highest load meeting the target at its percentile: the capacity (`capacity.at`) where it is resolved
+    /// between levels, else (batch mode, offline loads) the highest level meeting it.
+    pub peak_usable: Option<Marker>,
+    /// Where system TPS stops rising (≥ 90 % of its maximum).
+    pub knee: Option<Marker>,
+    /// The recommended operating point: `operating_fraction` of the throughput at the capacity (a simulated
+    /// level; batch and offline loads: of the peak usable level, interpolated).
+    pub operating_point: Option<Marker>,
+    /// The most load meeting the target, resolved finely (concurrency and request-rate loads, not batch mode or
+    /// offline); null when nothing meets the target.
+    pub capacity: Option<Capacity>,
+    /// Replicas for `fleet` (null without a fleet question or an operating point).
+    pub fleet: Option<Fleet>,
+    /// Power and energy per token (null without `hardware.tdp_watts` or an operating point).
+    pub energy: Option<Energy>,
+    /// Cost per token (null without prices in `cost`).
+    pub cost: Option<Cost>,
+    pub band: Band,
+    pub target: Target,
+    pub verdict: String,
+    /// Whether the verdict is a pass (it fits and some load meets the target; batch mode: it fits).
+    pub verdict_ok: bool,
+    pub warnings: Vec<String>,
+}

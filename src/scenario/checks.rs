@@ -1,0 +1,49 @@
+//! Range checks at the edge, each error naming its field and the allowed range (numbers printed compactly:
+//! `1e308`, never a 309-digit string).
+
+use super::ScenarioError;
+use crate::model::hardware::HardwareKind;
+
+pub(crate) fn default_backend(kind: HardwareKind) -> &'static str {
+    match kind {
+        HardwareKind::AppleSilicon => "metal",
+        HardwareKind::Cpu => "cpu",
+        _ => "cuda",
+    }
+}
+
+pub(crate) fn unknown<'a>(field: &str, id: &str, valid: impl Iterator<Item = &'a str>) -> ScenarioError {
+    let list: Vec<&str> = valid.collect();
+    let shown = if list.len() > 12 { format!("{}, … ({} in all; see `tps presets`)", list[..12].join(", "), list.len()) } else { list.join(", ") };
+    ScenarioError::new(field, format!("unknown id \"{id}\"; valid: {shown}"))
+}
+
+/// Checks `lo ≤ v ≤ hi` and finiteness.
+pub(crate) fn check(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<f64, ScenarioError> {
+    if !v.is_finite() {
+        return Err(ScenarioError::new(field, format!("must be a finite number ({lo}–{hi} {unit})").replace(" )", ")")));
+    }
+    if v < lo || v > hi {
+        return Err(ScenarioError::new(field, format!("{} is out of range: allowed {lo}–{hi} {unit}", crate::model::units::fmt_num(v)).trim_end().to_string()));
+    }
+    Ok(v)
+}
+
+/// Checks `lo < v ≤ hi`.
+pub(crate) fn positive(field: &str, v: f64, hi: f64, unit: &str) -> Result<f64, ScenarioError> {
+    if v.is_finite() && v <= 0.0 {
+        return Err(ScenarioError::new(field, format!("must be greater than 0 (up to {hi} {unit})")));
+    }
+    check(field, v, 0.0, hi, unit)
+}
+
+pub(crate) fn check_u(field: &str, v: u32, lo: u32, hi: u32) -> Result<u32, ScenarioError> {
+    if v < lo || v > hi {
+        return Err(ScenarioError::new(field, format!("{v} is out of range: allowed {lo}–{hi}")));
+    }
+    Ok(v)
+}
+
+pub(crate) fn opt_pos(field: &str, v: Option<f64>, hi: f64, unit: &str) -> Result<Option<f64>, ScenarioError> {
+    v.map(|x| positive(field, x, hi, unit)).transpose()
+}

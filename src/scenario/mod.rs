@@ -1,0 +1,193 @@
+//! The stable interface: [`Scenario`] (one sizing question, JSON, `"version": 1`) and [`Report`] (the answer).
+//!
+//! A scenario is what the page edits, what the URL hash and export/import carry, and what `tps eval` reads.
+//! Every field may be omitted where a preset or a default supplies it; explicit numbers override presets. The
+//! least a scenario needs is memory bandwidth, model size and bits per weight; every default that fills a gap is
+//! listed in [`Report::defaults_used`]. Unknown fields, unknown preset ids and impossible values are
+//! [`ScenarioError`]s that name the field.
+//!
+//! Validation happens here, at the edge: the model behind it never sees NaN, infinities, zero bandwidth or
+//! negative sizes.
+
+//!
+//! The module's rooms: [`spec`] (the wire types: what a scenario may say), `resolve` (one file per part:
+//! hardware, model, quantisation and engine, workload, target — presets and defaults filled in, every number
+//! checked), `checks` (the range checks and their messages), [`resolved`] (the validated scenario the model
+//! runs on). The answer's types ([`Report`] and its parts) belong to planning, in `crate::plan::report`; they
+//! are re-exported here for the code that reads a scenario and its report together.
+
+mod checks;
+mod resolve;
+pub mod resolved;
+pub mod spec;
+
+pub use crate::plan::report::*;
+pub use resolve::default_weights;
+pub use resolved::*;
+pub use spec::*;
+
+use crate::model::hardware::{HardwareKind, Parallelism};
+use crate::model::quant;
+use crate::model::roofline::Deployment;
+use crate::presets;
+use checks::{check_u, positive, unknown};
+use resolve::{default_backend, resolve_cost, resolve_engine, resolve_fleet, resolve_hardware, resolve_model, resolve_quant, resolve_target, resolve_workload};
+use serde::{Deserialize, Serialize};
+
+/// The current scenario and report version.
+pub const VERSION: u32 = 1;
+
+/// An invalid scenario: which field, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]
+#[error("{field}: {message}")]
+pub struct ScenarioError {
+    /// Dotted path of the field (`hardware.memory_bandwidth_gbps`), or `json` for syntax errors.
+    pub field: String,
+    pub message: String,
+}
+
+impl ScenarioError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self { field: field.into(), message: message.into() }
+    }
+}
+
+/// One sizing question.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
+    #[serde(default)]
+    pub hardware: HardwareSpec,
+    #[serde(default)]
+    pub model: ModelSpec,
+    #[serde(default)]
+    pub quantization: QuantSpec,
+    #[serde(default)]
+    pub engine: EngineSpec,
+    #[serde(default)]
+    pub workload: WorkloadSpec,
+    #[serde(default)]
+    pub target: TargetSpec,
+    /// Fleet sizing: the peak load the whole service must carry (optional).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fleet: Option<FleetSpec>,
+    /// Prices for the cost per token (optional; nothing is priced by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<CostSpec>,
+}
+
+
+impl Scenario {
+    /// Parses JSON, naming the field of any error (unknown fields included).
+    ///
+    /// # Errors
+    /// Syntax errors, wrong types and unknown fields, with the dotted path of the field.
+    pub fn from_json(text: &str) -> Result<Self, ScenarioError> {
+        if !text.trim_start().starts_with('{') {
+            return Err(ScenarioError::new("json", "a scenario is a JSON object: { \"hardware\": …, \"model\": … }"));
+        }
+        let de = &mut serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let field = if path == "." || path == "?" || path.is_empty() { "json".to_string() } else { path };
+            ScenarioError::new(field, e.into_inner().to_string())
+        })
+    }
+
+    /// Pretty JSON.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Applies presets and defaults and validates every number.
+    ///
+    /// # Errors
+    /// The first invalid field, with its allowed range.
+    pub fn resolve(&self) -> Result<Resolved, ScenarioError> {
+        if let Some(v) = self.version {
+            if v != VERSION {
+                return Err(ScenarioError::new("version", format!("unsupported version {v}; this build reads version {VERSION}")));
+            }
+        }
+        let mut defaults = Vec::new();
+        let hardware = resolve_hardware(&self.hardware, &mut defaults)?;
+        let model = resolve_model(&self.model, &mut defaults)?;
+        let (_engine_id, engine_preset) = match &self.engine.preset {
+            Some(id) => (
+                id.clone(),
+                presets::engines::find(id).ok_or_else(|| unknown("engine.preset", id, presets::engines::ENGINES.iter().map(|e| e.id)))?,
+            ),
+            None => {
+                let id = match hardware.kind {
+                    HardwareKind::DatacenterGpu => "vllm",
+                    _ => "llama.cpp",
+                };
+                defaults.push(format!("engine: {id} (typical for {})", hardware.kind.id()));
+                (id.to_string(), presets::engines::find(id).expect("built-in engine"))
+            }
+        };
+        let mut hardware = hardware;
+        if hardware.devices > 1 && self.hardware.parallelism.is_none() && self.engine.disaggregation.is_none() {
+            // Each engine's own default: llama.cpp splits layers (`-sm layer`), serving engines run tensor parallel.
+            let (p, id) = if engine_preset.id == "llama.cpp" { (Parallelism::LayerSplit, "layer-split (llama.cpp's -sm layer)") } else { (Parallelism::Tensor, "tensor") };
+            hardware.parallelism = p;
+            defaults.push(format!("hardware.parallelism: {id}"));
+        }
+        let native = self.model.preset.as_deref().and_then(presets::models::find).map(|m| m.native_weights);
+        let (weight_bits, compute_dtype) = resolve_quant(&self.quantization, engine_preset.id, native, &mut defaults)?;
+        let kv_id = self.quantization.kv_cache.clone().unwrap_or_else(|| "fp16".into());
+        let kv = quant::kv_format(&kv_id)
+            .ok_or_else(|| unknown("quantization.kv_cache", &kv_id, quant::KV_FORMATS.iter().map(|k| k.id)))?;
+        let engine = resolve_engine(&self.engine, engine_preset, &hardware, &model, &mut defaults)?;
+        let backend = self.engine.backend.clone().unwrap_or_else(|| default_backend(hardware.kind).to_string());
+        let workload = resolve_workload(&self.workload, &mut defaults)?;
+        let target = resolve_target(&self.target, workload.mode)?;
+        let fleet = self.fleet.as_ref().map(resolve_fleet).transpose()?;
+        let cost = self.cost.as_ref().map(resolve_cost).transpose()?;
+        let disaggregation = match &self.engine.disaggregation {
+            None => None,
+            Some(g) => {
+                let n = hardware.devices;
+                if n < 2 {
+                    return Err(ScenarioError::new("engine.disaggregation", "needs at least 2 devices (hardware.devices): one per pool"));
+                }
+                let p = check_u("engine.disaggregation.prefill_devices", g.prefill_devices.unwrap_or(n / 2), 1, n - 1)?;
+                if hardware.parallelism != Parallelism::Tensor {
+                    return Err(ScenarioError::new("hardware.parallelism", "disaggregated pools are tensor parallel inside each pool"));
+                }
+                let gbps = positive("engine.disaggregation.kv_transfer_gbps", g.kv_transfer_gbps.unwrap_or(hardware.interconnect_gbps), 100_000.0, "GB/s")?;
+                Some(Disaggregation { prefill_devices: p, decode_devices: n - p, kv_transfer_gbps: gbps })
+            }
+        };
+        let mut resolved = Resolved {
+            deployment: Deployment { hardware, model, weight_bits, compute_dtype, kv_elem_bytes: kv.bytes, engine },
+            workload,
+            target,
+            defaults_used: defaults,
+            backend,
+            quantization: {
+                let id = self.quantization.weights.clone().or_else(|| {
+                    self.quantization.weight_bits.is_none().then(|| default_weights(engine_preset.id, native).to_string())
+                });
+                let name = id.as_deref().and_then(quant::weight_format).map_or("custom", |f| f.label);
+                format!("{name}, {weight_bits} bits")
+            },
+            max_context: self.model.preset.as_deref().and_then(presets::models::find).map(|m| m.max_context),
+            disaggregation,
+            fleet,
+            cost,
+        };
+        resolved.settle_memory(self.engine.reserve_gb.is_some())?;
+        let hw = &resolved.deployment.hardware;
+        if matches!(hw.parallelism, Parallelism::LayerSplit | Parallelism::Pipeline) && hw.devices > resolved.deployment.model.layers {
+            return Err(ScenarioError::new(
+                "hardware.devices",
+                format!("{} devices for a {}-layer model: a layer split or pipeline needs at least one layer per device", hw.devices, resolved.deployment.model.layers),
+            ));
+        }
+        Ok(resolved)
+    }
+}

@@ -1,0 +1,95 @@
+//! Weight format, KV cache and engine: each engine's default format and its fitted efficiencies.
+
+use super::super::checks::{check, check_u, unknown};
+use super::super::*;
+use crate::model::hardware::Hardware;
+use crate::model::llm::ModelShape;
+use crate::model::quant::{self, ComputeDtype};
+use crate::model::engine::EngineParams;
+use crate::presets;
+
+/// The weight format when none is given: llama.cpp's common Q4_K_M (MXFP4 for models released in it, as
+/// gpt-oss's GGUF is), else the model's released format (BF16 when unknown).
+#[must_use]
+pub fn default_weights<'a>(engine: &str, native: Option<&'a str>) -> &'a str {
+    match (engine, native) {
+        ("llama.cpp", Some("mxfp4")) => "mxfp4",
+        ("llama.cpp", _) => "q4_k_m",
+        (_, Some(n)) => n,
+        _ => "bf16",
+    }
+}
+
+pub(crate) fn resolve_quant(s: &QuantSpec, engine: &str, native: Option<&str>, defaults: &mut Vec<String>) -> Result<(f64, ComputeDtype), ScenarioError> {
+    let fmt = match &s.weights {
+        Some(id) => Some(quant::weight_format(id).ok_or_else(|| unknown("quantization.weights", id, quant::WEIGHT_FORMATS.iter().map(|f| f.id)))?),
+        None if s.weight_bits.is_some() => None,
+        None => {
+            let id = default_weights(engine, native);
+            let why = if engine == "llama.cpp" || native.is_none() { format!("typical for {engine}") } else { "the model's released format".into() };
+            defaults.push(format!("quantization.weights: {id} ({why})"));
+            quant::weight_format(id)
+        }
+    };
+    let bits = match s.weight_bits.or(fmt.map(|f| f.bits)) {
+        Some(b) => check("quantization.weight_bits", b, 1.0, 32.0, "bits per weight")?,
+        None => 16.0,
+    };
+    // Custom bits near 8 mean FP8 in a serving engine; llama.cpp has no FP8 path (its Q8_0 runs on FP16/int8).
+    let dtype = fmt.map_or(if (7.5..=8.5).contains(&bits) && engine != "llama.cpp" { ComputeDtype::Fp8 } else { ComputeDtype::Fp16 }, |f| f.compute);
+    Ok((bits, dtype))
+}
+
+pub(crate) fn resolve_engine(
+    s: &EngineSpec,
+    p: &presets::engines::EnginePreset,
+    hw: &Hardware,
+    m: &ModelShape,
+    defaults: &mut Vec<String>,
+) -> Result<EngineParams, ScenarioError> {
+    let eff = presets::engines::efficiency(p.id, hw.kind, hw.architecture);
+    let mut used = Vec::new();
+    if s.bandwidth_efficiency.is_none() {
+        used.push(format!("η_bw {:.2}", eff.bandwidth));
+    }
+    if s.kv_bandwidth_efficiency.is_none() && s.bandwidth_efficiency.is_none() {
+        used.push(format!("η_kv {:.2}", eff.kv_bandwidth));
+    }
+    if s.compute_efficiency.is_none() {
+        used.push(format!("η_fl {:.2}", eff.compute));
+    }
+    if s.step_overhead_ms.is_none() {
+        used.push(format!("overhead {:.2} ms/step", eff.step_overhead_ms(m.layers)));
+    }
+    if s.request_overhead_ms.is_none() && presets::engines::request_overhead_ms(p.id) > 0.0 {
+        used.push(format!("front end {:.0} ms per request", presets::engines::request_overhead_ms(p.id)));
+    }
+    if s.moe_efficiency.is_none() && m.is_moe() && eff.moe < 1.0 {
+        used.push(format!("MoE kernels at {:.2} of dense", eff.moe));
+    }
+    if !used.is_empty() {
+        defaults.push(format!("engine efficiency: {} (fitted default for {} on {}, {})", used.join(", "), p.id, hw.kind.id(), hw.architecture.id()));
+    }
+    Ok(EngineParams {
+        name: p.name.to_string(),
+        bandwidth_efficiency: check("engine.bandwidth_efficiency", s.bandwidth_efficiency.unwrap_or(eff.bandwidth), 0.01, 1.0, "(fraction of spec)")?,
+        // An explicit η_bw without η_kv moves both (fused attention assumed unless η_kv is given).
+        kv_bandwidth_efficiency: check(
+            "engine.kv_bandwidth_efficiency",
+            s.kv_bandwidth_efficiency.unwrap_or(if s.bandwidth_efficiency.is_some() { s.bandwidth_efficiency.unwrap_or(eff.bandwidth) * eff.kv_bandwidth / eff.bandwidth } else { eff.kv_bandwidth }),
+            0.01,
+            1.0,
+            "(fraction of spec)",
+        )?,
+        compute_efficiency: check("engine.compute_efficiency", s.compute_efficiency.unwrap_or(eff.compute), 0.01, 1.0, "(fraction of peak)")?,
+        moe_efficiency: check("engine.moe_efficiency", s.moe_efficiency.unwrap_or(eff.moe), 0.05, 1.0, "(fraction of a dense layer's efficiency)")?,
+        step_overhead_ms: check("engine.step_overhead_ms", s.step_overhead_ms.unwrap_or_else(|| eff.step_overhead_ms(m.layers)), 0.0, 10_000.0, "ms")?,
+        request_overhead_ms: check("engine.request_overhead_ms", s.request_overhead_ms.unwrap_or_else(|| presets::engines::request_overhead_ms(p.id)), 0.0, 100_000.0, "ms")?,
+        request_overhead_cv: check("engine.request_overhead_cv", s.request_overhead_cv.unwrap_or(presets::engines::REQUEST_OVERHEAD_CV), 0.0, 10.0, "(coefficient of variation)")?,
+        max_batch: check_u("engine.max_batch", s.max_batch.unwrap_or(p.max_batch), 1, 1_000_000)?,
+        max_batched_tokens: check_u("engine.max_batched_tokens", s.max_batched_tokens.unwrap_or(p.max_batched_tokens), 1, 10_000_000)?,
+        memory_utilization: check("engine.memory_utilization", s.memory_utilization.unwrap_or(p.memory_utilization), 0.05, 1.0, "(fraction)")?,
+        // The default is capped at a tenth of the device memory once that is known (see `settle_memory`).
+        reserve_gb: check("engine.reserve_gb", s.reserve_gb.unwrap_or(p.reserve_gb), 0.0, 10_000.0, "GiB")?,
+    })
+}

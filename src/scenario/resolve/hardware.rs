@@ -1,0 +1,83 @@
+//! Hardware: a preset and/or explicit per-device numbers; a typed-over preset is named as changed.
+
+use super::super::checks::{check_u, opt_pos, positive, unknown};
+use super::super::*;
+use crate::model::hardware::{Architecture, Hardware, HardwareKind, Parallelism};
+use crate::presets;
+
+pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> Result<Hardware, ScenarioError> {
+    let p = match &s.preset {
+        Some(id) => Some(presets::hardware::find(id).ok_or_else(|| unknown("hardware.preset", id, presets::hardware::HARDWARE.iter().map(|h| h.id)))?),
+        None => None,
+    };
+    let bw = match s.memory_bandwidth_gbps.or(p.map(|p| p.bandwidth_gbps)) {
+        Some(v) => positive("hardware.memory_bandwidth_gbps", v, 100_000.0, "GB/s")?,
+        None => return Err(ScenarioError::new("hardware.memory_bandwidth_gbps", "required: give a hardware preset or the memory bandwidth in GB/s")),
+    };
+    let kind = match s.kind.or(p.map(|p| p.kind)) {
+        Some(k) => k,
+        None => {
+            defaults.push("hardware.kind: other".into());
+            HardwareKind::Other
+        }
+    };
+    let devices = check_u("hardware.devices", s.devices.unwrap_or(1), 1, 1024)?;
+    let memory_gb = opt_pos("hardware.memory_gb", s.memory_gb.or(p.map(|p| p.memory_gb)), 100_000.0, "GB")?;
+    let fp16 = match opt_pos("hardware.fp16_tflops", s.fp16_tflops.or(p.and_then(|p| p.fp16_tflops)), 1e6, "TFLOPS")? {
+        Some(v) => v,
+        None => {
+            let v = bw / 1000.0 * kind.default_tflops_per_tbps();
+            defaults.push(format!("hardware.fp16_tflops: {v:.0} (typical {} ratio to bandwidth)", kind.id()));
+            v
+        }
+    };
+    // Tensor parallel until the engine is known (llama.cpp then defaults to its layer split, in `resolve`).
+    let parallelism = s.parallelism.unwrap_or(Parallelism::Tensor);
+    // A preset whose numbers were typed over is no longer that product: the name says what changed, so a
+    // summary never claims "on H100" for a device with another bandwidth.
+    let name = match (&s.name, p) {
+        (Some(n), _) => n.clone(),
+        (None, Some(p)) => {
+            let num = crate::model::units::fmt_num;
+            let mut changed = Vec::new();
+            let mut differs = |what: &str, given: Option<f64>, preset: Option<f64>, unit: &str| {
+                if let Some(v) = given.filter(|v| preset.is_none_or(|q| (q - v).abs() > 1e-9 * q.abs().max(1.0))) {
+                    changed.push(format!("{what} set to {} {unit}", num(v)));
+                }
+            };
+            differs("bandwidth", s.memory_bandwidth_gbps, Some(p.bandwidth_gbps), "GB/s");
+            differs("memory", s.memory_gb, Some(p.memory_gb), "GiB");
+            differs("FP16 compute", s.fp16_tflops, p.fp16_tflops, "TFLOPS");
+            differs("FP8 compute", s.fp8_tflops, p.fp8_tflops, "TFLOPS");
+            differs("FP4 compute", s.fp4_tflops, p.fp4_tflops, "TFLOPS");
+            differs("INT8", s.int8_tops, p.int8_tops, "TOPS");
+            differs("interconnect", s.interconnect_gbps, Some(p.interconnect_gbps), "GB/s");
+            if let Some(a) = s.architecture.filter(|a| *a != presets::hardware::architecture(p.id)) {
+                changed.push(format!("architecture set to {}", a.id()));
+            }
+            if let Some(k) = s.kind.filter(|k| *k != p.kind) {
+                changed.push(format!("kind set to {}", k.id()));
+            }
+            if changed.is_empty() { p.name.to_string() } else { format!("{} ({})", p.name, changed.join(", ")) }
+        }
+        (None, None) => format!("{} GB/s {}", crate::model::units::fmt_num(bw), if kind == HardwareKind::Other { "device".to_string() } else { kind.id().replace('-', " ") }),
+    };
+    let architecture = s.architecture.or(p.map(|p| presets::hardware::architecture(p.id))).unwrap_or_else(|| Architecture::typical_for(kind));
+    Ok(Hardware {
+        name,
+        architecture,
+        kind,
+        memory_bandwidth_gbps: bw,
+        // Filled in resolve_memory once the model is known (a default needs the weights' size).
+        memory_gb: memory_gb.unwrap_or(f64::NAN),
+        fp16_tflops: fp16,
+        fp8_tflops: opt_pos("hardware.fp8_tflops", s.fp8_tflops.or(p.and_then(|p| p.fp8_tflops)), 1e6, "TFLOPS")?,
+        fp4_tflops: opt_pos("hardware.fp4_tflops", s.fp4_tflops.or(p.and_then(|p| p.fp4_tflops)), 1e6, "TFLOPS")?,
+        int8_tops: opt_pos("hardware.int8_tops", s.int8_tops.or(p.and_then(|p| p.int8_tops)), 1e6, "TOPS")?,
+        devices,
+        parallelism,
+        interconnect_gbps: positive("hardware.interconnect_gbps", s.interconnect_gbps.or(p.map(|p| p.interconnect_gbps)).unwrap_or(32.0), 100_000.0, "GB/s")?,
+        allreduce_us: opt_pos("hardware.allreduce_us", s.allreduce_us, 1e6, "µs")?,
+        tdp_watts: opt_pos("hardware.tdp_watts", s.tdp_watts.or(p.and_then(|p| p.tdp_watts)), 1e6, "W")?,
+    })
+}

@@ -1,0 +1,16 @@
+//! Resolution, one part a file: presets applied, defaults filled (each listed in `defaults_used`), every number
+//! checked.
+
+mod engine;
+mod hardware;
+mod model;
+mod target;
+mod workload;
+
+pub use engine::default_weights;
+pub(crate) use engine::{resolve_engine, resolve_quant};
+pub(crate) use hardware::resolve_hardware;
+pub(crate) use model::resolve_model;
+pub(crate) use target::{resolve_cost, resolve_fleet, resolve_target};
+pub(crate) use workload::resolve_workload;
+pub(crate) use super::checks::default_backend;

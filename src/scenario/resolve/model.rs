@@ -1,0 +1,108 @@
+//! Model shape: a preset and/or explicit numbers; a bare parameter count takes the nearest Llama-family shape.
+
+use super::super::checks::{check, check_u, positive, unknown};
+use super::super::*;
+use crate::model::llm::{Attention, ModelShape};
+use crate::presets;
+
+/// Llama-family shapes by size, for models given only as a parameter count: (params B, layers, hidden, heads, kv heads, head dim).
+const SHAPES: &[(f64, u32, u32, u32, u32, u32)] = &[
+    (1.24, 16, 2048, 32, 8, 64),
+    (3.21, 28, 3072, 24, 8, 128),
+    (8.03, 32, 4096, 32, 8, 128),
+    (14.7, 48, 5120, 40, 8, 128),
+    (32.5, 64, 5120, 40, 8, 128),
+    (70.6, 80, 8192, 64, 8, 128),
+    (405.9, 126, 16384, 128, 8, 128),
+];
+
+pub(crate) fn resolve_model(s: &ModelSpec, defaults: &mut Vec<String>) -> Result<ModelShape, ScenarioError> {
+    let p = match &s.preset {
+        Some(id) => Some(presets::models::find(id).ok_or_else(|| unknown("model.preset", id, presets::models::MODELS.iter().map(|m| m.id)))?),
+        None => None,
+    };
+    let params = match s.params_b.or(p.map(|p| p.params_b)) {
+        Some(v) => positive("model.params_b", v, 100_000.0, "billion parameters")?,
+        None => return Err(ScenarioError::new("model.params_b", "required: give a model preset or the parameter count in billions")),
+    };
+    let moe = s.moe.or(p.map(|p| p.moe)).unwrap_or_default();
+    if moe.experts > 0 || moe.experts_per_token > 0 {
+        check_u("model.moe.experts", moe.experts, 2, 4096)?;
+        check_u("model.moe.experts_per_token", moe.experts_per_token, 1, moe.experts - 1)?;
+    }
+    let is_moe = moe.experts > 0;
+    let active = match (s.active_params_b, p.map(|p| p.active_params_b)) {
+        (Some(v), _) => {
+            let v = positive("model.active_params_b", v, 100_000.0, "billion parameters")?;
+            if v > params {
+                return Err(ScenarioError::new("model.active_params_b", format!("{} B is more than params_b ({} B)", crate::model::units::fmt_num(v), crate::model::units::fmt_num(params))));
+            }
+            v
+        }
+        // A preset's active count belongs to its own size: a dense override of params_b moves it too.
+        (None, Some(a)) if is_moe || s.params_b.is_none() => a.min(params),
+        (None, _) if is_moe => return Err(ScenarioError::new("model.active_params_b", "required for a mixture-of-experts model")),
+        (None, _) => params,
+    };
+    if !is_moe && (active - params).abs() > 1e-9 * params {
+        return Err(ScenarioError::new(
+            "model.active_params_b",
+            format!("{active} differs from params_b {params}, but the model is dense: give model.moe (experts, experts_per_token) for a mixture of experts"),
+        ));
+    }
+    if is_moe {
+        // The always-read part must not be negative: active ≥ k · params / E.
+        let min_active = f64::from(moe.experts_per_token) * params / f64::from(moe.experts);
+        if active < min_active * (1.0 - 1e-9) {
+            return Err(ScenarioError::new(
+                "model.active_params_b",
+                format!("{active} B is less than experts_per_token × params_b ÷ experts = {min_active:.3} B, which {} of {} experts alone would use", moe.experts_per_token, moe.experts),
+            ));
+        }
+    }
+    // Shape: explicit, else preset, else the nearest Llama-family shape by size.
+    let nearest = SHAPES
+        .iter()
+        .min_by(|a, b| (a.0.ln() - active.ln()).abs().total_cmp(&(b.0.ln() - active.ln()).abs()))
+        .copied()
+        .unwrap_or(SHAPES[2]);
+    let shape_given = p.is_some() || (s.layers.is_some() && s.hidden.is_some());
+    if !shape_given {
+        defaults.push(format!(
+            "model shape: {} layers, hidden {}, {} KV heads × {} (Llama-family shape nearest {:.1}B)",
+            nearest.1, nearest.2, nearest.4, nearest.5, active
+        ));
+    }
+    let layers = check_u("model.layers", s.layers.or(p.map(|p| p.layers)).unwrap_or(nearest.1), 1, 1000)?;
+    let hidden = check_u("model.hidden", s.hidden.or(p.map(|p| p.hidden)).unwrap_or(nearest.2), 64, 200_000)?;
+    let heads = check_u("model.attention_heads", s.attention_heads.or(p.map(|p| p.attention_heads)).unwrap_or(nearest.3), 1, 4096)?;
+    let kv_heads = check_u("model.kv_heads", s.kv_heads.or(p.map(|p| p.kv_heads)).unwrap_or(nearest.4.min(heads)), 1, heads)?;
+    let head_dim = check_u("model.head_dim", s.head_dim.or(p.map(|p| p.head_dim)).unwrap_or(nearest.5), 8, 4096)?;
+    let vocab = check_u("model.vocab", s.vocab.or(p.map(|p| p.vocab)).unwrap_or(128_256), 1, 10_000_000)?;
+    let attention = s.attention.or(p.map(|p| p.attention)).unwrap_or(Attention::Full);
+    match attention {
+        Attention::Sliding { window, local_fraction } => {
+            check_u("model.attention.window", window, 1, u32::MAX)?;
+            check("model.attention.local_fraction", local_fraction, 0.0, 1.0, "")?;
+        }
+        Attention::Mla { kv_lora_rank, rope_dim } => {
+            check_u("model.attention.kv_lora_rank", kv_lora_rank, 1, 65_536)?;
+            check_u("model.attention.rope_dim", rope_dim, 0, 65_536)?;
+        }
+        Attention::Full => {}
+    }
+    Ok(ModelShape {
+        name: s.name.clone().or(p.map(|p| p.name.to_string())).unwrap_or_else(|| format!("{params}B model")),
+        params_b: params,
+        active_params_b: active,
+        layers,
+        hidden,
+        attention_heads: heads,
+        kv_heads,
+        head_dim,
+        vocab,
+        moe,
+        attention,
+        tied_embeddings: s.tied_embeddings.or(p.map(|p| p.tied_embeddings)).unwrap_or(false),
+    })
+}

@@ -1,0 +1,63 @@
+//! Latency target, fleet and cost inputs.
+
+use super::super::checks::{check, check_u, opt_pos, positive, unknown};
+use super::super::*;
+use crate::presets;
+
+pub(crate) fn resolve_target(s: &TargetSpec, mode: Mode) -> Result<Target, ScenarioError> {
+    let task_s = opt_pos("target.task_s", s.task_s, 1e7, "s")?;
+    if task_s.is_some() && mode != Mode::Agent {
+        return Err(ScenarioError::new("target.task_s", "a task-time target applies in agent mode only (workload.mode \"agent\")"));
+    }
+    // A task target alone stands for the agent's whole latency: no per-token limit unless one is given too.
+    let task_only = task_s.is_some() && s.preset.is_none() && s.tpot_ms.is_none() && s.ttft_ms.is_none();
+    let id = s.preset.clone().unwrap_or_else(|| if mode == Mode::Batch || task_only { "batch".into() } else { "reader".into() });
+    let p = presets::targets::find(&id).ok_or_else(|| unknown("target.preset", &id, presets::targets::TARGETS.iter().map(|t| t.id)))?;
+    let pct = check("target.percentile", s.percentile.unwrap_or(p.percentile), 50.0, 99.0, "(50, 90, 95 or 99)")?;
+    if ![50.0, 90.0, 95.0, 99.0].contains(&pct) {
+        return Err(ScenarioError::new("target.percentile", format!("{pct} is not one of 50, 90, 95, 99")));
+    }
+    let name = match task_s {
+        Some(t) if task_only => format!("agent task ≤ {} s", crate::model::units::fmt_num(t)),
+        Some(t) => format!("{} and task ≤ {} s", if s.tpot_ms.is_some() || s.ttft_ms.is_some() { "custom" } else { p.name }, crate::model::units::fmt_num(t)),
+        None if s.tpot_ms.is_some() || s.ttft_ms.is_some() => "custom".into(),
+        None => p.name.into(),
+    };
+    Ok(Target {
+        name,
+        tpot_ms: positive("target.tpot_ms", s.tpot_ms.unwrap_or(p.tpot_ms), 1e9, "ms")?,
+        ttft_ms: positive("target.ttft_ms", s.ttft_ms.unwrap_or(p.ttft_ms), 1e9, "ms")?,
+        percentile: pct,
+        operating_fraction: check("target.operating_fraction", s.operating_fraction.unwrap_or(0.6), 0.5, 0.7, "(fraction of peak)")?,
+        task_s,
+    })
+}
+
+pub(crate) fn resolve_fleet(s: &FleetSpec) -> Result<FleetInputs, ScenarioError> {
+    let peak = match (s.peak_users, s.peak_request_rate) {
+        (Some(_), Some(_)) => return Err(ScenarioError::new("fleet", "give only one of peak_users or peak_request_rate")),
+        (Some(u), None) => PeakLoad::Users(positive("fleet.peak_users", u, 1e9, "users")?),
+        (None, Some(r)) => PeakLoad::RequestRate(positive("fleet.peak_request_rate", r, 1e9, "requests/s")?),
+        (None, None) => return Err(ScenarioError::new("fleet", "give the peak load: peak_users (concurrent users) or peak_request_rate (requests/s)")),
+    };
+    Ok(FleetInputs { peak, spare_replicas: check_u("fleet.spare_replicas", s.spare_replicas.unwrap_or(0), 0, 10_000)? })
+}
+
+pub(crate) fn resolve_cost(s: &CostSpec) -> Result<CostInputs, ScenarioError> {
+    let currency = match &s.currency {
+        None => None,
+        Some(c) => {
+            let c = c.trim();
+            if c.is_empty() || c.chars().count() > 8 || c.chars().any(char::is_control) {
+                return Err(ScenarioError::new("cost.currency", "a short name of 1–8 characters (USD, EUR, €)"));
+            }
+            Some(c.to_string())
+        }
+    };
+    Ok(CostInputs {
+        device_hour: s.device_hour.map(|v| check("cost.device_hour", v, 0.0, 1e7, "per device and hour")).transpose()?,
+        currency,
+        electricity_per_kwh: s.electricity_per_kwh.map(|v| check("cost.electricity_per_kwh", v, 0.0, 1e5, "per kWh")).transpose()?,
+        pue: s.pue.map(|v| check("cost.pue", v, 1.0, 5.0, "(facility power ÷ IT power)")).transpose()?,
+    })
+}

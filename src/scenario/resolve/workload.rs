@@ -1,0 +1,77 @@
+//! Workload: lengths, their distribution, load levels, use case.
+
+use super::super::checks::{check, check_u, opt_pos, positive};
+use super::super::*;
+
+pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> Result<Workload, ScenarioError> {
+    if s.prompt_tokens.is_none() && s.output_tokens.is_none() {
+        defaults.push("workload: 512 prompt + 128 output tokens".into());
+    }
+    let prompt = check("workload.prompt_tokens", s.prompt_tokens.unwrap_or(512.0), 0.0, 10_000_000.0, "tokens")?;
+    // TPOT = (E2E − TTFT) / (n − 1) needs at least two output tokens.
+    let output = check("workload.output_tokens", s.output_tokens.unwrap_or(128.0), 2.0, 10_000_000.0, "tokens")?;
+    let depth = check("workload.context_depth", s.context_depth.unwrap_or(0.0), 0.0, 10_000_000.0, "tokens")?;
+    let distribution = match s.distribution.as_deref().unwrap_or("fixed") {
+        "fixed" => Distribution::Fixed,
+        "uniform" => Distribution::Uniform,
+        "lognormal" => Distribution::Lognormal,
+        other => return Err(ScenarioError::new("workload.distribution", format!("unknown \"{other}\"; valid: fixed, uniform, lognormal"))),
+    };
+    let spread_max = if distribution == Distribution::Uniform { 1.0 } else { 5.0 };
+    let spread = check("workload.spread", s.spread.unwrap_or(if distribution == Distribution::Fixed { 0.0 } else { 0.5 }), 0.0, spread_max, "")?;
+    let mode = match s.mode.as_deref().unwrap_or("reader") {
+        "reader" => Mode::Reader,
+        "agent" => Mode::Agent,
+        "batch" => Mode::Batch,
+        other => return Err(ScenarioError::new("workload.mode", format!("unknown \"{other}\"; valid: reader, agent, batch"))),
+    };
+    let l = s.load.clone().unwrap_or_default();
+    let given = usize::from(l.concurrency.is_some()) + usize::from(l.request_rate.is_some()) + usize::from(l.offline.is_some());
+    if given > 1 {
+        return Err(ScenarioError::new("workload.load", "give only one of concurrency, request_rate or offline"));
+    }
+    let levels = |field: &str, v: &Vec<f64>, hi: f64| -> Result<Vec<f64>, ScenarioError> {
+        if v.is_empty() || v.len() > 64 {
+            return Err(ScenarioError::new(field, "give 1–64 load levels"));
+        }
+        v.iter().enumerate().map(|(i, x)| positive(&format!("{field}[{i}]"), *x, hi, "")).collect()
+    };
+    // Levels are swept in increasing order, each once (users are whole).
+    let tidy = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v.dedup();
+        v
+    };
+    let (load, auto_load) = if let Some(c) = &l.concurrency {
+        let v = levels("workload.load.concurrency", c, 1_000_000.0)?;
+        (Load::Concurrency(tidy(v.iter().map(|x| x.round().max(1.0)).collect())), false)
+    } else if let Some(r) = &l.request_rate {
+        // An empty list asks for automatic rates (fractions of the server's capacity).
+        if r.is_empty() {
+            (Load::RequestRate(Vec::new()), true)
+        } else {
+            (Load::RequestRate(tidy(levels("workload.load.request_rate", r, 1_000_000.0)?)), false)
+        }
+    } else if l.offline == Some(true) {
+        (Load::Offline, false)
+    } else {
+        (Load::Concurrency(Vec::new()), true)
+    };
+    Ok(Workload {
+        prompt_tokens: prompt,
+        output_tokens: output,
+        context_depth: depth,
+        distribution,
+        spread,
+        prefix_cache_hit_rate: check("workload.prefix_cache_hit_rate", s.prefix_cache_hit_rate.unwrap_or(0.0), 0.0, 1.0, "(fraction)")?,
+        load,
+        auto_load,
+        requests: check_u("workload.requests", s.requests.unwrap_or(2000), 10, 1_000_000)?,
+        seed: s.seed.unwrap_or(42),
+        burstiness: check("workload.burstiness", s.burstiness.unwrap_or(1.0), 0.05, 100.0, "(gamma shape)")?,
+        queue_limit: s.queue_limit.map(|q| check_u("workload.queue_limit", q, 1, u32::MAX)).transpose()?,
+        timeout_s: opt_pos("workload.timeout_s", s.timeout_s, 1e7, "s")?,
+        mode,
+        agent_steps: check_u("workload.agent_steps", s.agent_steps.unwrap_or(10), 1, 10_000)?,
+    })
+}

@@ -1,0 +1,161 @@
+//! The validated scenario: every gap filled, every number checked. What the model, the simulator and planning
+//! run on; nothing in it can be NaN, zero bandwidth or a negative size.
+
+use super::ScenarioError;
+use crate::model::roofline::Deployment;
+use serde::Serialize;
+
+/// A validated disaggregation: devices in the prefill pool and the KV link.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Disaggregation {
+    pub prefill_devices: u32,
+    pub decode_devices: u32,
+    pub kv_transfer_gbps: f64,
+}
+
+/// The peak load a fleet is sized for.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PeakLoad {
+    /// Concurrent users (requests in flight).
+    Users(f64),
+    /// Requests per second.
+    RequestRate(f64),
+}
+
+/// A validated fleet question.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct FleetInputs {
+    pub peak: PeakLoad,
+    pub spare_replicas: u32,
+}
+
+/// Validated prices. Every part is optional; a cost is reported for the parts given.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CostInputs {
+    /// Price of one device for one hour.
+    pub device_hour: Option<f64>,
+    pub currency: Option<String>,
+    /// Price of one kWh of electricity.
+    pub electricity_per_kwh: Option<f64>,
+    /// Power usage effectiveness of the facility (≥ 1); multiplies the devices' electricity.
+    pub pue: Option<f64>,
+}
+
+/// The load to sweep.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Load {
+    Concurrency(Vec<f64>),
+    RequestRate(Vec<f64>),
+    Offline,
+}
+
+/// How request lengths vary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Distribution {
+    Fixed,
+    Uniform,
+    Lognormal,
+}
+
+/// The use case the verdict is phrased for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Reader,
+    Agent,
+    Batch,
+}
+
+/// A validated workload.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Workload {
+    pub prompt_tokens: f64,
+    pub output_tokens: f64,
+    pub context_depth: f64,
+    pub distribution: Distribution,
+    pub spread: f64,
+    pub prefix_cache_hit_rate: f64,
+    pub load: Load,
+    /// Whether the load levels were chosen automatically.
+    pub auto_load: bool,
+    pub requests: u32,
+    pub seed: u64,
+    pub burstiness: f64,
+    pub queue_limit: Option<u32>,
+    pub timeout_s: Option<f64>,
+    pub mode: Mode,
+    pub agent_steps: u32,
+}
+
+/// A validated target.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Target {
+    pub name: String,
+    pub tpot_ms: f64,
+    pub ttft_ms: f64,
+    pub percentile: f64,
+    pub operating_fraction: f64,
+    /// Agent mode: the most seconds a task of `agent_steps` calls may take at the percentile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub task_s: Option<f64>,
+}
+
+/// A scenario with every gap filled and every number checked.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Resolved {
+    pub deployment: Deployment,
+    pub workload: Workload,
+    pub target: Target,
+    /// Human-readable list of defaults that filled gaps.
+    pub defaults_used: Vec<String>,
+    pub backend: String,
+    /// The weight format's name and bits, for reports ("GGUF Q4_K_M, 4.85 bits").
+    pub quantization: String,
+    /// The model's context window, when a preset knows it.
+    pub max_context: Option<u32>,
+    /// Separate prefill and decode pools, if asked for.
+    pub disaggregation: Option<Disaggregation>,
+    /// The fleet to size, if asked for.
+    pub fleet: Option<FleetInputs>,
+    /// Prices, if any were given.
+    pub cost: Option<CostInputs>,
+}
+
+impl Resolved {
+    /// The (prefill pool, decode pool) deployments of a disaggregated setup.
+    #[must_use]
+    pub fn pools(&self) -> Option<(Deployment, Deployment)> {
+        let g = self.disaggregation?;
+        let mut pre = self.deployment.clone();
+        pre.hardware.devices = g.prefill_devices;
+        let mut dec = self.deployment.clone();
+        dec.hardware.devices = g.decode_devices;
+        Some((pre, dec))
+    }
+}
+
+impl Resolved {
+    /// Fills a missing device memory (enough for the weights, 20 % headroom and 8 GiB, stated as a default) and
+    /// then the default reserve (the engine's, at most a tenth of the memory); an explicit reserve must leave
+    /// memory over.
+    pub(crate) fn settle_memory(&mut self, explicit_reserve: bool) -> Result<(), ScenarioError> {
+        let hw = &mut self.deployment.hardware;
+        if hw.memory_gb.is_nan() {
+            let need = self.deployment.model.params_b * 1e9 * self.deployment.weight_bits / 8.0 * 1.2 / crate::model::units::GIB + 8.0;
+            hw.memory_gb = (need / f64::from(hw.devices)).ceil();
+            self.defaults_used.push(format!("hardware.memory_gb: {} GiB per device (weights + 20 % + 8 GiB)", hw.memory_gb));
+        }
+        let e = &mut self.deployment.engine;
+        if explicit_reserve {
+            if e.reserve_gb >= hw.memory_gb {
+                return Err(ScenarioError::new("engine.reserve_gb", format!("{} GiB leaves nothing of the {} GiB per device", e.reserve_gb, hw.memory_gb)));
+            }
+        } else {
+            e.reserve_gb = e.reserve_gb.min(hw.memory_gb * 0.1);
+        }
+        Ok(())
+    }
+}

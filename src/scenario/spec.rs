@@ -1,0 +1,142 @@
+//! The wire types: what a scenario may say. Every field is optional (a preset or a default supplies what is
+//! missing) and unknown fields are rejected, so a typo names its field instead of being ignored.
+
+use crate::model::hardware::{Architecture, HardwareKind, Parallelism};
+use crate::model::llm::{Attention, Moe};
+use serde::{Deserialize, Serialize};
+
+macro_rules! spec {
+    ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $f:ident : $t:ty),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            $($(#[$fm])* #[serde(default, skip_serializing_if = "Option::is_none")] pub $f: Option<$t>,)*
+        }
+    };
+}
+
+spec!(
+    /// Hardware: a preset id and/or explicit per-device numbers.
+    HardwareSpec {
+        preset: String, name: String, kind: HardwareKind,
+        /// GPU generation (`ampere`, `hopper`, …): selects the engine's efficiency class.
+        architecture: Architecture,
+        /// GB/s per device.
+        memory_bandwidth_gbps: f64,
+        /// GB per device.
+        memory_gb: f64,
+        fp16_tflops: f64, fp8_tflops: f64, fp4_tflops: f64, int8_tops: f64,
+        devices: u32, parallelism: Parallelism,
+        /// GB/s per device per direction.
+        interconnect_gbps: f64,
+        /// Latency of one all-reduce, µs (default: 8 over NVLink-class links, the fitted PCIe figure below 100 GB/s).
+        allreduce_us: f64,
+        tdp_watts: f64,
+    }
+);
+
+spec!(
+    /// Model: a preset id and/or explicit shape.
+    ModelSpec {
+        preset: String, name: String, params_b: f64, active_params_b: f64, layers: u32, hidden: u32,
+        attention_heads: u32, kv_heads: u32, head_dim: u32, vocab: u32, moe: Moe, attention: Attention,
+        tied_embeddings: bool,
+    }
+);
+
+spec!(
+    /// Quantisation of weights and KV cache.
+    QuantSpec {
+        /// Format id (`q4_k_m`, `fp8`, `nvfp4`, … see `tps presets quant`).
+        weights: String,
+        /// Effective bits per weight; overrides the format's value.
+        weight_bits: f64,
+        /// KV-cache dtype id (`fp16`, `fp8`, `q8_0`, `q4_0`).
+        kv_cache: String,
+    }
+);
+
+spec!(
+    /// Engine and its efficiency knobs.
+    EngineSpec {
+        preset: String, backend: String, bandwidth_efficiency: f64, kv_bandwidth_efficiency: f64, compute_efficiency: f64,
+        /// MoE expert kernels relative to dense ones (0–1].
+        moe_efficiency: f64,
+        step_overhead_ms: f64,
+        /// Per request, ms: the serving front end's time in every TTFT (HTTP, tokenisation, scheduling hand-off).
+        request_overhead_ms: f64,
+        /// Coefficient of variation of that front-end time from request to request (lognormal).
+        request_overhead_cv: f64,
+        /// Where explicit efficiencies came from, when `tps calibrate` or the page fitted them to measured runs.
+        calibrated_from: String,
+        max_batch: u32, max_batched_tokens: u32, memory_utilization: f64, reserve_gb: f64,
+        /// Disaggregated prefill/decode: `prefill_devices` of `hardware.devices` only prefill, the rest decode.
+        disaggregation: DisaggregationSpec,
+    }
+);
+
+spec!(
+    /// Disaggregated prefill/decode pools (DistServe, Splitwise, vLLM/SGLang PD disaggregation).
+    DisaggregationSpec {
+        /// Devices in the prefill pool (tensor parallel inside the pool); the rest form the decode pool.
+        prefill_devices: u32,
+        /// Bandwidth of the KV transfer from the prefill to the decode pool, GB/s (default: the interconnect).
+        kv_transfer_gbps: f64,
+    }
+);
+
+spec!(
+    /// Load levels: exactly one of `concurrency`, `request_rate` or `offline` (none = automatic concurrency levels;
+    /// an empty `request_rate` list = automatic rates around the server's capacity).
+    LoadSpec { concurrency: Vec<f64>, request_rate: Vec<f64>, offline: bool }
+);
+
+spec!(
+    /// The requests.
+    WorkloadSpec {
+        prompt_tokens: f64, output_tokens: f64,
+        /// Tokens already in the KV cache before the prompt (multi-turn history, llama-bench `-d`).
+        context_depth: f64,
+        /// `fixed`, `uniform` (± spread × mean) or `lognormal` (spread = coefficient of variation).
+        distribution: String,
+        spread: f64,
+        prefix_cache_hit_rate: f64,
+        load: LoadSpec,
+        /// Requests simulated per load level.
+        requests: u32,
+        seed: u64,
+        /// Gamma shape of inter-arrival gaps for request-rate loads (1 = Poisson, < 1 burstier).
+        burstiness: f64,
+        /// Waiting requests beyond this are rejected.
+        queue_limit: u32,
+        /// Client timeout, seconds.
+        timeout_s: f64,
+        /// `reader`, `agent` or `batch`.
+        mode: String,
+        /// Agent mode: LLM calls per task.
+        agent_steps: u32,
+    }
+);
+
+spec!(
+    /// The latency target.
+    TargetSpec {
+        preset: String, tpot_ms: f64, ttft_ms: f64, percentile: f64, operating_fraction: f64,
+        /// Agent mode only: the time to a finished answer, seconds: `agent_steps` × (TTFT + output tokens × TPOT)
+        /// at the target's percentile must not exceed it.
+        task_s: f64,
+    }
+);
+
+spec!(
+    /// Fleet sizing: exactly one of `peak_users` (concurrent users) or `peak_request_rate` (requests/s) at the
+    /// busiest time, and optional spare replicas (N+1 headroom).
+    FleetSpec { peak_users: f64, peak_request_rate: f64, spare_replicas: u32 }
+);
+
+spec!(
+    /// Prices (all optional; none is assumed): per device and hour, per kWh of electricity, the facility's
+    /// power usage effectiveness (PUE, ≥ 1) and the currency's short name.
+    CostSpec { device_hour: f64, currency: String, electricity_per_kwh: f64, pue: f64 }
+);
