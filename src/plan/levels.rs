@@ -1,0 +1,55 @@
+//! The load levels of a sweep: the user's, or automatic ones that bracket where latency turns up.
+
+use super::*;
+
+/// Load levels: the user's, or automatic ones (1, 2, 3, 4, 6, 8, 12, … up to 1.5 × the memory/batch limit,
+/// at most 16) that resolve the knee.
+#[must_use]
+pub fn levels(d: &Deployment, w: &Workload) -> Vec<f64> {
+    match &w.load {
+        Load::Concurrency(v) if !v.is_empty() => v.clone(),
+        Load::RequestRate(v) if !v.is_empty() => v.clone(),
+        Load::RequestRate(_) => {
+            // Automatic rates: fractions of the server's capacity in requests/s (its offline throughput ÷ output
+            // tokens), so the sweep brackets where latency turns up, whatever the hardware; 3 significant digits.
+            let cap = offline_marker(d, w).system_tps / w.output_tokens.max(1.0);
+            if !(cap.is_finite() && cap > 0.0) {
+                return vec![1.0];
+            }
+            let round = |x: f64| {
+                let mag = 10f64.powf(x.log10().floor() - 2.0);
+                (x / mag).round() * mag
+            };
+            let mut v: Vec<f64> = [0.05, 0.15, 0.3, 0.45, 0.6, 0.7, 0.8, 0.9, 1.0, 1.15].iter().map(|f| round(f * cap)).filter(|x| *x > 0.0).collect();
+            v.dedup();
+            v
+        }
+        Load::Offline => vec![running_batch(d, w, f64::INFINITY).max(1.0)],
+        Load::Concurrency(_) => {
+            let cap = running_batch(d, w, f64::INFINITY).max(1.0) * 1.5;
+            let mut all = Vec::new();
+            let mut p = 1.0_f64;
+            while p <= cap.max(2.0) && all.len() < 64 {
+                all.push(p);
+                if p >= 2.0 && p * 1.5 <= cap {
+                    all.push(p * 1.5);
+                }
+                p *= 2.0;
+            }
+            if all.len() > 16 {
+                // Keep the high end dense (where the knee is); thin the low end to powers of two.
+                let extra = all.len() - 16;
+                let mut dropped = 0;
+                all.retain(|x| {
+                    let thin = dropped < extra && x.log2().fract() != 0.0;
+                    if thin {
+                        dropped += 1;
+                    }
+                    !thin
+                });
+                all.truncate(16);
+            }
+            all
+        }
+    }
+}

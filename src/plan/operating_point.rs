@@ -1,0 +1,78 @@
+//! Markers on the sweep: the level markers, the capacity resolved between levels and the operating point at
+//! `operating_fraction` of the throughput at capacity (a design choice: 60 % by default, 50–70 % allowed — headroom
+//! below the peak absorbs bursts, since a queue's waiting time at 60 % of capacity is a fraction of what it is at
+//! 90 %).
+
+use super::*;
+
+/// A marker at a level, its latencies read at the target's percentile.
+pub(crate) fn marker(p: &LoadPoint, pct: f64) -> Marker {
+    Marker {
+        concurrency: p.concurrency,
+        request_rate: p.request_rate,
+        system_tps: p.system_tps,
+        per_user_tps: p.per_user_tps,
+        ttft_p_ms: Some(p.ttft_ms.at(pct)),
+        tpot_p_ms: p.tpot_ms.at(pct),
+    }
+}
+
+/// The capacity resolved between levels, the level at it (batch mode and offline loads: the peak usable
+/// level), and the operating point with the level it is read from.
+pub(crate) fn capacity_and_operating(
+    r: &Resolved,
+    sweep: &[LoadPoint],
+    mem: &Memory,
+    level: &dyn Fn(f64) -> LoadPoint,
+) -> (Option<Capacity>, Option<LoadPoint>, Option<(Marker, LoadPoint)>) {
+    if let Some(o) = capacity::resolve(r, sweep, mem, level) {
+        return (o.capacity, o.cap_point, o.op);
+    }
+    let pct = r.target.percentile;
+    // Batch mode and offline loads keep the grid: interpolated on it, then read at that load (evaluated there
+    // when it is not a level).
+    let Some(i) = sweep.iter().rposition(|p| p.meets_target) else { return (None, None, None) };
+    let m = operating(&sweep[..=i], r.target.operating_fraction, pct);
+    let load = m.concurrency.or(m.request_rate);
+    let p = sweep.iter().find(|p| p.concurrency.or(p.request_rate) == load).cloned().unwrap_or_else(|| level(load.unwrap_or(1.0)));
+    (None, Some(sweep[i].clone()), Some((marker(&p, pct), p)))
+}
+
+/// The analytic model's operating level for a resolved scenario (the fleet's alternatives use it).
+pub(crate) fn analytic_operating(r: &Resolved) -> Option<LoadPoint> {
+    let sweep = analytic_sweep(r);
+    let mem = memory(&r.deployment, &r.workload);
+    capacity_and_operating(r, &sweep, &mem, &|x| analytic_level(r, x)).2.map(|(_, p)| p)
+}
+
+/// The operating point: the load (interpolated between levels) whose system TPS is `fraction` of the last
+/// (peak usable) level's. A concurrency is rounded to whole users and every figure is then read at that
+/// rounded load, so the marker's numbers belong to the load it names.
+pub(super) fn operating(levels: &[LoadPoint], fraction: f64, pct: f64) -> Marker {
+    let x = |p: &LoadPoint| p.concurrency.or(p.request_rate).unwrap_or(0.0);
+    let at = |a: &LoadPoint, b: &LoadPoint, t: f64| {
+        let lerp = |u: f64, v: f64| u + (v - u) * t;
+        let load = lerp(x(a), x(b));
+        Marker {
+            concurrency: b.concurrency.map(|_| load),
+            request_rate: b.request_rate.map(|_| load),
+            system_tps: lerp(a.system_tps, b.system_tps),
+            per_user_tps: lerp(a.per_user_tps, b.per_user_tps),
+            ttft_p_ms: Some(lerp(a.ttft_ms.at(pct), b.ttft_ms.at(pct))),
+            tpot_p_ms: lerp(a.tpot_ms.at(pct), b.tpot_ms.at(pct)),
+        }
+    };
+    let last = &levels[levels.len() - 1];
+    let goal = fraction * last.system_tps;
+    let Some(i) = levels.iter().position(|p| p.system_tps >= goal) else { return at(last, last, 1.0) };
+    if i == 0 || levels[i].system_tps <= levels[i - 1].system_tps {
+        return at(&levels[i], &levels[i], 1.0);
+    }
+    let (a, b) = (&levels[i - 1], &levels[i]);
+    let mut t = (goal - a.system_tps) / (b.system_tps - a.system_tps);
+    if b.concurrency.is_some() && x(b) > x(a) {
+        let users = (x(a) + (x(b) - x(a)) * t).round().clamp(x(a), x(b)).max(1.0);
+        t = (users - x(a)) / (x(b) - x(a));
+    }
+    at(a, b, t)
+}

@@ -1,0 +1,194 @@
+//! The analytic steady state: single stream on an idle server, memory, the running batch, a step in steady state,
+//! offline jobs and static batches — closed forms the sweep's simulation is checked against and the page shows
+//! while the simulation runs.
+
+use super::*;
+
+/// Single-stream figures for the workload on an idle server.
+#[must_use]
+pub fn single_stream(d: &Deployment, w: &Workload) -> SingleStream {
+    let start = w.context_depth + w.prompt_tokens;
+    let bytes = d.weight_bytes_read(1.0) + d.kv_bytes(start);
+    let spec_bw = d.hardware.memory_bandwidth_gbps * 1e9 * d.hardware.parallel_devices();
+    let tpot = d.mean_decode_step(1.0, start, w.output_tokens);
+    let ttft = prefill::ttft_seconds(d, w.prompt_tokens, w.context_depth, w.prefix_cache_hit_rate);
+    let prefill_tps = if w.prompt_tokens > 0.0 { prefill::prefill_tps(d, w.prompt_tokens) } else { prefill::prefill_tps(d, 512.0) };
+    SingleStream {
+        ceiling_tps: spec_bw / bytes,
+        decode_tps: 1.0 / tpot,
+        tpot_ms: tpot * 1e3,
+        ttft_ms: ttft * 1e3,
+        prefill_tps,
+        bytes_per_token: bytes,
+        bound: d.step(&d.decode_load(1.0, start)).bound,
+    }
+}
+
+/// Memory figures for the workload.
+#[must_use]
+pub fn memory(d: &Deployment, w: &Workload) -> Memory {
+    let ctx = w.context_depth + w.prompt_tokens + w.output_tokens;
+    let kv_max = d.max_sequences(ctx);
+    Memory {
+        weights_gb: d.weight_bytes() / 1e9,
+        kv_bytes_per_token: d.kv_bytes_per_token(),
+        kv_budget_gb: d.kv_budget_bytes() / 1e9,
+        context_tokens: ctx,
+        // The most the engine can run at once: max batch, and the sequences whose KV blocks fit when each holds
+        // only its prompt and first token (vLLM admits a request when its prompt's blocks fit). More than
+        // `kv_max_sequences` may run: they are not all at full length at once, and when their growing caches
+        // fill the memory the engine preempts (recomputes) one — the sweep counts those preemptions.
+        max_concurrency: if kv_max >= 1.0 {
+            let admitted = ((w.context_depth + w.prompt_tokens + 1.0) / 16.0).ceil() * 16.0;
+            d.max_sequences(admitted).floor().min(f64::from(d.engine.max_batch))
+        } else {
+            0.0
+        },
+        kv_max_sequences: kv_max,
+        fits: d.fits() && kv_max >= 1.0,
+    }
+}
+
+/// Sequences decoding together in steady state at `concurrency` users (bounded by max batch and, at the mean
+/// occupancy of a sequence, by the KV cache).
+#[must_use]
+pub fn running_batch(d: &Deployment, w: &Workload, concurrency: f64) -> f64 {
+    let mean_ctx = w.context_depth + w.prompt_tokens + w.output_tokens / 2.0;
+    concurrency.min(f64::from(d.engine.max_batch)).min(d.max_sequences(mean_ctx).floor()).max(0.0)
+}
+
+/// Seconds to prefill `b` prompts of `prompt` new tokens each (after `prior` cached tokens), packed into chunks
+/// of the step budget; each chunk streams the weights once (MoE: the experts its tokens touch) and each prompt in
+/// it attends only within its own sequence. Closed form: the cost does not grow with `b`.
+#[must_use]
+pub fn batch_prefill_seconds(d: &Deployment, b: f64, prompt: f64, prior: f64) -> f64 {
+    let (b, prompt) = (b.max(0.0), prompt.max(0.0));
+    if b <= 0.0 || prompt <= 0.0 {
+        return 0.0;
+    }
+    let chunk = f64::from(d.engine.max_batched_tokens.max(1));
+    if prompt >= chunk {
+        return b * d.prefill_seconds(prompt, prior);
+    }
+    let per_chunk = (chunk / prompt).floor().max(1.0);
+    let full = (b / per_chunk).floor();
+    let rest = b - full * per_chunk;
+    let cost = |count: f64| d.step(&d.with_prefill_many(StepLoad::default(), count, prompt, prior)).seconds;
+    full * cost(per_chunk) + if rest > 0.0 { cost(rest) } else { 0.0 }
+}
+
+/// The steady state of `b` sequences: in the time every slot produces its `output` tokens (one decode step
+/// each, at the mean context), it also prefills its next prompt; prefill runs in full chunks of the step budget
+/// (vLLM/SGLang chunked prefill, TensorRT-LLM in-flight batching), so a MoE prefill chunk touches the experts
+/// once rather than a few prompt tokens touching them in every decode step.
+/// Returns (the decode step's load, mean seconds per output token including the prefill time).
+#[must_use]
+pub fn steady_step(d: &Deployment, w: &Workload, b: f64) -> (StepLoad, f64) {
+    let mean_ctx = w.context_depth + w.prompt_tokens + w.output_tokens / 2.0;
+    let new_prompt = w.prompt_tokens * (1.0 - w.prefix_cache_hit_rate);
+    let load = d.decode_load(b, mean_ctx);
+    let t_dec = d.step(&load).seconds;
+    let t_pre = batch_prefill_seconds(d, b, new_prompt, w.context_depth + w.prompt_tokens - new_prompt);
+    // The step that finishes a prompt emits its first token, so a request needs output − 1 decode steps.
+    let out = w.output_tokens.max(1.0);
+    (load, ((out - 1.0) * t_dec + t_pre) / out)
+}
+
+/// Analytic closed-loop level at `concurrency` users: (per-user TPS, system TPS, TTFT s, TPOT s, bound);
+/// all zero when not even one sequence fits (the caller marks that level saturated).
+#[must_use]
+pub fn analytic_point(d: &Deployment, w: &Workload, concurrency: f64) -> (f64, f64, f64, f64, Bound) {
+    let b = running_batch(d, w, concurrency);
+    if b < 1.0 {
+        return (0.0, 0.0, 0.0, 0.0, Bound::Memory);
+    }
+    let (load, step) = steady_step(d, w, b);
+    let bound = d.step(&load).bound;
+    let ttft0 = prefill::ttft_seconds(d, w.prompt_tokens, w.context_depth, w.prefix_cache_hit_rate);
+    // Prefill on a busy server shares each step with b decodes: it takes as many steps as its chunks need.
+    let budget = (f64::from(d.engine.max_batched_tokens) - b).max(1.0);
+    let ttft_busy = ((w.prompt_tokens * (1.0 - w.prefix_cache_hit_rate)) / budget).ceil().max(1.0) * step;
+    let service = ttft_busy.max(ttft0) + (w.output_tokens - 1.0).max(0.0) * step;
+    let wait = ((concurrency / b) - 1.0).max(0.0) * service;
+    (1.0 / step, b / step, wait + ttft_busy.max(ttft0), step, bound)
+}
+
+/// The offline (all requests queued) throughput: as many sequences as memory and max batch allow.
+#[must_use]
+pub fn offline_marker(d: &Deployment, w: &Workload) -> Marker {
+    let b = running_batch(d, w, f64::INFINITY);
+    if b < 1.0 {
+        return Marker { concurrency: Some(0.0), request_rate: None, system_tps: 0.0, per_user_tps: 0.0, ttft_p_ms: None, tpot_p_ms: 0.0 };
+    }
+    let (_, step) = steady_step(d, w, b);
+    Marker { concurrency: Some(b), request_rate: None, system_tps: b / step, per_user_tps: 1.0 / step, ttft_p_ms: None, tpot_p_ms: step * 1e3 }
+}
+
+/// A finite offline job: `n` requests of fixed length all queued at t = 0 (`trtllm-bench throughput`, vLLM
+/// `benchmark_throughput`). Requests of equal length admitted together also grow together, so the batch is
+/// what the KV cache holds at the *full* context (TensorRT-LLM's default capacity scheduler reserves it up
+/// front), and the job runs in waves: ⌈n / b⌉ rounds of (prefill the wave's prompts in chunks, then
+/// output − 1 decode steps as the context grows). Throughput = output tokens of all `n` ÷ the job's time,
+/// so a job of 1.5 waves pays for a half-empty last wave, as the measured runs do.
+#[must_use]
+pub fn offline_job(d: &Deployment, w: &Workload, n: f64) -> Marker {
+    let full_ctx = w.context_depth + w.prompt_tokens + w.output_tokens;
+    let b = n.min(f64::from(d.engine.max_batch)).min(d.max_sequences(full_ctx).floor());
+    if b < 1.0 {
+        return Marker { concurrency: Some(0.0), request_rate: None, system_tps: 0.0, per_user_tps: 0.0, ttft_p_ms: None, tpot_p_ms: 0.0 };
+    }
+    let new_prompt = w.prompt_tokens * (1.0 - w.prefix_cache_hit_rate);
+    let prior = w.context_depth + w.prompt_tokens - new_prompt;
+    let steps = (w.output_tokens - 1.0).max(0.0);
+    let wave = |size: f64| -> (f64, f64) {
+        let step = if steps > 0.0 { d.mean_decode_step(size, w.context_depth + w.prompt_tokens + 1.0, steps) } else { 0.0 };
+        (batch_prefill_seconds(d, size, new_prompt, prior) + steps * step, step)
+    };
+    let waves = (n / b).floor();
+    let rest = n - waves * b;
+    let (t_full, step) = wave(b);
+    let total = waves * t_full + if rest >= 1.0 { wave(rest).0 } else { 0.0 };
+    let per_user = if step > 0.0 { 1.0 / step } else { 0.0 };
+    Marker { concurrency: Some(b), request_rate: None, system_tps: n * w.output_tokens / total, per_user_tps: per_user, ttft_p_ms: None, tpot_p_ms: step * 1e3 }
+}
+
+/// A static batch (LMDeploy `profile_generation`, llama-batched-bench): `b` sequences start together, prefill
+/// all prompts (in chunks of the step budget), then decode `output` tokens each with the context growing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StaticBatch {
+    /// Time to the first token of every sequence, s (the whole batch's prefill).
+    pub ttft_s: f64,
+    /// Mean time to first token over the sequences, s: prompts finish in the order their chunks run (FCFS
+    /// chunked prefill), so with `u` completion points the mean is `ttft · (u + 1) / (2u)`.
+    pub ttft_mean_s: f64,
+    /// Mean time per decode step, s.
+    pub tpot_s: f64,
+    /// Output tokens of all sequences ÷ total time.
+    pub output_tps: f64,
+    /// Output tokens of all sequences ÷ decode time (llama-batched-bench S_TG).
+    pub decode_tps: f64,
+    /// Prompt tokens ÷ prefill time (llama-batched-bench S_PP).
+    pub prefill_tps: f64,
+}
+
+/// Evaluates a static batch of `b` sequences.
+#[must_use]
+pub fn static_batch(d: &Deployment, b: f64, prompt: f64, output: f64) -> StaticBatch {
+    let prefill_tokens = b * prompt;
+    let t = batch_prefill_seconds(d, b, prompt, 0.0);
+    let ttft = t.max(d.step(&d.decode_load(b, prompt)).seconds);
+    // Completion points: chunks (several short prompts finish per chunk) or prompts (a long one spans chunks).
+    let chunk = f64::from(d.engine.max_batched_tokens.max(1));
+    let points = if prompt <= chunk { (prefill_tokens / chunk).ceil() } else { b }.max(1.0);
+    let ttft_mean = ttft * (points + 1.0) / (2.0 * points);
+    let steps = (output - 1.0).max(1.0);
+    let tpot = d.mean_decode_step(b, prompt + 1.0, steps);
+    StaticBatch {
+        ttft_s: ttft,
+        ttft_mean_s: ttft_mean,
+        tpot_s: tpot,
+        output_tps: b * output / (ttft + steps * tpot),
+        decode_tps: b / tpot,
+        prefill_tps: if t > 0.0 { prefill_tokens / t } else { 0.0 },
+    }
+}

@@ -1,0 +1,156 @@
+//! The sweep: every load level evaluated, analytically or by the serving simulation ([`crate::sim`]).
+
+use super::*;
+
+pub(super) fn analytic_sweep(r: &Resolved) -> Vec<LoadPoint> {
+    levels(&r.deployment, &r.workload).into_iter().map(|x| analytic_level(r, x)).collect()
+}
+
+/// One analytic load level (`x` users, or requests/s for request-rate loads).
+pub(super) fn analytic_level(r: &Resolved, x: f64) -> LoadPoint {
+    let d = &r.deployment;
+    let w = &r.workload;
+    let rate_mode = matches!(w.load, Load::RequestRate(_));
+    // What the server can produce at most; an offered load above it grows the queue without bound.
+    let capacity = if rate_mode { offline_marker(d, w).system_tps } else { f64::INFINITY };
+    // For a request rate, Little's law gives the concurrency: rate × time in system (iterated twice).
+    let conc = if rate_mode {
+        let mut c = 1.0;
+        for _ in 0..4 {
+            let (_, _, ttft, tpot, _) = analytic_point(d, w, c);
+            c = (x * (ttft + tpot * (w.output_tokens - 1.0))).max(1.0);
+        }
+        c
+    } else {
+        x
+    };
+    let (pu, sys, ttft, tpot, bound) = analytic_point(d, w, conc);
+    let e2e = ttft + tpot * (w.output_tokens - 1.0).max(0.0);
+    let saturated = pu == 0.0 || (rate_mode && x * w.output_tokens > capacity);
+    let sys = if rate_mode { sys.min(x * w.output_tokens) } else { sys };
+    let mut p = LoadPoint {
+        concurrency: (!rate_mode).then_some(x),
+        request_rate: rate_mode.then_some(x),
+        per_user_tps: pu,
+        system_tps: sys,
+        request_throughput: sys / w.output_tokens,
+        goodput_rps: 0.0,
+        ttft_ms: Pcts::flat(ttft * 1e3),
+        tpot_ms: Pcts::flat(tpot * 1e3),
+        itl_ms: Pcts::flat(tpot * 1e3),
+        e2e_ms: Pcts::flat(e2e * 1e3),
+        mean_batch: running_batch(d, w, conc),
+        kv_utilization: 0.0,
+        preemptions: 0,
+        errors: 0,
+        error_rate: 0.0,
+        memory_bound_fraction: if bound == Bound::Memory { 1.0 } else { 0.0 },
+        compute_bound_fraction: if bound == Bound::Compute { 1.0 } else { 0.0 },
+        bound,
+        saturated,
+        meets_target: false,
+        analytic_per_user_tps: pu,
+    };
+    p.meets_target = target::meets(r, &p);
+    if p.meets_target {
+        p.goodput_rps = sys / w.output_tokens;
+    }
+    p
+}
+
+pub(super) fn length(dist: Distribution, mean: f64, spread: f64) -> LengthDist {
+    match dist {
+        Distribution::Fixed => LengthDist::Fixed(mean),
+        Distribution::Uniform => LengthDist::Uniform { min: (mean * (1.0 - spread)).max(1.0), max: mean * (1.0 + spread) },
+        Distribution::Lognormal => LengthDist::LogNormal { mean, cv: spread },
+    }
+}
+
+/// Simulates every load level.
+pub(super) fn simulated_sweep(r: &Resolved) -> Vec<LoadPoint> {
+    levels(&r.deployment, &r.workload).into_iter().map(|x| simulate_level(r, x)).collect()
+}
+
+/// Simulates one load level (`x` users, or requests/s for request-rate loads) with the scenario's settings.
+pub(super) fn simulate_level(r: &Resolved, x: f64) -> LoadPoint {
+    let d = &r.deployment;
+    let w = &r.workload;
+    let targets = Targets { ttft_ms: r.target.ttft_ms, tpot_ms: r.target.tpot_ms };
+    let rate_mode = matches!(w.load, Load::RequestRate(_));
+    let arrivals = if rate_mode {
+        Arrivals::Poisson { rate_per_s: x, burstiness: w.burstiness }
+    } else {
+        Arrivals::Closed { concurrency: x.clamp(1.0, 1e6) as u32 }
+    };
+    let cfg = SimConfig {
+        requests: sim_requests(w),
+        prompt: length(w.distribution, w.prompt_tokens, w.spread),
+        output: length(w.distribution, w.output_tokens, w.spread),
+        context_depth: w.context_depth,
+        prefix_hit_rate: w.prefix_cache_hit_rate,
+        arrivals,
+        seed: w.seed,
+        queue_limit: w.queue_limit,
+        timeout_s: w.timeout_s,
+        // Long enough for every measured request even at very low request rates.
+        max_sim_seconds: if rate_mode { (20.0 * f64::from(w.requests) / x).max(86_400.0) } else { 1e7 },
+        max_steps: 4_000_000,
+    };
+    let s = match r.pools() {
+        Some((pre, dec)) => {
+            let link = sim::Disaggregation { kv_transfer_gbps: r.disaggregation.map_or(1.0, |g| g.kv_transfer_gbps) };
+            sim::simulate_disaggregated(&pre, &dec, &link, &cfg, &targets)
+        }
+        None => sim::simulate(d, &cfg, &targets),
+    };
+    let analytic = analytic_point(d, w, if rate_mode { 1.0 } else { x }).0;
+    let total = f64::from(s.completed + s.rejected + s.timed_out).max(1.0);
+    let errors = s.rejected + s.timed_out;
+    let error_rate = f64::from(errors) / total;
+    let bound = if s.compute_bound_fraction > s.memory_bound_fraction {
+        Bound::Compute
+    } else if s.memory_bound_fraction > 0.0 {
+        Bound::Memory
+    } else {
+        Bound::Overhead
+    };
+    let mut p = LoadPoint {
+        concurrency: (!rate_mode).then_some(x),
+        request_rate: rate_mode.then_some(x),
+        per_user_tps: if s.tpot_ms.p50 > 0.0 { 1e3 / s.tpot_ms.p50 } else { 0.0 },
+        system_tps: s.system_output_tps,
+        request_throughput: s.request_throughput,
+        goodput_rps: s.goodput_rps,
+        ttft_ms: pcts(&s.ttft_ms),
+        tpot_ms: pcts(&s.tpot_ms),
+        itl_ms: pcts(&s.itl_ms),
+        e2e_ms: pcts(&s.e2e_ms),
+        mean_batch: s.mean_batch,
+        kv_utilization: s.mean_kv_utilization,
+        preemptions: s.preemptions,
+        errors,
+        error_rate,
+        memory_bound_fraction: s.memory_bound_fraction,
+        compute_bound_fraction: s.compute_bound_fraction,
+        bound,
+        saturated: s.saturated,
+        meets_target: false,
+        analytic_per_user_tps: analytic,
+    };
+    p.meets_target = s.completed > 0 && target::meets(r, &p);
+    p
+}
+
+/// Requests simulated per load level: the workload's, but fewer for very long requests so that one level
+/// simulates at most about 600,000 request-steps (a decode step per output token, a prefill step per 64 prompt
+/// tokens) and stays interactive in the page; at least 30.
+#[must_use]
+pub fn sim_requests(w: &Workload) -> u32 {
+    let steps_per_request = w.output_tokens + w.prompt_tokens / 64.0;
+    let cap = (600_000.0 / steps_per_request.max(1.0)).floor().max(30.0);
+    (f64::from(w.requests)).min(cap) as u32
+}
+
+pub(super) fn pcts(p: &sim::Percentiles) -> Pcts {
+    Pcts { mean: p.mean, p50: p.p50, p90: p.p90, p95: p.p95, p99: p.p99 }
+}

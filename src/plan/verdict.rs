@@ -1,0 +1,213 @@
+//! The one-line verdict and the texts around it: load labels, limits shown so that rounding never contradicts
+//! the comparison, what breaks past the capacity.
+
+use super::*;
+
+/// A request rate with as many decimals as it needs (0.001, 0.25, 12).
+pub(super) fn fmt_rate(r: f64) -> String {
+    if r >= 10.0 {
+        format!("{r:.0}")
+    } else if r >= 0.1 {
+        format!("{r:.2}")
+    } else {
+        format!("{r:.4}").trim_end_matches('0').to_string()
+    }
+}
+
+pub(super) fn load_label(m: &Marker) -> String {
+    match (m.concurrency, m.request_rate) {
+        (Some(c), _) if c.round() == 1.0 => "1 user".to_string(),
+        (Some(c), _) => format!("{c:.0} users"),
+        (_, Some(r)) => format!("{} req/s", fmt_rate(r)),
+        _ => String::new(),
+    }
+}
+
+/// A latency (or any figure) shown next to its limit: as few decimals as possible (none from 10 up, else
+/// one or two), but never so few that rounding moves it to the other side of the limit: 40.2 ms against a
+/// 40 ms limit reads "40.2", not "40" (which would read as a pass); 39.96 may read "40" (equal is within).
+/// Comparisons are made on the unrounded values everywhere; this only keeps the text from contradicting them.
+#[must_use]
+pub fn fmt_against(v: f64, limit: f64) -> String {
+    if !v.is_finite() {
+        return "—".into();
+    }
+    let base = if v.abs() >= 10.0 { 0 } else if v.abs() >= 1.0 { 1 } else { 2 };
+    for d in base..=4 {
+        let s = format!("{v:.d$}");
+        let shown: f64 = s.parse().unwrap_or(v);
+        // The text must land on the same side of the limit as the value.
+        if (v > limit) == (shown > limit) {
+            return s;
+        }
+    }
+    if v > limit { format!("just over {limit}") } else { format!("{v:.4}") }
+}
+
+/// "; the target holds up to N users, one more user breaks it (P99 TPOT …)": the capacity and what breaks just past it
+/// (from the sweep's levels where the capacity is not resolved).
+pub(super) fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacity>, mem: &Memory) -> String {
+    let pct = r.target.percentile;
+    let Some(c) = cap else { return grid_limit_note(r, sweep) };
+    let load = load_label(&c.at);
+    let Some(next) = &c.next else {
+        let fit = r.deployment.max_sequences(r.workload.context_depth + r.workload.prompt_tokens + r.workload.output_tokens).floor();
+        return match c.limited_by {
+            LimitedBy::EngineCap if fit > mem.max_concurrency => format!(
+                "; the target holds up to {load}, the most the engine runs at once (engine.max_batch); memory holds {fit:.0}, so a higher cap would serve more"
+            ),
+            LimitedBy::EngineCap => format!("; the target holds up to {load}, the most the engine runs at once (engine.max_batch)"),
+            _ => format!("; the target holds up to {load}, the most whose KV cache fits at once"),
+        };
+    };
+    let why = match c.limited_by {
+        LimitedBy::Errors => "more than 1 % of requests fail".to_string(),
+        LimitedBy::Tpot => format!("P{pct:.0} TPOT {} ms", fmt_against(next.tpot_p_ms, r.target.tpot_ms)),
+        LimitedBy::Task => {
+            let limit = r.target.task_s.unwrap_or(f64::INFINITY);
+            let task = target::task_seconds(r.workload.agent_steps, r.workload.output_tokens, next.ttft_p_ms.unwrap_or(0.0), next.tpot_p_ms);
+            format!("a {}-step task takes {} s", r.workload.agent_steps, fmt_against(task, limit))
+        }
+        _ => match next.ttft_p_ms.filter(|t| *t > r.target.ttft_ms) {
+            Some(t) => format!("P{pct:.0} TTFT {} ms", fmt_against(t, r.target.ttft_ms)),
+            None => "the queue grows without bound".into(),
+        },
+    };
+    let more = if next.concurrency.is_some() { "one more user".to_string() } else { load_label(next) };
+    format!("; the target holds up to {load}, {more} breaks it ({why})")
+}
+
+/// The grid's version of [`limit_note`]: the last level meeting the target and the next level.
+pub(super) fn grid_limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
+    let Some(i) = sweep.iter().rposition(|p| p.meets_target) else { return String::new() };
+    let p = &sweep[i];
+    let load = load_label(&Marker {
+        concurrency: p.concurrency,
+        request_rate: p.request_rate,
+        system_tps: 0.0,
+        per_user_tps: 0.0,
+        ttft_p_ms: None,
+        tpot_p_ms: 0.0,
+    });
+    let Some(next) = sweep.get(i + 1) else {
+        return format!("; all levels up to {load} meet the target");
+    };
+    let pct = r.target.percentile;
+    let why = if next.saturated {
+        "the queue grows without bound".to_string()
+    } else if next.error_rate > 0.01 {
+        format!("{:.0} % errors", next.error_rate * 100.0)
+    } else if next.tpot_ms.at(pct) > r.target.tpot_ms {
+        format!("P{pct:.0} TPOT {} ms", fmt_against(next.tpot_ms.at(pct), r.target.tpot_ms))
+    } else {
+        format!("P{pct:.0} TTFT {} ms", fmt_against(next.ttft_ms.at(pct), r.target.ttft_ms))
+    };
+    // Past the engine's cap on running sequences requests queue: say so when that, not the hardware, is the limit.
+    let cap = f64::from(r.deployment.engine.max_batch);
+    let capped = next.concurrency.is_some_and(|c| c > cap) && p.concurrency.is_some_and(|c| c >= cap * 0.99);
+    let fit = r.deployment.max_sequences(r.workload.context_depth + r.workload.prompt_tokens + r.workload.output_tokens).floor();
+    let cap_note = if capped && fit > cap {
+        format!(" — the engine runs at most {cap:.0} sequences at once (engine.max_batch) and queues the rest; memory holds {fit:.0}, so a higher cap would serve more")
+    } else if capped {
+        format!(" — the engine runs at most {cap:.0} sequences at once (engine.max_batch)")
+    } else {
+        String::new()
+    };
+    format!("; the target holds up to {load}, the next level breaks it ({why}){cap_note}")
+}
+
+/// "P99 TTFT ≤ 2000 ms and TPOT ≤ 40 ms", "a 10-step task ≤ 30 s at P99", or both.
+pub(super) fn target_text(r: &Resolved) -> String {
+    let t = &r.target;
+    let p = t.percentile as u32;
+    let latency = match (t.ttft_ms < 1e8, t.tpot_ms < 1e8) {
+        (true, true) => Some(format!("P{p} TTFT ≤ {:.0} ms and TPOT ≤ {:.0} ms", t.ttft_ms, t.tpot_ms)),
+        (true, false) => Some(format!("P{p} TTFT ≤ {:.0} ms", t.ttft_ms)),
+        (false, true) => Some(format!("P{p} TPOT ≤ {:.0} ms", t.tpot_ms)),
+        (false, false) => None,
+    };
+    let task = target::task_limit(r).map(|s| format!("a {}-step task ≤ {} s at P{p}", r.workload.agent_steps, crate::model::units::fmt_num(s)));
+    match (latency, task) {
+        (Some(l), Some(k)) => format!("{l} and {k}"),
+        (Some(l), None) => l,
+        (None, Some(k)) => k,
+        (None, None) => "the target".into(),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn verdict(
+    r: &Resolved,
+    ss: &SingleStream,
+    mem: &Memory,
+    op: Option<&Marker>,
+    peak: &Marker,
+    sweep: &[LoadPoint],
+    cap: Option<&Capacity>,
+    op_point: Option<&LoadPoint>,
+) -> String {
+    if !r.deployment.fits() {
+        return format!("does not fit: {:.1} GB of weights, {:.1} GB short", mem.weights_gb, -mem.kv_budget_gb);
+    }
+    if !mem.fits {
+        return format!("does not fit: the KV cache of one {:.0}-token sequence needs more than the {:.1} GB left", mem.context_tokens, mem.kv_budget_gb);
+    }
+    let t = &r.target;
+    let p = t.percentile as u32;
+    match r.workload.mode {
+        Mode::Batch => {
+            let saturated_from = sweep.iter().find(|l| l.saturated).and_then(|l| l.request_rate);
+            match saturated_from {
+                Some(rate) => format!(
+                    "batch: capacity about {:.0} tok/s total ({:.1} tok/s each); offered loads from {} req/s on saturate; single stream {:.1} tok/s",
+                    peak.system_tps,
+                    peak.per_user_tps,
+                    fmt_rate(rate),
+                    ss.decode_tps
+                ),
+                None => format!(
+                    "batch: up to {:.0} tok/s total at {} ({:.1} tok/s each); single stream {:.1} tok/s",
+                    peak.system_tps,
+                    load_label(peak),
+                    peak.per_user_tps,
+                    ss.decode_tps
+                ),
+            }
+        }
+        Mode::Agent => match (op, op_point) {
+            (Some(m), Some(lp)) => {
+                let task = target::task_seconds_at(r, lp);
+                let judged = match target::task_limit(r) {
+                    Some(limit) => format!(" {} (target {} s)", if task <= limit { "✓" } else { "✗" }, fmt_against(limit, limit)),
+                    None => String::new(),
+                };
+                format!(
+                    "at {} (operating point): a {}-step task takes {} s{judged} (P{p} TTFT {:.2} s + {:.0} tokens × P{p} TPOT {:.1} ms per step), {:.0} tok/s total{}",
+                    load_label(m),
+                    r.workload.agent_steps,
+                    fmt_against(task, target::task_limit(r).unwrap_or(f64::INFINITY)),
+                    lp.ttft_ms.at(t.percentile) / 1e3,
+                    r.workload.output_tokens,
+                    lp.tpot_ms.at(t.percentile),
+                    m.system_tps,
+                    limit_note(r, sweep, cap, mem)
+                )
+            }
+            _ => format!("✗ no load level meets {}", target_text(r)),
+        },
+        Mode::Reader => match op {
+            Some(m) => format!(
+                "at {} (operating point, {:.0} % of the {}): {:.0} tok/s each, {:.0} tok/s total, P{p} TPOT {} ms ✓ (target {} ms){}",
+                load_label(m),
+                r.target.operating_fraction * 100.0,
+                if cap.is_some() { "throughput at capacity" } else { "peak usable throughput" },
+                m.per_user_tps,
+                m.system_tps,
+                fmt_against(m.tpot_p_ms, t.tpot_ms),
+                fmt_against(t.tpot_ms, t.tpot_ms),
+                limit_note(r, sweep, cap, mem)
+            ),
+            None => format!("✗ no load level meets {}; one user gets {:.1} tok/s", target_text(r), ss.decode_tps),
+        },
+    }
+}
