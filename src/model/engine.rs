@@ -25,10 +25,39 @@
 
 use serde::Serialize;
 
+/// Which engine: the model's rules that differ by engine (llama.cpp's layer split and formats, the serving
+/// engines' tensor parallelism) match on this, never on the display name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EngineKind {
+    LlamaCpp,
+    Vllm,
+    Sglang,
+    TensorRtLlm,
+    Lmdeploy,
+    Generic,
+}
+
+impl EngineKind {
+    /// The engine of a preset id (`llama.cpp`, `vllm`, …); unknown ids are generic.
+    #[must_use]
+    pub fn of(id: &str) -> Self {
+        match id {
+            "llama.cpp" => Self::LlamaCpp,
+            "vllm" => Self::Vllm,
+            "sglang" => Self::Sglang,
+            "tensorrt-llm" => Self::TensorRtLlm,
+            "lmdeploy" => Self::Lmdeploy,
+            _ => Self::Generic,
+        }
+    }
+}
+
 /// Resolved engine parameters.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EngineParams {
     pub name: String,
+    pub kind: EngineKind,
     pub bandwidth_efficiency: f64,
     pub kv_bandwidth_efficiency: f64,
     pub compute_efficiency: f64,

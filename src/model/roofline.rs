@@ -424,6 +424,7 @@ pub(crate) mod tests {
             kv_elem_bytes: 2.0,
             engine: EngineParams {
                 name: "test".into(),
+                kind: crate::model::engine::EngineKind::Generic,
                 bandwidth_efficiency: 1.0,
                 kv_bandwidth_efficiency: 1.0,
                 compute_efficiency: 1.0,

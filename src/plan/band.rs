@@ -17,7 +17,7 @@ pub const UNVALIDATED_SINGLE_STREAM_PCT: f64 = 25.0;
 #[must_use]
 pub fn band(d: &Deployment) -> Band {
     use crate::model::hardware::HardwareKind as K;
-    let fitted = d.engine.name.starts_with("llama.cpp")
+    let fitted = d.engine.kind == crate::model::engine::EngineKind::LlamaCpp
         && matches!(d.hardware.kind, K::ConsumerGpu | K::WorkstationGpu | K::DatacenterGpu | K::AppleSilicon);
     Band { single_stream_pct: if fitted { BAND.single_stream_pct } else { UNVALIDATED_SINGLE_STREAM_PCT }, ..BAND }
 }

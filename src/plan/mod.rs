@@ -128,13 +128,13 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
         }
     }
     let hw = &d.hardware;
-    if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::LayerSplit && !d.engine.name.starts_with("llama.cpp") {
+    if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::LayerSplit && d.engine.kind != crate::model::engine::EngineKind::LlamaCpp {
         warnings.push(format!("a layer split is llama.cpp's multi-GPU mode; {} splits layers as a pipeline (choose \"pipeline\")", d.engine.name));
     }
-    if d.engine.name.starts_with("llama.cpp") && matches!(d.compute_dtype, crate::model::quant::ComputeDtype::Fp8) {
+    if d.engine.kind == crate::model::engine::EngineKind::LlamaCpp && matches!(d.compute_dtype, crate::model::quant::ComputeDtype::Fp8) {
         warnings.push("llama.cpp has no FP8 weight format; its 8-bit format is GGUF Q8_0 (8.5 bits)".into());
     }
-    if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::RowSplit && !d.engine.name.starts_with("llama.cpp") {
+    if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::RowSplit && d.engine.kind != crate::model::engine::EngineKind::LlamaCpp {
         warnings.push(format!("a row split is llama.cpp's -sm row; {} splits tensors with all-reduces (choose \"tensor\")", d.engine.name));
     }
     if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::Tensor && !d.model.attention_heads.is_multiple_of(hw.devices) {

@@ -72,6 +72,7 @@ pub(crate) fn resolve_engine(
     }
     Ok(EngineParams {
         name: p.name.to_string(),
+        kind: crate::model::engine::EngineKind::of(p.id),
         bandwidth_efficiency: check("engine.bandwidth_efficiency", s.bandwidth_efficiency.unwrap_or(eff.bandwidth), 0.01, 1.0, "(fraction of spec)")?,
         // An explicit η_bw without η_kv moves both (fused attention assumed unless η_kv is given).
         kv_bandwidth_efficiency: check(
