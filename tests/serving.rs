@@ -142,7 +142,7 @@ fn served_runs_accuracy() {
     let held = summary("served runs on current engines (vLLM ≥ 0.8, SGLang ≥ 0.5, TensorRT-LLM ≥ 1.0), leave-one-source-out", &current(&loso));
     summary("served runs on current engines, in-sample (fitted defaults)", &current(&cases));
     let out: Vec<Case> = current(&loso).into_iter().filter(|c| c.metric == "output tok/s").collect();
-    print_groups("served runs on current engines, output tok/s, leave-one-source-out, by class (the bands' basis)", &out, |c| band_class(c));
+    print_groups("served runs on current engines, output tok/s, leave-one-source-out, by class (the bands' basis)", &out, band_class);
     summary("served runs on older engine releases, leave-one-source-out", &older(&loso));
     summary("all served runs, leave-one-source-out", &loso);
     summary("all served runs, in-sample", &cases);

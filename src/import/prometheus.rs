@@ -47,11 +47,14 @@ fn quoted(s: &str) -> Option<(String, &str)> {
     None
 }
 
+/// The labels of a series, its name when given inside the braces (Prometheus 3), and the rest of the line.
+type LabelSet<'a> = (Vec<(String, String)>, Option<String>, &'a str);
+
 /// The label set after its `{`, up to and including the closing `}`: the labels, an unlabelled quoted
 /// string (a quoted metric name, as Prometheus 3 writes names outside the legacy charset) and the rest of
 /// the line. `None` when the set is not closed or an entry is not `key="value"`. Unquoted values (not
 /// Prometheus, but written by hand) are read up to the next `,` or `}`.
-fn label_set(s: &str) -> Option<(Vec<(String, String)>, Option<String>, &str)> {
+fn label_set(s: &str) -> Option<LabelSet<'_>> {
     let mut labels = Vec::new();
     let mut bare_name = None;
     let mut rest = s;
@@ -63,7 +66,7 @@ fn label_set(s: &str) -> Option<(Vec<(String, String)>, Option<String>, &str)> {
         let (key, after) = match rest.strip_prefix('"') {
             Some(q) => quoted(q)?,
             None => {
-                let end = rest.find(|c: char| c == '=' || c == ',' || c == '}')?;
+                let end = rest.find(['=', ',', '}'])?;
                 (rest[..end].trim().to_string(), &rest[end..])
             }
         };

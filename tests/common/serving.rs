@@ -21,7 +21,7 @@ pub fn note(row: &HashMap<String, String>, key: &str) -> Option<f64> {
 pub fn flag(row: &HashMap<String, String>, name: &str) -> Option<f64> {
     let notes = &row["notes"];
     let i = notes.find(name)?;
-    notes[i + name.len()..].trim_start_matches(|c: char| c == '=' || c == ' ').split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+    notes[i + name.len()..].trim_start_matches(['=', ' ']).split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
 }
 
 /// The short name of a row's source (repository or site).
@@ -312,5 +312,5 @@ pub fn served_rows() -> Vec<HashMap<String, String>> {
 pub fn ttft_informative(row: &HashMap<String, String>) -> bool {
     let multi = num(row, "tp").unwrap_or(1.0) > 1.0 || num(row, "n_devices").unwrap_or(1.0) > 1.0;
     let pcie = tps_planner::presets::hardware::find(&row["hardware_key"]).is_some_and(|h| h.interconnect_gbps < 100.0);
-    !(multi && pcie) && !row["notes"].contains("CAUTION")
+    !(row["notes"].contains("CAUTION") || multi && pcie)
 }
