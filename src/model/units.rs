@@ -6,8 +6,8 @@
 //! `hardware.memory_gb` and `engine.reserve_gb` count GiB ([`GIB`]). Model file sizes printed by llama.cpp are
 //! GiB too.
 //!
-//! Internally the model works in bytes, FLOP and seconds (`f64`); the newtypes below are used where a
-//! mix-up between units of the same dimension is likely (per-user versus system tokens/s).
+//! Internally the model works in bytes, FLOP and seconds (`f64`), with the constants below for the unit
+//! changes; the report's field names carry the unit (`_ms`, `_gb`, `_tps`) and say per user or per system.
 
 /// 10⁹ bytes.
 pub const GB: f64 = 1e9;
@@ -15,14 +15,6 @@ pub const GB: f64 = 1e9;
 pub const GIB: f64 = 1_073_741_824.0;
 /// 10¹² floating-point operations per second.
 pub const TFLOPS: f64 = 1e12;
-
-/// Tokens per second seen by one user (1 / TPOT).
-#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, serde::Serialize)]
-pub struct PerUserTps(pub f64);
-
-/// Output tokens per second summed over all concurrent requests.
-#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, serde::Serialize)]
-pub struct SystemTps(pub f64);
 
 /// A number as people type it, compact at any magnitude: `{v}` below 10¹⁵ (`819`, `0.25`), scientific
 /// notation beyond (`1e308`, not a 309-digit string that breaks a page's layout). The text parses back to the

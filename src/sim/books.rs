@@ -3,15 +3,25 @@
 //!
 //! Shared by the colocated server ([`super::server`]) and the disaggregated one ([`super::disagg`]): whichever
 //! pools serve the requests, they are issued, measured and summarised the same way, so the results compare.
-//! The pools report to the books through [`Books::complete`] and [`Books::finished`] and count the closed-loop
+//! The pools report to the books through [`Books::complete`] and [`Books::abort`] and count the closed-loop
 //! users to wake in `to_issue`; the event loop that owns the entry queue then calls [`Books::flush_issues`].
+//! Requests travel as [`Seq`]s and a pool's time-weighted statistics as [`super::stats::BusyStats`]: the
+//! books need nothing else from the pools. The summary at the end of a run ([`Books::result`]) is in
+//! [`summary`].
+
+mod summary;
 
 use super::dist::{arrival_gap, Arrivals, LengthDist, MAX_TOKENS};
 use super::rng::{splitmix64, Rng};
-use super::server::{BusyStats, Seq, MAX_CONCURRENCY, MAX_REQUESTS};
-use super::stats::{LogHistogram, Percentiles};
-use super::{SimConfig, SimResult, Targets};
+use super::seq::Seq;
+use super::stats::LogHistogram;
+use super::types::{SimConfig, Targets};
 use std::collections::VecDeque;
+
+/// Most measured requests one call simulates; larger `requests` are clamped (bounds memory and time).
+pub const MAX_REQUESTS: u32 = 100_000;
+/// Most closed-loop users; more are clamped (they would only lengthen the waiting queue).
+pub const MAX_CONCURRENCY: u32 = 100_000;
 
 /// Whether `x` does not exceed `limit` (a NaN limit means no limit).
 fn within(x: f64, limit: f64) -> bool {
@@ -49,9 +59,9 @@ pub(super) struct Books {
     burstiness: f64,
     next_arrival: f64,
     /// Longest request (prompt + output, tokens) the serving pools can hold alone; longer ones are rejected.
-    pub(super) max_total: u32,
+    max_total: u32,
     /// Longest prompt (cached prefix included) the prefill pool can hold alone (`u32::MAX` when colocated).
-    pub(super) max_prompt: u32,
+    max_prompt: u32,
     /// Requests waiting outside the entry queue (disaggregated: in transfer or in the decode pool's queue),
     /// added to the entry queue's length for saturation detection.
     pub(super) downstream: usize,
@@ -74,8 +84,8 @@ pub(super) struct Books {
     /// Client-side time of every request, seconds: the serving front end (HTTP, chat template, tokenisation,
     /// hand-off to the engine's scheduler, detokenising and streaming the first token). It is added to each
     /// TTFT and E2E, and a closed-loop user's next request reaches the engine this long after the previous one
-    /// ended (engine arrival = client send + front end). Set by the event loop from the engine's
-    /// `request_overhead_ms`; 0 for a bare engine (llama-bench, offline batch).
+    /// ended (engine arrival = client send + front end). Set at the start of the run ([`super::setup`]) from
+    /// the entry engine's `request_overhead_ms`; 0 for a bare engine (llama-bench, offline batch).
     pub(super) frontend: f64,
     /// Coefficient of variation of the front-end time (lognormal around `frontend`; 0 = the same for all).
     pub(super) frontend_cv: f64,
@@ -111,7 +121,7 @@ pub(super) struct Books {
 
 impl Books {
     /// The books of run `cfg`, or `None` when there is nothing to simulate (no requests, no arrival rate: the
-    /// result is all zero, not saturated). `max_total` and `max_prompt` are unlimited until the caller sets them.
+    /// result is all zero, not saturated). Request lengths are unlimited until [`Books::cap_lengths`].
     pub(super) fn new(cfg: &SimConfig, targets: &Targets) -> Option<Self> {
         let requests = cfg.requests.min(MAX_REQUESTS);
         if requests == 0 {
@@ -209,9 +219,17 @@ impl Books {
         (self.depth.saturating_add(hit), prompt - hit)
     }
 
-    /// Whether the smallest possible request fits the pools alone (`max_total`, `max_prompt`); if not, nothing
-    /// can ever run.
-    pub(super) fn smallest_fits(&self) -> bool {
+    /// Caps the requests at what the pools hold alone: the prompt with its cached prefix at `max_prompt` tokens
+    /// (the prefill pool's; `u32::MAX` when colocated), the whole request at `max_total`; longer ones are
+    /// rejected on arrival. Returns whether the smallest possible request fits (if not, nothing can ever run).
+    pub(super) fn cap_lengths(&mut self, max_prompt: u32, max_total: u32) -> bool {
+        self.max_prompt = max_prompt;
+        self.max_total = max_total;
+        self.smallest_fits()
+    }
+
+    /// Whether the smallest possible request fits the pools alone (`max_total`, `max_prompt`).
+    fn smallest_fits(&self) -> bool {
         let (base, prompt_new) = self.split_prompt(self.prompt.min_tokens());
         let prompt = base.saturating_add(prompt_new);
         prompt <= self.max_prompt && prompt.saturating_add(self.output.min_tokens()) <= self.max_total
@@ -262,7 +280,7 @@ impl Books {
     }
 
     /// A request left the system at `t` (completed, rejected, timed out or aborted).
-    pub(super) fn finished(&mut self, measured: bool, t: f64) {
+    fn finished(&mut self, measured: bool, t: f64) {
         if measured {
             self.resolved += 1;
             if self.resolved == self.n_measured {
@@ -438,63 +456,5 @@ impl Books {
             }
         }
         self.finished(s.measured, t);
-    }
-
-    /// Summarises the run. `stats` are the time-weighted statistics of the pool that decodes, `preemptions`
-    /// those of all pools, `prefill_busy` the in-window busy time of a separate prefill pool (0 if none).
-    pub(super) fn result(
-        mut self,
-        truncated: bool,
-        now: f64,
-        stats: &BusyStats,
-        preemptions: u32,
-        prefill_busy: f64,
-    ) -> SimResult {
-        let end = if self.window_end.is_finite() {
-            self.window_end
-        } else if self.resolved_at.is_nan() {
-            now
-        } else {
-            self.resolved_at
-        };
-        let duration = if self.window_start.is_finite() && end > self.window_start { end - self.window_start } else { 0.0 };
-        let per_s = |x: f64| if duration > 0.0 { x / duration } else { 0.0 };
-        let busy_share = |x: f64| if stats.busy > 0.0 { x / stats.busy } else { 0.0 };
-        // Open loop: the queue grew between the middle and the end of the measured arrivals by more than a
-        // tenth of the arrivals in between: arrivals outpace service, latencies depend on the run length.
-        let growing = match (self.q_mid, self.q_end) {
-            (Some(mid), Some(end)) if end > mid => {
-                let grew = (end - mid) as f64;
-                let arrivals = (self.n_measured - 1 - self.n_measured / 2) as f64;
-                grew >= 5.0 && grew > 0.1 * arrivals
-            }
-            _ => false,
-        };
-        // A saturated open-loop run: its capacity over the whole time its backlog kept the server busy.
-        let system_output_tps = if growing && self.resolved_at.is_finite() && self.resolved_at > self.window_start {
-            self.tokens_since_start as f64 / (self.resolved_at - self.window_start)
-        } else {
-            per_s(self.tokens_in_window as f64)
-        };
-        SimResult {
-            completed: self.completed,
-            rejected: self.rejected,
-            timed_out: self.timed_out,
-            preemptions,
-            duration_s: duration,
-            system_output_tps,
-            request_throughput: per_s(self.completions_in_window as f64),
-            ttft_ms: Percentiles::of(&mut self.ttft).scaled(1e3),
-            tpot_ms: Percentiles::of(&mut self.tpot).scaled(1e3),
-            itl_ms: self.itl.percentiles().scaled(1e3),
-            e2e_ms: Percentiles::of(&mut self.e2e).scaled(1e3),
-            mean_batch: busy_share(stats.batch_time),
-            mean_kv_utilization: busy_share(stats.kv_time),
-            memory_bound_fraction: busy_share(stats.mem_time),
-            compute_bound_fraction: busy_share(stats.comp_time),
-            prefill_utilization: per_s(prefill_busy).clamp(0.0, 1.0),
-            saturated: truncated || growing || self.completed == 0,
-            goodput_rps: per_s(self.good_in_window as f64),
-        }
     }
 }

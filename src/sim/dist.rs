@@ -122,20 +122,6 @@ impl LengthDist {
             }
         }
     }
-
-    /// The mean length in tokens (before rounding and clamping), 1 when the parameters are invalid.
-    #[must_use]
-    pub fn mean(&self) -> f64 {
-        let m = match *self {
-            Self::Fixed(v) => v,
-            Self::Uniform { min, max } => {
-                let (lo, hi) = ordered(min, max);
-                0.5 * (lo + hi)
-            }
-            Self::LogNormal { mean, .. } => mean,
-        };
-        if m.is_finite() { m.max(1.0) } else { 1.0 }
-    }
 }
 
 /// Whether `x` is a positive finite number.
@@ -220,7 +206,6 @@ mod tests {
             assert!((100..=200).contains(&x));
         }
         assert_eq!(d.min_tokens(), 100);
-        assert_eq!(d.mean(), 150.0);
     }
 
     #[test]

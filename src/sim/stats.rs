@@ -9,6 +9,9 @@
 //! 2⁻¹⁰ (0.1 %) keyed by the bits of the f64, each remembering its count and sum; a percentile takes the mean
 //! of the bucket holding each rank and interpolates as numpy does. The mean is exact; percentiles are within
 //! 0.1 % of numpy's (exact when a bucket holds a single value, the usual case for tail gaps).
+//!
+//! The time-weighted statistics of a pool (mean batch, KV utilisation, bound fractions) are sums of step
+//! time kept in [`BusyStats`] and divided by the busy time at the end.
 
 use serde::{Deserialize, Serialize};
 
@@ -47,43 +50,26 @@ impl Percentiles {
         Self { mean, p50: at(50.0), p90: at(90.0), p95: at(95.0), p99: at(99.0) }
     }
 
-    /// Summary of run-length encoded samples `(value, count)` (sorted in place): the same numbers as
-    /// [`Percentiles::of`] on the expanded sample. Zero counts and non-finite values are ignored.
-    #[must_use]
-    pub fn of_weighted(runs: &mut Vec<(f64, u32)>) -> Self {
-        runs.retain(|&(x, c)| x.is_finite() && c > 0);
-        if runs.is_empty() {
-            return Self::default();
-        }
-        runs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-        let n: u64 = runs.iter().map(|&(_, c)| u64::from(c)).sum();
-        let mean = runs.iter().map(|&(x, c)| x * f64::from(c)).sum::<f64>() / n as f64;
-        // Value of the k-th smallest element (0-based) of the expanded sample.
-        let value_at = |k: u64| {
-            let mut seen = 0u64;
-            for &(x, c) in runs.iter() {
-                seen += u64::from(c);
-                if k < seen {
-                    return x;
-                }
-            }
-            runs[runs.len() - 1].0
-        };
-        let at = |p: f64| {
-            let h = (n - 1) as f64 * p / 100.0;
-            let lo = (h.floor() as u64).min(n - 1);
-            let hi = (lo + 1).min(n - 1);
-            let (a, b) = (value_at(lo), value_at(hi));
-            a + (h - lo as f64) * (b - a)
-        };
-        Self { mean, p50: at(50.0), p90: at(90.0), p95: at(95.0), p99: at(99.0) }
-    }
-
     /// Every field multiplied by `k` (seconds → milliseconds).
     #[must_use]
     pub fn scaled(self, k: f64) -> Self {
         Self { mean: self.mean * k, p50: self.p50 * k, p90: self.p90 * k, p95: self.p95 * k, p99: self.p99 * k }
     }
+}
+
+/// Time-weighted statistics of one pool over the steps that start in the measurement window.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct BusyStats {
+    /// Seconds of steps.
+    pub(super) busy: f64,
+    /// Σ step time × sequences in the step.
+    pub(super) batch_time: f64,
+    /// Σ step time × share of the KV pool allocated.
+    pub(super) kv_time: f64,
+    /// Seconds of memory-bound steps.
+    pub(super) mem_time: f64,
+    /// Seconds of compute-bound steps.
+    pub(super) comp_time: f64,
 }
 
 /// Sub-buckets per power of two in a [`LogHistogram`] (as bits).
@@ -282,17 +268,6 @@ mod tests {
     }
 
     #[test]
-    fn weighted_equals_expanded() {
-        let mut runs = vec![(5.0, 3), (1.0, 2), (2.5, 1), (9.0, 4), (7.0, 0)];
-        let mut flat: Vec<f64> = runs.iter().flat_map(|&(x, c)| std::iter::repeat_n(x, c as usize)).collect();
-        let a = Percentiles::of_weighted(&mut runs);
-        let b = Percentiles::of(&mut flat);
-        for (u, v) in [(a.mean, b.mean), (a.p50, b.p50), (a.p90, b.p90), (a.p95, b.p95), (a.p99, b.p99)] {
-            assert!((u - v).abs() < 1e-12, "{a:?} {b:?}");
-        }
-    }
-
-    #[test]
     fn log_histogram_within_a_tenth_of_a_percent() {
         let mut h = LogHistogram::default();
         let mut runs = Vec::new();
@@ -306,8 +281,11 @@ mod tests {
         h.add(0.5, 3);
         runs.push((0.5, 3));
         let a = h.percentiles();
-        let b = Percentiles::of_weighted(&mut runs);
-        assert!((a.mean - b.mean).abs() < 1e-12 * b.mean);
+        let n: u32 = runs.iter().map(|&(_, c)| c).sum();
+        let mean = runs.iter().map(|&(x, c)| x * f64::from(c)).sum::<f64>() / f64::from(n);
+        let mut flat: Vec<f64> = runs.iter().flat_map(|&(x, c)| std::iter::repeat_n(x, c as usize)).collect();
+        let b = Percentiles::of(&mut flat);
+        assert!((a.mean - mean).abs() < 1e-12 * mean);
         for (u, v) in [(a.p50, b.p50), (a.p90, b.p90), (a.p95, b.p95), (a.p99, b.p99)] {
             assert!((u - v).abs() < 1e-3 * v, "{a:?} {b:?}");
         }
@@ -325,7 +303,6 @@ mod tests {
     #[test]
     fn empty_and_single() {
         assert_eq!(Percentiles::of(&mut Vec::new()), Percentiles::default());
-        assert_eq!(Percentiles::of_weighted(&mut Vec::new()), Percentiles::default());
         let p = Percentiles::of(&mut vec![2.0]);
         assert_eq!((p.mean, p.p50, p.p99), (2.0, 2.0, 2.0));
         let p = Percentiles::of(&mut vec![f64::NAN, 1.0]);

@@ -1,0 +1,67 @@
+//! The summary of a run: the measured requests' latency percentiles, the throughputs over the measurement
+//! window, the time-weighted pool statistics, and whether the run saturated (see "Measurement" in the module
+//! docs of [`crate::sim`]).
+
+use super::Books;
+use crate::sim::stats::{BusyStats, Percentiles};
+use crate::sim::types::SimResult;
+
+impl Books {
+    /// Summarises the run. `stats` are the time-weighted statistics of the pool that decodes, `preemptions`
+    /// those of all pools, `prefill_busy` the in-window busy time of a separate prefill pool (0 if none).
+    pub(in crate::sim) fn result(
+        mut self,
+        truncated: bool,
+        now: f64,
+        stats: &BusyStats,
+        preemptions: u32,
+        prefill_busy: f64,
+    ) -> SimResult {
+        let end = if self.window_end.is_finite() {
+            self.window_end
+        } else if self.resolved_at.is_nan() {
+            now
+        } else {
+            self.resolved_at
+        };
+        let duration = if self.window_start.is_finite() && end > self.window_start { end - self.window_start } else { 0.0 };
+        let per_s = |x: f64| if duration > 0.0 { x / duration } else { 0.0 };
+        let busy_share = |x: f64| if stats.busy > 0.0 { x / stats.busy } else { 0.0 };
+        // Open loop: the queue grew between the middle and the end of the measured arrivals by more than a
+        // tenth of the arrivals in between: arrivals outpace service, latencies depend on the run length.
+        let growing = match (self.q_mid, self.q_end) {
+            (Some(mid), Some(end)) if end > mid => {
+                let grew = (end - mid) as f64;
+                let arrivals = (self.n_measured - 1 - self.n_measured / 2) as f64;
+                grew >= 5.0 && grew > 0.1 * arrivals
+            }
+            _ => false,
+        };
+        // A saturated open-loop run: its capacity over the whole time its backlog kept the server busy.
+        let system_output_tps = if growing && self.resolved_at.is_finite() && self.resolved_at > self.window_start {
+            self.tokens_since_start as f64 / (self.resolved_at - self.window_start)
+        } else {
+            per_s(self.tokens_in_window as f64)
+        };
+        SimResult {
+            completed: self.completed,
+            rejected: self.rejected,
+            timed_out: self.timed_out,
+            preemptions,
+            duration_s: duration,
+            system_output_tps,
+            request_throughput: per_s(self.completions_in_window as f64),
+            ttft_ms: Percentiles::of(&mut self.ttft).scaled(1e3),
+            tpot_ms: Percentiles::of(&mut self.tpot).scaled(1e3),
+            itl_ms: self.itl.percentiles().scaled(1e3),
+            e2e_ms: Percentiles::of(&mut self.e2e).scaled(1e3),
+            mean_batch: busy_share(stats.batch_time),
+            mean_kv_utilization: busy_share(stats.kv_time),
+            memory_bound_fraction: busy_share(stats.mem_time),
+            compute_bound_fraction: busy_share(stats.comp_time),
+            prefill_utilization: per_s(prefill_busy).clamp(0.0, 1.0),
+            saturated: truncated || growing || self.completed == 0,
+            goodput_rps: per_s(self.good_in_window as f64),
+        }
+    }
+}
