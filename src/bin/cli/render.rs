@@ -1,0 +1,222 @@
+//! The `--table` renderings for people: reports, measurements, comparisons, calibrations, diffs, presets.
+
+use super::*;
+
+/// The fitted efficiencies and the error of every figure before and after.
+pub(super) fn render_calibration(c: &tps_planner::plan::calibrate::Calibration) -> String {
+    let mut out = format!(
+        "calibrated on {} figures: median |error| {:.1} % → {:.1} %\n\n{:<34} {:>10} {:>10}  range\n",
+        c.figures, c.median_abs_error_before_pct, c.median_abs_error_after_pct, "parameter", "before", "after"
+    );
+    for f in &c.fitted {
+        out += &format!("{:<34} {:>10.3} {:>10.3}  {}–{}\n", f.field, f.before, f.after, f.lo, f.hi);
+    }
+    out += &format!("\n{:<40} {:<14} {:>10} {:>10} {:>10}\n", "run", "figure", "measured", "before", "after");
+    for (run, metric, m, b, a) in &c.rows {
+        out += &format!("{:<40} {:<14} {:>10.1} {:>+9.1}% {:>+9.1}%\n", run.chars().take(40).collect::<String>(), metric, m, (b / m - 1.0) * 100.0, (a / m - 1.0) * 100.0);
+    }
+    out
+}
+
+pub(super) fn render_measurements(ms: &[import::Measurement]) -> String {
+    let mut out = format!(
+        "{:<26} {:<24} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9} {:>9}\n",
+        "tool", "run", "prompt", "output", "system t/s", "user t/s", "TTFT p99", "TPOT p50", "prefill"
+    );
+    for m in ms {
+        out += &format!(
+            "{:<26} {:<24} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9} {:>9}\n",
+            m.tool,
+            m.label.chars().take(24).collect::<String>(),
+            opt(m.prompt_tokens, 0),
+            opt(m.output_tokens, 0),
+            opt(m.system_output_tps, 0),
+            opt(m.per_user_tps, 1),
+            opt(m.ttft_ms.p99, 0),
+            opt(m.tpot_ms.p50.or(m.tpot_ms.mean), 1),
+            opt(m.prefill_tps, 0),
+        );
+    }
+    out
+}
+
+pub(super) fn render_comparisons(cs: &[import::Comparison]) -> String {
+    let mut out = String::new();
+    let mut all = Vec::new();
+    for c in cs {
+        let m = &c.measurement;
+        out += &format!("{} — {} ({}), predicted for {}\n", m.tool, m.label, m.model.as_deref().unwrap_or("model not recorded"), c.load);
+        for r in &c.rows {
+            out += &format!("  {:<20} {:>10.1} {:<6} measured {:>10.1}  {:+6.1} %\n", r.metric, r.predicted, r.unit, r.measured, r.error_pct);
+            all.push(r.error_pct.abs());
+        }
+        for n in m.notes.iter().chain(&c.notes) {
+            out += &format!("  note: {n}\n");
+        }
+    }
+    all.sort_by(f64::total_cmp);
+    if let Some(med) = all.get(all.len() / 2) {
+        out += &format!("{} figures compared: median |error| {med:.1} %\n", all.len());
+    }
+    out
+}
+
+pub(super) fn presets_list(which: Option<PresetTable>) -> String {
+    let mut out = String::new();
+    let all = which.is_none();
+    let w = which.map_or("", PresetTable::name);
+    if all || w == "hardware" {
+        out += "# hardware (per device: GB/s, GB, dense FP16 TFLOPS)\n";
+        for h in presets::hardware::HARDWARE {
+            out += &format!(
+                "{:<22} {:>7.0} GB/s {:>5.0} GB {:>7} TF  {}{}\n",
+                h.id,
+                h.bandwidth_gbps,
+                h.memory_gb,
+                h.fp16_tflops.map_or("-".into(), |v| format!("{v:.0}")),
+                h.name,
+                if h.verified { "" } else { " (unverified)" }
+            );
+        }
+    }
+    if all || w == "models" {
+        out += "# models (params B, active B, layers, KV heads × head dim)\n";
+        for m in presets::models::MODELS {
+            out += &format!("{:<18} {:>7.2} B {:>6.2} B act {:>4} L {:>3}×{:<4} {}\n", m.id, m.params_b, m.active_params_b, m.layers, m.kv_heads, m.head_dim, m.name);
+        }
+    }
+    if all || w == "quant" {
+        out += "# weight formats (effective bits per weight)\n";
+        for q in quant::WEIGHT_FORMATS {
+            out += &format!("{:<8} {:>7.3} bits  {}\n", q.id, q.bits, q.label);
+        }
+        out += "# kv cache dtypes (bytes per element)\n";
+        for k in quant::KV_FORMATS {
+            out += &format!("{:<8} {:>7.4} B\n", k.id, k.bytes);
+        }
+    }
+    if all || w == "engines" {
+        out += "# engines\n";
+        for e in presets::engines::ENGINES {
+            out += &format!("{:<13} max_batch {:>5}  tokens/step {:>5}  mem {:.2}  {}\n", e.id, e.max_batch, e.max_batched_tokens, e.memory_utilization, e.name);
+        }
+    }
+    if all || w == "targets" {
+        out += "# targets (TTFT ms, TPOT ms at percentile)\n";
+        for t in presets::targets::TARGETS {
+            out += &format!("{:<32} TTFT {:>9} TPOT {:>9} P{}  {}\n", t.id, fmt_limit(t.ttft_ms), fmt_limit(t.tpot_ms), t.percentile, t.name);
+        }
+    }
+    out
+}
+
+pub(super) fn render_diff(d: &tps_planner::plan::Diff) -> String {
+    let mut o = format!("A: {} — {} ({}, {})\nB: {} — {} ({}, {})\n\n", d.a.model, d.a.hardware, d.a.engine, d.a.quantization, d.b.model, d.b.hardware, d.b.engine, d.b.quantization);
+    o += &format!("{:<38} {:>12} {:>12} {:>12} {:>8}  {}\n", "", "A", "B", "B − A", "B ÷ A", "unit");
+    let num = |v: Option<f64>| {
+        v.map_or_else(
+            || "—".to_string(),
+            |x| {
+                if x.fract() == 0.0 || x.abs() >= 100.0 {
+                    format!("{x:.0}")
+                } else if x.abs() >= 1.0 {
+                    format!("{x:.2}")
+                } else {
+                    format!("{x:.4}")
+                }
+            },
+        )
+    };
+    for r in &d.rows {
+        o += &format!(
+            "{:<38} {:>12} {:>12} {:>12} {:>8}  {}\n",
+            r.label,
+            num(r.a),
+            num(r.b),
+            r.delta.map_or_else(|| "—".to_string(), |x| if x >= 0.0 { format!("+{}", num(Some(x))) } else { num(Some(x)) }),
+            r.ratio.map_or_else(|| "—".to_string(), |x| format!("{x:.2}×")),
+            r.unit
+        );
+    }
+    o += &format!("\nA: {}\nB: {}\n", d.a.verdict, d.b.verdict);
+    o
+}
+
+pub(super) fn render_table(r: &Report) -> String {
+    let ss = &r.single_stream;
+    let m = &r.memory;
+    let mut o = format!("{} on {} with {}\n", r.model, r.hardware, r.engine);
+    o += &format!(
+        "single stream: ceiling {:.1} tok/s (bandwidth ÷ {:.2} GB/token), predicted {:.1} tok/s (±{:.0} %), TPOT {:.1} ms, TTFT {:.0} ms, prefill {:.0} tok/s, {:?}-bound\n",
+        ss.ceiling_tps, ss.bytes_per_token / 1e9, ss.decode_tps, r.band.single_stream_pct, ss.tpot_ms, ss.ttft_ms, ss.prefill_tps, ss.bound
+    );
+    o += &format!(
+        "memory: weights {:.1} GB, KV {:.0} KB/token, KV space {:.1} GB: {:.0} sequences of {:.0} tokens fit at full length, at most {:.0} run at once (max batch, or prompts that fit; more than fit at full length means preemptions){}\n",
+        m.weights_gb, m.kv_bytes_per_token / 1e3, m.kv_budget_gb, m.kv_max_sequences.floor(), m.context_tokens, m.max_concurrency, if m.fits { "" } else { " — DOES NOT FIT" }
+    );
+    let pct = r.target.percentile;
+    let task = r.target.task_s.map_or_else(String::new, |t| {
+        format!("; a task (agent steps × (TTFT + {:.0} output tokens × TPOT) at P{pct:.0}) ≤ {t} s", r.output_tokens)
+    });
+    if r.target.tpot_ms >= 1e8 && r.target.ttft_ms >= 1e8 {
+        o += &format!("target: {} — {}\n\n", r.target.name, if task.is_empty() { "no latency limit".to_string() } else { format!("no per-token limit{task}") });
+    } else {
+        o += &format!("target: {} — P{pct:.0} TTFT ≤ {} ms, TPOT ≤ {} ms{task}\n\n", r.target.name, fmt_limit(r.target.ttft_ms), fmt_limit(r.target.tpot_ms));
+    }
+    o += &format!(
+        "{:>9} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6} {:>8} {}\n",
+        "load", "user t/s", "system t/s", "TTFT p50", "TTFT p95", "TTFT p99", "TPOT p50", "TPOT p95", "TPOT p99", "batch", "bound", "ok"
+    );
+    for p in &r.sweep {
+        let load = match (p.concurrency, p.request_rate) {
+            (Some(c), _) => format!("{c:.0}"),
+            (_, Some(x)) => format!("{x:.2}/s"),
+            _ => "-".into(),
+        };
+        o += &format!(
+            "{:>9} {:>9.1} {:>10.0} {:>9.0} {:>9.0} {:>9.0} {:>9.1} {:>9.1} {:>9.1} {:>6.1} {:>8} {}{}\n",
+            load,
+            p.per_user_tps,
+            p.system_tps,
+            p.ttft_ms.p50,
+            p.ttft_ms.p95,
+            p.ttft_ms.p99,
+            p.tpot_ms.p50,
+            p.tpot_ms.p95,
+            p.tpot_ms.p99,
+            p.mean_batch,
+            format!("{:?}", p.bound).to_lowercase(),
+            if p.meets_target { "✓" } else { "✗" },
+            if p.saturated { " saturated" } else { "" }
+        );
+    }
+    let mk = |name: &str, m: &Option<tps_planner::scenario::Marker>| match m {
+        Some(m) => format!(
+            "{name}: {} — {:.0} tok/s total, {:.1} tok/s each\n",
+            m.concurrency
+                .map(|c| if c.round() == 1.0 { "1 user".to_string() } else { format!("{c:.0} users") })
+                .or(m.request_rate.map(|x| format!("{x:.2} req/s")))
+                .unwrap_or_default(),
+            m.system_tps,
+            m.per_user_tps
+        ),
+        None => format!("{name}: none\n"),
+    };
+    o += "\n";
+    o += &mk("peak", &Some(r.peak.clone()));
+    o += &mk("knee", &r.knee);
+    o += &mk("peak usable", &r.peak_usable);
+    o += &mk("operating point", &r.operating_point);
+    o += &meeting_lines(r);
+    o += &format!("\nverdict: {}\n", r.verdict);
+    for w in &r.warnings {
+        o += &format!("warning: {w}\n");
+    }
+    if !r.defaults_used.is_empty() {
+        o += "defaults used:\n";
+        for d in &r.defaults_used {
+            o += &format!("  - {d}\n");
+        }
+    }
+    o
+}

@@ -1,0 +1,167 @@
+//! Tests of the step roofline: hand-computed steps, bounds, tensor parallelism, splits.
+
+use super::*;
+use crate::model::hardware::HardwareKind;
+use crate::model::llm::tests::llama3_8b;
+
+pub(crate) fn h100_llama8b() -> Deployment {
+    Deployment {
+        hardware: Hardware {
+            name: "H100".into(),
+            kind: HardwareKind::DatacenterGpu,
+            architecture: crate::model::hardware::Architecture::Hopper,
+            memory_bandwidth_gbps: 3350.0,
+            memory_gb: 80.0,
+            fp16_tflops: 989.0,
+            fp8_tflops: Some(1979.0),
+            fp4_tflops: None,
+            int8_tops: None,
+            devices: 1,
+            parallelism: Parallelism::Tensor,
+            interconnect_gbps: 450.0,
+            allreduce_us: None,
+            tdp_watts: None,
+        },
+        model: llama3_8b(),
+        weight_bits: 16.0,
+        compute_dtype: ComputeDtype::Fp16,
+        kv_elem_bytes: 2.0,
+        engine: EngineParams {
+            name: "test".into(),
+            kind: crate::model::engine::EngineKind::Generic,
+            bandwidth_efficiency: 1.0,
+            kv_bandwidth_efficiency: 1.0,
+            compute_efficiency: 1.0,
+            moe_efficiency: 1.0,
+            step_overhead_ms: 0.0,
+            request_overhead_ms: 0.0,
+            request_overhead_cv: 0.0,
+            max_batch: 256,
+            max_batched_tokens: 8192,
+            memory_utilization: 0.9,
+            reserve_gb: 2.0,
+        },
+    }
+}
+
+#[test]
+fn batch_one_is_bytes_over_bandwidth() {
+    let d = h100_llama8b();
+    let c = d.step(&d.decode_load(1.0, 0.0));
+    let bytes = (8.03e9 - 128_256.0 * 4096.0) * 2.0;
+    assert!((c.seconds - bytes / 3350e9).abs() < 1e-12);
+    assert_eq!(c.bound, Bound::Memory);
+}
+
+#[test]
+fn kv_reads_add_to_the_step() {
+    let d = h100_llama8b();
+    let s0 = d.step(&d.decode_load(1.0, 0.0)).seconds;
+    let s1 = d.step(&d.decode_load(1.0, 10_000.0)).seconds;
+    assert!((s1 - s0 - 10_000.0 * 131_072.0 / 3350e9).abs() < 1e-9);
+}
+
+#[test]
+fn large_batches_become_compute_bound() {
+    let d = h100_llama8b();
+    let c = d.step(&d.decode_load(4096.0, 0.0));
+    assert_eq!(c.bound, Bound::Compute);
+    assert!((c.compute_s - 2.0 * d.model.matmul_params_per_token() * 4096.0 / 989e12).abs() < 1e-12);
+}
+
+#[test]
+fn row_split_streams_weights_in_parallel_but_waits_per_layer() {
+    let one = h100_llama8b();
+    let mut rs = one.clone();
+    rs.hardware.devices = 2;
+    rs.hardware.parallelism = Parallelism::RowSplit;
+    let c1 = one.step(&one.decode_load(1.0, 8192.0));
+    let c2 = rs.step(&rs.decode_load(1.0, 8192.0));
+    // Weights over two devices, the KV cache on the main one only.
+    assert!((c2.weights_s - c1.weights_s / 2.0).abs() < 1e-12);
+    assert!((c2.memory_s - c2.weights_s - (c1.memory_s - c1.weights_s)).abs() < 1e-12);
+    let wait = 32.0 * (ROW_SPLIT_SYNC_S + ROW_SPLIT_PER_DEVICE_S + 4096.0 * 4.0 * ROW_SPLIT_VECTORS_PER_LAYER / 450e9);
+    assert!((c2.comm_s - wait).abs() < 1e-12, "{} vs {wait}", c2.comm_s);
+    assert_eq!(rs.kv_replication(), 1.0);
+    // The KV cache lives on the main device: one device's memory minus its share of the weights.
+    let expect = 80.0 * GIB * rs.engine.memory_utilization - rs.weight_bytes() / 2.0 - rs.engine.reserve_gb * GIB;
+    assert!((rs.kv_budget_bytes() - expect).abs() < 1.0);
+}
+
+#[test]
+fn tensor_parallel_adds_bandwidth_layer_split_does_not() {
+    let one = h100_llama8b();
+    let mut tp = one.clone();
+    tp.hardware.devices = 2;
+    let mut ls = tp.clone();
+    ls.hardware.parallelism = Parallelism::LayerSplit;
+    let t1 = one.step(&one.decode_load(1.0, 0.0));
+    let t2 = tp.step(&tp.decode_load(1.0, 0.0));
+    let tl = ls.step(&ls.decode_load(1.0, 0.0));
+    assert!((t2.memory_s - t1.memory_s / 2.0).abs() < 1e-12);
+    assert!(t2.comm_s > 0.0 && t2.seconds < t1.seconds);
+    assert!((tl.memory_s - t1.memory_s).abs() < 1e-12);
+    assert!(tl.seconds > t1.seconds);
+}
+
+#[test]
+fn kv_capacity() {
+    let d = h100_llama8b();
+    // 0.9 × 80 GiB usable − 16.06 GB weights − 2 GiB reserve.
+    let gib = 1_073_741_824.0;
+    let budget = 80.0 * gib * 0.9 - 8.03e9 * 2.0 - 2.0 * gib;
+    assert!((d.kv_budget_bytes() / budget - 1.0).abs() < 1e-12, "{} vs {budget}", d.kv_budget_bytes());
+    assert!((d.max_sequences(1000.0) / (budget / 131_072_000.0) - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn tensor_parallel_replicates_kv_heads_it_cannot_split() {
+    let mut d = h100_llama8b();
+    d.hardware.devices = 16; // 8 KV heads over 16 devices: each head on 2 devices
+    assert_eq!(d.kv_bytes_per_token(), 2.0 * 131_072.0);
+    d.hardware.devices = 8;
+    assert_eq!(d.kv_bytes_per_token(), 131_072.0);
+    d.model.attention = crate::model::llm::Attention::Mla { kv_lora_rank: 512, rope_dim: 64 };
+    assert_eq!(d.kv_bytes_per_token(), 8.0 * 32.0 * 576.0 * 2.0);
+    d.hardware.parallelism = Parallelism::Pipeline;
+    assert_eq!(d.kv_bytes_per_token(), 32.0 * 576.0 * 2.0);
+}
+
+#[test]
+fn long_prompts_are_sampled_not_looped() {
+    let mut d = h100_llama8b();
+    d.engine.max_batched_tokens = 1;
+    // 10 million one-token chunks: bounded work, close to the exact sum for a smaller case.
+    let t = d.prefill_seconds(1e7, 0.0);
+    assert!(t.is_finite() && t > 0.0);
+    d.engine.max_batched_tokens = 512;
+    let sampled = d.prefill_seconds(512.0 * 200.0, 0.0);
+    let mut exact = 0.0;
+    for j in 0..200 {
+        exact += d.step(&d.with_prefill(StepLoad::default(), 512.0, 512.0 * f64::from(j))).seconds;
+    }
+    assert!((sampled / exact - 1.0).abs() < 0.01, "{sampled} vs {exact}");
+}
+
+#[test]
+fn pipeline_pipelines_prefill_but_not_one_token() {
+    let one = h100_llama8b();
+    let mut pp = one.clone();
+    pp.hardware.devices = 4;
+    pp.hardware.parallelism = Parallelism::Pipeline;
+    let t1 = one.prefill_seconds(8192.0, 0.0);
+    let t4 = pp.prefill_seconds(8192.0, 0.0);
+    assert!(t4 < t1 / 3.0, "{t4} vs {t1}");
+    let d1 = one.step(&one.decode_load(1.0, 0.0)).seconds;
+    let d4 = pp.step(&pp.decode_load(1.0, 0.0)).seconds;
+    assert!(d4 >= d1);
+}
+
+#[test]
+fn prefill_is_compute_bound_and_chunked() {
+    let d = h100_llama8b();
+    let t = d.prefill_seconds(8192.0, 0.0);
+    let mm = 2.0 * d.model.matmul_params_per_token() * 8192.0 / 989e12;
+    assert!(t > mm && t < mm * 1.5, "{t} vs {mm}");
+    assert_eq!(d.prefill_seconds(0.0, 0.0), 0.0);
+}

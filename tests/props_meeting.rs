@@ -1,0 +1,201 @@
+//! Property tests of the meeting answer: capacity, fleet, energy and cost never panic, and obey their laws.
+
+use proptest::prelude::*;
+use tps_planner::plan;
+use tps_planner::scenario::*;
+
+/// Whether every null in a report is one of the fields that are optional by design.
+fn no_stray_null(v: &serde_json::Value, key: &str) -> bool {
+    match v {
+        serde_json::Value::Null => matches!(
+            key,
+            "peak_usable"
+                | "knee"
+                | "operating_point"
+                | "ttft_p_ms"
+                | "capacity"
+                | "max_users_at_target"
+                | "max_request_rate_at_target"
+                | "next"
+                | "fleet"
+                | "peak_users"
+                | "peak_request_rate"
+                | "utilisation_one_fewer"
+                | "energy"
+                | "pue"
+                | "wall_joules_per_output_token"
+                | "cost"
+                | "currency"
+                | "devices_per_hour"
+                | "electricity_per_hour"
+                | "fleet_per_hour"
+        ),
+        serde_json::Value::Array(a) => a.iter().all(|x| no_stray_null(x, key)),
+        serde_json::Value::Object(o) => o.iter().all(|(k, x)| no_stray_null(x, k)),
+        _ => true,
+    }
+}
+
+fn any_price() -> impl Strategy<Value = Option<f64>> {
+    prop_oneof![
+        2 => Just(None),
+        1 => Just(Some(f64::NAN)),
+        1 => Just(Some(f64::INFINITY)),
+        1 => Just(Some(-1.0)),
+        1 => Just(Some(0.0)),
+        1 => Just(Some(1e300)),
+        8 => (0.0f64..100.0).prop_map(Some),
+    ]
+}
+
+fn meeting_scenario(devices: u32, model: &str, hw: &str) -> Scenario {
+    Scenario {
+        hardware: HardwareSpec { preset: Some(hw.into()), devices: Some(devices), ..Default::default() },
+        model: ModelSpec { preset: Some(model.into()), ..Default::default() },
+        quantization: QuantSpec { weights: Some("fp8".into()), ..Default::default() },
+        engine: EngineSpec { preset: Some("vllm".into()), ..Default::default() },
+        ..Default::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Any fleet and cost input: a report or an error naming a fleet or cost field, never a panic, and the
+    /// report's figures finite and consistent (replicas = ⌈peak ÷ per replica⌉ + spare).
+    #[test]
+    fn no_panic_for_any_fleet_or_cost_input(
+        users in any_price(), rate in any_price(), spare in prop_oneof![4 => Just(None), 4 => (0u32..20).prop_map(Some), 1 => Just(Some(u32::MAX))],
+        device_hour in any_price(), elec in any_price(), pue in any_price(),
+        currency in prop_oneof![3 => Just(None), 1 => Just(Some(String::new())), 1 => Just(Some("ABCDEFGHIJ".to_string())), 1 => Just(Some("\u{7}".to_string())), 4 => "[A-Z€$]{1,4}".prop_map(Some)],
+        no_fleet in any::<bool>(), no_cost in any::<bool>(), tdp in any_price(),
+    ) {
+        let mut s = meeting_scenario(2, "llama-3.1-70b", "h100-sxm");
+        s.hardware.tdp_watts = tdp;
+        s.fleet = (!no_fleet).then(|| FleetSpec { peak_users: users.map(|u| u * 10.0), peak_request_rate: rate, spare_replicas: spare });
+        s.cost = (!no_cost).then(|| CostSpec { device_hour, currency: currency.clone(), electricity_per_kwh: elec, pue });
+        match plan::evaluate_analytic(&s) {
+            Ok(r) => {
+                let json = serde_json::to_value(&r).unwrap();
+                prop_assert!(no_stray_null(&json, ""), "{json}");
+                if let Some(f) = &r.fleet {
+                    let op = r.operating_point.as_ref().unwrap();
+                    let per = match (f.peak_users, f.peak_request_rate) {
+                        (Some(_), _) => f.users_per_replica,
+                        _ => f.request_rate_per_replica,
+                    };
+                    prop_assert_eq!(f.users_per_replica, op.concurrency.unwrap());
+                    let peak = f.peak_users.or(f.peak_request_rate).unwrap();
+                    prop_assert_eq!(Some(f.replicas), plan::fleet::replicas(peak, per, f.spare_replicas));
+                    prop_assert_eq!(f.devices_total, f.replicas * 2);
+                    prop_assert!(f.utilisation_at_peak.is_finite() && f.utilisation_at_peak >= 0.0);
+                }
+                if let Some(c) = &r.cost {
+                    prop_assert!(c.per_million_output_tokens.is_finite() && c.per_million_output_tokens >= 0.0, "{c:?}");
+                    prop_assert!(device_hour.is_some() || c.electricity_per_hour.is_some());
+                }
+                prop_assert_eq!(r.cost.is_some(), !no_cost && (device_hour.is_some() || (elec.is_some() && r.energy.is_some())));
+            }
+            Err(e) => prop_assert!(e.field.starts_with("fleet") || e.field.starts_with("cost") || e.field == "hardware.tdp_watts", "{e}"),
+        }
+    }
+
+    /// The power model's economics: with the same mix of memory- and compute-bound steps, a busier server
+    /// (higher utilisation, below saturation: throughput in proportion to it) makes tokens more cheaply, from
+    /// any prices (the idle floor is paid whether or not tokens are made).
+    #[test]
+    fn cost_per_token_falls_as_utilisation_rises(
+        tdp in 50.0f64..1500.0, devices in 1u32..9, device_hour in prop_oneof![Just(None), (0.0f64..20.0).prop_map(Some)],
+        elec in prop_oneof![Just(None), (0.01f64..1.0).prop_map(Some)], pue in 1.0f64..2.0, max_tps in 10.0f64..50_000.0,
+        mix in 0.6f64..1.0, u1 in 0.01f64..1.0, du in 0.001f64..1.0,
+    ) {
+        prop_assume!(device_hour.is_some() || elec.is_some());
+        let u2 = (u1 + du).min(1.0);
+        prop_assume!(u2 > u1 * 1.0001);
+        let cost = |u: f64| {
+            let tps = u * max_tps;
+            let e = plan::energy::figures(devices, tdp, u * mix, tps).unwrap();
+            let (d, el) = plan::cost::per_hour_parts(device_hour, devices, elec, Some(e.average_watts), Some(pue));
+            (plan::cost::per_million(d.unwrap_or(0.0) + el.unwrap_or(0.0), tps).unwrap(), e.joules_per_output_token)
+        };
+        let (c1, j1) = cost(u1);
+        let (c2, j2) = cost(u2);
+        prop_assert!(c2 < c1, "cost per million {c1} at {u1} -> {c2} at {u2}");
+        prop_assert!(j2 < j1, "J/token {j1} -> {j2}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// More devices per replica never need more replicas for the same users (NVLink datacenter GPUs, models
+    /// whose heads divide by the device counts; analytic evaluation).
+    #[test]
+    fn more_devices_never_need_more_replicas(
+        model in prop::sample::select(vec!["llama-3.1-8b", "llama-3.1-70b", "qwen2.5-72b", "qwen2.5-32b", "qwen3-32b", "mixtral-8x7b"]),
+        hw in prop::sample::select(vec!["h100-sxm", "h200-sxm", "b200", "a100-80gb-sxm"]),
+        users in 1.0f64..5000.0, spare in 0u32..3, prompt in 64.0f64..4096.0, output in 16.0f64..1024.0,
+    ) {
+        let mut last: Option<(u32, u64)> = None;
+        let mut compared = 0;
+        for devices in [1u32, 2, 4, 8] {
+            let mut s = meeting_scenario(devices, model, hw);
+            s.workload.prompt_tokens = Some(prompt);
+            s.workload.output_tokens = Some(output);
+            s.fleet = Some(FleetSpec { peak_users: Some(users), peak_request_rate: None, spare_replicas: Some(spare) });
+            let Ok(r) = plan::evaluate_analytic(&s) else { continue };
+            let Some(f) = r.fleet else { continue };
+            if let Some((d, n)) = last {
+                prop_assert!(f.replicas <= n, "{model} on {hw}: {} devices need {} replicas, {d} devices {n}", devices, f.replicas);
+                compared += 1;
+            }
+            last = Some((devices, f.replicas));
+        }
+        // A workload that no device count (or only one) can serve at the target has nothing to compare; such
+        // draws are discarded, not counted as passes (proptest still needs 48 that compare).
+        prop_assume!(compared >= 1);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    /// The capacity never exceeds what the engine runs at once (memory and max batch), and is bracketed: the
+    /// next load breaks the target, or the capacity is that limit.
+    #[test]
+    fn capacity_never_exceeds_the_memory_or_engine_limit(
+        params in 1.0f64..40.0, max_batch in prop_oneof![Just(None), (2u32..64).prop_map(Some)], mem in 24.0f64..96.0,
+        prompt in 16.0f64..2048.0, output in 2.0f64..256.0, tpot in 5.0f64..200.0, seed in 0u64..100,
+    ) {
+        let s = Scenario {
+            hardware: HardwareSpec { memory_bandwidth_gbps: Some(2000.0), memory_gb: Some(mem), fp16_tflops: Some(400.0), ..Default::default() },
+            model: ModelSpec { params_b: Some(params), ..Default::default() },
+            quantization: QuantSpec { weight_bits: Some(8.0), ..Default::default() },
+            engine: EngineSpec { preset: Some("vllm".into()), max_batch, ..Default::default() },
+            workload: WorkloadSpec {
+                prompt_tokens: Some(prompt),
+                output_tokens: Some(output),
+                distribution: Some("lognormal".into()),
+                requests: Some(60),
+                seed: Some(seed),
+                ..Default::default()
+            },
+            target: TargetSpec { tpot_ms: Some(tpot), ..Default::default() },
+            ..Default::default()
+        };
+        let r = plan::evaluate(&s).unwrap();
+        if let Some(c) = &r.capacity {
+            let users = c.max_users_at_target.unwrap();
+            prop_assert!(users <= r.memory.max_concurrency, "{users} > {}", r.memory.max_concurrency);
+            prop_assert!(users <= f64::from(max_batch.unwrap_or(u32::MAX)));
+            match &c.next {
+                Some(n) => prop_assert_eq!(n.concurrency.unwrap(), users + 1.0),
+                None => prop_assert_eq!(users, r.memory.max_concurrency),
+            }
+            let op = r.operating_point.as_ref().unwrap().concurrency.unwrap();
+            prop_assert!(op <= users);
+        } else {
+            prop_assert!(r.operating_point.is_none());
+        }
+    }
+}
