@@ -398,3 +398,69 @@ fn pcie_allreduce_latency_matches_the_fit() {
     println!("  best {:.0} µs; default {default:.0} µs", best.1);
     assert!((default - best.1).abs() <= 15.0, "default {default} µs vs fit {} µs", best.1);
 }
+
+/// Current llama.cpp builds' per-layer overhead relative to the 2024 fit (`engines::llama_cpp_build_overhead_factor`):
+/// scanned per family (GPUs, Apple silicon) on the llama-bench decode rows of current builds from sources outside
+/// the fit (tests/data/single_stream_new.csv, single_stream_external.csv), smallest median |log error|;
+/// the defaults must stay within 0.1 of the fit.
+#[test]
+fn llama_cpp_current_build_overhead_matches_the_fit() {
+    use tps_planner::model::hardware::HardwareKind as K;
+    // (scenario with the 2024 overhead as an explicit number, its 2024 overhead ms, measured tok/s, tokens, apple)
+    let mut rows = Vec::new();
+    for row in read_csv("tests/data/single_stream_new.csv") {
+        let known = tps_planner::presets::models::MODELS.iter().any(|m| m.name == row["model"]) && tps_planner::presets::hardware::find(&row["hardware_key"]).is_some();
+        // Pure decode only (llama-bench tgN): llmfit's whole-request rates include prefill and HTTP and are
+        // checked, not fitted on.
+        if !known || !engines::llama_cpp_current_build(Some(&row["engine_version"])) || !row["test"].starts_with("tg") {
+            continue;
+        }
+        let mut s = row_scenario(&row, "llama.cpp");
+        if s.quantization.weights.as_deref().and_then(tps_planner::model::quant::weight_format).is_none() {
+            s.quantization.weights = None;
+        }
+        let (Some(m), gen) = (num(&row, "decode_tok_s"), num(&row, "gen_len").unwrap_or(128.0)) else { continue };
+        rows.push((s, m, gen));
+    }
+    for row in read_csv("tests/data/single_stream_external.csv") {
+        let s = tps_planner::scenario::Scenario::from_json(&format!(
+            r#"{{"hardware":{{"preset":"{}"}},"model":{{"preset":"{}"}},"quantization":{{"weights":"{}"}},"engine":{{"preset":"llama.cpp"}}}}"#,
+            row["hardware_key"], row["model_preset"], row["weights"]
+        ))
+        .unwrap();
+        rows.push((s, num(&row, "decode_tok_s").unwrap(), num(&row, "test_gen").unwrap()));
+    }
+    println!("llama.cpp current builds, per-layer overhead ÷ the 2024 fit ({} rows):", rows.len());
+
+    use tps_planner::model::hardware::Architecture as A;
+    for (apple, name, default) in [(false, "GPUs", engines::LLAMA_CPP_CURRENT_OVERHEAD_GPU), (true, "Apple M3/M4", engines::LLAMA_CPP_CURRENT_OVERHEAD_APPLE)] {
+        let mut best = (f64::INFINITY, 1.0);
+        let mut n = 0;
+        for step in 0..=30 {
+            let f = 0.05 * f64::from(step);
+            let mut errs = Vec::new();
+            for (s, m, gen) in &rows {
+                let base = resolve(s).deployment;
+                if (base.hardware.kind == K::AppleSilicon) != apple
+                    || (apple && !matches!(base.hardware.architecture, A::AppleM3 | A::AppleM4))
+                {
+                    continue;
+                }
+                let old = engines::efficiency("llama.cpp", base.hardware.kind, base.hardware.architecture).step_overhead_ms(base.model.layers);
+                let mut t = s.clone();
+                t.engine.step_overhead_ms = Some(old * f);
+                let d = resolve(&t).deployment;
+                errs.push((1.0 / d.mean_decode_step(1.0, 0.0, *gen) / m).ln().abs());
+            }
+            n = errs.len();
+            errs.sort_by(f64::total_cmp);
+            if let Some(&med) = errs.get(errs.len() / 2) {
+                if med < best.0 - 1e-9 {
+                    best = (med, f);
+                }
+            }
+        }
+        println!("  {name:<14} factor {:.2} over {n} rows (median |log error| {:.3}); default {default:.2}", best.1, best.0);
+        assert!((default - best.1).abs() <= 0.1, "{name}: default {default} vs fit {:.2}", best.1);
+    }
+}

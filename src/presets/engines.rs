@@ -48,6 +48,60 @@ impl Efficiency {
     }
 }
 
+/// Whether a llama.cpp version string names a current build (from about b4000, late 2024): the default when
+/// none is given. Older builds are recognised by a year ("May 2024 build", "Dec 2023") or a build number below
+/// 4000 ("b3447", "build 2811"); a bare commit hash says nothing and counts as current.
+#[must_use]
+pub fn llama_cpp_current_build(version: Option<&str>) -> bool {
+    let Some(v) = version else { return true };
+    let lower = v.to_ascii_lowercase();
+    if ["2022", "2023", "2024"].iter().any(|y| lower.contains(y)) {
+        return false;
+    }
+    // Build numbers, where the text marks them as such: "b3447", "build 2811", "(7315)". Other numbers (a
+    // commit hash's digits, "PR #787", "sm_120", "CUDA 13.3") say nothing about the build.
+    let words: Vec<&str> = lower.split(|c: char| !(c.is_ascii_alphanumeric() || c == '(' || c == ')')).filter(|w| !w.is_empty()).collect();
+    for (k, w) in words.iter().enumerate() {
+        let digits = |t: &str| t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty();
+        let n = if let Some(d) = w.strip_prefix('b').filter(|d| digits(d)) {
+            d.parse::<u32>().ok()
+        } else if digits(w) && k > 0 && words[k - 1] == "build" {
+            w.parse::<u32>().ok()
+        } else if let Some(d) = w.strip_prefix('(').and_then(|t| t.strip_suffix(')')).filter(|d| digits(d)) {
+            d.parse::<u32>().ok()
+        } else {
+            None
+        };
+        if let Some(n) = n.filter(|n| (100..20_000).contains(n)) {
+            return n >= 4000;
+        }
+    }
+    true
+}
+
+/// Per-layer step overhead of current llama.cpp builds relative to the 2024 builds the fit's rows come from
+/// (fused kernels, CUDA graphs, Metal concurrency): fitted by `tests/fit.rs` on single-stream rows of 2025–26
+/// builds from sources outside the fit (tests/data/single_stream_new.csv, single_stream_external.csv), per
+/// family. Current builds are the default; a scenario naming an older build (`engine.version`) keeps 1.
+#[must_use]
+pub fn llama_cpp_build_overhead_factor(kind: HardwareKind, arch: Architecture, version: Option<&str>) -> f64 {
+    if !llama_cpp_current_build(version) {
+        return 1.0;
+    }
+    match (kind, arch) {
+        // M3 and M4 GPUs (dynamic caching) with current builds; an M1 Max on a 2026 build still decodes as the
+        // 2024 fit says (+5 %), so M1/M2 keep it.
+        (HardwareKind::AppleSilicon, Architecture::AppleM3 | Architecture::AppleM4) => LLAMA_CPP_CURRENT_OVERHEAD_APPLE,
+        (HardwareKind::AppleSilicon, _) => 1.0,
+        _ => LLAMA_CPP_CURRENT_OVERHEAD_GPU,
+    }
+}
+
+/// See [`llama_cpp_build_overhead_factor`]: GPUs (CUDA).
+pub const LLAMA_CPP_CURRENT_OVERHEAD_GPU: f64 = 0.75;
+/// See [`llama_cpp_build_overhead_factor`]: Apple M3 and M4 (Metal).
+pub const LLAMA_CPP_CURRENT_OVERHEAD_APPLE: f64 = 0.45;
+
 /// TensorRT-LLM's compute efficiency by generation, fitted per generation on the perf-overview offline
 /// throughput (`tests/fit.rs`; Hopper: H100 and H200 rows, Blackwell: B200, GB200 and RTX PRO 6000 rows).
 /// Generations without rows take the mean of the two.
@@ -169,5 +223,23 @@ pub fn efficiency(engine: &str, kind: HardwareKind, arch: Architecture) -> Effic
         (_, K::AppleSilicon) => e(0.70, 0.50, 0.5, 15.0),
         (_, K::Cpu) => e(0.55, 0.35, 0.5, 10.0),
         _ => e(0.75, 0.45, 0.8, 10.0),
+    }
+}
+
+#[cfg(test)]
+mod build_tests {
+    #[test]
+    fn llama_cpp_builds_are_dated() {
+        use super::llama_cpp_current_build as cur;
+        assert!(cur(None));
+        assert!(!cur(Some("May 2024 build (not pinned); CUDA 12.1.1")));
+        assert!(!cur(Some("Dec 2023 (build 1691)")));
+        assert!(!cur(Some("b3447")));
+        assert!(!cur(Some("build 2811")));
+        assert!(cur(Some("b7315")));
+        assert!(cur(Some("build 4d3726278 (7315)")));
+        assert!(cur(Some("build 57291f264 (container ghcr.io/ggml-org/llama.cpp:full-cuda)")));
+        assert!(cur(Some("commit da5b448")));
+        assert!(cur(Some("not stated (PR #787: native sm_120 build with CUDA 13.3)")));
     }
 }

@@ -70,6 +70,9 @@ spec!(
         request_overhead_cv: f64,
         /// Where explicit efficiencies came from, when `tps calibrate` or the page fitted them to measured runs.
         calibrated_from: String,
+        /// The engine's version or build (`b7315`, `0.11.0`, "May 2024 build"): llama.cpp builds before about
+        /// b4000 (2024) pay more per-layer overhead than current ones (the default).
+        version: String,
         max_batch: u32, max_batched_tokens: u32, memory_utilization: f64, reserve_gb: f64,
         /// Disaggregated prefill/decode: `prefill_devices` of `hardware.devices` only prefill, the rest decode.
         disaggregation: DisaggregationSpec,

@@ -74,7 +74,13 @@ pub fn row_scenario(row: &HashMap<String, String>, engine: &str) -> Scenario {
             weight_bits: num(row, "bits_per_weight_nominal"),
             kv_cache: if modelopt { Some("fp8".into()) } else { kv.map(|k| if k == "f16" { "fp16".into() } else { k }) },
         },
-        engine: EngineSpec { preset: Some(engine.into()), backend: row.get("backend").cloned().filter(|b| !b.is_empty()), ..Default::default() },
+        engine: EngineSpec {
+            preset: Some(engine.into()),
+            backend: row.get("backend").cloned().filter(|b| !b.is_empty()),
+            // The build the row was measured with (llama.cpp's per-layer overhead depends on it).
+            version: row.get("engine_version").cloned().filter(|v| !v.is_empty()),
+            ..Default::default()
+        },
         workload: WorkloadSpec { load: Some(LoadSpec { offline: Some(true), ..Default::default() }), ..Default::default() },
         ..Default::default()
     }

@@ -47,7 +47,10 @@ pub(crate) fn resolve_engine(
     m: &ModelShape,
     defaults: &mut Vec<String>,
 ) -> Result<EngineParams, ScenarioError> {
-    let eff = presets::engines::efficiency(p.id, hw.kind, hw.architecture);
+    let mut eff = presets::engines::efficiency(p.id, hw.kind, hw.architecture);
+    if p.id == "llama.cpp" {
+        eff.overhead_us_per_layer *= presets::engines::llama_cpp_build_overhead_factor(hw.kind, hw.architecture, s.version.as_deref());
+    }
     let mut used = Vec::new();
     if s.bandwidth_efficiency.is_none() {
         used.push(format!("η_bw {:.2}", eff.bandwidth));
