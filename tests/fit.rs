@@ -464,3 +464,51 @@ fn llama_cpp_current_build_overhead_matches_the_fit() {
         assert!((default - best.1).abs() <= 0.1, "{name}: default {default} vs fit {:.2}", best.1);
     }
 }
+
+/// llama.cpp's streaming efficiency per back end (`engines::backend_factor`), scanned on the Vulkan, ROCm and SYCL
+/// decode rows of tests/data/single_stream_more.csv (smallest median |log error|); defaults within 0.05 of the fit.
+#[test]
+fn backend_factors_match_the_fit() {
+    let rows: Vec<_> = read_csv("tests/data/single_stream_more.csv")
+        .into_iter()
+        .filter(|r| {
+            !r["hardware_key"].starts_with("other:")
+                && tps_planner::presets::hardware::find(&r["hardware_key"]).is_some()
+                && tps_planner::presets::models::MODELS.iter().any(|m| m.name == r["model"])
+        })
+        .collect();
+    println!("llama.cpp back ends, streaming efficiency ÷ CUDA/Metal's:");
+    for (backend, default) in [("vulkan", engines::BACKEND_VULKAN), ("rocm", engines::BACKEND_ROCM), ("sycl", engines::BACKEND_SYCL)] {
+        let sel: Vec<_> = rows.iter().filter(|r| r["backend"].to_ascii_lowercase().starts_with(if backend == "rocm" { "rocm" } else { backend })).collect();
+        let mut best = (f64::INFINITY, 1.0);
+        for step in 0..=40 {
+            let f = 0.3 + 0.02 * f64::from(step);
+            let mut errs = Vec::new();
+            for row in &sel {
+                let mut s = row_scenario(row, "llama.cpp");
+                if s.quantization.weights.as_deref().and_then(tps_planner::model::quant::weight_format).is_none() {
+                    s.quantization.weights = None;
+                }
+                s.engine.backend = Some("cuda".into());
+                let Ok(r) = s.resolve() else { continue };
+                let d0 = r.deployment;
+                if !d0.fits() {
+                    continue;
+                }
+                s.engine.bandwidth_efficiency = Some((d0.engine.bandwidth_efficiency * f).min(1.0));
+                s.engine.kv_bandwidth_efficiency = Some((d0.engine.kv_bandwidth_efficiency * f).min(1.0));
+                let d = resolve(&s).deployment;
+                let (Some(m), Some(gen)) = (num(row, "decode_tok_s"), num(row, "gen_len")) else { continue };
+                errs.push((1.0 / d.mean_decode_step(1.0, num(row, "context_depth").unwrap_or(0.0), gen) / m).ln().abs());
+            }
+            errs.sort_by(f64::total_cmp);
+            if let Some(&med) = errs.get(errs.len() / 2) {
+                if med < best.0 - 1e-9 {
+                    best = (med, f);
+                }
+            }
+        }
+        println!("  {backend:<7} factor {:.2} over {} rows (median |log error| {:.3}); default {default:.2}", best.1, sel.len(), best.0);
+        assert!((default - best.1).abs() <= 0.05, "{backend}: default {default} vs fit {:.2}", best.1);
+    }
+}

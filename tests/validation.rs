@@ -322,3 +322,59 @@ fn moe_row(id: &str) -> bool {
         tps_planner::presets::models::MODELS.iter().find(|m| m.name == r["model"]).is_some_and(|m| m.moe.experts > 0)
     })
 }
+
+/// Single-stream runs on other back ends (tests/data/single_stream_more.csv: llama.cpp on Vulkan, ROCm/HIP and
+/// SYCL, and CPU-only), scored by back end on the devices and models with presets: the check of
+/// `engine.backend`'s efficiency classes (`presets::engines::backend_bandwidth_factor`).
+#[test]
+fn other_backends_single_stream() {
+    let mut cases = Vec::new();
+    let mut skipped = 0;
+    for row in read_csv("tests/data/single_stream_more.csv") {
+        let preset = tps_planner::presets::models::MODELS.iter().any(|m| m.name == row["model"]);
+        if row["hardware_key"].starts_with("other:") || !preset || tps_planner::presets::hardware::find(&row["hardware_key"]).is_none() {
+            skipped += 1;
+            continue;
+        }
+        let mut s = row_scenario(&row, "llama.cpp");
+        if s.quantization.weights.as_deref().and_then(tps_planner::model::quant::weight_format).is_none() {
+            s.quantization.weights = None;
+        }
+        let backend = backend_id(&row["backend"]);
+        s.engine.backend = Some(backend.into());
+        let Ok(r) = s.resolve() else {
+            skipped += 1;
+            continue;
+        };
+        let d = r.deployment;
+        let (Some(measured), Some(gen)) = (num(&row, "decode_tok_s"), num(&row, "gen_len")) else { continue };
+        if !d.fits() {
+            skipped += 1;
+            continue;
+        }
+        let predicted = 1.0 / d.mean_decode_step(1.0, num(&row, "context_depth").unwrap_or(0.0), gen);
+        let kind = format!("{backend} on {}", row["hardware_key"]);
+        cases.push(Case { id: row["id"].clone(), source: backend.into(), kind, metric: "decode tok/s", predicted, measured });
+    }
+    println!("other back ends ({} rows scored, {skipped} without a device/model preset or not fitting):", cases.len());
+    print_groups("other back ends, single-stream decode, by back end and device", &cases, |c| c.kind.clone());
+    assert!(cases.len() >= 60, "only {} rows scored", cases.len());
+}
+
+/// The back-end id of a `backend` column ("Vulkan (RPC, …)", "ROCm (HIP)", "CPU (Zen4)", "SYCL").
+fn backend_id(b: &str) -> &'static str {
+    let b = b.to_ascii_lowercase();
+    if b.starts_with("vulkan") {
+        "vulkan"
+    } else if b.starts_with("rocm") || b.starts_with("hip") {
+        "rocm"
+    } else if b.starts_with("sycl") {
+        "sycl"
+    } else if b.starts_with("cpu") {
+        "cpu"
+    } else if b.starts_with("metal") {
+        "metal"
+    } else {
+        "cuda"
+    }
+}

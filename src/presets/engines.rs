@@ -102,6 +102,27 @@ pub const LLAMA_CPP_CURRENT_OVERHEAD_GPU: f64 = 0.75;
 /// See [`llama_cpp_build_overhead_factor`]: Apple M3 and M4 (Metal).
 pub const LLAMA_CPP_CURRENT_OVERHEAD_APPLE: f64 = 0.45;
 
+/// llama.cpp's weight- and KV-streaming efficiency on a back end relative to the fit's (CUDA and Metal, where
+/// its kernels are most tuned): fitted by `tests/fit.rs` on the Vulkan, ROCm/HIP and SYCL rows of
+/// tests/data/single_stream_more.csv (Radeon 8060S iGPU of the Ryzen AI Max+ 395 for Vulkan and ROCm, one source;
+/// Arc B580 for SYCL, three rows). Other back ends 1.
+#[must_use]
+pub fn backend_factor(backend: &str) -> f64 {
+    match backend {
+        "vulkan" => BACKEND_VULKAN,
+        "rocm" | "hip" => BACKEND_ROCM,
+        "sycl" => BACKEND_SYCL,
+        _ => 1.0,
+    }
+}
+
+/// See [`backend_factor`].
+pub const BACKEND_VULKAN: f64 = 0.96;
+/// See [`backend_factor`].
+pub const BACKEND_ROCM: f64 = 0.74;
+/// See [`backend_factor`].
+pub const BACKEND_SYCL: f64 = 0.78;
+
 /// TensorRT-LLM's compute efficiency by generation, fitted per generation on the perf-overview offline
 /// throughput (`tests/fit.rs`; Hopper: H100 and H200 rows, Blackwell: B200, GB200 and RTX PRO 6000 rows).
 /// Generations without rows take the mean of the two.

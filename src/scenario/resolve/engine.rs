@@ -50,6 +50,10 @@ pub(crate) fn resolve_engine(
     let mut eff = presets::engines::efficiency(p.id, hw.kind, hw.architecture);
     if p.id == "llama.cpp" {
         eff.overhead_us_per_layer *= presets::engines::llama_cpp_build_overhead_factor(hw.kind, hw.architecture, s.version.as_deref());
+        // Back ends other than CUDA and Metal stream weights and KV less efficiently.
+        let f = presets::engines::backend_factor(s.backend.as_deref().unwrap_or(""));
+        eff.bandwidth = (eff.bandwidth * f).min(1.0);
+        eff.kv_bandwidth = (eff.kv_bandwidth * f).min(1.0);
     }
     let mut used = Vec::new();
     if s.bandwidth_efficiency.is_none() {
