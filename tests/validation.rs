@@ -189,6 +189,7 @@ fn batched_accuracy() {
     let (held_median, held_p90, _) = stats(&held_tput);
     println!("batched throughput, leave-one-source-out: median {held_median:.1} %, p90 {held_p90:.1} %");
     assert!(held_median <= RATCHET_BATCHED_LOSO_MEDIAN && held_p90 <= RATCHET_BATCHED_LOSO_P90, "batched leave-one-source-out {held_median:.1} / {held_p90:.1} %");
+    assert!(held_p90 <= plan::BAND.batched_pct, "the report's ±{} % band no longer covers the out-of-sample p90 {held_p90:.1} %", plan::BAND.batched_pct);
     let cases = batched_cases(false);
     if std::env::var_os("TPS_VALIDATION_ROWS").is_some() {
         for c in &cases {
@@ -313,6 +314,9 @@ fn newer_sources_single_stream() {
         println!("  {} {:<34} {:<10} predicted {:>7.1} measured {:>7.1} ({:+.0} %)", c.id, c.source, c.kind, c.predicted, c.measured, (c.predicted / c.measured - 1.0) * 100.0);
     }
     print_groups("newer single-stream sources, by generation", &cases, |c| c.kind.clone());
+    let all: Vec<&Case> = cases.iter().collect();
+    let (_, p90, _) = stats(&all);
+    assert!(p90 <= plan::BAND.single_stream_pct, "the report's ±{} % band no longer covers the newer sources' p90 {p90:.1} %", plan::BAND.single_stream_pct);
     assert!(cases.len() >= 10, "only {} rows scored", cases.len());
 }
 

@@ -2,11 +2,12 @@
 
 use super::*;
 
-/// Uncertainty bands: the p90 absolute percentage error measured by `tests/validation.rs` on `tests/data`
-/// (single stream: llama-bench decode rows, 14.1 %; batched throughput, 38.7 %), rounded up. The validation
-/// test fails if the measured p90 grows past them.
+/// Uncertainty bands: the p90 absolute percentage error *out of sample*, measured by `tests/validation.rs` on
+/// `tests/data` and rounded up — single stream: llama.cpp on the fitted GPU and Apple families against four
+/// sources never fitted on (16.8 %; in-sample 14.2 %); batched throughput: leave-one-source-out (56.5 %;
+/// in-sample 38.3 %). The validation test fails if a measured p90 grows past them.
 /// Energy figures get a wider band ([`energy::BAND_PCT`]): their power model is not validated.
-pub const BAND: Band = Band { single_stream_pct: 15.0, batched_pct: 40.0, energy_pct: energy::BAND_PCT };
+pub const BAND: Band = Band { single_stream_pct: 17.0, batched_pct: 57.0, energy_pct: energy::BAND_PCT };
 
 /// The single-stream band where no measurement backs the fit: engines other than llama.cpp at batch 1, and
 /// CPUs and other devices (their defaults are estimates); the pre-2024 single-stream p90 of this model.
