@@ -8,6 +8,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { execFileSync } from 'node:child_process';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -383,7 +384,7 @@ await test('bug 8: print keeps charts whole, hides collapsed sections, prints th
   await page.emulateMedia({ media: null });
   const pages = (fs.readFileSync(pdf, 'latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
   console.log(`print: ${pdf}, ${pages} page(s) A4`);
-  assert(pages >= 1 && pages <= 3, `print has ${pages} pages`);
+  assert(pages >= 1 && pages <= 2, `print has ${pages} pages`);
 });
 
 await test('bug 9: the multi-file build works from a sub-folder of a web server', async () => {
@@ -441,6 +442,251 @@ await test('single file works from file:// with no requests', async () => {
   await one.page.screenshot({ path: path.join(shots, '5-single-file.png'), fullPage: true });
   await one.context.close();
 });
+
+// ---- Issue 11: the sizing meeting on one screen — capacity, fleet, energy, cost, A versus B, exports, print.
+
+const meetingA = JSON.parse(fs.readFileSync(path.join(root, 'examples', 'meeting-2xh100.json'), 'utf8'));
+const meetingUrl = origin + '/#s=' + encodeURIComponent(JSON.stringify(meetingA));
+const num = (t) => parseFloat(String(t).replace(/[\u2009\u00a0 ,]/g, '').replace('−', '-'));
+
+// Saves the download a click starts and returns its path.
+async function download(pg, selector) {
+  const [dl] = await Promise.all([pg.waitForEvent('download', { timeout: 15000 }), pg.click(selector)]);
+  const file = path.join(shots, 'download-' + dl.suggestedFilename());
+  await dl.saveAs(file);
+  return file;
+}
+
+// The difference table as { metric: [label, a, b, delta, ratio, unit] }.
+async function diffRows(pg) {
+  return pg.$$eval('#diff-table tbody tr', (trs) => Object.fromEntries(trs.map((tr) => [tr.dataset.metric, [...tr.children].map((c) => c.textContent)])));
+}
+
+const meeting = await openPage(meetingUrl);
+const mp = meeting.page;
+await meeting.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+const card = {};
+
+await test('meeting: capacity, fleet, energy and cost read from one screen (examples/meeting-2xh100.json)', async () => {
+  await mp.waitForSelector('#fleet-servers', { timeout: 30000 });
+  // The link filled the new inputs.
+  for (const [id, v] of [['#fleet-peak_users', '500'], ['#fleet-spare_replicas', '1'], ['#cost-device_hour', '2.1'], ['#cost-currency', 'USD'], ['#cost-electricity_per_kwh', '0.12'], ['#cost-pue', '1.3']]) {
+    assert((await mp.inputValue(id)) === v, `${id} = "${await mp.inputValue(id)}", expected ${v}`);
+  }
+  const cap = await mp.textContent('#capacity');
+  const m = cap.match(/^Holds (\d+) users at the target, limited by (TPOT|TTFT); (\d+) users break it with P99 (TPOT|TTFT) ([\d.]+) ms\.$/);
+  assert(m, `capacity sentence: ${cap}`);
+  assert(+m[3] === +m[1] + 1, `resolved to one user: ${cap}`);
+  assert(m[2] === m[4] && parseFloat(m[5]) > (m[4] === 'TPOT' ? 40 : 2000), `the breaking figure is over its limit: ${cap}`);
+  card.users = +m[1];
+  const fleet = await mp.textContent('#fleet-sentence');
+  const f = fleet.match(/^500 users → (\d+) servers of 2 × NVIDIA H100.* \((\d+) at the operating point of (\d+) users each \+ 1 spare\)/);
+  assert(f, `fleet sentence: ${fleet}`);
+  assert(+f[1] === Math.ceil(500 / +f[3]) + 1 && +f[2] === +f[1] - 1, `servers = ⌈500 ÷ users per server⌉ + 1: ${fleet}`);
+  assert(+f[3] <= card.users, `operating point above the capacity: ${fleet}`);
+  card.servers = +f[1];
+  assert(num(await mp.textContent('#fleet-servers')) === card.servers, 'big figure differs from the sentence');
+  const alts = await mp.textContent('#fleet-alternatives');
+  assert(/1 device per server: \d+ servers/.test(alts) && /4 devices per server: \d+ servers/.test(alts), `alternatives: ${alts}`);
+  const jpt = await mp.textContent('#energy-jpt');
+  card.jpt = num(jpt);
+  assert(card.jpt > 0.2 && card.jpt < 20 && /± 60 %/.test(jpt), `energy: ${jpt}`);
+  assert(/^\d[\d\u2009]* W per server at the operating point, [\d.]+ (million )?tokens per kWh · [\d.]+ J\/token at the meter \(PUE 1\.30\)\.$/.test(await mp.textContent('#energy')), `energy sentence: ${await mp.textContent('#energy')}`);
+  const cost = await mp.textContent('#cost-per-million');
+  const c = cost.match(/^USD ([\d.]+) per million output tokens$/);
+  assert(c && +c[1] > 0.1 && +c[1] < 50, `cost: ${cost}`);
+  card.cost = c[1];
+  assert(/^USD [\d.]+ per server-hour \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD [\d.\u2009]+ per hour\.$/.test(await mp.textContent('#cost')), `cost sentence: ${await mp.textContent('#cost')}`);
+  await mp.screenshot({ path: path.join(shots, '11-meeting.png'), fullPage: true });
+  await mp.screenshot({ path: path.join(shots, '11-meeting-first-screen.png') });
+});
+
+await test('meeting: the Report JSON and the sweep CSV hold what the cards say', async () => {
+  const report = JSON.parse(fs.readFileSync(await download(mp, '#export-report-json'), 'utf8'));
+  assert(report.capacity.max_users_at_target === card.users, `report ${report.capacity.max_users_at_target} vs card ${card.users}`);
+  assert(report.fleet.replicas === card.servers, `report ${report.fleet.replicas} vs card ${card.servers}`);
+  assert(report.cost.per_million_output_tokens.toFixed(2) === card.cost, `report ${report.cost.per_million_output_tokens} vs card ${card.cost}`);
+  assert(Math.abs(report.energy.joules_per_output_token - card.jpt) < 0.01, `J/token ${report.energy.joules_per_output_token} vs ${card.jpt}`);
+  const csv = fs.readFileSync(await download(mp, '#export-sweep-csv'), 'utf8').trim().split('\r\n');
+  assert(csv[0].startsWith('concurrent_users,per_user_tok_s,system_tok_s,requests_per_s,ttft_p50_ms'), `sweep CSV header: ${csv[0]}`);
+  assert(csv.length === report.sweep.length + 1, `${csv.length - 1} CSV rows for ${report.sweep.length} levels`);
+  const first = csv[1].split(',');
+  assert(+first[0] === report.sweep[0].concurrency && Math.abs(+first[2] - report.sweep[0].system_tps) < 1e-3, `first row ${csv[1]}`);
+});
+
+await test('meeting: "Reproduce this" gives vllm serve / vllm bench serve for the scenario, with a copy button', async () => {
+  await mp.click('.reproduce summary');
+  await mp.waitForSelector('.reproduce pre.cmd', { timeout: 5000 });
+  const cmds = await mp.$$eval('.reproduce pre.cmd', (els) => els.map((e) => e.textContent));
+  const serve = cmds[0], bench = cmds[1];
+  for (const flag of ['vllm serve meta-llama/Llama-3.1-70B', '--tensor-parallel-size 2', '--quantization fp8', '--max-num-seqs 256', '--max-num-batched-tokens 8192', '--gpu-memory-utilization 0.9', '--kv-cache-dtype auto', '--no-enable-prefix-caching']) {
+    assert(serve.includes(flag), `${flag} missing: ${serve}`);
+  }
+  for (const flag of ['vllm bench serve', '--dataset-name random', '--random-input-len 1024', '--random-output-len 256', '--max-concurrency $c', '--percentile-metrics ttft,tpot,itl,e2el', '--metric-percentiles 50,95,99', '--save-result']) {
+    assert(bench.includes(flag), `${flag} missing: ${bench}`);
+  }
+  assert(bench.includes(`for c in 1 `) && bench.includes(` ${card.users} ${card.users + 1}; do`), `levels: ${bench.split('\n')[0]}`);
+  assert(cmds.some((c) => c.startsWith('for c in') && c.includes('aiperf profile')), 'AIPerf command missing');
+  await mp.locator('.reproduce button.copy').first().click();
+  await mp.waitForFunction(() => document.querySelector('.reproduce button.copy').textContent === 'Copied', null, { timeout: 5000 });
+  assert((await mp.evaluate(() => navigator.clipboard.readText())) === serve, 'clipboard does not hold the command');
+  await mp.click('.reproduce summary');
+});
+
+const beforePin = {};
+await test('meeting: pin A, switch to 1 × H200 (B): the difference table and both charts', async () => {
+  beforePin.t = await canvasPrint(mp, 'chart-throughput');
+  beforePin.l = await canvasPrint(mp, 'chart-latency');
+  await mp.click('#pin-a');
+  await mp.waitForFunction(() => location.hash.includes('&a='), null, { timeout: 5000 });
+  assert((await mp.innerText('#pin-a')) === 'Unpin A', 'pin button not toggled');
+  await mp.waitForSelector('#diff-table', { timeout: 10000 });
+  const same = await diffRows(mp);
+  assert(same.replicas[4] === '1.00×' && same.system_tps[4] === '1.00×', `B = A right after pinning: ${JSON.stringify(same.replicas)}`);
+  await mp.selectOption('#hardware-preset', 'h200-sxm');
+  await mp.fill('#hardware-devices', '1');
+  await mp.waitForFunction(() => /H200/.test(document.querySelector('#verdict-context').textContent) && !/H100/.test(document.querySelector('#verdict-context').textContent)
+    && /on NVIDIA H200/.test(document.querySelector('.compare .sides')?.textContent || ''), null, { timeout: 30000 });
+  await mp.waitForTimeout(500);
+  const rows = await diffRows(mp);
+  for (const k of ['per_user_tps', 'system_tps', 'max_users_at_target', 'replicas', 'cost_per_million_output_tokens', 'joules_per_output_token']) {
+    assert(rows[k], `diff row ${k} missing: ${Object.keys(rows)}`);
+    assert(!isNaN(num(rows[k][1])) && !isNaN(num(rows[k][2])), `${k}: ${rows[k]}`);
+  }
+  assert(num(rows.replicas[1]) === card.servers, `A's servers ${rows.replicas[1]} vs the card's ${card.servers}`);
+  assert(num(rows.max_users_at_target[1]) === card.users, `A's capacity ${rows.max_users_at_target[1]} vs ${card.users}`);
+  assert(num(rows.replicas[2]) === num(await mp.textContent('#fleet-servers')), 'B column is not the page');
+  assert(/2 × NVIDIA H100/.test(await mp.textContent('.compare .sides')), 'A side not named');
+  const after = { t: await canvasPrint(mp, 'chart-throughput'), l: await canvasPrint(mp, 'chart-latency') };
+  assert(after.t.h !== beforePin.t.h && after.l.h !== beforePin.l.h, 'a chart did not change');
+  beforePin.ab = after;
+  await mp.screenshot({ path: path.join(shots, '12-meeting-a-vs-b.png'), fullPage: true });
+  card.rows = rows;
+});
+
+await test('meeting: A vs B CSV, chart PNG (device pixels) and SVG are downloads built in the browser', async () => {
+  const csv = fs.readFileSync(await download(mp, '#export-diff-csv'), 'utf8').trim().split('\r\n');
+  assert(csv[0] === 'metric,label,unit,a,b,b_minus_a,b_over_a', `header: ${csv[0]}`);
+  const hw = csv.find((l) => l.startsWith('hardware,'));
+  assert(/2 × NVIDIA H100/.test(hw) && /H200/.test(hw), `hardware row: ${hw}`);
+  const rep = csv.find((l) => l.startsWith('replicas,')).split(',');
+  assert(+rep[3] === num(card.rows.replicas[1]) && +rep[4] === num(card.rows.replicas[2]), `replicas row ${rep} vs table ${card.rows.replicas}`);
+  const cost = csv.find((l) => l.startsWith('cost_per_million_output_tokens,')).split(',');
+  assert(cost[2] === 'USD per million tokens' && Math.abs(+cost[3] - +card.cost) < 0.006, `cost row: ${cost}`);
+  const png = fs.readFileSync(await download(mp, '#chart-throughput-png'));
+  assert(png.subarray(1, 4).toString() === 'PNG', 'not a PNG');
+  const w = await mp.evaluate(() => document.getElementById('chart-throughput').width);
+  assert(png.readUInt32BE(16) === w, `PNG ${png.readUInt32BE(16)} px wide, canvas ${w}`);
+  const svg = fs.readFileSync(await download(mp, '#chart-latency-svg'), 'utf8');
+  assert(svg.startsWith('<svg') && /TTFT P99/.test(svg) && /A: TTFT P99/.test(svg), 'SVG lacks the series or A');
+  const svg2 = fs.readFileSync(await download(mp, '#chart-throughput-svg'), 'utf8');
+  assert(/A: per user/.test(svg2) && /system tok\/s/.test(svg2), 'throughput SVG lacks A');
+});
+
+await test('meeting: the one-page sizing report prints (A4 and Letter) with the key figures', async () => {
+  // The page shows B (1 × H200) against A (2 × H100): B's cards, A's figures in the table.
+  const usersB = (await mp.textContent('#capacity')).match(/^Holds (\d+) users/)[1];
+  const serversB = num(await mp.textContent('#fleet-servers'));
+  const costB = (await mp.textContent('#cost-per-million')).match(/USD ([\d.]+)/)[1];
+  for (const format of ['A4', 'Letter']) {
+    const pdf = path.join(shots, `meeting-${format}.pdf`);
+    await mp.pdf({ path: pdf, format, printBackground: true });
+    const pages = +execFileSync('pdfinfo', [pdf]).toString().match(/Pages:\s+(\d+)/)[1];
+    console.log(`print: ${pdf}, ${pages} page(s) ${format}`);
+    assert(pages === 1, `${format}: ${pages} pages`);
+    const text = execFileSync('pdftotext', [pdf, '-']).toString().replace(/\s+/g, ' ');
+    for (const want of ['TPS Planner — sizing report', 'Question:', 'on NVIDIA H200 SXM 141GB', '500 concurrent users + 1 spare server', 'USD 2.1 per device-hour',
+      `Holds ${usersB} users at the target, limited by`, `${serversB} servers`, `USD ${costB}`, "per million output tokens", 'J/token', 'A versus B', '2 × NVIDIA H100 SXM5 80GB',
+      'servers for the fleet', `${card.servers}`, `${card.cost}`, 'cost per million output tokens', 'Band:', 'Assumptions', 'TTFT and TPOT', 'Per-user and system tokens/s', 'This scenario:', '#s=', '&a=']) {
+      // (headings are printed in capitals)
+      assert(text.toLowerCase().includes(want.toLowerCase()), `${format} PDF lacks "${want}"`);
+    }
+    assert(/Printed \d{4}-\d{2}-\d{2}/.test(text), 'no date');
+    assert(!/Reproduce this on real hardware|Pin as A|Unpin A|Scenario JSON|Sweep CSV/.test(text), `${format} PDF prints controls or collapsed sections`);
+    execFileSync('pdftoppm', ['-png', '-r', '60', pdf, path.join(shots, `meeting-${format}`)]);
+  }
+  // The charts were redrawn for print, and back for the screen.
+  const w = await mp.evaluate(() => document.getElementById('chart-throughput').width);
+  assert(w === (await mp.evaluate(() => Math.round(document.getElementById('chart-throughput').clientWidth * devicePixelRatio))), 'chart not redrawn for the screen after printing');
+});
+
+await test('meeting: A and B live in the address; a new tab restores both; Unpin clears A', async () => {
+  const url = await mp.evaluate(() => location.href);
+  const again = await openPage(url);
+  await again.page.waitForSelector('#diff-table', { timeout: 30000 });
+  assert((await again.page.innerText('#pin-a')) === 'Unpin A', 'A not pinned from the link');
+  const rows = await diffRows(again.page);
+  for (const k of ['replicas', 'max_users_at_target', 'cost_per_million_output_tokens']) {
+    assert(rows[k][1] === card.rows[k][1] && rows[k][2] === card.rows[k][2], `${k}: ${rows[k]} vs ${card.rows[k]}`);
+  }
+  assert(again.errors.length === 0, `console errors: ${again.errors.slice(0, 2).join(' | ')}`);
+  await again.context.close();
+  // An old link (#s= alone) still opens, without A.
+  await mp.click('#pin-a');
+  await mp.waitForFunction(() => !location.hash.includes('&a='), null, { timeout: 5000 });
+  assert((await mp.locator('#diff-table').count()) === 0, 'difference table stays after Unpin');
+  await mp.waitForTimeout(300);
+  const bOnly = await canvasPrint(mp, 'chart-throughput');
+  assert(bOnly.h !== beforePin.ab.t.h, 'A was not drawn on the throughput chart');
+});
+
+await test('meeting on a phone: one column, no sideways scrolling', async () => {
+  const phone = await openPage(await mp.evaluate(() => location.href.split('#')[0]) + '#s=' + encodeURIComponent(JSON.stringify(meetingA)), { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+  await phone.page.waitForSelector('#fleet-servers', { timeout: 30000 });
+  await phone.page.click('#pin-a');
+  await phone.page.selectOption('#hardware-preset', 'h200-sxm');
+  await phone.page.fill('#hardware-devices', '1');
+  await phone.page.waitForFunction(() => /H200/.test(document.querySelector('.compare .sides')?.textContent || '') && !/H100/.test(document.querySelector('#verdict-context').textContent), null, { timeout: 30000 });
+  const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
+  assert(width <= 391, `page is ${width} px wide on a 390 px phone`);
+  await phone.page.screenshot({ path: path.join(shots, '13-meeting-phone.png'), fullPage: true });
+  await phone.page.evaluate(() => document.querySelector('#sizing').scrollIntoView());
+  await phone.page.screenshot({ path: path.join(shots, '13-meeting-phone-cards.png') });
+  assert(phone.errors.length === 0, `console errors: ${phone.errors.slice(0, 2).join(' | ')}`);
+  await phone.context.close();
+});
+
+await test('fleet, cost and task inputs: every invalid value gets a message next to its field, nothing typed is lost', async () => {
+  const expectMsg = async (id, value, re) => {
+    const old = await mp.inputValue(id);
+    await mp.fill(id, value);
+    await mp.waitForFunction((id) => document.getElementById(id)?.closest('label')?.classList.contains('invalid'), id.slice(1), { timeout: 10000 });
+    const msg = await mp.evaluate((id) => document.getElementById(id).closest('label').querySelector('.error').textContent, id.slice(1));
+    assert(re.test(msg), `${id} = ${value}: "${msg}"`);
+    await mp.fill(id, old);
+  };
+  await expectMsg('#fleet-peak_users', '-5', /greater than 0/);
+  await expectMsg('#fleet-spare_replicas', '1.5', /whole number from 0/);
+  await expectMsg('#cost-currency', 'US DOLLARS', /1–8 characters/);
+  await expectMsg('#cost-electricity_per_kwh', '0,12', /use a point for decimals \(0\.12\)/);
+  await expectMsg('#cost-pue', '0.5', /1|PUE|facility/);
+  await expectMsg('#cost-device_hour', 'two', /not a number/);
+  await mp.waitForFunction(() => document.querySelectorAll('label.invalid').length === 0, null, { timeout: 10000 });
+  // Spare servers without a peak: the peak field says what is missing.
+  await mp.fill('#fleet-peak_users', '');
+  await mp.waitForFunction(() => /give the peak load/.test(document.querySelector('#fleet-peak_users').closest('label').textContent), null, { timeout: 10000 });
+  await mp.fill('#fleet-peak_users', '500');
+  // Switching the peak to a request rate keeps the number; back to users, it is still there.
+  await mp.selectOption('#fleet-kind', 'rate');
+  assert((await mp.inputValue('#fleet-peak_request_rate')) === '500', 'peak lost switching to a rate');
+  await mp.selectOption('#fleet-kind', 'users');
+  assert((await mp.inputValue('#fleet-peak_users')) === '500', 'peak lost switching back');
+  // The agent's task target appears in agent mode and keeps its value while another use case is shown.
+  assert((await mp.locator('#target-task_s').count()) === 0, 'task target shown outside agent mode');
+  await mp.selectOption('#workload-mode', 'agent');
+  await mp.fill('#target-task_s', '45');
+  await mp.waitForTimeout(300);
+  await expectMsg('#target-task_s', '-1', /greater than 0/);
+  await mp.selectOption('#workload-mode', 'reader');
+  await mp.selectOption('#workload-mode', 'agent');
+  assert((await mp.inputValue('#target-task_s')) === '45', 'task target lost');
+  await mp.waitForFunction(() => /task ≤ 45 s/.test(document.querySelector('#verdict-context').textContent), null, { timeout: 30000 });
+  await mp.selectOption('#workload-mode', 'reader');
+  assert(meeting.errors.length === 0, `console errors: ${meeting.errors.slice(0, 2).join(' | ')}`);
+  const outside = meeting.requests.filter((u) => !u.startsWith(origin + '/') && !u.startsWith('data:') && !u.startsWith('blob:' + origin));
+  assert(outside.length === 0, `outside requests: ${outside.join(', ')}`);
+});
+await meeting.context.close();
 
 await browser.close();
 server.close();

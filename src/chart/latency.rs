@@ -21,6 +21,37 @@ pub struct LatencyData {
     pub tpot_target: Option<f64>,
     /// Levels whose queue grows without bound (their latencies are lower bounds, drawn clipped at the top).
     pub saturated: Vec<bool>,
+    /// A pinned scenario ("A") drawn beside this one, dashed and lighter.
+    pub compare: Option<Overlay>,
+}
+
+/// The pinned scenario's TTFT and TPOT at its target percentile, on the same load axis.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Overlay {
+    pub x: Vec<f64>,
+    /// Ms at the percentile.
+    pub ttft: Vec<f64>,
+    pub tpot: Vec<f64>,
+    /// "P99".
+    pub pct: String,
+    pub saturated: Vec<bool>,
+}
+
+impl Overlay {
+    /// A's curves from its report, or `None` when its load axis is not `axis` (users against a request rate).
+    #[must_use]
+    pub fn from_report(a: &Report, axis: &str) -> Option<Self> {
+        let d = LatencyData::from_report(a);
+        let p = a.target.percentile;
+        let col = |f: &dyn Fn(&crate::scenario::LoadPoint) -> f64| a.sweep.iter().map(f).collect::<Vec<_>>();
+        (d.x_label == axis && !d.x.is_empty()).then(|| Self {
+            x: d.x,
+            ttft: col(&|l| l.ttft_ms.at(p)),
+            tpot: col(&|l| l.tpot_ms.at(p)),
+            pct: format!("P{p:.0}"),
+            saturated: d.saturated,
+        })
+    }
 }
 
 impl LatencyData {
@@ -37,6 +68,7 @@ impl LatencyData {
             ttft_target: (r.target.ttft_ms < 1e8).then_some(r.target.ttft_ms),
             tpot_target: (r.target.tpot_ms < 1e8).then_some(r.target.tpot_ms),
             saturated: s.iter().map(|p| p.saturated).collect(),
+            compare: None,
         }
     }
 }
@@ -57,20 +89,27 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
     if pts.is_empty() {
         return Err("no load levels to draw".into());
     }
-    let (xlo, xhi) = super::load_range(pts.iter().map(|&i| d.x[i]));
+    let a = d.compare.as_ref();
+    let a_pts: Vec<usize> = a.map_or_else(Vec::new, |a| {
+        (0..a.x.len().min(a.ttft.len()).min(a.tpot.len())).filter(|&i| ok(a.x[i]) && ok(a.tpot[i])).collect()
+    });
+    let (xlo, xhi) = super::load_range(pts.iter().map(|&i| d.x[i]).chain(a_pts.iter().filter_map(|&i| a.map(|a| a.x[i]))));
     // Scale to the levels that reach a steady state; saturated levels' ever-growing queues would flatten the
     // region that matters, so their values are clipped at the top. The legend sits below the plot.
     let steady: Vec<usize> = pts.iter().copied().filter(|&i| !d.saturated.get(i).copied().unwrap_or(false)).collect();
     let scale_pts = if steady.is_empty() { &pts } else { &steady };
-    let max_of = |v: &[Vec<f64>; 3], t: Option<f64>| {
-        let data = scale_pts.iter().map(|&i| v[2][i]).filter(|x| x.is_finite()).fold(0.0, f64::max);
+    // A's steady levels count too, so both sides' curves fit.
+    let a_steady: Vec<usize> = a_pts.iter().copied().filter(|&i| a.is_some_and(|a| !a.saturated.get(i).copied().unwrap_or(false))).collect();
+    let a_max = |f: &dyn Fn(&Overlay, usize) -> f64| a.map_or(0.0, |a| a_steady.iter().map(|&i| f(a, i)).filter(|x| x.is_finite()).fold(0.0, f64::max));
+    let max_of = |v: &[Vec<f64>; 3], t: Option<f64>, extra: f64| {
+        let data = scale_pts.iter().map(|&i| v[2][i]).filter(|x| x.is_finite()).fold(extra, f64::max);
         (data * 1.15).max(t.unwrap_or(0.0) * 1.15)
     };
     // Past a few times the TTFT target the exact figure no longer matters (the level fails either way), and
     // one queue-bound level of 30 s would flatten every other: clip at 4 × the target.
     let cap = d.ttft_target.filter(|t| *t > 0.0 && *t < 1e8).map_or(f64::INFINITY, |t| 4.0 * t);
-    let tmax = (max_of(&d.ttft, d.ttft_target).min(cap) / 1e3).max(0.01);
-    let pmax = max_of(&d.tpot, d.tpot_target).max(1.0);
+    let tmax = (max_of(&d.ttft, d.ttft_target, a_max(&|a, i| a.ttft[i])).min(cap) / 1e3).max(0.01);
+    let pmax = max_of(&d.tpot, d.tpot_target, a_max(&|a, i| a.tpot[i])).max(1.0);
     let ttft_line = d.ttft_target.map(|t| t / 1e3).filter(|t| *t < tmax);
     let tpot_line = d.tpot_target.filter(|t| *t < pmax);
     let names = ["P50", "P95", "P99"];
@@ -88,6 +127,10 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
     }
     if let Some(t) = tpot_line {
         entries.push(LegendEntry { swatch: Swatch::Dashed(TPOT.to_rgba(), 1.0), label: format!("TPOT target {t} ms") });
+    }
+    if let Some(a) = a {
+        entries.push(LegendEntry { swatch: Swatch::Dashed(TTFT.mix(0.5), 2.0), label: format!("A: TTFT {}", a.pct) });
+        entries.push(LegendEntry { swatch: Swatch::Dashed(TPOT.mix(0.5), 2.0), label: format!("A: TPOT {}", a.pct) });
     }
     let (plot, strip) = super::split_legend(root, &entries, scale);
     let mut chart = super::dual_axis_chart(&plot, scale, (xlo, xhi), (tmax, pmax), (d.x_label.as_str(), "TTFT (s)")).map_err(err)?;
@@ -107,6 +150,15 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
             .draw_secondary_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.tpot[k][i].min(pmax))), TPOT.mix(a).stroke_width(px(w))))
             .map_err(err)?;
     }
+    if let Some(a) = a {
+        let (dash, gap) = (px(7.0), px(5.0));
+        chart
+            .draw_series(DashedLineSeries::new(a_pts.iter().map(|&i| (a.x[i], (a.ttft[i] / 1e3).min(tmax))), dash, gap, TTFT.mix(0.5).stroke_width(px(2.0))))
+            .map_err(err)?;
+        chart
+            .draw_secondary_series(DashedLineSeries::new(a_pts.iter().map(|&i| (a.x[i], a.tpot[i].min(pmax))), dash, gap, TPOT.mix(0.5).stroke_width(px(2.0))))
+            .map_err(err)?;
+    }
     if let Some(t) = ttft_line {
         chart.draw_series(DashedLineSeries::new([(xlo, t), (xhi, t)], px(6.0), px(4.0), TTFT.stroke_width(px(1.0)))).map_err(err)?;
     }
@@ -116,4 +168,17 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
     super::draw_legend_strip(&strip, &entries, scale).map_err(err)?;
     root.present().map_err(err)?;
     Ok(())
+}
+
+/// The chart as an SVG document of `size` logical pixels (the same drawing as on the page's canvas).
+///
+/// # Errors
+/// As [`draw`].
+pub fn to_svg(d: &LatencyData, size: (u32, u32)) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        draw(&root, d, 1.0)?;
+    }
+    Ok(svg)
 }

@@ -221,6 +221,30 @@ mod tests {
     }
 
     #[test]
+    fn a_pinned_scenario_is_drawn_dashed_on_both_charts() {
+        let eval = |json: &str| crate::plan::evaluate_analytic(&crate::scenario::Scenario::from_json(json).unwrap()).unwrap();
+        let b = eval(r#"{"hardware":{"preset":"h200-sxm"},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"}}"#);
+        let a = eval(r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"}}"#);
+        let mut t = super::throughput::ThroughputData::from_report(&b);
+        let plain = super::throughput::to_svg(&t, (900, 420)).unwrap();
+        t.compare = super::throughput::Overlay::from_report(&a, &t.x_label);
+        assert!(t.compare.is_some());
+        let svg = super::throughput::to_svg(&t, (900, 420)).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("A: per user") && svg.contains("A: system"), "legend of A missing");
+        assert!(!plain.contains("A: per user"));
+        // A's top (2 × H100 reaches a higher system throughput) widens the right axis: the SVG differs beyond the legend.
+        assert!(svg.matches("<polyline").count() > plain.matches("<polyline").count() || svg.matches("<path").count() > plain.matches("<path").count() || svg.len() > plain.len() + 500);
+        let mut l = super::latency::LatencyData::from_report(&b);
+        l.compare = super::latency::Overlay::from_report(&a, &l.x_label);
+        let svg = super::latency::to_svg(&l, (900, 420)).unwrap();
+        assert!(svg.contains("A: TTFT P99") && svg.contains("A: TPOT P99"));
+        // Another load axis (request rates) is not overlaid on users.
+        let r = eval(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"load":{"request_rate":[1,2]}}}"#);
+        assert!(super::throughput::Overlay::from_report(&r, "concurrent users").is_none());
+        assert!(super::latency::Overlay::from_report(&r, "concurrent users").is_none());
+    }
+
+    #[test]
     fn empty_data_is_an_error_not_a_panic() {
         let mut svg = String::new();
         let root = SVGBackend::with_string(&mut svg, (200, 100)).into_drawing_area();

@@ -32,6 +32,28 @@ pub struct ThroughputData {
     pub band_one: f64,
     /// Imported measurements: (load, per-user tok/s, system tok/s).
     pub measured: Vec<(f64, Option<f64>, Option<f64>)>,
+    /// A pinned scenario ("A") drawn beside this one, dashed and lighter.
+    pub compare: Option<Overlay>,
+}
+
+/// The pinned scenario's curves on the same load axis.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Overlay {
+    pub x: Vec<f64>,
+    /// Per-user tok/s at the median TPOT.
+    pub per_user: Vec<f64>,
+    pub system: Vec<f64>,
+    /// Its operating point (load, per-user, system).
+    pub operating: Option<(f64, f64, f64)>,
+}
+
+impl Overlay {
+    /// A's curves from its report, or `None` when its load axis is not `axis` (users against a request rate).
+    #[must_use]
+    pub fn from_report(a: &Report, axis: &str) -> Option<Self> {
+        let d = ThroughputData::from_report(a);
+        (d.x_label == axis && !d.x.is_empty()).then_some(Self { x: d.x, per_user: d.per_user, system: d.system, operating: d.operating })
+    }
 }
 
 impl ThroughputData {
@@ -54,6 +76,7 @@ impl ThroughputData {
             band: r.band.batched_pct / 100.0,
             band_one: r.band.single_stream_pct / 100.0,
             measured: Vec::new(),
+            compare: None,
         }
     }
 
@@ -128,6 +151,10 @@ fn legend(d: &ThroughputData, has_user_pts: bool, has_sys_pts: bool, show_floor:
     if has_sys_pts {
         add(Swatch::Cross(SYSTEM.to_rgba()), "measured system");
     }
+    if d.compare.is_some() {
+        add(Swatch::Dashed(USER.mix(0.55), 2.0), "A: per user");
+        add(Swatch::Dashed(SYSTEM.mix(0.55), 2.0), "A: system");
+    }
     v
 }
 
@@ -143,16 +170,28 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
     if pts.is_empty() {
         return Err("no load levels to draw".into());
     }
-    let (xlo, xhi) = super::load_range(pts.iter().map(|&i| d.x[i]).chain(d.measured.iter().map(|m| m.0)));
+    // The pinned scenario's levels (A), drawn on the same axes.
+    let a = d.compare.as_ref();
+    let a_pts: Vec<usize> = a.map_or_else(Vec::new, |a| (0..a.x.len().min(a.per_user.len()).min(a.system.len())).filter(|&i| a.x[i] > 0.0 && a.x[i].is_finite()).collect());
+    let a_x = a_pts.iter().filter_map(|&i| a.map(|a| a.x[i]));
+    let (xlo, xhi) = super::load_range(pts.iter().map(|&i| d.x[i]).chain(d.measured.iter().map(|m| m.0)).chain(a_x));
     // 10 % headroom above the highest point (the legend is outside the plot).
     let umax = nice_max(
         pts.iter()
             .map(|&i| d.per_user[i] * (1.0 + d.band_at(i)))
             .chain(d.measured.iter().filter_map(|m| m.1))
+            .chain(a_pts.iter().filter_map(|&i| a.map(|a| a.per_user[i])))
             .fold(d.floor.unwrap_or(0.0) * 1.1, f64::max)
             * 1.1,
     );
-    let smax = nice_max(pts.iter().map(|&i| d.system[i]).chain(d.measured.iter().filter_map(|m| m.2)).fold(0.0, f64::max) * 1.1);
+    let smax = nice_max(
+        pts.iter()
+            .map(|&i| d.system[i])
+            .chain(d.measured.iter().filter_map(|m| m.2))
+            .chain(a_pts.iter().filter_map(|&i| a.map(|a| a.system[i])))
+            .fold(0.0, f64::max)
+            * 1.1,
+    );
     let in_range = |x: f64| x >= xlo && x <= xhi;
     let user_pts: Vec<(f64, f64)> = d.measured.iter().filter_map(|m| m.1.map(|u| (m.0, u))).filter(|p| in_range(p.0)).collect();
     let sys_pts: Vec<(f64, f64)> = d.measured.iter().filter_map(|m| m.2.map(|s| (m.0, s))).filter(|p| in_range(p.0)).collect();
@@ -181,6 +220,19 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
     if let Some(k) = d.knee_x {
         chart.draw_series(DashedLineSeries::new([(k, 0.0), (k, umax)], px(8.0), px(4.0), KNEE.stroke_width(px(2.0)))).map_err(err)?;
     }
+    if let Some(a) = a {
+        // A under B: dashed, lighter, no band or markers of its own but its operating point.
+        let (dash, gap) = (px(7.0), px(5.0));
+        chart
+            .draw_series(DashedLineSeries::new(a_pts.iter().map(|&i| (a.x[i], a.per_user[i])), dash, gap, USER.mix(0.55).stroke_width(px(2.0))))
+            .map_err(err)?;
+        chart
+            .draw_secondary_series(DashedLineSeries::new(a_pts.iter().map(|&i| (a.x[i], a.system[i])), dash, gap, SYSTEM.mix(0.55).stroke_width(px(2.0))))
+            .map_err(err)?;
+        if let Some((x, _, s)) = a.operating.filter(|o| o.0 >= xlo && o.0 <= xhi) {
+            chart.draw_secondary_series(std::iter::once(Circle::new((x, s), px(6.0), OP.mix(0.5).stroke_width(px(2.0))))).map_err(err)?;
+        }
+    }
     chart.draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.per_user[i])), USER.stroke_width(px(3.0)))).map_err(err)?;
     chart.draw_series(pts.iter().map(|&i| Circle::new((d.x[i], d.per_user[i]), 3, USER.filled()))).map_err(err)?;
     chart
@@ -199,4 +251,17 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
     super::draw_legend_strip(&strip, &entries, scale).map_err(err)?;
     root.present().map_err(err)?;
     Ok(())
+}
+
+/// The chart as an SVG document of `size` logical pixels (the same drawing as on the page's canvas).
+///
+/// # Errors
+/// As [`draw`].
+pub fn to_svg(d: &ThroughputData, size: (u32, u32)) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        draw(&root, d, 1.0)?;
+    }
+    Ok(svg)
 }

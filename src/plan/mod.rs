@@ -26,7 +26,9 @@ pub mod cost;
 pub mod report;
 pub mod diff;
 pub mod energy;
+pub mod export;
 pub mod fleet;
+pub mod reproduce;
 pub mod target;
 
 pub use diff::{diff, Diff, DiffRow};

@@ -1,5 +1,9 @@
-//! Canvas charts: one narrow memo per chart, one effect per canvas that redraws when its data changes.
+//! Canvas charts: one narrow memo per chart, one effect per canvas that redraws when its data changes. A
+//! pinned scenario (A) is drawn dashed beside the page's (B). Each chart exports as PNG (the canvas's device
+//! pixels) and SVG (the same drawing function over plotters' SVG backend). For printing, each canvas is redrawn
+//! at a size whose text stays legible on half a page.
 
+use super::backend::{PageBackend, PageChart};
 use crate::chart::{latency, throughput};
 use crate::scenario::{Report, ScenarioError};
 use leptos::html::Canvas;
@@ -12,6 +16,8 @@ use plotters_canvas::CanvasBackend;
 pub fn Charts(
     /// The evaluation.
     report: Memo<Result<Report, ScenarioError>>,
+    /// The pinned scenario's evaluation (A), drawn dashed.
+    report_a: Memo<Result<Option<Report>, ScenarioError>>,
     /// Imported measurements, drawn as crosses on the throughput chart.
     measurements: RwSignal<Vec<crate::import::Measurement>>,
 ) -> impl IntoView {
@@ -20,87 +26,140 @@ pub fn Charts(
             r.as_ref().ok().map(|r| {
                 let mut d = throughput::ThroughputData::from_report(r);
                 measurements.with(|ms| d.add_measurements(ms, r.prompt_tokens, r.output_tokens));
+                d.compare = report_a.with(|a| a.as_ref().ok().and_then(Option::as_ref).and_then(|a| throughput::Overlay::from_report(a, &d.x_label)));
                 d
             })
         })
     });
-    let lat = Memo::new(move |_| report.with(|r| r.as_ref().ok().map(latency::LatencyData::from_report)));
-    let draw_tput: DrawFn<throughput::ThroughputData> = throughput::draw::<CanvasBackend>;
-    let draw_lat: DrawFn<latency::LatencyData> = latency::draw::<CanvasBackend>;
+    let lat = Memo::new(move |_| {
+        report.with(|r| {
+            r.as_ref().ok().map(|r| {
+                let mut d = latency::LatencyData::from_report(r);
+                d.compare = report_a.with(|a| a.as_ref().ok().and_then(Option::as_ref).and_then(|a| latency::Overlay::from_report(a, &d.x_label)));
+                d
+            })
+        })
+    });
     // Window width, so the charts re-lay out (not just shrink) on narrow screens and after a resize.
     let viewport = RwSignal::new(window_width());
     let handle = window_event_listener(leptos::ev::resize, move |_| viewport.set(window_width()));
     on_cleanup(move || handle.remove());
     view! {
-        <figure class="chart">
-            <figcaption>"Per-user and system tokens/s against concurrency"
-                <small>" — per user = 1 / TPOT while generating; system = all output tokens ÷ time, prompts included, so one user's system figure sits below the per-user one. Blue: per user (thin: at the target percentile); orange: system; red: the target's per-user floor; dashed: saturation knee; green ring: operating point; band: ± the model's validated p90 error (single-stream band for one user, batched band under load); crosses: your imported measurements."</small>
-            </figcaption>
-            <ChartCanvas id="chart-throughput" data=tput draw=draw_tput viewport />
-        </figure>
-        <figure class="chart">
-            <figcaption>"TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)"
-                <small>" — purple: TTFT (left axis), teal: TPOT (right axis); thick P50, thin P95, medium P99; dashed: the targets. Saturated levels (queue growing without bound) and TTFTs beyond 4 × the target are clipped at the top."</small>
-            </figcaption>
-            <ChartCanvas id="chart-latency" data=lat draw=draw_lat viewport />
-        </figure>
+        <div class="charts">
+            <figure class="chart">
+                <figcaption>"Per-user and system tokens/s against concurrency"
+                    <small>" — per user = 1 / TPOT while generating; system = all output tokens ÷ time, prompts included, so one user's system figure sits below the per-user one. Blue: per user (thin: at the target percentile); orange: system; red: the target's per-user floor; dashed: saturation knee; green ring: operating point; band: ± the model's validated p90 error (single-stream band for one user, batched band under load); crosses: your imported measurements; dashed and lighter: the pinned scenario A."</small>
+                </figcaption>
+                <ChartCanvas id="chart-throughput" file="tps-throughput" data=tput viewport />
+            </figure>
+            <figure class="chart">
+                <figcaption>"TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)"
+                    <small>" — purple: TTFT (left axis), teal: TPOT (right axis); thick P50, thin P95, medium P99; dashed: the targets; dashed and lighter: the pinned scenario A at its target percentile. Saturated levels (queue growing without bound) and TTFTs beyond 4 × the target are clipped at the top."</small>
+                </figcaption>
+                <ChartCanvas id="chart-latency" file="tps-latency" data=lat viewport />
+            </figure>
+        </div>
     }
 }
-
-type DrawFn<T> = fn(&DrawingArea<CanvasBackend, plotters::coord::Shift>, &T, f64) -> Result<(), String>;
 
 /// Default logical (CSS) size of a chart. The drawn size follows the canvas's CSS width (narrow screens get a
 /// narrower layout with the same text size), and the canvas holds devicePixelRatio times as many pixels, so
 /// lines and text are crisp on HiDPI screens.
 const WIDTH: f64 = 900.0;
 const HEIGHT: f64 = 420.0;
+/// Logical size when printing: two charts side by side on A4 or Letter, text about 6–7 pt.
+const PRINT: (f64, f64) = (560.0, 315.0);
 
 fn window_width() -> f64 {
     web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(WIDTH)
 }
 
+/// The logical size to draw at: the canvas's CSS width on screen, [`PRINT`] when printing.
+fn logical_size(el: &web_sys::HtmlCanvasElement, print: bool) -> (f64, f64) {
+    if print {
+        return PRINT;
+    }
+    let css_w = f64::from(el.client_width());
+    let w = if css_w > 0.0 { css_w.clamp(300.0, 1600.0) } else { WIDTH };
+    (w, (w * 0.47).clamp(260.0, HEIGHT))
+}
+
+/// Draws `data` on the canvas (clears it when there is nothing to draw); the error message, if any.
+fn render<T: PageChart>(el: &web_sys::HtmlCanvasElement, data: Option<&T>, print: bool) -> Option<String> {
+    let screen = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0);
+    // Print at 3 × (about 250 dpi on paper), the screen at its own density.
+    let scale = if print { 3.0 } else { screen };
+    let (lw, lh) = logical_size(el, print);
+    let (w, h) = ((lw * scale).round() as u32, (lh * scale).round() as u32);
+    if el.width() != w || el.height() != h {
+        el.set_width(w);
+        el.set_height(h);
+    }
+    let area = PageBackend::Canvas(CanvasBackend::with_canvas_object(el.clone())?).into_drawing_area();
+    match data {
+        None => {
+            // Clear the stale chart: the inputs are invalid, the message is shown above.
+            let _ = area.fill(&WHITE);
+            None
+        }
+        Some(d) => d.draw_on(&area, scale).err(),
+    }
+}
+
 #[component]
-fn ChartCanvas<T: Clone + PartialEq + Send + Sync + 'static>(
+fn ChartCanvas<T: PageChart>(
     /// DOM id of the canvas.
     id: &'static str,
+    /// Name of its exported files (without extension).
+    file: &'static str,
     /// What to draw (`None` when the scenario is invalid).
     data: Memo<Option<T>>,
-    /// The plotters drawing function.
-    draw: DrawFn<T>,
     /// Window width (read so that a resize redraws).
     viewport: RwSignal<f64>,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let (problem, set_problem) = signal(None::<String>);
+    let printing = RwSignal::new(false);
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         viewport.track();
-        let scale = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0);
-        let css_w = f64::from(el.client_width());
-        let logical_w = if css_w > 0.0 { css_w.clamp(300.0, 1600.0) } else { WIDTH };
-        let logical_h = (logical_w * 0.47).clamp(260.0, HEIGHT);
-        let (w, h) = ((logical_w * scale).round() as u32, (logical_h * scale).round() as u32);
-        if el.width() != w || el.height() != h {
-            el.set_width(w);
-            el.set_height(h);
-        }
-        let result = data.with(|d| match d {
-            None => {
-                // Clear the stale chart: the inputs are invalid, the message is shown above.
-                if let Some(b) = CanvasBackend::with_canvas_object(el.clone()) {
-                    let _ = b.into_drawing_area().fill(&WHITE);
-                }
-                Ok(())
-            }
-            Some(d) => match CanvasBackend::with_canvas_object(el.clone()) {
-                Some(b) => draw(&b.into_drawing_area(), d, scale),
-                None => Err("canvas unavailable".into()),
-            },
-        });
-        set_problem.set(result.err());
+        let print = printing.get();
+        set_problem.set(data.with(|d| render(&el, d.as_ref(), print)));
     });
+    // Printing (the browser's dialog, or a PDF) snapshots the page right after "beforeprint": draw at the print
+    // size there and then, not in a later tick.
+    let before = window_event_listener(leptos::ev::Custom::<web_sys::Event>::new("beforeprint"), move |_| {
+        if let Some(el) = canvas.get_untracked() {
+            data.with_untracked(|d| render(&el, d.as_ref(), true));
+        }
+        printing.set(true);
+    });
+    let after = window_event_listener(leptos::ev::Custom::<web_sys::Event>::new("afterprint"), move |_| printing.set(false));
+    on_cleanup(move || {
+        before.remove();
+        after.remove();
+    });
+    // One handler for both buttons (by the id's ending).
+    let export = move |ev: leptos::ev::MouseEvent| {
+        let Some(el) = canvas.get_untracked() else { return };
+        let id = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()).map(|e| e.id()).unwrap_or_default();
+        if id.ends_with("-png") {
+            super::export::download_canvas_png(&el, &format!("{file}.png"));
+        } else if id.ends_with("-svg") {
+            let (w, h) = logical_size(&el, false);
+            match data.with_untracked(|d| d.as_ref().map(|d| d.svg((w.round() as u32, h.round() as u32)))) {
+                Some(Ok(s)) => super::export::download_text(&format!("{file}.svg"), "image/svg+xml", &s),
+                Some(Err(e)) => set_problem.set(Some(e)),
+                None => {}
+            }
+        }
+    };
     view! {
         <canvas id=id node_ref=canvas width=WIDTH as u32 height=HEIGHT as u32></canvas>
+        <p class="chart-actions" on:click=export>
+            <button type="button" id=format!("{id}-png") title="The chart as an image, at this screen's resolution">"PNG"</button>
+            <button type="button" id=format!("{id}-svg") title="The chart as a vector drawing (SVG)">"SVG"</button>
+        </p>
         <p class="chart-problem">{move || problem.get()}</p>
     }
 }

@@ -4,7 +4,7 @@
 //! parses them into a [`Scenario`], and the error of a field is shown next to that field.
 
 use crate::scenario::{
-    EngineSpec, HardwareSpec, LoadSpec, ModelSpec, QuantSpec, Scenario, ScenarioError, TargetSpec, WorkloadSpec,
+    CostSpec, EngineSpec, FleetSpec, HardwareSpec, LoadSpec, ModelSpec, QuantSpec, Scenario, ScenarioError, TargetSpec, WorkloadSpec,
 };
 use crate::model::units::fmt_num;
 use leptos::prelude::*;
@@ -55,6 +55,18 @@ pub struct Inputs {
     pub depth: RwSignal<String>,
     /// Agent mode: LLM calls per task.
     pub agent_steps: RwSignal<String>,
+    /// Agent mode: the time to a finished task, seconds (`target.task_s`).
+    pub task_s: RwSignal<String>,
+    /// The fleet's peak load: `users` (concurrent) or `rate` (requests/s); the number in `peak`.
+    pub peak_kind: RwSignal<String>,
+    pub peak: RwSignal<String>,
+    /// Spare servers on top of those serving the peak.
+    pub spare: RwSignal<String>,
+    /// Prices: one device for one hour, its currency, one kWh, and the facility's PUE.
+    pub device_hour: RwSignal<String>,
+    pub currency: RwSignal<String>,
+    pub electricity: RwSignal<String>,
+    pub pue: RwSignal<String>,
     /// The scenario the page's fields are laid over: fields the page has no control for (engine efficiencies,
     /// MoE shape, load levels, …) come from here, so a scenario imported from a link or JSON keeps them.
     pub base: RwSignal<Scenario>,
@@ -95,6 +107,14 @@ impl Inputs {
             max_batch: s(""),
             depth: s(""),
             agent_steps: s(""),
+            task_s: s(""),
+            peak_kind: s("users"),
+            peak: s(""),
+            spare: s(""),
+            device_hour: s(""),
+            currency: s(""),
+            electricity: s(""),
+            pue: s(""),
             base: RwSignal::new(Scenario::default()),
         }
     }
@@ -154,6 +174,16 @@ impl Inputs {
         self.max_batch.set(sc.engine.max_batch.map_or_else(String::new, |n| n.to_string()));
         self.depth.set(txt(sc.workload.context_depth));
         self.agent_steps.set(sc.workload.agent_steps.map_or_else(String::new, |n| n.to_string()));
+        self.task_s.set(txt(sc.target.task_s));
+        let fleet = sc.fleet.clone().unwrap_or_default();
+        self.peak_kind.set(if fleet.peak_request_rate.is_some() && fleet.peak_users.is_none() { "rate" } else { "users" }.into());
+        self.peak.set(txt(fleet.peak_users.or(fleet.peak_request_rate)));
+        self.spare.set(fleet.spare_replicas.map_or_else(String::new, |n| n.to_string()));
+        let cost = sc.cost.clone().unwrap_or_default();
+        self.device_hour.set(txt(cost.device_hour));
+        self.currency.set(cost.currency.unwrap_or_default());
+        self.electricity.set(txt(cost.electricity_per_kwh));
+        self.pue.set(txt(cost.pue));
         self.base.set(sc.clone());
     }
 
@@ -185,19 +215,7 @@ impl Inputs {
     /// The first field that is not a number, named by its scenario path.
     pub fn scenario(&self) -> Result<Scenario, ScenarioError> {
         let opt = |s: RwSignal<String>| s.with(|v| if v.trim().is_empty() { None } else { Some(v.trim().to_string()) });
-        let num = |s: RwSignal<String>, field: &str| -> Result<Option<f64>, ScenarioError> {
-            match opt(s) {
-                None => Ok(None),
-                // Thousands separators and spaces are fine ("3,350", "1 000"); units are not.
-                Some(v) => v
-                    .chars()
-                    .filter(|c| !matches!(c, ',' | '_' | ' ' | '\u{a0}'))
-                    .collect::<String>()
-                    .parse::<f64>()
-                    .map(Some)
-                    .map_err(|_| ScenarioError::new(field, format!("\"{v}\" is not a number: type digits only, the unit is beside the field"))),
-            }
-        };
+        let num = |s: RwSignal<String>, field: &str| s.with(|v| parse_num(v, field));
         let int = |s: RwSignal<String>, field: &str| -> Result<Option<u32>, ScenarioError> {
             match num(s, field)? {
                 None => Ok(None),
@@ -205,6 +223,32 @@ impl Inputs {
                 Some(v) => Err(ScenarioError::new(field, format!("{} must be a whole number from 1 to 1,000,000", fmt_num(v)))),
             }
         };
+        let mode = self.mode.get();
+        let fleet = {
+            let spare = match num(self.spare, "fleet.spare_replicas")? {
+                None => None,
+                Some(v) if v >= 0.0 && v.fract() == 0.0 && v <= 10_000.0 => Some(v as u32),
+                Some(v) => return Err(ScenarioError::new("fleet.spare_replicas", format!("{} must be a whole number from 0 to 10,000", fmt_num(v)))),
+            };
+            let rate = self.peak_kind.get() == "rate";
+            let field = if rate { "fleet.peak_request_rate" } else { "fleet.peak_users" };
+            match num(self.peak, field)? {
+                None if spare.unwrap_or(0) > 0 => return Err(ScenarioError::new(field, "give the peak load to size a fleet (spare servers alone size nothing)")),
+                None => None,
+                Some(p) => Some(FleetSpec {
+                    peak_users: (!rate).then_some(p),
+                    peak_request_rate: rate.then_some(p),
+                    spare_replicas: spare,
+                }),
+            }
+        };
+        let cost = CostSpec {
+            device_hour: num(self.device_hour, "cost.device_hour")?,
+            currency: opt(self.currency),
+            electricity_per_kwh: num(self.electricity, "cost.electricity_per_kwh")?,
+            pue: num(self.pue, "cost.pue")?,
+        };
+        let cost = (cost != CostSpec::default()).then_some(cost);
         let base = self.base.get();
         // The base's extra numbers belong to its own presets: picking another device, model or engine on the
         // page drops them.
@@ -243,7 +287,7 @@ impl Inputs {
                 context_depth: num(self.depth, "workload.context_depth")?,
                 agent_steps: int(self.agent_steps, "workload.agent_steps")?,
                 load: Some(self.load_spec()?),
-                mode: Some(self.mode.get()),
+                mode: Some(mode.clone()),
                 distribution: Some(self.distribution.get()),
                 spread: num(self.spread, "workload.spread")?,
                 prefix_cache_hit_rate: match num(self.prefix_hit, "workload.prefix_cache_hit_rate")? {
@@ -258,12 +302,36 @@ impl Inputs {
                 tpot_ms: num(self.tpot, "target.tpot_ms")?,
                 ttft_ms: num(self.ttft, "target.ttft_ms")?,
                 percentile: num(self.percentile, "target.percentile")?,
+                // Kept while another use case is shown (nothing typed is lost), applied in agent mode only.
+                task_s: if mode == "agent" { num(self.task_s, "target.task_s")? } else { None },
                 ..base.target.clone()
             },
-            fleet: base.fleet.clone(),
-            cost: base.cost.clone(),
+            fleet,
+            cost,
         })
     }
+}
+
+/// A number typed into a field: `None` when empty. Thousands separators and spaces are fine ("3,350",
+/// "1 000"); a decimal comma ("0,12" per kWh would read as 12) and units are not.
+///
+/// # Errors
+/// Not a number, or a comma that does not group thousands, named by `field`.
+#[inline(never)]
+fn parse_num(raw: &str, field: &str) -> Result<Option<f64>, ScenarioError> {
+    let v = raw.trim();
+    if v.is_empty() {
+        return Ok(None);
+    }
+    if v.split(',').skip(1).any(|g| g.chars().take_while(char::is_ascii_digit).count() != 3) {
+        return Err(ScenarioError::new(field, format!("\"{v}\": use a point for decimals ({}); a comma only groups thousands", v.replacen(',', ".", 1))));
+    }
+    v.chars()
+        .filter(|c| !matches!(c, ',' | '_' | ' ' | '\u{a0}'))
+        .collect::<String>()
+        .parse::<f64>()
+        .map(Some)
+        .map_err(|_| ScenarioError::new(field, format!("\"{v}\" is not a number: type digits only, the unit is beside the field")))
 }
 
 /// A numeric input with a label, unit, placeholder (the preset's value) and its error.
@@ -283,9 +351,13 @@ pub fn NumField(
     /// The current error, if any.
     #[prop(into)]
     error: Signal<Option<ScenarioError>>,
+    /// A unit that changes (a price's currency); replaces `unit`.
+    #[prop(optional)]
+    unit_text: Option<Signal<String>>,
 ) -> impl IntoView {
     let id = field.replace('.', "-");
     let msg = move || error.with(|e| e.as_ref().filter(|e| e.field == field).map(|e| e.message.clone()));
+    let unit = move || unit_text.map_or_else(|| unit.to_string(), |u| u.get());
     view! {
         <label class="field" class:invalid=move || msg().is_some()>
             <span class="label">{label}</span>

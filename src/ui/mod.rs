@@ -2,17 +2,24 @@
 //! raw input strings → `Memo<Result<Scenario>>` → `Memo<Result<Report>>` → one narrow memo per chart → one
 //! effect per canvas. Components never compute a formula; they call [`crate::plan::evaluate`].
 
+mod backend;
 mod charts;
+mod compare;
+mod export;
+mod fleet;
 mod inputs;
 mod measure;
+mod report;
+mod reproduce;
 mod results;
 mod serving;
 mod share;
+mod sizing;
 mod table;
 
 use crate::model::quant;
 use crate::presets;
-use crate::scenario::{Report, ScenarioError};
+use crate::scenario::{Report, Scenario, ScenarioError};
 use inputs::{Inputs, NumField, SelectField, TextField};
 use leptos::prelude::*;
 
@@ -20,19 +27,29 @@ use leptos::prelude::*;
 #[component]
 pub fn App() -> impl IntoView {
     let inputs = Inputs::new();
+    // Scenario A of "A versus B", when one is pinned; the page's scenario is then B.
+    let pinned = RwSignal::new(None::<Scenario>);
     // A link with a scenario in its address reproduces that page; a broken one says which field is wrong.
-    let link_error = RwSignal::new(follow_link(inputs));
+    let link_error = RwSignal::new(follow_link(inputs, pinned));
     let scenario = Memo::new(move |_| inputs.scenario());
     // A new link opened in this tab (typed into the address bar, or back/forward) shows its scenario: the page
     // never shows one scenario while its address holds another. The page's own address updates use
     // `replaceState`, which fires neither event.
     let on_nav = move || {
-        let differs = share::read_hash().is_some_and(|h| match (h, scenario.get_untracked()) {
-            (Ok(linked), Ok(shown)) => linked != shown,
-            _ => true,
+        let differs = share::read_hash().is_some_and(|h| {
+            let shown = match (h.shown, scenario.get_untracked()) {
+                (Ok(linked), Ok(shown)) => linked != shown,
+                _ => true,
+            };
+            let a = match h.pinned {
+                None => pinned.with_untracked(Option::is_some),
+                Some(Ok(a)) => pinned.with_untracked(|p| p.as_ref() != Some(&a)),
+                Some(Err(_)) => true,
+            };
+            shown || a
         });
         if differs {
-            link_error.set(follow_link(inputs));
+            link_error.set(follow_link(inputs, pinned));
         }
     };
     let h1 = window_event_listener(leptos::ev::hashchange, move |_| on_nav());
@@ -44,7 +61,7 @@ pub fn App() -> impl IntoView {
     // The address follows the page (an effect: it only talks to the outside world).
     Effect::new(move |_| {
         if let Ok(s) = scenario.get() {
-            share::write_hash(&s);
+            pinned.with(|a| share::write_hash(&s, a.as_ref()));
         }
     });
     // Typing stays fluid on heavy scenarios: when the last evaluation took longer than 80 ms (a 64-level
@@ -80,7 +97,19 @@ pub fn App() -> impl IntoView {
         record_eval_ms(ms);
         Ok(report)
     });
+    // A's evaluation: the page's own when A was pinned from it, else evaluated (a link that holds A).
+    let report_a: Memo<Result<Option<Report>, ScenarioError>> = Memo::new(move |_| {
+        let Some(a) = pinned.get() else { return Ok(None) };
+        if settled.with_untracked(|s| s.as_ref().ok() == Some(&a)) {
+            if let Ok(r) = report.get_untracked() {
+                return Ok(Some(r));
+            }
+        }
+        crate::plan::evaluate(&a).map(Some)
+    });
+    let a_problem = Signal::derive(move || report_a.with(|a| a.as_ref().err().map(|e| format!("Scenario A cannot be evaluated ({e}): unpin it, or correct its link."))));
     let error = Signal::derive(move || report.with(|r| r.as_ref().err().cloned()));
+    let link = Signal::derive(move || scenario.with(|s| s.as_ref().map(|s| pinned.with(|a| share::link_for(s, a.as_ref()))).unwrap_or_default()));
     view! {
         <header class="top">
             <h1>"TPS Planner"</h1>
@@ -93,20 +122,22 @@ pub fn App() -> impl IntoView {
                 <ModelInputs inputs error />
                 <WorkloadInputs inputs error />
                 <serving::ServingInputs inputs error />
+                <fleet::FleetCostInputs inputs error />
             </section>
             <section class="outputs" aria-label="Results">
+                <report::PrintHeader scenario=settled report />
+                <export::Toolbar scenario pinned report report_a />
                 <results::Results report />
-                <charts::Charts report measurements />
+                <sizing::SizingCards report />
+                <compare::DiffTable report report_a problem=a_problem />
+                <charts::Charts report report_a measurements />
                 <table::SweepTable report />
                 <measure::MeasurementsPanel inputs scenario=settled measurements />
+                <reproduce::ReproducePanel scenario=settled report />
                 <share::ScenarioPanel inputs scenario />
+                <report::PrintFooter report link />
             </section>
         </main>
-        <p class="print-only" id="print-link">{move || format!(
-            "Printed {} from TPS Planner. This scenario: {}",
-            today(),
-            scenario.with(|s| s.as_ref().map(share::link_for).unwrap_or_default())
-        )}</p>
         <footer class="foot">
             "Runs entirely in your browser; nothing is sent anywhere. TPOT = (E2E − TTFT) / (output tokens − 1), as vLLM's benchmark defines it; ITL = each gap between tokens."
         </footer>
@@ -312,20 +343,38 @@ fn efficiency_note(inputs: Inputs) -> String {
     )
 }
 
-/// Loads the scenario in the address into the fields; returns the message for a broken or invalid link.
-fn follow_link(inputs: Inputs) -> Option<String> {
-    match share::read_hash()? {
+/// Loads the scenario in the address into the fields (and pins its A, when it has one); returns the message
+/// for a broken or invalid link.
+fn follow_link(inputs: Inputs, pinned: RwSignal<Option<Scenario>>) -> Option<String> {
+    let linked = share::read_hash()?;
+    let a_problem = match linked.pinned {
+        None => {
+            pinned.set(None);
+            None
+        }
+        Some(Ok(a)) => {
+            let bad = a.resolve().err().map(|e| format!("The pinned scenario A in this link has an invalid value ({e})."));
+            pinned.set(Some(a));
+            bad
+        }
+        Some(Err(e)) => Some(format!("The pinned scenario A in this link could not be read ({e}).")),
+    };
+    let shown = match linked.shown {
         Ok(sc) => {
             // Loaded even when invalid, so the field at fault is shown with its message.
             inputs.load(&sc);
             sc.resolve().err().map(|e| format!("The scenario in this link has an invalid value ({e}); correct the field marked below."))
         }
         Err(e) => Some(format!("The scenario in this link could not be read ({e}); the page keeps what it showed.")),
+    };
+    match (shown, a_problem) {
+        (Some(a), Some(b)) => Some(format!("{a} {b}")),
+        (a, b) => a.or(b),
     }
 }
 
 /// Today's date, YYYY-MM-DD (the browser's clock).
-fn today() -> String {
+pub(crate) fn today() -> String {
     let iso: String = js_sys::Date::new_0().to_iso_string().into();
     iso.chars().take(10).collect()
 }

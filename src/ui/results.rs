@@ -90,7 +90,7 @@ pub fn Results(
                 </div>
                 <p class="verdict" class:fail=!r.verdict_ok id="verdict">{r.verdict.clone()}</p>
                 <p class="context" id="verdict-context">{format!(
-                    "{} ({}) on {} with {}; {} prompt + {} output tokens; {}; predictions ± {:.0} % single stream, ± {:.0} % under load (validated p90).",
+                    "{} ({}) on {} with {}; {} prompt + {} output tokens; {}{}; predictions ± {:.0} % single stream, ± {:.0} % under load (validated p90).",
                     r.model, r.quantization, r.hardware, r.engine,
                     r.prompt_tokens, r.output_tokens,
                     if r.target.ttft_ms >= 1e8 && r.target.tpot_ms >= 1e8 {
@@ -98,6 +98,7 @@ pub fn Results(
                     } else {
                         format!("P{:.0} targets TTFT ≤ {} ms, TPOT ≤ {} ms", r.target.percentile, limit(r.target.ttft_ms), limit(r.target.tpot_ms))
                     },
+                    r.target.task_s.map_or_else(String::new, |t| format!(", task ≤ {} s", crate::model::units::fmt_num(t))),
                     r.band.single_stream_pct, r.band.batched_pct
                 )}</p>
                 // Notes about how the figures were computed are information, not alarms.

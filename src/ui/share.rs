@@ -4,61 +4,78 @@
 use super::inputs::Inputs;
 use crate::scenario::{Scenario, ScenarioError};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 const PREFIX: &str = "#s=";
+/// The pinned scenario ("A") follows the current one: `#s=<B>&a=<A>` (`&` never occurs %-encoded JSON).
+const PINNED: &str = "&a=";
 
-/// The scenario in the address, if there is one: `Ok` when it parses, the error naming the field when not.
-pub fn read_hash() -> Option<Result<Scenario, ScenarioError>> {
-    let hash = web_sys::window()?.location().hash().ok()?;
-    let encoded = hash.strip_prefix(PREFIX)?;
+/// What a link holds: the scenario shown and, when one was pinned, scenario A.
+pub struct Linked {
+    pub shown: Result<Scenario, ScenarioError>,
+    pub pinned: Option<Result<Scenario, ScenarioError>>,
+}
+
+fn decode(encoded: &str, which: &str) -> Result<Scenario, ScenarioError> {
     // A link cut short can break the %-encoding: say so rather than fall back silently.
     match js_sys::decode_uri_component(encoded).ok().and_then(|v| v.as_string()) {
-        Some(json) => Some(Scenario::from_json(&json)),
-        None => Some(Err(ScenarioError::new("json", "the link's scenario is cut off or damaged"))),
+        Some(json) => Scenario::from_json(&json),
+        None => Err(ScenarioError::new("json", format!("the link's {which} is cut off or damaged"))),
     }
 }
 
-/// `#s=` + the scenario's JSON, %-encoded.
-fn hash_of(s: &Scenario) -> String {
+/// The scenarios in the address, if there are any: each `Ok` when it parses, the error naming the field when
+/// not. Links from before A existed (`#s=` alone) read as they always did.
+pub fn read_hash() -> Option<Linked> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    let rest = hash.strip_prefix(PREFIX)?;
+    let (shown, pinned) = match rest.split_once(PINNED) {
+        Some((s, a)) => (s, Some(a)),
+        None => (rest, None),
+    };
+    Some(Linked { shown: decode(shown, "scenario"), pinned: pinned.map(|a| decode(a, "pinned scenario (A)")) })
+}
+
+/// The scenario's JSON for the address: %-encoded where a fragment needs it (quotes, spaces, `%`, `#`, `&`,
+/// non-ASCII) and literal elsewhere (`{ } [ ] : ,` …), which keeps printed links about a fifth shorter than
+/// `encodeURIComponent`. Read back with `decodeURIComponent`, as links written before always were.
+fn encode(s: &Scenario) -> String {
     let json = serde_json::to_string(s).unwrap_or_default();
-    let encoded: String = js_sys::encode_uri_component(&json).into();
-    format!("{PREFIX}{encoded}")
-}
-
-/// The page's address with this scenario in it (for printing and sharing).
-pub fn link_for(s: &Scenario) -> String {
-    let base = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
-    let base = base.split('#').next().unwrap_or_default().to_string();
-    format!("{base}{}", hash_of(s))
-}
-
-/// Writes the scenario into the address without adding a history entry.
-pub fn write_hash(s: &Scenario) {
-    if let Some(w) = web_sys::window() {
-        if let Ok(h) = w.history() {
-            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash_of(s)));
+    let mut out = String::with_capacity(json.len() + json.len() / 4);
+    for c in json.chars() {
+        if c.is_ascii_alphanumeric() || "{}[]:,.-_'()!*~/?=@$;+".contains(c) {
+            out.push(c);
+        } else {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
         }
     }
+    out
 }
 
-/// Offers `text` as a file download named `name`.
-fn download(name: &str, text: &str) {
-    let parts = js_sys::Array::of1(&text.into());
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("application/json");
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
-    if let Some(a) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.create_element("a").ok())
-        .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok())
-    {
-        a.set_href(&url);
-        a.set_download(name);
-        a.click();
+/// `#s=` + the scenario's JSON, %-encoded, and `&a=` + the pinned one's.
+fn hash_of(s: &Scenario, pinned: Option<&Scenario>) -> String {
+    match pinned {
+        Some(a) => format!("{PREFIX}{}{PINNED}{}", encode(s), encode(a)),
+        None => format!("{PREFIX}{}", encode(s)),
     }
-    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// The page's address with these scenarios in it (for printing and sharing).
+pub fn link_for(s: &Scenario, pinned: Option<&Scenario>) -> String {
+    let base = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+    let base = base.split('#').next().unwrap_or_default().to_string();
+    format!("{base}{}", hash_of(s, pinned))
+}
+
+/// Writes the scenarios into the address without adding a history entry.
+pub fn write_hash(s: &Scenario, pinned: Option<&Scenario>) {
+    if let Some(w) = web_sys::window() {
+        if let Ok(h) = w.history() {
+            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash_of(s, pinned)));
+        }
+    }
 }
 
 /// The JSON of the current scenario, a paste box and a download button.
@@ -88,7 +105,7 @@ pub fn ScenarioPanel(
             <summary>"Scenario JSON — share, save, or run with `tps eval`"</summary>
             <p class="note">"The page's address holds this scenario: copy the address to share exactly this view."</p>
             <pre id="scenario-json">{json}</pre>
-            <button type="button" id="download-json" on:click=move |_| download("tps-scenario.json", &json())>"Download JSON"</button>
+            <button type="button" id="download-json" on:click=move |_| super::export::download_text("tps-scenario.json", "application/json", &json())>"Download JSON"</button>
             <label class="field">
                 <span class="label">"Load a scenario (paste JSON)"</span>
                 <textarea id="paste-json" rows="5" prop:value=move || pasted.get() on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>

@@ -1,0 +1,70 @@
+//! A versus B: "Pin as A" keeps the current scenario; whatever is changed afterwards is B. The difference
+//! table shows [`crate::plan::diff`]'s rows (A, B, B − A, B ÷ A); the charts draw A dashed beside B.
+
+use crate::plan::DiffRow;
+use crate::scenario::{Report, ScenarioError};
+use leptos::prelude::*;
+
+/// Lower is better for these figures (servers, cost, energy); higher for the others.
+fn lower_is_better(metric: &str) -> bool {
+    matches!(metric, "replicas" | "devices_total" | "cost_per_million_output_tokens" | "joules_per_output_token")
+}
+
+/// A figure of the table: whole numbers as such, others with 2–4 significant decimals.
+fn num(v: f64) -> String {
+    if v.fract() == 0.0 || v.abs() >= 100.0 {
+        super::results::group(v)
+    } else {
+        // A typographic minus, as `group` writes it.
+        let s = if v.abs() >= 1.0 { format!("{v:.2}") } else { format!("{v:.3}") };
+        s.replacen('-', "−", 1)
+    }
+}
+
+fn row(r: DiffRow) -> impl IntoView {
+    let opt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), num);
+    let delta = r.delta.map_or_else(|| "—".to_string(), |d| if d > 0.0 { format!("+{}", num(d)) } else { num(d) });
+    // Green where B is better than A, red where worse.
+    let better = r.delta.filter(|d| *d != 0.0).map(|d| (d < 0.0) == lower_is_better(r.metric));
+    view! {
+        <tr data-metric=r.metric>
+            <th scope="row">{r.label}</th>
+            <td>{opt(r.a)}</td>
+            <td>{opt(r.b)}</td>
+            <td class:better=better == Some(true) class:worse=better == Some(false)>{delta}</td>
+            <td>{r.ratio.map_or_else(|| "—".to_string(), |x| format!("{x:.2}×"))}</td>
+            <td class="unit">{r.unit}</td>
+        </tr>
+    }
+}
+
+/// The difference table, when a scenario is pinned as A.
+#[component]
+pub fn DiffTable(
+    /// The page's evaluation (B).
+    report: Memo<Result<Report, ScenarioError>>,
+    /// The pinned scenario's evaluation (A), when one is pinned.
+    report_a: Memo<Result<Option<Report>, ScenarioError>>,
+    /// Why A could not be evaluated, if it could not.
+    #[prop(into)]
+    problem: Signal<Option<String>>,
+) -> impl IntoView {
+    let side = |s: &crate::plan::diff::DiffSide| format!("{} ({}) on {} with {}", s.model, s.quantization, s.hardware, s.engine);
+    view! {
+        {move || problem.get().map(|p| view! { <p class="warning" id="diff-problem">{p}</p> })}
+        {move || report_a.with(|a| report.with(|b| match (a, b) {
+            (Ok(Some(a)), Ok(b)) => Some(crate::plan::diff(a, b)),
+            _ => None,
+        })).map(|d| view! {
+            <section class="compare" aria-label="A versus B">
+                <h2>"A versus B"</h2>
+                <p class="sides"><span class="tag a">"A"</span>{side(&d.a)}<br/><span class="tag b">"B"</span>{side(&d.b)}" (the page)"</p>
+                <div class="table-scroll"><table id="diff-table">
+                    <thead><tr><th></th><th>"A"</th><th>"B"</th><th>"B − A"</th><th>"B ÷ A"</th><th></th></tr></thead>
+                    <tbody>{d.rows.into_iter().map(row).collect_view()}</tbody>
+                </table></div>
+                <p class="note" id="diff-verdict-a">"A: " {d.a.verdict}</p>
+            </section>
+        })}
+    }
+}

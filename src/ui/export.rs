@@ -1,0 +1,109 @@
+//! Downloads built in the browser (a Blob and a temporary link; nothing leaves the machine): CSV, JSON and SVG
+//! text, a canvas as PNG at its device resolution, and the page's export and print bar.
+
+use crate::scenario::{Report, Scenario, ScenarioError};
+use leptos::prelude::*;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+/// Offers a Blob as a file named `name`.
+fn download_blob(name: &str, blob: &web_sys::Blob) {
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else { return };
+    if let Some(a) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("a").ok())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    {
+        a.set_href(&url);
+        a.set_download(name);
+        a.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Offers `text` as a file named `name` of type `mime`.
+pub fn download_text(name: &str, mime: &str, text: &str) {
+    let parts = js_sys::Array::of1(&text.into());
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    if let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) {
+        download_blob(name, &blob);
+    }
+}
+
+/// Offers the canvas's pixels (device resolution) as a PNG file named `name`.
+pub fn download_canvas_png(canvas: &web_sys::HtmlCanvasElement, name: &str) {
+    let name = name.to_string();
+    let done = Closure::once_into_js(move |blob: Option<web_sys::Blob>| {
+        if let Some(b) = blob {
+            download_blob(&name, &b);
+        }
+    });
+    let _ = canvas.to_blob(done.unchecked_ref());
+}
+
+/// Copies `text` to the clipboard; false when the browser refuses (the text stays selectable on the page).
+pub fn copy_text(text: &str) -> bool {
+    let Some(w) = web_sys::window() else { return false };
+    let clip = js_sys::Reflect::get(&w, &"navigator".into()).and_then(|n| js_sys::Reflect::get(&n, &"clipboard".into()));
+    let Ok(clip) = clip else { return false };
+    let Ok(write) = js_sys::Reflect::get(&clip, &"writeText".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) else {
+        return false;
+    };
+    write.call1(&clip, &text.into()).is_ok()
+}
+
+/// "Pin as A" / "Unpin A", print (the one-page sizing report), and the tables and the report as files. One
+/// click handler serves every button (by its id): each handler of its own would add about 1 KB of wasm.
+#[component]
+pub fn Toolbar(
+    /// The scenario shown (pinned as it is).
+    scenario: Memo<Result<Scenario, ScenarioError>>,
+    /// Scenario A, when pinned.
+    pinned: RwSignal<Option<Scenario>>,
+    /// The evaluation.
+    report: Memo<Result<Report, ScenarioError>>,
+    /// The pinned scenario's evaluation (A), when one is pinned.
+    report_a: Memo<Result<Option<Report>, ScenarioError>>,
+) -> impl IntoView {
+    let click = move |ev: leptos::ev::MouseEvent| {
+        let Some(id) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|e| e.closest("button").ok().flatten()).map(|b| b.id()) else {
+            return;
+        };
+        match id.as_str() {
+            "pin-a" if pinned.with_untracked(Option::is_some) => pinned.set(None),
+            // Only a scenario that evaluates can be A.
+            "pin-a" if report.with_untracked(Result::is_ok) => pinned.set(scenario.get_untracked().ok()),
+            "pin-a" => {}
+            "print-report" => {
+                if let Some(w) = web_sys::window() {
+                    let _ = w.print();
+                }
+            }
+            "export-diff-csv" => report_a.with_untracked(|a| {
+                report.with_untracked(|b| {
+                    if let (Ok(Some(a)), Ok(b)) = (a, b) {
+                        download_text("tps-a-vs-b.csv", "text/csv", &crate::plan::export::diff_csv(&crate::plan::diff(a, b)));
+                    }
+                });
+            }),
+            _ => report.with_untracked(|r| match (id.as_str(), r) {
+                ("export-sweep-csv", Ok(r)) => download_text("tps-sweep.csv", "text/csv", &crate::plan::export::sweep_csv(r)),
+                ("export-report-json", Ok(r)) => download_text("tps-report.json", "application/json", &serde_json::to_string_pretty(r).unwrap_or_default()),
+                _ => {}
+            }),
+        }
+    };
+    // Which buttons show and what the pin button says follow one class on the bar (see style.css).
+    view! {
+        <div class="toolbar" class:pinned=move || pinned.with(Option::is_some) on:click=click>
+            <button type="button" id="pin-a" class="pin" title="Keep this scenario as A; change anything and the page shows B against it">
+                <span class="if-unpinned">"Pin as A"</span><span class="if-pinned">"Unpin A"</span>
+            </button>
+            <button type="button" id="print-report" title="A one-page sizing report (A4 or Letter): print it or save it as PDF">"Print / PDF"</button>
+            <button type="button" id="export-sweep-csv">"Sweep CSV"</button>
+            <button type="button" id="export-diff-csv" class="if-pinned">"A vs B CSV"</button>
+            <button type="button" id="export-report-json">"Report JSON"</button>
+        </div>
+    }
+}

@@ -1,0 +1,52 @@
+//! Inputs for the sizing meeting: the fleet's peak load and spare servers, and the prices (none assumed).
+
+use super::inputs::{Inputs, NumField, SelectField, TextField};
+use crate::scenario::ScenarioError;
+use leptos::prelude::*;
+
+/// The "Fleet and cost" fieldset.
+#[component]
+pub fn FleetCostInputs(
+    /// The page's inputs.
+    inputs: Inputs,
+    /// The current error, if any.
+    #[prop(into)]
+    error: Signal<Option<ScenarioError>>,
+) -> impl IntoView {
+    let rate = move || inputs.peak_kind.get() == "rate";
+    // The unit of a price follows the currency typed ("USD per device-hour"; "per device-hour" without one).
+    let per = move |what: &'static str| {
+        Signal::derive(move || {
+            let c = inputs.currency.get();
+            let c = c.trim();
+            if c.is_empty() { what.to_string() } else { format!("{c} {what}") }
+        })
+    };
+    view! {
+        <fieldset>
+            <legend>"Fleet and cost"</legend>
+            <SelectField label="Peak load of the whole service" field="fleet.kind" value=inputs.peak_kind options=vec![
+                ("users".to_string(), "Concurrent users".to_string()),
+                ("rate".to_string(), "Requests per second".to_string()),
+            ] error />
+            // One raw string for both: switching the kind keeps what was typed.
+            <Show when=rate fallback=move || view! {
+                <NumField label="Peak concurrent users" unit="users" field="fleet.peak_users" value=inputs.peak
+                    placeholder=Signal::derive(|| "no fleet sized".to_string()) error />
+            }>
+                <NumField label="Peak request rate" unit="req/s" field="fleet.peak_request_rate" value=inputs.peak
+                    placeholder=Signal::derive(|| "no fleet sized".to_string()) error />
+            </Show>
+            <NumField label="Spare servers (N+1 headroom)" unit="servers" field="fleet.spare_replicas" value=inputs.spare
+                placeholder=Signal::derive(|| "0".to_string()) error />
+            <p class="note">"Prices: none is assumed; cost is computed from the parts given."</p>
+            <TextField label="Currency" field="cost.currency" value=inputs.currency placeholder="e.g. USD, EUR" error />
+            <NumField label="Price of one device for one hour" unit="" field="cost.device_hour" value=inputs.device_hour
+                placeholder=Signal::derive(|| "not priced".to_string()) error unit_text=per("per device-hour") />
+            <NumField label="Electricity price" unit="" field="cost.electricity_per_kwh" value=inputs.electricity
+                placeholder=Signal::derive(|| "not priced".to_string()) error unit_text=per("per kWh") />
+            <NumField label="PUE (facility power ÷ IT power)" unit="×" field="cost.pue" value=inputs.pue
+                placeholder=Signal::derive(|| "1 (devices only)".to_string()) error />
+        </fieldset>
+    }
+}

@@ -1,0 +1,93 @@
+//! The printed sizing report's own parts (print only): a title with the date, the question in one line (the
+//! inputs), the assumptions appendix (every default the figures rest on) and the scenario's link as text. The
+//! rest of the one-page report is the page itself under the print stylesheet.
+
+use super::results::fmt;
+use crate::scenario::{Report, Scenario, ScenarioError};
+use leptos::prelude::*;
+
+/// The inputs in one line: model on hardware with engine, lengths, target, fleet and prices.
+fn question(s: &Scenario, r: &Report) -> String {
+    let w = &s.workload;
+    let dist = match w.distribution.as_deref() {
+        Some("lognormal") => format!(", lognormal lengths (spread {})", fmt(w.spread.unwrap_or(0.5))),
+        Some("uniform") => format!(", uniform lengths (± {})", fmt(w.spread.unwrap_or(0.5))),
+        _ => String::new(),
+    };
+    let t = &r.target;
+    let target = if t.ttft_ms >= 1e8 && t.tpot_ms >= 1e8 {
+        "no latency target (batch)".to_string()
+    } else {
+        let lim = |v: f64| if v >= 1e8 { "none".to_string() } else { format!("{} ms", fmt(v)) };
+        format!("P{:.0} TTFT ≤ {}, TPOT ≤ {}", t.percentile, lim(t.ttft_ms), lim(t.tpot_ms))
+    };
+    let task = t.task_s.map_or_else(String::new, |x| format!(", task ≤ {} s", crate::model::units::fmt_num(x)));
+    let mut parts = vec![
+        format!("{} ({}) on {} with {}", r.model, r.quantization, r.hardware, r.engine),
+        format!("{} prompt + {} output tokens{dist}", fmt(r.prompt_tokens), fmt(r.output_tokens)),
+        format!("{target}{task}"),
+    ];
+    if let Some(f) = &s.fleet {
+        let peak = f.peak_users.map(|u| format!("{} concurrent users", fmt(u))).or_else(|| f.peak_request_rate.map(|x| format!("{} req/s", fmt(x))));
+        let spare = f.spare_replicas.filter(|n| *n > 0).map_or_else(String::new, |n| format!(" + {n} spare server{}", if n == 1 { "" } else { "s" }));
+        parts.push(format!("peak {}{spare}", peak.unwrap_or_default()));
+    }
+    if let Some(c) = &s.cost {
+        let cur = c.currency.clone().map_or_else(String::new, |c| format!("{c} "));
+        let prices: Vec<String> = [
+            c.device_hour.map(|v| format!("{cur}{v} per device-hour")),
+            c.electricity_per_kwh.map(|v| format!("{cur}{v} per kWh")),
+            c.pue.map(|v| format!("PUE {v}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        parts.push(prices.join(", "));
+    }
+    parts.join(" · ")
+}
+
+/// Title, date and the question (print only).
+#[component]
+pub fn PrintHeader(
+    /// The scenario as evaluated.
+    #[prop(into)]
+    scenario: Signal<Result<Scenario, ScenarioError>>,
+    /// Its evaluation.
+    report: Memo<Result<Report, ScenarioError>>,
+) -> impl IntoView {
+    let line = move || {
+        let s = scenario.get().ok()?;
+        report.with(|r| r.as_ref().ok().map(|r| question(&s, r)))
+    };
+    view! {
+        <div class="print-only print-head">
+            <p class="print-title"><strong>"TPS Planner — sizing report"</strong>{move || format!(" · {}", super::today())}</p>
+            <p class="question" id="print-question"><strong>"Question: "</strong>{line}</p>
+        </div>
+    }
+}
+
+/// The assumptions appendix and the scenario's link (print only).
+#[component]
+pub fn PrintFooter(
+    /// Its evaluation.
+    report: Memo<Result<Report, ScenarioError>>,
+    /// The address of this view (the scenario and the pinned A).
+    #[prop(into)]
+    link: Signal<String>,
+) -> impl IntoView {
+    let defaults = move || report.with(|r| r.as_ref().map(|r| r.defaults_used.clone()).unwrap_or_default());
+    view! {
+        <section class="print-only appendix" aria-label="Assumptions">
+            <p><strong>"Assumptions (defaults the figures rest on): "</strong>
+                {move || defaults().join(" · ")}
+                {format!(
+                    " · power: each device draws {:.0} % of its TDP idle, its TDP when compute-bound and {:.0} % of the way there when memory-bound; accelerators only",
+                    crate::plan::energy::IDLE_FRACTION * 100.0,
+                    crate::plan::energy::MEMORY_BOUND_DRAW * 100.0
+                )}</p>
+        </section>
+        <p class="print-only" id="print-link">{move || format!("Printed {} from TPS Planner. This scenario: {}", super::today(), link.get())}</p>
+    }
+}

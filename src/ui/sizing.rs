@@ -1,0 +1,169 @@
+//! The meeting's answers, one card each, in sentences a pre-sales engineer can read aloud: the capacity at the
+//! target, the fleet for the peak load, energy per token and cost per million tokens. Every figure comes from
+//! the report (`capacity`, `fleet`, `energy`, `cost`); the cards only phrase them.
+
+use super::results::fmt;
+use crate::plan::fmt_against;
+use crate::scenario::{Capacity, LimitedBy, Marker, Report, ScenarioError};
+use leptos::prelude::*;
+
+fn users(v: f64) -> String {
+    if v.round() == 1.0 { "1 user".into() } else { format!("{} users", super::results::group(v)) }
+}
+
+fn load(m: &Marker) -> String {
+    m.concurrency.map(users).or_else(|| m.request_rate.map(|r| format!("{} req/s", fmt(r)))).unwrap_or_default()
+}
+
+/// "Holds 29 users at the target, limited by TPOT; 30 users break it with P99 TPOT 41 ms."
+fn capacity_sentence(r: &Report, c: &Capacity) -> String {
+    let pct = r.target.percentile;
+    let t = &r.target;
+    let limit = match c.limited_by {
+        LimitedBy::Tpot => "TPOT",
+        LimitedBy::Ttft => "TTFT",
+        LimitedBy::Task => "the task time",
+        LimitedBy::Memory => "memory (no more sequences fit in the KV cache)",
+        LimitedBy::EngineCap => "the engine's cap on running sequences",
+        LimitedBy::Errors => "errors (over 1 % of requests fail)",
+    };
+    let next = c.next.as_ref().map_or_else(String::new, |n| {
+        let what = match c.limited_by {
+            LimitedBy::Ttft => format!("P{pct:.0} TTFT {} ms", fmt_against(n.ttft_p_ms.unwrap_or(0.0), t.ttft_ms)),
+            LimitedBy::Task => format!("a P{pct:.0} task time over {} s", t.task_s.map_or_else(String::new, crate::model::units::fmt_num)),
+            LimitedBy::Errors => "more than 1 % of requests failing".into(),
+            _ => format!("P{pct:.0} TPOT {} ms", fmt_against(n.tpot_p_ms, t.tpot_ms)),
+        };
+        let verb = if n.concurrency.is_some_and(|u| u.round() != 1.0) { "break" } else { "breaks" };
+        format!("; {} {verb} it with {what}", load(n))
+    });
+    format!("Holds {} at the target, limited by {limit}{next}.", load(&c.at))
+}
+
+/// What one card says; every card has the same shape, so the page carries one view for all four.
+struct Card {
+    /// Element ids: the card, its big figure, its sentence.
+    id: &'static str,
+    big_id: &'static str,
+    sentence_id: &'static str,
+    title: &'static str,
+    /// The figure and its unit (none: the card only explains what is missing).
+    big: Option<(String, String)>,
+    sentence: String,
+    list: Vec<String>,
+    note: String,
+}
+
+fn card(c: Card) -> impl IntoView {
+    // Printed, a card that only says what to type is left out.
+    let empty = c.big.is_none();
+    let list = (!c.list.is_empty()).then(|| view! { <ul class="alternatives" id=format!("{}-alternatives", c.id)>{c.list.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul> });
+    view! {
+        <div class="card" class:empty=empty id=format!("{}-card", c.id)>
+            <h2>{c.title}</h2>
+            {c.big.map(|(b, unit)| view! { <p class="big" id=c.big_id>{b}<small>{unit}</small></p> })}
+            <p class="sentence" id=c.sentence_id>{c.sentence}</p>
+            {list}
+            <p class="note">{c.note}</p>
+        </div>
+    }
+}
+
+fn capacity_card(r: &Report) -> Card {
+    let mut c = Card { id: "capacity", big_id: "capacity-users", sentence_id: "capacity", title: "Capacity at the target", big: None, sentence: String::new(), list: Vec::new(), note: String::new() };
+    let Some(cap) = r.capacity.as_ref() else {
+        c.sentence = if r.target.ttft_ms >= 1e8 && r.target.tpot_ms >= 1e8 { "No latency target (batch): see the peak.".into() } else { "No load level meets the target.".into() };
+        return c;
+    };
+    c.big = Some((cap.max_users_at_target.map_or_else(|| format!("{} req/s", fmt(cap.max_request_rate_at_target.unwrap_or(0.0))), users), " per server".into()));
+    c.sentence = capacity_sentence(r, cap);
+    c.note = format!("{} tok/s total at capacity.", fmt(cap.at.system_tps));
+    if let Some(m) = &r.operating_point {
+        c.note += &format!(" Operating point {} (a share of the capacity's throughput, for headroom): {} tok/s total, {} tok/s each.", load(m), fmt(m.system_tps), fmt(m.per_user_tps));
+    }
+    c
+}
+
+fn fleet_card(r: &Report) -> Card {
+    let mut c = Card { id: "fleet", big_id: "fleet-servers", sentence_id: "fleet-sentence", title: "Fleet", big: None, sentence: String::new(), list: Vec::new(), note: String::new() };
+    let Some(f) = r.fleet.as_ref() else {
+        c.sentence = "Type the peak users (or requests/s) under Fleet and cost to size the fleet.".into();
+        return c;
+    };
+    let unit = if f.peak_users.is_some() { "users" } else { "req/s" };
+    c.big = Some((f.replicas.to_string(), format!(" servers · {} devices", f.devices_total)));
+    c.sentence = f.sentence.clone();
+    c.list = f
+        .alternatives
+        .iter()
+        .map(|a| {
+            let n = a.devices_per_replica;
+            format!("{n} device{} per server: {} servers, {} devices ({} {unit} each)", if n == 1 { "" } else { "s" }, a.replicas, a.devices_total, fmt(a.load_per_replica))
+        })
+        .collect();
+    c
+}
+
+fn energy_card(r: &Report) -> Card {
+    let mut c = Card { id: "energy", big_id: "energy-jpt", sentence_id: "energy", title: "Energy", big: None, sentence: String::new(), list: Vec::new(), note: String::new() };
+    let Some(e) = r.energy.as_ref() else {
+        c.sentence = "No power estimate: the device's TDP is not known (hardware.tdp_watts).".into();
+        return c;
+    };
+    let meter = e.wall_joules_per_output_token.map(|w| format!(" · {} J/token at the meter (PUE {})", fmt(w), fmt(e.pue.unwrap_or(1.0))));
+    c.big = Some((fmt(e.joules_per_output_token), format!(" J/token ± {:.0} %", r.band.energy_pct)));
+    c.sentence = format!("{} W per server at the operating point, {} tokens per kWh{}.", fmt(e.average_watts), fmt_tokens(e.output_tokens_per_kwh), meter.unwrap_or_default());
+    c.note = format!(
+        "At the peak: {} W, {} J/token. Accelerators only; each draws {} W idle to {} W (TDP) as busy as its steps are — an assumption, hence the wider band.",
+        fmt(e.at_peak.average_watts),
+        fmt(e.at_peak.joules_per_output_token),
+        fmt(e.idle_watts),
+        fmt(e.tdp_watts)
+    );
+    c
+}
+
+/// 1 352 273 → "1.35 million".
+fn fmt_tokens(v: f64) -> String {
+    if v >= 1e6 { format!("{:.2} million", v / 1e6) } else { fmt(v) }
+}
+
+fn money(v: f64) -> String {
+    if v >= 100.0 { super::results::group(v) } else { format!("{v:.2}") }
+}
+
+fn cost_card(r: &Report) -> Card {
+    let mut c = Card { id: "cost", big_id: "cost-per-million", sentence_id: "cost", title: "Cost", big: None, sentence: String::new(), list: Vec::new(), note: String::new() };
+    let Some(k) = r.cost.as_ref() else {
+        c.sentence = "Type a device-hour or electricity price under Fleet and cost (none is assumed).".into();
+        return c;
+    };
+    let cur = k.currency.clone().map_or_else(String::new, |c| format!("{c} "));
+    let parts: Vec<String> = [k.devices_per_hour.map(|v| format!("devices {}", money(v))), k.electricity_per_hour.map(|v| format!("electricity {v:.3}"))].into_iter().flatten().collect();
+    let fleet = k.fleet_per_hour.map(|f| format!(" The fleet: {cur}{} per hour.", money(f)));
+    c.big = Some((format!("{cur}{}", money(k.per_million_output_tokens)), " per million output tokens".into()));
+    c.sentence = format!("{cur}{} per server-hour ({}).{}", money(k.per_hour), parts.join(" + "), fleet.unwrap_or_default());
+    c.note = format!("At the operating point; at the peak {cur}{} per million.", money(k.at_peak.per_million_output_tokens));
+    c
+}
+
+/// Capacity, fleet, energy and cost.
+#[component]
+pub fn SizingCards(
+    /// The evaluation.
+    report: Memo<Result<Report, ScenarioError>>,
+) -> impl IntoView {
+    move || {
+        report.with(|r| {
+            r.as_ref().ok().map(|r| view! {
+                <div class="cards sizing" id="sizing">
+                    {[capacity_card(r), fleet_card(r), energy_card(r), cost_card(r)].into_iter().map(card).collect_view()}
+                </div>
+                <p class="note band" id="band-meaning">{format!(
+                    "Band: ± {:.0} % for one user, ± {:.0} % under load, ± {:.0} % for energy and electricity — the p90 error of this model against published measurements (9 in 10 measured figures fell within it); the power model is not validated, so its band is wider. Measuring your own hardware (Reproduce this) narrows it.",
+                    r.band.single_stream_pct, r.band.batched_pct, r.band.energy_pct
+                )}</p>
+            })
+        })
+    }
+}
