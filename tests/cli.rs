@@ -147,7 +147,8 @@ fn temp_file(name: &str, text: &str) -> String {
 
 #[test]
 fn the_same_run_in_four_formats_is_imported_once() {
-    let files = ["tests/samples/llama-bench.json", "tests/samples/llama-bench.md", "tests/samples/llama-bench.csv", "tests/samples/llama-bench.jsonl"];
+    let files =
+        ["tests/samples/llama-bench.json", "tests/samples/llama-bench.md", "tests/samples/llama-bench.csv", "tests/samples/llama-bench.jsonl"];
     let (code, out, err) = tps(&[&["import"][..], &files].concat(), None);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -270,7 +271,8 @@ fn eval_reports_capacity_fleet_energy_and_cost() {
     assert!(v["fleet"].is_null() && v["cost"].is_null());
     assert!(v["energy"].is_object() && v["capacity"].is_object());
     // A custom device without a TDP: no energy; electricity alone cannot be priced.
-    let s = r#"{"hardware":{"memory_bandwidth_gbps":400},"model":{"params_b":8},"quantization":{"weight_bits":4},"cost":{"electricity_per_kwh":0.3}}"#;
+    let s =
+        r#"{"hardware":{"memory_bandwidth_gbps":400},"model":{"params_b":8},"quantization":{"weight_bits":4},"cost":{"electricity_per_kwh":0.3}}"#;
     let (code, out, err) = tps(&["eval", "-"], Some(s));
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -282,7 +284,15 @@ fn eval_reports_capacity_fleet_energy_and_cost() {
 fn eval_table_prints_the_meeting_lines() {
     let (code, out, err) = tps(&["eval", "examples/meeting-2xh100.json", "--table"], None);
     assert_eq!(code, 0, "{err}");
-    for line in ["capacity at the target: ", "fleet: 500 users → ", "  with 1 device per server: ", "  with 4 devices per server: ", "energy (±", "cost: ", "USD per million output tokens"] {
+    for line in [
+        "capacity at the target: ",
+        "fleet: 500 users → ",
+        "  with 1 device per server: ",
+        "  with 4 devices per server: ",
+        "energy (±",
+        "cost: ",
+        "USD per million output tokens",
+    ] {
         assert!(out.contains(line), "{line} missing in\n{out}");
     }
 }
@@ -321,7 +331,8 @@ fn diff_compares_two_scenarios() {
         assert!(metrics.contains(&m), "{m} missing: {metrics:?}");
     }
     assert!(v["b"]["hardware"].as_str().unwrap().contains("H200"));
-    let (code, out, _) = tps(&["diff", "examples/meeting-2xh100.json", "-", "--table"], Some(&std::fs::read_to_string("examples/meeting-1xh200.json").unwrap()));
+    let (code, out, _) =
+        tps(&["diff", "examples/meeting-2xh100.json", "-", "--table"], Some(&std::fs::read_to_string("examples/meeting-1xh200.json").unwrap()));
     assert_eq!(code, 0);
     assert!(out.contains("B ÷ A") && out.contains("servers for the fleet"), "{out}");
     // Errors name the side.
@@ -356,7 +367,11 @@ fn calibrate_prints_a_scenario_that_eval_reads_and_lowers_the_error() {
 fn calibrate_without_anything_to_fit_exits_2() {
     let (code, _, err) = tps(&["calibrate", "-", "tests/samples/vllm-bench-serve.json"], None);
     assert_eq!(code, 1, "a scenario file named - is not stdin here: {err}");
-    std::fs::write(std::env::temp_dir().join("tps-nofit.json"), r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-405b"},"quantization":{"weights":"bf16"},"engine":{"preset":"vllm"}}"#).unwrap();
+    std::fs::write(
+        std::env::temp_dir().join("tps-nofit.json"),
+        r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-405b"},"quantization":{"weights":"bf16"},"engine":{"preset":"vllm"}}"#,
+    )
+    .unwrap();
     let path = std::env::temp_dir().join("tps-nofit.json");
     let (code, _, err) = tps(&["calibrate", path.to_str().unwrap(), "tests/samples/vllm-bench-serve.json"], None);
     assert_eq!(code, 2, "{err}");

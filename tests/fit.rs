@@ -12,8 +12,8 @@
 //! cannot silently diverge from the data.
 
 mod common;
-use common::*;
 use common::serving;
+use common::*;
 use tps_planner::model::hardware::HardwareKind;
 use tps_planner::model::roofline::{LAYER_SPLIT_HOP_S, ROW_SPLIT_PER_DEVICE_S, ROW_SPLIT_SYNC_S};
 use tps_planner::presets::engines;
@@ -76,8 +76,8 @@ fn observations() -> Vec<Obs> {
         let bw = d.hardware.memory_bandwidth_gbps * 1e9;
         let eta_fl = match (num(&row, "prefill_tok_s"), row["prefill_test"].strip_prefix("pp").and_then(|s| s.parse::<f64>().ok())) {
             (Some(p), Some(len)) => {
-                let flops = 2.0 * d.model.matmul_params_per_token() * len
-                    + len * tps_planner::model::kv::attention_flops_per_token(&d.model, len / 2.0);
+                let flops =
+                    2.0 * d.model.matmul_params_per_token() * len + len * tps_planner::model::kv::attention_flops_per_token(&d.model, len / 2.0);
                 // A layer split computes on one device at a time, except that llama.cpp pipelines the micro-batches
                 // of a long prompt through the devices: remove that speed-up to get the per-device efficiency.
                 let chunks = (len / f64::from(d.engine.max_batched_tokens)).ceil();
@@ -147,7 +147,10 @@ fn fit_group(obs: &[Obs], kinds: &[HardwareKind]) -> Vec<(HardwareKind, Fit)> {
 #[test]
 fn llama_cpp_defaults_match_the_fit() {
     println!("llama.cpp single-stream fit: t = W/(η_bw·BW) + KV/(η_kv·BW) + o₁·layers; η_fl = median prefill FLOP/s ÷ peak");
-    println!("  {:<16} {:>4} {:>7} {:>7} {:>9} {:>7}   defaults: {:>5} {:>5} {:>6} {:>5}", "kind", "n", "η_bw", "η_kv", "o₁ µs/L", "η_fl", "η_bw", "η_kv", "o@32L", "η_fl");
+    println!(
+        "  {:<16} {:>4} {:>7} {:>7} {:>9} {:>7}   defaults: {:>5} {:>5} {:>6} {:>5}",
+        "kind", "n", "η_bw", "η_kv", "o₁ µs/L", "η_fl", "η_bw", "η_kv", "o@32L", "η_fl"
+    );
     let mut checked = 0;
     let mut problems = Vec::new();
     let obs = observations();
@@ -164,7 +167,16 @@ fn llama_cpp_defaults_match_the_fit() {
         let e = engines::efficiency("llama.cpp", kind, tps_planner::model::hardware::Architecture::Other);
         println!(
             "  {:<16} {:>4} {:>7.3} {:>7.3} {:>9.2} {:>7.3}   defaults: {:>5.2} {:>5.2} {:>6.2} {:>5.2}",
-            kind.id(), f.n, f.eta_bw, f.eta_kv, f.per_layer_us, f.eta_fl, e.bandwidth, e.kv_bandwidth, e.step_overhead_ms(32), e.compute
+            kind.id(),
+            f.n,
+            f.eta_bw,
+            f.eta_kv,
+            f.per_layer_us,
+            f.eta_fl,
+            e.bandwidth,
+            e.kv_bandwidth,
+            e.step_overhead_ms(32),
+            e.compute
         );
         let fit_o32 = f.overhead_ms + f.per_layer_us * 32.0 / 1e3;
         if (e.bandwidth / f.eta_bw - 1.0).abs() > 0.10 {
@@ -283,12 +295,23 @@ fn row_split_wait_matches_the_fit() {
     }
     let c = solve(ata).expect("two independent columns");
     println!("llama.cpp row split, {} runs on 2–6 GPUs: wait per layer = a + (n−1)·b", rows.len());
-    println!("  fit a {:.3} ms, b {:.3} ms; defaults a {:.3} ms, b {:.3} ms", c[0] * 1e3, c[1] * 1e3, ROW_SPLIT_SYNC_S * 1e3, ROW_SPLIT_PER_DEVICE_S * 1e3);
+    println!(
+        "  fit a {:.3} ms, b {:.3} ms; defaults a {:.3} ms, b {:.3} ms",
+        c[0] * 1e3,
+        c[1] * 1e3,
+        ROW_SPLIT_SYNC_S * 1e3,
+        ROW_SPLIT_PER_DEVICE_S * 1e3
+    );
     let mut errs: Vec<f64> = samples.iter().map(|(_, _, t, tm)| (t / tm - 1.0).abs() * 100.0).collect();
     errs.sort_by(f64::total_cmp);
     println!("  with the defaults: median |error| {:.1} %, worst {:.1} % (tok/s)", errs[errs.len() / 2], errs[errs.len() - 1]);
     assert!((c[0] - ROW_SPLIT_SYNC_S).abs() <= 0.03e-3, "row-split sync: default {} ms vs fit {:.3} ms", ROW_SPLIT_SYNC_S * 1e3, c[0] * 1e3);
-    assert!((c[1] - ROW_SPLIT_PER_DEVICE_S).abs() <= 0.03e-3, "row-split per device: default {} ms vs fit {:.3} ms", ROW_SPLIT_PER_DEVICE_S * 1e3, c[1] * 1e3);
+    assert!(
+        (c[1] - ROW_SPLIT_PER_DEVICE_S).abs() <= 0.03e-3,
+        "row-split per device: default {} ms vs fit {:.3} ms",
+        ROW_SPLIT_PER_DEVICE_S * 1e3,
+        c[1] * 1e3
+    );
 }
 
 /// MoE expert kernels in the serving engines: the one parameter (expert efficiency relative to dense layers) is
@@ -297,10 +320,8 @@ fn row_split_wait_matches_the_fit() {
 /// not part of the fit (tests/validation.rs).
 #[test]
 fn serving_moe_efficiency_matches_the_fit() {
-    let rows: Vec<_> = read_csv("tests/data/batched.csv")
-        .into_iter()
-        .filter(|r| r["engine"].starts_with("TensorRT") && r["model"].contains("Qwen3-235B"))
-        .collect();
+    let rows: Vec<_> =
+        read_csv("tests/data/batched.csv").into_iter().filter(|r| r["engine"].starts_with("TensorRT") && r["model"].contains("Qwen3-235B")).collect();
     assert!(rows.len() >= 20, "{} MoE rows", rows.len());
     let mut best = (f64::INFINITY, 0.0);
     println!("TensorRT-LLM MoE rows ({}): mean |log error| by MoE kernel efficiency", rows.len());
@@ -409,7 +430,8 @@ fn llama_cpp_current_build_overhead_matches_the_fit() {
     // (scenario with the 2024 overhead as an explicit number, its 2024 overhead ms, measured tok/s, tokens, apple)
     let mut rows = Vec::new();
     for row in read_csv("tests/data/single_stream_new.csv") {
-        let known = tps_planner::presets::models::MODELS.iter().any(|m| m.name == row["model"]) && tps_planner::presets::hardware::find(&row["hardware_key"]).is_some();
+        let known = tps_planner::presets::models::MODELS.iter().any(|m| m.name == row["model"])
+            && tps_planner::presets::hardware::find(&row["hardware_key"]).is_some();
         // Pure decode only (llama-bench tgN): llmfit's whole-request rates include prefill and HTTP and are
         // checked, not fitted on.
         if !known || !engines::llama_cpp_current_build(Some(&row["engine_version"])) || !row["test"].starts_with("tg") {
@@ -433,7 +455,9 @@ fn llama_cpp_current_build_overhead_matches_the_fit() {
     println!("llama.cpp current builds, per-layer overhead ÷ the 2024 fit ({} rows):", rows.len());
 
     use tps_planner::model::hardware::Architecture as A;
-    for (apple, name, default) in [(false, "GPUs", engines::LLAMA_CPP_CURRENT_OVERHEAD_GPU), (true, "Apple M3/M4", engines::LLAMA_CPP_CURRENT_OVERHEAD_APPLE)] {
+    for (apple, name, default) in
+        [(false, "GPUs", engines::LLAMA_CPP_CURRENT_OVERHEAD_GPU), (true, "Apple M3/M4", engines::LLAMA_CPP_CURRENT_OVERHEAD_APPLE)]
+    {
         let mut best = (f64::INFINITY, 1.0);
         let mut n = 0;
         for step in 0..=30 {
@@ -441,9 +465,7 @@ fn llama_cpp_current_build_overhead_matches_the_fit() {
             let mut errs = Vec::new();
             for (s, m, gen) in &rows {
                 let base = resolve(s).deployment;
-                if (base.hardware.kind == K::AppleSilicon) != apple
-                    || (apple && !matches!(base.hardware.architecture, A::AppleM3 | A::AppleM4))
-                {
+                if (base.hardware.kind == K::AppleSilicon) != apple || (apple && !matches!(base.hardware.architecture, A::AppleM3 | A::AppleM4)) {
                     continue;
                 }
                 let old = engines::efficiency("llama.cpp", base.hardware.kind, base.hardware.architecture).step_overhead_ms(base.model.layers);
@@ -479,7 +501,8 @@ fn backend_factors_match_the_fit() {
         .collect();
     println!("llama.cpp back ends, streaming efficiency ÷ CUDA/Metal's:");
     for (backend, default) in [("vulkan", engines::BACKEND_VULKAN), ("rocm", engines::BACKEND_ROCM), ("sycl", engines::BACKEND_SYCL)] {
-        let sel: Vec<_> = rows.iter().filter(|r| r["backend"].to_ascii_lowercase().starts_with(if backend == "rocm" { "rocm" } else { backend })).collect();
+        let sel: Vec<_> =
+            rows.iter().filter(|r| r["backend"].to_ascii_lowercase().starts_with(if backend == "rocm" { "rocm" } else { backend })).collect();
         let mut best = (f64::INFINITY, 1.0);
         for step in 0..=40 {
             let f = 0.3 + 0.02 * f64::from(step);

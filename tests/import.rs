@@ -242,7 +242,12 @@ fn small_runs_are_compared_and_the_lockstep_is_explained() {
     assert!(c.rows.iter().any(|r| r.metric == "TTFT P99"));
     assert!(c.notes.iter().any(|n| n.contains("8 requests")));
     assert!(c.notes.iter().any(|n| n.contains("in step")), "{:?}", c.notes);
-    assert_eq!(import::compare(&scenario, &read("vllm-bench-serve-sweep/vllm-infqps-concurrency1-Llama-3.1-8B-Instruct-20250612-110502.json")[0]).unwrap().load, "1 concurrent user");
+    assert_eq!(
+        import::compare(&scenario, &read("vllm-bench-serve-sweep/vllm-infqps-concurrency1-Llama-3.1-8B-Instruct-20250612-110502.json")[0])
+            .unwrap()
+            .load,
+        "1 concurrent user"
+    );
 }
 
 fn h100_llama8b() -> Scenario {
@@ -302,7 +307,9 @@ fn a_file_for_another_model_or_device_is_flagged() {
     assert_eq!(c.mismatch[0].file, "meta-llama/Llama-3.1-70B-Instruct");
     assert_eq!(c.mismatch[0].page, "Llama-3-8B / Llama-3.1-8B");
     assert!(
-        c.notes[0].starts_with("the file's model is meta-llama/Llama-3.1-70B-Instruct, the page's is Llama-3-8B / Llama-3.1-8B: the prediction is for the page's model"),
+        c.notes[0].starts_with(
+            "the file's model is meta-llama/Llama-3.1-70B-Instruct, the page's is Llama-3-8B / Llama-3.1-8B: the prediction is for the page's model"
+        ),
         "{:?}",
         c.notes
     );
@@ -320,7 +327,10 @@ fn a_file_for_another_model_or_device_is_flagged() {
 
     // The same device or model under another name is no mismatch: a custom device with the H100's figures, the
     // llama-bench names of the scenario's model and GPU.
-    let custom = Scenario::from_json(r#"{"hardware":{"memory_bandwidth_gbps":3350,"memory_gb":80,"kind":"datacenter-gpu"},"model":{"preset":"llama-3.1-8b"}}"#).unwrap();
+    let custom = Scenario::from_json(
+        r#"{"hardware":{"memory_bandwidth_gbps":3350,"memory_gb":80,"kind":"datacenter-gpu"},"model":{"preset":"llama-3.1-8b"}}"#,
+    )
+    .unwrap();
     for s in [&scenario, &custom] {
         let c = import::compare(s, &read("llama-bench.json")[1]).unwrap();
         assert!(c.mismatch.is_empty(), "{:?}", c.mismatch);
@@ -384,7 +394,11 @@ fn the_same_run_in_four_formats_merges_to_one_set_of_rows() {
 fn a_file_without_any_figure_is_an_error() {
     for (name, text, expected) in [
         ("nan.json", r#"{"output_throughput": NaN}"#, "output_throughput"),
-        ("vllm.json", r#"{"model_id": "m", "num_prompts": 10, "output_throughput": null, "mean_ttft_ms": "n/a", "max_concurrency": 4}"#, "mean_ttft_ms"),
+        (
+            "vllm.json",
+            r#"{"model_id": "m", "num_prompts": 10, "output_throughput": null, "mean_ttft_ms": "n/a", "max_concurrency": 4}"#,
+            "mean_ttft_ms",
+        ),
         ("llmperf.json", r#"{"results_mean_output_throughput_token_per_s": NaN, "num_concurrent_requests": 4}"#, "results_ttft_s_mean"),
         ("genai.json", r#"{"output_token_throughput": {"unit": "tokens/sec"}, "time_to_first_token": {"unit": "ms"}}"#, "time_to_first_token"),
         ("metrics.prom", "vllm:num_requests_running 3\n", "vllm:time_to_first_token_seconds"),

@@ -108,7 +108,11 @@ fn the_meeting_question_is_answered() {
     let (opa, opb) = (a.operating_point.as_ref().unwrap(), b.operating_point.as_ref().unwrap());
     check("per_user_tps", opa.per_user_tps, opb.per_user_tps);
     check("system_tps", opa.system_tps, opb.system_tps);
-    check("max_users_at_target", a.capacity.as_ref().unwrap().max_users_at_target.unwrap(), b.capacity.as_ref().unwrap().max_users_at_target.unwrap());
+    check(
+        "max_users_at_target",
+        a.capacity.as_ref().unwrap().max_users_at_target.unwrap(),
+        b.capacity.as_ref().unwrap().max_users_at_target.unwrap(),
+    );
     check("replicas", a.fleet.as_ref().unwrap().replicas as f64, b.fleet.as_ref().unwrap().replicas as f64);
     check("cost_per_million_output_tokens", a.cost.as_ref().unwrap().per_million_output_tokens, b.cost.as_ref().unwrap().per_million_output_tokens);
     check("joules_per_output_token", a.energy.as_ref().unwrap().joules_per_output_token, b.energy.as_ref().unwrap().joules_per_output_token);
@@ -116,7 +120,8 @@ fn the_meeting_question_is_answered() {
     assert!(d.a.hardware.contains("2 × NVIDIA H100") && d.b.hardware.contains("H200"), "{:?} {:?}", d.a.hardware, d.b.hardware);
 
     // `tps diff` reports the same.
-    let out = Command::new(env!("CARGO_BIN_EXE_tps")).args(["diff", "examples/meeting-2xh100.json", "examples/meeting-1xh200.json"]).output().unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_tps")).args(["diff", "examples/meeting-2xh100.json", "examples/meeting-1xh200.json"]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["a"], serde_json::to_value(&d.a).unwrap());
@@ -133,7 +138,10 @@ fn the_meeting_question_is_answered() {
             }
         }
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_tps")).args(["diff", "examples/meeting-2xh100.json", "examples/meeting-1xh200.json", "--table"]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tps"))
+        .args(["diff", "examples/meeting-2xh100.json", "examples/meeting-1xh200.json", "--table"])
+        .output()
+        .unwrap();
     let table = String::from_utf8_lossy(&out.stdout);
     for label in ["max users at the target", "servers for the fleet", "cost per million output tokens", "energy per output token", "B ÷ A"] {
         assert!(table.contains(label), "{label} missing in\n{table}");

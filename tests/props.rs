@@ -210,8 +210,14 @@ fn disaggregation_trades_ttft_for_tpot() {
     assert!(d.ttft_ms.p50 > c.ttft_ms.p50, "TTFT {} vs {}", d.ttft_ms.p50, c.ttft_ms.p50);
     for (json, field) in [
         (r#"{"hardware":{"preset":"h100-sxm"},"model":{"params_b":8},"engine":{"disaggregation":{}}}"#, "engine.disaggregation"),
-        (r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"params_b":8},"engine":{"disaggregation":{"prefill_devices":2}}}"#, "engine.disaggregation.prefill_devices"),
-        (r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"params_b":8},"engine":{"disaggregation":{"kv_transfer_gbps":0}}}"#, "engine.disaggregation.kv_transfer_gbps"),
+        (
+            r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"params_b":8},"engine":{"disaggregation":{"prefill_devices":2}}}"#,
+            "engine.disaggregation.prefill_devices",
+        ),
+        (
+            r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"params_b":8},"engine":{"disaggregation":{"kv_transfer_gbps":0}}}"#,
+            "engine.disaggregation.kv_transfer_gbps",
+        ),
     ] {
         let e = Scenario::from_json(json).unwrap().resolve().unwrap_err();
         assert_eq!(e.field, field, "{json}: {e}");
@@ -358,28 +364,41 @@ proptest! {
 #[test]
 fn several_devices_default_to_the_engine_own_split() {
     let r = |engine: &str| {
-        Scenario::from_json(&format!(r#"{{"hardware":{{"preset":"rtx-4090","devices":2}},"model":{{"preset":"llama-3.1-70b"}},"engine":{{"preset":"{engine}"}}}}"#))
-            .unwrap()
-            .resolve()
-            .unwrap()
+        Scenario::from_json(&format!(
+            r#"{{"hardware":{{"preset":"rtx-4090","devices":2}},"model":{{"preset":"llama-3.1-70b"}},"engine":{{"preset":"{engine}"}}}}"#
+        ))
+        .unwrap()
+        .resolve()
+        .unwrap()
     };
     let llama = r("llama.cpp");
     assert_eq!(llama.deployment.hardware.parallelism, tps_planner::model::hardware::Parallelism::LayerSplit);
     assert!(llama.defaults_used.iter().any(|d| d.contains("layer-split")));
     assert_eq!(r("vllm").deployment.hardware.parallelism, tps_planner::model::hardware::Parallelism::Tensor);
     // A stated split is kept.
-    let tp = Scenario::from_json(r#"{"hardware":{"preset":"rtx-4090","devices":2,"parallelism":"tensor"},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"llama.cpp"}}"#).unwrap().resolve().unwrap();
+    let tp = Scenario::from_json(
+        r#"{"hardware":{"preset":"rtx-4090","devices":2,"parallelism":"tensor"},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"llama.cpp"}}"#,
+    )
+    .unwrap()
+    .resolve()
+    .unwrap();
     assert_eq!(tp.deployment.hardware.parallelism, tps_planner::model::hardware::Parallelism::Tensor);
 }
 
 #[test]
 fn serving_engines_default_to_the_model_released_format() {
-    let r = Scenario::from_json(r#"{"hardware":{"preset":"h200-sxm","devices":8},"model":{"preset":"deepseek-v3"},"engine":{"preset":"vllm"}}"#).unwrap().resolve().unwrap();
+    let r = Scenario::from_json(r#"{"hardware":{"preset":"h200-sxm","devices":8},"model":{"preset":"deepseek-v3"},"engine":{"preset":"vllm"}}"#)
+        .unwrap()
+        .resolve()
+        .unwrap();
     assert_eq!(r.deployment.weight_bits, 8.0, "DeepSeek-V3 is released in FP8");
     assert!(r.deployment.fits());
     assert!(r.defaults_used.iter().any(|d| d.contains("released format")));
     assert!(r.quantization.starts_with("FP8"), "the report names the format used: {}", r.quantization);
-    let l = Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"}}"#).unwrap().resolve().unwrap();
+    let l = Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"}}"#)
+        .unwrap()
+        .resolve()
+        .unwrap();
     assert_eq!(l.deployment.weight_bits, 16.0);
 }
 
@@ -418,8 +437,14 @@ fn empty_request_rates_bracket_the_capacity() {
 
 #[test]
 fn llama_cpp_runs_gpt_oss_in_its_released_mxfp4() {
-    let r = Scenario::from_json(r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"gpt-oss-20b"},"engine":{"preset":"llama.cpp"}}"#).unwrap().resolve().unwrap();
+    let r = Scenario::from_json(r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"gpt-oss-20b"},"engine":{"preset":"llama.cpp"}}"#)
+        .unwrap()
+        .resolve()
+        .unwrap();
     assert!(r.quantization.starts_with("MXFP4"), "{}", r.quantization);
-    let l = Scenario::from_json(r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"llama.cpp"}}"#).unwrap().resolve().unwrap();
+    let l = Scenario::from_json(r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"llama.cpp"}}"#)
+        .unwrap()
+        .resolve()
+        .unwrap();
     assert!(l.quantization.starts_with("GGUF Q4_K_M"), "{}", l.quantization);
 }

@@ -31,7 +31,9 @@ fn bug2_displayed_limit_never_contradicts_the_comparison() {
 #[test]
 fn bug2_verdict_breaking_figure_is_over_the_target() {
     let mut checked = 0;
-    for (hw, devices, model, weights) in [("h100-sxm", 2, "llama-3.1-70b", "fp8"), ("h100-sxm", 1, "llama-3.1-8b", "bf16"), ("h200-sxm", 1, "llama-3.1-70b", "fp8")] {
+    for (hw, devices, model, weights) in
+        [("h100-sxm", 2, "llama-3.1-70b", "fp8"), ("h100-sxm", 1, "llama-3.1-8b", "bf16"), ("h200-sxm", 1, "llama-3.1-70b", "fp8")]
+    {
         let s = scenario(&format!(
             r#"{{"hardware":{{"preset":"{hw}","devices":{devices}}},"model":{{"preset":"{model}"}},"quantization":{{"weights":"{weights}"}},"engine":{{"preset":"vllm"}},"workload":{{"requests":400}}}}"#
         ));
@@ -54,13 +56,16 @@ fn bug10_typed_over_preset_is_named_as_changed() {
         .resolve()
         .unwrap();
     assert_eq!(r.deployment.hardware.name, "NVIDIA H100 SXM5 80GB (bandwidth set to 819 GB/s)");
-    let same = scenario(r#"{"hardware":{"preset":"h100-sxm","memory_bandwidth_gbps":3350},"model":{"params_b":8},"quantization":{"weight_bits":16}}"#)
-        .resolve()
-        .unwrap();
+    let same =
+        scenario(r#"{"hardware":{"preset":"h100-sxm","memory_bandwidth_gbps":3350},"model":{"params_b":8},"quantization":{"weight_bits":16}}"#)
+            .resolve()
+            .unwrap();
     assert_eq!(same.deployment.hardware.name, "NVIDIA H100 SXM5 80GB", "the preset's own number changes nothing");
-    let named = scenario(r#"{"hardware":{"preset":"h100-sxm","memory_bandwidth_gbps":819,"name":"lab box"},"model":{"params_b":8},"quantization":{"weight_bits":16}}"#)
-        .resolve()
-        .unwrap();
+    let named = scenario(
+        r#"{"hardware":{"preset":"h100-sxm","memory_bandwidth_gbps":819,"name":"lab box"},"model":{"params_b":8},"quantization":{"weight_bits":16}}"#,
+    )
+    .resolve()
+    .unwrap();
     assert_eq!(named.deployment.hardware.name, "lab box");
 }
 

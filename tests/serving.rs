@@ -67,7 +67,14 @@ fn serving_cases(held_out: bool) -> (Vec<Case>, Vec<(String, usize)>) {
             if let Some(measured) = num(&row, col).filter(|m| *m > 0.0) {
                 if predicted.is_finite() && predicted > 0.0 {
                     let load = run.load_type.split_whitespace().next().unwrap_or("").to_string();
-                    cases.push(Case { id: run.id.clone(), source: format!("{}|{load}|{class}", run.source), kind: era.into(), metric, predicted, measured });
+                    cases.push(Case {
+                        id: run.id.clone(),
+                        source: format!("{}|{load}|{class}", run.source),
+                        kind: era.into(),
+                        metric,
+                        predicted,
+                        measured,
+                    });
                 }
             }
         };
@@ -105,7 +112,11 @@ fn summary(title: &str, cases: &[Case]) -> Vec<(&'static str, f64, f64)> {
 
 /// The band class of a served case: dense or MoE (from the group label), any serving engine.
 fn band_class(c: &Case) -> String {
-    if c.source.contains("|MoE ") { "MoE, serving engine".into() } else { "dense, serving engine".into() }
+    if c.source.contains("|MoE ") {
+        "MoE, serving engine".into()
+    } else {
+        "dense, serving engine".into()
+    }
 }
 
 const RATCHET_OUTPUT: f64 = 39.0;
@@ -123,7 +134,15 @@ fn served_runs_accuracy() {
         let mut worst: Vec<&Case> = cases.iter().collect();
         worst.sort_by(|a, b| b.abs_pct_error().total_cmp(&a.abs_pct_error()));
         for c in worst.iter().take(v.parse().unwrap_or(60)) {
-            println!("{} {:<60} {:<10} predicted {:>10.1} measured {:>10.1} ({:+.0} %)", c.id, c.source, c.metric, c.predicted, c.measured, (c.predicted / c.measured - 1.0) * 100.0);
+            println!(
+                "{} {:<60} {:<10} predicted {:>10.1} measured {:>10.1} ({:+.0} %)",
+                c.id,
+                c.source,
+                c.metric,
+                c.predicted,
+                c.measured,
+                (c.predicted / c.measured - 1.0) * 100.0
+            );
         }
     }
     if let Ok(path) = std::env::var("TPS_VALIDATION_CSV") {

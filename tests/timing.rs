@@ -19,7 +19,15 @@ fn print_native_timings() {
             "load":{"concurrency":[1,2,3,4,6,8,12,16,24,32,48,64,96,128,192,256]}}}"#,
     )
     .unwrap();
-    let analytic = median((0..200).map(|_| { let t = Instant::now(); plan::evaluate_analytic(&s).unwrap(); t.elapsed().as_secs_f64() * 1e3 }).collect());
+    let analytic = median(
+        (0..200)
+            .map(|_| {
+                let t = Instant::now();
+                plan::evaluate_analytic(&s).unwrap();
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect(),
+    );
     let mut requests = 0;
     let sim = median(
         (0..5)

@@ -68,7 +68,12 @@ fn batched_cases(held_out: bool) -> Vec<Case> {
         };
         let mut s = row_scenario(&row, engine);
         let (Some(p), Some(o)) = (num(&row, "input_len"), num(&row, "output_len")) else { continue };
-        s.workload = WorkloadSpec { prompt_tokens: Some(p), output_tokens: Some(o), load: Some(LoadSpec { offline: Some(true), ..Default::default() }), ..Default::default() };
+        s.workload = WorkloadSpec {
+            prompt_tokens: Some(p),
+            output_tokens: Some(o),
+            load: Some(LoadSpec { offline: Some(true), ..Default::default() }),
+            ..Default::default()
+        };
         let b = num(&row, "batch_or_concurrency");
         if let Some(b) = b {
             // Static batches: the engine runs exactly b sequences.
@@ -83,7 +88,9 @@ fn batched_cases(held_out: bool) -> Vec<Case> {
                 }
                 "lmdeploy" => {
                     s.engine.compute_efficiency = Some(tps_planner::presets::engines::served_compute(arch));
-                    s.engine.step_overhead_ms = Some(1.0 + 0.01 * f64::from(tps_planner::presets::models::find(s.model.preset.as_deref().unwrap_or("")).map_or(32, |m| m.layers)));
+                    s.engine.step_overhead_ms = Some(
+                        1.0 + 0.01 * f64::from(tps_planner::presets::models::find(s.model.preset.as_deref().unwrap_or("")).map_or(32, |m| m.layers)),
+                    );
                 }
                 _ => {}
             }
@@ -96,26 +103,61 @@ fn batched_cases(held_out: bool) -> Vec<Case> {
             "tensorrt-llm" => {
                 if let Some(m) = num(&row, "output_tok_s_system") {
                     let predicted = plan::offline_job(d, &r.workload, trtllm_requests(p, o)).system_tps;
-                    cases.push(Case { id, source: "TensorRT-LLM offline max throughput".into(), kind, metric: "output tok/s", predicted, measured: m });
+                    cases.push(Case {
+                        id,
+                        source: "TensorRT-LLM offline max throughput".into(),
+                        kind,
+                        metric: "output tok/s",
+                        predicted,
+                        measured: m,
+                    });
                 }
             }
             "lmdeploy" => {
                 let sb = plan::static_batch(d, b.unwrap_or(1.0), p, o);
                 if let Some(m) = num(&row, "output_tok_s_system") {
-                    cases.push(Case { id: id.clone(), source: "LMDeploy static batch".into(), kind: kind.clone(), metric: "output tok/s", predicted: sb.output_tps, measured: m });
+                    cases.push(Case {
+                        id: id.clone(),
+                        source: "LMDeploy static batch".into(),
+                        kind: kind.clone(),
+                        metric: "output tok/s",
+                        predicted: sb.output_tps,
+                        measured: m,
+                    });
                 }
                 if let Some(m) = num(&row, "tpot_or_itl_ms_p50") {
-                    cases.push(Case { id: id.clone(), source: "LMDeploy static batch TPOT p50".into(), kind: kind.clone(), metric: "tpot ms", predicted: sb.tpot_s * 1e3, measured: m });
+                    cases.push(Case {
+                        id: id.clone(),
+                        source: "LMDeploy static batch TPOT p50".into(),
+                        kind: kind.clone(),
+                        metric: "tpot ms",
+                        predicted: sb.tpot_s * 1e3,
+                        measured: m,
+                    });
                 }
                 // TTFT of a static batch = prefill of all its prompts (prompts of 1 token are a decode step).
                 if let (Some(m), true) = (num(&row, "ttft_ms_mean"), p > 1.0) {
-                    cases.push(Case { id, source: "LMDeploy static batch TTFT mean".into(), kind, metric: "ttft ms", predicted: sb.ttft_mean_s * 1e3, measured: m });
+                    cases.push(Case {
+                        id,
+                        source: "LMDeploy static batch TTFT mean".into(),
+                        kind,
+                        metric: "ttft ms",
+                        predicted: sb.ttft_mean_s * 1e3,
+                        measured: m,
+                    });
                 }
             }
             _ => {
                 let sb = plan::static_batch(d, b.unwrap_or(1.0), p, o);
                 if let Some(m) = num(&row, "decode_tok_s_system") {
-                    cases.push(Case { id, source: format!("llama.cpp batched-bench {}", d.model.name), kind, metric: "decode tok/s", predicted: sb.decode_tps, measured: m });
+                    cases.push(Case {
+                        id,
+                        source: format!("llama.cpp batched-bench {}", d.model.name),
+                        kind,
+                        metric: "decode tok/s",
+                        predicted: sb.decode_tps,
+                        measured: m,
+                    });
                 }
             }
         }
@@ -137,11 +179,16 @@ fn llama_cpp_prior(s: &mut tps_planner::scenario::Scenario) {
 #[test]
 fn single_stream_accuracy() {
     let (held, _, _) = single_stream_cases(true);
-    print_groups("single-stream decode, leave-one-source-out (XiongjieDai's rows with the unfitted prior), by hardware kind", &held, |c| c.kind.clone());
+    print_groups("single-stream decode, leave-one-source-out (XiongjieDai's rows with the unfitted prior), by hardware kind", &held, |c| {
+        c.kind.clone()
+    });
     let held_all: Vec<&Case> = held.iter().collect();
     let (held_median, held_p90, _) = stats(&held_all);
     println!("single-stream decode, leave-one-source-out: median {held_median:.1} %, p90 {held_p90:.1} %");
-    assert!(held_median <= RATCHET_SS_LOSO_MEDIAN && held_p90 <= RATCHET_SS_LOSO_P90, "single-stream leave-one-source-out {held_median:.1} / {held_p90:.1} %");
+    assert!(
+        held_median <= RATCHET_SS_LOSO_MEDIAN && held_p90 <= RATCHET_SS_LOSO_P90,
+        "single-stream leave-one-source-out {held_median:.1} / {held_p90:.1} %"
+    );
     let (decode, prefill_cases, not_fitting) = single_stream_cases(false);
     // The rows the tool refuses must be exactly the ones the source's notes call anomalous (model larger than
     // the Mac's GPU working set: paging, 3–4 tok/s), and the data set has two of them.
@@ -153,10 +200,26 @@ fn single_stream_accuracy() {
         let mut worst: Vec<&Case> = decode.iter().collect();
         worst.sort_by(|a, b| b.abs_pct_error().total_cmp(&a.abs_pct_error()));
         for c in worst.iter().take(v.parse().unwrap_or(40)) {
-            println!("{} {:<28} {:<30} predicted {:>8.2} measured {:>8.2} ({:+.0} %)", c.id, c.source, c.kind, c.predicted, c.measured, (c.predicted / c.measured - 1.0) * 100.0);
+            println!(
+                "{} {:<28} {:<30} predicted {:>8.2} measured {:>8.2} ({:+.0} %)",
+                c.id,
+                c.source,
+                c.kind,
+                c.predicted,
+                c.measured,
+                (c.predicted / c.measured - 1.0) * 100.0
+            );
         }
         for c in &prefill_cases {
-            println!("prefill {} {:<28} {:<30} predicted {:>8.2} measured {:>8.2} ({:+.0} %)", c.id, c.source, c.kind, c.predicted, c.measured, (c.predicted / c.measured - 1.0) * 100.0);
+            println!(
+                "prefill {} {:<28} {:<30} predicted {:>8.2} measured {:>8.2} ({:+.0} %)",
+                c.id,
+                c.source,
+                c.kind,
+                c.predicted,
+                c.measured,
+                (c.predicted / c.measured - 1.0) * 100.0
+            );
         }
     }
     assert!(decode.len() >= 400, "only {} decode rows", decode.len());
@@ -184,16 +247,37 @@ fn batched_accuracy() {
     let held = batched_cases(true);
     print_groups("batched, leave-one-source-out (each source without the defaults fitted on it), by source", &held, |c| c.source.clone());
     let held_out_tput: Vec<Case> = held.iter().filter(|c| c.metric != "tpot ms" && c.metric != "ttft ms").cloned().collect();
-    print_groups("batched throughput, leave-one-source-out, by MoE/dense", &held_out_tput, |c| if c.id.starts_with('b') && moe_row(&c.id) { "MoE".into() } else { "dense".into() });
+    print_groups("batched throughput, leave-one-source-out, by MoE/dense", &held_out_tput, |c| {
+        if c.id.starts_with('b') && moe_row(&c.id) {
+            "MoE".into()
+        } else {
+            "dense".into()
+        }
+    });
     let held_tput: Vec<&Case> = held.iter().filter(|c| c.metric != "tpot ms" && c.metric != "ttft ms").collect();
     let (held_median, held_p90, _) = stats(&held_tput);
     println!("batched throughput, leave-one-source-out: median {held_median:.1} %, p90 {held_p90:.1} %");
-    assert!(held_median <= RATCHET_BATCHED_LOSO_MEDIAN && held_p90 <= RATCHET_BATCHED_LOSO_P90, "batched leave-one-source-out {held_median:.1} / {held_p90:.1} %");
-    assert!(held_p90 <= plan::BAND.batched_pct, "the report's ±{} % band no longer covers the out-of-sample p90 {held_p90:.1} %", plan::BAND.batched_pct);
+    assert!(
+        held_median <= RATCHET_BATCHED_LOSO_MEDIAN && held_p90 <= RATCHET_BATCHED_LOSO_P90,
+        "batched leave-one-source-out {held_median:.1} / {held_p90:.1} %"
+    );
+    assert!(
+        held_p90 <= plan::BAND.batched_pct,
+        "the report's ±{} % band no longer covers the out-of-sample p90 {held_p90:.1} %",
+        plan::BAND.batched_pct
+    );
     let cases = batched_cases(false);
     if std::env::var_os("TPS_VALIDATION_ROWS").is_some() {
         for c in &cases {
-            println!("{} {:<40} {:<20} predicted {:>10.1} measured {:>10.1} ({:+.0} %)", c.id, c.source, c.kind, c.predicted, c.measured, (c.predicted / c.measured - 1.0) * 100.0);
+            println!(
+                "{} {:<40} {:<20} predicted {:>10.1} measured {:>10.1} ({:+.0} %)",
+                c.id,
+                c.source,
+                c.kind,
+                c.predicted,
+                c.measured,
+                (c.predicted / c.measured - 1.0) * 100.0
+            );
         }
     }
     assert!(cases.len() >= 200, "only {} batched cases", cases.len());
@@ -234,7 +318,14 @@ fn external_serving_check() {
         let s = tps_planner::scenario::Scenario::from_json(&format!(
             r#"{{"hardware":{{"preset":"{}","devices":{}}},"model":{{"preset":"{}"}},"quantization":{{"weights":"{}"}},"engine":{{"preset":"{}"}},
                "workload":{{"prompt_tokens":{},"output_tokens":{},"load":{{"concurrency":[{}]}},"requests":200}}}}"#,
-            row["hardware_key"], row["devices"], row["model_preset"], row["weights"], row["engine"], row["input_len"], row["output_len"], row["concurrency"]
+            row["hardware_key"],
+            row["devices"],
+            row["model_preset"],
+            row["weights"],
+            row["engine"],
+            row["input_len"],
+            row["output_len"],
+            row["concurrency"]
         ))
         .unwrap();
         let report = plan::evaluate(&s).unwrap();
@@ -272,11 +363,21 @@ fn external_single_stream_check() {
         let e = (decode / md - 1.0) * 100.0;
         println!(
             "  {:<14} decode {:>6.1} vs {:>6.1} tok/s ({:+.0} %), prefill {:>6.0} vs {:>6.0} ({:+.0} %)",
-            row["hardware_key"], decode, md, e, prefill, mp, (prefill / mp - 1.0) * 100.0
+            row["hardware_key"],
+            decode,
+            md,
+            e,
+            prefill,
+            mp,
+            (prefill / mp - 1.0) * 100.0
         );
         worst = worst.max(e.abs());
     }
-    assert!(worst <= plan::BAND.single_stream_pct, "an external decode figure is {worst:.0} % off, outside the ±{} % band", plan::BAND.single_stream_pct);
+    assert!(
+        worst <= plan::BAND.single_stream_pct,
+        "an external decode figure is {worst:.0} % off, outside the ±{} % band",
+        plan::BAND.single_stream_pct
+    );
 }
 
 /// Single-stream runs from sources outside the fit (tests/data/single_stream_new.csv: llama.cpp PR #4766's
@@ -311,20 +412,33 @@ fn newer_sources_single_stream() {
     }
     println!("newer single-stream sources ({} rows scored, {skipped} without a device or model preset):", cases.len());
     for c in &cases {
-        println!("  {} {:<34} {:<10} predicted {:>7.1} measured {:>7.1} ({:+.0} %)", c.id, c.source, c.kind, c.predicted, c.measured, (c.predicted / c.measured - 1.0) * 100.0);
+        println!(
+            "  {} {:<34} {:<10} predicted {:>7.1} measured {:>7.1} ({:+.0} %)",
+            c.id,
+            c.source,
+            c.kind,
+            c.predicted,
+            c.measured,
+            (c.predicted / c.measured - 1.0) * 100.0
+        );
     }
     print_groups("newer single-stream sources, by generation", &cases, |c| c.kind.clone());
     let all: Vec<&Case> = cases.iter().collect();
     let (_, p90, _) = stats(&all);
-    assert!(p90 <= plan::BAND.single_stream_pct, "the report's ±{} % band no longer covers the newer sources' p90 {p90:.1} %", plan::BAND.single_stream_pct);
+    assert!(
+        p90 <= plan::BAND.single_stream_pct,
+        "the report's ±{} % band no longer covers the newer sources' p90 {p90:.1} %",
+        plan::BAND.single_stream_pct
+    );
     assert!(cases.len() >= 10, "only {} rows scored", cases.len());
 }
 
 /// Whether batched row `id` is a MoE model (for the band classes).
 fn moe_row(id: &str) -> bool {
-    read_csv("tests/data/batched.csv").iter().find(|r| r["id"] == id).is_some_and(|r| {
-        tps_planner::presets::models::MODELS.iter().find(|m| m.name == r["model"]).is_some_and(|m| m.moe.experts > 0)
-    })
+    read_csv("tests/data/batched.csv")
+        .iter()
+        .find(|r| r["id"] == id)
+        .is_some_and(|r| tps_planner::presets::models::MODELS.iter().find(|m| m.name == r["model"]).is_some_and(|m| m.moe.experts > 0))
 }
 
 /// Single-stream runs on other back ends (tests/data/single_stream_more.csv: llama.cpp on Vulkan, ROCm/HIP and

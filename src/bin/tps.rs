@@ -26,8 +26,8 @@ fn main() -> std::process::ExitCode {
 mod cli {
     // src/bin/cli/render.rs (a directory without main.rs is not a binary target of its own).
     mod render;
-    use render::*;
     use clap::{Parser, Subcommand, ValueEnum};
+    use render::*;
     use std::ffi::OsString;
     use std::io::Read;
     use std::path::{Path, PathBuf};
@@ -213,7 +213,11 @@ mod cli {
         match cli.command {
             Command::Eval { file, table, analytic } => {
                 let report = evaluate(&read_input(&file)?, analytic, None)?;
-                if table { Ok(render_table(&report)) } else { json(&report) }
+                if table {
+                    Ok(render_table(&report))
+                } else {
+                    json(&report)
+                }
             }
             Command::Diff { a, b, table, analytic } => {
                 if a == Path::new("-") && b == Path::new("-") {
@@ -222,18 +226,31 @@ mod cli {
                 let ra = evaluate(&read_input(&a)?, analytic, Some("A"))?;
                 let rb = evaluate(&read_input(&b)?, analytic, Some("B"))?;
                 let d = tps_planner::plan::diff(&ra, &rb);
-                if table { Ok(render_diff(&d)) } else { json(&d) }
+                if table {
+                    Ok(render_diff(&d))
+                } else {
+                    json(&d)
+                }
             }
             Command::Presets { table } => Ok(presets_list(table)),
             Command::Import { paths, table } => {
                 let measurements = read_measurements(&paths)?;
-                if table { Ok(render_measurements(&measurements)) } else { json(&measurements) }
+                if table {
+                    Ok(render_measurements(&measurements))
+                } else {
+                    json(&measurements)
+                }
             }
             Command::Calibrate { scenario: file, paths, table } => {
                 let sc = scenario(&read_file(&file)?)?;
                 let measurements = read_measurements(&paths)?;
-                let cal = tps_planner::plan::calibrate::calibrate(&sc, &measurements).map_err(|e| CliError::Input(format!("cannot calibrate: {e}")))?;
-                if table { Ok(render_calibration(&cal)) } else { Ok(cal.scenario.to_json() + "\n") }
+                let cal =
+                    tps_planner::plan::calibrate::calibrate(&sc, &measurements).map_err(|e| CliError::Input(format!("cannot calibrate: {e}")))?;
+                if table {
+                    Ok(render_calibration(&cal))
+                } else {
+                    Ok(cal.scenario.to_json() + "\n")
+                }
             }
             Command::Compare { scenario: file, paths, table } => {
                 let sc = scenario(&read_file(&file)?)?;
@@ -243,11 +260,14 @@ mod cli {
                     .map(|m| import::compare(&sc, m))
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(|e| CliError::Input(format!("invalid scenario: {e}")))?;
-                if table { Ok(render_comparisons(&comparisons)) } else { json(&comparisons) }
+                if table {
+                    Ok(render_comparisons(&comparisons))
+                } else {
+                    json(&comparisons)
+                }
             }
         }
     }
-
 
     /// Pretty JSON with a final newline.
     fn json<T: serde::Serialize>(v: &T) -> Result<String, CliError> {
@@ -317,7 +337,10 @@ mod cli {
                     // The same run in another export (llama-bench's JSON and Markdown) or the same file twice.
                     let dup = import::merge(&mut out, ms);
                     if dup > 0 {
-                        eprintln!("tps: skipped {dup} duplicate run{} in {name} (already read: the same run in another file or export)", if dup == 1 { "" } else { "s" });
+                        eprintln!(
+                            "tps: skipped {dup} duplicate run{} in {name} (already read: the same run in another file or export)",
+                            if dup == 1 { "" } else { "s" }
+                        );
                     }
                 }
                 Err(e) if listed => eprintln!("tps: skipped {e}"),
@@ -333,9 +356,6 @@ mod cli {
     fn opt(v: Option<f64>, digits: usize) -> String {
         v.map_or_else(|| "—".into(), |x| format!("{x:.digits$}"))
     }
-
-
-
 
     /// Capacity, fleet, energy and cost, one line each (those the report has).
     fn meeting_lines(r: &Report) -> String {
@@ -399,10 +419,11 @@ mod cli {
         }
         if let Some(c) = &r.cost {
             let cur = c.currency.as_deref().map_or_else(String::new, |c| format!(" {c}"));
-            let parts: Vec<String> = [c.devices_per_hour.map(|v| format!("devices {v:.2}")), c.electricity_per_hour.map(|v| format!("electricity {v:.3}"))]
-                .into_iter()
-                .flatten()
-                .collect();
+            let parts: Vec<String> =
+                [c.devices_per_hour.map(|v| format!("devices {v:.2}")), c.electricity_per_hour.map(|v| format!("electricity {v:.3}"))]
+                    .into_iter()
+                    .flatten()
+                    .collect();
             o += &format!(
                 "cost: {:.3}{cur} per million output tokens at the operating point ({:.3} at the peak); {:.2}{cur} per server-hour ({}){}\n",
                 c.per_million_output_tokens,
@@ -427,9 +448,11 @@ mod cli {
         }
     }
 
-
     fn fmt_limit(v: f64) -> String {
-        if v >= 1e8 { "none".into() } else { format!("{v:.0}") }
+        if v >= 1e8 {
+            "none".into()
+        } else {
+            format!("{v:.0}")
+        }
     }
-
 }

@@ -3,9 +3,9 @@
 //! TTFT (left, seconds) rises with queueing; TPOT (right, ms) rises with batch size. Percentiles come from the
 //! serving simulation; a level marked saturated has a growing queue, so its values are lower bounds.
 
+use super::{LegendEntry, Swatch};
 use crate::scenario::Report;
 use plotters::coord::Shift;
-use super::{LegendEntry, Swatch};
 use plotters::prelude::*;
 
 /// Series of the latency chart.
@@ -90,9 +90,8 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
         return Err("no load levels to draw".into());
     }
     let a = d.compare.as_ref();
-    let a_pts: Vec<usize> = a.map_or_else(Vec::new, |a| {
-        (0..a.x.len().min(a.ttft.len()).min(a.tpot.len())).filter(|&i| ok(a.x[i]) && ok(a.tpot[i])).collect()
-    });
+    let a_pts: Vec<usize> =
+        a.map_or_else(Vec::new, |a| (0..a.x.len().min(a.ttft.len()).min(a.tpot.len())).filter(|&i| ok(a.x[i]) && ok(a.tpot[i])).collect());
     let (xlo, xhi) = super::load_range(pts.iter().map(|&i| d.x[i]).chain(a_pts.iter().filter_map(|&i| a.map(|a| a.x[i]))));
     // Scale to the levels that reach a steady state; saturated levels' ever-growing queues would flatten the
     // region that matters, so their values are clipped at the top. The legend sits below the plot.
@@ -100,7 +99,8 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
     let scale_pts = if steady.is_empty() { &pts } else { &steady };
     // A's steady levels count too, so both sides' curves fit.
     let a_steady: Vec<usize> = a_pts.iter().copied().filter(|&i| a.is_some_and(|a| !a.saturated.get(i).copied().unwrap_or(false))).collect();
-    let a_max = |f: &dyn Fn(&Overlay, usize) -> f64| a.map_or(0.0, |a| a_steady.iter().map(|&i| f(a, i)).filter(|x| x.is_finite()).fold(0.0, f64::max));
+    let a_max =
+        |f: &dyn Fn(&Overlay, usize) -> f64| a.map_or(0.0, |a| a_steady.iter().map(|&i| f(a, i)).filter(|x| x.is_finite()).fold(0.0, f64::max));
     let max_of = |v: &[Vec<f64>; 3], t: Option<f64>, extra: f64| {
         let data = scale_pts.iter().map(|&i| v[2][i]).filter(|x| x.is_finite()).fold(extra, f64::max);
         (data * 1.15).max(t.unwrap_or(0.0) * 1.15)
@@ -153,10 +153,20 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
     if let Some(a) = a {
         let (dash, gap) = (px(7.0), px(5.0));
         chart
-            .draw_series(DashedLineSeries::new(a_pts.iter().map(|&i| (a.x[i], (a.ttft[i] / 1e3).min(tmax))), dash, gap, TTFT.mix(0.5).stroke_width(px(2.0))))
+            .draw_series(DashedLineSeries::new(
+                a_pts.iter().map(|&i| (a.x[i], (a.ttft[i] / 1e3).min(tmax))),
+                dash,
+                gap,
+                TTFT.mix(0.5).stroke_width(px(2.0)),
+            ))
             .map_err(err)?;
         chart
-            .draw_secondary_series(DashedLineSeries::new(a_pts.iter().map(|&i| (a.x[i], a.tpot[i].min(pmax))), dash, gap, TPOT.mix(0.5).stroke_width(px(2.0))))
+            .draw_secondary_series(DashedLineSeries::new(
+                a_pts.iter().map(|&i| (a.x[i], a.tpot[i].min(pmax))),
+                dash,
+                gap,
+                TPOT.mix(0.5).stroke_width(px(2.0)),
+            ))
             .map_err(err)?;
     }
     if let Some(t) = ttft_line {

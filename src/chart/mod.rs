@@ -5,11 +5,11 @@
 pub mod latency;
 pub mod throughput;
 
-use plotters::coord::types::RangedCoordf64;
 use plotters::chart::DualCoordChartContext;
-use plotters::style::RGBAColor;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::RGBAColor;
 
 /// The coordinate system both charts use: log-scaled load on x, linear y.
 pub(crate) type LogLin = Cartesian2d<LogCoord<f64>, RangedCoordf64>;
@@ -17,7 +17,11 @@ pub(crate) type LogLin = Cartesian2d<LogCoord<f64>, RangedCoordf64>;
 /// The x range covering the given loads (a single load is widened to a factor of two each side).
 pub(crate) fn load_range(xs: impl Iterator<Item = f64>) -> (f64, f64) {
     let (lo, hi) = xs.fold((f64::INFINITY, 0.0_f64), |(lo, hi), x| (lo.min(x), hi.max(x)));
-    if hi > lo { (lo, hi) } else { (lo * 0.5, lo * 2.0) }
+    if hi > lo {
+        (lo, hi)
+    } else {
+        (lo * 0.5, lo * 2.0)
+    }
 }
 
 /// Formats a load tick: whole numbers from 10 up, else up to three decimals without trailing zeros.
@@ -147,7 +151,13 @@ pub(crate) fn dual_axis_chart<'a, DB: DrawingBackend>(
         .label_style(("sans-serif", 12.0 * scale))
         .axis_desc_style(("sans-serif", 13.0 * scale))
         .x_label_formatter(&load_tick)
-        .y_label_formatter(&|v| if *v >= 10.0 || *v == 0.0 { format!("{v:.0}") } else { format!("{v:.2}").trim_end_matches('0').trim_end_matches('.').to_string() })
+        .y_label_formatter(&|v| {
+            if *v >= 10.0 || *v == 0.0 {
+                format!("{v:.0}")
+            } else {
+                format!("{v:.2}").trim_end_matches('0').trim_end_matches('.').to_string()
+            }
+        })
         .light_line_style(RGBColor(238, 238, 238))
         .draw()?;
     Ok(chart)
@@ -204,7 +214,8 @@ mod tests {
                 let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
                 super::throughput::draw(&root, &data, 1.0).unwrap();
             }
-            let axis = text_y(&svg, "concurrent users").unwrap_or_else(|| panic!("x-axis description in {}", &svg[svg.find("<text").unwrap_or(0)..][..600]));
+            let axis =
+                text_y(&svg, "concurrent users").unwrap_or_else(|| panic!("x-axis description in {}", &svg[svg.find("<text").unwrap_or(0)..][..600]));
             for label in ["measured system", "system (all users)", "operating point"] {
                 let y = text_y(&svg, label).unwrap_or_else(|| panic!("legend entry {label} missing at width {width}"));
                 assert!(y > axis, "legend entry {label} at y={y} is inside the plot (x-axis description at y={axis}), width {width}");
@@ -233,7 +244,11 @@ mod tests {
         assert!(svg.starts_with("<svg") && svg.contains("A: per user") && svg.contains("A: system"), "legend of A missing");
         assert!(!plain.contains("A: per user"));
         // A's top (2 × H100 reaches a higher system throughput) widens the right axis: the SVG differs beyond the legend.
-        assert!(svg.matches("<polyline").count() > plain.matches("<polyline").count() || svg.matches("<path").count() > plain.matches("<path").count() || svg.len() > plain.len() + 500);
+        assert!(
+            svg.matches("<polyline").count() > plain.matches("<polyline").count()
+                || svg.matches("<path").count() > plain.matches("<path").count()
+                || svg.len() > plain.len() + 500
+        );
         let mut l = super::latency::LatencyData::from_report(&b);
         l.compare = super::latency::Overlay::from_report(&a, &l.x_label);
         let svg = super::latency::to_svg(&l, (900, 420)).unwrap();

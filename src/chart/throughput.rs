@@ -4,9 +4,9 @@
 //! target implies (1000 ÷ TPOT target), the model's uncertainty band around the per-user line, the saturation
 //! knee and the operating point.
 
+use super::{LegendEntry, Swatch};
 use crate::scenario::Report;
 use plotters::coord::Shift;
-use super::{LegendEntry, Swatch};
 use plotters::prelude::*;
 
 /// What the chart draws, derived from a [`Report`].
@@ -67,7 +67,18 @@ impl ThroughputData {
             x,
             x_label: if rate { "request rate (req/s)".into() } else { "concurrent users".into() },
             per_user: r.sweep.iter().map(|p| p.per_user_tps).collect(),
-            per_user_tail: r.sweep.iter().map(|p| { let t = p.tpot_ms.at(pct); if t > 0.0 { 1e3 / t } else { 0.0 } }).collect(),
+            per_user_tail: r
+                .sweep
+                .iter()
+                .map(|p| {
+                    let t = p.tpot_ms.at(pct);
+                    if t > 0.0 {
+                        1e3 / t
+                    } else {
+                        0.0
+                    }
+                })
+                .collect(),
             tail_label: format!("per user at P{pct:.0} TPOT"),
             system: r.sweep.iter().map(|p| p.system_tps).collect(),
             floor: (r.target.tpot_ms < 1e8).then(|| 1e3 / r.target.tpot_ms),
@@ -83,7 +94,11 @@ impl ThroughputData {
     /// The band at level `i`: the single-stream band for one user (on a concurrency axis), else the batched one.
     #[must_use]
     pub fn band_at(&self, i: usize) -> f64 {
-        if !self.x_label.starts_with("request rate") && self.x.get(i).is_some_and(|x| *x <= 1.0) { self.band_one } else { self.band }
+        if !self.x_label.starts_with("request rate") && self.x.get(i).is_some_and(|x| *x <= 1.0) {
+            self.band_one
+        } else {
+            self.band
+        }
     }
 
     /// Adds the serving measurements that sit on this chart's load axis (concurrency or request rate) and ran
@@ -172,7 +187,9 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
     }
     // The pinned scenario's levels (A), drawn on the same axes.
     let a = d.compare.as_ref();
-    let a_pts: Vec<usize> = a.map_or_else(Vec::new, |a| (0..a.x.len().min(a.per_user.len()).min(a.system.len())).filter(|&i| a.x[i] > 0.0 && a.x[i].is_finite()).collect());
+    let a_pts: Vec<usize> = a.map_or_else(Vec::new, |a| {
+        (0..a.x.len().min(a.per_user.len()).min(a.system.len())).filter(|&i| a.x[i] > 0.0 && a.x[i].is_finite()).collect()
+    });
     let a_x = a_pts.iter().filter_map(|&i| a.map(|a| a.x[i]));
     let (xlo, xhi) = super::load_range(pts.iter().map(|&i| d.x[i]).chain(d.measured.iter().map(|m| m.0)).chain(a_x));
     // 10 % headroom above the highest point (the legend is outside the plot).
@@ -205,7 +222,13 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
         .axis_desc_style(("sans-serif", 13.0 * scale))
         .y_desc("system tok/s")
         .label_style(("sans-serif", 12.0 * scale).into_font().color(&SYSTEM))
-        .y_label_formatter(&|v| if *v >= 10.0 || *v == 0.0 { format!("{v:.0}") } else { format!("{v:.2}").trim_end_matches('0').trim_end_matches('.').to_string() })
+        .y_label_formatter(&|v| {
+            if *v >= 10.0 || *v == 0.0 {
+                format!("{v:.0}")
+            } else {
+                format!("{v:.2}").trim_end_matches('0').trim_end_matches('.').to_string()
+            }
+        })
         .draw()
         .map_err(err)?;
     // Uncertainty band around the per-user line.
@@ -227,7 +250,12 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
             .draw_series(DashedLineSeries::new(a_pts.iter().map(|&i| (a.x[i], a.per_user[i])), dash, gap, USER.mix(0.55).stroke_width(px(2.0))))
             .map_err(err)?;
         chart
-            .draw_secondary_series(DashedLineSeries::new(a_pts.iter().map(|&i| (a.x[i], a.system[i])), dash, gap, SYSTEM.mix(0.55).stroke_width(px(2.0))))
+            .draw_secondary_series(DashedLineSeries::new(
+                a_pts.iter().map(|&i| (a.x[i], a.system[i])),
+                dash,
+                gap,
+                SYSTEM.mix(0.55).stroke_width(px(2.0)),
+            ))
             .map_err(err)?;
         if let Some((x, _, s)) = a.operating.filter(|o| o.0 >= xlo && o.0 <= xhi) {
             chart.draw_secondary_series(std::iter::once(Circle::new((x, s), px(6.0), OP.mix(0.5).stroke_width(px(2.0))))).map_err(err)?;
@@ -235,12 +263,8 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
     }
     chart.draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.per_user[i])), USER.stroke_width(px(3.0)))).map_err(err)?;
     chart.draw_series(pts.iter().map(|&i| Circle::new((d.x[i], d.per_user[i]), 3, USER.filled()))).map_err(err)?;
-    chart
-        .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.per_user_tail[i])), USER.mix(0.6).stroke_width(px(1.0))))
-        .map_err(err)?;
-    chart
-        .draw_secondary_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.system[i])), SYSTEM.stroke_width(px(3.0))))
-        .map_err(err)?;
+    chart.draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.per_user_tail[i])), USER.mix(0.6).stroke_width(px(1.0)))).map_err(err)?;
+    chart.draw_secondary_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.system[i])), SYSTEM.stroke_width(px(3.0)))).map_err(err)?;
     chart.draw_secondary_series(pts.iter().map(|&i| Circle::new((d.x[i], d.system[i]), 3, SYSTEM.filled()))).map_err(err)?;
     if let Some((x, _, s)) = op {
         chart.draw_secondary_series(std::iter::once(Circle::new((x, s), px(7.0), OP.stroke_width(px(3.0))))).map_err(err)?;

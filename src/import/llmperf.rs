@@ -40,7 +40,9 @@ pub(super) fn summary(o: &Obj) -> Measurement {
         }
     }
     m.label = load_label(&m);
-    m.notes.push("TPOT derived from mean E2E and TTFT (llmperf's inter-token latency includes the TTFT); token counts use a fixed Llama-2 tokenizer".into());
+    m.notes.push(
+        "TPOT derived from mean E2E and TTFT (llmperf's inter-token latency includes the TTFT); token counts use a fixed Llama-2 tokenizer".into(),
+    );
     if finite(num(o.get("results_error_rate"))).is_some_and(|e| e > 0.0) {
         m.notes.push(format!("error rate {}", num(o.get("results_error_rate")).unwrap_or(0.0)));
     }

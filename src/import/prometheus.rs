@@ -8,7 +8,8 @@
 use super::{Kind, Measurement, Stats};
 
 /// The figures a scrape is read from (for the message when a file holds none).
-pub(super) const FIGURES: &str = "observations in vllm:time_to_first_token_seconds, vllm:inter_token_latency_seconds or vllm:e2e_request_latency_seconds";
+pub(super) const FIGURES: &str =
+    "observations in vllm:time_to_first_token_seconds, vllm:inter_token_latency_seconds or vllm:e2e_request_latency_seconds";
 
 /// One sample line: `name{label="value",…} value [timestamp]`.
 #[derive(Debug, PartialEq)]
@@ -163,8 +164,7 @@ pub(super) fn scrape(text: &str) -> Result<Vec<Measurement>, String> {
             }
             None
         };
-        Stats { mean: get(&format!("{base}_sum")).map(|s| s / count), p50: q(0.5), p90: q(0.9), p95: q(0.95), p99: q(0.99) }
-            .scaled(1e3)
+        Stats { mean: get(&format!("{base}_sum")).map(|s| s / count), p50: q(0.5), p90: q(0.9), p95: q(0.95), p99: q(0.99) }.scaled(1e3)
     };
     if get("vllm:time_to_first_token_seconds_count").is_none() && get("vllm:num_requests_running").is_none() {
         return Err("Prometheus text without vLLM's request metrics (vllm:time_to_first_token_seconds, vllm:num_requests_running)".into());

@@ -40,14 +40,7 @@ pub enum HardwareKind {
 
 impl HardwareKind {
     /// All kinds, for listings.
-    pub const ALL: [HardwareKind; 6] = [
-        Self::DatacenterGpu,
-        Self::WorkstationGpu,
-        Self::ConsumerGpu,
-        Self::AppleSilicon,
-        Self::Cpu,
-        Self::Other,
-    ];
+    pub const ALL: [HardwareKind; 6] = [Self::DatacenterGpu, Self::WorkstationGpu, Self::ConsumerGpu, Self::AppleSilicon, Self::Cpu, Self::Other];
 
     /// The kebab-case id used in scenarios.
     #[must_use]

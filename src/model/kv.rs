@@ -27,12 +27,7 @@ pub fn bytes_per_token_global(m: &ModelShape, kv_elem_bytes: f64) -> f64 {
         Attention::Full => 2.0 * layers * f64::from(m.kv_heads) * f64::from(m.head_dim) * kv_elem_bytes,
         Attention::Mla { kv_lora_rank, rope_dim } => layers * f64::from(kv_lora_rank + rope_dim) * kv_elem_bytes,
         Attention::Sliding { local_fraction, .. } => {
-            (1.0 - local_fraction.clamp(0.0, 1.0))
-                * 2.0
-                * layers
-                * f64::from(m.kv_heads)
-                * f64::from(m.head_dim)
-                * kv_elem_bytes
+            (1.0 - local_fraction.clamp(0.0, 1.0)) * 2.0 * layers * f64::from(m.kv_heads) * f64::from(m.head_dim) * kv_elem_bytes
         }
     }
 }
@@ -41,9 +36,7 @@ pub fn bytes_per_token_global(m: &ModelShape, kv_elem_bytes: f64) -> f64 {
 #[must_use]
 pub fn bytes_per_token(m: &ModelShape, kv_elem_bytes: f64) -> f64 {
     match m.attention {
-        Attention::Sliding { .. } => {
-            2.0 * f64::from(m.layers) * f64::from(m.kv_heads) * f64::from(m.head_dim) * kv_elem_bytes
-        }
+        Attention::Sliding { .. } => 2.0 * f64::from(m.layers) * f64::from(m.kv_heads) * f64::from(m.head_dim) * kv_elem_bytes,
         _ => bytes_per_token_global(m, kv_elem_bytes),
     }
 }
@@ -56,8 +49,7 @@ pub fn bytes_for_context(m: &ModelShape, kv_elem_bytes: f64, ctx: f64) -> f64 {
     match m.attention {
         Attention::Sliding { window, local_fraction } => {
             let per_tok_local =
-                local_fraction.clamp(0.0, 1.0) * 2.0 * f64::from(m.layers) * f64::from(m.kv_heads) * f64::from(m.head_dim)
-                    * kv_elem_bytes;
+                local_fraction.clamp(0.0, 1.0) * 2.0 * f64::from(m.layers) * f64::from(m.kv_heads) * f64::from(m.head_dim) * kv_elem_bytes;
             global + per_tok_local * ctx.min(f64::from(window))
         }
         _ => global,

@@ -151,13 +151,8 @@ pub(crate) mod tests {
     #[test]
     fn moe_split_recovers_total_and_active() {
         // Mixtral 8x7B: 46.7B total, 12.9B active, 8 experts, top-2.
-        let m = ModelShape {
-            params_b: 46.7,
-            active_params_b: 12.9,
-            moe: Moe { experts: 8, experts_per_token: 2 },
-            tied_embeddings: true,
-            ..llama3_8b()
-        };
+        let m =
+            ModelShape { params_b: 46.7, active_params_b: 12.9, moe: Moe { experts: 8, experts_per_token: 2 }, tied_embeddings: true, ..llama3_8b() };
         let (pe, shared) = m.expert_split();
         assert!((pe - 33.8e9 / 6.0).abs() < 1e3);
         assert!((shared + 2.0 * pe - 12.9e9).abs() < 1e3);

@@ -27,7 +27,11 @@ pub fn ttft_seconds(d: &Deployment, prompt: f64, depth: f64, hit_rate: f64) -> f
 #[must_use]
 pub fn prefill_tps(d: &Deployment, prompt: f64) -> f64 {
     let t = d.prefill_seconds(prompt, 0.0);
-    if t > 0.0 { prompt / t } else { 0.0 }
+    if t > 0.0 {
+        prompt / t
+    } else {
+        0.0
+    }
 }
 
 #[cfg(test)]

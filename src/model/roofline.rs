@@ -130,7 +130,11 @@ pub fn classify(weights_s: f64, matmul_s: f64, kv_s: f64, attn_s: f64, fixed_s: 
         return Bound::Overhead;
     }
     let compute_limited = if matmul_s > weights_s { matmul_s } else { 0.0 } + if attn_s > kv_s { attn_s } else { 0.0 };
-    if compute_limited > kernels - compute_limited { Bound::Compute } else { Bound::Memory }
+    if compute_limited > kernels - compute_limited {
+        Bound::Compute
+    } else {
+        Bound::Memory
+    }
 }
 
 impl Deployment {
@@ -184,9 +188,7 @@ impl Deployment {
             let n = f64::from(hw.devices);
             return hw.accelerator_memory_bytes() / n * self.engine.memory_utilization - self.weight_bytes() / n - self.engine.reserve_gb * GIB;
         }
-        hw.accelerator_memory_bytes() * self.engine.memory_utilization
-            - self.weight_bytes()
-            - self.engine.reserve_gb * GIB * f64::from(hw.devices)
+        hw.accelerator_memory_bytes() * self.engine.memory_utilization - self.weight_bytes() - self.engine.reserve_gb * GIB * f64::from(hw.devices)
     }
 
     /// Whether weights plus the reserve fit in the usable memory.
@@ -303,8 +305,7 @@ impl Deployment {
         let comm_s = match hw.parallelism {
             Parallelism::Tensor if hw.devices > 1 => {
                 let msg = tokens * f64::from(self.model.hidden) * 2.0;
-                2.0 * f64::from(self.model.layers)
-                    * (hw.allreduce_latency_s() + msg * 2.0 * (n - 1.0) / n / (hw.interconnect_gbps * GB))
+                2.0 * f64::from(self.model.layers) * (hw.allreduce_latency_s() + msg * 2.0 * (n - 1.0) / n / (hw.interconnect_gbps * GB))
             }
             Parallelism::LayerSplit if hw.devices > 1 => (n - 1.0) * LAYER_SPLIT_HOP_S,
             Parallelism::RowSplit if hw.devices > 1 => {

@@ -64,11 +64,35 @@ struct Param {
 
 fn params(moe: bool) -> Vec<Param> {
     let mut v = vec![
-        Param { field: "engine.bandwidth_efficiency", lo: 0.2, hi: 1.0, get: |e| e.bandwidth_efficiency, set: |s, x| s.engine.bandwidth_efficiency = Some(x) },
-        Param { field: "engine.kv_bandwidth_efficiency", lo: 0.05, hi: 1.0, get: |e| e.kv_bandwidth_efficiency, set: |s, x| s.engine.kv_bandwidth_efficiency = Some(x) },
-        Param { field: "engine.compute_efficiency", lo: 0.05, hi: 0.9, get: |e| e.compute_efficiency, set: |s, x| s.engine.compute_efficiency = Some(x) },
+        Param {
+            field: "engine.bandwidth_efficiency",
+            lo: 0.2,
+            hi: 1.0,
+            get: |e| e.bandwidth_efficiency,
+            set: |s, x| s.engine.bandwidth_efficiency = Some(x),
+        },
+        Param {
+            field: "engine.kv_bandwidth_efficiency",
+            lo: 0.05,
+            hi: 1.0,
+            get: |e| e.kv_bandwidth_efficiency,
+            set: |s, x| s.engine.kv_bandwidth_efficiency = Some(x),
+        },
+        Param {
+            field: "engine.compute_efficiency",
+            lo: 0.05,
+            hi: 0.9,
+            get: |e| e.compute_efficiency,
+            set: |s, x| s.engine.compute_efficiency = Some(x),
+        },
         Param { field: "engine.step_overhead_ms", lo: 0.0, hi: 30.0, get: |e| e.step_overhead_ms, set: |s, x| s.engine.step_overhead_ms = Some(x) },
-        Param { field: "engine.request_overhead_ms", lo: 0.0, hi: 500.0, get: |e| e.request_overhead_ms, set: |s, x| s.engine.request_overhead_ms = Some(x) },
+        Param {
+            field: "engine.request_overhead_ms",
+            lo: 0.0,
+            hi: 500.0,
+            get: |e| e.request_overhead_ms,
+            set: |s, x| s.engine.request_overhead_ms = Some(x),
+        },
     ];
     if moe {
         v.push(Param { field: "engine.moe_efficiency", lo: 0.1, hi: 1.0, get: |e| e.moe_efficiency, set: |s, x| s.engine.moe_efficiency = Some(x) });
@@ -240,13 +264,19 @@ mod tests {
         truth.engine.kv_bandwidth_efficiency = Some(0.62);
         truth.engine.compute_efficiency = Some(0.31);
         truth.engine.request_overhead_ms = Some(80.0);
-        let runs: Vec<Measurement> = [1.0, 4.0, 16.0, 64.0, 128.0].iter().enumerate().map(|(i, &c)| run_on(&truth, c, if i % 2 == 0 { 1.02 } else { 0.98 })).collect();
+        let runs: Vec<Measurement> =
+            [1.0, 4.0, 16.0, 64.0, 128.0].iter().enumerate().map(|(i, &c)| run_on(&truth, c, if i % 2 == 0 { 1.02 } else { 0.98 })).collect();
         let cal = calibrate(&base(), &runs).unwrap();
         let get = |f: &str| cal.fitted.iter().find(|p| p.field == f).unwrap().after;
         assert!((get("engine.bandwidth_efficiency") - 0.62).abs() < 0.08, "{:?}", cal.fitted);
         assert!((get("engine.compute_efficiency") - 0.31).abs() < 0.08, "{:?}", cal.fitted);
         assert!((get("engine.request_overhead_ms") - 80.0).abs() < 25.0, "{:?}", cal.fitted);
-        assert!(cal.median_abs_error_after_pct < cal.median_abs_error_before_pct, "{} → {}", cal.median_abs_error_before_pct, cal.median_abs_error_after_pct);
+        assert!(
+            cal.median_abs_error_after_pct < cal.median_abs_error_before_pct,
+            "{} → {}",
+            cal.median_abs_error_before_pct,
+            cal.median_abs_error_after_pct
+        );
         assert!(cal.median_abs_error_after_pct < 6.0, "after {}", cal.median_abs_error_after_pct);
         assert!(cal.scenario.engine.calibrated_from.as_deref().is_some_and(|f| f.contains("5 run")));
         // The calibrated scenario is a scenario: it round-trips through JSON and resolves.
@@ -274,7 +304,10 @@ mod tests {
 
     #[test]
     fn nothing_to_fit_is_an_error_not_a_panic() {
-        let s = Scenario::from_json(r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-405b"},"quantization":{"weights":"bf16"},"engine":{"preset":"vllm"}}"#).unwrap();
+        let s = Scenario::from_json(
+            r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-405b"},"quantization":{"weights":"bf16"},"engine":{"preset":"vllm"}}"#,
+        )
+        .unwrap();
         let runs = vec![run_on(&base(), 4.0, 1.0)];
         assert!(calibrate(&s, &runs).is_err());
         assert!(calibrate(&base(), &[]).is_err());

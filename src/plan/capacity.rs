@@ -226,7 +226,11 @@ fn settle(s: &mut Search, mut known: Vec<LoadPoint>, load: f64, goal: f64, rate_
             best = p.clone();
         }
     }
-    if (p.system_tps - goal).abs() < (best.system_tps - goal).abs() { p } else { best }
+    if (p.system_tps - goal).abs() < (best.system_tps - goal).abs() {
+        p
+    } else {
+        best
+    }
 }
 
 /// What bounds a capacity that meets the target at the most sequences the engine runs at once.
@@ -301,7 +305,9 @@ mod tests {
 
     #[test]
     fn nothing_meets_gives_no_capacity() {
-        let r = eval(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"requests":50,"load":{"concurrency":[4,8]}},"target":{"tpot_ms":2}}"#);
+        let r = eval(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"requests":50,"load":{"concurrency":[4,8]}},"target":{"tpot_ms":2}}"#,
+        );
         assert!(r.capacity.is_none() && r.operating_point.is_none());
     }
 }

@@ -16,7 +16,13 @@ use crate::scenario::{Cost, CostFigures, CostInputs, Energy};
 
 /// The per-hour parts of one replica: (devices, electricity), each `None` when not priced.
 #[must_use]
-pub fn per_hour_parts(device_hour: Option<f64>, devices: u32, electricity_per_kwh: Option<f64>, average_watts: Option<f64>, pue: Option<f64>) -> (Option<f64>, Option<f64>) {
+pub fn per_hour_parts(
+    device_hour: Option<f64>,
+    devices: u32,
+    electricity_per_kwh: Option<f64>,
+    average_watts: Option<f64>,
+    pue: Option<f64>,
+) -> (Option<f64>, Option<f64>) {
     let dev = device_hour.map(|p| p * f64::from(devices));
     let elec = match (electricity_per_kwh, average_watts) {
         (Some(e), Some(w)) => Some(e * w / 1000.0 * pue.unwrap_or(1.0)),
@@ -37,9 +43,19 @@ pub fn per_million(per_hour: f64, tps: f64) -> Option<f64> {
 /// energy's `at_peak`), for one replica of `devices` devices; `replicas` prices the whole fleet. `None` when no
 /// part can be priced (a note in `warnings` says why when a price was given).
 #[must_use]
-pub fn cost(c: &CostInputs, devices: u32, energy: Option<&Energy>, op_tps: f64, peak_tps: f64, replicas: Option<u64>, warnings: &mut Vec<String>) -> Option<Cost> {
+pub fn cost(
+    c: &CostInputs,
+    devices: u32,
+    energy: Option<&Energy>,
+    op_tps: f64,
+    peak_tps: f64,
+    replicas: Option<u64>,
+    warnings: &mut Vec<String>,
+) -> Option<Cost> {
     if c.electricity_per_kwh.is_some() && energy.is_none() {
-        warnings.push("cost: electricity is priced but there is no power estimate (hardware.tdp_watts not known): the cost leaves electricity out".into());
+        warnings.push(
+            "cost: electricity is priced but there is no power estimate (hardware.tdp_watts not known): the cost leaves electricity out".into(),
+        );
     }
     let (dev, elec) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, energy.map(|e| e.average_watts), c.pue);
     if dev.is_none() && elec.is_none() {

@@ -42,7 +42,13 @@ pub struct Diff {
 }
 
 fn side(r: &Report) -> DiffSide {
-    DiffSide { hardware: r.hardware.clone(), model: r.model.clone(), engine: r.engine.clone(), quantization: r.quantization.clone(), verdict: r.verdict.clone() }
+    DiffSide {
+        hardware: r.hardware.clone(),
+        model: r.model.clone(),
+        engine: r.engine.clone(),
+        quantization: r.quantization.clone(),
+        verdict: r.verdict.clone(),
+    }
 }
 
 fn row(metric: &'static str, label: &str, unit: &str, a: Option<f64>, b: Option<f64>) -> DiffRow {
@@ -67,7 +73,13 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     let mut rows = vec![
         row("per_user_tps", "per-user output at the operating point", "tok/s", op(a, |m| m.per_user_tps), op(b, |m| m.per_user_tps)),
         row("system_tps", "system output at the operating point", "tok/s", op(a, |m| m.system_tps), op(b, |m| m.system_tps)),
-        row("operating_users", "users at the operating point", "users", op(a, |m| m.concurrency.unwrap_or(f64::NAN)), op(b, |m| m.concurrency.unwrap_or(f64::NAN))),
+        row(
+            "operating_users",
+            "users at the operating point",
+            "users",
+            op(a, |m| m.concurrency.unwrap_or(f64::NAN)),
+            op(b, |m| m.concurrency.unwrap_or(f64::NAN)),
+        ),
     ];
     let users = |r: &Report| r.capacity.as_ref().and_then(|c| c.max_users_at_target);
     let rate = |r: &Report| r.capacity.as_ref().and_then(|c| c.max_request_rate_at_target);

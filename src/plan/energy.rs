@@ -66,7 +66,11 @@ pub fn busy_fraction(r: &Resolved, p: &LoadPoint) -> f64 {
     let (_, per_token) = steady_step(&r.deployment, &r.workload, b);
     let busy_rate = b / per_token;
     let f = p.system_tps / busy_rate;
-    if f.is_finite() { f.clamp(0.0, 1.0) } else { 1.0 }
+    if f.is_finite() {
+        f.clamp(0.0, 1.0)
+    } else {
+        1.0
+    }
 }
 
 /// The activity `a` of the power model: busy × (compute-bound share + [`MEMORY_BOUND_DRAW`] × memory-bound

@@ -6,7 +6,11 @@ use crate::scenario::Report;
 
 /// One CSV field.
 fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
 }
 
 /// A number with at most 4 decimals, trailing zeros dropped; empty when not finite.
@@ -16,7 +20,11 @@ fn num(v: f64) -> String {
     }
     let s = format!("{v:.4}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".into() } else { s.to_string() }
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.to_string()
+    }
 }
 
 fn line(fields: &[String]) -> String {
@@ -30,7 +38,12 @@ fn line(fields: &[String]) -> String {
 #[must_use]
 pub fn sweep_csv(r: &Report) -> String {
     let rate = r.sweep.first().is_some_and(|p| p.request_rate.is_some());
-    let mut head = vec![if rate { "request_rate_rps" } else { "concurrent_users" }.to_string(), "per_user_tok_s".into(), "system_tok_s".into(), "requests_per_s".into()];
+    let mut head = vec![
+        if rate { "request_rate_rps" } else { "concurrent_users" }.to_string(),
+        "per_user_tok_s".into(),
+        "system_tok_s".into(),
+        "requests_per_s".into(),
+    ];
     for m in ["ttft", "tpot", "itl", "e2e"] {
         for p in ["p50", "p90", "p95", "p99"] {
             head.push(format!("{m}_{p}_ms"));
@@ -39,7 +52,8 @@ pub fn sweep_csv(r: &Report) -> String {
     head.extend(["mean_batch", "kv_utilization", "bound", "saturated", "error_rate", "meets_target"].map(String::from));
     let mut out = line(&head);
     for l in &r.sweep {
-        let mut row = vec![num(l.concurrency.or(l.request_rate).unwrap_or(f64::NAN)), num(l.per_user_tps), num(l.system_tps), num(l.request_throughput)];
+        let mut row =
+            vec![num(l.concurrency.or(l.request_rate).unwrap_or(f64::NAN)), num(l.per_user_tps), num(l.system_tps), num(l.request_throughput)];
         for p in [&l.ttft_ms, &l.tpot_ms, &l.itl_ms, &l.e2e_ms] {
             row.extend([p.p50, p.p90, p.p95, p.p99].map(num));
         }

@@ -66,7 +66,15 @@ fn label(peak: PeakLoad, v: f64) -> String {
 /// The fleet for `f` with replicas at the operating point `op` (its marker and level) and a capacity at
 /// the target read from `cap`. `None` (with a note in `warnings`) when a replica carries no load.
 #[must_use]
-pub fn size(r: &Resolved, f: &FleetInputs, op: (&Marker, &LoadPoint), cap: &LoadPoint, hardware: &str, simulated: bool, warnings: &mut Vec<String>) -> Option<Fleet> {
+pub fn size(
+    r: &Resolved,
+    f: &FleetInputs,
+    op: (&Marker, &LoadPoint),
+    cap: &LoadPoint,
+    hardware: &str,
+    simulated: bool,
+    warnings: &mut Vec<String>,
+) -> Option<Fleet> {
     let (peak, peak_v) = match f.peak {
         PeakLoad::Users(u) => (f.peak, u),
         PeakLoad::RequestRate(x) => (f.peak, x),

@@ -20,7 +20,8 @@ pub fn levels(d: &Deployment, w: &Workload) -> Vec<f64> {
                 let mag = 10f64.powf(x.log10().floor() - 2.0);
                 (x / mag).round() * mag
             };
-            let mut v: Vec<f64> = [0.05, 0.15, 0.3, 0.45, 0.6, 0.7, 0.8, 0.9, 1.0, 1.15].iter().map(|f| round(f * cap)).filter(|x| *x > 0.0).collect();
+            let mut v: Vec<f64> =
+                [0.05, 0.15, 0.3, 0.45, 0.6, 0.7, 0.8, 0.9, 1.0, 1.15].iter().map(|f| round(f * cap)).filter(|x| *x > 0.0).collect();
             v.dedup();
             v
         }

@@ -23,11 +23,11 @@
 pub mod calibrate;
 pub mod capacity;
 pub mod cost;
-pub mod report;
 pub mod diff;
 pub mod energy;
 pub mod export;
 pub mod fleet;
+pub mod report;
 pub mod reproduce;
 pub mod target;
 
@@ -46,12 +46,11 @@ pub use steady_state::*;
 pub use sweep::*;
 pub use verdict::*;
 
-
 use crate::model::prefill;
 use crate::model::roofline::{Bound, Deployment, StepLoad};
 use crate::scenario::{
-    Band, Capacity, Distribution, LimitedBy, Load, LoadPoint, Marker, Memory, Mode, Pcts, Report, Resolved, Scenario, ScenarioError,
-    SingleStream, Workload, VERSION,
+    Band, Capacity, Distribution, LimitedBy, Load, LoadPoint, Marker, Memory, Mode, Pcts, Report, Resolved, Scenario, ScenarioError, SingleStream,
+    Workload, VERSION,
 };
 use crate::sim::{self, Arrivals, LengthDist, SimConfig, Targets};
 
@@ -103,7 +102,10 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
             d.hardware.devices,
             d.hardware.memory_gb,
             if d.hardware.accelerator_memory_fraction() < 1.0 {
-                format!(" (Metal lets the GPU use {:.0} % of unified memory; beyond it the model pages and slows to a crawl)", d.hardware.accelerator_memory_fraction() * 100.0)
+                format!(
+                    " (Metal lets the GPU use {:.0} % of unified memory; beyond it the model pages and slows to a crawl)",
+                    d.hardware.accelerator_memory_fraction() * 100.0
+                )
             } else {
                 String::new()
             }
@@ -130,13 +132,19 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
         }
     }
     let hw = &d.hardware;
-    if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::LayerSplit && d.engine.kind != crate::model::engine::EngineKind::LlamaCpp {
+    if hw.devices > 1
+        && hw.parallelism == crate::model::hardware::Parallelism::LayerSplit
+        && d.engine.kind != crate::model::engine::EngineKind::LlamaCpp
+    {
         warnings.push(format!("a layer split is llama.cpp's multi-GPU mode; {} splits layers as a pipeline (choose \"pipeline\")", d.engine.name));
     }
     if d.engine.kind == crate::model::engine::EngineKind::LlamaCpp && matches!(d.compute_dtype, crate::model::quant::ComputeDtype::Fp8) {
         warnings.push("llama.cpp has no FP8 weight format; its 8-bit format is GGUF Q8_0 (8.5 bits)".into());
     }
-    if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::RowSplit && d.engine.kind != crate::model::engine::EngineKind::LlamaCpp {
+    if hw.devices > 1
+        && hw.parallelism == crate::model::hardware::Parallelism::RowSplit
+        && d.engine.kind != crate::model::engine::EngineKind::LlamaCpp
+    {
         warnings.push(format!("a row split is llama.cpp's -sm row; {} splits tensors with all-reduces (choose \"tensor\")", d.engine.name));
     }
     if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::Tensor && !d.model.attention_heads.is_multiple_of(hw.devices) {
@@ -186,7 +194,9 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
         _ => None,
     };
     let cost = match (&r.cost, &op) {
-        (Some(c), Some((m, _))) => cost::cost(c, d.hardware.devices, energy.as_ref(), m.system_tps, peak.system_tps, fleet.as_ref().map(|f| f.replicas), &mut warnings),
+        (Some(c), Some((m, _))) => {
+            cost::cost(c, d.hardware.devices, energy.as_ref(), m.system_tps, peak.system_tps, fleet.as_ref().map(|f| f.replicas), &mut warnings)
+        }
         _ => None,
     };
     let verdict = verdict(r, &ss, &mem, operating_point.as_ref(), &peak, &sweep, capacity.as_ref(), op.as_ref().map(|(_, p)| p));

@@ -155,12 +155,16 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
         "lmdeploy" => vec![lmdeploy_serve(&ctx, &mut notes), vllm_bench(&ctx, "openai", "http://127.0.0.1:23333"), aiperf(&ctx, "23333")],
         _ => {
             if engine != "vllm" {
-                notes.push(format!("{} has no command line of its own here: the commands measure vLLM with the same limits", r.deployment.engine.name));
+                notes.push(format!(
+                    "{} has no command line of its own here: the commands measure vLLM with the same limits",
+                    r.deployment.engine.name
+                ));
             }
             vec![vllm_serve(&ctx, &mut notes), vllm_bench(&ctx, "vllm", ""), aiperf(&ctx, "8000")]
         }
     };
-    notes.push("import the result files under \"Compare with your benchmark results\": each run is set beside the prediction for its own load".into());
+    notes
+        .push("import the result files under \"Compare with your benchmark results\": each run is set beside the prediction for its own load".into());
     Ok(Reproduction { steps, notes })
 }
 
@@ -217,7 +221,11 @@ fn round_sig(v: f64, n: i32) -> f64 {
 /// A number with at most `d` decimals, trailing zeros dropped.
 fn trim(v: f64, d: usize) -> String {
     let s = format!("{v:.d$}");
-    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
 }
 
 /// Joins flags into one command, continued over lines of a readable width.
@@ -406,7 +414,11 @@ fn trtllm_serve(ctx: &Ctx, notes: &mut Vec<String>) -> Step {
     let e = &ctx.r.deployment.engine;
     let mut f = parallel_flags(ctx, "--tp_size", "--pp_size");
     if !matches!(ctx.weights.as_str(), "bf16" | "f16" | "fp16") {
-        notes.push(format!("weights in {}: serve a checkpoint quantised to that format (TensorRT Model Optimizer) in place of {}", ctx.weights.to_ascii_uppercase(), ctx.repo));
+        notes.push(format!(
+            "weights in {}: serve a checkpoint quantised to that format (TensorRT Model Optimizer) in place of {}",
+            ctx.weights.to_ascii_uppercase(),
+            ctx.repo
+        ));
     }
     f.push(flag("--max_batch_size", e.max_batch));
     f.push(flag("--max_num_tokens", e.max_batched_tokens));
@@ -419,7 +431,10 @@ fn lmdeploy_serve(ctx: &Ctx, notes: &mut Vec<String>) -> Step {
     let e = &ctx.r.deployment.engine;
     let mut f = parallel_flags(ctx, "--tp", "");
     if !matches!(ctx.weights.as_str(), "bf16" | "f16" | "fp16" | "awq") {
-        notes.push(format!("weights in {}: LMDeploy serves 16-bit and AWQ checkpoints; use a checkpoint in that format", ctx.weights.to_ascii_uppercase()));
+        notes.push(format!(
+            "weights in {}: LMDeploy serves 16-bit and AWQ checkpoints; use a checkpoint in that format",
+            ctx.weights.to_ascii_uppercase()
+        ));
     }
     if ctx.weights == "awq" {
         f.push(flag("--model-format", "awq"));
@@ -446,7 +461,12 @@ fn aiperf(ctx: &Ctx, port: &str) -> Step {
     };
     let prompt = ctx.input + ctx.prefix;
     let text = over_levels(ctx, |var, prompts| {
-        let mut f = vec![flag("--model", &ctx.repo), flag("--url", format!("localhost:{port}")), flag("--endpoint-type", "completions"), "--streaming".into()];
+        let mut f = vec![
+            flag("--model", &ctx.repo),
+            flag("--url", format!("localhost:{port}")),
+            flag("--endpoint-type", "completions"),
+            "--streaming".into(),
+        ];
         f.push(flag("--synthetic-input-tokens-mean", prompt));
         f.push(flag("--synthetic-input-tokens-stddev", sd(prompt)));
         f.push(flag("--output-tokens-mean", ctx.output));
@@ -471,7 +491,10 @@ fn llama_cpp(ctx: &Ctx, notes: &mut Vec<String>) -> Vec<Step> {
     let hw = &r.deployment.hardware;
     let stem = ctx.repo.rsplit('/').next().unwrap_or("model");
     let gguf = format!("{stem}-{}.gguf", ctx.weights.to_ascii_uppercase());
-    notes.push(format!("{gguf}: the model's GGUF file in {} (llama.cpp's convert_hf_to_gguf.py and llama-quantize make it)", ctx.weights.to_ascii_uppercase()));
+    notes.push(format!(
+        "{gguf}: the model's GGUF file in {} (llama.cpp's convert_hf_to_gguf.py and llama-quantize make it)",
+        ctx.weights.to_ascii_uppercase()
+    ));
     let mut common = vec![flag("-m", &gguf), flag("-ngl", 99)];
     if hw.devices > 1 {
         common.push(flag("-sm", if hw.parallelism == Parallelism::RowSplit { "row" } else { "layer" }));
@@ -581,12 +604,10 @@ mod tests {
     #[test]
     fn flags_follow_changes() {
         // FP8 KV cache, a cap of 64 sequences, half the prompt cached, P90 judged, fixed lengths, one device.
-        let (r, _) = run(
-            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"bf16","kv_cache":"fp8"},
+        let (r, _) = run(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"bf16","kv_cache":"fp8"},
                 "engine":{"preset":"vllm","max_batch":64,"max_batched_tokens":4096,"memory_utilization":0.85},
                 "workload":{"prompt_tokens":2000,"output_tokens":100,"prefix_cache_hit_rate":0.5,"load":{"concurrency":[4,16]}},
-                "target":{"percentile":90}}"#,
-        );
+                "target":{"percentile":90}}"#);
         let all = text(&r);
         for f in [
             "--dtype bfloat16",
@@ -610,10 +631,8 @@ mod tests {
 
     #[test]
     fn request_rates_and_sglang() {
-        let (r, _) = run(
-            r#"{"hardware":{"preset":"h100-sxm","devices":4},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},
-                "engine":{"preset":"sglang"},"workload":{"load":{"request_rate":[0.5,2]},"distribution":"uniform","spread":0.2,"burstiness":0.5}}"#,
-        );
+        let (r, _) = run(r#"{"hardware":{"preset":"h100-sxm","devices":4},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},
+                "engine":{"preset":"sglang"},"workload":{"load":{"request_rate":[0.5,2]},"distribution":"uniform","spread":0.2,"burstiness":0.5}}"#);
         let all = text(&r);
         for f in [
             "python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B",
@@ -637,11 +656,9 @@ mod tests {
 
     #[test]
     fn llama_cpp_gets_llama_bench_and_llama_server() {
-        let (r, _) = run(
-            r#"{"hardware":{"preset":"rtx-4090","devices":2,"parallelism":"row-split"},"model":{"preset":"llama-3.1-8b"},
+        let (r, _) = run(r#"{"hardware":{"preset":"rtx-4090","devices":2,"parallelism":"row-split"},"model":{"preset":"llama-3.1-8b"},
                 "quantization":{"weights":"q4_k_m","kv_cache":"q8_0"},"engine":{"preset":"llama.cpp"},
-                "workload":{"prompt_tokens":512,"output_tokens":128,"context_depth":4096}}"#,
-        );
+                "workload":{"prompt_tokens":512,"output_tokens":128,"context_depth":4096}}"#);
         let bench = &r.steps[0].text;
         for f in ["llama-bench", "-m Llama-3.1-8B-Q4_K_M.gguf", "-ngl 99", "-sm row", "-ctk q8_0", "-p 512", "-n 128", "-d 4096", "-o json"] {
             assert!(bench.contains(f), "{f} missing: {bench}");
@@ -658,7 +675,9 @@ mod tests {
 
     #[test]
     fn custom_models_and_formats_are_named_in_notes() {
-        let (r, _) = run(r#"{"hardware":{"memory_bandwidth_gbps":2000,"memory_gb":80,"kind":"datacenter-gpu"},"model":{"params_b":8},"quantization":{"weights":"awq"},"engine":{"preset":"vllm"}}"#);
+        let (r, _) = run(
+            r#"{"hardware":{"memory_bandwidth_gbps":2000,"memory_gb":80,"kind":"datacenter-gpu"},"model":{"params_b":8},"quantization":{"weights":"awq"},"engine":{"preset":"vllm"}}"#,
+        );
         assert!(r.steps[0].text.starts_with("vllm serve <model>"));
         assert!(r.notes.iter().any(|n| n.contains("custom model")));
         assert!(r.notes.iter().any(|n| n.contains("AWQ")));

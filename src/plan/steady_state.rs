@@ -149,7 +149,14 @@ pub fn offline_job(d: &Deployment, w: &Workload, n: f64) -> Marker {
     let (t_full, step) = wave(b);
     let total = waves * t_full + if rest >= 1.0 { wave(rest).0 } else { 0.0 };
     let per_user = if step > 0.0 { 1.0 / step } else { 0.0 };
-    Marker { concurrency: Some(b), request_rate: None, system_tps: n * w.output_tokens / total, per_user_tps: per_user, ttft_p_ms: None, tpot_p_ms: step * 1e3 }
+    Marker {
+        concurrency: Some(b),
+        request_rate: None,
+        system_tps: n * w.output_tokens / total,
+        per_user_tps: per_user,
+        ttft_p_ms: None,
+        tpot_p_ms: step * 1e3,
+    }
 }
 
 /// A static batch (LMDeploy `profile_generation`, llama-batched-bench): `b` sequences start together, prefill

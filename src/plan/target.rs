@@ -49,7 +49,11 @@ pub fn worst_ratio(r: &Resolved, p: &LoadPoint) -> f64 {
     if let Some(t) = task_limit(r) {
         worst = worst.max(task_seconds_at(r, p) / t);
     }
-    if worst.is_finite() { worst } else { f64::MAX }
+    if worst.is_finite() {
+        worst
+    } else {
+        f64::MAX
+    }
 }
 
 /// Which limit a level that misses the target breaks: errors first, then the latency furthest over its limit
@@ -72,7 +76,11 @@ pub fn broken(r: &Resolved, p: &LoadPoint) -> LimitedBy {
             by = (task, LimitedBy::Task);
         }
     }
-    if by.0 > 1.0 { by.1 } else { LimitedBy::Ttft }
+    if by.0 > 1.0 {
+        by.1
+    } else {
+        LimitedBy::Ttft
+    }
 }
 
 #[cfg(test)]

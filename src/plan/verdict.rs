@@ -32,7 +32,13 @@ pub fn fmt_against(v: f64, limit: f64) -> String {
     if !v.is_finite() {
         return "—".into();
     }
-    let base = if v.abs() >= 10.0 { 0 } else if v.abs() >= 1.0 { 1 } else { 2 };
+    let base = if v.abs() >= 10.0 {
+        0
+    } else if v.abs() >= 1.0 {
+        1
+    } else {
+        2
+    };
     for d in base..=4 {
         let s = format!("{v:.d$}");
         let shown: f64 = s.parse().unwrap_or(v);
@@ -41,7 +47,11 @@ pub fn fmt_against(v: f64, limit: f64) -> String {
             return s;
         }
     }
-    if v > limit { format!("just over {limit}") } else { format!("{v:.4}") }
+    if v > limit {
+        format!("just over {limit}")
+    } else {
+        format!("{v:.4}")
+    }
 }
 
 /// "; the target holds up to N users, one more user breaks it (P99 TPOT …)": the capacity and what breaks just past it
@@ -150,7 +160,10 @@ pub(super) fn verdict(
         return format!("does not fit: {:.1} GB of weights, {:.1} GB short", mem.weights_gb, -mem.kv_budget_gb);
     }
     if !mem.fits {
-        return format!("does not fit: the KV cache of one {:.0}-token sequence needs more than the {:.1} GB left", mem.context_tokens, mem.kv_budget_gb);
+        return format!(
+            "does not fit: the KV cache of one {:.0}-token sequence needs more than the {:.1} GB left",
+            mem.context_tokens, mem.kv_budget_gb
+        );
     }
     let t = &r.target;
     let p = t.percentile as u32;

@@ -219,7 +219,14 @@ pub fn efficiency(engine: &str, kind: HardwareKind, arch: Architecture) -> Effic
     // efficiency (fitted on TensorRT-LLM's Qwen3-235B-A22B rows by tests/fit.rs); llama.cpp's gpt-oss rows need
     // no such factor.
     let moe = if engine == "llama.cpp" { 1.0 } else { SERVING_MOE_EFFICIENCY };
-    let e = |bandwidth, compute, overhead_ms, overhead_us_per_layer| Efficiency { bandwidth, kv_bandwidth: bandwidth, compute, moe, overhead_ms, overhead_us_per_layer };
+    let e = |bandwidth, compute, overhead_ms, overhead_us_per_layer| Efficiency {
+        bandwidth,
+        kv_bandwidth: bandwidth,
+        compute,
+        moe,
+        overhead_ms,
+        overhead_us_per_layer,
+    };
     let kv = |e: Efficiency, kv_bandwidth| Efficiency { kv_bandwidth, ..e };
     match (engine, kind) {
         // Fitted on the XiongjieDai llama-bench tgN / ppN rows (tests/fit.rs): η_bw, η_kv (one value for the CUDA

@@ -18,8 +18,8 @@ pub(crate) fn tokens(name: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     for (i, &c) in chars.iter().enumerate() {
-        let keep = c.is_ascii_alphanumeric()
-            || (c == '.' && i > 0 && chars[i - 1].is_ascii_digit() && chars.get(i + 1).is_some_and(char::is_ascii_digit));
+        let keep =
+            c.is_ascii_alphanumeric() || (c == '.' && i > 0 && chars[i - 1].is_ascii_digit() && chars.get(i + 1).is_some_and(char::is_ascii_digit));
         if keep {
             cur.push(c);
         } else if !cur.is_empty() {

@@ -140,7 +140,8 @@ pub fn guess(name: &str) -> Option<&'static ModelPreset> {
 #[must_use]
 pub fn stated_params_b(name: &str) -> Option<f64> {
     let base = name.trim().rsplit(['/', '\\']).next().unwrap_or("");
-    let mut counts = super::guess::tokens(base).into_iter().filter(|t| is_size(t) && !t.contains('x')).filter_map(|t| t[..t.len() - 1].parse::<f64>().ok());
+    let mut counts =
+        super::guess::tokens(base).into_iter().filter(|t| is_size(t) && !t.contains('x')).filter_map(|t| t[..t.len() - 1].parse::<f64>().ok());
     let first = counts.next()?;
     counts.all(|c| c == first).then_some(first).filter(|c| *c > 0.0)
 }

@@ -17,13 +17,62 @@ pub struct TargetPreset {
 
 /// All targets.
 pub const TARGETS: &[TargetPreset] = &[
-    TargetPreset { id: "reader", name: "Interactive reader (25 tok/s)", ttft_ms: 2000.0, tpot_ms: 40.0, percentile: 99.0, source: "reading-speed floor: 20–25 tok/s per user" },
-    TargetPreset { id: "mlperf-llama2-70b-interactive", name: "MLPerf Llama-2-70B interactive", ttft_ms: 450.0, tpot_ms: 40.0, percentile: 99.0, source: "MLPerf Inference v5.0 datacenter rules" },
-    TargetPreset { id: "mlperf-llama3.1-8b-interactive", name: "MLPerf Llama-3.1-8B interactive", ttft_ms: 500.0, tpot_ms: 30.0, percentile: 99.0, source: "MLPerf Inference v5.1 datacenter rules" },
-    TargetPreset { id: "mlperf-llama2-70b", name: "MLPerf Llama-2-70B server", ttft_ms: 2000.0, tpot_ms: 200.0, percentile: 99.0, source: "MLPerf Inference v4.0 datacenter rules" },
-    TargetPreset { id: "mlperf-llama3.1-8b", name: "MLPerf Llama-3.1-8B server", ttft_ms: 2000.0, tpot_ms: 100.0, percentile: 99.0, source: "MLPerf Inference v5.1 datacenter rules" },
-    TargetPreset { id: "mlperf-llama3.1-405b", name: "MLPerf Llama-3.1-405B server", ttft_ms: 6000.0, tpot_ms: 175.0, percentile: 99.0, source: "MLPerf Inference v5.0 datacenter rules" },
-    TargetPreset { id: "batch", name: "Batch (latency free)", ttft_ms: 1.0e9, tpot_ms: 1.0e9, percentile: 99.0, source: "offline jobs: maximise system TPS" },
+    TargetPreset {
+        id: "reader",
+        name: "Interactive reader (25 tok/s)",
+        ttft_ms: 2000.0,
+        tpot_ms: 40.0,
+        percentile: 99.0,
+        source: "reading-speed floor: 20–25 tok/s per user",
+    },
+    TargetPreset {
+        id: "mlperf-llama2-70b-interactive",
+        name: "MLPerf Llama-2-70B interactive",
+        ttft_ms: 450.0,
+        tpot_ms: 40.0,
+        percentile: 99.0,
+        source: "MLPerf Inference v5.0 datacenter rules",
+    },
+    TargetPreset {
+        id: "mlperf-llama3.1-8b-interactive",
+        name: "MLPerf Llama-3.1-8B interactive",
+        ttft_ms: 500.0,
+        tpot_ms: 30.0,
+        percentile: 99.0,
+        source: "MLPerf Inference v5.1 datacenter rules",
+    },
+    TargetPreset {
+        id: "mlperf-llama2-70b",
+        name: "MLPerf Llama-2-70B server",
+        ttft_ms: 2000.0,
+        tpot_ms: 200.0,
+        percentile: 99.0,
+        source: "MLPerf Inference v4.0 datacenter rules",
+    },
+    TargetPreset {
+        id: "mlperf-llama3.1-8b",
+        name: "MLPerf Llama-3.1-8B server",
+        ttft_ms: 2000.0,
+        tpot_ms: 100.0,
+        percentile: 99.0,
+        source: "MLPerf Inference v5.1 datacenter rules",
+    },
+    TargetPreset {
+        id: "mlperf-llama3.1-405b",
+        name: "MLPerf Llama-3.1-405B server",
+        ttft_ms: 6000.0,
+        tpot_ms: 175.0,
+        percentile: 99.0,
+        source: "MLPerf Inference v5.0 datacenter rules",
+    },
+    TargetPreset {
+        id: "batch",
+        name: "Batch (latency free)",
+        ttft_ms: 1.0e9,
+        tpot_ms: 1.0e9,
+        percentile: 99.0,
+        source: "offline jobs: maximise system TPS",
+    },
 ];
 
 /// Finds a target by id (case-insensitive).

@@ -24,7 +24,10 @@ pub(crate) fn check(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result
         return Err(ScenarioError::new(field, format!("must be a finite number ({lo}–{hi} {unit})").replace(" )", ")")));
     }
     if v < lo || v > hi {
-        return Err(ScenarioError::new(field, format!("{} is out of range: allowed {lo}–{hi} {unit}", crate::model::units::fmt_num(v)).trim_end().to_string()));
+        return Err(ScenarioError::new(
+            field,
+            format!("{} is out of range: allowed {lo}–{hi} {unit}", crate::model::units::fmt_num(v)).trim_end().to_string(),
+        ));
     }
     Ok(v)
 }

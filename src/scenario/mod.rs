@@ -31,7 +31,9 @@ use crate::model::quant;
 use crate::model::roofline::Deployment;
 use crate::presets;
 use checks::{check_u, positive, unknown};
-use resolve::{default_backend, resolve_cost, resolve_engine, resolve_fleet, resolve_hardware, resolve_model, resolve_quant, resolve_target, resolve_workload};
+use resolve::{
+    default_backend, resolve_cost, resolve_engine, resolve_fleet, resolve_hardware, resolve_model, resolve_quant, resolve_target, resolve_workload,
+};
 use serde::{Deserialize, Serialize};
 
 /// The current scenario and report version.
@@ -78,7 +80,6 @@ pub struct Scenario {
     pub cost: Option<CostSpec>,
 }
 
-
 impl Scenario {
     /// Parses JSON, naming the field of any error (unknown fields included).
     ///
@@ -116,10 +117,9 @@ impl Scenario {
         let hardware = resolve_hardware(&self.hardware, &mut defaults)?;
         let model = resolve_model(&self.model, &mut defaults)?;
         let (_engine_id, engine_preset) = match &self.engine.preset {
-            Some(id) => (
-                id.clone(),
-                presets::engines::find(id).ok_or_else(|| unknown("engine.preset", id, presets::engines::ENGINES.iter().map(|e| e.id)))?,
-            ),
+            Some(id) => {
+                (id.clone(), presets::engines::find(id).ok_or_else(|| unknown("engine.preset", id, presets::engines::ENGINES.iter().map(|e| e.id)))?)
+            }
             None => {
                 let id = match hardware.kind {
                     HardwareKind::DatacenterGpu => "vllm",
@@ -132,15 +132,18 @@ impl Scenario {
         let mut hardware = hardware;
         if hardware.devices > 1 && self.hardware.parallelism.is_none() && self.engine.disaggregation.is_none() {
             // Each engine's own default: llama.cpp splits layers (`-sm layer`), serving engines run tensor parallel.
-            let (p, id) = if engine_preset.id == "llama.cpp" { (Parallelism::LayerSplit, "layer-split (llama.cpp's -sm layer)") } else { (Parallelism::Tensor, "tensor") };
+            let (p, id) = if engine_preset.id == "llama.cpp" {
+                (Parallelism::LayerSplit, "layer-split (llama.cpp's -sm layer)")
+            } else {
+                (Parallelism::Tensor, "tensor")
+            };
             hardware.parallelism = p;
             defaults.push(format!("hardware.parallelism: {id}"));
         }
         let native = self.model.preset.as_deref().and_then(presets::models::find).map(|m| m.native_weights);
         let (weight_bits, compute_dtype) = resolve_quant(&self.quantization, engine_preset.id, native, &mut defaults)?;
         let kv_id = self.quantization.kv_cache.clone().unwrap_or_else(|| "fp16".into());
-        let kv = quant::kv_format(&kv_id)
-            .ok_or_else(|| unknown("quantization.kv_cache", &kv_id, quant::KV_FORMATS.iter().map(|k| k.id)))?;
+        let kv = quant::kv_format(&kv_id).ok_or_else(|| unknown("quantization.kv_cache", &kv_id, quant::KV_FORMATS.iter().map(|k| k.id)))?;
         let engine = resolve_engine(&self.engine, engine_preset, &hardware, &model, &mut defaults)?;
         let backend = self.engine.backend.clone().unwrap_or_else(|| default_backend(hardware.kind).to_string());
         let workload = resolve_workload(&self.workload, &mut defaults)?;
@@ -158,7 +161,8 @@ impl Scenario {
                 if hardware.parallelism != Parallelism::Tensor {
                     return Err(ScenarioError::new("hardware.parallelism", "disaggregated pools are tensor parallel inside each pool"));
                 }
-                let gbps = positive("engine.disaggregation.kv_transfer_gbps", g.kv_transfer_gbps.unwrap_or(hardware.interconnect_gbps), 100_000.0, "GB/s")?;
+                let gbps =
+                    positive("engine.disaggregation.kv_transfer_gbps", g.kv_transfer_gbps.unwrap_or(hardware.interconnect_gbps), 100_000.0, "GB/s")?;
                 Some(Disaggregation { prefill_devices: p, decode_devices: n - p, kv_transfer_gbps: gbps })
             }
         };
@@ -169,9 +173,11 @@ impl Scenario {
             defaults_used: defaults,
             backend,
             quantization: {
-                let id = self.quantization.weights.clone().or_else(|| {
-                    self.quantization.weight_bits.is_none().then(|| default_weights(engine_preset.id, native).to_string())
-                });
+                let id = self
+                    .quantization
+                    .weights
+                    .clone()
+                    .or_else(|| self.quantization.weight_bits.is_none().then(|| default_weights(engine_preset.id, native).to_string()));
                 let name = id.as_deref().and_then(quant::weight_format).map_or("custom", |f| f.label);
                 format!("{name}, {weight_bits} bits")
             },
@@ -185,7 +191,10 @@ impl Scenario {
         if matches!(hw.parallelism, Parallelism::LayerSplit | Parallelism::Pipeline) && hw.devices > resolved.deployment.model.layers {
             return Err(ScenarioError::new(
                 "hardware.devices",
-                format!("{} devices for a {}-layer model: a layer split or pipeline needs at least one layer per device", hw.devices, resolved.deployment.model.layers),
+                format!(
+                    "{} devices for a {}-layer model: a layer split or pipeline needs at least one layer per device",
+                    hw.devices, resolved.deployment.model.layers
+                ),
             ));
         }
         Ok(resolved)

@@ -151,7 +151,10 @@ impl Resolved {
         let e = &mut self.deployment.engine;
         if explicit_reserve {
             if e.reserve_gb >= hw.memory_gb {
-                return Err(ScenarioError::new("engine.reserve_gb", format!("{} GiB leaves nothing of the {} GiB per device", e.reserve_gb, hw.memory_gb)));
+                return Err(ScenarioError::new(
+                    "engine.reserve_gb",
+                    format!("{} GiB leaves nothing of the {} GiB per device", e.reserve_gb, hw.memory_gb),
+                ));
             }
         } else {
             e.reserve_gb = e.reserve_gb.min(hw.memory_gb * 0.1);

@@ -209,7 +209,11 @@ impl Books {
 
     /// Requests in flight at once, a capacity hint for queues.
     pub(super) fn in_flight_hint(&self) -> usize {
-        if self.closed { self.concurrency.min(4096) as usize } else { 256 }
+        if self.closed {
+            self.concurrency.min(4096) as usize
+        } else {
+            256
+        }
     }
 
     /// `(base, prompt_new)`: prefix-cached tokens (depth + hits) and tokens to prefill (at least 1: the last
@@ -245,7 +249,11 @@ impl Books {
         if self.closed {
             return self.pending.front().map_or(f64::INFINITY, |p| p.0);
         }
-        if self.issued < self.issue_cap { self.next_arrival } else { f64::INFINITY }
+        if self.issued < self.issue_cap {
+            self.next_arrival
+        } else {
+            f64::INFINITY
+        }
     }
 
     /// Counts `n` output tokens of a step starting at `t` (in the window when `in_window`).
@@ -434,9 +442,7 @@ impl Books {
         let ok = e2e <= self.timeout;
         let ttft = s.first_token - s.arrival + s.frontend;
         let tpot = if s.output >= 2 { Some((t - s.first_token) / f64::from(s.output - 1)) } else { None };
-        let meets = ok
-            && within(ttft * 1e3, self.targets.ttft_ms)
-            && tpot.is_none_or(|x| within(x * 1e3, self.targets.tpot_ms));
+        let meets = ok && within(ttft * 1e3, self.targets.ttft_ms) && tpot.is_none_or(|x| within(x * 1e3, self.targets.tpot_ms));
         if in_window && ok {
             self.completions_in_window += 1;
             if meets {

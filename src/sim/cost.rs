@@ -33,12 +33,7 @@ impl DecodeCost {
         let kv_g_one = kv::bytes_per_token_global(m, e);
         let kv_g = kv_g_one * r;
         match m.attention {
-            Attention::Full | Attention::Mla { .. } => Self {
-                kv_g,
-                kv_l: 0.0,
-                fl_g: kv::attention_flops_per_token(m, 1.0),
-                fl_l: 0.0,
-            },
+            Attention::Full | Attention::Mla { .. } => Self { kv_g, kv_l: 0.0, fl_g: kv::attention_flops_per_token(m, 1.0), fl_l: 0.0 },
             Attention::Sliding { window, .. } => {
                 let w = f64::from(window);
                 let kv_l = (kv::bytes_per_token(m, e) - kv_g_one) * r;

@@ -74,25 +74,12 @@ struct Disagg<'a> {
 }
 
 /// Runs the disaggregated simulation; see [`super::simulate_disaggregated`].
-pub(super) fn run(
-    prefill: &Deployment,
-    decode: &Deployment,
-    disagg: &Disaggregation,
-    cfg: &SimConfig,
-    targets: &Targets,
-) -> SimResult {
+pub(super) fn run(prefill: &Deployment, decode: &Deployment, disagg: &Disaggregation, cfg: &SimConfig, targets: &Targets) -> SimResult {
     run_with(prefill, decode, disagg, cfg, targets, FastPath::ON)
 }
 
 /// [`run`], with the decode pool's pure-decode fast path as `fast` says (the results must be identical).
-fn run_with(
-    prefill: &Deployment,
-    decode: &Deployment,
-    disagg: &Disaggregation,
-    cfg: &SimConfig,
-    targets: &Targets,
-    fast: FastPath,
-) -> SimResult {
+fn run_with(prefill: &Deployment, decode: &Deployment, disagg: &Disaggregation, cfg: &SimConfig, targets: &Targets, fast: FastPath) -> SimResult {
     let bytes_per_s = disagg.kv_transfer_gbps * 1e9;
     // A link of zero, negative or NaN bandwidth never delivers: nothing could be decoded.
     if bytes_per_s.is_nan() || bytes_per_s <= 0.0 {
@@ -272,14 +259,7 @@ impl Disagg<'_> {
             return false;
         }
         let next = self.link.next_delivery().min(self.prefill_ready());
-        let ran = self.dec.decode_stretch(
-            &mut self.t_dec,
-            &mut self.steps,
-            self.max_sim,
-            self.max_steps,
-            next,
-            &mut self.books,
-        );
+        let ran = self.dec.decode_stretch(&mut self.t_dec, &mut self.steps, self.max_sim, self.max_steps, next, &mut self.books);
         if ran > 0 {
             self.wake_users(self.t_dec);
             return false;

@@ -133,7 +133,11 @@ fn positive(x: f64) -> bool {
 fn ordered(a: f64, b: f64) -> (f64, f64) {
     let a = if a.is_nan() { 1.0 } else { a };
     let b = if b.is_nan() { 1.0 } else { b };
-    if a <= b { (a, b) } else { (b, a) }
+    if a <= b {
+        (a, b)
+    } else {
+        (b, a)
+    }
 }
 
 /// How requests arrive.

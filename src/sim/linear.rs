@@ -68,14 +68,22 @@ fn index(x: f64) -> u64 {
 /// `i > (c − a)/b`) or stops (b < 0: the smallest `i` with `i ≥ (c − a)/b`) holding.
 fn crossing(a: f64, b: f64, c: f64) -> u64 {
     let x = (c - a) / b;
-    if b > 0.0 { index(x.floor() + 1.0) } else { index(x.ceil()) }
+    if b > 0.0 {
+        index(x.floor() + 1.0)
+    } else {
+        index(x.ceil())
+    }
 }
 
 /// For the line `a + b·i` with `b ≠ 0`: where `a + b·i ≥ c` starts (b > 0: the smallest `i ≥ (c − a)/b`) or
 /// stops (b < 0: the smallest `i > (c − a)/b`) holding.
 fn crossing_eq(a: f64, b: f64, c: f64) -> u64 {
     let x = (c - a) / b;
-    if b > 0.0 { index(x.ceil()) } else { index(x.floor() + 1.0) }
+    if b > 0.0 {
+        index(x.ceil())
+    } else {
+        index(x.floor() + 1.0)
+    }
 }
 
 /// The sub-range of `[lo, hi)` where `a + b·j > t` (`strict`) or `≥ t`: a suffix when b > 0, a prefix when
@@ -104,8 +112,7 @@ impl LinearSteps {
         let a = d.step(&load_at(0));
         let b = d.step(&load_at(last));
         let span = last as f64;
-        let (m0, dm, c0, dc) =
-            (a.memory_s, (b.memory_s - a.memory_s) / span, a.compute_s, (b.compute_s - a.compute_s) / span);
+        let (m0, dm, c0, dc) = (a.memory_s, (b.memory_s - a.memory_s) / span, a.compute_s, (b.compute_s - a.compute_s) / span);
         if b.comm_s != a.comm_s || b.overhead_s != a.overhead_s || b.weights_s != a.weights_s || b.matmul_s != a.matmul_s {
             return None;
         }
@@ -146,7 +153,11 @@ impl LinearSteps {
 
     /// Compute-limited linear-layer time (the matmul time when it exceeds the weight streaming, else 0).
     fn gemm_compute(&self) -> f64 {
-        if self.matmul > self.weights { self.matmul } else { 0.0 }
+        if self.matmul > self.weights {
+            self.matmul
+        } else {
+            0.0
+        }
     }
 
     /// Seconds and bound of step `j`, by the roofline's own composition rule.
@@ -226,7 +237,15 @@ impl LinearSteps {
             } else {
                 // The complement of top ≥ 2·gemm_compute, a prefix or suffix of [lo, hi).
                 let (s0, s1) = above(a, b, 2.0 * gc, lo, hi, false);
-                if s0 == lo && s1 < hi { (s1, hi) } else if s1 == hi && s0 > lo { (lo, s0) } else if s1 <= s0 { (lo, hi) } else { (hi, hi) }
+                if s0 == lo && s1 < hi {
+                    (s1, hi)
+                } else if s1 == hi && s0 > lo {
+                    (lo, s0)
+                } else if s1 <= s0 {
+                    (lo, hi)
+                } else {
+                    (hi, hi)
+                }
             };
             let t_comp = time(c0, c1);
             comp += t_comp;
@@ -292,7 +311,8 @@ mod tests {
     #[test]
     fn crossing_lines_are_split() {
         // A made-up line pair crossing at i = 10.5: memory 10 + i, compute 0 + 2i (compute wins from 11 on).
-        let l = LinearSteps { m0: 10.0, dm: 1.0, c0: 0.0, dc: 2.0, weights: 0.0, matmul: 0.0, comm: 0.0, overhead: 0.0, split: 11, compute_first: false };
+        let l =
+            LinearSteps { m0: 10.0, dm: 1.0, c0: 0.0, dc: 2.0, weights: 0.0, matmul: 0.0, comm: 0.0, overhead: 0.0, split: 11, compute_first: false };
         let brute: f64 = (0..20).map(|j| l.at(j).0).sum();
         assert!(close(l.elapsed(0, 20), brute));
         let (m, c) = l.bound_seconds(0, 20);

@@ -220,13 +220,7 @@ pub fn simulate(d: &Deployment, cfg: &SimConfig, targets: &Targets) -> SimResult
 /// describe the decode pool). Never panics; deterministic for a fixed `cfg.seed`. See "Disaggregated
 /// prefill/decode" in the module docs.
 #[must_use]
-pub fn simulate_disaggregated(
-    prefill: &Deployment,
-    decode: &Deployment,
-    disagg: &Disaggregation,
-    cfg: &SimConfig,
-    targets: &Targets,
-) -> SimResult {
+pub fn simulate_disaggregated(prefill: &Deployment, decode: &Deployment, disagg: &Disaggregation, cfg: &SimConfig, targets: &Targets) -> SimResult {
     disagg::run(prefill, decode, disagg, cfg, targets)
 }
 

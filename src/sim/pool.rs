@@ -273,8 +273,7 @@ impl<'a> Pool<'a> {
     fn retire(&mut self, t_end: f64, in_window: bool, books: &mut Books) {
         let timeout = self.timeout;
         let handoff = self.handoff;
-        let gone =
-            |s: &Seq| s.generated >= s.output || (handoff && s.generated > 0) || t_end - s.arrival > timeout;
+        let gone = |s: &Seq| s.generated >= s.output || (handoff && s.generated > 0) || t_end - s.arrival > timeout;
         // Nothing to do (the common case when only timeouts are being watched).
         let Some(first) = self.running.iter().position(gone) else { return };
         let len = self.running.len();

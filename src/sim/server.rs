@@ -66,7 +66,7 @@ fn simulate(pool: &mut Pool, books: &mut Books, max_sim: f64, max_steps: u64) ->
                 books.flush_issues(t_end, &mut pool.waiting);
                 now = t_end;
             }
-            Step::Preempted => {} // the next pass admits from the queue
+            Step::Preempted => {}                             // the next pass admits from the queue
             Step::Stuck | Step::Failed => return (true, now), // no progress possible (guard; should not happen)
         }
     }
@@ -140,8 +140,7 @@ mod tests {
             (&base, SimConfig { arrivals: Arrivals::Closed { concurrency: 4 }, max_steps: 5000, ..fixed }),
             (&base, SimConfig { arrivals: Arrivals::Closed { concurrency: 4 }, max_sim_seconds: 7.0, ..fixed }),
         ];
-        let (plain, exact_only) =
-            (FastPath { stretches: false, linear: false }, FastPath { stretches: true, linear: false });
+        let (plain, exact_only) = (FastPath { stretches: false, linear: false }, FastPath { stretches: true, linear: false });
         for (d, c) in cases {
             let slow = run_with(d, &c, &targets, plain);
             let exact = run_with(d, &c, &targets, exact_only);

@@ -152,11 +152,19 @@ impl LogHistogram {
             let next = if b > 0.0 {
                 let hi = f64::from_bits((key + 1) << shift);
                 let x = ((hi - a) / b).ceil();
-                if x.is_nan() || x >= i1 as f64 { i1 } else { (x.max(0.0) as u64).clamp(i + 1, i1) }
+                if x.is_nan() || x >= i1 as f64 {
+                    i1
+                } else {
+                    (x.max(0.0) as u64).clamp(i + 1, i1)
+                }
             } else if b < 0.0 {
                 let lo = f64::from_bits(key << shift);
                 let x = ((lo - a) / b).floor() + 1.0;
-                if x.is_nan() || x >= i1 as f64 { i1 } else { (x.max(0.0) as u64).clamp(i + 1, i1) }
+                if x.is_nan() || x >= i1 as f64 {
+                    i1
+                } else {
+                    (x.max(0.0) as u64).clamp(i + 1, i1)
+                }
             } else {
                 i1
             };
@@ -188,10 +196,7 @@ impl LogHistogram {
             _ => match self.binades.binary_search_by_key(&exp, |b| b.exp) {
                 Ok(i) => i,
                 Err(i) => {
-                    self.binades.insert(
-                        i,
-                        Binade { exp, count: vec![0; SUB].into_boxed_slice(), sum: vec![0.0; SUB].into_boxed_slice() },
-                    );
+                    self.binades.insert(i, Binade { exp, count: vec![0; SUB].into_boxed_slice(), sum: vec![0.0; SUB].into_boxed_slice() });
                     i
                 }
             },

@@ -10,13 +10,7 @@ use crate::model::roofline::StepLoad;
 pub(super) const NO_TARGETS: Targets = Targets { ttft_ms: f64::NAN, tpot_ms: f64::NAN };
 
 pub(super) fn cfg(requests: u32, prompt: f64, output: f64, arrivals: Arrivals) -> SimConfig {
-    SimConfig {
-        requests,
-        prompt: LengthDist::Fixed(prompt),
-        output: LengthDist::Fixed(output),
-        arrivals,
-        ..SimConfig::default()
-    }
+    SimConfig { requests, prompt: LengthDist::Fixed(prompt), output: LengthDist::Fixed(output), arrivals, ..SimConfig::default() }
 }
 
 /// Percentiles in order, every number finite and in range.
@@ -84,10 +78,9 @@ fn chunked_prefill_spreads_a_long_prompt() {
 #[test]
 fn low_load_tpot_matches_the_step_at_the_mean_batch() {
     let d = h100_llama8b();
-    for c in [
-        cfg(400, 512.0, 128.0, Arrivals::Closed { concurrency: 4 }),
-        cfg(400, 512.0, 128.0, Arrivals::Poisson { rate_per_s: 4.0, burstiness: 1.0 }),
-    ] {
+    for c in
+        [cfg(400, 512.0, 128.0, Arrivals::Closed { concurrency: 4 }), cfg(400, 512.0, 128.0, Arrivals::Poisson { rate_per_s: 4.0, burstiness: 1.0 })]
+    {
         let r = simulate(&d, &c, &NO_TARGETS);
         let analytic = d.step(&d.decode_load(r.mean_batch, 512.0 + 64.0)).seconds * 1e3;
         assert!((r.tpot_ms.p50 - analytic).abs() < 0.05 * analytic, "{} vs {analytic} at {}", r.tpot_ms.p50, r.mean_batch);
@@ -283,11 +276,9 @@ fn serde_shapes() {
     assert!(j.contains(r#""arrivals":{"kind":"closed","concurrency":1}"#), "{j}");
     let back: SimConfig = serde_json::from_str(&j).unwrap_or(SimConfig { seed: 99, ..c });
     assert_eq!(back, c);
-    let l: LengthDist = serde_json::from_str(r#"{"kind":"log_normal","mean":500,"cv":1.2}"#)
-        .unwrap_or(LengthDist::Fixed(0.0));
+    let l: LengthDist = serde_json::from_str(r#"{"kind":"log_normal","mean":500,"cv":1.2}"#).unwrap_or(LengthDist::Fixed(0.0));
     assert_eq!(l, LengthDist::LogNormal { mean: 500.0, cv: 1.2 });
-    let a: Arrivals = serde_json::from_str(r#"{"kind":"poisson","rate_per_s":2,"burstiness":1}"#)
-        .unwrap_or_default();
+    let a: Arrivals = serde_json::from_str(r#"{"kind":"poisson","rate_per_s":2,"burstiness":1}"#).unwrap_or_default();
     assert_eq!(a, Arrivals::Poisson { rate_per_s: 2.0, burstiness: 1.0 });
     let u: LengthDist = serde_json::from_str(r#"{"kind":"uniform","min":1,"max":9}"#).unwrap_or_default();
     assert_eq!(u, LengthDist::Uniform { min: 1.0, max: 9.0 });

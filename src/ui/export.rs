@@ -67,7 +67,9 @@ pub fn Toolbar(
     report_a: Memo<Result<Option<Report>, ScenarioError>>,
 ) -> impl IntoView {
     let click = move |ev: leptos::ev::MouseEvent| {
-        let Some(id) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|e| e.closest("button").ok().flatten()).map(|b| b.id()) else {
+        let Some(id) =
+            ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|e| e.closest("button").ok().flatten()).map(|b| b.id())
+        else {
             return;
         };
         match id.as_str() {
@@ -89,7 +91,9 @@ pub fn Toolbar(
             }),
             _ => report.with_untracked(|r| match (id.as_str(), r) {
                 ("export-sweep-csv", Ok(r)) => download_text("tps-sweep.csv", "text/csv", &crate::plan::export::sweep_csv(r)),
-                ("export-report-json", Ok(r)) => download_text("tps-report.json", "application/json", &serde_json::to_string_pretty(r).unwrap_or_default()),
+                ("export-report-json", Ok(r)) => {
+                    download_text("tps-report.json", "application/json", &serde_json::to_string_pretty(r).unwrap_or_default())
+                }
                 _ => {}
             }),
         }

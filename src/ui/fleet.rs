@@ -19,7 +19,11 @@ pub fn FleetCostInputs(
         Signal::derive(move || {
             let c = inputs.currency.get();
             let c = c.trim();
-            if c.is_empty() { what.to_string() } else { format!("{c} {what}") }
+            if c.is_empty() {
+                what.to_string()
+            } else {
+                format!("{c} {what}")
+            }
         })
     };
     view! {

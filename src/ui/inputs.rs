@@ -3,10 +3,10 @@
 //! Every text input keeps its raw string in its own signal (so a half-typed "1." survives); [`Inputs::scenario`]
 //! parses them into a [`Scenario`], and the error of a field is shown next to that field.
 
+use crate::model::units::fmt_num;
 use crate::scenario::{
     CostSpec, EngineSpec, FleetSpec, HardwareSpec, LoadSpec, ModelSpec, QuantSpec, Scenario, ScenarioError, TargetSpec, WorkloadSpec,
 };
-use crate::model::units::fmt_num;
 use leptos::prelude::*;
 
 /// The raw state of every control. `Copy`: signals are handles.
@@ -233,13 +233,11 @@ impl Inputs {
             let rate = self.peak_kind.get() == "rate";
             let field = if rate { "fleet.peak_request_rate" } else { "fleet.peak_users" };
             match num(self.peak, field)? {
-                None if spare.unwrap_or(0) > 0 => return Err(ScenarioError::new(field, "give the peak load to size a fleet (spare servers alone size nothing)")),
+                None if spare.unwrap_or(0) > 0 => {
+                    return Err(ScenarioError::new(field, "give the peak load to size a fleet (spare servers alone size nothing)"))
+                }
                 None => None,
-                Some(p) => Some(FleetSpec {
-                    peak_users: (!rate).then_some(p),
-                    peak_request_rate: rate.then_some(p),
-                    spare_replicas: spare,
-                }),
+                Some(p) => Some(FleetSpec { peak_users: (!rate).then_some(p), peak_request_rate: rate.then_some(p), spare_replicas: spare }),
             }
         };
         let cost = CostSpec {
@@ -279,7 +277,11 @@ impl Inputs {
                 ..hardware
             },
             model: ModelSpec { preset: model_preset, params_b: num(self.params, "model.params_b")?, ..model },
-            quantization: QuantSpec { weights: opt(self.quant), weight_bits: num(self.bits, "quantization.weight_bits")?, ..base.quantization.clone() },
+            quantization: QuantSpec {
+                weights: opt(self.quant),
+                weight_bits: num(self.bits, "quantization.weight_bits")?,
+                ..base.quantization.clone()
+            },
             engine: EngineSpec { preset: engine_preset, max_batch: int(self.max_batch, "engine.max_batch")?, ..engine },
             workload: WorkloadSpec {
                 prompt_tokens: num(self.prompt, "workload.prompt_tokens")?,
@@ -292,7 +294,10 @@ impl Inputs {
                 spread: num(self.spread, "workload.spread")?,
                 prefix_cache_hit_rate: match num(self.prefix_hit, "workload.prefix_cache_hit_rate")? {
                     Some(p) if !(0.0..=100.0).contains(&p) => {
-                        return Err(ScenarioError::new("workload.prefix_cache_hit_rate", format!("{} % is out of range: allowed 0–100 %", fmt_num(p))))
+                        return Err(ScenarioError::new(
+                            "workload.prefix_cache_hit_rate",
+                            format!("{} % is out of range: allowed 0–100 %", fmt_num(p)),
+                        ))
                     }
                     p => p.map(|p| p / 100.0),
                 },
@@ -324,7 +329,10 @@ fn parse_num(raw: &str, field: &str) -> Result<Option<f64>, ScenarioError> {
         return Ok(None);
     }
     if v.split(',').skip(1).any(|g| g.chars().take_while(char::is_ascii_digit).count() != 3) {
-        return Err(ScenarioError::new(field, format!("\"{v}\": use a point for decimals ({}); a comma only groups thousands", v.replacen(',', ".", 1))));
+        return Err(ScenarioError::new(
+            field,
+            format!("\"{v}\": use a point for decimals ({}); a comma only groups thousands", v.replacen(',', ".", 1)),
+        ));
     }
     v.chars()
         .filter(|c| !matches!(c, ',' | '_' | ' ' | '\u{a0}'))

@@ -64,7 +64,11 @@ fn read_files(input: &web_sys::HtmlInputElement, measurements: RwSignal<Vec<Meas
 }
 
 fn fmt(v: f64) -> String {
-    if v.abs() >= 100.0 { format!("{v:.0}") } else { format!("{v:.1}") }
+    if v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
 }
 
 /// The panel.
@@ -86,10 +90,7 @@ pub fn MeasurementsPanel(
         measurements.with(|ms| {
             let mut sorted: Vec<&Measurement> = ms.iter().collect();
             sorted.sort_by(|a, b| order(a, b));
-            sorted
-                .into_iter()
-                .map(|m| import::compare(&s, m).map_err(|e| format!("{} — {}: no prediction ({e})", m.tool, m.label)))
-                .collect()
+            sorted.into_iter().map(|m| import::compare(&s, m).map_err(|e| format!("{} — {}: no prediction ({e})", m.tool, m.label))).collect()
         })
     });
     // The page's lengths, to flag runs whose crosses are not on the chart.
@@ -100,14 +101,11 @@ pub fn MeasurementsPanel(
     let off_chart = move || {
         let Some((p, o)) = page_lengths.get() else { return 0 };
         measurements.with(|ms| {
-            ms.iter()
-                .filter(|m| m.kind == import::Kind::Serving && m.load_recorded && !crate::chart::throughput::same_lengths(m, p, o))
-                .count()
+            ms.iter().filter(|m| m.kind == import::Kind::Serving && m.load_recorded && !crate::chart::throughput::same_lengths(m, p, o)).count()
         })
     };
     let summary = move || {
-        let mut errs: Vec<f64> =
-            comparisons.with(|cs| cs.iter().flatten().flat_map(|c| c.rows.iter().map(|r| r.error_pct.abs())).collect());
+        let mut errs: Vec<f64> = comparisons.with(|cs| cs.iter().flatten().flat_map(|c| c.rows.iter().map(|r| r.error_pct.abs())).collect());
         errs.sort_by(f64::total_cmp);
         errs.get(errs.len() / 2).map(|m| format!("{} figures compared: median |error| {m:.1} % (error = predicted ÷ measured − 1).", errs.len()))
     };

@@ -107,7 +107,9 @@ pub fn App() -> impl IntoView {
         }
         crate::plan::evaluate(&a).map(Some)
     });
-    let a_problem = Signal::derive(move || report_a.with(|a| a.as_ref().err().map(|e| format!("Scenario A cannot be evaluated ({e}): unpin it, or correct its link."))));
+    let a_problem = Signal::derive(move || {
+        report_a.with(|a| a.as_ref().err().map(|e| format!("Scenario A cannot be evaluated ({e}): unpin it, or correct its link.")))
+    });
     let error = Signal::derive(move || report.with(|r| r.as_ref().err().cloned()));
     let link = Signal::derive(move || scenario.with(|s| s.as_ref().map(|s| pinned.with(|a| share::link_for(s, a.as_ref()))).unwrap_or_default()));
     view! {
@@ -148,12 +150,24 @@ pub fn App() -> impl IntoView {
 fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioError>>) -> impl IntoView {
     let hw = move || presets::hardware::find(&inputs.hw_preset.get());
     let mut opts = vec![(String::new(), "Custom (type the numbers)".to_string())];
-    opts.extend(presets::hardware::HARDWARE.iter().map(|h| (h.id.to_string(), format!("{} — {:.0} GB/s, {:.0} GB", h.name, h.bandwidth_gbps, h.memory_gb))));
+    opts.extend(
+        presets::hardware::HARDWARE.iter().map(|h| (h.id.to_string(), format!("{} — {:.0} GB/s, {:.0} GB", h.name, h.bandwidth_gbps, h.memory_gb))),
+    );
     let engines: Vec<(String, String)> = presets::engines::ENGINES.iter().map(|e| (e.id.to_string(), e.name.to_string())).collect();
     let mut archs = vec![(String::new(), "Typical for the kind".to_string())];
-    archs.extend(crate::model::hardware::Architecture::ALL.iter().filter(|a| **a != crate::model::hardware::Architecture::Other).map(|a| (a.id().to_string(), a.id().replace('-', " "))));
+    archs.extend(
+        crate::model::hardware::Architecture::ALL
+            .iter()
+            .filter(|a| **a != crate::model::hardware::Architecture::Other)
+            .map(|a| (a.id().to_string(), a.id().replace('-', " "))),
+    );
     let mut kinds = vec![(String::new(), "Other (generic efficiency)".to_string())];
-    kinds.extend(crate::model::hardware::HardwareKind::ALL.iter().filter(|k| **k != crate::model::hardware::HardwareKind::Other).map(|k| (k.id().to_string(), kind_label(*k).to_string())));
+    kinds.extend(
+        crate::model::hardware::HardwareKind::ALL
+            .iter()
+            .filter(|k| **k != crate::model::hardware::HardwareKind::Other)
+            .map(|k| (k.id().to_string(), kind_label(*k).to_string())),
+    );
     view! {
         <fieldset>
             <legend>"Hardware"</legend>
@@ -330,7 +344,10 @@ fn efficiency_note(inputs: Inputs) -> String {
     let id = inputs.engine.get();
     let engine = presets::engines::find(&id).map_or(id.clone(), |e| e.name.to_string());
     let arch = presets::hardware::find(&inputs.hw_preset.get()).map(|h| presets::hardware::architecture(h.id)).unwrap_or_else(|| {
-        inputs.hw_arch.with(|a| crate::model::hardware::Architecture::ALL.into_iter().find(|x| x.id() == a.as_str())).unwrap_or_else(|| crate::model::hardware::Architecture::typical_for(kind))
+        inputs
+            .hw_arch
+            .with(|a| crate::model::hardware::Architecture::ALL.into_iter().find(|x| x.id() == a.as_str()))
+            .unwrap_or_else(|| crate::model::hardware::Architecture::typical_for(kind))
     });
     let e = presets::engines::efficiency(&id, kind, arch);
     format!(

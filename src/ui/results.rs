@@ -13,7 +13,11 @@ pub(super) fn group(v: f64) -> String {
         }
         out.push(c);
     }
-    if v < 0.0 { format!("−{out}") } else { out }
+    if v < 0.0 {
+        format!("−{out}")
+    } else {
+        out
+    }
 }
 
 pub(super) fn fmt(v: f64) -> String {
@@ -32,7 +36,11 @@ pub(super) fn fmt(v: f64) -> String {
 
 /// A latency limit for text ("none" for the batch target).
 fn limit(ms: f64) -> String {
-    if ms >= 1e8 { "none".into() } else { fmt(ms) }
+    if ms >= 1e8 {
+        "none".into()
+    } else {
+        fmt(ms)
+    }
 }
 
 /// Headline results, or the error that prevents them.

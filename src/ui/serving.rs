@@ -17,9 +17,8 @@ pub fn ServingInputs(
     #[prop(into)]
     error: Signal<Option<ScenarioError>>,
 ) -> impl IntoView {
-    let levels_field = Signal::derive(move || {
-        if inputs.load_kind.get() == "rate" { "workload.load.request_rate" } else { "workload.load.concurrency" }
-    });
+    let levels_field =
+        Signal::derive(move || if inputs.load_kind.get() == "rate" { "workload.load.request_rate" } else { "workload.load.concurrency" });
     let levels_msg = move || error.with(|e| e.as_ref().filter(|e| e.field.starts_with(levels_field.get())).map(|e| e.message.clone()));
     view! {
         <fieldset>

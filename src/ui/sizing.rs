@@ -8,7 +8,11 @@ use crate::scenario::{Capacity, LimitedBy, Marker, Report, ScenarioError};
 use leptos::prelude::*;
 
 fn users(v: f64) -> String {
-    if v.round() == 1.0 { "1 user".into() } else { format!("{} users", super::results::group(v)) }
+    if v.round() == 1.0 {
+        "1 user".into()
+    } else {
+        format!("{} users", super::results::group(v))
+    }
 }
 
 fn load(m: &Marker) -> String {
@@ -70,22 +74,52 @@ fn card(c: Card) -> impl IntoView {
 }
 
 fn capacity_card(r: &Report) -> Card {
-    let mut c = Card { id: "capacity", big_id: "capacity-users", sentence_id: "capacity", title: "Capacity at the target", big: None, sentence: String::new(), list: Vec::new(), note: String::new() };
+    let mut c = Card {
+        id: "capacity",
+        big_id: "capacity-users",
+        sentence_id: "capacity",
+        title: "Capacity at the target",
+        big: None,
+        sentence: String::new(),
+        list: Vec::new(),
+        note: String::new(),
+    };
     let Some(cap) = r.capacity.as_ref() else {
-        c.sentence = if r.target.ttft_ms >= 1e8 && r.target.tpot_ms >= 1e8 { "No latency target (batch): see the peak.".into() } else { "No load level meets the target.".into() };
+        c.sentence = if r.target.ttft_ms >= 1e8 && r.target.tpot_ms >= 1e8 {
+            "No latency target (batch): see the peak.".into()
+        } else {
+            "No load level meets the target.".into()
+        };
         return c;
     };
-    c.big = Some((cap.max_users_at_target.map_or_else(|| format!("{} req/s", fmt(cap.max_request_rate_at_target.unwrap_or(0.0))), users), " per server".into()));
+    c.big = Some((
+        cap.max_users_at_target.map_or_else(|| format!("{} req/s", fmt(cap.max_request_rate_at_target.unwrap_or(0.0))), users),
+        " per server".into(),
+    ));
     c.sentence = capacity_sentence(r, cap);
     c.note = format!("{} tok/s total at capacity.", fmt(cap.at.system_tps));
     if let Some(m) = &r.operating_point {
-        c.note += &format!(" Operating point {} (a share of the capacity's throughput, for headroom): {} tok/s total, {} tok/s each.", load(m), fmt(m.system_tps), fmt(m.per_user_tps));
+        c.note += &format!(
+            " Operating point {} (a share of the capacity's throughput, for headroom): {} tok/s total, {} tok/s each.",
+            load(m),
+            fmt(m.system_tps),
+            fmt(m.per_user_tps)
+        );
     }
     c
 }
 
 fn fleet_card(r: &Report) -> Card {
-    let mut c = Card { id: "fleet", big_id: "fleet-servers", sentence_id: "fleet-sentence", title: "Fleet", big: None, sentence: String::new(), list: Vec::new(), note: String::new() };
+    let mut c = Card {
+        id: "fleet",
+        big_id: "fleet-servers",
+        sentence_id: "fleet-sentence",
+        title: "Fleet",
+        big: None,
+        sentence: String::new(),
+        list: Vec::new(),
+        note: String::new(),
+    };
     let Some(f) = r.fleet.as_ref() else {
         c.sentence = "Type the peak users (or requests/s) under Fleet and cost to size the fleet.".into();
         return c;
@@ -98,21 +132,41 @@ fn fleet_card(r: &Report) -> Card {
         .iter()
         .map(|a| {
             let n = a.devices_per_replica;
-            format!("{n} device{} per server: {} servers, {} devices ({} {unit} each)", if n == 1 { "" } else { "s" }, a.replicas, a.devices_total, fmt(a.load_per_replica))
+            format!(
+                "{n} device{} per server: {} servers, {} devices ({} {unit} each)",
+                if n == 1 { "" } else { "s" },
+                a.replicas,
+                a.devices_total,
+                fmt(a.load_per_replica)
+            )
         })
         .collect();
     c
 }
 
 fn energy_card(r: &Report) -> Card {
-    let mut c = Card { id: "energy", big_id: "energy-jpt", sentence_id: "energy", title: "Energy", big: None, sentence: String::new(), list: Vec::new(), note: String::new() };
+    let mut c = Card {
+        id: "energy",
+        big_id: "energy-jpt",
+        sentence_id: "energy",
+        title: "Energy",
+        big: None,
+        sentence: String::new(),
+        list: Vec::new(),
+        note: String::new(),
+    };
     let Some(e) = r.energy.as_ref() else {
         c.sentence = "No power estimate: the device's TDP is not known (hardware.tdp_watts).".into();
         return c;
     };
     let meter = e.wall_joules_per_output_token.map(|w| format!(" · {} J/token at the meter (PUE {})", fmt(w), fmt(e.pue.unwrap_or(1.0))));
     c.big = Some((fmt(e.joules_per_output_token), format!(" J/token ± {:.0} %", r.band.energy_pct)));
-    c.sentence = format!("{} W per server at the operating point, {} tokens per kWh{}.", fmt(e.average_watts), fmt_tokens(e.output_tokens_per_kwh), meter.unwrap_or_default());
+    c.sentence = format!(
+        "{} W per server at the operating point, {} tokens per kWh{}.",
+        fmt(e.average_watts),
+        fmt_tokens(e.output_tokens_per_kwh),
+        meter.unwrap_or_default()
+    );
     c.note = format!(
         "At the peak: {} W, {} J/token. Accelerators only; each draws {} W idle to {} W (TDP) as busy as its steps are — an assumption, hence the wider band.",
         fmt(e.at_peak.average_watts),
@@ -125,21 +179,42 @@ fn energy_card(r: &Report) -> Card {
 
 /// 1 352 273 → "1.35 million".
 fn fmt_tokens(v: f64) -> String {
-    if v >= 1e6 { format!("{:.2} million", v / 1e6) } else { fmt(v) }
+    if v >= 1e6 {
+        format!("{:.2} million", v / 1e6)
+    } else {
+        fmt(v)
+    }
 }
 
 fn money(v: f64) -> String {
-    if v >= 100.0 { super::results::group(v) } else { format!("{v:.2}") }
+    if v >= 100.0 {
+        super::results::group(v)
+    } else {
+        format!("{v:.2}")
+    }
 }
 
 fn cost_card(r: &Report) -> Card {
-    let mut c = Card { id: "cost", big_id: "cost-per-million", sentence_id: "cost", title: "Cost", big: None, sentence: String::new(), list: Vec::new(), note: String::new() };
+    let mut c = Card {
+        id: "cost",
+        big_id: "cost-per-million",
+        sentence_id: "cost",
+        title: "Cost",
+        big: None,
+        sentence: String::new(),
+        list: Vec::new(),
+        note: String::new(),
+    };
     let Some(k) = r.cost.as_ref() else {
         c.sentence = "Type a device-hour or electricity price under Fleet and cost (none is assumed).".into();
         return c;
     };
     let cur = k.currency.clone().map_or_else(String::new, |c| format!("{c} "));
-    let parts: Vec<String> = [k.devices_per_hour.map(|v| format!("devices {}", money(v))), k.electricity_per_hour.map(|v| format!("electricity {v:.3}"))].into_iter().flatten().collect();
+    let parts: Vec<String> =
+        [k.devices_per_hour.map(|v| format!("devices {}", money(v))), k.electricity_per_hour.map(|v| format!("electricity {v:.3}"))]
+            .into_iter()
+            .flatten()
+            .collect();
     let fleet = k.fleet_per_hour.map(|f| format!(" The fleet: {cur}{} per hour.", money(f)));
     c.big = Some((format!("{cur}{}", money(k.per_million_output_tokens)), " per million output tokens".into()));
     c.sentence = format!("{cur}{} per server-hour ({}).{}", money(k.per_hour), parts.join(" + "), fleet.unwrap_or_default());

@@ -4,8 +4,8 @@
 pub mod serving;
 
 use std::collections::HashMap;
-use tps_planner::model::roofline::Deployment;
 use tps_planner::model::hardware::Parallelism;
+use tps_planner::model::roofline::Deployment;
 use tps_planner::presets;
 use tps_planner::scenario::{EngineSpec, HardwareSpec, LoadSpec, ModelSpec, QuantSpec, Resolved, Scenario, WorkloadSpec};
 
@@ -15,10 +15,7 @@ pub fn read_csv(path: &str) -> Vec<HashMap<String, String>> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut rows = tps_planner::import::csv_rows(&text);
     let header = rows.remove(0);
-    rows.into_iter()
-        .filter(|r| r.len() == header.len())
-        .map(|r| header.iter().cloned().zip(r).collect())
-        .collect()
+    rows.into_iter().filter(|r| r.len() == header.len()).map(|r| header.iter().cloned().zip(r).collect()).collect()
 }
 
 pub fn num(row: &HashMap<String, String>, col: &str) -> Option<f64> {
@@ -160,4 +157,3 @@ pub fn trtllm_requests(isl: f64, osl: f64) -> f64 {
         _ => 1500.0, // 128/4096, 1000/2000, 2048/2048, 5000/500
     }
 }
-

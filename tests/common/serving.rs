@@ -135,7 +135,6 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
     Ok(Run { id: row["id"].clone(), source: source(row), load_type, moe: model.moe.experts > 0, engine: engine.into(), scenario, offline })
 }
 
-
 /// The serving front end's per-request time, fitted per engine: over the low-load served runs (at most 8
 /// requests in flight: closed loop ≤ 8 users, or open loop with rate × E2E ≤ 8, where queueing is small) whose decode speed the model gets right (TPOT P50 within 25 %:
 /// there the TTFT residual is the front end, not kernels slower than modelled — early-2025 DeepSeek-R1 runs

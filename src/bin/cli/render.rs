@@ -13,7 +13,14 @@ pub(super) fn render_calibration(c: &tps_planner::plan::calibrate::Calibration) 
     }
     out += &format!("\n{:<40} {:<14} {:>10} {:>10} {:>10}\n", "run", "figure", "measured", "before", "after");
     for (run, metric, m, b, a) in &c.rows {
-        out += &format!("{:<40} {:<14} {:>10.1} {:>+9.1}% {:>+9.1}%\n", run.chars().take(40).collect::<String>(), metric, m, (b / m - 1.0) * 100.0, (a / m - 1.0) * 100.0);
+        out += &format!(
+            "{:<40} {:<14} {:>10.1} {:>+9.1}% {:>+9.1}%\n",
+            run.chars().take(40).collect::<String>(),
+            metric,
+            m,
+            (b / m - 1.0) * 100.0,
+            (a / m - 1.0) * 100.0
+        );
     }
     out
 }
@@ -82,7 +89,10 @@ pub(super) fn presets_list(which: Option<PresetTable>) -> String {
     if all || w == "models" {
         out += "# models (params B, active B, layers, KV heads × head dim)\n";
         for m in presets::models::MODELS {
-            out += &format!("{:<18} {:>7.2} B {:>6.2} B act {:>4} L {:>3}×{:<4} {}\n", m.id, m.params_b, m.active_params_b, m.layers, m.kv_heads, m.head_dim, m.name);
+            out += &format!(
+                "{:<18} {:>7.2} B {:>6.2} B act {:>4} L {:>3}×{:<4} {}\n",
+                m.id, m.params_b, m.active_params_b, m.layers, m.kv_heads, m.head_dim, m.name
+            );
         }
     }
     if all || w == "quant" {
@@ -98,7 +108,10 @@ pub(super) fn presets_list(which: Option<PresetTable>) -> String {
     if all || w == "engines" {
         out += "# engines\n";
         for e in presets::engines::ENGINES {
-            out += &format!("{:<13} max_batch {:>5}  tokens/step {:>5}  mem {:.2}  {}\n", e.id, e.max_batch, e.max_batched_tokens, e.memory_utilization, e.name);
+            out += &format!(
+                "{:<13} max_batch {:>5}  tokens/step {:>5}  mem {:.2}  {}\n",
+                e.id, e.max_batch, e.max_batched_tokens, e.memory_utilization, e.name
+            );
         }
     }
     if all || w == "targets" {
@@ -111,7 +124,10 @@ pub(super) fn presets_list(which: Option<PresetTable>) -> String {
 }
 
 pub(super) fn render_diff(d: &tps_planner::plan::Diff) -> String {
-    let mut o = format!("A: {} — {} ({}, {})\nB: {} — {} ({}, {})\n\n", d.a.model, d.a.hardware, d.a.engine, d.a.quantization, d.b.model, d.b.hardware, d.b.engine, d.b.quantization);
+    let mut o = format!(
+        "A: {} — {} ({}, {})\nB: {} — {} ({}, {})\n\n",
+        d.a.model, d.a.hardware, d.a.engine, d.a.quantization, d.b.model, d.b.hardware, d.b.engine, d.b.quantization
+    );
     o += &format!("{:<38} {:>12} {:>12} {:>12} {:>8}  {}\n", "", "A", "B", "B − A", "B ÷ A", "unit");
     let num = |v: Option<f64>| {
         v.map_or_else(
@@ -155,13 +171,23 @@ pub(super) fn render_table(r: &Report) -> String {
         m.weights_gb, m.kv_bytes_per_token / 1e3, m.kv_budget_gb, m.kv_max_sequences.floor(), m.context_tokens, m.max_concurrency, if m.fits { "" } else { " — DOES NOT FIT" }
     );
     let pct = r.target.percentile;
-    let task = r.target.task_s.map_or_else(String::new, |t| {
-        format!("; a task (agent steps × (TTFT + {:.0} output tokens × TPOT) at P{pct:.0}) ≤ {t} s", r.output_tokens)
-    });
+    let task = r
+        .target
+        .task_s
+        .map_or_else(String::new, |t| format!("; a task (agent steps × (TTFT + {:.0} output tokens × TPOT) at P{pct:.0}) ≤ {t} s", r.output_tokens));
     if r.target.tpot_ms >= 1e8 && r.target.ttft_ms >= 1e8 {
-        o += &format!("target: {} — {}\n\n", r.target.name, if task.is_empty() { "no latency limit".to_string() } else { format!("no per-token limit{task}") });
+        o += &format!(
+            "target: {} — {}\n\n",
+            r.target.name,
+            if task.is_empty() { "no latency limit".to_string() } else { format!("no per-token limit{task}") }
+        );
     } else {
-        o += &format!("target: {} — P{pct:.0} TTFT ≤ {} ms, TPOT ≤ {} ms{task}\n\n", r.target.name, fmt_limit(r.target.ttft_ms), fmt_limit(r.target.tpot_ms));
+        o += &format!(
+            "target: {} — P{pct:.0} TTFT ≤ {} ms, TPOT ≤ {} ms{task}\n\n",
+            r.target.name,
+            fmt_limit(r.target.ttft_ms),
+            fmt_limit(r.target.tpot_ms)
+        );
     }
     o += &format!(
         "{:>9} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6} {:>8} {}\n",

@@ -2,10 +2,10 @@
 
 use super::super::checks::{check, check_u, unknown};
 use super::super::*;
+use crate::model::engine::EngineParams;
 use crate::model::hardware::Hardware;
 use crate::model::llm::ModelShape;
 use crate::model::quant::{self, ComputeDtype};
-use crate::model::engine::EngineParams;
 use crate::presets;
 
 /// The weight format when none is given: llama.cpp's common Q4_K_M (MXFP4 for models released in it, as
@@ -20,7 +20,12 @@ pub fn default_weights<'a>(engine: &str, native: Option<&'a str>) -> &'a str {
     }
 }
 
-pub(crate) fn resolve_quant(s: &QuantSpec, engine: &str, native: Option<&str>, defaults: &mut Vec<String>) -> Result<(f64, ComputeDtype), ScenarioError> {
+pub(crate) fn resolve_quant(
+    s: &QuantSpec,
+    engine: &str,
+    native: Option<&str>,
+    defaults: &mut Vec<String>,
+) -> Result<(f64, ComputeDtype), ScenarioError> {
     let fmt = match &s.weights {
         Some(id) => Some(quant::weight_format(id).ok_or_else(|| unknown("quantization.weights", id, quant::WEIGHT_FORMATS.iter().map(|f| f.id)))?),
         None if s.weight_bits.is_some() => None,
@@ -84,16 +89,38 @@ pub(crate) fn resolve_engine(
         // An explicit η_bw without η_kv moves both (fused attention assumed unless η_kv is given).
         kv_bandwidth_efficiency: check(
             "engine.kv_bandwidth_efficiency",
-            s.kv_bandwidth_efficiency.unwrap_or(if s.bandwidth_efficiency.is_some() { s.bandwidth_efficiency.unwrap_or(eff.bandwidth) * eff.kv_bandwidth / eff.bandwidth } else { eff.kv_bandwidth }),
+            s.kv_bandwidth_efficiency.unwrap_or(if s.bandwidth_efficiency.is_some() {
+                s.bandwidth_efficiency.unwrap_or(eff.bandwidth) * eff.kv_bandwidth / eff.bandwidth
+            } else {
+                eff.kv_bandwidth
+            }),
             0.01,
             1.0,
             "(fraction of spec)",
         )?,
         compute_efficiency: check("engine.compute_efficiency", s.compute_efficiency.unwrap_or(eff.compute), 0.01, 1.0, "(fraction of peak)")?,
         moe_efficiency: check("engine.moe_efficiency", s.moe_efficiency.unwrap_or(eff.moe), 0.05, 1.0, "(fraction of a dense layer's efficiency)")?,
-        step_overhead_ms: check("engine.step_overhead_ms", s.step_overhead_ms.unwrap_or_else(|| eff.step_overhead_ms(m.layers)), 0.0, 10_000.0, "ms")?,
-        request_overhead_ms: check("engine.request_overhead_ms", s.request_overhead_ms.unwrap_or_else(|| presets::engines::request_overhead_ms(p.id)), 0.0, 100_000.0, "ms")?,
-        request_overhead_cv: check("engine.request_overhead_cv", s.request_overhead_cv.unwrap_or(presets::engines::REQUEST_OVERHEAD_CV), 0.0, 10.0, "(coefficient of variation)")?,
+        step_overhead_ms: check(
+            "engine.step_overhead_ms",
+            s.step_overhead_ms.unwrap_or_else(|| eff.step_overhead_ms(m.layers)),
+            0.0,
+            10_000.0,
+            "ms",
+        )?,
+        request_overhead_ms: check(
+            "engine.request_overhead_ms",
+            s.request_overhead_ms.unwrap_or_else(|| presets::engines::request_overhead_ms(p.id)),
+            0.0,
+            100_000.0,
+            "ms",
+        )?,
+        request_overhead_cv: check(
+            "engine.request_overhead_cv",
+            s.request_overhead_cv.unwrap_or(presets::engines::REQUEST_OVERHEAD_CV),
+            0.0,
+            10.0,
+            "(coefficient of variation)",
+        )?,
         max_batch: check_u("engine.max_batch", s.max_batch.unwrap_or(p.max_batch), 1, 1_000_000)?,
         max_batched_tokens: check_u("engine.max_batched_tokens", s.max_batched_tokens.unwrap_or(p.max_batched_tokens), 1, 10_000_000)?,
         memory_utilization: check("engine.memory_utilization", s.memory_utilization.unwrap_or(p.memory_utilization), 0.05, 1.0, "(fraction)")?,

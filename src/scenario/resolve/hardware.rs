@@ -7,7 +7,9 @@ use crate::presets;
 
 pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> Result<Hardware, ScenarioError> {
     let p = match &s.preset {
-        Some(id) => Some(presets::hardware::find(id).ok_or_else(|| unknown("hardware.preset", id, presets::hardware::HARDWARE.iter().map(|h| h.id)))?),
+        Some(id) => {
+            Some(presets::hardware::find(id).ok_or_else(|| unknown("hardware.preset", id, presets::hardware::HARDWARE.iter().map(|h| h.id)))?)
+        }
         None => None,
     };
     let bw = match s.memory_bandwidth_gbps.or(p.map(|p| p.bandwidth_gbps)) {
@@ -58,9 +60,17 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
             if let Some(k) = s.kind.filter(|k| *k != p.kind) {
                 changed.push(format!("kind set to {}", k.id()));
             }
-            if changed.is_empty() { p.name.to_string() } else { format!("{} ({})", p.name, changed.join(", ")) }
+            if changed.is_empty() {
+                p.name.to_string()
+            } else {
+                format!("{} ({})", p.name, changed.join(", "))
+            }
         }
-        (None, None) => format!("{} GB/s {}", crate::model::units::fmt_num(bw), if kind == HardwareKind::Other { "device".to_string() } else { kind.id().replace('-', " ") }),
+        (None, None) => format!(
+            "{} GB/s {}",
+            crate::model::units::fmt_num(bw),
+            if kind == HardwareKind::Other { "device".to_string() } else { kind.id().replace('-', " ") }
+        ),
     };
     let architecture = s.architecture.or(p.map(|p| presets::hardware::architecture(p.id))).unwrap_or_else(|| Architecture::typical_for(kind));
     Ok(Hardware {
@@ -76,7 +86,12 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
         int8_tops: opt_pos("hardware.int8_tops", s.int8_tops.or(p.and_then(|p| p.int8_tops)), 1e6, "TOPS")?,
         devices,
         parallelism,
-        interconnect_gbps: positive("hardware.interconnect_gbps", s.interconnect_gbps.or(p.map(|p| p.interconnect_gbps)).unwrap_or(32.0), 100_000.0, "GB/s")?,
+        interconnect_gbps: positive(
+            "hardware.interconnect_gbps",
+            s.interconnect_gbps.or(p.map(|p| p.interconnect_gbps)).unwrap_or(32.0),
+            100_000.0,
+            "GB/s",
+        )?,
         allreduce_us: opt_pos("hardware.allreduce_us", s.allreduce_us, 1e6, "µs")?,
         tdp_watts: opt_pos("hardware.tdp_watts", s.tdp_watts.or(p.and_then(|p| p.tdp_watts)), 1e6, "W")?,
     })

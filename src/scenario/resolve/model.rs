@@ -35,7 +35,10 @@ pub(crate) fn resolve_model(s: &ModelSpec, defaults: &mut Vec<String>) -> Result
         (Some(v), _) => {
             let v = positive("model.active_params_b", v, 100_000.0, "billion parameters")?;
             if v > params {
-                return Err(ScenarioError::new("model.active_params_b", format!("{} B is more than params_b ({} B)", crate::model::units::fmt_num(v), crate::model::units::fmt_num(params))));
+                return Err(ScenarioError::new(
+                    "model.active_params_b",
+                    format!("{} B is more than params_b ({} B)", crate::model::units::fmt_num(v), crate::model::units::fmt_num(params)),
+                ));
             }
             v
         }
@@ -56,16 +59,16 @@ pub(crate) fn resolve_model(s: &ModelSpec, defaults: &mut Vec<String>) -> Result
         if active < min_active * (1.0 - 1e-9) {
             return Err(ScenarioError::new(
                 "model.active_params_b",
-                format!("{active} B is less than experts_per_token × params_b ÷ experts = {min_active:.3} B, which {} of {} experts alone would use", moe.experts_per_token, moe.experts),
+                format!(
+                    "{active} B is less than experts_per_token × params_b ÷ experts = {min_active:.3} B, which {} of {} experts alone would use",
+                    moe.experts_per_token, moe.experts
+                ),
             ));
         }
     }
     // Shape: explicit, else preset, else the nearest Llama-family shape by size.
-    let nearest = SHAPES
-        .iter()
-        .min_by(|a, b| (a.0.ln() - active.ln()).abs().total_cmp(&(b.0.ln() - active.ln()).abs()))
-        .copied()
-        .unwrap_or(SHAPES[2]);
+    let nearest =
+        SHAPES.iter().min_by(|a, b| (a.0.ln() - active.ln()).abs().total_cmp(&(b.0.ln() - active.ln()).abs())).copied().unwrap_or(SHAPES[2]);
     let shape_given = p.is_some() || (s.layers.is_some() && s.hidden.is_some());
     if !shape_given {
         defaults.push(format!(

@@ -19,7 +19,9 @@ pub(crate) fn resolve_target(s: &TargetSpec, mode: Mode) -> Result<Target, Scena
     }
     let name = match task_s {
         Some(t) if task_only => format!("agent task ≤ {} s", crate::model::units::fmt_num(t)),
-        Some(t) => format!("{} and task ≤ {} s", if s.tpot_ms.is_some() || s.ttft_ms.is_some() { "custom" } else { p.name }, crate::model::units::fmt_num(t)),
+        Some(t) => {
+            format!("{} and task ≤ {} s", if s.tpot_ms.is_some() || s.ttft_ms.is_some() { "custom" } else { p.name }, crate::model::units::fmt_num(t))
+        }
         None if s.tpot_ms.is_some() || s.ttft_ms.is_some() => "custom".into(),
         None => p.name.into(),
     };
@@ -38,7 +40,9 @@ pub(crate) fn resolve_fleet(s: &FleetSpec) -> Result<FleetInputs, ScenarioError>
         (Some(_), Some(_)) => return Err(ScenarioError::new("fleet", "give only one of peak_users or peak_request_rate")),
         (Some(u), None) => PeakLoad::Users(positive("fleet.peak_users", u, 1e9, "users")?),
         (None, Some(r)) => PeakLoad::RequestRate(positive("fleet.peak_request_rate", r, 1e9, "requests/s")?),
-        (None, None) => return Err(ScenarioError::new("fleet", "give the peak load: peak_users (concurrent users) or peak_request_rate (requests/s)")),
+        (None, None) => {
+            return Err(ScenarioError::new("fleet", "give the peak load: peak_users (concurrent users) or peak_request_rate (requests/s)"))
+        }
     };
     Ok(FleetInputs { peak, spare_replicas: check_u("fleet.spare_replicas", s.spare_replicas.unwrap_or(0), 0, 10_000)? })
 }

@@ -9,14 +9,7 @@ use crate::sim::types::SimResult;
 impl Books {
     /// Summarises the run. `stats` are the time-weighted statistics of the pool that decodes, `preemptions`
     /// those of all pools, `prefill_busy` the in-window busy time of a separate prefill pool (0 if none).
-    pub(in crate::sim) fn result(
-        mut self,
-        truncated: bool,
-        now: f64,
-        stats: &BusyStats,
-        preemptions: u32,
-        prefill_busy: f64,
-    ) -> SimResult {
+    pub(in crate::sim) fn result(mut self, truncated: bool, now: f64, stats: &BusyStats, preemptions: u32, prefill_busy: f64) -> SimResult {
         let end = if self.window_end.is_finite() {
             self.window_end
         } else if self.resolved_at.is_nan() {

@@ -30,8 +30,10 @@ fn single_user_instant_link_matches_colocated() {
     let c = cfg(50, 512.0, 128.0, Arrivals::Closed { concurrency: 1 });
     let co = simulate(&d, &c, &NO_TARGETS);
     let r = simulate_disaggregated(&d, &d, &INSTANT, &c, &NO_TARGETS);
-    println!("instant link, 1 user: TTFT {:.4} ms (colocated {:.4}), TPOT {:.4} ms (colocated {:.4})",
-        r.ttft_ms.p50, co.ttft_ms.p50, r.tpot_ms.p50, co.tpot_ms.p50);
+    println!(
+        "instant link, 1 user: TTFT {:.4} ms (colocated {:.4}), TPOT {:.4} ms (colocated {:.4})",
+        r.ttft_ms.p50, co.ttft_ms.p50, r.tpot_ms.p50, co.tpot_ms.p50
+    );
     assert_eq!((r.completed, r.saturated), (50, false), "{r:?}");
     assert!((r.ttft_ms.p50 / co.ttft_ms.p50 - 1.0).abs() < 0.03, "{} vs {}", r.ttft_ms.p50, co.ttft_ms.p50);
     assert!((r.ttft_ms.p99 / co.ttft_ms.p99 - 1.0).abs() < 0.03);
@@ -165,8 +167,7 @@ fn fast_path_is_exact() {
         (&tight, &base, SimConfig { arrivals: Arrivals::Poisson { rate_per_s: 200.0, burstiness: 1.0 }, ..varied }),
         (&base, &base, SimConfig { timeout_s: Some(3.0), ..varied }),
     ];
-    let (plain, exact_only) =
-        (FastPath { stretches: false, linear: false }, FastPath { stretches: true, linear: false });
+    let (plain, exact_only) = (FastPath { stretches: false, linear: false }, FastPath { stretches: true, linear: false });
     for (p, d, c) in cases {
         let slow = run_with(p, d, &link, &c, &targets, plain);
         let exact = run_with(p, d, &link, &c, &targets, exact_only);
@@ -196,7 +197,7 @@ fn overload_pressure_and_errors() {
     let r = run(&small, &d, &crawl, &cfg(100, 4000.0, 32.0, Arrivals::Closed { concurrency: 16 }));
     assert_eq!((r.completed, r.saturated), (100, false), "{r:?}");
     assert!(r.ttft_ms.p50 > 4.0 * d.kv_bytes(4000.0) / 2e9 * 1e3, "{r:?}"); // queued behind the link
-    // A tight decode pool preempts and recomputes.
+                                                                            // A tight decode pool preempts and recomputes.
     let tight = kv_room(&d, 3.2, 1536.0);
     let r = run(&d, &tight, &link, &cfg(200, 1024.0, 512.0, Arrivals::Closed { concurrency: 8 }));
     assert!(r.preemptions > 0 && r.completed == 200 && !r.saturated, "{r:?}");

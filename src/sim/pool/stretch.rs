@@ -49,8 +49,7 @@ impl Pool<'_> {
         books: &mut Books,
     ) -> u64 {
         let n = self.running.len();
-        if !self.stretches || n == 0 || n > self.max_tokens as usize || !(self.waiting.is_empty() || n >= self.max_batch)
-        {
+        if !self.stretches || n == 0 || n > self.max_tokens as usize || !(self.waiting.is_empty() || n >= self.max_batch) {
             return 0;
         }
         if self.min_left <= 1 {
@@ -72,11 +71,7 @@ impl Pool<'_> {
             due.clear();
         }
         for (i, s) in self.running.iter().enumerate() {
-            if s.generated == 0
-                || s.target.wrapping_sub(s.computed) != 1
-                || s.last_token.to_bits() != start_bits
-                || s.output <= s.generated
-            {
+            if s.generated == 0 || s.target.wrapping_sub(s.computed) != 1 || s.last_token.to_bits() != start_bits || s.output <= s.generated {
                 return 0;
             }
             // The run may end with the step that gives some sequence its last token.
@@ -247,10 +242,7 @@ impl Pool<'_> {
         let allowed = |j: u64| {
             let t = start + l.elapsed(0, j);
             let t_end = t + l.elapsed(j, j + 1);
-            let late = t > lim.max_sim
-                || lim.next_arrival <= t
-                || t - lim.front_arrival > timeout
-                || t_end - lim.min_arrival > timeout;
+            let late = t > lim.max_sim || lim.next_arrival <= t || t - lim.front_arrival > timeout || t_end - lim.min_arrival > timeout;
             !late
         };
         let (mut lo, mut hi) = (0u64, lim.k); // allowed(j) for all j < lo; not allowed at hi (or hi = k)
