@@ -1,0 +1,150 @@
+//! The commands follow the scenario: flags, load levels, engines.
+
+use super::*;
+
+fn run(json: &str) -> (Reproduction, Report) {
+    let s = Scenario::from_json(json).unwrap();
+    let report = crate::plan::evaluate_analytic(&s).unwrap();
+    (reproduce(&s, &report).unwrap(), report)
+}
+
+fn text(r: &Reproduction) -> String {
+    r.steps.iter().map(|s| s.text.clone()).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn vllm_flags_follow_the_meeting_scenario() {
+    let (r, report) = run(&std::fs::read_to_string("examples/meeting-2xh100.json").unwrap());
+    let serve = &r.steps[0].text;
+    assert!(serve.starts_with("vllm serve meta-llama/Llama-3.1-70B"), "{serve}");
+    for f in [
+        "--tensor-parallel-size 2",
+        "--quantization fp8",
+        "--kv-cache-dtype auto",
+        "--max-num-seqs 256",
+        "--max-num-batched-tokens 8192",
+        "--gpu-memory-utilization 0.9",
+        "--no-enable-prefix-caching",
+    ] {
+        assert!(serve.contains(f), "{f} missing: {serve}");
+    }
+    // 1024 + 256 tokens, lognormal CV 0.5 → uniform range ±0.866: (1280 × 1.866) = 2389 → 3072.
+    assert!(serve.contains("--max-model-len 3072"), "{serve}");
+    let bench = &r.steps[1].text;
+    for f in [
+        "vllm bench serve",
+        "--dataset-name random",
+        "--random-input-len 1024",
+        "--random-output-len 256",
+        "--random-range-ratio 0.866",
+        "--ignore-eos",
+        "--max-concurrency $c",
+        "--num-prompts $(( c * 10 > 50 ? c * 10 : 50 ))",
+        "--percentile-metrics ttft,tpot,itl,e2el",
+        "--metric-percentiles 50,95,99",
+        "--save-result",
+        "--result-filename vllm-c$c.json",
+    ] {
+        assert!(bench.contains(f), "{f} missing: {bench}");
+    }
+    // The levels: one user, the operating point, the capacity and one user more.
+    let cap = report.capacity.as_ref().unwrap();
+    let users = cap.max_users_at_target.unwrap();
+    let op = report.operating_point.as_ref().unwrap().concurrency.unwrap();
+    let list = format!("for c in 1 {op:.0} {users:.0} {:.0}; do", users + 1.0);
+    assert!(bench.starts_with(&list), "{list} vs {bench}");
+    assert!(r.steps[2].text.contains("aiperf profile") && r.steps[2].text.contains("--synthetic-input-tokens-mean 1024"));
+    assert!(r.steps[2].text.contains("--output-tokens-stddev 128"), "lognormal CV 0.5 of 256: {}", r.steps[2].text);
+    assert!(r.notes.iter().any(|n| n.contains("lognormal")));
+}
+
+#[test]
+fn flags_follow_changes() {
+    // FP8 KV cache, a cap of 64 sequences, half the prompt cached, P90 judged, fixed lengths, one device.
+    let (r, _) = run(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"bf16","kv_cache":"fp8"},
+            "engine":{"preset":"vllm","max_batch":64,"max_batched_tokens":4096,"memory_utilization":0.85},
+            "workload":{"prompt_tokens":2000,"output_tokens":100,"prefix_cache_hit_rate":0.5,"load":{"concurrency":[4,16]}},
+            "target":{"percentile":90}}"#);
+    let all = text(&r);
+    for f in [
+        "--dtype bfloat16",
+        "--kv-cache-dtype fp8",
+        "--max-num-seqs 64",
+        "--max-num-batched-tokens 4096",
+        "--gpu-memory-utilization 0.85",
+        "--enable-prefix-caching",
+        "--random-prefix-len 1000",
+        "--random-input-len 1000",
+        "--random-range-ratio 0",
+        "--metric-percentiles 50,90,95,99",
+        "for c in 4 16; do",
+        "--max-model-len 3072",
+    ] {
+        assert!(all.contains(f), "{f} missing: {all}");
+    }
+    assert!(!all.contains("--tensor-parallel-size"), "one device: {all}");
+    assert!(!all.contains("--no-enable-prefix-caching"));
+}
+
+#[test]
+fn request_rates_and_sglang() {
+    let (r, _) = run(r#"{"hardware":{"preset":"h100-sxm","devices":4},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},
+            "engine":{"preset":"sglang"},"workload":{"load":{"request_rate":[0.5,2]},"distribution":"uniform","spread":0.2,"burstiness":0.5}}"#);
+    let all = text(&r);
+    for f in [
+        "python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B",
+        "--tp-size 4",
+        "--quantization fp8",
+        "--max-running-requests 1024",
+        "--disable-radix-cache",
+        "for r in 0.5 2; do",
+        "--request-rate $r",
+        // SGLang: [L·r, L] with L = 512 × 1.2 = 614, r = 0.8 / 1.2.
+        "--random-input-len 614",
+        "--random-range-ratio 0.667",
+        "--output-file results/sglang-r$r.jsonl",
+        // 2 req/s for two minutes.
+        "--num-prompts 240",
+        "--request-count 240",
+    ] {
+        assert!(all.contains(f), "{f} missing: {all}");
+    }
+}
+
+#[test]
+fn llama_cpp_gets_llama_bench_and_llama_server() {
+    let (r, _) = run(r#"{"hardware":{"preset":"rtx-4090","devices":2,"parallelism":"row-split"},"model":{"preset":"llama-3.1-8b"},
+            "quantization":{"weights":"q4_k_m","kv_cache":"q8_0"},"engine":{"preset":"llama.cpp"},
+            "workload":{"prompt_tokens":512,"output_tokens":128,"context_depth":4096}}"#);
+    let bench = &r.steps[0].text;
+    for f in ["llama-bench", "-m Llama-3.1-8B-Q4_K_M.gguf", "-ngl 99", "-sm row", "-ctk q8_0", "-p 512", "-n 128", "-d 4096", "-o json"] {
+        assert!(bench.contains(f), "{f} missing: {bench}");
+    }
+    let server = &r.steps[1].text;
+    // 4 slots (llama.cpp's default -np), each holding 4096 + 512 + 128 → 5120 tokens.
+    for f in ["llama-server", "-np 4", "-c 20480", "-sm row", "--port 8080"] {
+        assert!(server.contains(f), "{f} missing: {server}");
+    }
+    assert!(r.steps[2].text.contains("--backend openai --base-url http://127.0.0.1:8080"), "{}", r.steps[2].text);
+    assert!(r.steps[2].text.contains("--tokenizer meta-llama/Llama-3.1-8B"));
+    assert!(r.notes.iter().any(|n| n.contains("earlier turns")));
+}
+
+#[test]
+fn custom_models_and_formats_are_named_in_notes() {
+    let (r, _) = run(
+        r#"{"hardware":{"memory_bandwidth_gbps":2000,"memory_gb":80,"kind":"datacenter-gpu"},"model":{"params_b":8},"quantization":{"weights":"awq"},"engine":{"preset":"vllm"}}"#,
+    );
+    assert!(r.steps[0].text.starts_with("vllm serve <model>"));
+    assert!(r.notes.iter().any(|n| n.contains("custom model")));
+    assert!(r.notes.iter().any(|n| n.contains("AWQ")));
+}
+
+#[test]
+fn long_commands_are_continued() {
+    let s = command("x", &["a".repeat(60), "b".repeat(60)]);
+    assert_eq!(s, format!("x {} \\\n    {}", "a".repeat(60), "b".repeat(60)));
+    assert_eq!(round_sig(0.123456, 3), 0.123);
+    assert_eq!(trim(0.5, 3), "0.5");
+    assert_eq!(trim(2.0, 3), "2");
+}
