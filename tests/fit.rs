@@ -535,3 +535,54 @@ fn backend_factors_match_the_fit() {
         assert!((default - best.1).abs() <= 0.05, "{backend}: default {default} vs fit {:.2}", best.1);
     }
 }
+
+/// llama.cpp's compute efficiency per back end (`engines::backend_compute_factor`), scanned on the MoE
+/// token-batch sweeps of tests/data/batched_more.csv with at least 32 tokens per pass (compute-bound; Vulkan and
+/// ROCm on the Radeon 8060S), smallest median |log error| of tokens/s; defaults within 0.03 of the fit.
+#[test]
+fn backend_compute_factors_match_the_fit() {
+    let rows: Vec<_> = read_csv("tests/data/batched_more.csv")
+        .into_iter()
+        .filter(|r| {
+            r["engine"].to_ascii_lowercase().starts_with("llama.cpp")
+                && tps_planner::presets::hardware::find(&r["hardware_key"]).is_some()
+                && tps_planner::presets::models::MODELS.iter().any(|m| m.name == r["model"])
+                && num(r, "batch_or_concurrency").is_some_and(|n| n >= 32.0)
+        })
+        .collect();
+    println!("llama.cpp back ends, compute efficiency ÷ CUDA/Metal's (token batches ≥ 32):");
+    for (backend, default) in [("vulkan", engines::BACKEND_COMPUTE_VULKAN), ("rocm", engines::BACKEND_COMPUTE_ROCM)] {
+        let sel: Vec<_> = rows.iter().filter(|r| r["engine"].to_ascii_lowercase().contains(if backend == "rocm" { "rocm" } else { "vulkan" })).collect();
+        let mut best = (f64::INFINITY, 1.0);
+        for step in 0..=50 {
+            let f = 0.02 + 0.02 * f64::from(step);
+            let mut errs = Vec::new();
+            for row in &sel {
+                let mut s = row_scenario(row, "llama.cpp");
+                s.quantization.weights = None;
+                s.engine.backend = Some(backend.into());
+                let n = num(row, "batch_or_concurrency").unwrap();
+                if row["engine"].contains("-ub") {
+                    s.engine.max_batched_tokens = Some(n as u32);
+                }
+                let Ok(r) = s.resolve() else { continue };
+                if !r.deployment.fits() {
+                    continue;
+                }
+                let base = r.deployment.engine.compute_efficiency / engines::backend_compute_factor(backend);
+                s.engine.compute_efficiency = Some((base * f).min(1.0));
+                let d = resolve(&s).deployment;
+                let m = num(row, "prefill_tok_s_system").unwrap();
+                errs.push((n / d.prefill_seconds(n, 0.0) / m).ln().abs());
+            }
+            errs.sort_by(f64::total_cmp);
+            if let Some(&med) = errs.get(errs.len() / 2) {
+                if med < best.0 - 1e-9 {
+                    best = (med, f);
+                }
+            }
+        }
+        println!("  {backend:<7} factor {:.2} over {} rows (median |log error| {:.3}); default {default:.2}", best.1, sel.len(), best.0);
+        assert!((default - best.1).abs() <= 0.03, "{backend}: default {default} vs fit {:.2}", best.1);
+    }
+}

@@ -496,3 +496,55 @@ fn backend_id(b: &str) -> &'static str {
         "cuda"
     }
 }
+
+/// MoE token batches (tests/data/batched_more.csv: llama-bench `-p N` / `-ub N` sweeps — one sequence, N tokens
+/// per pass, so the experts a pass touches grow with N as in an N-sequence decode step): scored as the prefill of
+/// N tokens, by model and by N. The check of the MoE expert-reuse model (E·(1 − (1 − k/E)^N) experts touched) and
+/// of the expert kernels' efficiency on llama.cpp (no MoE factor there). CPU-only rows and devices without a
+/// preset are skipped.
+#[test]
+fn moe_token_batches() {
+    let mut cases = Vec::new();
+    let mut skipped = 0;
+    for row in read_csv("tests/data/batched_more.csv") {
+        let known = tps_planner::presets::models::MODELS.iter().any(|m| m.name == row["model"]);
+        let engine = row["engine"].to_ascii_lowercase();
+        if !engine.starts_with("llama.cpp") || row["hardware_key"].starts_with("other:") || !known {
+            skipped += 1;
+            continue;
+        }
+        let backend = if engine.contains("vulkan") { "vulkan" } else if engine.contains("rocm") || engine.contains("hip") { "rocm" } else if engine.contains("cpu") { "cpu" } else { "cuda" };
+        if backend == "cpu" {
+            skipped += 1;
+            continue;
+        }
+        let mut s = row_scenario(&row, "llama.cpp");
+        s.quantization.weights = None;
+        s.engine.backend = Some(backend.into());
+        let (Some(n), Some(measured)) = (num(&row, "batch_or_concurrency"), num(&row, "prefill_tok_s_system")) else { continue };
+        if engine.contains("-ub") {
+            s.engine.max_batched_tokens = Some(n.max(1.0) as u32);
+        }
+        let Ok(r) = s.resolve() else {
+            skipped += 1;
+            continue;
+        };
+        let d = r.deployment;
+        if !d.fits() {
+            skipped += 1;
+            continue;
+        }
+        let t = d.prefill_seconds(n, 0.0);
+        let bucket = match n as u32 {
+            0..=1 => "N = 1",
+            2..=16 => "N = 2–16",
+            17..=128 => "N = 17–128",
+            _ => "N > 128",
+        };
+        cases.push(Case { id: row["id"].clone(), source: format!("{} ({backend})", d.model.name), kind: bucket.into(), metric: "tok/s", predicted: n / t, measured });
+    }
+    println!("MoE token batches ({} rows scored, {skipped} skipped: CPU-only, no preset, or not fitting):", cases.len());
+    print_groups("MoE token batches, by model and back end", &cases, |c| c.source.clone());
+    print_groups("MoE token batches, by tokens per pass", &cases, |c| c.kind.clone());
+    assert!(cases.len() >= 80, "only {} rows scored", cases.len());
+}

@@ -116,6 +116,23 @@ pub fn backend_factor(backend: &str) -> f64 {
     }
 }
 
+/// llama.cpp's compute efficiency (prompt processing, token batches) on a back end relative to the fit's
+/// (CUDA/Metal): fitted by `tests/fit.rs` on the MoE token-batch sweeps of tests/data/batched_more.csv (Radeon
+/// 8060S, N ≥ 32 tokens per pass; one source): its matrix kernels reach a small share of the iGPU's peak.
+#[must_use]
+pub fn backend_compute_factor(backend: &str) -> f64 {
+    match backend {
+        "vulkan" => BACKEND_COMPUTE_VULKAN,
+        "rocm" | "hip" => BACKEND_COMPUTE_ROCM,
+        _ => 1.0,
+    }
+}
+
+/// See [`backend_compute_factor`].
+pub const BACKEND_COMPUTE_VULKAN: f64 = 0.18;
+/// See [`backend_compute_factor`].
+pub const BACKEND_COMPUTE_ROCM: f64 = 0.52;
+
 /// See [`backend_factor`].
 pub const BACKEND_VULKAN: f64 = 0.96;
 /// See [`backend_factor`].

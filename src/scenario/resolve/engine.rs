@@ -59,6 +59,7 @@ pub(crate) fn resolve_engine(
         let f = presets::engines::backend_factor(s.backend.as_deref().unwrap_or(""));
         eff.bandwidth = (eff.bandwidth * f).min(1.0);
         eff.kv_bandwidth = (eff.kv_bandwidth * f).min(1.0);
+        eff.compute = (eff.compute * presets::engines::backend_compute_factor(s.backend.as_deref().unwrap_or(""))).min(1.0);
     }
     let mut used = Vec::new();
     if s.bandwidth_efficiency.is_none() {
