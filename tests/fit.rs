@@ -552,7 +552,8 @@ fn backend_compute_factors_match_the_fit() {
         .collect();
     println!("llama.cpp back ends, compute efficiency ÷ CUDA/Metal's (token batches ≥ 32):");
     for (backend, default) in [("vulkan", engines::BACKEND_COMPUTE_VULKAN), ("rocm", engines::BACKEND_COMPUTE_ROCM)] {
-        let sel: Vec<_> = rows.iter().filter(|r| r["engine"].to_ascii_lowercase().contains(if backend == "rocm" { "rocm" } else { "vulkan" })).collect();
+        let sel: Vec<_> =
+            rows.iter().filter(|r| r["engine"].to_ascii_lowercase().contains(if backend == "rocm" { "rocm" } else { "vulkan" })).collect();
         let mut best = (f64::INFINITY, 1.0);
         for step in 0..=50 {
             let f = 0.02 + 0.02 * f64::from(step);

@@ -513,7 +513,15 @@ fn moe_token_batches() {
             skipped += 1;
             continue;
         }
-        let backend = if engine.contains("vulkan") { "vulkan" } else if engine.contains("rocm") || engine.contains("hip") { "rocm" } else if engine.contains("cpu") { "cpu" } else { "cuda" };
+        let backend = if engine.contains("vulkan") {
+            "vulkan"
+        } else if engine.contains("rocm") || engine.contains("hip") {
+            "rocm"
+        } else if engine.contains("cpu") {
+            "cpu"
+        } else {
+            "cuda"
+        };
         if backend == "cpu" {
             skipped += 1;
             continue;
@@ -541,7 +549,14 @@ fn moe_token_batches() {
             17..=128 => "N = 17–128",
             _ => "N > 128",
         };
-        cases.push(Case { id: row["id"].clone(), source: format!("{} ({backend})", d.model.name), kind: bucket.into(), metric: "tok/s", predicted: n / t, measured });
+        cases.push(Case {
+            id: row["id"].clone(),
+            source: format!("{} ({backend})", d.model.name),
+            kind: bucket.into(),
+            metric: "tok/s",
+            predicted: n / t,
+            measured,
+        });
     }
     println!("MoE token batches ({} rows scored, {skipped} skipped: CPU-only, no preset, or not fitting):", cases.len());
     print_groups("MoE token batches, by model and back end", &cases, |c| c.source.clone());
