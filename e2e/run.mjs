@@ -688,6 +688,136 @@ await test('fleet, cost and task inputs: every invalid value gets a message next
 });
 await meeting.context.close();
 
+
+// Issue 9: the page explains itself on its own numbers, charts that do not mislead, themes, phone order.
+const num9 = (t) => parseFloat(String(t).replace(/[\u2009\u202f ,]/g, ''));
+const near = (a, b) => Math.abs(a - b) <= 0.6 + 0.01 * Math.abs(b);
+
+await test('issue 9: "How to read this" is open on a desktop and its sentences carry the numbers on screen', async () => {
+  const { page: p9, context, errors: e9 } = await openPage(origin + '/');
+  assert(await p9.evaluate(() => document.getElementById('explain').open), 'the panel is closed on a desktop');
+  const text = (await p9.textContent('#explain')).replace(/[\u2009\u202f]/g, '');
+  // The verdict's operating point: "at 15 users (…): 106 tok/s each, 1050 tok/s total".
+  const verdict = (await p9.textContent('#verdict')).replace(/[\u2009\u202f]/g, '');
+  const v = verdict.match(/at (\d+) users \(operating point[^)]*\): ([\d.]+) tok\/s each, ([\d.]+) tok\/s total/);
+  assert(v, `verdict: ${verdict}`);
+  const e = text.match(/at (\d+) users each reader gets ([\d.]+) tok\/s, ([\d.]+) tok\/s in total/);
+  assert(e, `panel's first sentence: ${text.slice(0, 300)}`);
+  assert(e[1] === v[1] && near(num9(e[2]), num9(v[2])) && near(num9(e[3]), num9(v[3])), `panel ${e.slice(1)} vs verdict ${v.slice(1)}`);
+  // "At 16 users the median TPOT is 9.6 ms, so each user gets 1000 ÷ 9.6 = 104 tok/s": that row of the table.
+  const t = text.match(/At (\d+) users? the median TPOT is ([\d.]+) ms, so each user gets 1000 ÷ [\d.]+ = ([\d.]+) tok\/s/);
+  assert(t, `per-user sentence missing: ${text.slice(0, 600)}`);
+  const row = await p9.evaluate((n) => [...document.querySelectorAll('#sweep-table tbody tr')].map((r) => [...r.cells].map((c) => c.textContent))
+    .find((c) => c[0] === n), t[1]);
+  assert(row, `no table row for ${t[1]} users`);
+  assert(near(num9(row[1]), num9(t[3])) && near(num9(row[5]), num9(t[2])), `table row ${row} vs panel TPOT ${t[2]} ms, ${t[3]} tok/s`);
+  for (const term of ['System TPS', 'Why one falls while the other rises', 'TTFT, TPOT, ITL', 'P50, P95, P99', 'The knee', 'The capacity at the target', 'The operating point', 'Memory- or compute-bound']) {
+    assert(text.includes(term), `panel lacks "${term}"`);
+  }
+  assert(/1 % slowest/.test(text) && /50–70 %/.test(text), 'percentile or headroom sentence missing');
+  // The verdict: a live region, one short line with the details below.
+  assert((await p9.getAttribute('#verdict', 'aria-live')) === 'polite', 'verdict is not a live region');
+  const line = await p9.textContent('#verdict .verdict-line');
+  assert(line.length > 10 && line.length < verdict.length && (await p9.textContent('#verdict .verdict-more')).length > 0, `verdict line: ${line}`);
+  await p9.screenshot({ path: path.join(shots, '14-light.png') });
+  await p9.evaluate(() => document.getElementById('explain').scrollIntoView());
+  await p9.screenshot({ path: path.join(shots, '14-light-explain.png') });
+  assert(e9.length === 0, `console errors: ${e9.slice(0, 2).join(' | ')}`);
+  await context.close();
+});
+
+await test('issue 9: an ⓘ opens by keyboard, with the definition and the formula on the numbers', async () => {
+  const { page: p9, context } = await openPage(origin + '/');
+  const ceiling = (await p9.textContent('#ceiling')).replace(/[\u2009\u202f]/g, '').replace(' tok/s', '');
+  const first = p9.locator('#headline details.info summary').first();
+  assert((await first.getAttribute('aria-label')) === 'What is the single-stream ceiling?', 'ⓘ has no accessible name');
+  await first.focus();
+  await p9.keyboard.press('Enter');
+  assert(await p9.evaluate(() => document.querySelector('#headline details.info').open), 'Enter did not open the ⓘ');
+  const body = (await p9.textContent('#headline details.info .info-body')).replace(/[\u2009\u202f]/g, '');
+  assert(body.includes(`= ${ceiling} tok/s`), `ceiling ⓘ lacks the formula with ${ceiling}: ${body}`);
+  await p9.keyboard.press('Enter');
+  assert(!(await p9.evaluate(() => document.querySelector('#headline details.info').open)), 'Enter did not close it');
+  // The sweep table's column headers: "tok/s per user" opens 1 ÷ TPOT with that level's figures.
+  await p9.click('.sweep-table > summary');
+  const th = p9.locator('#sweep-table thead th').nth(1).locator('summary');
+  await th.focus();
+  await p9.keyboard.press('Space');
+  const def = (await p9.locator('#sweep-table thead th').nth(1).locator('.info-body').textContent()).replace(/[\u2009\u202f]/g, '');
+  const m = def.match(/at (\d+) users?, 1000 ÷ ([\d.]+) ms = ([\d.]+) tok\/s/);
+  assert(m, `column definition: ${def}`);
+  const n = await p9.locator('#sweep-table thead th').count();
+  const withInfo = await p9.locator('#sweep-table thead th details.info').count();
+  assert(n === withInfo && n >= 10, `${withInfo} of ${n} column headers have an ⓘ`);
+  await context.close();
+});
+
+await test('issue 9: per-user and system are two stacked panels (both drawn), latency percentiles by line style', async () => {
+  const { page: p9, context } = await openPage(origin + '/');
+  const halves = await p9.evaluate(() => {
+    const c = document.getElementById('chart-throughput');
+    const g = c.getContext('2d');
+    const ink = (y0, y1) => {
+      const d = g.getImageData(0, y0, c.width, y1 - y0).data;
+      let n = 0, blue = 0, orange = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        if (d[i] < 250 || d[i + 1] < 250 || d[i + 2] < 250) n++;
+        if (d[i] < 80 && d[i + 1] > 80 && d[i + 1] < 120 && d[i + 2] > 200) blue++;
+        if (d[i] > 200 && d[i + 1] > 100 && d[i + 1] < 140 && d[i + 2] < 30) orange++;
+      }
+      return { n, blue, orange, total: d.length / 4 };
+    };
+    const h = c.height;
+    return { top: ink(0, Math.round(h * 0.4)), bottom: ink(Math.round(h * 0.45), Math.round(h * 0.8)) };
+  });
+  assert(halves.top.n > halves.top.total * 0.01 && halves.bottom.n > halves.bottom.total * 0.01, `a panel looks blank: ${JSON.stringify(halves)}`);
+  assert(halves.top.blue > 200 && halves.top.orange < halves.top.blue / 10, `upper panel is not the per-user (blue) one: ${JSON.stringify(halves.top)}`);
+  assert(halves.bottom.orange > 200 && halves.bottom.blue < halves.bottom.orange / 10, `lower panel is not the system (orange) one: ${JSON.stringify(halves.bottom)}`);
+  const lat = await canvasPrint(p9, 'chart-latency');
+  assert(lat.ink > lat.total * 0.01, 'latency chart blank');
+  assert(/P50 solid, P95 dashed, P99 dotted/.test(await p9.textContent('.charts')), 'latency caption does not name the line styles');
+  await context.close();
+});
+
+await test('issue 9: dark theme follows the OS, the toggle switches and is remembered; charts stay on a light card', async () => {
+  const { page: p9, context } = await openPage(origin + '/', { colorScheme: 'dark' });
+  const lum = () => p9.evaluate(() => {
+    const [r, g, b] = getComputedStyle(document.body.parentElement).backgroundColor.match(/\d+/g).map(Number);
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+  });
+  assert((await lum()) < 0.2, `OS dark, page background luminance ${await lum()}`);
+  const card = await p9.evaluate(() => getComputedStyle(document.querySelector('.chart')).backgroundColor);
+  assert(card === 'rgb(255, 255, 255)', `chart card in dark: ${card}`);
+  await p9.screenshot({ path: path.join(shots, '15-dark.png') });
+  await p9.click('#theme-toggle');
+  assert((await lum()) > 0.8, 'the toggle did not switch to light');
+  assert((await p9.evaluate(() => localStorage.getItem('tps-theme'))) === 'light', 'choice not remembered');
+  await p9.reload();
+  await p9.waitForSelector('#ceiling');
+  assert((await lum()) > 0.8, 'the light choice was lost on reload');
+  await p9.click('#theme-toggle');
+  assert((await lum()) < 0.2 && (await p9.getAttribute('html', 'data-theme')) === 'dark', 'toggle back to dark failed');
+  // Entered values look different from placeholders.
+  await p9.fill('#hardware-memory_bandwidth_gbps', '3000');
+  const w = await p9.evaluate(() => [getComputedStyle(document.getElementById('hardware-memory_bandwidth_gbps')).fontWeight,
+    getComputedStyle(document.getElementById('hardware-fp16_tflops')).fontWeight]);
+  assert(Number(w[0]) > Number(w[1]), `entered ${w[0]} vs placeholder ${w[1]} font weight`);
+  await context.close();
+});
+
+await test('issue 9: on a phone the headline cards and the verdict come before the inputs', async () => {
+  const { page: p9, context } = await openPage(origin + '/', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const top = (sel) => p9.evaluate((s) => document.querySelector(s).getBoundingClientRect().top, sel);
+  const [cards, verdict, inputs, charts] = [await top('#headline'), await top('#verdict'), await top('.inputs'), await top('.charts')];
+  assert(cards < inputs && verdict < inputs && verdict > cards, `cards ${cards}, verdict ${verdict}, inputs ${inputs}`);
+  assert(charts > inputs, 'charts should follow the inputs on a phone');
+  assert(!(await p9.evaluate(() => document.getElementById('explain').open)), '"How to read this" should start closed on a phone');
+  const width = await p9.evaluate(() => document.documentElement.scrollWidth);
+  assert(width <= 391, `page is ${width} px wide`);
+  await p9.screenshot({ path: path.join(shots, '16-phone.png') });
+  await context.close();
+});
+
 await browser.close();
 server.close();
 console.log(`screenshots: ${shots}`);

@@ -7,6 +7,7 @@ use super::{LegendEntry, Swatch};
 use crate::scenario::Report;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::RGBAColor;
 
 /// Series of the latency chart.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -113,14 +114,13 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
     let ttft_line = d.ttft_target.map(|t| t / 1e3).filter(|t| *t < tmax);
     let tpot_line = d.tpot_target.filter(|t| *t < pmax);
     let names = ["P50", "P95", "P99"];
-    // P50 thick and solid, P95 thin and light, P99 medium and darker: three visibly different lines.
-    let styles = [(0usize, 3.0, 1.0), (1, 1.0, 0.45), (2, 2.0, 0.75)];
+    // P50 thick and solid, P95 dashed, P99 dotted: told apart in print and without colour, not by shade.
+    let styles = [(0usize, 3.0, Swatch::Line as fn(RGBAColor, f64) -> Swatch), (1, 2.0, Swatch::Dashed), (2, 2.0, Swatch::Dotted)];
     let mut entries = Vec::new();
-    for (k, w, a) in styles {
-        entries.push(LegendEntry { swatch: Swatch::Line(TTFT.mix(a), w), label: format!("TTFT {}", names[k]) });
-    }
-    for (k, w, a) in styles {
-        entries.push(LegendEntry { swatch: Swatch::Line(TPOT.mix(a), w), label: format!("TPOT {}", names[k]) });
+    for (c, what) in [(TTFT, "TTFT"), (TPOT, "TPOT")] {
+        for (k, w, swatch) in styles {
+            entries.push(LegendEntry { swatch: swatch(c.to_rgba(), w), label: format!("{what} {}", names[k]) });
+        }
     }
     if let Some(t) = ttft_line {
         entries.push(LegendEntry { swatch: Swatch::Dashed(TTFT.to_rgba(), 1.0), label: format!("TTFT target {t} s") });
@@ -129,8 +129,8 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
         entries.push(LegendEntry { swatch: Swatch::Dashed(TPOT.to_rgba(), 1.0), label: format!("TPOT target {t} ms") });
     }
     if let Some(a) = a {
-        entries.push(LegendEntry { swatch: Swatch::Dashed(TTFT.mix(0.5), 2.0), label: format!("A: TTFT {}", a.pct) });
-        entries.push(LegendEntry { swatch: Swatch::Dashed(TPOT.mix(0.5), 2.0), label: format!("A: TPOT {}", a.pct) });
+        entries.push(LegendEntry { swatch: Swatch::Dashed(TTFT.mix(0.45), 4.0), label: format!("A: TTFT {}", a.pct) });
+        entries.push(LegendEntry { swatch: Swatch::Dashed(TPOT.mix(0.45), 4.0), label: format!("A: TPOT {}", a.pct) });
     }
     let (plot, strip) = super::split_legend(root, &entries, scale);
     let mut chart = super::dual_axis_chart(&plot, scale, (xlo, xhi), (tmax, pmax), (d.x_label.as_str(), "TTFT (s)")).map_err(err)?;
@@ -142,22 +142,27 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
         .y_label_formatter(&|v| if *v >= 10.0 || *v == 0.0 { format!("{v:.0}") } else { format!("{v:.1}") })
         .draw()
         .map_err(err)?;
-    for (k, w, a) in styles {
-        chart
-            .draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], (d.ttft[k][i] / 1e3).min(tmax))), TTFT.mix(a).stroke_width(px(w))))
-            .map_err(err)?;
-        chart
-            .draw_secondary_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.tpot[k][i].min(pmax))), TPOT.mix(a).stroke_width(px(w))))
-            .map_err(err)?;
+    for (k, w, _) in styles {
+        let ttft: Vec<(f64, f64)> = pts.iter().map(|&i| (d.x[i], (d.ttft[k][i] / 1e3).min(tmax))).collect();
+        let tpot: Vec<(f64, f64)> = pts.iter().map(|&i| (d.x[i], d.tpot[k][i].min(pmax))).collect();
+        if k == 0 {
+            chart.draw_series(LineSeries::new(ttft, TTFT.stroke_width(px(w)))).map_err(err)?;
+            chart.draw_secondary_series(LineSeries::new(tpot, TPOT.stroke_width(px(w)))).map_err(err)?;
+        } else {
+            let (dash, gap) = if k == 1 { (px(8.0), px(5.0)) } else { (px(2.0), px(4.0)) };
+            chart.draw_series(DashedLineSeries::new(ttft, dash, gap, TTFT.stroke_width(px(w)))).map_err(err)?;
+            chart.draw_secondary_series(DashedLineSeries::new(tpot, dash, gap, TPOT.stroke_width(px(w)))).map_err(err)?;
+        }
     }
     if let Some(a) = a {
-        let (dash, gap) = (px(7.0), px(5.0));
+        // Long, wide and light dashes: unlike P95's.
+        let (dash, gap) = (px(14.0), px(6.0));
         chart
             .draw_series(DashedLineSeries::new(
                 a_pts.iter().map(|&i| (a.x[i], (a.ttft[i] / 1e3).min(tmax))),
                 dash,
                 gap,
-                TTFT.mix(0.5).stroke_width(px(2.0)),
+                TTFT.mix(0.45).stroke_width(px(4.0)),
             ))
             .map_err(err)?;
         chart
@@ -165,7 +170,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
                 a_pts.iter().map(|&i| (a.x[i], a.tpot[i].min(pmax))),
                 dash,
                 gap,
-                TPOT.mix(0.5).stroke_width(px(2.0)),
+                TPOT.mix(0.45).stroke_width(px(4.0)),
             ))
             .map_err(err)?;
     }

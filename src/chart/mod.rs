@@ -45,6 +45,8 @@ pub(crate) enum Swatch {
     Line(RGBAColor, f64),
     /// A dashed line.
     Dashed(RGBAColor, f64),
+    /// A dotted line.
+    Dotted(RGBAColor, f64),
     /// A ring (the operating point).
     Ring(RGBAColor),
     /// A cross (a measured point).
@@ -120,6 +122,12 @@ pub(crate) fn draw_legend_strip<DB: DrawingBackend>(
                     area.draw(&PathElement::new([(a, y), ((a + p(5.0)).min(x1), y)], c.stroke_width(px(scale, wd))))?;
                 }
             }
+            Swatch::Dotted(c, wd) => {
+                for k in 0..5 {
+                    let a = x0 + k * p(4.5);
+                    area.draw(&PathElement::new([(a, y), (a + p(2.0), y)], c.stroke_width(px(scale, wd))))?;
+                }
+            }
             Swatch::Ring(c) => area.draw(&Circle::new(((x0 + x1) / 2, y), px(scale, 5.0), c.stroke_width(px(scale, 2.0))))?,
             Swatch::Cross(c) => area.draw(&Cross::new(((x0 + x1) / 2, y), px(scale, 5.0) as i32, c.stroke_width(px(scale, 2.0))))?,
             Swatch::Fill(c) => area.draw(&Rectangle::new([(x0, y - p(5.0)), (x1, y + p(5.0))], c.filled()))?,
@@ -129,21 +137,40 @@ pub(crate) fn draw_legend_strip<DB: DrawingBackend>(
     Ok(())
 }
 
-/// A chart with log-scaled load on x, a left axis up to `ymax` and a right axis up to `y2max`, its mesh drawn.
-pub(crate) fn dual_axis_chart<'a, DB: DrawingBackend>(
-    root: &'a DrawingArea<DB, Shift>,
+/// A y-axis tick: whole numbers from 10 up, else up to two decimals without trailing zeros.
+fn y_tick(v: &f64) -> String {
+    if *v >= 10.0 || *v == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}").trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// The builder both kinds of chart start from: margins, the left label area and the load axis's label area
+/// (`x_area` logical px: none for the upper of two stacked panels, whose load axis is the lower one's).
+fn builder<'a, 'b, DB: DrawingBackend>(root: &'a DrawingArea<DB, Shift>, scale: f64, x_area: f64, right: f64) -> ChartBuilder<'a, 'b, DB> {
+    let mut b = ChartBuilder::on(root);
+    b.margin(px(scale, 12.0)).margin_bottom(px(scale, if x_area > 0.0 { 12.0 } else { 4.0 })).y_label_area_size(px(scale, 56.0));
+    // An area of size 0 is left out (plotters would otherwise draw that axis's labels in it).
+    if x_area > 0.0 {
+        b.x_label_area_size(px(scale, x_area));
+    }
+    if right > 0.0 {
+        b.right_y_label_area_size(px(scale, right));
+    }
+    b
+}
+
+/// Draws the mesh: the load axis described `x_desc`, the left axis `y_desc`.
+fn mesh<DB: DrawingBackend, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
     scale: f64,
-    (xlo, xhi): (f64, f64),
-    (ymax, y2max): (f64, f64),
     (x_desc, y_desc): (&str, &str),
-) -> Result<DualCoordChartContext<'a, DB, LogLin, LogLin>, DrawingAreaErrorKind<DB::ErrorType>> {
-    let mut chart = ChartBuilder::on(root)
-        .margin(px(scale, 12.0))
-        .x_label_area_size(px(scale, 40.0))
-        .y_label_area_size(px(scale, 56.0))
-        .right_y_label_area_size(px(scale, 64.0))
-        .build_cartesian_2d((xlo..xhi).log_scale(), 0.0..ymax)?
-        .set_secondary_coord((xlo..xhi).log_scale(), 0.0..y2max);
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>
+where
+    X: Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
+{
     chart
         .configure_mesh()
         .x_desc(x_desc)
@@ -151,15 +178,38 @@ pub(crate) fn dual_axis_chart<'a, DB: DrawingBackend>(
         .label_style(("sans-serif", 12.0 * scale))
         .axis_desc_style(("sans-serif", 13.0 * scale))
         .x_label_formatter(&load_tick)
-        .y_label_formatter(&|v| {
-            if *v >= 10.0 || *v == 0.0 {
-                format!("{v:.0}")
-            } else {
-                format!("{v:.2}").trim_end_matches('0').trim_end_matches('.').to_string()
-            }
-        })
+        .y_label_formatter(&y_tick)
         .light_line_style(RGBColor(238, 238, 238))
-        .draw()?;
+        .draw()
+}
+
+/// One panel of stacked panels sharing the load axis: log-scaled load on x, a left axis up to `ymax`. Only
+/// the panel given an `x_desc` (the lowest) labels the load axis; the panels line up because every one has the
+/// same margins and left label area.
+pub(crate) fn panel<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    scale: f64,
+    (xlo, xhi): (f64, f64),
+    ymax: f64,
+    (x_desc, y_desc): (Option<&str>, &str),
+) -> Result<ChartContext<'a, DB, LogLin>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let mut chart = builder(root, scale, if x_desc.is_some() { 40.0 } else { 0.0 }, 0.0).build_cartesian_2d((xlo..xhi).log_scale(), 0.0..ymax)?;
+    mesh(&mut chart, scale, (x_desc.unwrap_or(""), y_desc))?;
+    Ok(chart)
+}
+
+/// A chart with log-scaled load on x, a left axis up to `ymax` and a right axis up to `y2max`, its mesh drawn.
+pub(crate) fn dual_axis_chart<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    scale: f64,
+    (xlo, xhi): (f64, f64),
+    (ymax, y2max): (f64, f64),
+    descs: (&str, &str),
+) -> Result<DualCoordChartContext<'a, DB, LogLin, LogLin>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let mut chart = builder(root, scale, 40.0, 64.0)
+        .build_cartesian_2d((xlo..xhi).log_scale(), 0.0..ymax)?
+        .set_secondary_coord((xlo..xhi).log_scale(), 0.0..y2max);
+    mesh(&mut chart, scale, descs)?;
     Ok(chart)
 }
 
@@ -257,6 +307,28 @@ mod tests {
         let r = eval(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"load":{"request_rate":[1,2]}}}"#);
         assert!(super::throughput::Overlay::from_report(&r, "concurrent users").is_none());
         assert!(super::latency::Overlay::from_report(&r, "concurrent users").is_none());
+    }
+
+    #[test]
+    fn per_user_and_system_are_stacked_panels_sharing_the_load_axis() {
+        // Issue 9: two y-axes on one plot made the lines cross at a meaningless point; now per-user is drawn
+        // above system, each with its own axis, the load axis labelled once (under the lower panel), and the
+        // knee, the capacity and the operating point marked in both.
+        let s = crate::scenario::Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"}}"#).unwrap();
+        let r = crate::plan::evaluate_analytic(&s).unwrap();
+        let mut d = super::throughput::ThroughputData::from_report(&r);
+        assert!(d.capacity_x.is_some() && d.knee_x.is_some() && d.operating.is_some());
+        d.marker = d.operating.map(|o| o.0);
+        let svg = super::throughput::to_svg(&d, (900, 520)).unwrap();
+        let (user, system) = (text_y(&svg, "per-user tok/s"), text_y(&svg, "system tok/s"));
+        let axis = text_y(&svg, "concurrent users").expect("load axis");
+        assert!(user.zip(system).is_some_and(|(u, s)| u < s && s < axis), "panels: per-user {user:?}, system {system:?}, axis {axis}");
+        assert_eq!(svg.matches("concurrent users").count(), 1, "the load axis is described once");
+        assert!(svg.contains("capacity at the target") && svg.contains("operating point") && svg.contains("saturation knee"));
+        // Both panels draw the operating point's ring (radius 7).
+        assert_eq!(svg.matches(r#"r="7""#).count(), 2, "operating point ring on both panels");
+        let l = super::latency::to_svg(&super::latency::LatencyData::from_report(&r), (900, 420)).unwrap();
+        assert!(l.contains("TTFT P95") && l.contains("TPOT P99"));
     }
 
     #[test]

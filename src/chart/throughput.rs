@@ -1,8 +1,10 @@
-//! Chart: per-user tokens/s (left axis) and system tokens/s (right axis) against load.
+//! Chart: per-user tokens/s (upper panel) and system tokens/s (lower panel) against load.
 //!
-//! The two numbers move in opposite directions as load grows; the chart shows both, the per-user floor the
-//! target implies (1000 ÷ TPOT target), the model's uncertainty band around the per-user line, the saturation
-//! knee and the operating point.
+//! The two numbers move in opposite directions as load grows. They have different units and scales, so they
+//! are drawn as two stacked panels sharing the load axis rather than on one plot with two y-axes, where the
+//! lines would cross at a point that means nothing (and readers took that crossing for the operating point).
+//! Both panels mark the saturation knee, the capacity at the target and the operating point; the upper one
+//! also the per-user floor the target implies (1000 ÷ TPOT target) and the model's uncertainty band.
 
 use super::{LegendEntry, Swatch};
 use crate::scenario::Report;
@@ -24,6 +26,10 @@ pub struct ThroughputData {
     /// Per-user floor implied by the TPOT target.
     pub floor: Option<f64>,
     pub knee_x: Option<f64>,
+    /// The capacity at the target (the most load meeting it).
+    pub capacity_x: Option<f64>,
+    /// A load picked on the page (the scrubber), marked on both panels.
+    pub marker: Option<f64>,
     /// Operating point (load, per-user, system).
     pub operating: Option<(f64, f64, f64)>,
     /// ± fraction for the band under load.
@@ -83,6 +89,8 @@ impl ThroughputData {
             system: r.sweep.iter().map(|p| p.system_tps).collect(),
             floor: (r.target.tpot_ms < 1e8).then(|| 1e3 / r.target.tpot_ms),
             knee_x: r.knee.as_ref().and_then(|k| k.concurrency.or(k.request_rate)),
+            capacity_x: r.peak_usable.as_ref().and_then(|k| k.concurrency.or(k.request_rate)),
+            marker: None,
             operating: r.operating_point.as_ref().and_then(|m| m.concurrency.or(m.request_rate).map(|x| (x, m.per_user_tps, m.system_tps))),
             band: r.band.batched_pct / 100.0,
             band_one: r.band.single_stream_pct / 100.0,
@@ -129,6 +137,8 @@ const USER: RGBColor = RGBColor(37, 99, 235);
 const SYSTEM: RGBColor = RGBColor(217, 119, 6);
 const FLOOR: RGBColor = RGBColor(220, 38, 38);
 const KNEE: RGBColor = RGBColor(71, 85, 105);
+const CAP: RGBColor = RGBColor(153, 27, 27);
+const PICK: RGBColor = RGBColor(15, 23, 42);
 const OP: RGBColor = RGBColor(22, 163, 74);
 
 fn nice_max(v: f64) -> f64 {
@@ -156,6 +166,9 @@ fn legend(d: &ThroughputData, has_user_pts: bool, has_sys_pts: bool, show_floor:
     }
     if d.knee_x.is_some() {
         add(Swatch::Dashed(KNEE.to_rgba(), 2.0), "saturation knee");
+    }
+    if d.capacity_x.is_some() {
+        add(Swatch::Dotted(CAP.to_rgba(), 2.0), "capacity at the target");
     }
     if show_op {
         add(Swatch::Ring(OP.to_rgba()), "operating point");
@@ -216,62 +229,56 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
     let op = d.operating.filter(|o| o.0 >= xlo && o.0 <= xhi);
     let entries = legend(d, !user_pts.is_empty(), !sys_pts.is_empty(), floor.is_some(), op.is_some());
     let (plot, strip) = super::split_legend(root, &entries, scale);
-    let mut chart = super::dual_axis_chart(&plot, scale, (xlo, xhi), (umax, smax), (d.x_label.as_str(), "per-user tok/s")).map_err(err)?;
-    chart
-        .configure_secondary_axes()
-        .axis_desc_style(("sans-serif", 13.0 * scale))
-        .y_desc("system tok/s")
-        .label_style(("sans-serif", 12.0 * scale).into_font().color(&SYSTEM))
-        .y_label_formatter(&|v| {
-            if *v >= 10.0 || *v == 0.0 {
-                format!("{v:.0}")
-            } else {
-                format!("{v:.2}").trim_end_matches('0').trim_end_matches('.').to_string()
-            }
-        })
-        .draw()
-        .map_err(err)?;
-    // Uncertainty band around the per-user line.
-    if d.band > 0.0 {
-        let mut poly: Vec<(f64, f64)> = pts.iter().map(|&i| (d.x[i], d.per_user[i] * (1.0 + d.band_at(i)))).collect();
-        poly.extend(pts.iter().rev().map(|&i| (d.x[i], d.per_user[i] * (1.0 - d.band_at(i)))));
-        chart.draw_series(std::iter::once(Polygon::new(poly, USER.mix(0.12)))).map_err(err)?;
-    }
-    if let Some(f) = floor {
-        chart.draw_series(LineSeries::new([(xlo, f), (xhi, f)], FLOOR.stroke_width(px(1.0)))).map_err(err)?;
-    }
-    if let Some(k) = d.knee_x {
-        chart.draw_series(DashedLineSeries::new([(k, 0.0), (k, umax)], px(8.0), px(4.0), KNEE.stroke_width(px(2.0)))).map_err(err)?;
-    }
-    if let Some(a) = a {
-        // A under B: dashed, lighter, no band or markers of its own but its operating point.
-        let (dash, gap) = (px(7.0), px(5.0));
-        chart
-            .draw_series(DashedLineSeries::new(a_pts.iter().map(|&i| (a.x[i], a.per_user[i])), dash, gap, USER.mix(0.55).stroke_width(px(2.0))))
-            .map_err(err)?;
-        chart
-            .draw_secondary_series(DashedLineSeries::new(
-                a_pts.iter().map(|&i| (a.x[i], a.system[i])),
-                dash,
-                gap,
-                SYSTEM.mix(0.55).stroke_width(px(2.0)),
-            ))
-            .map_err(err)?;
-        if let Some((x, _, s)) = a.operating.filter(|o| o.0 >= xlo && o.0 <= xhi) {
-            chart.draw_secondary_series(std::iter::once(Circle::new((x, s), px(6.0), OP.mix(0.5).stroke_width(px(2.0))))).map_err(err)?;
+    // The upper panel has no load-axis labels: it gets a little less height so both plots are about as tall.
+    let h = plot.dim_in_pixel().1;
+    let (top, bottom) = plot.split_vertically(h.saturating_sub(px(40.0)) / 2);
+    let (dash, gap) = (px(7.0), px(5.0));
+    let a_line = |f: fn(&Overlay, usize) -> f64| a.map(|a| a_pts.iter().map(|&i| (a.x[i], f(a, i))).collect::<Vec<_>>()).unwrap_or_default();
+    let line = |v: &[f64]| pts.iter().map(|&i| (d.x[i], v[i])).collect::<Vec<_>>();
+    for (k, area) in [top, bottom].iter().enumerate() {
+        let (ymax, series, color) = if k == 0 { (umax, &d.per_user, USER) } else { (smax, &d.system, SYSTEM) };
+        let descs = if k == 0 { (None, "per-user tok/s") } else { (Some(d.x_label.as_str()), "system tok/s") };
+        let mut chart = super::panel(area, scale, (xlo, xhi), ymax, descs).map_err(err)?;
+        if k == 0 && d.band > 0.0 {
+            // Uncertainty band around the per-user line.
+            let mut poly: Vec<(f64, f64)> = pts.iter().map(|&i| (d.x[i], d.per_user[i] * (1.0 + d.band_at(i)))).collect();
+            poly.extend(pts.iter().rev().map(|&i| (d.x[i], d.per_user[i] * (1.0 - d.band_at(i)))));
+            chart.draw_series(std::iter::once(Polygon::new(poly, USER.mix(0.12)))).map_err(err)?;
         }
+        if let (0, Some(f)) = (k, floor) {
+            chart.draw_series(LineSeries::new([(xlo, f), (xhi, f)], FLOOR.stroke_width(px(1.0)))).map_err(err)?;
+        }
+        // The knee (dashed), the capacity (dotted) and the scrubber's load (thin, solid) across the panel.
+        if let Some(x) = d.knee_x {
+            chart.draw_series(DashedLineSeries::new([(x, 0.0), (x, ymax)], px(8.0), px(4.0), KNEE.stroke_width(px(2.0)))).map_err(err)?;
+        }
+        if let Some(x) = d.capacity_x.filter(|x| in_range(*x)) {
+            chart.draw_series(DashedLineSeries::new([(x, 0.0), (x, ymax)], px(2.0), px(4.0), CAP.stroke_width(px(2.0)))).map_err(err)?;
+        }
+        if let Some(x) = d.marker.filter(|x| in_range(*x)) {
+            chart.draw_series(LineSeries::new([(x, 0.0), (x, ymax)], PICK.mix(0.6).stroke_width(px(1.0)))).map_err(err)?;
+        }
+        if let Some(a) = a {
+            // A under B: dashed, lighter, no band or markers of its own but its operating point.
+            let pts = if k == 0 { a_line(|a, i| a.per_user[i]) } else { a_line(|a, i| a.system[i]) };
+            chart.draw_series(DashedLineSeries::new(pts, dash, gap, color.mix(0.55).stroke_width(px(2.0)))).map_err(err)?;
+            if let Some(o) = a.operating.filter(|o| in_range(o.0)) {
+                let y = if k == 0 { o.1 } else { o.2 };
+                chart.draw_series(std::iter::once(Circle::new((o.0, y), px(6.0), OP.mix(0.5).stroke_width(px(2.0))))).map_err(err)?;
+            }
+        }
+        chart.draw_series(LineSeries::new(line(series), color.stroke_width(px(3.0)))).map_err(err)?;
+        chart.draw_series(pts.iter().map(|&i| Circle::new((d.x[i], series[i]), 3, color.filled()))).map_err(err)?;
+        if k == 0 {
+            chart.draw_series(LineSeries::new(line(&d.per_user_tail), USER.mix(0.6).stroke_width(px(1.0)))).map_err(err)?;
+        }
+        if let Some(o) = op {
+            let y = if k == 0 { o.1 } else { o.2 };
+            chart.draw_series(std::iter::once(Circle::new((o.0, y), px(7.0), OP.stroke_width(px(3.0))))).map_err(err)?;
+        }
+        let crosses = if k == 0 { &user_pts } else { &sys_pts };
+        chart.draw_series(crosses.iter().map(|p| Cross::new(*p, px(6.0) as i32, color.stroke_width(px(2.5))))).map_err(err)?;
     }
-    chart.draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.per_user[i])), USER.stroke_width(px(3.0)))).map_err(err)?;
-    chart.draw_series(pts.iter().map(|&i| Circle::new((d.x[i], d.per_user[i]), 3, USER.filled()))).map_err(err)?;
-    chart.draw_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.per_user_tail[i])), USER.mix(0.6).stroke_width(px(1.0)))).map_err(err)?;
-    chart.draw_secondary_series(LineSeries::new(pts.iter().map(|&i| (d.x[i], d.system[i])), SYSTEM.stroke_width(px(3.0)))).map_err(err)?;
-    chart.draw_secondary_series(pts.iter().map(|&i| Circle::new((d.x[i], d.system[i]), 3, SYSTEM.filled()))).map_err(err)?;
-    if let Some((x, _, s)) = op {
-        chart.draw_secondary_series(std::iter::once(Circle::new((x, s), px(7.0), OP.stroke_width(px(3.0))))).map_err(err)?;
-    }
-    let size = px(6.0) as i32;
-    chart.draw_series(user_pts.into_iter().map(|p| Cross::new(p, size, USER.stroke_width(px(2.5))))).map_err(err)?;
-    chart.draw_secondary_series(sys_pts.into_iter().map(|p| Cross::new(p, size, SYSTEM.stroke_width(px(2.5))))).map_err(err)?;
     super::draw_legend_strip(&strip, &entries, scale).map_err(err)?;
     root.present().map_err(err)?;
     Ok(())

@@ -95,6 +95,9 @@ impl DrawingBackend for PageBackend<'_> {
 
 /// A chart the page draws: its data type, drawn by the chart module's generic `draw`.
 pub trait PageChart: Clone + PartialEq + Send + Sync + 'static {
+    /// Height ÷ width on screen (the stacked throughput panels need more height than one plot).
+    const ASPECT: f64 = 0.47;
+
     /// Draws onto the page's backend.
     ///
     /// # Errors
@@ -116,6 +119,8 @@ pub trait PageChart: Clone + PartialEq + Send + Sync + 'static {
 }
 
 impl PageChart for crate::chart::throughput::ThroughputData {
+    const ASPECT: f64 = 0.66;
+
     fn draw_on(&self, area: &DrawingArea<PageBackend<'_>, Shift>, scale: f64) -> Result<(), String> {
         crate::chart::throughput::draw(area, self, scale)
     }

@@ -47,14 +47,14 @@ pub fn Charts(
     view! {
         <div class="charts">
             <figure class="chart">
-                <figcaption>"Per-user and system tokens/s against concurrency"
-                    <small>" — per user = 1 / TPOT while generating; system = all output tokens ÷ time, prompts included, so one user's system figure sits below the per-user one. Blue: per user (thin: at the target percentile); orange: system; red: the target's per-user floor; dashed: saturation knee; green ring: operating point; band: ± the model's validated p90 error (single-stream band for one user, batched band under load); crosses: your imported measurements; dashed and lighter: the pinned scenario A."</small>
+                <figcaption>"Per-user and system tokens/s against concurrency (per user above, system below)"
+                    <small>" — two panels, one load axis: the two figures have different units, so they are not drawn on one plot (where their crossing would mean nothing). Per user = 1 / TPOT while generating (thin: at the target percentile); system = all output tokens ÷ time, prompts included. Red line: the target's per-user floor; dashed: saturation knee; dotted: capacity at the target; green ring: operating point; band: ± the model's validated p90 error; crosses: your imported measurements; dashed and lighter: the pinned scenario A."</small>
                 </figcaption>
                 <ChartCanvas id="chart-throughput" file="tps-throughput" data=tput viewport />
             </figure>
             <figure class="chart">
                 <figcaption>"TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)"
-                    <small>" — purple: TTFT (left axis), teal: TPOT (right axis); thick P50, thin P95, medium P99; dashed: the targets; dashed and lighter: the pinned scenario A at its target percentile. Saturated levels (queue growing without bound) and TTFTs beyond 4 × the target are clipped at the top."</small>
+                    <small>" — purple: TTFT (left axis), teal: TPOT (right axis); P50 solid, P95 dashed, P99 dotted; thin dashed: the targets; wide, light, long dashes: the pinned scenario A at its target percentile. Saturated levels (queue growing without bound) and TTFTs beyond 4 × the target are clipped at the top."</small>
                 </figcaption>
                 <ChartCanvas id="chart-latency" file="tps-latency" data=lat viewport />
             </figure>
@@ -75,13 +75,13 @@ fn window_width() -> f64 {
 }
 
 /// The logical size to draw at: the canvas's CSS width on screen, [`PRINT`] when printing.
-fn logical_size(el: &web_sys::HtmlCanvasElement, print: bool) -> (f64, f64) {
+fn logical_size(el: &web_sys::HtmlCanvasElement, print: bool, aspect: f64) -> (f64, f64) {
     if print {
         return PRINT;
     }
     let css_w = f64::from(el.client_width());
     let w = if css_w > 0.0 { css_w.clamp(300.0, 1600.0) } else { WIDTH };
-    (w, (w * 0.47).clamp(260.0, HEIGHT))
+    (w, (w * aspect).clamp(260.0 * aspect / 0.47, HEIGHT * aspect / 0.47))
 }
 
 /// Draws `data` on the canvas (clears it when there is nothing to draw); the error message, if any.
@@ -89,7 +89,7 @@ fn render<T: PageChart>(el: &web_sys::HtmlCanvasElement, data: Option<&T>, print
     let screen = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0);
     // Print at 3 × (about 250 dpi on paper), the screen at its own density.
     let scale = if print { 3.0 } else { screen };
-    let (lw, lh) = logical_size(el, print);
+    let (lw, lh) = logical_size(el, print, T::ASPECT);
     let (w, h) = ((lw * scale).round() as u32, (lh * scale).round() as u32);
     if el.width() != w || el.height() != h {
         el.set_width(w);
@@ -146,7 +146,7 @@ fn ChartCanvas<T: PageChart>(
         if id.ends_with("-png") {
             super::export::download_canvas_png(&el, &format!("{file}.png"));
         } else if id.ends_with("-svg") {
-            let (w, h) = logical_size(&el, false);
+            let (w, h) = logical_size(&el, false, T::ASPECT);
             match data.with_untracked(|d| d.as_ref().map(|d| d.svg((w.round() as u32, h.round() as u32)))) {
                 Some(Ok(s)) => super::export::download_text(&format!("{file}.svg"), "image/svg+xml", &s),
                 Some(Err(e)) => set_problem.set(Some(e)),

@@ -5,6 +5,7 @@
 mod backend;
 mod charts;
 mod compare;
+mod explain;
 mod export;
 mod fleet;
 mod inputs;
@@ -26,6 +27,7 @@ use leptos::prelude::*;
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
+    apply_theme(stored_theme().as_deref());
     let inputs = Inputs::new();
     // Scenario A of "A versus B", when one is pinned; the page's scenario is then B.
     let pinned = RwSignal::new(None::<Scenario>);
@@ -115,6 +117,7 @@ pub fn App() -> impl IntoView {
     view! {
         <header class="top">
             <h1>"TPS Planner"</h1>
+            <button type="button" class="theme" id="theme-toggle" on:click=move |_| toggle_theme() title="Light or dark theme (remembered in this browser)">"◐ Theme"</button>
             <p class="tagline">"Tokens per second for one user and for the whole server — and the load where it stops being good enough."</p>
         </header>
         {move || link_error.get().map(|m| view! { <p class="warning link-error" role="alert">{m}</p> })}
@@ -133,6 +136,7 @@ pub fn App() -> impl IntoView {
                 <sizing::SizingCards report />
                 <compare::DiffTable report report_a problem=a_problem />
                 <charts::Charts report report_a measurements />
+                <explain::Explain report />
                 <table::SweepTable report />
                 <measure::MeasurementsPanel inputs scenario=settled measurements />
                 <reproduce::ReproducePanel scenario=settled report />
@@ -413,4 +417,40 @@ fn record_eval_ms(ms: f64) {
     if let Some(w) = web_sys::window() {
         let _ = js_sys::Reflect::set(&w, &"__tpsLastEvalMs".into(), &ms.into());
     }
+}
+
+/// The theme chosen with the toggle ("light" or "dark"), from localStorage; none: the OS's.
+fn stored_theme() -> Option<String> {
+    web_sys::window()?.local_storage().ok()??.get_item("tps-theme").ok()?
+}
+
+/// Sets `data-theme` on the root element (the style sheet follows `prefers-color-scheme` without it).
+fn apply_theme(theme: Option<&str>) {
+    if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        let _ = match theme {
+            Some(t) => root.set_attribute("data-theme", t),
+            None => root.remove_attribute("data-theme"),
+        };
+    }
+}
+
+/// Switches between light and dark (from whichever is shown) and remembers the choice.
+fn toggle_theme() {
+    let Some(w) = web_sys::window() else { return };
+    let dark = match stored_theme() {
+        Some(t) => t == "dark",
+        // window.matchMedia through js_sys (web-sys's MediaQueryList feature is not enabled).
+        None => js_sys::Reflect::get(&w, &"matchMedia".into())
+            .ok()
+            .and_then(|f| wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(f).ok())
+            .and_then(|f| f.call1(&w, &"(prefers-color-scheme: dark)".into()).ok())
+            .and_then(|m| js_sys::Reflect::get(&m, &"matches".into()).ok())
+            .and_then(|m| m.as_bool())
+            .unwrap_or(false),
+    };
+    let next = if dark { "light" } else { "dark" };
+    if let Ok(Some(s)) = w.local_storage() {
+        let _ = s.set_item("tps-theme", next);
+    }
+    apply_theme(Some(next));
 }

@@ -35,7 +35,7 @@ pub(super) fn fmt(v: f64) -> String {
 }
 
 /// A latency limit for text ("none" for the batch target).
-fn limit(ms: f64) -> String {
+pub(super) fn limit(ms: f64) -> String {
     if ms >= 1e8 {
         "none".into()
     } else {
@@ -49,9 +49,19 @@ pub fn Results(
     /// The evaluation.
     report: Memo<Result<Report, ScenarioError>>,
 ) -> impl IntoView {
-    move || match report.get() {
+    let verdict = move || {
+        report.with(|r| {
+            r.as_ref().ok().map(|r| {
+                // One short line, the rest below it (the text is unchanged: the split keeps every character).
+                let cut = r.verdict.find("; ").map_or(r.verdict.len(), |i| i + 1);
+                let (line, more) = r.verdict.split_at(cut);
+                (r.verdict_ok, line.to_string(), more.to_string())
+            })
+        })
+    };
+    let headline = move || match report.get() {
         Err(e) => view! {
-            <div class="card error-card" role="alert" id="scenario-error">
+            <div class="card error-card lead" role="alert" id="scenario-error">
                 <strong>"Cannot compute: "</strong>{format!("{}: {}", e.field, e.message)}
             </div>
         }
@@ -68,21 +78,29 @@ pub fn Results(
                 fmt(ss.ceiling_tps)
             );
             view! {
-                <div class="cards">
+                <div class="cards lead" id="headline">
                     <div class="card">
-                        <h2>"Single-stream ceiling"</h2>
+                        <h2>"Single-stream ceiling "{super::explain::info("the single-stream ceiling", format!(
+                            "The most one user could get if the engine read memory at the device's full specified bandwidth, with no overhead: {formula}. Real engines reach a share of it (the efficiency class below)."
+                        ))}</h2>
                         <p class="big" id="ceiling">{fmt(ss.ceiling_tps)}<small>" tok/s"</small></p>
                         <p class="formula" id="ceiling-formula">{formula}</p>
                         <p class="note">"memory bandwidth ÷ bytes read per token (the weights every token streams — not the embedding table — plus the KV cache); no engine reaches it"</p>
                     </div>
                     <div class="card">
-                        <h2>"One user, predicted"</h2>
+                        <h2>"One user, predicted "{super::explain::info("one user's tok/s", format!(
+                            "Per-user TPS with nobody else on the server: 1 ÷ TPOT = 1000 ÷ {} ms = {} tok/s while the answer streams, after a TTFT of {} ms (reading the {:.0}-token prompt at {} tok/s).",
+                            fmt(ss.tpot_ms), fmt(ss.decode_tps), fmt(ss.ttft_ms), r.prompt_tokens, fmt(ss.prefill_tps)
+                        ))}</h2>
                         <p class="big" id="decode-tps">{fmt(ss.decode_tps)}<small>" tok/s"</small></p>
                         <p class="formula">{format!("± {:.0} % · TPOT {} ms · TTFT {} ms · prefill {} tok/s", r.band.single_stream_pct, fmt(ss.tpot_ms), fmt(ss.ttft_ms), fmt(ss.prefill_tps))}</p>
                         <p class="note" class:bad=!m.fits>{if m.fits { format!("{} on {} with {}", r.model, r.hardware, r.engine) } else { "does not fit in memory: this is what it would do if it did".to_string() }}</p>
                     </div>
                     <div class="card">
-                        <h2>"Memory"</h2>
+                        <h2>"Memory "{super::explain::info("sequences at once", format!(
+                            "The most sequences the engine runs in one batch: its max batch, or as many prompts as fit in the KV-cache space ({} GB left after {} GB of weights, at {} KB per token). At their full {:.0} tokens, {:.0} fit; past that the engine preempts.",
+                            fmt(m.kv_budget_gb.max(0.0)), fmt(m.weights_gb), fmt(m.kv_bytes_per_token / 1e3), m.context_tokens, m.kv_max_sequences.floor()
+                        ))}</h2>
                         <p class="big" id="max-concurrency">{format!("{:.0}", m.max_concurrency)}<small>{if m.max_concurrency.round() == 1.0 { " sequence at once" } else { " sequences at once" }}</small></p>
                         <p class="formula">{format!(
                             "weights {} GB · KV {} KB/token · {}",
@@ -96,7 +114,14 @@ pub fn Results(
                         ) } else { "does not fit".to_string() }}</p>
                     </div>
                 </div>
-                <p class="verdict" class:fail=!r.verdict_ok id="verdict">{r.verdict.clone()}</p>
+            }
+            .into_any()
+        }
+    };
+    let rest = move || {
+        report.with(|r| {
+            let Ok(r) = r else { return ().into_any() };
+            view! {
                 <p class="context" id="verdict-context">{format!(
                     "{} ({}) on {} with {}; {} prompt + {} output tokens; {}{}; predictions ± {:.0} % single stream, ± {:.0} % under load (validated p90).",
                     r.model, r.quantization, r.hardware, r.engine,
@@ -120,6 +145,14 @@ pub fn Results(
                 </details>
             }
             .into_any()
-        }
+        })
+    };
+    // The verdict's element stays in place, so screen readers announce its new text when the inputs change.
+    view! {
+        {headline}
+        <div class="verdict lead" id="verdict" role="status" aria-live="polite" class:fail=move || verdict().is_some_and(|v| !v.0) class:none=move || verdict().is_none()>
+            {move || verdict().map(|(_, line, more)| view! { <span class="verdict-line">{line}</span><span class="verdict-more">{more}</span> })}
+        </div>
+        {rest}
     }
 }

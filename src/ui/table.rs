@@ -39,20 +39,7 @@ pub fn SweepTable(
                 <details class="sweep-table">
                     <summary>"Table of the sweep"</summary>
                     <div class="table-scroll"><table id="sweep-table">
-                        <thead>
-                            <tr>
-                                <th>{if r.sweep.first().is_some_and(|l| l.request_rate.is_some()) { "rate" } else { "users" }}</th>
-                                <th>"tok/s per user"</th>
-                                <th>"tok/s total"</th>
-                                <th>"TTFT P50 ms"</th>
-                                <th>{if p == 50.0 { "TTFT P50 ms (target)".to_string() } else { format!("TTFT P{p:.0} ms") }}</th>
-                                <th>"TPOT P50 ms"</th>
-                                <th>{if p == 50.0 { "TPOT P50 ms (target)".to_string() } else { format!("TPOT P{p:.0} ms") }}</th>
-                                <th>"batch"</th>
-                                <th>"bound"</th>
-                                <th>"target"</th>
-                            </tr>
-                        </thead>
+                        <thead><tr>{heads(r).into_iter().map(|(h, name, body)| view! { <th>{h}" "{super::explain::info(name, body)}</th> }).collect_view()}</tr></thead>
                         <tbody>{rows}</tbody>
                     </table></div>
                 </details>
@@ -60,4 +47,82 @@ pub fn SweepTable(
             .into_any()
         })
     }
+}
+
+/// Each column's heading, its name for the ⓘ and its definition with the figures of the level nearest the
+/// operating point.
+fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
+    let p = r.target.percentile;
+    let pp = format!("P{p:.0}");
+    let Some(l) = super::explain::example(r) else { return Vec::new() };
+    let at = super::explain::load(l.concurrency, l.request_rate);
+    let rate = l.request_rate.is_some();
+    let fmt = super::results::fmt;
+    let lim = super::results::limit;
+    let tgt = |t: &str| if p == 50.0 { format!("{t} P50 ms (target)") } else { format!("{t} {pp} ms") };
+    vec![
+        (
+            if rate { "rate" } else { "users" }.to_string(),
+            "the load",
+            if rate {
+                "Requests per second arriving (an open loop: they come whether or not the server keeps up).".to_string()
+            } else {
+                "Concurrent users: requests in flight at once, each user sending the next as soon as the last answer ends.".to_string()
+            },
+        ),
+        (
+            "tok/s per user".into(),
+            "tok/s per user",
+            format!("Per-user TPS = 1 ÷ TPOT while generating: at {at}, 1000 ÷ {} ms = {} tok/s.", fmt(l.tpot_ms.p50), fmt(l.per_user_tps)),
+        ),
+        (
+            "tok/s total".into(),
+            "tok/s total",
+            format!("System TPS = all users' output tokens ÷ time (prompts take their share of it): {} tok/s at {at}.", fmt(l.system_tps)),
+        ),
+        (
+            "TTFT P50 ms".into(),
+            "TTFT P50",
+            format!("Time to first token, median: queueing plus reading the prompt; half the requests wait less. {} ms at {at}.", fmt(l.ttft_ms.p50)),
+        ),
+        (
+            tgt("TTFT"),
+            "the target's TTFT",
+            format!(
+                "TTFT at {pp}: only {:.0} % of requests wait longer. {} ms at {at}; target ≤ {} ms.",
+                100.0 - p,
+                fmt(l.ttft_ms.at(p)),
+                lim(r.target.ttft_ms)
+            ),
+        ),
+        (
+            "TPOT P50 ms".into(),
+            "TPOT P50",
+            format!("Time per output token after the first, median: (E2E − TTFT) ÷ (output tokens − 1). {} ms at {at}.", fmt(l.tpot_ms.p50)),
+        ),
+        (
+            tgt("TPOT"),
+            "the target's TPOT",
+            format!(
+                "TPOT at {pp}: only {:.0} % of requests are slower. {} ms at {at}; target ≤ {} ms.",
+                100.0 - p,
+                fmt(l.tpot_ms.at(p)),
+                lim(r.target.tpot_ms)
+            ),
+        ),
+        (
+            "batch".into(),
+            "the batch",
+            format!("Mean sequences decoded together in one step (they share it): {} at {at}.", fmt(l.mean_batch)),
+        ),
+        (
+            "bound".into(),
+            "the bound",
+            format!(
+                "What sets a step's time: memory (bytes read ÷ bandwidth), compute (arithmetic ÷ FLOP/s) or overhead (the engine's fixed time per step). At {at}: {}.",
+                super::explain::bound(l)
+            ),
+        ),
+        ("target".into(), "the target column", format!("✓ the level meets the target at {pp}; ✗ it does not; saturated: the queue grows without bound.")),
+    ]
 }

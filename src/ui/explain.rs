@@ -1,0 +1,191 @@
+//! "How to read this": every term of the page explained with the figures on screen, and the ⓘ buttons that
+//! open one definition and its formula with the numbers. Nothing is computed here: each sentence quotes a
+//! field of the [`Report`] (the operating point, the knee, the capacity, a sweep level).
+
+use super::results::fmt;
+use super::results::limit;
+use crate::scenario::{LimitedBy, LoadPoint, Report, ScenarioError};
+use leptos::prelude::*;
+
+/// An ⓘ opening a definition: a `<details>`, so it opens by keyboard (Enter or Space on its summary), tells
+/// screen readers whether it is expanded, and shows nothing on hover alone.
+pub(super) fn info(name: &'static str, body: String) -> impl IntoView {
+    view! {
+        <details class="info">
+            <summary aria-label=format!("What is {name}?") title=format!("What is {name}?")>"i"</summary>
+            <span class="info-body" role="note">{body}</span>
+        </details>
+    }
+}
+
+/// "12 users" or "3.2 req/s".
+pub(super) fn load(concurrency: Option<f64>, rate: Option<f64>) -> String {
+    match (concurrency, rate) {
+        (Some(c), _) => format!("{c:.0} {}", if c.round() == 1.0 { "user" } else { "users" }),
+        (None, Some(r)) => format!("{} req/s", fmt(r)),
+        _ => "—".into(),
+    }
+}
+
+/// The sweep level nearest (on the log scale the charts use) to `x`, else the first.
+pub(super) fn level_near(r: &Report, x: Option<f64>) -> Option<&LoadPoint> {
+    let at = |l: &LoadPoint| l.concurrency.or(l.request_rate).unwrap_or(1.0).max(1e-9).ln();
+    let x = x.map(|x| x.max(1e-9).ln());
+    r.sweep.iter().min_by(|a, b| x.map_or(std::cmp::Ordering::Equal, |x| (at(a) - x).abs().total_cmp(&(at(b) - x).abs())))
+}
+
+/// The level the explanations quote: the one nearest the operating point.
+pub(super) fn example(r: &Report) -> Option<&LoadPoint> {
+    level_near(r, r.operating_point.as_ref().and_then(|o| o.concurrency.or(o.request_rate)))
+}
+
+/// "How to read this", open by default on a wide screen.
+#[component]
+pub fn Explain(
+    /// The evaluation.
+    report: Memo<Result<Report, ScenarioError>>,
+) -> impl IntoView {
+    let wide = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).is_none_or(|w| w > 600.0);
+    view! {
+        <details class="explain" id="explain" open=wide>
+            <summary>"How to read this — on these numbers"</summary>
+            <ul>{move || report.with(|r| r.as_ref().map(sentences).unwrap_or_default().into_iter().map(|(t, s)| view! { <li><b>{t}</b>" "{s}</li> }).collect_view())}</ul>
+        </details>
+    }
+}
+
+/// The panel's sentences: (term, sentence filled with the report's figures).
+fn sentences(r: &Report) -> Vec<(&'static str, String)> {
+    let Some(l) = example(r) else { return Vec::new() };
+    let p = format!("P{:.0}", r.target.percentile);
+    let at = load(l.concurrency, l.request_rate);
+    let mut v = Vec::new();
+    if let Some(o) = &r.operating_point {
+        v.push((
+            "In one line:",
+            format!(
+                "at {} each reader gets {} tok/s, {} tok/s in total — the operating point, where this page suggests running one server.",
+                load(o.concurrency, o.request_rate),
+                fmt(o.per_user_tps),
+                fmt(o.system_tps)
+            ),
+        ));
+    }
+    v.push((
+        "Per-user TPS",
+        format!(
+            "is the speed one reader sees while the answer streams: 1 ÷ TPOT. At {at} the median TPOT is {} ms, so each user gets 1000 ÷ {} = {} tok/s.",
+            fmt(l.tpot_ms.p50),
+            fmt(l.tpot_ms.p50),
+            fmt(l.per_user_tps)
+        ),
+    ));
+    v.push((
+        "System TPS",
+        format!(
+            "is all output tokens of all users ÷ time: {} tok/s at {at}. It is what the server is worth; per-user TPS is what a reader feels.",
+            fmt(l.system_tps)
+        ),
+    ));
+    if let (Some(a), Some(b)) = (r.sweep.first(), r.sweep.iter().rev().find(|l| !l.saturated)) {
+        v.push((
+            "Why one falls while the other rises:",
+            format!(
+                "the engine decodes every running sequence in one step, so the batch shares each step and the weights are read once for all of them — more users, more tokens per step (system {} → {} tok/s from {} to {}). But a step grows with the batch (more KV cache to read, more arithmetic), so each user waits longer between tokens (per user {} → {} tok/s).",
+                fmt(a.system_tps),
+                fmt(b.system_tps),
+                load(a.concurrency, a.request_rate),
+                load(b.concurrency, b.request_rate),
+                fmt(a.per_user_tps),
+                fmt(b.per_user_tps)
+            ),
+        ));
+    }
+    v.push((
+        "TTFT, TPOT, ITL:",
+        format!(
+            "TTFT (time to first token) is the wait before the answer starts — queueing plus reading the prompt: {} ms median at {at}. TPOT (time per output token) is the mean gap after the first token, (E2E − TTFT) ÷ (output tokens − 1). ITL (inter-token latency) is each single gap: {} ms median, {} ms at P99.",
+            fmt(l.ttft_ms.p50),
+            fmt(l.itl_ms.p50),
+            fmt(l.itl_ms.p99)
+        ),
+    ));
+    v.push((
+        "P50, P95, P99:",
+        format!(
+            "half of the requests do better than P50; only the 5 % slowest are past P95, the 1 % slowest past P99. At {at}: TPOT P50 {} ms, P95 {} ms, P99 {} ms. The target is judged at {p}: TPOT ≤ {} ms, TTFT ≤ {} ms.",
+            fmt(l.tpot_ms.p50),
+            fmt(l.tpot_ms.p95),
+            fmt(l.tpot_ms.p99),
+            limit(r.target.tpot_ms),
+            limit(r.target.ttft_ms)
+        ),
+    ));
+    if let Some(k) = &r.knee {
+        v.push((
+            "The knee",
+            format!(
+                "({}, dashed on the chart) is where system TPS reaches 90 % of its maximum: {} of {} tok/s. Past it, more users mostly add waiting, not throughput.",
+                load(k.concurrency, k.request_rate),
+                fmt(k.system_tps),
+                fmt(r.peak.system_tps)
+            ),
+        ));
+    }
+    if let Some(c) = &r.capacity {
+        v.push((
+            "The capacity at the target",
+            format!(
+                "(dotted) is {}: the most load whose {p} still meets the target, limited by {}{}.",
+                load(c.max_users_at_target, c.max_request_rate_at_target),
+                limited_by(c.limited_by),
+                c.next.as_ref().map_or_else(String::new, |n| format!(
+                    "; at {} {p} TPOT is {} ms",
+                    load(n.concurrency, n.request_rate),
+                    fmt(n.tpot_p_ms)
+                ))
+            ),
+        ));
+    }
+    if let Some(o) = &r.operating_point {
+        v.push((
+            "The operating point",
+            format!(
+                "(green ring) runs at {:.0} % of the capacity's throughput: {}, {} tok/s each, {} in total. Why not at the capacity? Requests arrive in bursts, and a queue's wait grows like utilisation ÷ (1 − utilisation) service times: 1.5 at 60 % busy, 9 at 90 %, 99 at 99 % — near capacity TTFT explodes. 50–70 % keeps headroom for bursts and for the model's ± {:.0} % error.",
+                r.target.operating_fraction * 100.0,
+                load(o.concurrency, o.request_rate),
+                fmt(o.per_user_tps),
+                fmt(o.system_tps),
+                r.band.batched_pct
+            ),
+        ));
+    }
+    v.push((
+        "Memory- or compute-bound:",
+        format!(
+            "at {at} the steps are {}-bound ({:.0} % of the busy time waiting on memory, {:.0} % on compute). Memory-bound, a step costs the bytes it reads ÷ the bandwidth, so a bigger batch is nearly free (one stream's ceiling: {} tok/s); compute-bound, the batch's arithmetic sets the pace and more users share a fixed throughput.",
+            bound(l),
+            l.memory_bound_fraction * 100.0,
+            l.compute_bound_fraction * 100.0,
+            fmt(r.single_stream.ceiling_tps)
+        ),
+    ));
+    v
+}
+
+/// "memory", "compute" or "overhead".
+pub(super) fn bound(l: &LoadPoint) -> String {
+    format!("{:?}", l.bound).to_lowercase()
+}
+
+/// What limits the capacity, in words.
+fn limited_by(l: LimitedBy) -> &'static str {
+    match l {
+        LimitedBy::Tpot => "TPOT",
+        LimitedBy::Ttft => "TTFT",
+        LimitedBy::Task => "the task time",
+        LimitedBy::Memory => "the KV-cache memory",
+        LimitedBy::EngineCap => "the engine's batch cap",
+        LimitedBy::Errors => "rejected requests",
+    }
+}
