@@ -448,11 +448,7 @@ mod cli {
         }
     }
 
-    fn fmt_limit(v: f64) -> String {
-        if v >= 1e8 {
-            "none".into()
-        } else {
-            format!("{v:.0}")
-        }
+    fn fmt_limit(v: Option<f64>) -> String {
+        v.map_or_else(|| "none".into(), |v| format!("{v:.0}"))
     }
 }

@@ -130,7 +130,7 @@ pub(super) fn grid_limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
 pub(super) fn target_text(r: &Resolved) -> String {
     let t = &r.target;
     let p = t.percentile as u32;
-    let latency = match (t.ttft_ms < 1e8, t.tpot_ms < 1e8) {
+    let latency = match (t.ttft_limit_ms().is_some(), t.tpot_limit_ms().is_some()) {
         (true, true) => Some(format!("P{p} TTFT ≤ {:.0} ms and TPOT ≤ {:.0} ms", t.ttft_ms, t.tpot_ms)),
         (true, false) => Some(format!("P{p} TTFT ≤ {:.0} ms", t.ttft_ms)),
         (false, true) => Some(format!("P{p} TPOT ≤ {:.0} ms", t.tpot_ms)),

@@ -103,6 +103,26 @@ pub struct Target {
     pub task_s: Option<f64>,
 }
 
+impl Target {
+    /// The TPOT limit, ms; `None` for a target without one (batch mode).
+    #[must_use]
+    pub fn tpot_limit_ms(&self) -> Option<f64> {
+        (self.tpot_ms < crate::presets::targets::NO_LIMIT_MS / 10.0).then_some(self.tpot_ms)
+    }
+
+    /// The TTFT limit, ms; `None` for a target without one (batch mode).
+    #[must_use]
+    pub fn ttft_limit_ms(&self) -> Option<f64> {
+        (self.ttft_ms < crate::presets::targets::NO_LIMIT_MS / 10.0).then_some(self.ttft_ms)
+    }
+
+    /// Whether the target limits latency at all.
+    #[must_use]
+    pub fn limits_latency(&self) -> bool {
+        self.tpot_limit_ms().is_some() || self.ttft_limit_ms().is_some()
+    }
+}
+
 /// A scenario with every gap filled and every number checked.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Resolved {

@@ -117,8 +117,8 @@ fn sentences(r: &Report) -> Vec<(&'static str, String)> {
             fmt(l.tpot_ms.p50),
             fmt(l.tpot_ms.p95),
             fmt(l.tpot_ms.p99),
-            limit(r.target.tpot_ms),
-            limit(r.target.ttft_ms)
+            limit(r.target.tpot_limit_ms()),
+            limit(r.target.ttft_limit_ms())
         ),
     ));
     if let Some(k) = &r.knee {

@@ -15,11 +15,11 @@ fn question(s: &Scenario, r: &Report) -> String {
         _ => String::new(),
     };
     let t = &r.target;
-    let target = if t.ttft_ms >= 1e8 && t.tpot_ms >= 1e8 {
+    let target = if !t.limits_latency() {
         "no latency target (batch)".to_string()
     } else {
-        let lim = |v: f64| if v >= 1e8 { "none".to_string() } else { format!("{} ms", fmt(v)) };
-        format!("P{:.0} TTFT ≤ {}, TPOT ≤ {}", t.percentile, lim(t.ttft_ms), lim(t.tpot_ms))
+        let lim = |v: Option<f64>| v.map_or_else(|| "none".to_string(), |v| format!("{} ms", fmt(v)));
+        format!("P{:.0} TTFT ≤ {}, TPOT ≤ {}", t.percentile, lim(t.ttft_limit_ms()), lim(t.tpot_limit_ms()))
     };
     let task = t.task_s.map_or_else(String::new, |x| format!(", task ≤ {} s", crate::model::units::fmt_num(x)));
     let mut parts = vec![

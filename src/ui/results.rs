@@ -35,12 +35,8 @@ pub(super) fn fmt(v: f64) -> String {
 }
 
 /// A latency limit for text ("none" for the batch target).
-pub(super) fn limit(ms: f64) -> String {
-    if ms >= 1e8 {
-        "none".into()
-    } else {
-        fmt(ms)
-    }
+pub(super) fn limit(ms: Option<f64>) -> String {
+    ms.map_or_else(|| "none".into(), fmt)
 }
 
 /// Headline results, or the error that prevents them.
@@ -126,10 +122,10 @@ pub fn Results(
                     "{} ({}) on {} with {}; {} prompt + {} output tokens; {}{}; predictions ± {:.0} % single stream, ± {:.0} % under load (validated p90).",
                     r.model, r.quantization, r.hardware, r.engine,
                     r.prompt_tokens, r.output_tokens,
-                    if r.target.ttft_ms >= 1e8 && r.target.tpot_ms >= 1e8 {
+                    if !r.target.limits_latency() {
                         "no latency target (batch)".to_string()
                     } else {
-                        format!("P{:.0} targets TTFT ≤ {} ms, TPOT ≤ {} ms", r.target.percentile, limit(r.target.ttft_ms), limit(r.target.tpot_ms))
+                        format!("P{:.0} targets TTFT ≤ {} ms, TPOT ≤ {} ms", r.target.percentile, limit(r.target.ttft_limit_ms()), limit(r.target.tpot_limit_ms()))
                     },
                     r.target.task_s.map_or_else(String::new, |t| format!(", task ≤ {} s", crate::model::units::fmt_num(t))),
                     r.band.single_stream_pct, r.band.batched_pct

@@ -85,11 +85,8 @@ fn capacity_card(r: &Report) -> Card {
         note: String::new(),
     };
     let Some(cap) = r.capacity.as_ref() else {
-        c.sentence = if r.target.ttft_ms >= 1e8 && r.target.tpot_ms >= 1e8 {
-            "No latency target (batch): see the peak.".into()
-        } else {
-            "No load level meets the target.".into()
-        };
+        c.sentence =
+            if !r.target.limits_latency() { "No latency target (batch): see the peak.".into() } else { "No load level meets the target.".into() };
         return c;
     };
     c.big = Some((

@@ -92,7 +92,7 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
                 "TTFT at {pp}: only {:.0} % of requests wait longer. {} ms at {at}; target ≤ {} ms.",
                 100.0 - p,
                 fmt(l.ttft_ms.at(p)),
-                lim(r.target.ttft_ms)
+                lim(r.target.ttft_limit_ms())
             ),
         ),
         (
@@ -107,7 +107,7 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
                 "TPOT at {pp}: only {:.0} % of requests are slower. {} ms at {at}; target ≤ {} ms.",
                 100.0 - p,
                 fmt(l.tpot_ms.at(p)),
-                lim(r.target.tpot_ms)
+                lim(r.target.tpot_limit_ms())
             ),
         ),
         (

@@ -117,7 +117,14 @@ pub(super) fn presets_list(which: Option<PresetTable>) -> String {
     if all || w == "targets" {
         out += "# targets (TTFT ms, TPOT ms at percentile)\n";
         for t in presets::targets::TARGETS {
-            out += &format!("{:<32} TTFT {:>9} TPOT {:>9} P{}  {}\n", t.id, fmt_limit(t.ttft_ms), fmt_limit(t.tpot_ms), t.percentile, t.name);
+            out += &format!(
+                "{:<32} TTFT {:>9} TPOT {:>9} P{}  {}\n",
+                t.id,
+                fmt_limit(preset_limit(t.ttft_ms)),
+                fmt_limit(preset_limit(t.tpot_ms)),
+                t.percentile,
+                t.name
+            );
         }
     }
     out
@@ -175,7 +182,7 @@ pub(super) fn render_table(r: &Report) -> String {
         .target
         .task_s
         .map_or_else(String::new, |t| format!("; a task (agent steps × (TTFT + {:.0} output tokens × TPOT) at P{pct:.0}) ≤ {t} s", r.output_tokens));
-    if r.target.tpot_ms >= 1e8 && r.target.ttft_ms >= 1e8 {
+    if !r.target.limits_latency() {
         o += &format!(
             "target: {} — {}\n\n",
             r.target.name,
@@ -185,8 +192,8 @@ pub(super) fn render_table(r: &Report) -> String {
         o += &format!(
             "target: {} — P{pct:.0} TTFT ≤ {} ms, TPOT ≤ {} ms{task}\n\n",
             r.target.name,
-            fmt_limit(r.target.ttft_ms),
-            fmt_limit(r.target.tpot_ms)
+            fmt_limit(r.target.ttft_limit_ms()),
+            fmt_limit(r.target.tpot_limit_ms())
         );
     }
     o += &format!(
@@ -245,4 +252,9 @@ pub(super) fn render_table(r: &Report) -> String {
         }
     }
     o
+}
+
+/// A target preset's limit, `None` where it has none (the batch target).
+fn preset_limit(ms: f64) -> Option<f64> {
+    (ms < tps_planner::presets::targets::NO_LIMIT_MS / 10.0).then_some(ms)
 }
