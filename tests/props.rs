@@ -1,6 +1,8 @@
 //! Property tests: evaluation never panics on any numbers (NaN, ±∞, 0, negative, huge), and the model obeys
 //! its monotonic laws.
 
+mod props_common;
+use props_common::no_stray_null;
 use proptest::prelude::*;
 use tps_planner::plan;
 use tps_planner::scenario::*;
@@ -221,38 +223,6 @@ fn disaggregation_trades_ttft_for_tpot() {
     ] {
         let e = Scenario::from_json(json).unwrap().resolve().unwrap_err();
         assert_eq!(e.field, field, "{json}: {e}");
-    }
-}
-
-/// Whether every null in a report is one of the fields that are optional by design.
-fn no_stray_null(v: &serde_json::Value, key: &str) -> bool {
-    match v {
-        serde_json::Value::Null => matches!(
-            key,
-            "peak_usable"
-                | "knee"
-                | "operating_point"
-                | "ttft_p_ms"
-                | "capacity"
-                | "max_users_at_target"
-                | "max_request_rate_at_target"
-                | "next"
-                | "fleet"
-                | "peak_users"
-                | "peak_request_rate"
-                | "utilisation_one_fewer"
-                | "energy"
-                | "pue"
-                | "wall_joules_per_output_token"
-                | "cost"
-                | "currency"
-                | "devices_per_hour"
-                | "electricity_per_hour"
-                | "fleet_per_hour"
-        ),
-        serde_json::Value::Array(a) => a.iter().all(|x| no_stray_null(x, key)),
-        serde_json::Value::Object(o) => o.iter().all(|(k, x)| no_stray_null(x, k)),
-        _ => true,
     }
 }
 

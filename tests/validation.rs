@@ -392,16 +392,10 @@ fn newer_sources_single_stream() {
     let mut cases = Vec::new();
     let mut skipped = 0;
     for row in read_csv("tests/data/single_stream_new.csv") {
-        let preset = tps_planner::presets::models::MODELS.iter().any(|m| m.name == row["model"]);
-        if row["hardware_key"].starts_with("other:") || !preset || tps_planner::presets::hardware::find(&row["hardware_key"]).is_none() {
+        let Some(s) = llama_cpp_row(&row) else {
             skipped += 1;
             continue;
-        }
-        let mut s = row_scenario(&row, "llama.cpp");
-        if s.quantization.weights.as_deref().and_then(tps_planner::model::quant::weight_format).is_none() {
-            // A format without a preset (Q4_1): its bits per weight carry it.
-            s.quantization.weights = None;
-        }
+        };
         let d = resolve(&s).deployment;
         let Some(measured) = num(&row, "decode_tok_s") else { continue };
         let gen = num(&row, "gen_len").unwrap_or(128.0);
@@ -449,15 +443,10 @@ fn other_backends_single_stream() {
     let mut cases = Vec::new();
     let mut skipped = 0;
     for row in read_csv("tests/data/single_stream_more.csv") {
-        let preset = tps_planner::presets::models::MODELS.iter().any(|m| m.name == row["model"]);
-        if row["hardware_key"].starts_with("other:") || !preset || tps_planner::presets::hardware::find(&row["hardware_key"]).is_none() {
+        let Some(mut s) = llama_cpp_row(&row) else {
             skipped += 1;
             continue;
-        }
-        let mut s = row_scenario(&row, "llama.cpp");
-        if s.quantization.weights.as_deref().and_then(tps_planner::model::quant::weight_format).is_none() {
-            s.quantization.weights = None;
-        }
+        };
         let backend = backend_id(&row["backend"]);
         s.engine.backend = Some(backend.into());
         let Ok(r) = s.resolve() else {
@@ -562,4 +551,18 @@ fn moe_token_batches() {
     print_groups("MoE token batches, by model and back end", &cases, |c| c.source.clone());
     print_groups("MoE token batches, by tokens per pass", &cases, |c| c.kind.clone());
     assert!(cases.len() >= 80, "only {} rows scored", cases.len());
+}
+
+/// A llama.cpp single-stream row as a scenario, when its device and model have presets (`None` otherwise); a
+/// weight format without a preset (Q4_1) is carried by its bits per weight.
+fn llama_cpp_row(row: &std::collections::HashMap<String, String>) -> Option<tps_planner::scenario::Scenario> {
+    let preset = tps_planner::presets::models::MODELS.iter().any(|m| m.name == row["model"]);
+    if row["hardware_key"].starts_with("other:") || !preset || tps_planner::presets::hardware::find(&row["hardware_key"]).is_none() {
+        return None;
+    }
+    let mut s = row_scenario(row, "llama.cpp");
+    if s.quantization.weights.as_deref().and_then(tps_planner::model::quant::weight_format).is_none() {
+        s.quantization.weights = None;
+    }
+    Some(s)
 }
