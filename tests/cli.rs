@@ -377,3 +377,13 @@ fn calibrate_without_anything_to_fit_exits_2() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("cannot calibrate"), "{err}");
 }
+
+#[test]
+fn calibrate_refuses_runs_of_another_model_naming_it() {
+    // The sample sweep ran Llama-3.1-8B; the meeting scenario is a 70B: fitted anyway, the efficiencies would
+    // run to their bounds and still be 71 % off.
+    let (code, out, err) = tps(&["calibrate", "examples/meeting-2xh100.json", "tests/samples/vllm-bench-serve-sweep"], None);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("model") && err.contains("Llama-3.1-8B") && err.contains("70B"), "{err}");
+}

@@ -135,6 +135,20 @@ fn median_abs_pct(v: &[f64]) -> f64 {
 /// (nothing to fit), as a [`ScenarioError`] on `engine`.
 pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, ScenarioError> {
     let resolved = base.resolve()?;
+    // Runs of another model or device cannot inform this deployment's efficiencies: fitted anyway, the
+    // efficiencies run to their bounds (8B runs on a 70B scenario: η_bw 0.8 → 1.0, η_fl 0.28 → 0.89, and
+    // still 71 % off), so the calibration is refused and names the difference.
+    for m in runs {
+        if let Some(x) = import::compare(base, m)?.mismatch.first() {
+            return Err(ScenarioError::new(
+                "engine",
+                format!(
+                    "{} — {}: the run's {} is {} but the scenario's is {}; calibrate on runs of this deployment, or set the scenario to the run's {}",
+                    m.tool, m.label, x.what, x.file, x.page, x.what
+                ),
+            ));
+        }
+    }
     let before_figs = figures(base, runs)?;
     if before_figs.is_empty() {
         return Err(ScenarioError::new("engine", "nothing to calibrate on: no figure of these runs can be predicted on this deployment (does it fit? do the files hold throughput or latency figures?)"));
@@ -282,6 +296,18 @@ mod tests {
         // The calibrated scenario is a scenario: it round-trips through JSON and resolves.
         let again = Scenario::from_json(&cal.scenario.to_json()).unwrap();
         assert!(again.resolve().is_ok());
+    }
+
+    #[test]
+    fn runs_of_another_model_or_device_are_refused() {
+        let mut run = run_on(&base(), 8.0, 1.0);
+        run.model = Some("meta-llama/Llama-3.1-70B-Instruct".into());
+        let e = calibrate(&base(), &[run.clone()]).unwrap_err().to_string();
+        assert!(e.contains("model") && e.contains("70B"), "{e}");
+        run.model = None;
+        run.hardware = Some("NVIDIA L4".into());
+        let e = calibrate(&base(), &[run]).unwrap_err().to_string();
+        assert!(e.contains("hardware") && e.contains("L4"), "{e}");
     }
 
     #[test]
