@@ -197,30 +197,21 @@ fn single_stream_accuracy() {
     assert!(not_fitting.iter().all(|(_, flagged)| *flagged), "a row the source does not flag was refused: {not_fitting:?}");
     if let Ok(v) = std::env::var("TPS_VALIDATION_ROWS") {
         // TPS_VALIDATION_ROWS=N prints the N worst rows (40 when N is not a number).
+        let print = |tag: &str, c: &Case| {
+            println!(
+                "{tag}{} {:<28} {:<30} predicted {:>8.2} measured {:>8.2} ({:+.0} %)",
+                c.id,
+                c.source,
+                c.kind,
+                c.predicted,
+                c.measured,
+                (c.predicted / c.measured - 1.0) * 100.0
+            );
+        };
         let mut worst: Vec<&Case> = decode.iter().collect();
         worst.sort_by(|a, b| b.abs_pct_error().total_cmp(&a.abs_pct_error()));
-        for c in worst.iter().take(v.parse().unwrap_or(40)) {
-            println!(
-                "{} {:<28} {:<30} predicted {:>8.2} measured {:>8.2} ({:+.0} %)",
-                c.id,
-                c.source,
-                c.kind,
-                c.predicted,
-                c.measured,
-                (c.predicted / c.measured - 1.0) * 100.0
-            );
-        }
-        for c in &prefill_cases {
-            println!(
-                "prefill {} {:<28} {:<30} predicted {:>8.2} measured {:>8.2} ({:+.0} %)",
-                c.id,
-                c.source,
-                c.kind,
-                c.predicted,
-                c.measured,
-                (c.predicted / c.measured - 1.0) * 100.0
-            );
-        }
+        worst.iter().take(v.parse().unwrap_or(40)).for_each(|c| print("", c));
+        prefill_cases.iter().for_each(|c| print("prefill ", c));
     }
     assert!(decode.len() >= 400, "only {} decode rows", decode.len());
     print_groups("single-stream decode, by source", &decode, |c| c.source.clone());
