@@ -58,6 +58,13 @@ struct Card {
     note: String,
 }
 
+impl Card {
+    /// A card with its ids and title and nothing to show yet.
+    fn empty(id: &'static str, big_id: &'static str, sentence_id: &'static str, title: &'static str) -> Self {
+        Card { id, big_id, sentence_id, title, big: None, sentence: String::new(), list: Vec::new(), note: String::new() }
+    }
+}
+
 fn card(c: Card) -> impl IntoView {
     // Printed, a card that only says what to type is left out.
     let empty = c.big.is_none();
@@ -74,16 +81,7 @@ fn card(c: Card) -> impl IntoView {
 }
 
 fn capacity_card(r: &Report) -> Card {
-    let mut c = Card {
-        id: "capacity",
-        big_id: "capacity-users",
-        sentence_id: "capacity",
-        title: "Capacity at the target",
-        big: None,
-        sentence: String::new(),
-        list: Vec::new(),
-        note: String::new(),
-    };
+    let mut c = Card::empty("capacity", "capacity-users", "capacity", "Capacity at the target");
     let Some(cap) = r.capacity.as_ref() else {
         c.sentence =
             if !r.target.limits_latency() { "No latency target (batch): see the peak.".into() } else { "No load level meets the target.".into() };
@@ -107,16 +105,7 @@ fn capacity_card(r: &Report) -> Card {
 }
 
 fn fleet_card(r: &Report) -> Card {
-    let mut c = Card {
-        id: "fleet",
-        big_id: "fleet-servers",
-        sentence_id: "fleet-sentence",
-        title: "Fleet",
-        big: None,
-        sentence: String::new(),
-        list: Vec::new(),
-        note: String::new(),
-    };
+    let mut c = Card::empty("fleet", "fleet-servers", "fleet-sentence", "Fleet");
     let Some(f) = r.fleet.as_ref() else {
         c.sentence = "Type the peak users (or requests/s) under Fleet and cost to size the fleet.".into();
         return c;
@@ -142,16 +131,7 @@ fn fleet_card(r: &Report) -> Card {
 }
 
 fn energy_card(r: &Report) -> Card {
-    let mut c = Card {
-        id: "energy",
-        big_id: "energy-jpt",
-        sentence_id: "energy",
-        title: "Energy",
-        big: None,
-        sentence: String::new(),
-        list: Vec::new(),
-        note: String::new(),
-    };
+    let mut c = Card::empty("energy", "energy-jpt", "energy", "Energy");
     let Some(e) = r.energy.as_ref() else {
         c.sentence = "No power estimate: the device's TDP is not known (hardware.tdp_watts).".into();
         return c;
@@ -192,16 +172,7 @@ fn money(v: f64) -> String {
 }
 
 fn cost_card(r: &Report) -> Card {
-    let mut c = Card {
-        id: "cost",
-        big_id: "cost-per-million",
-        sentence_id: "cost",
-        title: "Cost",
-        big: None,
-        sentence: String::new(),
-        list: Vec::new(),
-        note: String::new(),
-    };
+    let mut c = Card::empty("cost", "cost-per-million", "cost", "Cost");
     let Some(k) = r.cost.as_ref() else {
         c.sentence = "Type a device-hour or electricity price under Fleet and cost (none is assumed).".into();
         return c;
