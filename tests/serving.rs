@@ -134,15 +134,7 @@ fn served_runs_accuracy() {
         let mut worst: Vec<&Case> = cases.iter().collect();
         worst.sort_by(|a, b| b.abs_pct_error().total_cmp(&a.abs_pct_error()));
         for c in worst.iter().take(v.parse().unwrap_or(60)) {
-            println!(
-                "{} {:<60} {:<10} predicted {:>10.1} measured {:>10.1} ({:+.0} %)",
-                c.id,
-                c.source,
-                c.metric,
-                c.predicted,
-                c.measured,
-                (c.predicted / c.measured - 1.0) * 100.0
-            );
+            println!("{}", c.row(c.metric, 60, 10, (10, 1)));
         }
     }
     if let Ok(path) = std::env::var("TPS_VALIDATION_CSV") {

@@ -197,17 +197,7 @@ fn single_stream_accuracy() {
     assert!(not_fitting.iter().all(|(_, flagged)| *flagged), "a row the source does not flag was refused: {not_fitting:?}");
     if let Ok(v) = std::env::var("TPS_VALIDATION_ROWS") {
         // TPS_VALIDATION_ROWS=N prints the N worst rows (40 when N is not a number).
-        let print = |tag: &str, c: &Case| {
-            println!(
-                "{tag}{} {:<28} {:<30} predicted {:>8.2} measured {:>8.2} ({:+.0} %)",
-                c.id,
-                c.source,
-                c.kind,
-                c.predicted,
-                c.measured,
-                (c.predicted / c.measured - 1.0) * 100.0
-            );
-        };
+        let print = |tag: &str, c: &Case| println!("{tag}{}", c.row(&c.kind, 28, 30, (8, 2)));
         let mut worst: Vec<&Case> = decode.iter().collect();
         worst.sort_by(|a, b| b.abs_pct_error().total_cmp(&a.abs_pct_error()));
         worst.iter().take(v.parse().unwrap_or(40)).for_each(|c| print("", c));
@@ -260,15 +250,7 @@ fn batched_accuracy() {
     let cases = batched_cases(false);
     if std::env::var_os("TPS_VALIDATION_ROWS").is_some() {
         for c in &cases {
-            println!(
-                "{} {:<40} {:<20} predicted {:>10.1} measured {:>10.1} ({:+.0} %)",
-                c.id,
-                c.source,
-                c.kind,
-                c.predicted,
-                c.measured,
-                (c.predicted / c.measured - 1.0) * 100.0
-            );
+            println!("{}", c.row(&c.kind, 40, 20, (10, 1)));
         }
     }
     assert!(cases.len() >= 200, "only {} batched cases", cases.len());
@@ -397,15 +379,7 @@ fn newer_sources_single_stream() {
     }
     println!("newer single-stream sources ({} rows scored, {skipped} without a device or model preset):", cases.len());
     for c in &cases {
-        println!(
-            "  {} {:<34} {:<10} predicted {:>7.1} measured {:>7.1} ({:+.0} %)",
-            c.id,
-            c.source,
-            c.kind,
-            c.predicted,
-            c.measured,
-            (c.predicted / c.measured - 1.0) * 100.0
-        );
+        println!("  {}", c.row(&c.kind, 34, 10, (7, 1)));
     }
     print_groups("newer single-stream sources, by generation", &cases, |c| c.kind.clone());
     let all: Vec<&Case> = cases.iter().collect();

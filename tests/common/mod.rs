@@ -113,6 +113,20 @@ pub struct Case {
 }
 
 impl Case {
+    /// One line for a printout: id, source and `label` (the kind or the metric) padded to the given widths,
+    /// predicted and measured at `width.precision`, and the error.
+    pub fn row(&self, label: &str, source_w: usize, label_w: usize, (w, p): (usize, usize)) -> String {
+        format!(
+            "{} {:<source_w$} {:<label_w$} predicted {:>w$.p$} measured {:>w$.p$} ({:+.0} %)",
+            self.id,
+            self.source,
+            label,
+            self.predicted,
+            self.measured,
+            (self.predicted / self.measured - 1.0) * 100.0
+        )
+    }
+
     pub fn abs_pct_error(&self) -> f64 {
         ((self.predicted - self.measured) / self.measured).abs() * 100.0
     }
