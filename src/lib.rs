@@ -15,6 +15,7 @@
 pub mod chart;
 pub mod import;
 pub mod model;
+pub mod percentiles;
 pub mod plan;
 pub mod presets;
 pub mod scenario;

@@ -372,14 +372,14 @@ mod cli {
                 };
                 let next = c.next.as_ref().map_or_else(String::new, |n| {
                     format!(
-                        "; {}: P{pct:.0} TTFT {} ms, TPOT {} ms",
+                        "; {}: {pct} TTFT {} ms, TPOT {} ms",
                         load(n),
                         fmt_against(n.ttft_p_ms.unwrap_or(0.0), r.target.ttft_ms),
                         fmt_against(n.tpot_p_ms, r.target.tpot_ms)
                     )
                 });
                 o += &format!(
-                    "capacity at the target: {} ({:.0} tok/s total, P{pct:.0} TTFT {} ms, TPOT {} ms), limited by {}{next} [{} extra level{} evaluated]\n",
+                    "capacity at the target: {} ({:.0} tok/s total, {pct} TTFT {} ms, TPOT {} ms), limited by {}{next} [{} extra level{} evaluated]\n",
                     load(&c.at),
                     c.at.system_tps,
                     fmt_against(c.at.ttft_p_ms.unwrap_or(0.0), r.target.ttft_ms),

@@ -49,7 +49,7 @@ impl Overlay {
             x: d.x,
             ttft: col(&|l| l.ttft_ms.at(p)),
             tpot: col(&|l| l.tpot_ms.at(p)),
-            pct: format!("P{p:.0}"),
+            pct: format!("{p}"),
             saturated: d.saturated,
         })
     }

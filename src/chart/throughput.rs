@@ -85,7 +85,7 @@ impl ThroughputData {
                     }
                 })
                 .collect(),
-            tail_label: format!("per user at P{pct:.0} TPOT"),
+            tail_label: format!("per user at {pct} TPOT"),
             system: r.sweep.iter().map(|p| p.system_tps).collect(),
             floor: r.target.tpot_limit_ms().map(|t| 1e3 / t),
             knee_x: r.knee.as_ref().and_then(|k| k.concurrency.or(k.request_rate)),

@@ -46,37 +46,7 @@ pub use compare::{compare, Comparison, Mismatch, Row};
 use serde::Serialize;
 
 /// Mean and percentiles of one latency, milliseconds (absent where the tool did not report them).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
-pub struct Stats {
-    pub mean: Option<f64>,
-    pub p50: Option<f64>,
-    pub p90: Option<f64>,
-    pub p95: Option<f64>,
-    pub p99: Option<f64>,
-}
-
-impl Stats {
-    /// The value at a percentile (50/90/95/99), or the mean for anything else.
-    #[must_use]
-    pub fn at(&self, pct: u32) -> Option<f64> {
-        match pct {
-            50 => self.p50,
-            90 => self.p90,
-            95 => self.p95,
-            99 => self.p99,
-            _ => self.mean,
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        [self.mean, self.p50, self.p90, self.p95, self.p99].iter().all(Option::is_none)
-    }
-
-    fn scaled(self, k: f64) -> Self {
-        let f = |v: Option<f64>| v.map(|x| x * k);
-        Self { mean: f(self.mean), p50: f(self.p50), p90: f(self.p90), p95: f(self.p95), p99: f(self.p99) }
-    }
-}
+pub type Stats = crate::percentiles::Measured;
 
 /// What a measurement measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

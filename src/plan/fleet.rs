@@ -201,7 +201,7 @@ mod tests {
         op.concurrency = Some(96.0);
         let mut cap = op.clone();
         cap.concurrency = Some(120.0);
-        let m = crate::plan::marker(&op, 99.0);
+        let m = crate::plan::marker(&op, crate::percentiles::Pct::P99);
         let f = size(&r, r.fleet.as_ref().unwrap(), (&m, &op), &cap, "2 × H100", false, &mut Vec::new()).unwrap();
         // ⌈500 / 96⌉ = 6 serving + 1 spare = 7 replicas, 14 devices.
         assert_eq!((f.replicas, f.devices_total, f.spare_replicas), (7, 14, 1));

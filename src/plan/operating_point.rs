@@ -6,7 +6,7 @@
 use super::*;
 
 /// A marker at a level, its latencies read at the target's percentile.
-pub(crate) fn marker(p: &LoadPoint, pct: f64) -> Marker {
+pub(crate) fn marker(p: &LoadPoint, pct: crate::percentiles::Pct) -> Marker {
     Marker {
         concurrency: p.concurrency,
         request_rate: p.request_rate,
@@ -48,7 +48,7 @@ pub(crate) fn analytic_operating(r: &Resolved) -> Option<LoadPoint> {
 /// The operating point: the load (interpolated between levels) whose system TPS is `fraction` of the last
 /// (peak usable) level's. A concurrency is rounded to whole users and every figure is then read at that
 /// rounded load, so the marker's numbers belong to the load it names.
-pub(super) fn operating(levels: &[LoadPoint], fraction: f64, pct: f64) -> Marker {
+pub(super) fn operating(levels: &[LoadPoint], fraction: f64, pct: crate::percentiles::Pct) -> Marker {
     let x = |p: &LoadPoint| p.concurrency.or(p.request_rate).unwrap_or(0.0);
     let at = |a: &LoadPoint, b: &LoadPoint, t: f64| {
         let lerp = |u: f64, v: f64| u + (v - u) * t;

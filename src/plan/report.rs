@@ -6,34 +6,8 @@ use crate::model::roofline::Bound;
 use crate::scenario::Target;
 use serde::Serialize;
 
-/// Mean and percentiles of one latency, ms.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
-pub struct Pcts {
-    pub mean: f64,
-    pub p50: f64,
-    pub p90: f64,
-    pub p95: f64,
-    pub p99: f64,
-}
-
-impl Pcts {
-    /// All percentiles equal (an analytic value).
-    #[must_use]
-    pub fn flat(v: f64) -> Self {
-        Self { mean: v, p50: v, p90: v, p95: v, p99: v }
-    }
-
-    /// The value at a target percentile (50/90/95/99).
-    #[must_use]
-    pub fn at(&self, pct: f64) -> f64 {
-        match pct as u32 {
-            50 => self.p50,
-            90 => self.p90,
-            95 => self.p95,
-            _ => self.p99,
-        }
-    }
-}
+/// Mean and percentiles of one latency, ms (the crate's one percentile type).
+pub type Pcts = crate::percentiles::Percentiles;
 
 /// Single-stream figures on an idle server.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -132,7 +132,7 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
     if let Some(m) = r.max_context {
         max_len = max_len.min(u64::from(m));
     }
-    let mut pcts = vec![50.0, 95.0, 99.0, r.target.percentile];
+    let mut pcts = vec![50.0, 95.0, 99.0, r.target.percentile.value()];
     pcts.sort_by(f64::total_cmp);
     pcts.dedup();
     let ctx = Ctx {

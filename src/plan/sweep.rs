@@ -121,10 +121,10 @@ pub(super) fn simulate_level(r: &Resolved, x: f64) -> LoadPoint {
         system_tps: s.system_output_tps,
         request_throughput: s.request_throughput,
         goodput_rps: s.goodput_rps,
-        ttft_ms: pcts(&s.ttft_ms),
-        tpot_ms: pcts(&s.tpot_ms),
-        itl_ms: pcts(&s.itl_ms),
-        e2e_ms: pcts(&s.e2e_ms),
+        ttft_ms: s.ttft_ms,
+        tpot_ms: s.tpot_ms,
+        itl_ms: s.itl_ms,
+        e2e_ms: s.e2e_ms,
         mean_batch: s.mean_batch,
         kv_utilization: s.mean_kv_utilization,
         preemptions: s.preemptions,
@@ -149,8 +149,4 @@ pub fn sim_requests(w: &Workload) -> u32 {
     let steps_per_request = w.output_tokens + w.prompt_tokens / 64.0;
     let cap = (600_000.0 / steps_per_request.max(1.0)).floor().max(30.0);
     (f64::from(w.requests)).min(cap) as u32
-}
-
-pub(super) fn pcts(p: &sim::Percentiles) -> Pcts {
-    Pcts { mean: p.mean, p50: p.p50, p90: p.p90, p95: p.p95, p99: p.p99 }
 }

@@ -72,14 +72,14 @@ pub(super) fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacit
     };
     let why = match c.limited_by {
         LimitedBy::Errors => "more than 1 % of requests fail".to_string(),
-        LimitedBy::Tpot => format!("P{pct:.0} TPOT {} ms", fmt_against(next.tpot_p_ms, r.target.tpot_ms)),
+        LimitedBy::Tpot => format!("{pct} TPOT {} ms", fmt_against(next.tpot_p_ms, r.target.tpot_ms)),
         LimitedBy::Task => {
             let limit = r.target.task_s.unwrap_or(f64::INFINITY);
             let task = target::task_seconds(r.workload.agent_steps, r.workload.output_tokens, next.ttft_p_ms.unwrap_or(0.0), next.tpot_p_ms);
             format!("a {}-step task takes {} s", r.workload.agent_steps, fmt_against(task, limit))
         }
         _ => match next.ttft_p_ms.filter(|t| *t > r.target.ttft_ms) {
-            Some(t) => format!("P{pct:.0} TTFT {} ms", fmt_against(t, r.target.ttft_ms)),
+            Some(t) => format!("{pct} TTFT {} ms", fmt_against(t, r.target.ttft_ms)),
             None => "the queue grows without bound".into(),
         },
     };
@@ -108,9 +108,9 @@ pub(super) fn grid_limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
     } else if next.error_rate > 0.01 {
         format!("{:.0} % errors", next.error_rate * 100.0)
     } else if next.tpot_ms.at(pct) > r.target.tpot_ms {
-        format!("P{pct:.0} TPOT {} ms", fmt_against(next.tpot_ms.at(pct), r.target.tpot_ms))
+        format!("{pct} TPOT {} ms", fmt_against(next.tpot_ms.at(pct), r.target.tpot_ms))
     } else {
-        format!("P{pct:.0} TTFT {} ms", fmt_against(next.ttft_ms.at(pct), r.target.ttft_ms))
+        format!("{pct} TTFT {} ms", fmt_against(next.ttft_ms.at(pct), r.target.ttft_ms))
     };
     // Past the engine's cap on running sequences requests queue: say so when that, not the hardware, is the limit.
     let cap = f64::from(r.deployment.engine.max_batch);
@@ -129,14 +129,14 @@ pub(super) fn grid_limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
 /// "P99 TTFT ≤ 2000 ms and TPOT ≤ 40 ms", "a 10-step task ≤ 30 s at P99", or both.
 pub(super) fn target_text(r: &Resolved) -> String {
     let t = &r.target;
-    let p = t.percentile as u32;
+    let p = t.percentile;
     let latency = match (t.ttft_limit_ms().is_some(), t.tpot_limit_ms().is_some()) {
-        (true, true) => Some(format!("P{p} TTFT ≤ {:.0} ms and TPOT ≤ {:.0} ms", t.ttft_ms, t.tpot_ms)),
-        (true, false) => Some(format!("P{p} TTFT ≤ {:.0} ms", t.ttft_ms)),
-        (false, true) => Some(format!("P{p} TPOT ≤ {:.0} ms", t.tpot_ms)),
+        (true, true) => Some(format!("{p} TTFT ≤ {:.0} ms and TPOT ≤ {:.0} ms", t.ttft_ms, t.tpot_ms)),
+        (true, false) => Some(format!("{p} TTFT ≤ {:.0} ms", t.ttft_ms)),
+        (false, true) => Some(format!("{p} TPOT ≤ {:.0} ms", t.tpot_ms)),
         (false, false) => None,
     };
-    let task = target::task_limit(r).map(|s| format!("a {}-step task ≤ {} s at P{p}", r.workload.agent_steps, crate::model::units::fmt_num(s)));
+    let task = target::task_limit(r).map(|s| format!("a {}-step task ≤ {} s at {p}", r.workload.agent_steps, crate::model::units::fmt_num(s)));
     match (latency, task) {
         (Some(l), Some(k)) => format!("{l} and {k}"),
         (Some(l), None) => l,
@@ -166,7 +166,7 @@ pub(super) fn verdict(
         );
     }
     let t = &r.target;
-    let p = t.percentile as u32;
+    let p = t.percentile;
     match r.workload.mode {
         Mode::Batch => {
             let saturated_from = sweep.iter().find(|l| l.saturated).and_then(|l| l.request_rate);
@@ -195,7 +195,7 @@ pub(super) fn verdict(
                     None => String::new(),
                 };
                 format!(
-                    "at {} (operating point): a {}-step task takes {} s{judged} (P{p} TTFT {:.2} s + {:.0} tokens × P{p} TPOT {:.1} ms per step), {:.0} tok/s total{}",
+                    "at {} (operating point): a {}-step task takes {} s{judged} ({p} TTFT {:.2} s + {:.0} tokens × {p} TPOT {:.1} ms per step), {:.0} tok/s total{}",
                     load_label(m),
                     r.workload.agent_steps,
                     fmt_against(task, target::task_limit(r).unwrap_or(f64::INFINITY)),
@@ -210,7 +210,7 @@ pub(super) fn verdict(
         },
         Mode::Reader => match op {
             Some(m) => format!(
-                "at {} (operating point, {:.0} % of the {}): {:.0} tok/s each, {:.0} tok/s total, P{p} TPOT {} ms ✓ (target {} ms){}",
+                "at {} (operating point, {:.0} % of the {}): {:.0} tok/s each, {:.0} tok/s total, {p} TPOT {} ms ✓ (target {} ms){}",
                 load_label(m),
                 r.target.operating_fraction * 100.0,
                 if cap.is_some() { "throughput at capacity" } else { "peak usable throughput" },

@@ -96,7 +96,8 @@ pub struct Target {
     pub name: String,
     pub tpot_ms: f64,
     pub ttft_ms: f64,
-    pub percentile: f64,
+    /// The percentile latencies are judged at (serialised as its number, 99).
+    pub percentile: crate::percentiles::Pct,
     pub operating_fraction: f64,
     /// Agent mode: the most seconds a task of `agent_steps` calls may take at the percentile.
     #[serde(skip_serializing_if = "Option::is_none")]

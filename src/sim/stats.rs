@@ -13,49 +13,7 @@
 //! The time-weighted statistics of a pool (mean batch, KV utilisation, bound fractions) are sums of step
 //! time kept in [`BusyStats`] and divided by the busy time at the end.
 
-use serde::{Deserialize, Serialize};
-
-/// Mean and percentiles of one latency metric, milliseconds.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-pub struct Percentiles {
-    /// Arithmetic mean.
-    pub mean: f64,
-    /// Median (numpy linear interpolation, as all percentiles here).
-    pub p50: f64,
-    /// 90th percentile.
-    pub p90: f64,
-    /// 95th percentile.
-    pub p95: f64,
-    /// 99th percentile.
-    pub p99: f64,
-}
-
-impl Percentiles {
-    /// Summary of plain samples (sorted in place). Empty input → all zero. Non-finite samples are ignored.
-    #[must_use]
-    pub fn of(samples: &mut Vec<f64>) -> Self {
-        samples.retain(|x| x.is_finite());
-        if samples.is_empty() {
-            return Self::default();
-        }
-        samples.sort_unstable_by(f64::total_cmp);
-        let n = samples.len();
-        let mean = samples.iter().sum::<f64>() / n as f64;
-        let at = |p: f64| {
-            let h = (n - 1) as f64 * p / 100.0;
-            let lo = (h.floor() as usize).min(n - 1);
-            let hi = (lo + 1).min(n - 1);
-            samples[lo] + (h - lo as f64) * (samples[hi] - samples[lo])
-        };
-        Self { mean, p50: at(50.0), p90: at(90.0), p95: at(95.0), p99: at(99.0) }
-    }
-
-    /// Every field multiplied by `k` (seconds → milliseconds).
-    #[must_use]
-    pub fn scaled(self, k: f64) -> Self {
-        Self { mean: self.mean * k, p50: self.p50 * k, p90: self.p90 * k, p95: self.p95 * k, p99: self.p99 * k }
-    }
-}
+pub use crate::percentiles::Percentiles;
 
 /// Time-weighted statistics of one pool over the steps that start in the measurement window.
 #[derive(Debug, Clone, Copy, Default)]

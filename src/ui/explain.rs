@@ -57,7 +57,7 @@ pub fn Explain(
 /// The panel's sentences: (term, sentence filled with the report's figures).
 fn sentences(r: &Report) -> Vec<(&'static str, String)> {
     let Some(l) = example(r) else { return Vec::new() };
-    let p = format!("P{:.0}", r.target.percentile);
+    let p = r.target.percentile.to_string();
     let at = load(l.concurrency, l.request_rate);
     let mut v = Vec::new();
     if let Some(o) = &r.operating_point {

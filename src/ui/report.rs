@@ -19,7 +19,7 @@ fn question(s: &Scenario, r: &Report) -> String {
         "no latency target (batch)".to_string()
     } else {
         let lim = |v: Option<f64>| v.map_or_else(|| "none".to_string(), |v| format!("{} ms", fmt(v)));
-        format!("P{:.0} TTFT ≤ {}, TPOT ≤ {}", t.percentile, lim(t.ttft_limit_ms()), lim(t.tpot_limit_ms()))
+        format!("{} TTFT ≤ {}, TPOT ≤ {}", t.percentile, lim(t.ttft_limit_ms()), lim(t.tpot_limit_ms()))
     };
     let task = t.task_s.map_or_else(String::new, |x| format!(", task ≤ {} s", crate::model::units::fmt_num(x)));
     let mut parts = vec![

@@ -125,7 +125,7 @@ pub fn Results(
                     if !r.target.limits_latency() {
                         "no latency target (batch)".to_string()
                     } else {
-                        format!("P{:.0} targets TTFT ≤ {} ms, TPOT ≤ {} ms", r.target.percentile, limit(r.target.ttft_limit_ms()), limit(r.target.tpot_limit_ms()))
+                        format!("{} targets TTFT ≤ {} ms, TPOT ≤ {} ms", r.target.percentile, limit(r.target.ttft_limit_ms()), limit(r.target.tpot_limit_ms()))
                     },
                     r.target.task_s.map_or_else(String::new, |t| format!(", task ≤ {} s", crate::model::units::fmt_num(t))),
                     r.band.single_stream_pct, r.band.batched_pct

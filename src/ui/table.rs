@@ -53,13 +53,13 @@ pub fn SweepTable(
 /// operating point.
 fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
     let p = r.target.percentile;
-    let pp = format!("P{p:.0}");
+    let pp = format!("{p}");
     let Some(l) = super::explain::example(r) else { return Vec::new() };
     let at = super::explain::load(l.concurrency, l.request_rate);
     let rate = l.request_rate.is_some();
     let fmt = super::results::fmt;
     let lim = super::results::limit;
-    let tgt = |t: &str| if p == 50.0 { format!("{t} P50 ms (target)") } else { format!("{t} {pp} ms") };
+    let tgt = |t: &str| if p == crate::percentiles::Pct::P50 { format!("{t} P50 ms (target)") } else { format!("{t} {pp} ms") };
     vec![
         (
             if rate { "rate" } else { "users" }.to_string(),
@@ -90,7 +90,7 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
             "the target's TTFT",
             format!(
                 "TTFT at {pp}: only {:.0} % of requests wait longer. {} ms at {at}; target ≤ {} ms.",
-                100.0 - p,
+                100.0 - p.value(),
                 fmt(l.ttft_ms.at(p)),
                 lim(r.target.ttft_limit_ms())
             ),
@@ -105,7 +105,7 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
             "the target's TPOT",
             format!(
                 "TPOT at {pp}: only {:.0} % of requests are slower. {} ms at {at}; target ≤ {} ms.",
-                100.0 - p,
+                100.0 - p.value(),
                 fmt(l.tpot_ms.at(p)),
                 lim(r.target.tpot_limit_ms())
             ),

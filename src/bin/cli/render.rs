@@ -181,7 +181,7 @@ pub(super) fn render_table(r: &Report) -> String {
     let task = r
         .target
         .task_s
-        .map_or_else(String::new, |t| format!("; a task (agent steps × (TTFT + {:.0} output tokens × TPOT) at P{pct:.0}) ≤ {t} s", r.output_tokens));
+        .map_or_else(String::new, |t| format!("; a task (agent steps × (TTFT + {:.0} output tokens × TPOT) at {pct}) ≤ {t} s", r.output_tokens));
     if !r.target.limits_latency() {
         o += &format!(
             "target: {} — {}\n\n",
@@ -190,7 +190,7 @@ pub(super) fn render_table(r: &Report) -> String {
         );
     } else {
         o += &format!(
-            "target: {} — P{pct:.0} TTFT ≤ {} ms, TPOT ≤ {} ms{task}\n\n",
+            "target: {} — {pct} TTFT ≤ {} ms, TPOT ≤ {} ms{task}\n\n",
             r.target.name,
             fmt_limit(r.target.ttft_limit_ms()),
             fmt_limit(r.target.tpot_limit_ms())

@@ -14,9 +14,9 @@ pub(crate) fn resolve_target(s: &TargetSpec, mode: Mode) -> Result<Target, Scena
     let id = s.preset.clone().unwrap_or_else(|| if mode == Mode::Batch || task_only { "batch".into() } else { "reader".into() });
     let p = presets::targets::find(&id).ok_or_else(|| unknown("target.preset", &id, presets::targets::TARGETS.iter().map(|t| t.id)))?;
     let pct = check("target.percentile", s.percentile.unwrap_or(p.percentile), 50.0, 99.0, "(50, 90, 95 or 99)")?;
-    if ![50.0, 90.0, 95.0, 99.0].contains(&pct) {
+    let Some(pct) = crate::percentiles::Pct::from_value(pct) else {
         return Err(ScenarioError::new("target.percentile", format!("{pct} is not one of 50, 90, 95, 99")));
-    }
+    };
     let name = match task_s {
         Some(t) if task_only => format!("agent task ≤ {} s", crate::model::units::fmt_num(t)),
         Some(t) => {
