@@ -12,6 +12,27 @@
 //!
 //! Nothing in `model`, `sim`, `plan`, `presets` or `scenario` touches leptos, web-sys, a clock or a global.
 
+/// The ids of a wire enum both ways, for the page's select fields and messages: `ALL`, `id()` and `from_id()`.
+/// The ids are the serde names (a test in `scenario` checks every enum's ids against its JSON).
+macro_rules! wire_ids {
+    ($t:ty { $($v:ident => $id:literal),* $(,)? }) => {
+        impl $t {
+            /// Every value, in the order the page lists them.
+            pub const ALL: &'static [$t] = &[$(<$t>::$v),*];
+            /// The id written in a scenario's JSON.
+            #[must_use]
+            pub fn id(self) -> &'static str {
+                match self { $(<$t>::$v => $id),* }
+            }
+            /// The value with this id.
+            #[must_use]
+            pub fn from_id(id: &str) -> Option<Self> {
+                Self::ALL.iter().copied().find(|v| v.id() == id)
+            }
+        }
+    };
+}
+
 pub mod chart;
 pub mod import;
 pub mod model;

@@ -150,7 +150,7 @@ proptest! {
     fn simulated_sweeps_obey_the_laws(bw in 300.0f64..5000.0, params in 1.0f64..30.0, bits in 4.0f64..16.0,
                                       prompt in 16.0f64..2048.0, output in 2.0f64..256.0, seed in 0u64..1000) {
         let mut s = sim_scenario(bw, params, bits, prompt, output, vec![1.0, 4.0, 16.0, 64.0], seed);
-        s.workload.distribution = Some("lognormal".into());
+        s.workload.distribution = Some(Distribution::Lognormal);
         s.workload.spread = Some(0.5);
         let r = plan::evaluate(&s).unwrap();
         let d = s.resolve().unwrap().deployment;
@@ -175,7 +175,7 @@ proptest! {
 #[test]
 fn simulation_is_deterministic_and_seed_sensitive() {
     let mut s = sim_scenario(2000.0, 8.0, 16.0, 512.0, 128.0, vec![8.0], 7);
-    s.workload.distribution = Some("lognormal".into());
+    s.workload.distribution = Some(Distribution::Lognormal);
     let a = plan::evaluate(&s).unwrap();
     let b = plan::evaluate(&s).unwrap();
     assert_eq!(a, b);
@@ -288,7 +288,7 @@ proptest! {
             workload: WorkloadSpec {
                 prompt_tokens: Some(prompt),
                 output_tokens: Some(output),
-                distribution: Some(["fixed", "uniform", "lognormal", "zipf"][dist as usize].into()),
+                distribution: Distribution::ALL.get(dist as usize).copied(),
                 spread: Some(spread),
                 prefix_cache_hit_rate: Some(hit),
                 // Two levels, so the capacity search runs too.
@@ -300,7 +300,7 @@ proptest! {
                 requests: Some(50),
                 timeout_s: timeout,
                 queue_limit: Some(qlimit),
-                mode: Some(["reader", "agent", "batch", "chat"][mode as usize].into()),
+                mode: Mode::ALL.get(mode as usize).copied(),
                 ..Default::default()
             },
             fleet: Some(FleetSpec { peak_users: (!rate).then_some(level * 20.0), peak_request_rate: rate.then_some(level * 3.0), spare_replicas: Some(1) }),

@@ -145,7 +145,7 @@ proptest! {
             workload: WorkloadSpec {
                 prompt_tokens: Some(prompt),
                 output_tokens: Some(output),
-                distribution: Some("lognormal".into()),
+                distribution: Some(tps_planner::scenario::Distribution::Lognormal),
                 requests: Some(60),
                 seed: Some(seed),
                 ..Default::default()

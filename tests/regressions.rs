@@ -74,8 +74,8 @@ fn bug10_typed_over_preset_is_named_as_changed() {
 fn bug13_nothing_fits_gives_one_consistent_warning() {
     let r = plan::evaluate(&scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-405b"},"quantization":{"weights":"bf16"},"engine":{"preset":"vllm"},"workload":{"requests":50}}"#)).unwrap();
     assert!(!r.memory.fits);
-    assert!(r.warnings.iter().any(|w| w.contains("do not fit")), "{:?}", r.warnings);
-    assert!(!r.warnings.iter().any(|w| w.contains("saturate")), "{:?}", r.warnings);
+    assert!(r.warnings.iter().any(|w| w.kind == tps_planner::plan::WarningKind::DoesNotFit), "{:?}", r.warnings);
+    assert!(!r.warnings.iter().any(|w| w.kind == tps_planner::plan::WarningKind::Saturates), "{:?}", r.warnings);
     assert!(r.verdict.starts_with("does not fit"), "{}", r.verdict);
 }
 

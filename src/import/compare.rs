@@ -261,10 +261,10 @@ fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError
             notes.push("no prediction: the file does not say at which concurrency or request rate it ran".into());
         }
         Kind::Serving => {
-            if let Some(cv) = m.output_cv.filter(|cv| *cv > 0.0) {
-                s.workload.distribution = Some("lognormal".into());
-                s.workload.spread = Some(cv.min(2.0));
-                notes.push(format!("request lengths lognormal with the run's output spread (CV {cv:.2})"));
+            if let Some((dist, spread)) = m.length_spread() {
+                s.workload.distribution = Some(dist);
+                s.workload.spread = Some(spread);
+                notes.push(format!("request lengths lognormal with the run's output spread (CV {:.2})", m.output_cv.unwrap_or(spread)));
             }
             let offline = m.concurrency.is_none() && m.request_rate.is_none();
             s.workload.load = Some(match (m.concurrency, m.request_rate) {
@@ -314,7 +314,7 @@ fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError
             } else {
                 load = "no load level".into();
             }
-            notes.extend(report.warnings);
+            notes.extend(report.warnings.into_iter().map(|w| w.message));
         }
     }
     Ok(Comparison { measurement: m.clone(), load, rows, notes, fits: true, mismatch: Vec::new() })

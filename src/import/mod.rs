@@ -116,6 +116,14 @@ impl Measurement {
             || [&self.ttft_ms, &self.tpot_ms, &self.itl_ms, &self.e2e_ms].iter().any(|s| !s.is_empty())
     }
 
+    /// The spread of a run's request lengths as a scenario simulates it: lognormal with the run's output CV
+    /// (capped at 2), when the tool recorded one (llmperf does). The page's "Use these lengths" and the
+    /// comparison both apply it, so a run is predicted the way it is reproduced.
+    #[must_use]
+    pub fn length_spread(&self) -> Option<(crate::scenario::Distribution, f64)> {
+        self.output_cv.filter(|cv| *cv > 0.0).map(|cv| (crate::scenario::Distribution::Lognormal, cv.min(2.0)))
+    }
+
     fn new(tool: &str, kind: Kind) -> Self {
         Self {
             tool: tool.into(),

@@ -88,6 +88,8 @@ pub enum Parallelism {
     RowSplit,
 }
 
+wire_ids!(Parallelism { Tensor => "tensor", LayerSplit => "layer-split", Pipeline => "pipeline", RowSplit => "row-split" });
+
 /// A resolved hardware description (every number present and validated).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Hardware {

@@ -50,12 +50,13 @@ pub fn cost(
     op_tps: f64,
     peak_tps: f64,
     replicas: Option<u64>,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<super::Warning>,
 ) -> Option<Cost> {
     if c.electricity_per_kwh.is_some() && energy.is_none() {
-        warnings.push(
-            "cost: electricity is priced but there is no power estimate (hardware.tdp_watts not known): the cost leaves electricity out".into(),
-        );
+        warnings.push(super::Warning::new(
+            super::WarningKind::Cost,
+            "cost: electricity is priced but there is no power estimate (hardware.tdp_watts not known): the cost leaves electricity out",
+        ));
     }
     let (dev, elec) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, energy.map(|e| e.average_watts), c.pue);
     if dev.is_none() && elec.is_none() {

@@ -73,7 +73,7 @@ pub fn size(
     cap: &LoadPoint,
     hardware: &str,
     simulated: bool,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<super::Warning>,
 ) -> Option<Fleet> {
     let (peak, peak_v) = match f.peak {
         PeakLoad::Users(u) => (f.peak, u),
@@ -81,7 +81,10 @@ pub fn size(
     };
     let per = load_in(peak, op.1);
     let Some(total) = replicas(peak_v, per, f.spare_replicas) else {
-        warnings.push("fleet: a replica carries no load at the operating point, so no fleet can be sized".into());
+        warnings.push(super::Warning::new(
+            super::WarningKind::Fleet,
+            "fleet: a replica carries no load at the operating point, so no fleet can be sized",
+        ));
         return None;
     };
     let serving = total - u64::from(f.spare_replicas);

@@ -38,6 +38,7 @@ mod operating_point;
 mod steady_state;
 mod sweep;
 mod verdict;
+mod warnings;
 
 pub use band::*;
 pub use levels::*;
@@ -45,6 +46,7 @@ use operating_point::*;
 pub use steady_state::*;
 pub use sweep::*;
 pub use verdict::*;
+pub use warnings::{Warning, WarningKind};
 
 use crate::model::prefill;
 use crate::model::roofline::{Bound, Deployment, StepLoad};
@@ -91,72 +93,7 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
     let w = &r.workload;
     let ss = single_stream(d, w);
     let mem = memory(d, w);
-    let mut warnings = Vec::new();
-    if !d.fits() {
-        warnings.push(format!(
-            "the weights ({:.1} GB) do not fit: {:.1} GB usable on {} × {:.1} GiB{}",
-            mem.weights_gb,
-            (d.hardware.accelerator_memory_bytes() * d.engine.memory_utilization
-                - d.engine.reserve_gb * crate::model::units::GIB * f64::from(d.hardware.devices))
-                / 1e9,
-            d.hardware.devices,
-            d.hardware.memory_gb,
-            if d.hardware.accelerator_memory_fraction() < 1.0 {
-                format!(
-                    " (Metal lets the GPU use {:.0} % of unified memory; beyond it the model pages and slows to a crawl)",
-                    d.hardware.accelerator_memory_fraction() * 100.0
-                )
-            } else {
-                String::new()
-            }
-        ));
-    } else if mem.kv_max_sequences < 1.0 {
-        warnings.push(format!(
-            "the weights fit, but not even one sequence of {:.0} tokens fits in the {:.1} GB left for the KV cache ({:.1} GB needed)",
-            mem.context_tokens,
-            mem.kv_budget_gb,
-            d.kv_bytes(mem.context_tokens) / 1e9
-        ));
-    }
-    if !matches!(w.load, Load::Offline) && sim_requests(w) < w.requests {
-        warnings.push(format!(
-            "{} requests simulated per load level instead of {} to bound the work (about 600,000 request-steps per level); the tail percentiles rest on fewer samples",
-            sim_requests(w),
-            w.requests
-        ));
-    }
-    if let Some(max) = r.max_context {
-        let ctx = w.context_depth + w.prompt_tokens + w.output_tokens;
-        if ctx > f64::from(max) {
-            warnings.push(format!("{ctx:.0} tokens of context exceed the model's window of {max}: the model cannot serve this request as is"));
-        }
-    }
-    let hw = &d.hardware;
-    if hw.devices > 1
-        && hw.parallelism == crate::model::hardware::Parallelism::LayerSplit
-        && d.engine.kind != crate::model::engine::EngineKind::LlamaCpp
-    {
-        warnings.push(format!("a layer split is llama.cpp's multi-GPU mode; {} splits layers as a pipeline (choose \"pipeline\")", d.engine.name));
-    }
-    if d.engine.kind == crate::model::engine::EngineKind::LlamaCpp && matches!(d.compute_dtype, crate::model::quant::ComputeDtype::Fp8) {
-        warnings.push("llama.cpp has no FP8 weight format; its 8-bit format is GGUF Q8_0 (8.5 bits)".into());
-    }
-    if hw.devices > 1
-        && hw.parallelism == crate::model::hardware::Parallelism::RowSplit
-        && d.engine.kind != crate::model::engine::EngineKind::LlamaCpp
-    {
-        warnings.push(format!("a row split is llama.cpp's -sm row; {} splits tensors with all-reduces (choose \"tensor\")", d.engine.name));
-    }
-    if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::Tensor && !d.model.attention_heads.is_multiple_of(hw.devices) {
-        warnings.push(format!(
-            "tensor parallelism over {} devices needs the {} attention heads to divide evenly; engines refuse this split",
-            hw.devices, d.model.attention_heads
-        ));
-    }
-    // When nothing fits, every level "saturates" trivially: the does-not-fit warning above is the whole story.
-    if mem.fits && sweep.iter().any(|p| p.saturated) {
-        warnings.push("some load levels saturate: the queue grows without bound there, and their latencies are lower bounds".into());
-    }
+    let mut warnings = warnings::scenario_warnings(r, &mem, &sweep);
     let pct = r.target.percentile;
     let marker = |p: &LoadPoint| marker(p, pct);
     let max_sys = sweep.iter().map(|p| p.system_tps).fold(0.0, f64::max);
@@ -188,7 +125,7 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
     let fleet = match (&r.fleet, &op, &cap_point) {
         (Some(f), Some((m, p)), Some(c)) => fleet::size(r, f, (m, p), c, &hardware_label, simulated, &mut warnings),
         (Some(_), _, _) if mem.fits => {
-            warnings.push("fleet: no load meets the target, so no fleet can be sized".into());
+            warnings.push(Warning::new(WarningKind::Fleet, "fleet: no load meets the target, so no fleet can be sized"));
             None
         }
         _ => None,

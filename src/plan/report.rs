@@ -277,5 +277,5 @@ pub struct Report {
     pub verdict: String,
     /// Whether the verdict is a pass (it fits and some load meets the target; batch mode: it fits).
     pub verdict_ok: bool,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<crate::plan::Warning>,
 }

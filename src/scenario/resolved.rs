@@ -3,7 +3,7 @@
 
 use super::ScenarioError;
 use crate::model::roofline::Deployment;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A validated disaggregation: devices in the prefill pool and the KV link.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -51,23 +51,34 @@ pub enum Load {
     Offline,
 }
 
-/// How request lengths vary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// How request lengths vary (on the wire: `fixed`, `uniform`, `lognormal`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Distribution {
+    /// Every request the same length, as benchmarks run.
+    #[default]
     Fixed,
+    /// Uniform within ± spread × mean.
     Uniform,
+    /// Lognormal with coefficient of variation `spread`, like real traffic.
     Lognormal,
 }
 
-/// The use case the verdict is phrased for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// The use case the verdict is phrased for (on the wire: `reader`, `agent`, `batch`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
+    /// People reading tokens as they stream.
+    #[default]
     Reader,
+    /// An agent's multi-step task: the time to a finished answer.
     Agent,
+    /// Throughput only, no latency limit.
     Batch,
 }
+
+wire_ids!(Distribution { Fixed => "fixed", Uniform => "uniform", Lognormal => "lognormal" });
+wire_ids!(Mode { Reader => "reader", Agent => "agent", Batch => "batch" });
 
 /// A validated workload.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -181,5 +192,41 @@ impl Resolved {
             e.reserve_gb = e.reserve_gb.min(hw.memory_gb * 0.1);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::hardware::Parallelism;
+    use crate::scenario::Scenario;
+
+    /// A wire enum's ids (the page's select values) are its JSON names, both ways.
+    #[test]
+    fn wire_enum_ids_are_their_json_names() {
+        fn check<T: Serialize + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug + Copy>(all: &[T], id: fn(T) -> &'static str) {
+            for v in all {
+                assert_eq!(serde_json::to_string(v).unwrap_or_default(), format!("\"{}\"", id(*v)));
+                assert_eq!(serde_json::from_str::<T>(&format!("\"{}\"", id(*v))).ok(), Some(*v));
+            }
+        }
+        check(Distribution::ALL, Distribution::id);
+        check(Mode::ALL, Mode::id);
+        check(Parallelism::ALL, Parallelism::id);
+        assert_eq!((Mode::from_id("agent"), Mode::from_id("chat")), (Some(Mode::Agent), None));
+    }
+
+    /// A value outside an enum is refused when the JSON is read, naming its field and the valid values.
+    #[test]
+    fn an_unknown_enum_value_names_its_field_and_the_valid_ones() {
+        for (json, field, valid) in [
+            (r#"{"workload":{"distribution":"zipf"}}"#, "workload.distribution", "lognormal"),
+            (r#"{"workload":{"mode":"chat"}}"#, "workload.mode", "batch"),
+            (r#"{"hardware":{"parallelism":"ring"}}"#, "hardware.parallelism", "layer-split"),
+        ] {
+            let e = Scenario::from_json(json).err().unwrap_or_else(|| panic!("{json} was accepted"));
+            assert_eq!(e.field, field, "{e}");
+            assert!(e.message.contains(valid), "{e}");
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::model::hardware::{Architecture, HardwareKind, Parallelism};
 use crate::model::llm::{Attention, Moe};
+use crate::scenario::{Distribution, Mode};
 use serde::{Deserialize, Serialize};
 
 macro_rules! spec {
@@ -102,7 +103,7 @@ spec!(
         /// Tokens already in the KV cache before the prompt (multi-turn history, llama-bench `-d`).
         context_depth: f64,
         /// `fixed`, `uniform` (± spread × mean) or `lognormal` (spread = coefficient of variation).
-        distribution: String,
+        distribution: Distribution,
         spread: f64,
         prefix_cache_hit_rate: f64,
         load: LoadSpec,
@@ -116,7 +117,7 @@ spec!(
         /// Client timeout, seconds.
         timeout_s: f64,
         /// `reader`, `agent` or `batch`.
-        mode: String,
+        mode: Mode,
         /// Agent mode: LLM calls per task.
         agent_steps: u32,
     }

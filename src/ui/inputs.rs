@@ -5,9 +5,31 @@
 
 use crate::model::units::fmt_num;
 use crate::scenario::{
-    CostSpec, EngineSpec, FleetSpec, HardwareSpec, LoadSpec, ModelSpec, QuantSpec, Scenario, ScenarioError, TargetSpec, WorkloadSpec,
+    CostSpec, Distribution, EngineSpec, FleetSpec, HardwareSpec, LoadSpec, Mode, ModelSpec, QuantSpec, Scenario, ScenarioError, TargetSpec,
+    WorkloadSpec,
 };
 use leptos::prelude::*;
+
+/// The page's load choice: automatic user levels, the user's own user levels, or request rates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadKind {
+    Auto,
+    Users,
+    Rate,
+}
+wire_ids!(LoadKind { Auto => "auto", Users => "concurrency", Rate => "rate" });
+
+impl LoadKind {
+    /// The scenario field its levels go to.
+    #[must_use]
+    pub fn field(self) -> &'static str {
+        if self == LoadKind::Rate {
+            "workload.load.request_rate"
+        } else {
+            "workload.load.concurrency"
+        }
+    }
+}
 
 /// The raw state of every control. `Copy`: signals are handles.
 #[derive(Clone, Copy)]
@@ -73,6 +95,18 @@ pub struct Inputs {
 }
 
 impl Inputs {
+    /// The load choice in the select.
+    #[must_use]
+    pub fn load_kind(&self) -> LoadKind {
+        self.load_kind.with(|k| LoadKind::from_id(k)).unwrap_or(LoadKind::Auto)
+    }
+
+    /// The use case in the select.
+    #[must_use]
+    pub fn mode(&self) -> Mode {
+        self.mode.with(|m| Mode::from_id(m)).unwrap_or_default()
+    }
+
     /// The starting scenario: Llama-3.1-8B in BF16 on one H100 SXM with vLLM.
     pub fn new() -> Self {
         let s = |v: &str| RwSignal::new(v.to_string());
@@ -132,16 +166,7 @@ impl Inputs {
         self.hw_name.set(sc.hardware.name.clone().unwrap_or_default());
         self.hw_arch.set(sc.hardware.architecture.map_or_else(String::new, |a| a.id().to_string()));
         self.devices.set(sc.hardware.devices.map_or_else(|| "1".to_string(), |d| d.to_string()));
-        self.parallelism.set(
-            match sc.hardware.parallelism {
-                Some(crate::model::hardware::Parallelism::LayerSplit) => "layer-split",
-                Some(crate::model::hardware::Parallelism::Pipeline) => "pipeline",
-                Some(crate::model::hardware::Parallelism::RowSplit) => "row-split",
-                Some(crate::model::hardware::Parallelism::Tensor) => "tensor",
-                None => "",
-            }
-            .to_string(),
-        );
+        self.parallelism.set(sc.hardware.parallelism.map_or("", crate::model::hardware::Parallelism::id).into());
         self.model_preset.set(sc.model.preset.clone().unwrap_or_default());
         self.params.set(txt(sc.model.params_b));
         self.quant.set(sc.quantization.weights.clone().unwrap_or_default());
@@ -152,23 +177,23 @@ impl Inputs {
         self.tpot.set(txt(sc.target.tpot_ms));
         self.ttft.set(txt(sc.target.ttft_ms));
         self.percentile.set(sc.target.percentile.map_or_else(|| "99".to_string(), |p| format!("{p}")));
-        self.mode.set(sc.workload.mode.clone().unwrap_or_else(|| "reader".into()));
+        self.mode.set(sc.workload.mode.unwrap_or_default().id().into());
         let list = |v: &Vec<f64>| v.iter().map(|x| fmt_num(*x)).collect::<Vec<_>>().join(", ");
         match sc.workload.load.as_ref() {
             Some(LoadSpec { concurrency: Some(c), .. }) => {
-                self.load_kind.set("concurrency".into());
+                self.load_kind.set(LoadKind::Users.id().into());
                 self.levels.set(list(c));
             }
             Some(LoadSpec { request_rate: Some(r), .. }) => {
-                self.load_kind.set("rate".into());
+                self.load_kind.set(LoadKind::Rate.id().into());
                 self.levels.set(list(r));
             }
             _ => {
-                self.load_kind.set("auto".into());
+                self.load_kind.set(LoadKind::Auto.id().into());
                 self.levels.set(String::new());
             }
         }
-        self.distribution.set(sc.workload.distribution.clone().unwrap_or_else(|| "fixed".into()));
+        self.distribution.set(sc.workload.distribution.unwrap_or_default().id().into());
         self.spread.set(txt(sc.workload.spread));
         self.prefix_hit.set(txt(sc.workload.prefix_cache_hit_rate.map(|h| h * 100.0)));
         self.max_batch.set(sc.engine.max_batch.map_or_else(String::new, |n| n.to_string()));
@@ -189,11 +214,11 @@ impl Inputs {
 
     /// The load levels: automatic, or a comma-separated list of users or request rates.
     fn load_spec(&self) -> Result<LoadSpec, ScenarioError> {
-        let kind = self.load_kind.get();
-        let field = if kind == "rate" { "workload.load.request_rate" } else { "workload.load.concurrency" };
+        let kind = self.load_kind();
+        let field = kind.field();
         let parsed: Result<Vec<f64>, ScenarioError> = self.levels.with(|t| {
             // An empty list: automatic rates around the server's capacity; automatic users are the "auto" load.
-            if t.trim().is_empty() && kind == "rate" {
+            if t.trim().is_empty() && kind == LoadKind::Rate {
                 return Ok(Vec::new());
             }
             let t = if t.trim().is_empty() { "1, 4, 16, 64" } else { t.as_str() };
@@ -202,10 +227,10 @@ impl Inputs {
                 .map(|x| x.parse::<f64>().map_err(|_| ScenarioError::new(field, format!("\"{x}\" is not a number: list levels like 1, 4, 16"))))
                 .collect()
         });
-        Ok(match kind.as_str() {
-            "concurrency" => LoadSpec { concurrency: Some(parsed?), ..Default::default() },
-            "rate" => LoadSpec { request_rate: Some(parsed?), ..Default::default() },
-            _ => LoadSpec::default(),
+        Ok(match kind {
+            LoadKind::Users => LoadSpec { concurrency: Some(parsed?), ..Default::default() },
+            LoadKind::Rate => LoadSpec { request_rate: Some(parsed?), ..Default::default() },
+            LoadKind::Auto => LoadSpec::default(),
         })
     }
 
@@ -223,7 +248,7 @@ impl Inputs {
                 Some(v) => Err(ScenarioError::new(field, format!("{} must be a whole number from 1 to 1,000,000", fmt_num(v)))),
             }
         };
-        let mode = self.mode.get();
+        let mode = self.mode();
         let fleet = {
             let spare = match num(self.spare, "fleet.spare_replicas")? {
                 None => None,
@@ -267,13 +292,7 @@ impl Inputs {
                 name: opt(self.hw_name),
                 architecture: self.hw_arch.with(|a| crate::model::hardware::Architecture::ALL.into_iter().find(|x| x.id() == a.as_str())),
                 devices: int(self.devices, "hardware.devices")?,
-                parallelism: match self.parallelism.get().as_str() {
-                    "layer-split" => Some(crate::model::hardware::Parallelism::LayerSplit),
-                    "pipeline" => Some(crate::model::hardware::Parallelism::Pipeline),
-                    "row-split" => Some(crate::model::hardware::Parallelism::RowSplit),
-                    "tensor" => Some(crate::model::hardware::Parallelism::Tensor),
-                    _ => None,
-                },
+                parallelism: self.parallelism.with(|p| crate::model::hardware::Parallelism::from_id(p)),
                 ..hardware
             },
             model: ModelSpec { preset: model_preset, params_b: num(self.params, "model.params_b")?, ..model },
@@ -289,8 +308,8 @@ impl Inputs {
                 context_depth: num(self.depth, "workload.context_depth")?,
                 agent_steps: int(self.agent_steps, "workload.agent_steps")?,
                 load: Some(self.load_spec()?),
-                mode: Some(mode.clone()),
-                distribution: Some(self.distribution.get()),
+                mode: Some(mode),
+                distribution: Some(self.distribution.with(|d| Distribution::from_id(d)).unwrap_or_default()),
                 spread: num(self.spread, "workload.spread")?,
                 prefix_cache_hit_rate: match num(self.prefix_hit, "workload.prefix_cache_hit_rate")? {
                     Some(p) if !(0.0..=100.0).contains(&p) => {
@@ -308,7 +327,7 @@ impl Inputs {
                 ttft_ms: num(self.ttft, "target.ttft_ms")?,
                 percentile: num(self.percentile, "target.percentile")?,
                 // Kept while another use case is shown (nothing typed is lost), applied in agent mode only.
-                task_s: if mode == "agent" { num(self.task_s, "target.task_s")? } else { None },
+                task_s: if mode == Mode::Agent { num(self.task_s, "target.task_s")? } else { None },
                 ..base.target.clone()
             },
             fleet,

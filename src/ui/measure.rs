@@ -178,15 +178,15 @@ pub fn MeasurementsPanel(
                                 let head = format!("{} — {} ({}); predicted for {}", m.tool, m.label, m.model.as_deref().unwrap_or("model not recorded"), c.load);
                                 let notes: Vec<String> = m.notes.iter().chain(&c.notes).filter(|n| !c.mismatch.iter().any(|mm| mm.note() == **n)).cloned().collect();
                                 let lengths = (m.kind == import::Kind::Serving).then_some(()).and(m.prompt_tokens.zip(m.output_tokens));
-                                let cv = m.output_cv;
+                                let spread = m.length_spread();
                                 let use_lengths = lengths.map(|(p, o)| {
                                     let set = move |_| {
                                         inputs.prompt.set(format!("{}", p.round()));
                                         inputs.output.set(format!("{}", o.round()));
                                         // A run with varied lengths (llmperf gives the spread) is simulated as it was predicted.
-                                        if let Some(cv) = cv.filter(|c| *c > 0.0) {
-                                            inputs.distribution.set("lognormal".into());
-                                            inputs.spread.set(format!("{:.2}", cv.min(2.0)));
+                                        if let Some((dist, spread)) = spread {
+                                            inputs.distribution.set(dist.id().into());
+                                            inputs.spread.set(format!("{spread:.2}"));
                                         }
                                     };
                                     view! { <button type="button" class="use-lengths" on:click=set>{format!("Use these lengths ({:.0} + {:.0})", p, o)}</button> }

@@ -9,10 +9,10 @@ use leptos::prelude::*;
 /// The inputs in one line: model on hardware with engine, lengths, target, fleet and prices.
 fn question(s: &Scenario, r: &Report) -> String {
     let w = &s.workload;
-    let dist = match w.distribution.as_deref() {
-        Some("lognormal") => format!(", lognormal lengths (spread {})", fmt(w.spread.unwrap_or(0.5))),
-        Some("uniform") => format!(", uniform lengths (± {})", fmt(w.spread.unwrap_or(0.5))),
-        _ => String::new(),
+    let dist = match w.distribution.unwrap_or_default() {
+        crate::scenario::Distribution::Lognormal => format!(", lognormal lengths (spread {})", fmt(w.spread.unwrap_or(0.5))),
+        crate::scenario::Distribution::Uniform => format!(", uniform lengths (± {})", fmt(w.spread.unwrap_or(0.5))),
+        crate::scenario::Distribution::Fixed => String::new(),
     };
     let t = &r.target;
     let target = if !t.limits_latency() {

@@ -132,8 +132,8 @@ pub fn Results(
                 )}</p>
                 // Notes about how the figures were computed are information, not alarms.
                 {r.warnings.iter().map(|w| {
-                    let info = w.contains("requests simulated per load level");
-                    view! { <p class="warning" class:info=info>{w.clone()}</p> }
+                    let info = w.is_info();
+                    view! { <p class="warning" class:info=info>{w.message.clone()}</p> }
                 }).collect_view()}
                 <details class="defaults">
                     <summary>{format!("Defaults used ({})", r.defaults_used.len())}</summary>

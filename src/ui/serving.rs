@@ -1,7 +1,7 @@
 //! Inputs for serving under load: the use case, the load levels, request-length spread and prefix caching.
 
-use super::inputs::{Inputs, NumField, SelectField};
-use crate::scenario::ScenarioError;
+use super::inputs::{Inputs, LoadKind, NumField, SelectField};
+use crate::scenario::{Distribution, Mode, ScenarioError};
 use leptos::prelude::*;
 
 fn opts(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -17,18 +17,18 @@ pub fn ServingInputs(
     #[prop(into)]
     error: Signal<Option<ScenarioError>>,
 ) -> impl IntoView {
-    let levels_field =
-        Signal::derive(move || if inputs.load_kind.get() == "rate" { "workload.load.request_rate" } else { "workload.load.concurrency" });
+    let levels_field = Signal::derive(move || inputs.load_kind().field());
+    let rate = move || inputs.load_kind() == LoadKind::Rate;
     let levels_msg = move || error.with(|e| e.as_ref().filter(|e| e.field.starts_with(levels_field.get())).map(|e| e.message.clone()));
     view! {
         <fieldset>
             <legend>"Serving under load"</legend>
             <SelectField label="Use case" field="workload.mode" value=inputs.mode options=opts(&[
-                ("reader", "Reader (tokens/s each person reads)"),
-                ("agent", "Agent (time to a finished multi-step task)"),
-                ("batch", "Batch (total throughput, latency free)"),
+                (Mode::Reader.id(), "Reader (tokens/s each person reads)"),
+                (Mode::Agent.id(), "Agent (time to a finished multi-step task)"),
+                (Mode::Batch.id(), "Batch (total throughput, latency free)"),
             ]) error />
-            <Show when=move || inputs.mode.get() == "agent">
+            <Show when=move || inputs.mode() == Mode::Agent>
                 <NumField label="LLM calls per agent task" unit="calls" field="workload.agent_steps" value=inputs.agent_steps
                     placeholder=Signal::derive(|| "10".to_string()) error />
                 <NumField label="Task time target: calls × (TTFT + output × TPOT) at the percentile" unit="s" field="target.task_s" value=inputs.task_s
@@ -36,25 +36,25 @@ pub fn ServingInputs(
                 <p class="note">"With TPOT and TTFT targets left empty, the task time alone is the target."</p>
             </Show>
             <SelectField label="Load" field="workload.load" value=inputs.load_kind options=opts(&[
-                ("auto", "Concurrent users, levels chosen automatically"),
-                ("concurrency", "Concurrent users (closed loop), my levels"),
-                ("rate", "Request rate (Poisson arrivals); empty: rates around capacity"),
+                (LoadKind::Auto.id(), "Concurrent users, levels chosen automatically"),
+                (LoadKind::Users.id(), "Concurrent users (closed loop), my levels"),
+                (LoadKind::Rate.id(), "Request rate (Poisson arrivals); empty: rates around capacity"),
             ]) error />
-            <Show when=move || inputs.load_kind.get() != "auto">
+            <Show when=move || inputs.load_kind() != LoadKind::Auto>
                 <label class="field" class:invalid=move || levels_msg().is_some()>
-                    <span class="label">{move || if inputs.load_kind.get() == "rate" { "Request rates (req/s), comma-separated" } else { "Users, comma-separated" }}</span>
+                    <span class="label">{move || if rate() { "Request rates (req/s), comma-separated" } else { "Users, comma-separated" }}</span>
                     <input id="workload-levels" type="text" autocomplete="off"
-                        placeholder=move || if inputs.load_kind.get() == "rate" { "automatic: 5–115 % of capacity" } else { "1, 4, 16, 64" }
+                        placeholder=move || if rate() { "automatic: 5–115 % of capacity" } else { "1, 4, 16, 64" }
                         prop:value=move || inputs.levels.get() on:input=move |ev| inputs.levels.set(event_target_value(&ev)) />
                     <span class="error" role="alert">{levels_msg}</span>
                 </label>
             </Show>
             <SelectField label="Request lengths" field="workload.distribution" value=inputs.distribution options=opts(&[
-                ("fixed", "Fixed (as benchmarks run)"),
-                ("lognormal", "Lognormal (like real traffic)"),
-                ("uniform", "Uniform ± spread"),
+                (Distribution::Fixed.id(), "Fixed (as benchmarks run)"),
+                (Distribution::Lognormal.id(), "Lognormal (like real traffic)"),
+                (Distribution::Uniform.id(), "Uniform ± spread"),
             ]) error />
-            <Show when=move || inputs.distribution.get() != "fixed">
+            <Show when=move || inputs.distribution.with(|d| Distribution::from_id(d)).unwrap_or_default() != Distribution::Fixed>
                 <NumField label="Spread (lognormal: coefficient of variation; uniform: ± fraction)" unit="" field="workload.spread" value=inputs.spread
                     placeholder=Signal::derive(|| "0.5".to_string()) error />
             </Show>

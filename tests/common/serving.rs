@@ -4,7 +4,7 @@
 use super::num;
 use std::collections::HashMap;
 use tps_planner::presets;
-use tps_planner::scenario::{EngineSpec, HardwareSpec, LoadSpec, ModelSpec, QuantSpec, Scenario, WorkloadSpec};
+use tps_planner::scenario::{Distribution, EngineSpec, HardwareSpec, LoadSpec, ModelSpec, QuantSpec, Scenario, WorkloadSpec};
 
 /// Coefficient of variation used for ShareGPT request lengths (lognormal). ShareGPT's conversation turns are
 /// long-tailed: output lengths of a few tokens to over a thousand, standard deviation about the mean.
@@ -124,7 +124,7 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
         workload: WorkloadSpec {
             prompt_tokens: Some(prompt.round()),
             output_tokens: Some(output.round().max(2.0)),
-            distribution: Some(if fixed.is_some() { "fixed" } else { "lognormal" }.into()),
+            distribution: Some(if fixed.is_some() { Distribution::Fixed } else { Distribution::Lognormal }),
             spread: if fixed.is_some() { None } else { Some(SHAREGPT_SPREAD) },
             load: Some(load),
             requests: Some(requests.clamp(10.0, 2000.0) as u32),

@@ -11,20 +11,10 @@ pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> 
     // TPOT = (E2E − TTFT) / (n − 1) needs at least two output tokens.
     let output = check("workload.output_tokens", s.output_tokens.unwrap_or(128.0), 2.0, 10_000_000.0, "tokens")?;
     let depth = check("workload.context_depth", s.context_depth.unwrap_or(0.0), 0.0, 10_000_000.0, "tokens")?;
-    let distribution = match s.distribution.as_deref().unwrap_or("fixed") {
-        "fixed" => Distribution::Fixed,
-        "uniform" => Distribution::Uniform,
-        "lognormal" => Distribution::Lognormal,
-        other => return Err(ScenarioError::new("workload.distribution", format!("unknown \"{other}\"; valid: fixed, uniform, lognormal"))),
-    };
+    let distribution = s.distribution.unwrap_or_default();
     let spread_max = if distribution == Distribution::Uniform { 1.0 } else { 5.0 };
     let spread = check("workload.spread", s.spread.unwrap_or(if distribution == Distribution::Fixed { 0.0 } else { 0.5 }), 0.0, spread_max, "")?;
-    let mode = match s.mode.as_deref().unwrap_or("reader") {
-        "reader" => Mode::Reader,
-        "agent" => Mode::Agent,
-        "batch" => Mode::Batch,
-        other => return Err(ScenarioError::new("workload.mode", format!("unknown \"{other}\"; valid: reader, agent, batch"))),
-    };
+    let mode = s.mode.unwrap_or_default();
     let l = s.load.clone().unwrap_or_default();
     let given = usize::from(l.concurrency.is_some()) + usize::from(l.request_rate.is_some()) + usize::from(l.offline.is_some());
     if given > 1 {

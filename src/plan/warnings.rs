@@ -1,0 +1,150 @@
+//! What the report warns about: typed, so the page and the CLI decide by kind (an alarm or a note), not by
+//! matching the text. A warning serialises as its message, as it always has in the report's JSON.
+
+use super::*;
+use crate::model::hardware::Parallelism;
+
+/// What a warning is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WarningKind {
+    /// The weights do not fit in memory.
+    DoesNotFit,
+    /// The weights fit, one sequence's KV cache does not.
+    KvDoesNotFit,
+    /// Fewer requests simulated per level than asked, to bound the work (a note, not an alarm).
+    FewerRequests,
+    /// The request is longer than the model's context window.
+    ContextTooLong,
+    /// A multi-device split the engine does not have.
+    WrongSplit,
+    /// llama.cpp with an FP8 format.
+    NoFp8,
+    /// Tensor parallelism over a device count that does not divide the attention heads.
+    UnevenHeads,
+    /// Some levels saturate (queue growing without bound).
+    Saturates,
+    /// The fleet could not be sized.
+    Fleet,
+    /// The cost leaves a part out.
+    Cost,
+}
+
+/// One warning: its kind and the sentence shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Warning {
+    pub kind: WarningKind,
+    pub message: String,
+}
+
+impl Warning {
+    #[must_use]
+    pub fn new(kind: WarningKind, message: impl Into<String>) -> Self {
+        Self { kind, message: message.into() }
+    }
+
+    /// Information about how the figures were computed, not an alarm.
+    #[must_use]
+    pub fn is_info(&self) -> bool {
+        self.kind == WarningKind::FewerRequests
+    }
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl serde::Serialize for Warning {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.message)
+    }
+}
+
+/// The warnings a scenario raises before fleet and cost: memory, simulated requests, context window, splits
+/// the engine lacks, saturation.
+pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint]) -> Vec<Warning> {
+    let d = &r.deployment;
+    let w = &r.workload;
+    let mut warnings = Vec::new();
+    if !d.fits() {
+        warnings.push(Warning::new(
+            WarningKind::DoesNotFit,
+            format!(
+                "the weights ({:.1} GB) do not fit: {:.1} GB usable on {} × {:.1} GiB{}",
+                mem.weights_gb,
+                (d.hardware.accelerator_memory_bytes() * d.engine.memory_utilization
+                    - d.engine.reserve_gb * crate::model::units::GIB * f64::from(d.hardware.devices))
+                    / 1e9,
+                d.hardware.devices,
+                d.hardware.memory_gb,
+                if d.hardware.accelerator_memory_fraction() < 1.0 {
+                    format!(
+                        " (Metal lets the GPU use {:.0} % of unified memory; beyond it the model pages and slows to a crawl)",
+                        d.hardware.accelerator_memory_fraction() * 100.0
+                    )
+                } else {
+                    String::new()
+                }
+            ),
+        ));
+    } else if mem.kv_max_sequences < 1.0 {
+        warnings.push(Warning::new(
+            WarningKind::KvDoesNotFit,
+            format!(
+                "the weights fit, but not even one sequence of {:.0} tokens fits in the {:.1} GB left for the KV cache ({:.1} GB needed)",
+                mem.context_tokens,
+                mem.kv_budget_gb,
+                d.kv_bytes(mem.context_tokens) / 1e9
+            ),
+        ));
+    }
+    if !matches!(w.load, Load::Offline) && sim_requests(w) < w.requests {
+        warnings.push(Warning::new(WarningKind::FewerRequests, format!(
+            "{} requests simulated per load level instead of {} to bound the work (about 600,000 request-steps per level); the tail percentiles rest on fewer samples",
+            sim_requests(w),
+            w.requests
+        )));
+    }
+    if let Some(max) = r.max_context {
+        let ctx = w.context_depth + w.prompt_tokens + w.output_tokens;
+        if ctx > f64::from(max) {
+            warnings.push(Warning::new(
+                WarningKind::ContextTooLong,
+                format!("{ctx:.0} tokens of context exceed the model's window of {max}: the model cannot serve this request as is"),
+            ));
+        }
+    }
+    let hw = &d.hardware;
+    // llama.cpp's own splits asked of a serving engine (and FP8 of llama.cpp: the cases exclude each other).
+    if hw.devices > 1 && d.engine.kind != crate::model::engine::EngineKind::LlamaCpp {
+        let why = match hw.parallelism {
+            Parallelism::LayerSplit => Some("a layer split is llama.cpp's multi-GPU mode; {} splits layers as a pipeline (choose \"pipeline\")"),
+            Parallelism::RowSplit => Some("a row split is llama.cpp's -sm row; {} splits tensors with all-reduces (choose \"tensor\")"),
+            _ => None,
+        };
+        if let Some(why) = why {
+            warnings.push(Warning::new(WarningKind::WrongSplit, why.replace("{}", &d.engine.name)));
+        }
+    }
+    if d.engine.kind == crate::model::engine::EngineKind::LlamaCpp && matches!(d.compute_dtype, crate::model::quant::ComputeDtype::Fp8) {
+        warnings.push(Warning::new(WarningKind::NoFp8, "llama.cpp has no FP8 weight format; its 8-bit format is GGUF Q8_0 (8.5 bits)"));
+    }
+    if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::Tensor && !d.model.attention_heads.is_multiple_of(hw.devices) {
+        warnings.push(Warning::new(
+            WarningKind::UnevenHeads,
+            format!(
+                "tensor parallelism over {} devices needs the {} attention heads to divide evenly; engines refuse this split",
+                hw.devices, d.model.attention_heads
+            ),
+        ));
+    }
+    // When nothing fits, every level "saturates" trivially: the does-not-fit warning above is the whole story.
+    if mem.fits && sweep.iter().any(|p| p.saturated) {
+        warnings.push(Warning::new(
+            WarningKind::Saturates,
+            "some load levels saturate: the queue grows without bound there, and their latencies are lower bounds",
+        ));
+    }
+    warnings
+}
