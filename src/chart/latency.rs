@@ -3,17 +3,16 @@
 //! TTFT (left, seconds) rises with queueing; TPOT (right, ms) rises with batch size. Percentiles come from the
 //! serving simulation; a level marked saturated has a growing queue, so its values are lower bounds.
 
-use super::{LegendEntry, Swatch};
-use crate::scenario::Report;
+use super::{LegendEntry, LoadAxis, Swatch};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::RGBAColor;
 
-/// Series of the latency chart.
+/// Series of the latency chart (planning builds them from a report: `crate::plan::charts`).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LatencyData {
     pub x: Vec<f64>,
-    pub x_label: String,
+    pub x_axis: LoadAxis,
     /// TTFT P50/P95/P99, ms.
     pub ttft: [Vec<f64>; 3],
     /// TPOT P50/P95/P99, ms.
@@ -36,42 +35,6 @@ pub struct Overlay {
     /// "P99".
     pub pct: String,
     pub saturated: Vec<bool>,
-}
-
-impl Overlay {
-    /// A's curves from its report, or `None` when its load axis is not `axis` (users against a request rate).
-    #[must_use]
-    pub fn from_report(a: &Report, axis: &str) -> Option<Self> {
-        let d = LatencyData::from_report(a);
-        let p = a.target.percentile;
-        let col = |f: &dyn Fn(&crate::scenario::LoadPoint) -> f64| a.sweep.iter().map(f).collect::<Vec<_>>();
-        (d.x_label == axis && !d.x.is_empty()).then(|| Self {
-            x: d.x,
-            ttft: col(&|l| l.ttft_ms.at(p)),
-            tpot: col(&|l| l.tpot_ms.at(p)),
-            pct: format!("{p}"),
-            saturated: d.saturated,
-        })
-    }
-}
-
-impl LatencyData {
-    /// Extracts the series from a report.
-    #[must_use]
-    pub fn from_report(r: &Report) -> Self {
-        let s = &r.sweep;
-        let col = |f: &dyn Fn(&crate::scenario::LoadPoint) -> f64| s.iter().map(f).collect::<Vec<_>>();
-        Self {
-            x: col(&|p| p.concurrency.or(p.request_rate).unwrap_or(0.0)),
-            x_label: if s.first().is_some_and(|p| p.request_rate.is_some()) { "request rate (req/s)".into() } else { "concurrent users".into() },
-            ttft: [col(&|p| p.ttft_ms.p50), col(&|p| p.ttft_ms.p95), col(&|p| p.ttft_ms.p99)],
-            tpot: [col(&|p| p.tpot_ms.p50), col(&|p| p.tpot_ms.p95), col(&|p| p.tpot_ms.p99)],
-            ttft_target: r.target.ttft_limit_ms(),
-            tpot_target: r.target.tpot_limit_ms(),
-            saturated: s.iter().map(|p| p.saturated).collect(),
-            compare: None,
-        }
-    }
 }
 
 const TTFT: RGBColor = RGBColor(124, 58, 237);
@@ -133,7 +96,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
         entries.push(LegendEntry { swatch: Swatch::Dashed(TPOT.mix(0.45), 4.0), label: format!("A: TPOT {}", a.pct) });
     }
     let (plot, strip) = super::split_legend(root, &entries, scale);
-    let mut chart = super::dual_axis_chart(&plot, scale, (xlo, xhi), (tmax, pmax), (d.x_label.as_str(), "TTFT (s)")).map_err(err)?;
+    let mut chart = super::dual_axis_chart(&plot, scale, (xlo, xhi), (tmax, pmax), (d.x_axis.label(), "TTFT (s)")).map_err(err)?;
     chart
         .configure_secondary_axes()
         .label_style(("sans-serif", 12.0 * scale))

@@ -1,6 +1,7 @@
 //! Charts, one per module, each a `draw(area, data)` generic over the plotters backend: the page draws on a
-//! canvas, tests draw into an SVG string. Each chart's data type is built from a [`crate::scenario::Report`]
-//! and compared by value, so the page redraws only when it changes.
+//! canvas, tests draw into an SVG string. A chart reads only its own data type (series, markers, measured
+//! points), which planning builds from a report (`crate::plan::charts`): charts know nothing of where the
+//! numbers come from. The data is compared by value, so the page redraws only when it changes.
 
 pub mod latency;
 pub mod throughput;
@@ -10,6 +11,27 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::RGBAColor;
+
+/// What the load axis counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LoadAxis {
+    /// Concurrent users (closed loop).
+    #[default]
+    Users,
+    /// Requests per second (open loop).
+    RequestRate,
+}
+
+impl LoadAxis {
+    /// The axis description.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            LoadAxis::Users => "concurrent users",
+            LoadAxis::RequestRate => "request rate (req/s)",
+        }
+    }
+}
 
 /// The coordinate system both charts use: log-scaled load on x, linear y.
 pub(crate) type LogLin = Cartesian2d<LogCoord<f64>, RangedCoordf64>;
@@ -227,13 +249,13 @@ mod tests {
         let mut svg = String::new();
         {
             let root = SVGBackend::with_string(&mut svg, (800, 400)).into_drawing_area();
-            super::throughput::draw(&root, &super::throughput::ThroughputData::from_report(&r), 1.0).unwrap();
+            super::throughput::draw(&root, &crate::plan::charts::throughput(&r), 1.0).unwrap();
         }
         assert!(svg.contains("<polyline") && svg.contains("system tok/s"), "{}", &svg[..200.min(svg.len())]);
         let mut svg2 = String::new();
         {
             let root = SVGBackend::with_string(&mut svg2, (800, 400)).into_drawing_area();
-            super::latency::draw(&root, &super::latency::LatencyData::from_report(&r), 1.0).unwrap();
+            super::latency::draw(&root, &crate::plan::charts::latency(&r), 1.0).unwrap();
         }
         assert!(svg2.contains("TTFT P99"));
     }
@@ -255,7 +277,7 @@ mod tests {
         )
         .unwrap();
         let r = crate::plan::evaluate(&s).unwrap();
-        let mut data = super::throughput::ThroughputData::from_report(&r);
+        let mut data = crate::plan::charts::throughput(&r);
         let peak = data.system.iter().copied().fold(0.0, f64::max);
         data.measured.push((128.0, Some(20.0), Some(peak)));
         for width in [900u32, 420] {
@@ -274,7 +296,7 @@ mod tests {
         let mut svg = String::new();
         {
             let root = SVGBackend::with_string(&mut svg, (900, 420)).into_drawing_area();
-            super::latency::draw(&root, &super::latency::LatencyData::from_report(&r), 1.0).unwrap();
+            super::latency::draw(&root, &crate::plan::charts::latency(&r), 1.0).unwrap();
         }
         let axis = text_y(&svg, "concurrent users").expect("x-axis description");
         let y = text_y(&svg, "TTFT P99").expect("legend entry TTFT P99");
@@ -286,9 +308,9 @@ mod tests {
         let eval = |json: &str| crate::plan::evaluate_analytic(&crate::scenario::Scenario::from_json(json).unwrap()).unwrap();
         let b = eval(r#"{"hardware":{"preset":"h200-sxm"},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"}}"#);
         let a = eval(r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"}}"#);
-        let mut t = super::throughput::ThroughputData::from_report(&b);
+        let mut t = crate::plan::charts::throughput(&b);
         let plain = super::throughput::to_svg(&t, (900, 420)).unwrap();
-        t.compare = super::throughput::Overlay::from_report(&a, &t.x_label);
+        t.compare = crate::plan::charts::throughput_overlay(&a, t.x_axis);
         assert!(t.compare.is_some());
         let svg = super::throughput::to_svg(&t, (900, 420)).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("A: per user") && svg.contains("A: system"), "legend of A missing");
@@ -299,14 +321,14 @@ mod tests {
                 || svg.matches("<path").count() > plain.matches("<path").count()
                 || svg.len() > plain.len() + 500
         );
-        let mut l = super::latency::LatencyData::from_report(&b);
-        l.compare = super::latency::Overlay::from_report(&a, &l.x_label);
+        let mut l = crate::plan::charts::latency(&b);
+        l.compare = crate::plan::charts::latency_overlay(&a, l.x_axis);
         let svg = super::latency::to_svg(&l, (900, 420)).unwrap();
         assert!(svg.contains("A: TTFT P99") && svg.contains("A: TPOT P99"));
         // Another load axis (request rates) is not overlaid on users.
         let r = eval(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"load":{"request_rate":[1,2]}}}"#);
-        assert!(super::throughput::Overlay::from_report(&r, "concurrent users").is_none());
-        assert!(super::latency::Overlay::from_report(&r, "concurrent users").is_none());
+        assert!(crate::plan::charts::throughput_overlay(&r, super::LoadAxis::Users).is_none());
+        assert!(crate::plan::charts::latency_overlay(&r, super::LoadAxis::Users).is_none());
     }
 
     #[test]
@@ -316,7 +338,7 @@ mod tests {
         // knee, the capacity and the operating point marked in both.
         let s = crate::scenario::Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"}}"#).unwrap();
         let r = crate::plan::evaluate_analytic(&s).unwrap();
-        let mut d = super::throughput::ThroughputData::from_report(&r);
+        let mut d = crate::plan::charts::throughput(&r);
         assert!(d.capacity_x.is_some() && d.knee_x.is_some() && d.operating.is_some());
         d.marker = d.operating.map(|o| o.0);
         let svg = super::throughput::to_svg(&d, (900, 520)).unwrap();
@@ -327,7 +349,7 @@ mod tests {
         assert!(svg.contains("capacity at the target") && svg.contains("operating point") && svg.contains("saturation knee"));
         // Both panels draw the operating point's ring (radius 7).
         assert_eq!(svg.matches(r#"r="7""#).count(), 2, "operating point ring on both panels");
-        let l = super::latency::to_svg(&super::latency::LatencyData::from_report(&r), (900, 420)).unwrap();
+        let l = super::latency::to_svg(&crate::plan::charts::latency(&r), (900, 420)).unwrap();
         assert!(l.contains("TTFT P95") && l.contains("TPOT P99"));
     }
 

@@ -6,17 +6,16 @@
 //! Both panels mark the saturation knee, the capacity at the target and the operating point; the upper one
 //! also the per-user floor the target implies (1000 ÷ TPOT target) and the model's uncertainty band.
 
-use super::{LegendEntry, Swatch};
-use crate::scenario::Report;
+use super::{LegendEntry, LoadAxis, Swatch};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// What the chart draws, derived from a [`Report`].
+/// What the chart draws (planning builds it from a report: `crate::plan::charts`).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ThroughputData {
     /// Load per level (users or req/s).
     pub x: Vec<f64>,
-    pub x_label: String,
+    pub x_axis: LoadAxis,
     /// Per-user tok/s at the median TPOT.
     pub per_user: Vec<f64>,
     /// Per-user tok/s at the target percentile's TPOT.
@@ -53,84 +52,16 @@ pub struct Overlay {
     pub operating: Option<(f64, f64, f64)>,
 }
 
-impl Overlay {
-    /// A's curves from its report, or `None` when its load axis is not `axis` (users against a request rate).
-    #[must_use]
-    pub fn from_report(a: &Report, axis: &str) -> Option<Self> {
-        let d = ThroughputData::from_report(a);
-        (d.x_label == axis && !d.x.is_empty()).then_some(Self { x: d.x, per_user: d.per_user, system: d.system, operating: d.operating })
-    }
-}
-
 impl ThroughputData {
-    /// Extracts the series from a report.
-    #[must_use]
-    pub fn from_report(r: &Report) -> Self {
-        let x: Vec<f64> = r.sweep.iter().map(|p| p.concurrency.or(p.request_rate).unwrap_or(0.0)).collect();
-        let rate = r.sweep.first().is_some_and(|p| p.request_rate.is_some());
-        let pct = r.target.percentile;
-        Self {
-            x,
-            x_label: if rate { "request rate (req/s)".into() } else { "concurrent users".into() },
-            per_user: r.sweep.iter().map(|p| p.per_user_tps).collect(),
-            per_user_tail: r
-                .sweep
-                .iter()
-                .map(|p| {
-                    let t = p.tpot_ms.at(pct);
-                    if t > 0.0 {
-                        1e3 / t
-                    } else {
-                        0.0
-                    }
-                })
-                .collect(),
-            tail_label: format!("per user at {pct} TPOT"),
-            system: r.sweep.iter().map(|p| p.system_tps).collect(),
-            floor: r.target.tpot_limit_ms().map(|t| 1e3 / t),
-            knee_x: r.knee.as_ref().and_then(|k| k.concurrency.or(k.request_rate)),
-            capacity_x: r.peak_usable.as_ref().and_then(|k| k.concurrency.or(k.request_rate)),
-            marker: None,
-            operating: r.operating_point.as_ref().and_then(|m| m.concurrency.or(m.request_rate).map(|x| (x, m.per_user_tps, m.system_tps))),
-            band: r.band.batched_pct / 100.0,
-            band_one: r.band.single_stream_pct / 100.0,
-            measured: Vec::new(),
-            compare: None,
-        }
-    }
-
     /// The band at level `i`: the single-stream band for one user (on a concurrency axis), else the batched one.
     #[must_use]
     pub fn band_at(&self, i: usize) -> f64 {
-        if !self.x_label.starts_with("request rate") && self.x.get(i).is_some_and(|x| *x <= 1.0) {
+        if self.x_axis == LoadAxis::Users && self.x.get(i).is_some_and(|x| *x <= 1.0) {
             self.band_one
         } else {
             self.band
         }
     }
-
-    /// Adds the serving measurements that sit on this chart's load axis (concurrency or request rate) and ran
-    /// the chart's workload (prompt and output lengths within 10 %): a run with other lengths belongs on other
-    /// curves.
-    pub fn add_measurements(&mut self, ms: &[crate::import::Measurement], prompt: f64, output: f64) {
-        let rate_axis = self.x_label.starts_with("request rate");
-        for m in ms.iter().filter(|m| m.kind == crate::import::Kind::Serving && same_lengths(m, prompt, output)) {
-            let x = if rate_axis { m.request_rate } else { m.concurrency };
-            if let Some(x) = x.filter(|x| x.is_finite() && *x > 0.0) {
-                if m.per_user_tps.is_some() || m.system_output_tps.is_some() {
-                    self.measured.push((x, m.per_user_tps, m.system_output_tps));
-                }
-            }
-        }
-    }
-}
-
-/// Whether a run's mean prompt and output lengths are within 10 % of the chart's (unknown lengths count as
-/// the same).
-#[must_use]
-pub fn same_lengths(m: &crate::import::Measurement, prompt: f64, output: f64) -> bool {
-    let near = |a: Option<f64>, b: f64| a.is_none_or(|a| (a - b).abs() <= 0.1 * b.max(1.0));
-    near(m.prompt_tokens, prompt) && near(m.output_tokens, output)
 }
 
 const USER: RGBColor = RGBColor(37, 99, 235);
@@ -237,7 +168,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
     let line = |v: &[f64]| pts.iter().map(|&i| (d.x[i], v[i])).collect::<Vec<_>>();
     for (k, area) in [top, bottom].iter().enumerate() {
         let (ymax, series, color) = if k == 0 { (umax, &d.per_user, USER) } else { (smax, &d.system, SYSTEM) };
-        let descs = if k == 0 { (None, "per-user tok/s") } else { (Some(d.x_label.as_str()), "system tok/s") };
+        let descs = if k == 0 { (None, "per-user tok/s") } else { (Some(d.x_axis.label()), "system tok/s") };
         let mut chart = super::panel(area, scale, (xlo, xhi), ymax, descs).map_err(err)?;
         if k == 0 && d.band > 0.0 {
             // Uncertainty band around the per-user line.

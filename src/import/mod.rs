@@ -116,6 +116,14 @@ impl Measurement {
             || [&self.ttft_ms, &self.tpot_ms, &self.itl_ms, &self.e2e_ms].iter().any(|s| !s.is_empty())
     }
 
+    /// Whether the run's mean prompt and output lengths are within 10 % of these (unknown lengths count as
+    /// the same).
+    #[must_use]
+    pub fn same_lengths(&self, prompt: f64, output: f64) -> bool {
+        let near = |a: Option<f64>, b: f64| a.is_none_or(|a| (a - b).abs() <= 0.1 * b.max(1.0));
+        near(self.prompt_tokens, prompt) && near(self.output_tokens, output)
+    }
+
     /// The spread of a run's request lengths as a scenario simulates it: lognormal with the run's output CV
     /// (capped at 2), when the tool recorded one (llmperf does). The page's "Use these lengths" and the
     /// comparison both apply it, so a run is predicted the way it is reproduced.

@@ -54,3 +54,27 @@ pub fn levels(d: &Deployment, w: &Workload) -> Vec<f64> {
         }
     }
 }
+
+/// Adds the imported serving runs' concurrencies to automatic concurrency levels (at most 64 levels); levels the
+/// user gave, and request-rate loads, stay as they are.
+pub(super) fn widen_for_runs(r: &mut Resolved, runs: &[crate::import::Measurement]) {
+    if !r.workload.auto_load || !matches!(r.workload.load, Load::Concurrency(_)) {
+        return;
+    }
+    let extra: Vec<f64> = runs
+        .iter()
+        .filter(|m| m.kind == crate::import::Kind::Serving)
+        .filter_map(|m| m.concurrency)
+        .filter(|c| c.is_finite() && *c >= 1.0 && *c <= 4096.0)
+        .map(f64::round)
+        .collect();
+    if extra.is_empty() {
+        return;
+    }
+    let mut all = levels(&r.deployment, &r.workload);
+    all.extend(extra);
+    all.sort_by(f64::total_cmp);
+    all.dedup();
+    all.truncate(64);
+    r.workload.load = Load::Concurrency(all);
+}

@@ -22,6 +22,7 @@
 
 pub mod calibrate;
 pub mod capacity;
+pub mod charts;
 pub mod cost;
 pub mod diff;
 pub mod energy;
@@ -62,6 +63,17 @@ use crate::sim::{self, Arrivals, LengthDist, SimConfig, Targets};
 /// The scenario's first invalid field.
 pub fn evaluate(s: &Scenario) -> Result<Report, ScenarioError> {
     Ok(evaluate_resolved(&s.resolve()?))
+}
+
+/// Evaluates a scenario beside imported runs: automatic concurrency levels also cover the concurrencies of the
+/// serving runs (at most 64 levels), so the curves reach the measured points. The page's one entry.
+///
+/// # Errors
+/// The scenario's first invalid field.
+pub fn evaluate_with(s: &Scenario, runs: &[crate::import::Measurement]) -> Result<Report, ScenarioError> {
+    let mut r = s.resolve()?;
+    levels::widen_for_runs(&mut r, runs);
+    Ok(evaluate_resolved(&r))
 }
 
 /// Only the analytic parts (single stream, memory, analytic sweep): microseconds, for live typing.

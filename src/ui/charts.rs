@@ -4,7 +4,7 @@
 //! at a size whose text stays legible on half a page.
 
 use super::backend::{PageBackend, PageChart};
-use crate::chart::{latency, throughput};
+use crate::plan::charts;
 use crate::scenario::{Report, ScenarioError};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -24,9 +24,9 @@ pub fn Charts(
     let tput = Memo::new(move |_| {
         report.with(|r| {
             r.as_ref().ok().map(|r| {
-                let mut d = throughput::ThroughputData::from_report(r);
-                measurements.with(|ms| d.add_measurements(ms, r.prompt_tokens, r.output_tokens));
-                d.compare = report_a.with(|a| a.as_ref().ok().and_then(Option::as_ref).and_then(|a| throughput::Overlay::from_report(a, &d.x_label)));
+                let mut d = charts::throughput(r);
+                d.measured = measurements.with(|ms| charts::measured_points(ms, d.x_axis, r.prompt_tokens, r.output_tokens));
+                d.compare = report_a.with(|a| a.as_ref().ok().and_then(Option::as_ref).and_then(|a| charts::throughput_overlay(a, d.x_axis)));
                 d
             })
         })
@@ -34,8 +34,8 @@ pub fn Charts(
     let lat = Memo::new(move |_| {
         report.with(|r| {
             r.as_ref().ok().map(|r| {
-                let mut d = latency::LatencyData::from_report(r);
-                d.compare = report_a.with(|a| a.as_ref().ok().and_then(Option::as_ref).and_then(|a| latency::Overlay::from_report(a, &d.x_label)));
+                let mut d = charts::latency(r);
+                d.compare = report_a.with(|a| a.as_ref().ok().and_then(Option::as_ref).and_then(|a| charts::latency_overlay(a, d.x_axis)));
                 d
             })
         })

@@ -100,9 +100,7 @@ pub fn MeasurementsPanel(
     });
     let off_chart = move || {
         let Some((p, o)) = page_lengths.get() else { return 0 };
-        measurements.with(|ms| {
-            ms.iter().filter(|m| m.kind == import::Kind::Serving && m.load_recorded && !crate::chart::throughput::same_lengths(m, p, o)).count()
-        })
+        measurements.with(|ms| ms.iter().filter(|m| m.kind == import::Kind::Serving && m.load_recorded && !m.same_lengths(p, o)).count())
     };
     let summary = move || {
         let mut errs: Vec<f64> = comparisons.with(|cs| cs.iter().flatten().flat_map(|c| c.rows.iter().map(|r| r.error_pct.abs())).collect());

@@ -19,6 +19,7 @@ mod sizing;
 mod table;
 
 use crate::model::quant;
+use crate::model::units::fmt_num;
 use crate::presets;
 use crate::scenario::{Report, Scenario, ScenarioError};
 use inputs::{Inputs, NumField, SelectField, TextField};
@@ -87,17 +88,17 @@ pub fn App() -> impl IntoView {
         }
     });
     let measurements = RwSignal::new(Vec::<crate::import::Measurement>::new());
-    let report: Memo<Result<Report, ScenarioError>> = Memo::new(move |_| {
-        let s = settled.get()?;
+    // The evaluation and how long it took (reading the clock writes nothing); the effect below reports the time.
+    let evaluated = Memo::new(move |_| {
         let t0 = now_ms();
-        let mut r = s.resolve()?;
-        // Automatic levels also cover the concurrencies of imported runs, so the curves reach their points.
-        measurements.with(|ms| widen_levels(&mut r, ms));
-        let report = crate::plan::evaluate_resolved(&r);
-        let ms = now_ms() - t0;
+        let report = settled.with(|s| s.as_ref().map_err(Clone::clone).and_then(|s| measurements.with(|ms| crate::plan::evaluate_with(s, ms))));
+        (report, now_ms() - t0)
+    });
+    let report: Memo<Result<Report, ScenarioError>> = Memo::new(move |_| evaluated.with(|e| e.0.clone()));
+    Effect::new(move |_| {
+        let ms = evaluated.with(|e| e.1);
         last_eval_ms.set_value(ms);
         record_eval_ms(ms);
-        Ok(report)
     });
     // A's evaluation: the page's own when A was pinned from it, else evaluated (a link that holds A).
     let report_a: Memo<Result<Option<Report>, ScenarioError>> = Memo::new(move |_| {
@@ -233,9 +234,9 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
                 // Weights left at the old engine's default for this model follow the new engine's default
                 // (DeepSeek-V3: Q4_K_M under llama.cpp, its released FP8 under vLLM).
                 let native = presets::models::find(&inputs.model_preset.get_untracked()).map(|m| m.native_weights);
-                let old = crate::scenario::default_weights(&inputs.engine.get_untracked(), native);
-                if inputs.quant.get_untracked() == old {
-                    inputs.quant.set(crate::scenario::default_weights(&picked, native).to_string());
+                let engine = inputs.engine.get_untracked();
+                if let Some(q) = crate::scenario::weights_after_pick(&inputs.quant.get_untracked(), (&engine, native), (&picked, native)) {
+                    inputs.quant.set(q);
                 }
             }) />
         </fieldset>
@@ -262,9 +263,9 @@ fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioError>
                 // (DeepSeek-V3 is released in FP8, gpt-oss in MXFP4); a format the user chose stays.
                 if let Some(new) = presets::models::find(&picked) {
                     let engine = inputs.engine.get_untracked();
-                    let was_default = inputs.quant.get_untracked() == crate::scenario::default_weights(&engine, old.map(|o| o.native_weights));
-                    if was_default {
-                        inputs.quant.set(crate::scenario::default_weights(&engine, Some(new.native_weights)).to_string());
+                    let before = (engine.as_str(), old.map(|o| o.native_weights));
+                    if let Some(q) = crate::scenario::weights_after_pick(&inputs.quant.get_untracked(), before, (&engine, Some(new.native_weights))) {
+                        inputs.quant.set(q);
                     }
                 }
             }) />
@@ -286,8 +287,8 @@ fn WorkloadInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
     view! {
         <fieldset>
             <legend>"Workload and target"</legend>
-            <NumField label="Prompt" unit="tokens" field="workload.prompt_tokens" value=inputs.prompt placeholder=Signal::derive(|| "512".to_string()) error />
-            <NumField label="Output" unit="tokens" field="workload.output_tokens" value=inputs.output placeholder=Signal::derive(|| "128".to_string()) error />
+            <NumField label="Prompt" unit="tokens" field="workload.prompt_tokens" value=inputs.prompt placeholder=Signal::derive(|| fmt_num(crate::scenario::DEFAULT_PROMPT_TOKENS)) error />
+            <NumField label="Output" unit="tokens" field="workload.output_tokens" value=inputs.output placeholder=Signal::derive(|| fmt_num(crate::scenario::DEFAULT_OUTPUT_TOKENS)) error />
             <NumField label="Context already cached (earlier turns)" unit="tokens" field="workload.context_depth" value=inputs.depth placeholder=Signal::derive(|| "0".to_string()) error />
             <SelectField label="Judge latency at" field="target.percentile" value=inputs.percentile options=vec![
                 ("99".to_string(), "P99 (the 1 % slowest)".to_string()),
@@ -295,34 +296,15 @@ fn WorkloadInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
                 ("90".to_string(), "P90".to_string()),
                 ("50".to_string(), "P50 (median)".to_string()),
             ] error />
-            <NumField label="TPOT target (time per output token)" unit="ms" field="target.tpot_ms" value=inputs.tpot placeholder=Signal::derive(|| "40".to_string()) error />
-            <NumField label="TTFT target (time to first token)" unit="ms" field="target.ttft_ms" value=inputs.ttft placeholder=Signal::derive(|| "2000".to_string()) error />
+            <NumField label="TPOT target (time per output token)" unit="ms" field="target.tpot_ms" value=inputs.tpot placeholder=Signal::derive(|| reader_target(|t| t.tpot_ms)) error />
+            <NumField label="TTFT target (time to first token)" unit="ms" field="target.ttft_ms" value=inputs.ttft placeholder=Signal::derive(|| reader_target(|t| t.ttft_ms)) error />
         </fieldset>
     }
 }
 
-/// Adds the imported serving runs' concurrencies to automatic concurrency levels (at most 64 levels).
-fn widen_levels(r: &mut crate::scenario::Resolved, ms: &[crate::import::Measurement]) {
-    use crate::scenario::Load;
-    if !r.workload.auto_load || !matches!(r.workload.load, Load::Concurrency(_)) {
-        return;
-    }
-    let extra: Vec<f64> = ms
-        .iter()
-        .filter(|m| m.kind == crate::import::Kind::Serving)
-        .filter_map(|m| m.concurrency)
-        .filter(|c| c.is_finite() && *c >= 1.0 && *c <= 4096.0)
-        .map(f64::round)
-        .collect();
-    if extra.is_empty() {
-        return;
-    }
-    let mut levels = crate::plan::levels(&r.deployment, &r.workload);
-    levels.extend(extra);
-    levels.sort_by(f64::total_cmp);
-    levels.dedup();
-    levels.truncate(64);
-    r.workload.load = Load::Concurrency(levels);
+/// A figure of the default (reader) target, as a placeholder shows it.
+fn reader_target(f: fn(&presets::targets::TargetPreset) -> f64) -> String {
+    presets::targets::find("reader").map_or_else(String::new, |t| fmt_num(f(t)))
 }
 
 /// How a device kind reads in the page.

@@ -30,7 +30,7 @@ pub fn ServingInputs(
             ]) error />
             <Show when=move || inputs.mode() == Mode::Agent>
                 <NumField label="LLM calls per agent task" unit="calls" field="workload.agent_steps" value=inputs.agent_steps
-                    placeholder=Signal::derive(|| "10".to_string()) error />
+                    placeholder=Signal::derive(|| crate::scenario::DEFAULT_AGENT_STEPS.to_string()) error />
                 <NumField label="Task time target: calls × (TTFT + output × TPOT) at the percentile" unit="s" field="target.task_s" value=inputs.task_s
                     placeholder=Signal::derive(|| "none".to_string()) error />
                 <p class="note">"With TPOT and TTFT targets left empty, the task time alone is the target."</p>

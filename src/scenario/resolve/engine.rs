@@ -20,6 +20,15 @@ pub fn default_weights<'a>(engine: &str, native: Option<&'a str>) -> &'a str {
     }
 }
 
+/// The weight format after the engine or the model is picked, given the (engine, model's released format)
+/// pair before and after: a format left at the old pair's default follows to the new pair's default
+/// (DeepSeek-V3: Q4_K_M under llama.cpp, its released FP8 under vLLM); a format the user chose stays (`None`).
+#[must_use]
+pub fn weights_after_pick(current: &str, before: (&str, Option<&str>), after: (&str, Option<&str>)) -> Option<String> {
+    let new = default_weights(after.0, after.1);
+    (current == default_weights(before.0, before.1) && current != new).then(|| new.to_string())
+}
+
 pub(crate) fn resolve_quant(
     s: &QuantSpec,
     engine: &str,
@@ -128,4 +137,21 @@ pub(crate) fn resolve_engine(
         // The default is capped at a tenth of the device memory once that is known (see `settle_memory`).
         reserve_gb: check("engine.reserve_gb", s.reserve_gb.unwrap_or(p.reserve_gb), 0.0, 10_000.0, "GiB")?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::weights_after_pick;
+
+    #[test]
+    fn a_default_format_follows_the_pick_and_a_chosen_one_stays() {
+        // Engine llama.cpp → vLLM with DeepSeek-V3 (released in FP8): Q4_K_M was llama.cpp's default, so FP8 follows.
+        assert_eq!(weights_after_pick("q4_k_m", ("llama.cpp", Some("fp8")), ("vllm", Some("fp8"))).as_deref(), Some("fp8"));
+        // A format the user chose is kept.
+        assert_eq!(weights_after_pick("q8_0", ("llama.cpp", Some("fp8")), ("vllm", Some("fp8"))), None);
+        // Model Llama (BF16) → gpt-oss (MXFP4) under vLLM.
+        assert_eq!(weights_after_pick("bf16", ("vllm", Some("bf16")), ("vllm", Some("mxfp4"))).as_deref(), Some("mxfp4"));
+        // Nothing changes when the default does not.
+        assert_eq!(weights_after_pick("q4_k_m", ("llama.cpp", Some("bf16")), ("llama.cpp", Some("fp8"))), None);
+    }
 }

@@ -3,13 +3,20 @@
 use super::super::checks::{check, check_u, opt_pos, positive};
 use super::super::*;
 
+/// Prompt tokens when none are given.
+pub const DEFAULT_PROMPT_TOKENS: f64 = 512.0;
+/// Output tokens when none are given.
+pub const DEFAULT_OUTPUT_TOKENS: f64 = 128.0;
+/// LLM calls per agent task when none are given.
+pub const DEFAULT_AGENT_STEPS: u32 = 10;
+
 pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> Result<Workload, ScenarioError> {
     if s.prompt_tokens.is_none() && s.output_tokens.is_none() {
         defaults.push("workload: 512 prompt + 128 output tokens".into());
     }
-    let prompt = check("workload.prompt_tokens", s.prompt_tokens.unwrap_or(512.0), 0.0, 10_000_000.0, "tokens")?;
+    let prompt = check("workload.prompt_tokens", s.prompt_tokens.unwrap_or(DEFAULT_PROMPT_TOKENS), 0.0, 10_000_000.0, "tokens")?;
     // TPOT = (E2E − TTFT) / (n − 1) needs at least two output tokens.
-    let output = check("workload.output_tokens", s.output_tokens.unwrap_or(128.0), 2.0, 10_000_000.0, "tokens")?;
+    let output = check("workload.output_tokens", s.output_tokens.unwrap_or(DEFAULT_OUTPUT_TOKENS), 2.0, 10_000_000.0, "tokens")?;
     let depth = check("workload.context_depth", s.context_depth.unwrap_or(0.0), 0.0, 10_000_000.0, "tokens")?;
     let distribution = s.distribution.unwrap_or_default();
     let spread_max = if distribution == Distribution::Uniform { 1.0 } else { 5.0 };
@@ -62,6 +69,6 @@ pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> 
         queue_limit: s.queue_limit.map(|q| check_u("workload.queue_limit", q, 1, u32::MAX)).transpose()?,
         timeout_s: opt_pos("workload.timeout_s", s.timeout_s, 1e7, "s")?,
         mode,
-        agent_steps: check_u("workload.agent_steps", s.agent_steps.unwrap_or(10), 1, 10_000)?,
+        agent_steps: check_u("workload.agent_steps", s.agent_steps.unwrap_or(DEFAULT_AGENT_STEPS), 1, 10_000)?,
     })
 }

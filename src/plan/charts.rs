@@ -1,0 +1,129 @@
+//! The charts' data, built from a report: the charts themselves (`crate::chart`) draw from these small structs
+//! and know nothing of reports, load points or imported files.
+
+use crate::chart::latency::{self, LatencyData};
+use crate::chart::throughput::{self, ThroughputData};
+use crate::chart::LoadAxis;
+use crate::import::{Kind, Measurement};
+use crate::scenario::{LoadPoint, Report};
+
+/// What a report's sweep is measured against: users, or request rates.
+#[must_use]
+pub fn load_axis(r: &Report) -> LoadAxis {
+    if r.sweep.first().is_some_and(|p| p.request_rate.is_some()) {
+        LoadAxis::RequestRate
+    } else {
+        LoadAxis::Users
+    }
+}
+
+fn load(p: &LoadPoint) -> f64 {
+    p.concurrency.or(p.request_rate).unwrap_or(0.0)
+}
+
+fn column(r: &Report, f: impl Fn(&LoadPoint) -> f64) -> Vec<f64> {
+    r.sweep.iter().map(f).collect()
+}
+
+/// Per-user and system throughput against load, with the target's floor, knee, capacity, operating point
+/// and the model's bands.
+#[must_use]
+pub fn throughput(r: &Report) -> ThroughputData {
+    let pct = r.target.percentile;
+    ThroughputData {
+        x: column(r, load),
+        x_axis: load_axis(r),
+        per_user: column(r, |p| p.per_user_tps),
+        per_user_tail: column(r, |p| {
+            let t = p.tpot_ms.at(pct);
+            if t > 0.0 {
+                1e3 / t
+            } else {
+                0.0
+            }
+        }),
+        tail_label: format!("per user at {pct} TPOT"),
+        system: column(r, |p| p.system_tps),
+        floor: r.target.tpot_limit_ms().map(|t| 1e3 / t),
+        knee_x: r.knee.as_ref().and_then(|k| k.concurrency.or(k.request_rate)),
+        capacity_x: r.peak_usable.as_ref().and_then(|k| k.concurrency.or(k.request_rate)),
+        marker: None,
+        operating: r.operating_point.as_ref().and_then(|m| m.concurrency.or(m.request_rate).map(|x| (x, m.per_user_tps, m.system_tps))),
+        band: r.band.batched_pct / 100.0,
+        band_one: r.band.single_stream_pct / 100.0,
+        measured: Vec::new(),
+        compare: None,
+    }
+}
+
+/// A pinned scenario's throughput curves, or `None` when its load axis is not `axis` (users against rates).
+#[must_use]
+pub fn throughput_overlay(a: &Report, axis: LoadAxis) -> Option<throughput::Overlay> {
+    let d = throughput(a);
+    (d.x_axis == axis && !d.x.is_empty()).then_some(throughput::Overlay { x: d.x, per_user: d.per_user, system: d.system, operating: d.operating })
+}
+
+/// The serving measurements that sit on the load axis (concurrency or request rate) and ran the chart's
+/// workload (prompt and output lengths within 10 %: a run with other lengths belongs on other curves), as
+/// (load, per-user tok/s, system tok/s).
+#[must_use]
+pub fn measured_points(ms: &[Measurement], axis: LoadAxis, prompt: f64, output: f64) -> Vec<(f64, Option<f64>, Option<f64>)> {
+    ms.iter()
+        .filter(|m| m.kind == Kind::Serving && m.same_lengths(prompt, output))
+        .filter(|m| m.per_user_tps.is_some() || m.system_output_tps.is_some())
+        .filter_map(|m| {
+            let x = if axis == LoadAxis::RequestRate { m.request_rate } else { m.concurrency };
+            x.filter(|x| x.is_finite() && *x > 0.0).map(|x| (x, m.per_user_tps, m.system_output_tps))
+        })
+        .collect()
+}
+
+/// TTFT and TPOT at P50/P95/P99 against load, with the targets and the saturated levels.
+#[must_use]
+pub fn latency(r: &Report) -> LatencyData {
+    LatencyData {
+        x: column(r, load),
+        x_axis: load_axis(r),
+        ttft: [column(r, |p| p.ttft_ms.p50), column(r, |p| p.ttft_ms.p95), column(r, |p| p.ttft_ms.p99)],
+        tpot: [column(r, |p| p.tpot_ms.p50), column(r, |p| p.tpot_ms.p95), column(r, |p| p.tpot_ms.p99)],
+        ttft_target: r.target.ttft_limit_ms(),
+        tpot_target: r.target.tpot_limit_ms(),
+        saturated: r.sweep.iter().map(|p| p.saturated).collect(),
+        compare: None,
+    }
+}
+
+/// A pinned scenario's TTFT and TPOT at its target percentile, or `None` on another load axis.
+#[must_use]
+pub fn latency_overlay(a: &Report, axis: LoadAxis) -> Option<latency::Overlay> {
+    let p = a.target.percentile;
+    (load_axis(a) == axis && !a.sweep.is_empty()).then(|| latency::Overlay {
+        x: column(a, load),
+        ttft: column(a, |l| l.ttft_ms.at(p)),
+        tpot: column(a, |l| l.tpot_ms.at(p)),
+        pct: p.to_string(),
+        saturated: a.sweep.iter().map(|l| l.saturated).collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measured_points_are_the_serving_runs_on_the_axis_with_the_charts_lengths() {
+        let run = |c: u32, input: u32| {
+            format!(
+                r#"{{"backend":"vllm","num_prompts":100,"request_rate":"inf","max_concurrency":{c},"completed":100,"total_input_tokens":{},"total_output_tokens":12800,"output_throughput":{},"mean_tpot_ms":20,"mean_ttft_ms":100}}"#,
+                input * 100,
+                c * 50
+            )
+        };
+        let ms: Vec<Measurement> =
+            [(8, 512), (16, 512), (8, 4096)].iter().flat_map(|(c, i)| crate::import::parse("run.json", &run(*c, *i)).unwrap_or_default()).collect();
+        let users = measured_points(&ms, LoadAxis::Users, 512.0, 128.0);
+        let xs: Vec<f64> = users.iter().map(|p| p.0).collect();
+        assert!(!ms.is_empty() && xs == [8.0, 16.0], "{users:?} from {} runs", ms.len());
+        assert!(measured_points(&ms, LoadAxis::RequestRate, 512.0, 128.0).is_empty(), "no request rate recorded");
+    }
+}
