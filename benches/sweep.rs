@@ -1,5 +1,7 @@
-//! Benchmarks (criterion): the analytic evaluation and a full simulated sweep (16 levels × 2,000 requests).
-//! Run: `cargo bench --bench sweep`. Figures are reported in the README; they are not asserted.
+//! Benchmarks (criterion): the analytic evaluation and a full simulated sweep (16 levels × 2,000 requests) of
+//! the scenario the e2e suite also times in the browser (H100 + Llama-3.1-8B, 512/128 tokens). Run:
+//! `cargo bench --bench sweep` (scripts/test runs it with `-- --quick`). Figures are printed and reported in
+//! the README; they are not asserted (a benchmark, not a timed test that flakes on a busy machine).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;

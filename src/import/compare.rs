@@ -231,7 +231,7 @@ fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError
         let ctx = match m.kind {
             Kind::Decode => m.context_depth + m.output_tokens.unwrap_or(128.0),
             Kind::Prefill => m.context_depth + m.prompt_tokens.unwrap_or(512.0),
-            Kind::Serving => r.workload.context_depth + r.workload.prompt_tokens + r.workload.output_tokens,
+            Kind::Serving => r.workload.full_context(),
         };
         if let Some(why) = does_not_fit(&r.deployment, ctx) {
             notes.insert(0, why);

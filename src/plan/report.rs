@@ -77,6 +77,37 @@ pub struct LoadPoint {
     pub analytic_per_user_tps: f64,
 }
 
+impl LoadPoint {
+    /// A level at load `x` (users, or requests/s when `rate`), every figure zero until the caller fills it in
+    /// (the analytic and the simulated level both start here).
+    #[must_use]
+    pub fn at_load(x: f64, rate: bool) -> Self {
+        Self {
+            concurrency: (!rate).then_some(x),
+            request_rate: rate.then_some(x),
+            per_user_tps: 0.0,
+            system_tps: 0.0,
+            request_throughput: 0.0,
+            goodput_rps: 0.0,
+            ttft_ms: Pcts::default(),
+            tpot_ms: Pcts::default(),
+            itl_ms: Pcts::default(),
+            e2e_ms: Pcts::default(),
+            mean_batch: 0.0,
+            kv_utilization: 0.0,
+            preemptions: 0,
+            errors: 0,
+            error_rate: 0.0,
+            memory_bound_fraction: 0.0,
+            compute_bound_fraction: 0.0,
+            bound: Bound::Memory,
+            saturated: false,
+            meets_target: false,
+            analytic_per_user_tps: 0.0,
+        }
+    }
+}
+
 /// A marked point on the charts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Marker {

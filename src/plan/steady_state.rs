@@ -27,7 +27,7 @@ pub fn single_stream(d: &Deployment, w: &Workload) -> SingleStream {
 /// Memory figures for the workload.
 #[must_use]
 pub fn memory(d: &Deployment, w: &Workload) -> Memory {
-    let ctx = w.context_depth + w.prompt_tokens + w.output_tokens;
+    let ctx = w.full_context();
     let kv_max = d.max_sequences(ctx);
     Memory {
         weights_gb: d.weight_bytes() / 1e9,
@@ -53,7 +53,7 @@ pub fn memory(d: &Deployment, w: &Workload) -> Memory {
 /// occupancy of a sequence, by the KV cache).
 #[must_use]
 pub fn running_batch(d: &Deployment, w: &Workload, concurrency: f64) -> f64 {
-    let mean_ctx = w.context_depth + w.prompt_tokens + w.output_tokens / 2.0;
+    let mean_ctx = w.mean_context();
     concurrency.min(f64::from(d.engine.max_batch)).min(d.max_sequences(mean_ctx).floor()).max(0.0)
 }
 
@@ -84,8 +84,8 @@ pub fn batch_prefill_seconds(d: &Deployment, b: f64, prompt: f64, prior: f64) ->
 /// Returns (the decode step's load, mean seconds per output token including the prefill time).
 #[must_use]
 pub fn steady_step(d: &Deployment, w: &Workload, b: f64) -> (StepLoad, f64) {
-    let mean_ctx = w.context_depth + w.prompt_tokens + w.output_tokens / 2.0;
-    let new_prompt = w.prompt_tokens * (1.0 - w.prefix_cache_hit_rate);
+    let mean_ctx = w.mean_context();
+    let new_prompt = w.uncached_prompt();
     let load = d.decode_load(b, mean_ctx);
     let t_dec = d.step(&load).seconds;
     let t_pre = batch_prefill_seconds(d, b, new_prompt, w.context_depth + w.prompt_tokens - new_prompt);
@@ -94,23 +94,37 @@ pub fn steady_step(d: &Deployment, w: &Workload, b: f64) -> (StepLoad, f64) {
     (load, ((out - 1.0) * t_dec + t_pre) / out)
 }
 
-/// Analytic closed-loop level at `concurrency` users: (per-user TPS, system TPS, TTFT s, TPOT s, bound);
-/// all zero when not even one sequence fits (the caller marks that level saturated).
+/// An analytic closed-loop level.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AnalyticPoint {
+    /// Tokens/s each generating user sees (1 / TPOT).
+    pub per_user_tps: f64,
+    /// Output tokens/s of the whole server.
+    pub system_tps: f64,
+    /// Time to first token, s (waiting for a slot, then the prefill on a busy server).
+    pub ttft_s: f64,
+    /// Time per output token, s (the steady step).
+    pub tpot_s: f64,
+    pub bound: Bound,
+}
+
+/// Analytic closed-loop level at `concurrency` users; all zero when not even one sequence fits (the caller
+/// marks that level saturated).
 #[must_use]
-pub fn analytic_point(d: &Deployment, w: &Workload, concurrency: f64) -> (f64, f64, f64, f64, Bound) {
+pub fn analytic_point(d: &Deployment, w: &Workload, concurrency: f64) -> AnalyticPoint {
     let b = running_batch(d, w, concurrency);
     if b < 1.0 {
-        return (0.0, 0.0, 0.0, 0.0, Bound::Memory);
+        return AnalyticPoint { per_user_tps: 0.0, system_tps: 0.0, ttft_s: 0.0, tpot_s: 0.0, bound: Bound::Memory };
     }
     let (load, step) = steady_step(d, w, b);
     let bound = d.step(&load).bound;
     let ttft0 = prefill::ttft_seconds(d, w.prompt_tokens, w.context_depth, w.prefix_cache_hit_rate);
     // Prefill on a busy server shares each step with b decodes: it takes as many steps as its chunks need.
     let budget = (f64::from(d.engine.max_batched_tokens) - b).max(1.0);
-    let ttft_busy = ((w.prompt_tokens * (1.0 - w.prefix_cache_hit_rate)) / budget).ceil().max(1.0) * step;
+    let ttft_busy = (w.uncached_prompt() / budget).ceil().max(1.0) * step;
     let service = ttft_busy.max(ttft0) + (w.output_tokens - 1.0).max(0.0) * step;
     let wait = ((concurrency / b) - 1.0).max(0.0) * service;
-    (1.0 / step, b / step, wait + ttft_busy.max(ttft0), step, bound)
+    AnalyticPoint { per_user_tps: 1.0 / step, system_tps: b / step, ttft_s: wait + ttft_busy.max(ttft0), tpot_s: step, bound }
 }
 
 /// The offline (all requests queued) throughput: as many sequences as memory and max batch allow.
@@ -132,12 +146,12 @@ pub fn offline_marker(d: &Deployment, w: &Workload) -> Marker {
 /// so a job of 1.5 waves pays for a half-empty last wave, as the measured runs do.
 #[must_use]
 pub fn offline_job(d: &Deployment, w: &Workload, n: f64) -> Marker {
-    let full_ctx = w.context_depth + w.prompt_tokens + w.output_tokens;
+    let full_ctx = w.full_context();
     let b = n.min(f64::from(d.engine.max_batch)).min(d.max_sequences(full_ctx).floor());
     if b < 1.0 {
         return Marker { concurrency: Some(0.0), request_rate: None, system_tps: 0.0, per_user_tps: 0.0, ttft_p_ms: None, tpot_p_ms: 0.0 };
     }
-    let new_prompt = w.prompt_tokens * (1.0 - w.prefix_cache_hit_rate);
+    let new_prompt = w.uncached_prompt();
     let prior = w.context_depth + w.prompt_tokens - new_prompt;
     let steps = (w.output_tokens - 1.0).max(0.0);
     let wave = |size: f64| -> (f64, f64) {

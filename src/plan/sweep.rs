@@ -17,39 +17,32 @@ pub(super) fn analytic_level(r: &Resolved, x: f64) -> LoadPoint {
     let conc = if rate_mode {
         let mut c = 1.0;
         for _ in 0..4 {
-            let (_, _, ttft, tpot, _) = analytic_point(d, w, c);
-            c = (x * (ttft + tpot * (w.output_tokens - 1.0))).max(1.0);
+            let a = analytic_point(d, w, c);
+            c = (x * (a.ttft_s + a.tpot_s * (w.output_tokens - 1.0))).max(1.0);
         }
         c
     } else {
         x
     };
-    let (pu, sys, ttft, tpot, bound) = analytic_point(d, w, conc);
+    let AnalyticPoint { per_user_tps: pu, system_tps: sys, ttft_s: ttft, tpot_s: tpot, bound } = analytic_point(d, w, conc);
     let e2e = ttft + tpot * (w.output_tokens - 1.0).max(0.0);
     let saturated = pu == 0.0 || (rate_mode && x * w.output_tokens > capacity);
     let sys = if rate_mode { sys.min(x * w.output_tokens) } else { sys };
     let mut p = LoadPoint {
-        concurrency: (!rate_mode).then_some(x),
-        request_rate: rate_mode.then_some(x),
         per_user_tps: pu,
         system_tps: sys,
         request_throughput: sys / w.output_tokens,
-        goodput_rps: 0.0,
         ttft_ms: Pcts::flat(ttft * 1e3),
         tpot_ms: Pcts::flat(tpot * 1e3),
         itl_ms: Pcts::flat(tpot * 1e3),
         e2e_ms: Pcts::flat(e2e * 1e3),
         mean_batch: running_batch(d, w, conc),
-        kv_utilization: 0.0,
-        preemptions: 0,
-        errors: 0,
-        error_rate: 0.0,
         memory_bound_fraction: if bound == Bound::Memory { 1.0 } else { 0.0 },
         compute_bound_fraction: if bound == Bound::Compute { 1.0 } else { 0.0 },
         bound,
         saturated,
-        meets_target: false,
         analytic_per_user_tps: pu,
+        ..LoadPoint::at_load(x, rate_mode)
     };
     p.meets_target = target::meets(r, &p);
     if p.meets_target {
@@ -103,7 +96,7 @@ pub(super) fn simulate_level(r: &Resolved, x: f64) -> LoadPoint {
         }
         None => sim::simulate(d, &cfg, &targets),
     };
-    let analytic = analytic_point(d, w, if rate_mode { 1.0 } else { x }).0;
+    let analytic = analytic_point(d, w, if rate_mode { 1.0 } else { x }).per_user_tps;
     let total = f64::from(s.completed + s.rejected + s.timed_out).max(1.0);
     let errors = s.rejected + s.timed_out;
     let error_rate = f64::from(errors) / total;
@@ -115,8 +108,6 @@ pub(super) fn simulate_level(r: &Resolved, x: f64) -> LoadPoint {
         Bound::Overhead
     };
     let mut p = LoadPoint {
-        concurrency: (!rate_mode).then_some(x),
-        request_rate: rate_mode.then_some(x),
         per_user_tps: if s.tpot_ms.p50 > 0.0 { 1e3 / s.tpot_ms.p50 } else { 0.0 },
         system_tps: s.system_output_tps,
         request_throughput: s.request_throughput,
@@ -134,8 +125,8 @@ pub(super) fn simulate_level(r: &Resolved, x: f64) -> LoadPoint {
         compute_bound_fraction: s.compute_bound_fraction,
         bound,
         saturated: s.saturated,
-        meets_target: false,
         analytic_per_user_tps: analytic,
+        ..LoadPoint::at_load(x, rate_mode)
     };
     p.meets_target = s.completed > 0 && target::meets(r, &p);
     p

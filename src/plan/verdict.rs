@@ -61,7 +61,7 @@ pub(super) fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacit
     let Some(c) = cap else { return grid_limit_note(r, sweep) };
     let load = load_label(&c.at);
     let Some(next) = &c.next else {
-        let fit = r.deployment.max_sequences(r.workload.context_depth + r.workload.prompt_tokens + r.workload.output_tokens).floor();
+        let fit = r.deployment.max_sequences(r.workload.full_context()).floor();
         return match c.limited_by {
             LimitedBy::EngineCap if fit > mem.max_concurrency => format!(
                 "; the target holds up to {load}, the most the engine runs at once (engine.max_batch); memory holds {fit:.0}, so a higher cap would serve more"
@@ -115,7 +115,7 @@ pub(super) fn grid_limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
     // Past the engine's cap on running sequences requests queue: say so when that, not the hardware, is the limit.
     let cap = f64::from(r.deployment.engine.max_batch);
     let capped = next.concurrency.is_some_and(|c| c > cap) && p.concurrency.is_some_and(|c| c >= cap * 0.99);
-    let fit = r.deployment.max_sequences(r.workload.context_depth + r.workload.prompt_tokens + r.workload.output_tokens).floor();
+    let fit = r.deployment.max_sequences(r.workload.full_context()).floor();
     let cap_note = if capped && fit > cap {
         format!(" — the engine runs at most {cap:.0} sequences at once (engine.max_batch) and queues the rest; memory holds {fit:.0}, so a higher cap would serve more")
     } else if capped {

@@ -107,7 +107,7 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
         )));
     }
     if let Some(max) = r.max_context {
-        let ctx = w.context_depth + w.prompt_tokens + w.output_tokens;
+        let ctx = w.full_context();
         if ctx > f64::from(max) {
             warnings.push(Warning::new(
                 WarningKind::ContextTooLong,

@@ -101,6 +101,26 @@ pub struct Workload {
     pub agent_steps: u32,
 }
 
+impl Workload {
+    /// Tokens of context a request holds when its last token is generated: earlier turns, prompt and output.
+    #[must_use]
+    pub fn full_context(&self) -> f64 {
+        self.context_depth + self.prompt_tokens + self.output_tokens
+    }
+
+    /// Mean context over a request's decode steps (the KV cache read per step grows from prompt to full).
+    #[must_use]
+    pub fn mean_context(&self) -> f64 {
+        self.context_depth + self.prompt_tokens + self.output_tokens / 2.0
+    }
+
+    /// Prompt tokens the prefill computes (the rest come from the prefix cache).
+    #[must_use]
+    pub fn uncached_prompt(&self) -> f64 {
+        self.prompt_tokens * (1.0 - self.prefix_cache_hit_rate)
+    }
+}
+
 /// A validated target.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Target {

@@ -78,7 +78,7 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
         architecture,
         kind,
         memory_bandwidth_gbps: bw,
-        // Filled in resolve_memory once the model is known (a default needs the weights' size).
+        // Filled in by `Resolved::settle_memory` once the model is known (a default needs the weights' size).
         memory_gb: memory_gb.unwrap_or(f64::NAN),
         fp16_tflops: fp16,
         fp8_tflops: opt_pos("hardware.fp8_tflops", s.fp8_tflops.or(p.and_then(|p| p.fp8_tflops)), 1e6, "TFLOPS")?,
