@@ -23,6 +23,10 @@ pub struct SingleStream {
     /// Bytes read per generated token at the start of decoding.
     pub bytes_per_token: f64,
     pub bound: Bound,
+    /// Devices streaming weights at once for one token (tensor parallel: all; a layer split: one). For the
+    /// page's formula; not in the JSON report.
+    #[serde(skip_serializing)]
+    pub streaming_devices: f64,
 }
 
 /// Memory figures.

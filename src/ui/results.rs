@@ -69,7 +69,7 @@ pub fn Results(
                 "{} GB/s{} ÷ {} GB per token = {} tok/s",
                 fmt(ss.ceiling_tps * ss.bytes_per_token / 1e9),
                 // Tensor parallel: every device streams its slice at once; a layer split: one device at a time.
-                if r.hardware.contains(" × ") { " (the devices streaming at once)" } else { "" },
+                if ss.streaming_devices > 1.0 { " (the devices streaming at once)" } else { "" },
                 fmt(ss.bytes_per_token / 1e9),
                 fmt(ss.ceiling_tps)
             );
