@@ -89,18 +89,38 @@ impl Scenario {
         if !text.trim_start().starts_with('{') {
             return Err(ScenarioError::new("json", "a scenario is a JSON object: { \"hardware\": …, \"model\": … }"));
         }
-        let de = &mut serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let field = if path == "." || path == "?" || path.is_empty() { "json".to_string() } else { path };
-            ScenarioError::new(field, e.into_inner().to_string())
-        })
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| ScenarioError::new("json", e.to_string()))?;
+        Self::deserialize(&v).map_err(|e| located_error(&v, &e))
     }
 
     /// Pretty JSON.
     #[must_use]
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Compact JSON (for links): the pretty JSON without the whitespace between tokens, the same text as a
+    /// compact serializer writes, without a second copy of every `Serialize` in the page's wasm.
+    #[must_use]
+    pub fn to_compact_json(&self) -> String {
+        let pretty = self.to_json();
+        let mut out = String::with_capacity(pretty.len());
+        let (mut in_string, mut escaped) = (false, false);
+        for c in pretty.chars() {
+            if in_string {
+                out.push(c);
+                (in_string, escaped) = match (escaped, c) {
+                    (true, _) => (true, false),
+                    (false, '\\') => (true, true),
+                    (false, '"') => (false, false),
+                    _ => (true, false),
+                };
+            } else if !c.is_whitespace() {
+                in_string = c == '"';
+                out.push(c);
+            }
+        }
+        out
     }
 
     /// Applies presets and defaults and validates every number.
@@ -198,5 +218,40 @@ impl Scenario {
             ));
         }
         Ok(resolved)
+    }
+}
+
+/// The error of a scenario's JSON, named by the dotted path of the member it is in: from the top, the first
+/// member that fails on its own (every member is optional, so a document holding only it deserializes when it
+/// is valid), then the same within it while it is an object. The message is that member's own error. Only a
+/// failed parse pays for the search; it keeps the wasm free of a path-tracking deserializer (the page's
+/// largest dependency before).
+fn located_error(doc: &serde_json::Value, whole: &serde_json::Error) -> ScenarioError {
+    use serde_json::{Map, Value};
+    // A document holding only the member at `path`.
+    let only = |path: &[&str]| -> Value {
+        let mut v = path.iter().try_fold(doc, |v, k| v.get(*k)).cloned().unwrap_or(Value::Null);
+        for k in path.iter().rev() {
+            let mut m = Map::new();
+            m.insert((*k).to_string(), v);
+            v = Value::Object(m);
+        }
+        v
+    };
+    let mut path: Vec<&str> = Vec::new();
+    let mut error = None;
+    while let Some(obj) = path.iter().try_fold(doc, |v, k| v.get(*k)).and_then(serde_json::Value::as_object) {
+        let failing = obj.keys().find_map(|k| {
+            let mut p = path.clone();
+            p.push(k.as_str());
+            Scenario::deserialize(&only(&p)).err().map(|e| (k.as_str(), e))
+        });
+        let Some((k, e)) = failing else { break };
+        path.push(k);
+        error = Some(e);
+    }
+    match error {
+        Some(e) => ScenarioError::new(path.join("."), e.to_string()),
+        None => ScenarioError::new("json", whole.to_string()),
     }
 }

@@ -249,4 +249,14 @@ mod tests {
             assert!(e.message.contains(valid), "{e}");
         }
     }
+
+    /// The links' compact JSON is the compact serializer's text, strings with spaces, quotes and escapes included.
+    #[test]
+    fn compact_json_is_the_compact_serializers_text() {
+        let s = Scenario::from_json(
+            r#"{"hardware":{"preset":"h100-sxm","name":"our \"box\" , \\ 2 ×"},"model":{"preset":"llama-3.1-8b"},"cost":{"currency":"€ x"},"workload":{"load":{"concurrency":[1, 2.5]}}}"#,
+        )
+        .unwrap();
+        assert_eq!(s.to_compact_json(), serde_json::to_string(&s).unwrap());
+    }
 }

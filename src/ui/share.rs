@@ -39,7 +39,7 @@ pub fn read_hash() -> Option<Linked> {
 /// non-ASCII) and literal elsewhere (`{ } [ ] : ,` …), which keeps printed links about a fifth shorter than
 /// `encodeURIComponent`. Read back with `decodeURIComponent`, as links written before always were.
 fn encode(s: &Scenario) -> String {
-    let json = serde_json::to_string(s).unwrap_or_default();
+    let json = s.to_compact_json();
     let mut out = String::with_capacity(json.len() + json.len() / 4);
     for c in json.chars() {
         if c.is_ascii_alphanumeric() || "{}[]:,.-_'()!*~/?=@$;+".contains(c) {
