@@ -102,7 +102,7 @@ await test('thousands separators are accepted ("3,350")', async () => {
 });
 
 await test('charts are drawn (non-blank canvases)', async () => {
-  for (const id of ['chart-throughput', 'chart-latency']) {
+  for (const id of ['chart-throughput', 'chart-latency', 'chart-pareto']) {
     const p = await canvasPrint(page, id);
     assert(p.ink > p.total * 0.01, `${id} looks blank: ${p.ink} inked pixels of ${p.total}`);
   }
@@ -416,7 +416,8 @@ await test('bug 5: a file measured on another model is flagged, with an offer to
 await test('bug 8: print keeps charts whole, hides collapsed sections, prints the link and date', async () => {
   await page.emulateMedia({ media: 'print' });
   const checks = await page.evaluate(() => {
-    const figs = [...document.querySelectorAll('figure.chart')].map((f) => getComputedStyle(f).breakInside);
+    // The printed charts (the trade-off chart is left out of the one-page report).
+    const figs = [...document.querySelectorAll('figure.chart')].filter((f) => getComputedStyle(f).display !== 'none').map((f) => getComputedStyle(f).breakInside);
     const closed = [...document.querySelectorAll('details:not([open])')].map((d) => getComputedStyle(d).display);
     const link = document.getElementById('print-link');
     return { figs, closed, linkShown: link && getComputedStyle(link).display !== 'none', link: link ? link.textContent : '' };
@@ -891,13 +892,14 @@ await test('issue 9: the scrubber (slider, keyboard, pointer) moves one marker o
   await p9.keyboard.press('Home');
   await p9.waitForTimeout(200);
   assert((await matches()) === 0, 'Home did not pick the first level');
-  const t0 = await canvasPrint(p9, 'chart-throughput'), l0 = await canvasPrint(p9, 'chart-latency');
+  const t0 = await canvasPrint(p9, 'chart-throughput'), l0 = await canvasPrint(p9, 'chart-latency'), q0 = await canvasPrint(p9, 'chart-pareto');
   await p9.keyboard.press('ArrowRight');
   await p9.keyboard.press('ArrowRight');
   await p9.waitForTimeout(200);
   assert((await matches()) === 2, 'two ArrowRight did not pick the third level');
-  const t2 = await canvasPrint(p9, 'chart-throughput'), l2 = await canvasPrint(p9, 'chart-latency');
+  const t2 = await canvasPrint(p9, 'chart-throughput'), l2 = await canvasPrint(p9, 'chart-latency'), q2 = await canvasPrint(p9, 'chart-pareto');
   assert(t2.h !== t0.h && l2.h !== l0.h, 'the marker did not move on both charts');
+  assert(q2.h !== q0.h, 'the picked level did not move on the trade-off chart');
   await p9.keyboard.press('End');
   await p9.waitForTimeout(200);
   assert((await matches()) === n - 1, 'End did not pick the last level');
@@ -942,6 +944,34 @@ await test('issue 9: the scrubber (slider, keyboard, pointer) moves one marker o
   await matches('P95');
   assert(e9.length === 0, `console errors: ${e9.slice(0, 2).join(' | ')}`);
   await context.close();
+});
+
+await test('the trade-off chart: tok/s per user against tok/s per GPU, drawn, with its floor and exports; left out of print', async () => {
+  const { page: p3, context, errors: e3 } = await openPage(origin + '/');
+  const q = await canvasPrint(p3, 'chart-pareto');
+  assert(q.ink > q.total * 0.02, `trade-off chart looks blank: ${q.ink} of ${q.total}`);
+  assert(/per user against output tokens\/s per GPU/.test(await p3.textContent('figure.pareto figcaption')), 'caption');
+  // Two devices halve the tok/s per GPU at the same per-user speeds: the chart is redrawn.
+  await p3.fill('#hardware-devices', '2');
+  await p3.waitForTimeout(500);
+  const q2 = await canvasPrint(p3, 'chart-pareto');
+  assert(q2.h !== q.h && q2.ink > q2.total * 0.02, 'the trade-off chart did not follow the devices');
+  const [dl] = await Promise.all([p3.waitForEvent('download'), p3.click('#chart-pareto-svg')]);
+  const svg = fs.readFileSync(await dl.path(), 'utf8');
+  assert(/output tok\/s per GPU/.test(svg) && /operating point/.test(svg) && /under the target floor \(25 tok\/s each\)/.test(svg), 'SVG export lacks the axes, floor or operating point');
+  await p3.locator('figure.pareto').screenshot({ path: path.join(shots, '18-tradeoff.png') });
+  await p3.emulateMedia({ media: 'print' });
+  assert((await p3.evaluate(() => getComputedStyle(document.querySelector('figure.pareto')).display)) === 'none', 'the trade-off chart prints (the report is one page)');
+  assert(e3.length === 0, `console errors: ${e3.slice(0, 2).join(' | ')}`);
+  await context.close();
+  // On a phone: the trade-off chart and the scrubber fit the width.
+  const ph = await openPage(origin + '/', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  assert((await ph.page.evaluate(() => document.documentElement.scrollWidth)) <= 391, 'the page scrolls sideways on a phone');
+  const qp = await canvasPrint(ph.page, 'chart-pareto');
+  assert(qp.ink > qp.total * 0.02, 'trade-off chart blank on a phone');
+  await ph.page.locator('figure.pareto').screenshot({ path: path.join(shots, '18-tradeoff-phone.png') });
+  await ph.page.locator('.scrub').screenshot({ path: path.join(shots, '17-scrubber-phone.png') });
+  await ph.context.close();
 });
 
 await browser.close();

@@ -4,6 +4,7 @@
 //! numbers come from. The data is compared by value, so the page redraws only when it changes.
 
 pub mod latency;
+pub mod pareto;
 pub mod throughput;
 
 use plotters::chart::DualCoordChartContext;
@@ -86,8 +87,14 @@ pub(crate) fn load_range(xs: impl Iterator<Item = f64>) -> (f64, f64) {
     }
 }
 
-/// Formats a load tick: whole numbers from 10 up, else up to three decimals without trailing zeros.
+/// Formats a tick of a log axis: whole numbers from 10 up, else up to three decimals without trailing zeros.
+/// Only 1, 2 and 5 × a power of ten are labelled: plotters puts a tick at every multiple within a decade when the
+/// axis spans about one (30 40 50 … 90 ran together on a phone); the others keep their grid line.
 pub(crate) fn load_tick(v: &f64) -> String {
+    let lead = v / 10f64.powf(v.log10().floor());
+    if ![1.0, 2.0, 5.0, 10.0].iter().any(|m| (lead - m).abs() < 1e-6) {
+        return String::new();
+    }
     if *v >= 10.0 {
         format!("{v:.0}")
     } else {
@@ -98,6 +105,17 @@ pub(crate) fn load_tick(v: &f64) -> String {
 /// The charts' typeface. Named by the enum, not by the string "sans-serif": plotters reads a family's name
 /// through `str::to_lowercase`, which brings Unicode's case tables into the page (3.4 KB of code and data).
 pub(crate) const SANS: FontFamily<'static> = FontFamily::SansSerif;
+
+/// A round axis maximum at or above `v` (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × a power of ten); 1 for nothing to show.
+pub(crate) fn nice_max(v: f64) -> f64 {
+    if !(v.is_finite() && v > 0.0) {
+        return 1.0;
+    }
+    let mag = 10f64.powf(v.log10().floor());
+    let m = v / mag;
+    let n = [1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0].into_iter().find(|n| m <= *n).unwrap_or(10.0);
+    n * mag
+}
 
 /// Pixels for a logical size at a device-pixel scale (the page draws at devicePixelRatio × the CSS size).
 pub(crate) fn px(scale: f64, v: f64) -> u32 {
@@ -304,6 +322,13 @@ mod tests {
         assert!(svg2.contains("TTFT P99"));
     }
 
+    #[test]
+    fn log_axes_label_one_two_and_five_times_a_power_of_ten() {
+        let ticks: Vec<String> =
+            [0.5, 1.0, 2.0, 3.0, 10.0, 20.0, 40.0, 50.0, 70.0, 100.0, 200.0, 300.0, 1000.0, 0.25].iter().map(super::load_tick).collect();
+        assert_eq!(ticks, ["0.5", "1", "2", "", "10", "20", "", "50", "", "100", "200", "", "1000", ""]);
+    }
+
     /// The evaluation of Llama-3.1-8B on an H100 SXM with this workload (JSON).
     fn h100_8b(workload: &str) -> crate::scenario::Report {
         let json = format!(r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"workload":{workload}}}"#);
@@ -338,6 +363,37 @@ mod tests {
         // A load outside the axis is not drawn.
         t.marker = Some(1000.0);
         assert_eq!(polylines(&super::throughput::to_svg(&t, (900, 420)).unwrap()), polylines(&plain_t));
+    }
+
+    #[test]
+    fn the_trade_off_chart_draws_per_user_against_per_gpu_with_the_floor_and_the_operating_point() {
+        let json = r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"preset":"llama-3.1-8b"},"workload":{"requests":200}}"#;
+        let r = crate::plan::evaluate(&crate::scenario::Scenario::from_json(json).unwrap()).unwrap();
+        let mut d = crate::plan::charts::pareto(&r);
+        // One point per level: per-user tok/s, and the system's tok/s shared by the server's two GPUs.
+        assert_eq!(d.points.len(), r.sweep.len());
+        for (p, l) in d.points.iter().zip(&r.sweep) {
+            assert_eq!(*p, (l.per_user_tps, l.system_tps / 2.0));
+        }
+        let op = r.operating_point.as_ref().unwrap();
+        assert_eq!(d.operating, Some((op.per_user_tps, op.system_tps / 2.0)));
+        assert_eq!(d.floor, Some(25.0), "reader target: 40 ms TPOT = 25 tok/s each");
+        let svg = |d: &super::pareto::ParetoData| {
+            let mut s = String::new();
+            let drawn = super::pareto::draw(&SVGBackend::with_string(&mut s, (900, 450)).into_drawing_area(), d, 1.0);
+            drawn.map(|_| s)
+        };
+        let plain = svg(&d).unwrap();
+        for label in ["output tok/s per user", "output tok/s per GPU", "under the target floor (25 tok/s each)", "operating point"] {
+            assert!(plain.contains(label), "{label} missing");
+        }
+        assert!(plain.matches("<circle").count() > d.points.len(), "a dot per level and the operating point's ring");
+        assert!(!plain.contains("level picked below"));
+        d.marker = d.points.get(2).copied();
+        let picked = svg(&d).unwrap();
+        assert!(picked.contains("level picked below") && picked.matches("<circle").count() == plain.matches("<circle").count() + 2);
+        d.points.clear();
+        assert!(svg(&d).is_err(), "nothing to draw is an error, not a panic");
     }
 
     /// The y coordinate of the SVG `<text>` whose content is `label`.

@@ -71,16 +71,6 @@ const KNEE: RGBColor = RGBColor(71, 85, 105);
 const CAP: RGBColor = RGBColor(153, 27, 27);
 const OP: RGBColor = RGBColor(22, 163, 74);
 
-fn nice_max(v: f64) -> f64 {
-    if !(v.is_finite() && v > 0.0) {
-        return 1.0;
-    }
-    let mag = 10f64.powf(v.log10().floor());
-    let m = v / mag;
-    let n = [1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0].into_iter().find(|n| m <= *n).unwrap_or(10.0);
-    n * mag
-}
-
 /// The legend of the series this data draws, in drawing order.
 fn legend(d: &ThroughputData, has_user_pts: bool, has_sys_pts: bool, show_floor: bool, show_op: bool) -> Vec<LegendEntry> {
     let mut v = Vec::new();
@@ -137,7 +127,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
     let a_x = a_pts.iter().filter_map(|&i| a.map(|a| a.x[i]));
     let (xlo, xhi) = super::load_range(pts.iter().map(|&i| d.x[i]).chain(d.measured.iter().map(|m| m.0)).chain(a_x));
     // 10 % headroom above the highest point (the legend is outside the plot).
-    let umax = nice_max(
+    let umax = super::nice_max(
         pts.iter()
             .map(|&i| d.per_user[i] * (1.0 + d.band_at(i)))
             .chain(d.measured.iter().filter_map(|m| m.1))
@@ -145,7 +135,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
             .fold(d.floor.unwrap_or(0.0) * 1.1, f64::max)
             * 1.1,
     );
-    let smax = nice_max(
+    let smax = super::nice_max(
         pts.iter()
             .map(|&i| d.system[i])
             .chain(d.measured.iter().filter_map(|m| m.2))

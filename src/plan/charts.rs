@@ -2,6 +2,7 @@
 //! and know nothing of reports, load points or imported files.
 
 use crate::chart::latency::{self, LatencyData};
+use crate::chart::pareto::ParetoData;
 use crate::chart::throughput::{self, ThroughputData};
 use crate::chart::LoadAxis;
 use crate::import::{Kind, Measurement};
@@ -91,6 +92,19 @@ pub fn latency(r: &Report) -> LatencyData {
         saturated: r.sweep.iter().map(|p| p.saturated).collect(),
         marker: None,
         compare: None,
+    }
+}
+
+/// The trade-off: output tok/s per user against output tok/s per GPU (system tok/s ÷ the server's devices),
+/// one point per level, with the target's per-user floor and the operating point.
+#[must_use]
+pub fn pareto(r: &Report) -> ParetoData {
+    let per_gpu = 1.0 / f64::from(r.single_stream.devices.max(1));
+    ParetoData {
+        points: r.sweep.iter().map(|p| (p.per_user_tps, p.system_tps * per_gpu)).collect(),
+        floor: r.target.tpot_limit_ms().map(|t| 1e3 / t),
+        operating: r.operating_point.as_ref().map(|m| (m.per_user_tps, m.system_tps * per_gpu)),
+        marker: None,
     }
 }
 

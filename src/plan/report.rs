@@ -27,6 +27,9 @@ pub struct SingleStream {
     /// page's formula; not in the JSON report.
     #[serde(skip_serializing)]
     pub streaming_devices: f64,
+    /// Devices of one server (replica), for figures per GPU (the trade-off chart). Not in the JSON report.
+    #[serde(skip_serializing)]
+    pub devices: u32,
 }
 
 /// Memory figures.

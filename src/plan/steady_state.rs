@@ -22,6 +22,7 @@ pub fn single_stream(d: &Deployment, w: &Workload) -> SingleStream {
         bytes_per_token: bytes,
         bound: d.step(&d.decode_load(1.0, start)).bound,
         streaming_devices: d.hardware.parallel_devices(),
+        devices: d.hardware.devices,
     }
 }
 

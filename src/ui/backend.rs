@@ -126,6 +126,14 @@ impl PageChart for crate::chart::throughput::ThroughputData {
     }
 }
 
+impl PageChart for crate::chart::pareto::ParetoData {
+    const ASPECT: f64 = 0.5;
+
+    fn draw_on(&self, area: &DrawingArea<PageBackend<'_>, Shift>, scale: f64) -> Result<crate::chart::LoadScale, String> {
+        crate::chart::pareto::draw(area, self, scale)
+    }
+}
+
 impl PageChart for crate::chart::latency::LatencyData {
     fn draw_on(&self, area: &DrawingArea<PageBackend<'_>, Shift>, scale: f64) -> Result<crate::chart::LoadScale, String> {
         crate::chart::latency::draw(area, self, scale)

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 
-/// Both charts.
+/// The charts (throughput, latency, the trade-off) and the scrubber under them.
 #[component]
 pub fn Charts(
     /// The evaluation.
@@ -39,26 +39,23 @@ pub fn Charts(
         let i = event_target_value(&ev).parse::<usize>().unwrap_or(0);
         pick.set(report.with_untracked(|r| r.as_ref().ok().and_then(|r| readout::readout(r, i)).map(|c| c.load)));
     };
-    let tput = Memo::new(move |_| {
-        report.with(|r| {
-            r.as_ref().ok().map(|r| {
-                let mut d = charts::throughput(r);
-                d.marker = marker();
-                d.measured = measurements.with(|ms| charts::measured_points(ms, d.x_axis, r.prompt_tokens, r.output_tokens));
-                d.compare = report_a.with(|a| a.as_ref().ok().and_then(Option::as_ref).and_then(|a| charts::throughput_overlay(a, d.x_axis)));
-                d
-            })
-        })
+    let tput = on_report(report, move |r| {
+        let mut d = charts::throughput(r);
+        d.marker = marker();
+        d.measured = measurements.with(|ms| charts::measured_points(ms, d.x_axis, r.prompt_tokens, r.output_tokens));
+        d.compare = report_a.with(|a| a.as_ref().ok().and_then(Option::as_ref).and_then(|a| charts::throughput_overlay(a, d.x_axis)));
+        d
     });
-    let lat = Memo::new(move |_| {
-        report.with(|r| {
-            r.as_ref().ok().map(|r| {
-                let mut d = charts::latency(r);
-                d.marker = marker();
-                d.compare = report_a.with(|a| a.as_ref().ok().and_then(Option::as_ref).and_then(|a| charts::latency_overlay(a, d.x_axis)));
-                d
-            })
-        })
+    let lat = on_report(report, move |r| {
+        let mut d = charts::latency(r);
+        d.marker = marker();
+        d.compare = report_a.with(|a| a.as_ref().ok().and_then(Option::as_ref).and_then(|a| charts::latency_overlay(a, d.x_axis)));
+        d
+    });
+    let trade = on_report(report, move |r| {
+        let mut d = charts::pareto(r);
+        d.marker = picked.with(|p| p.as_ref().and_then(|p| d.points.get(p.0).copied()));
+        d
     });
     // Window width, so the charts re-lay out (not just shrink) on narrow screens and after a resize.
     let viewport = RwSignal::new(window_width());
@@ -66,18 +63,18 @@ pub fn Charts(
     on_cleanup(move || handle.remove());
     view! {
         <div class="charts">
-            <figure class="chart">
-                <figcaption>"Per-user and system tokens/s against concurrency (per user above, system below)"
-                    <small>" — two panels, one load axis: the two figures have different units, so they are not drawn on one plot (where their crossing would mean nothing). Per user = 1 / TPOT while generating (thin: at the target percentile); system = all output tokens ÷ time, prompts included. Red line: the target's per-user floor; dashed: saturation knee; dotted: capacity at the target; green ring: operating point; band: ± the model's validated p90 error; crosses: your imported measurements; dashed and lighter: the pinned scenario A; thin dark line: the load picked below (slider, or the pointer over a chart)."</small>
-                </figcaption>
-                <ChartCanvas id="chart-throughput" file="tps-throughput" data=tput viewport pick />
-            </figure>
-            <figure class="chart">
-                <figcaption>"TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)"
-                    <small>" — purple: TTFT (left axis), teal: TPOT (right axis); P50 solid, P95 dashed, P99 dotted; thin dashed: the targets; wide, light, long dashes: the pinned scenario A at its target percentile. Saturated levels (queue growing without bound) and TTFTs beyond 4 × the target are clipped at the top; thin dark line: the load picked below."</small>
-                </figcaption>
-                <ChartCanvas id="chart-latency" file="tps-latency" data=lat viewport pick />
-            </figure>
+            {figure("chart", (
+                "Per-user and system tokens/s against concurrency (per user above, system below)",
+                " — two panels, one load axis: the two figures have different units, so they are not drawn on one plot (where their crossing would mean nothing). Per user = 1 / TPOT while generating (thin: at the target percentile); system = all output tokens ÷ time, prompts included. Red line: the target's per-user floor; dashed: saturation knee; dotted: capacity at the target; green ring: operating point; band: ± the model's validated p90 error; crosses: your imported measurements; dashed and lighter: the pinned scenario A; thin dark line: the load picked below (slider, or the pointer over a chart).",
+            ), ("chart-throughput", "tps-throughput"), tput, (viewport, pick))}
+            {figure("chart", (
+                "TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)",
+                " — purple: TTFT (left axis), teal: TPOT (right axis); P50 solid, P95 dashed, P99 dotted; thin dashed: the targets; wide, light, long dashes: the pinned scenario A at its target percentile. Saturated levels (queue growing without bound) and TTFTs beyond 4 × the target are clipped at the top; thin dark line: the load picked below.",
+            ), ("chart-latency", "tps-latency"), lat, (viewport, pick))}
+            {figure("chart pareto", (
+                "The trade-off: output tokens/s per user against output tokens/s per GPU",
+                " — one point per load level: one user on the right (fastest for them), the fullest batch at the top left (most tokens from each GPU). Shaded, left of the red line: slower for each user than the target allows. Green ring: operating point; dark ring: the level picked below.",
+            ), ("chart-pareto", "tps-tradeoff"), trade, (viewport, pick))}
         </div>
         <div class="scrub" class:hidden=move || levels() == 0>
             <label for="scrub">"Load on the charts"</label>
@@ -85,6 +82,31 @@ pub fn Charts(
                 aria-valuetext=move || picked.with(|p| p.as_ref().map(|p| p.1.load_text.clone())) on:input=slide />
             <p class="scrub-card" id="scrub-card" aria-live="polite">{move || picked.with(|p| p.as_ref().map(|p| p.1.text.clone()))}</p>
         </div>
+    }
+}
+
+/// A chart's data, rebuilt from the report when it (or a signal `f` reads) changes; `None` while it is an error.
+fn on_report<T: PartialEq + Send + Sync + 'static>(
+    report: Memo<Result<Report, ScenarioError>>,
+    f: impl Fn(&Report) -> T + Send + Sync + 'static,
+) -> Memo<Option<T>> {
+    Memo::new(move |_| report.with(|r| r.as_ref().ok().map(&f)))
+}
+
+/// A chart in its figure: (title, how to read it), (canvas id, exported files' name), its data, and the window
+/// width and the scrubber's pick it shares with the other charts.
+fn figure<T: PageChart>(
+    class: &'static str,
+    (title, note): (&'static str, &'static str),
+    (id, file): (&'static str, &'static str),
+    data: Memo<Option<T>>,
+    (viewport, pick): (RwSignal<f64>, RwSignal<Option<f64>>),
+) -> impl IntoView {
+    view! {
+        <figure class=class>
+            <figcaption>{title}<small>{note}</small></figcaption>
+            <ChartCanvas id file data viewport pick />
+        </figure>
     }
 }
 
