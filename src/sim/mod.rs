@@ -53,6 +53,12 @@
 //! keep the load up while the last measured ones finish, so they do not run on a draining server. Warm-up and
 //! filler requests are excluded from all latency statistics.
 //!
+//! A **finite run** (`finite`, what `vllm bench serve --num-prompts N` measures) has no warm-up and no
+//! fillers: exactly `requests` requests from an empty server, all measured, its window from the first arrival
+//! to the last completion (so the drain counts, as in the benchmark's duration), and it is never called
+//! saturated for a growing queue: an overloaded finite run only builds a finite backlog, which shows in its
+//! latencies (in a real engine mostly as a larger running batch and slower tokens, not as waiting).
+//!
 //! The measurement window runs from the arrival of the first measured request to the arrival of the last one
 //! (or, when they arrive together, to the end of the last one): the load is steady throughout. Throughputs
 //! (`system_output_tps`, `request_throughput`, `goodput_rps`) count every token and request completed in
