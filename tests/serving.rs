@@ -160,6 +160,11 @@ fn served_runs_accuracy() {
     summary("served runs on current engines, in-sample (fitted defaults)", &current(&cases));
     let out: Vec<Case> = current(&loso).into_iter().filter(|c| c.metric == "output tok/s").collect();
     print_groups("served runs on current engines, output tok/s, leave-one-source-out, by class (the bands' basis)", &out, band_class);
+    for (name, band, batched) in [("dense", &plan::LOAD_DENSE, common::BATCHED_DENSE_ROWS), ("MoE", &plan::LOAD_MOE, common::BATCHED_MOE_ROWS)] {
+        let sel: Vec<&Case> = out.iter().filter(|c| band_class(c).starts_with(name)).collect();
+        assert_eq!(sel.len() + batched, band.rows as usize, "{name}: the band table's row count");
+        assert_band_tracks(band, stats(&sel).1);
+    }
     summary("served runs on older engine releases, leave-one-source-out", &older(&loso));
     summary("all served runs, leave-one-source-out", &loso);
     summary("all served runs, in-sample", &cases);
