@@ -490,7 +490,7 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   assert(/1 device per server: \d+ servers/.test(alts) && /4 devices per server: \d+ servers/.test(alts), `alternatives: ${alts}`);
   const jpt = await mp.textContent('#energy-jpt');
   card.jpt = num(jpt);
-  assert(card.jpt > 0.2 && card.jpt < 20 && /± 60 %/.test(jpt), `energy: ${jpt}`);
+  assert(card.jpt > 0.2 && card.jpt < 20 && /± 75 %/.test(jpt), `energy: ${jpt}`);
   assert(/^\d[\d\u2009]* W per server at the operating point, [\d.]+ (million )?tokens per kWh · [\d.]+ J\/token at the meter \(PUE 1\.30\)\.$/.test(await mp.textContent('#energy')), `energy sentence: ${await mp.textContent('#energy')}`);
   const cost = await mp.textContent('#cost-per-million');
   const c = cost.match(/^USD ([\d.]+) per million output tokens$/);
@@ -519,7 +519,7 @@ await test('meeting: "Reproduce this" gives vllm serve / vllm bench serve for th
   await mp.waitForSelector('.reproduce pre.cmd', { timeout: 5000 });
   const cmds = await mp.$$eval('.reproduce pre.cmd', (els) => els.map((e) => e.textContent));
   const serve = cmds[0], bench = cmds[1];
-  for (const flag of ['vllm serve meta-llama/Llama-3.1-70B', '--tensor-parallel-size 2', '--quantization fp8', '--max-num-seqs 256', '--max-num-batched-tokens 8192', '--gpu-memory-utilization 0.9', '--kv-cache-dtype auto', '--no-enable-prefix-caching']) {
+  for (const flag of ['vllm serve meta-llama/Llama-3.1-70B', '--tensor-parallel-size 2', '--quantization fp8', '--max-num-seqs 1024', '--max-num-batched-tokens 8192', '--gpu-memory-utilization 0.9', '--kv-cache-dtype auto', '--no-enable-prefix-caching']) {
     assert(serve.includes(flag), `${flag} missing: ${serve}`);
   }
   for (const flag of ['vllm bench serve', '--dataset-name random', '--random-input-len 1024', '--random-output-len 256', '--max-concurrency $c', '--percentile-metrics ttft,tpot,itl,e2el', '--metric-percentiles 50,95,99', '--save-result']) {
@@ -597,7 +597,7 @@ await test('meeting: the one-page sizing report prints (A4 and Letter) with the 
     const text = execFileSync('pdftotext', [pdf, '-']).toString().replace(/\s+/g, ' ');
     for (const want of ['TPS Planner — sizing report', 'Question:', 'on NVIDIA H200 SXM 141GB', '500 concurrent users + 1 spare server', 'USD 2.1 per device-hour',
       `Holds ${usersB} users at the target, limited by`, `${serversB} servers`, `USD ${costB}`, "per million output tokens", 'J/token', 'A versus B', '2 × NVIDIA H100 SXM5 80GB',
-      'servers for the fleet', `${card.servers}`, `${card.cost}`, 'cost per million output tokens', 'Band:', 'Assumptions', 'TTFT and TPOT', 'Per-user and system tokens/s', 'This scenario:', '#s=', '&a=']) {
+      'servers for the fleet', `${card.servers}`, `${card.cost}`, 'cost per million output tokens', 'How good is this prediction?', 'Assumptions', 'TTFT and TPOT', 'Per-user and system tokens/s', 'This scenario:', '#s=', '&a=']) {
       // (headings are printed in capitals)
       assert(text.toLowerCase().includes(want.toLowerCase()), `${format} PDF lacks "${want}"`);
     }

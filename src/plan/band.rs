@@ -24,7 +24,7 @@ pub struct BandClass {
 
 /// Single stream, llama.cpp on the fitted GPU and Apple families.
 pub const SINGLE_FITTED: BandClass = BandClass {
-    name: "llama.cpp on a GPU or Apple family with fitted efficiencies",
+    name: "llama.cpp on a fitted GPU or Apple family",
     rows: 19,
     p90_pct: 17.0,
     basis: "four single-stream sources never fitted on (tests/data/single_stream_new.csv), 16.8 %",
@@ -32,7 +32,7 @@ pub const SINGLE_FITTED: BandClass = BandClass {
 
 /// Single stream elsewhere: no single-stream measurement backs the defaults.
 pub const SINGLE_UNVALIDATED: BandClass = BandClass {
-    name: "another engine or device: no single-stream measurement backs it",
+    name: "another engine or device",
     rows: 0,
     p90_pct: 25.0,
     basis: "a stated prior: this model's single-stream p90 before its 2024 fit",
@@ -40,7 +40,7 @@ pub const SINGLE_UNVALIDATED: BandClass = BandClass {
 
 /// Under load, dense models.
 pub const LOAD_DENSE: BandClass = BandClass {
-    name: "dense models on serving engines and in batches",
+    name: "dense models",
     rows: 285,
     p90_pct: 65.0,
     basis: "leave-one-source-out: batched throughput of dense models (203 rows, 59.3 %) and output tok/s of served runs on current engines (82 runs, 64.8 %)",
@@ -48,7 +48,7 @@ pub const LOAD_DENSE: BandClass = BandClass {
 
 /// Under load, mixture-of-experts models.
 pub const LOAD_MOE: BandClass = BandClass {
-    name: "mixture-of-experts models on serving engines and in batches",
+    name: "mixture-of-experts models",
     rows: 117,
     p90_pct: 406.0,
     basis: "leave-one-source-out: batched throughput of MoE models (45 rows, 52.6 %) and output tok/s of served runs on current engines (72 runs, 405.7 %: DP-attention, expert parallelism and MoE kernels at small token counts are not modelled yet)",
