@@ -245,6 +245,51 @@ await test('imported benchmark results are compared and drawn (files read in the
   assert((await page.locator('#measure-off-chart').count()) === 0, 'runs still off the chart');
   const after = await canvasPrint(page, 'chart-throughput');
   assert(after.h !== before.h, 'measured points not drawn on the chart');
+  // Calibration on runs of another device is refused: the message names both devices, offers the switch, and
+  // nothing changes (the page is on an RTX 4090; llama-bench.json was measured on an H100).
+  const medianOf = (t) => parseFloat(/median \|error\| ([\d.]+) %/.exec(t)[1]);
+  const hash0 = await page.evaluate(() => location.hash);
+  const summary0 = await page.textContent('#measure-summary');
+  await page.click('#measure-calibrate');
+  await page.waitForSelector('#measure-calibration:not(.hidden)', { timeout: 20000 });
+  const refusal = await page.textContent('#measure-calibration');
+  assert(/^Not calibrated: .*hardware is NVIDIA H100 80GB HBM3 but the scenario's is .*RTX 4090/.test(refusal), `refusal: ${refusal}`);
+  await page.waitForTimeout(400);
+  assert((await page.evaluate(() => location.hash)) === hash0, 'a refused calibration changed the scenario');
+  assert((await page.textContent('#measure-summary')) === summary0, 'a refused calibration changed the comparison');
+  assert(!(await page.isVisible('#measure-uncalibrate')), 'Undo offered after a refusal');
+  await page.locator('details.measurements').screenshot({ path: path.join(shots, '9b-calibration-refused.png') });
+  // The switch offered beside the refusal puts the page on the runs' device; the vLLM runs were served by vLLM
+  // in BF16 (llama-bench's runs bring their own engine and weights). Then calibration runs.
+  await page.click('#measure-calibration button.switch-preset');
+  await page.waitForFunction(() => document.querySelector('#hardware-preset').value === 'h100-sxm', null, { timeout: 5000 });
+  assert(!(await page.isVisible('#measure-calibration')), 'refusal still shown after switching');
+  await page.selectOption('#engine-preset', 'vllm');
+  await page.selectOption('#quantization-weights', 'bf16');
+  await page.waitForTimeout(600);
+  const beforeCal = medianOf(await page.textContent('#measure-summary'));
+  await page.click('#measure-calibrate');
+  await page.waitForFunction(() => /Calibrated on/.test(document.querySelector('#measure-calibration').textContent), null, { timeout: 30000 });
+  const cal = await page.textContent('#measure-calibration');
+  const shown = /^Calibrated on \d+ figures: median \|error\| ([\d.]+) % → ([\d.]+) %\. Fitted: .*bandwidth_efficiency/.exec(cal);
+  assert(shown && parseFloat(shown[2]) < parseFloat(shown[1]), `calibration: ${cal}`);
+  await page.waitForTimeout(600);
+  const afterCal = medianOf(await page.textContent('#measure-summary'));
+  assert(afterCal < beforeCal, `calibration did not lower the median error: ${beforeCal} → ${afterCal}; ${cal}`);
+  const linked = decodeURIComponent(await page.evaluate(() => location.hash));
+  assert(/"calibrated_from":"\d+ figures of 8 run\(s\)/.test(linked) && /"bandwidth_efficiency":/.test(linked), `calibration not in the link: ${linked.slice(0, 300)}`);
+  assert((await page.inputValue('#workload-prompt_tokens')) === '1024', 'calibration changed a typed field');
+  assert(/"calibrated_from": "/.test(await page.textContent('#scenario-json')), 'calibration not in the scenario JSON');
+  await page.locator('details.measurements').screenshot({ path: path.join(shots, '9c-calibrated.png') });
+  await page.click('#measure-uncalibrate');
+  await page.waitForTimeout(600);
+  assert(Math.abs(medianOf(await page.textContent('#measure-summary')) - beforeCal) < 0.05, 'undo did not restore the scenario');
+  assert(!/calibrated_from/.test(decodeURIComponent(await page.evaluate(() => location.hash))), 'undo left the calibration in the link');
+  assert(!(await page.isVisible('#measure-calibration')) && !(await page.isVisible('#measure-uncalibrate')), 'undo left the message or the button');
+  // Back to the device, engine and weights the page had (the tests below start from them).
+  await page.selectOption('#hardware-preset', 'rtx-4090');
+  await page.selectOption('#engine-preset', 'llama.cpp');
+  await page.selectOption('#quantization-weights', 'q4_k_m');
   await page.fill('#measure-paste', '{"output_throughput": 12');
   await page.click('#measure-add');
   await page.waitForSelector('#measure-errors li', { timeout: 5000 });

@@ -41,6 +41,7 @@ pub mod plan;
 pub mod presets;
 pub mod scenario;
 pub mod sim;
+pub mod sorting;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

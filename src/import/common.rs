@@ -161,10 +161,17 @@ pub fn csv_rows(text: &str) -> Vec<Vec<String>> {
 /// A header row and data rows as JSON objects (values as strings; [`num`] reads them).
 pub(super) fn table_rows(rows: &[Vec<String>]) -> Vec<Obj> {
     let Some((header, data)) = rows.split_first() else { return Vec::new() };
-    data.iter()
-        .filter(|r| r.len() == header.len())
-        .map(|r| header.iter().cloned().zip(r.iter().map(|v| Value::String(v.clone()))).collect())
-        .collect()
+    data.iter().filter(|r| r.len() == header.len()).map(|r| string_obj(header, r)).collect()
+}
+
+/// An object of string values, one per key (the last of a repeated key). Inserted one by one: collecting
+/// into the map would sort the pairs first, another copy of the sort code in the page's wasm.
+pub(super) fn string_obj(keys: &[String], values: &[String]) -> Obj {
+    let mut o = Obj::new();
+    for (k, v) in keys.iter().zip(values) {
+        o.insert(k.clone(), Value::String(v.clone()));
+    }
+    o
 }
 
 #[cfg(test)]

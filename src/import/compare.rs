@@ -62,7 +62,7 @@ impl Comparison {
     #[must_use]
     pub fn median_abs_error_pct(&self) -> Option<f64> {
         let mut e: Vec<f64> = self.rows.iter().map(|r| r.error_pct.abs()).collect();
-        e.sort_by(f64::total_cmp);
+        crate::sorting::sort_f64(&mut e);
         e.get(e.len() / 2).copied()
     }
 }

@@ -5,7 +5,7 @@
 //! order, read by name; genai-perf writes `"1,863.41"`) followed by a `Metric,Value` table of throughputs; it
 //! does not record the load. `inter_token_latency` is vLLM's TPOT; AIPerf's `inter_chunk_latency` its ITL.
 
-use super::common::{at, csv_rows, finite, load_label, num, per_user_from_tpot, string, Obj};
+use super::common::{at, csv_rows, finite, load_label, num, per_user_from_tpot, string, string_obj, Obj};
 use super::{Kind, Measurement, Stats};
 use serde_json::Value;
 
@@ -81,8 +81,7 @@ pub(super) fn csv(text: &str) -> Result<Vec<Measurement>, String> {
                 values.push((label, v));
             }
         } else if header.len() > 2 {
-            let o: Obj = header.iter().skip(1).cloned().zip(r.iter().skip(1).map(|v| Value::String(v.clone()))).collect();
-            stats.push((label, o));
+            stats.push((label, string_obj(&header[1..], r.get(1..).unwrap_or_default())));
         }
     }
     if stats.is_empty() && values.is_empty() {

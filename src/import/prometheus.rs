@@ -142,7 +142,7 @@ pub(super) fn scrape(text: &str) -> Result<Vec<Measurement>, String> {
                 Some((b, *v))
             })
             .collect();
-        buckets.sort_by(|a, b| a.0.total_cmp(&b.0));
+        crate::sorting::sort_small_by(&mut buckets, |a, b| a.0.total_cmp(&b.0).is_lt());
         let count = get(&format!("{base}_count")).unwrap_or(0.0);
         if count <= 0.0 {
             return Stats::default();

@@ -74,6 +74,18 @@ pub enum Bound {
     Overhead,
 }
 
+impl Bound {
+    /// "memory", "compute" or "overhead" (as serialised).
+    #[must_use]
+    pub fn id(self) -> &'static str {
+        match self {
+            Bound::Memory => "memory",
+            Bound::Compute => "compute",
+            Bound::Overhead => "overhead",
+        }
+    }
+}
+
 /// A fully resolved deployment: hardware, model, formats and engine. Every number is finite and valid
 /// (guaranteed by [`crate::scenario`]'s validation).
 #[derive(Debug, Clone, PartialEq, Serialize)]

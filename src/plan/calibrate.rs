@@ -53,6 +53,41 @@ pub struct Calibration {
     pub rows: Vec<(String, String, f64, f64, f64)>,
 }
 
+impl Calibration {
+    /// The calibration in one sentence: the figures, the median |error| before and after, and the efficiencies
+    /// the fit moved (as the page shows it beside its button).
+    #[must_use]
+    pub fn summary(&self) -> String {
+        let moved: Vec<String> = self
+            .fitted
+            .iter()
+            .filter(|f| (f.after - f.before).abs() > 1e-6 * f.before.abs().max(1e-9))
+            .map(|f| format!("{} {} → {}", f.field.trim_start_matches("engine."), sig3(f.before), sig3(f.after)))
+            .collect();
+        format!(
+            "Calibrated on {} figures: median |error| {:.1} % → {:.1} %. {}",
+            self.figures,
+            self.median_abs_error_before_pct,
+            self.median_abs_error_after_pct,
+            if moved.is_empty() { "No efficiency moved.".to_string() } else { format!("Fitted: {}.", moved.join(", ")) }
+        )
+    }
+}
+
+/// Three significant digits (0.623, 12.4, 183).
+fn sig3(v: f64) -> String {
+    let d = if v.abs() >= 100.0 {
+        0
+    } else if v.abs() >= 10.0 {
+        1
+    } else if v.abs() >= 1.0 {
+        2
+    } else {
+        3
+    };
+    format!("{v:.d$}")
+}
+
 /// A parameter of the search: its scenario field, range, and how to read and write it.
 struct Param {
     field: &'static str,
@@ -101,6 +136,7 @@ fn params(moe: bool) -> Vec<Param> {
 }
 
 /// (label, metric, measured, predicted) of every figure of every run on `s`.
+#[inline(never)]
 fn figures(s: &Scenario, runs: &[Measurement]) -> Result<Vec<(String, String, f64, f64)>, ScenarioError> {
     let mut out = Vec::new();
     for m in runs {
@@ -115,6 +151,7 @@ fn figures(s: &Scenario, runs: &[Measurement]) -> Result<Vec<(String, String, f6
 }
 
 /// Sum of squared log errors (the objective), or infinity when a figure cannot be predicted.
+#[inline(never)]
 fn objective(s: &Scenario, runs: &[Measurement]) -> f64 {
     match figures(s, runs) {
         Ok(f) if !f.is_empty() => f.iter().map(|(_, _, m, p)| (p / m).ln().powi(2)).sum(),
@@ -124,7 +161,7 @@ fn objective(s: &Scenario, runs: &[Measurement]) -> f64 {
 
 fn median_abs_pct(v: &[f64]) -> f64 {
     let mut e: Vec<f64> = v.iter().map(|x| x.abs()).collect();
-    e.sort_by(f64::total_cmp);
+    crate::sorting::sort_f64(&mut e);
     e.get(e.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
@@ -295,9 +332,24 @@ mod tests {
         );
         assert!(cal.median_abs_error_after_pct < 6.0, "after {}", cal.median_abs_error_after_pct);
         assert!(cal.scenario.engine.calibrated_from.as_deref().is_some_and(|f| f.contains("5 run")));
+        // The sentence the page shows: the figures, both medians as computed, and each moved efficiency.
+        let line = cal.summary();
+        let medians = format!("{:.1} % → {:.1} %", cal.median_abs_error_before_pct, cal.median_abs_error_after_pct);
+        assert!(line.starts_with(&format!("Calibrated on {} figures: ", cal.figures)) && line.contains(&medians), "{line}");
+        for f in &cal.fitted {
+            let name = f.field.trim_start_matches("engine.");
+            let moved = (f.after - f.before).abs() > 1e-6 * f.before.abs().max(1e-9);
+            assert_eq!(line.contains(&format!("{name} {} → {}", sig3(f.before), sig3(f.after))), moved, "{name} in {line}");
+        }
+        assert!(line.contains("bandwidth_efficiency "), "η_bw was off by 0.2 and must have moved: {line}");
         // The calibrated scenario is a scenario: it round-trips through JSON and resolves.
         let again = Scenario::from_json(&cal.scenario.to_json()).unwrap();
         assert!(again.resolve().is_ok());
+    }
+
+    #[test]
+    fn three_significant_digits() {
+        assert_eq!([sig3(0.62345), sig3(4.0), sig3(12.345), sig3(183.4)], ["0.623", "4.00", "12.3", "183"]);
     }
 
     #[test]

@@ -171,7 +171,7 @@ pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &d
     // The operating point: a fraction of the throughput at the capacity, interpolated below it, then simulated.
     let mut below: Vec<LoadPoint> = sweep.iter().chain(s.extra.iter()).filter(|p| x(p) < x(&lo)).cloned().collect();
     below.push(lo.clone());
-    below.sort_by(|a, b| x(a).total_cmp(&x(b)));
+    crate::sorting::sort_small_by(&mut below, |a, b| x(a).total_cmp(&x(b)).is_lt());
     below.dedup_by(|a, b| x(a) == x(b));
     let m = operating(&below, r.target.operating_fraction, pct);
     let op_point = settle(&mut s, below, m.concurrency.or(m.request_rate).unwrap_or(0.0), r.target.operating_fraction * lo.system_tps, rate_mode);
@@ -202,7 +202,7 @@ fn settle(s: &mut Search, mut known: Vec<LoadPoint>, load: f64, goal: f64, rate_
             break;
         }
         known.push(p.clone());
-        known.sort_by(|a, b| x(a).total_cmp(&x(b)));
+        crate::sorting::sort_small_by(&mut known, |a, b| x(a).total_cmp(&x(b)).is_lt());
         known.dedup_by(|a, b| x(a) == x(b));
         // The bracket around the goal among the levels evaluated so far.
         let Some(j) = known.iter().position(|q| q.system_tps >= goal) else { break };

@@ -59,7 +59,7 @@ pub fn sweep_csv(r: &Report) -> String {
         }
         row.push(num(l.mean_batch));
         row.push(num(l.kv_utilization));
-        row.push(format!("{:?}", l.bound).to_lowercase());
+        row.push(l.bound.id().to_string());
         row.push(l.saturated.to_string());
         row.push(num(l.error_rate));
         row.push(l.meets_target.to_string());

@@ -73,7 +73,7 @@ pub(super) fn widen_for_runs(r: &mut Resolved, runs: &[crate::import::Measuremen
     }
     let mut all = levels(&r.deployment, &r.workload);
     all.extend(extra);
-    all.sort_by(f64::total_cmp);
+    crate::sorting::sort_f64(&mut all);
     all.dedup();
     all.truncate(64);
     r.workload.load = Load::Concurrency(all);

@@ -133,7 +133,7 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
         max_len = max_len.min(u64::from(m));
     }
     let mut pcts = vec![50.0, 95.0, 99.0, r.target.percentile.value()];
-    pcts.sort_by(f64::total_cmp);
+    crate::sorting::sort_f64(&mut pcts);
     pcts.dedup();
     let ctx = Ctx {
         r: &r,
@@ -193,7 +193,7 @@ fn levels(r: &Resolved, report: &Report) -> Levels {
         if v.is_empty() {
             v = report.sweep.iter().filter_map(|p| p.request_rate).collect();
         }
-        v.sort_by(f64::total_cmp);
+        crate::sorting::sort_f64(&mut v);
         v.dedup();
         Levels::Rates(v)
     } else {
@@ -204,7 +204,7 @@ fn levels(r: &Resolved, report: &Report) -> Levels {
 /// Whole users, at least one, in ascending order, each once.
 fn whole(v: impl Iterator<Item = f64>) -> Vec<u32> {
     let mut f: Vec<f64> = v.filter(|x| x.is_finite()).map(|x| x.round().max(1.0)).collect();
-    f.sort_by(f64::total_cmp);
+    crate::sorting::sort_f64(&mut f);
     f.dedup();
     f.into_iter().map(|x| x as u32).collect()
 }

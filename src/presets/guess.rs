@@ -14,7 +14,7 @@ pub(super) struct Rule {
 /// (`3.1`, `v0.1`, but `30B.A3B` is `30b`, `a3b`).
 #[must_use]
 pub(crate) fn tokens(name: &str) -> Vec<String> {
-    let chars: Vec<char> = name.to_lowercase().chars().collect();
+    let chars: Vec<char> = name.to_ascii_lowercase().chars().collect();
     let mut out = Vec::new();
     let mut cur = String::new();
     for (i, &c) in chars.iter().enumerate() {

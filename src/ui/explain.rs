@@ -175,7 +175,7 @@ fn sentences(r: &Report) -> Vec<(&'static str, String)> {
 
 /// "memory", "compute" or "overhead".
 pub(super) fn bound(l: &LoadPoint) -> String {
-    format!("{:?}", l.bound).to_lowercase()
+    l.bound.id().to_string()
 }
 
 /// What limits the capacity, in words.

@@ -3,7 +3,7 @@
 //! points are also drawn on the throughput chart.
 
 use super::inputs::Inputs;
-use crate::import::{self, Comparison, Measurement};
+use crate::import::{self, Comparison, Measurement, Mismatch};
 use crate::scenario::{Scenario, ScenarioError};
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
@@ -34,7 +34,7 @@ fn order(a: &Measurement, b: &Measurement) -> std::cmp::Ordering {
         .then(a.context_depth.total_cmp(&b.context_depth))
         .then(la.0.cmp(&lb.0))
         .then(la.1.total_cmp(&lb.1))
-        .then(a.tool.to_lowercase().cmp(&b.tool.to_lowercase()))
+        .then(a.tool.to_ascii_lowercase().cmp(&b.tool.to_ascii_lowercase()))
         .then(a.label.cmp(&b.label))
 }
 
@@ -63,6 +63,30 @@ fn read_files(input: &web_sys::HtmlInputElement, measurements: RwSignal<Vec<Meas
     input.set_value("");
 }
 
+/// "Switch the page to …" for a run of another model or device whose name matches a preset; switching clears
+/// `message` (a calibration refusal that no longer applies).
+fn switch_button(inputs: Inputs, mm: &Mismatch, message: RwSignal<String>) -> Option<impl IntoView> {
+    let id = mm.preset.clone()?;
+    let what = mm.what;
+    let label = if what == "model" {
+        crate::presets::models::find(&id).map_or(id.clone(), |p| p.name.to_string())
+    } else {
+        crate::presets::hardware::find(&id).map_or(id.clone(), |p| p.name.to_string())
+    };
+    let go = move |_| {
+        if what == "model" {
+            inputs.model_preset.set(id.clone());
+            inputs.params.set(String::new());
+        } else {
+            inputs.hw_preset.set(id.clone());
+            inputs.hw_kind.set(String::new());
+            inputs.hw_name.set(String::new());
+        }
+        message.set(String::new());
+    };
+    Some(view! { <button type="button" class="switch-preset" on:click=go>{format!("Switch the page to {label}")}</button> })
+}
+
 fn fmt(v: f64) -> String {
     if v.abs() >= 100.0 {
         format!("{v:.0}")
@@ -85,11 +109,18 @@ pub fn MeasurementsPanel(
     let problems = RwSignal::new(Vec::<String>::new());
     let pasted = RwSignal::new(String::new());
     let opened = RwSignal::new(false);
+    // Calibration (plan::calibrate): the engine's efficiencies fitted to these runs go into the page's base
+    // scenario (the fields the page has no control for), so they are in the scenario and its link and nothing
+    // typed is touched; the scenario before is kept for "Undo" (the signal type of the pinned A: no new code).
+    // Runs of another model or device are refused by the core: the message says which, and the runs' presets
+    // are offered beside it ("Switch the page to …", as in the table).
+    let calibration = RwSignal::new(String::new());
+    let before_calibration = RwSignal::new(None::<Scenario>);
     let comparisons: Memo<Vec<Result<Comparison, String>>> = Memo::new(move |_| {
         let Ok(s) = scenario.get() else { return Vec::new() };
         measurements.with(|ms| {
             let mut sorted: Vec<&Measurement> = ms.iter().collect();
-            sorted.sort_by(|a, b| order(a, b));
+            crate::sorting::sort_small_by(&mut sorted, |a, b| order(a, b).is_lt());
             sorted.into_iter().map(|m| import::compare(&s, m).map_err(|e| format!("{} — {}: no prediction ({e})", m.tool, m.label))).collect()
         })
     });
@@ -104,7 +135,7 @@ pub fn MeasurementsPanel(
     };
     let summary = move || {
         let mut errs: Vec<f64> = comparisons.with(|cs| cs.iter().flatten().flat_map(|c| c.rows.iter().map(|r| r.error_pct.abs())).collect());
-        errs.sort_by(f64::total_cmp);
+        crate::sorting::sort_f64(&mut errs);
         errs.get(errs.len() / 2).map(|m| format!("{} figures compared: median |error| {m:.1} % (error = predicted ÷ measured − 1).", errs.len()))
     };
     let on_files = move |ev: leptos::ev::Event| {
@@ -126,6 +157,47 @@ pub fn MeasurementsPanel(
     let clear = move |_| {
         measurements.set(Vec::new());
         problems.set(Vec::new());
+        calibration.set(String::new());
+        before_calibration.set(None);
+    };
+    let on_calibrate = move |_| {
+        let Ok(s) = scenario.get_untracked() else {
+            calibration.set("Correct the inputs marked above first.".into());
+            return;
+        };
+        match measurements.with_untracked(|ms| crate::plan::calibrate::calibrate(&s, ms)) {
+            Ok(cal) => {
+                calibration.set(cal.summary());
+                inputs.base.update(|b| b.engine = cal.scenario.engine);
+                before_calibration.set(Some(s));
+            }
+            Err(e) => {
+                before_calibration.set(None);
+                calibration.set(format!("Not calibrated: {}.", e.message));
+            }
+        }
+    };
+    let undo = move |_| {
+        if let Some(before) = before_calibration.get_untracked() {
+            inputs.base.update(|b| b.engine = before.engine);
+        }
+        calibration.set(String::new());
+        before_calibration.set(None);
+    };
+    // After a refusal: the presets of the runs' models and devices, once each, to switch the page to.
+    let refusal_switches = move || {
+        if calibration.with(String::is_empty) || before_calibration.with(Option::is_some) {
+            return Vec::new();
+        }
+        let mut seen: Vec<Mismatch> = Vec::new();
+        comparisons.with(|cs| {
+            for mm in cs.iter().flatten().flat_map(|c| &c.mismatch) {
+                if mm.preset.is_some() && !seen.iter().any(|x| x.what == mm.what && x.preset == mm.preset) {
+                    seen.push(mm.clone());
+                }
+            }
+        });
+        seen.iter().filter_map(|mm| switch_button(inputs, mm, calibration)).collect::<Vec<_>>()
     };
     view! {
         // Open while it has runs, and stays as the user left it: "Clear" empties it but does not fold it away.
@@ -155,6 +227,16 @@ pub fn MeasurementsPanel(
                 {move || problems.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
             </ul>
             <p class="summary" id="measure-summary">{summary}</p>
+            <div class="calibrate" class:hidden=move || measurements.with(Vec::is_empty)>
+                <button type="button" id="measure-calibrate" on:click=on_calibrate
+                    title="Fit the engine's efficiencies (bandwidth, KV, compute, per-step and per-request overheads) to these runs of this deployment">
+                    "Calibrate the engine on these runs"
+                </button>
+                <button type="button" id="measure-uncalibrate" on:click=undo class:hidden=move || before_calibration.with(Option::is_none)>"Undo calibration"</button>
+                <p class="note" id="measure-calibration" role="status" class:hidden=move || calibration.with(String::is_empty) class:refused=move || before_calibration.with(Option::is_none)>
+                    {move || calibration.get()} " " {refusal_switches}
+                </p>
+            </div>
             {move || {
                 let n = off_chart();
                 (n > 0).then(|| view! {
@@ -191,25 +273,7 @@ pub fn MeasurementsPanel(
                                 });
                                 // The file was measured on another model or device: say so above its rows and offer to switch.
                                 let mismatch = c.mismatch.iter().map(|mm| {
-                                    let switch = mm.preset.clone().map(|id| {
-                                        let what = mm.what;
-                                        let label = if what == "model" {
-                                            crate::presets::models::find(&id).map_or(id.clone(), |p| p.name.to_string())
-                                        } else {
-                                            crate::presets::hardware::find(&id).map_or(id.clone(), |p| p.name.to_string())
-                                        };
-                                        let go = move |_| {
-                                            if what == "model" {
-                                                inputs.model_preset.set(id.clone());
-                                                inputs.params.set(String::new());
-                                            } else {
-                                                inputs.hw_preset.set(id.clone());
-                                                inputs.hw_kind.set(String::new());
-                                                inputs.hw_name.set(String::new());
-                                            }
-                                        };
-                                        view! { <button type="button" class="switch-preset" on:click=go>{format!("Switch the page to {label}")}</button> }
-                                    });
+                                    let switch = switch_button(inputs, mm, calibration);
                                     view! { <tr class="mismatch"><td colspan="4">"⚠ " {mm.note()} " " {switch}</td></tr> }
                                 }).collect_view();
                                 view! {

@@ -29,7 +29,7 @@ pub fn SweepTable(
                             <td>{format!("{:.1}", l.tpot_ms.p50)}</td>
                             <td>{format!("{:.1}", l.tpot_ms.at(p))}</td>
                             <td>{format!("{:.1}", l.mean_batch)}</td>
-                            <td>{format!("{:?}", l.bound).to_lowercase()}</td>
+                            <td>{l.bound.id()}</td>
                             <td>{if l.saturated { "saturated" } else if l.meets_target { "✓" } else { "✗" }}</td>
                         </tr>
                     }

@@ -35,7 +35,7 @@ pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> 
     };
     // Levels are swept in increasing order, each once (users are whole).
     let tidy = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
+        crate::sorting::sort_f64(&mut v);
         v.dedup();
         v
     };
