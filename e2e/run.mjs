@@ -863,6 +863,25 @@ await test('issue 9: on a phone the headline cards and the verdict come before t
   await context.close();
 });
 
+await test('issue 9: a 1920-px projector: charts side by side; presentation mode enlarges the type and the charts\' text', async () => {
+  const { page: pp, context } = await openPage(origin + '/', { viewport: { width: 1920, height: 1080 } });
+  const box = (id) => pp.evaluate((i) => { const r = document.getElementById(i).getBoundingClientRect(); return [r.left, r.top, r.width]; }, id);
+  const [t, l] = [await box('chart-throughput'), await box('chart-latency')];
+  assert(Math.abs(t[1] - l[1]) < 40 && l[0] > t[0] + t[2] * 0.8, `charts not side by side at 1920 px: ${t} / ${l}`);
+  const used = await pp.evaluate(() => document.querySelector('.layout').getBoundingClientRect().width);
+  assert(used > 1700, `the layout uses ${used} of 1920 px`);
+  const before = await canvasPrint(pp, 'chart-throughput');
+  await pp.click('#present-toggle');
+  assert((await pp.evaluate(() => getComputedStyle(document.documentElement).fontSize)) === '19px', 'presentation mode: no larger type');
+  await pp.waitForTimeout(300);
+  const after = await canvasPrint(pp, 'chart-throughput');
+  assert(after.h !== before.h, 'presentation mode did not redraw the chart');
+  await pp.screenshot({ path: path.join(shots, '17-present-1920.png') });
+  await pp.click('#present-toggle');
+  assert(!(await pp.evaluate(() => document.documentElement.hasAttribute('data-present'))), 'presentation mode did not switch off');
+  await context.close();
+});
+
 await browser.close();
 server.close();
 console.log(`screenshots: ${shots}`);
