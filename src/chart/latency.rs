@@ -3,7 +3,7 @@
 //! TTFT (left, seconds) rises with queueing; TPOT (right, ms) rises with batch size. Percentiles come from the
 //! serving simulation; a level marked saturated has a growing queue, so its values are lower bounds.
 
-use super::{LegendEntry, LoadAxis, Swatch};
+use super::{LegendEntry, LoadAxis, LoadScale, Swatch, SANS};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::RGBAColor;
@@ -21,6 +21,8 @@ pub struct LatencyData {
     pub tpot_target: Option<f64>,
     /// Levels whose queue grows without bound (their latencies are lower bounds, drawn clipped at the top).
     pub saturated: Vec<bool>,
+    /// A load picked on the page (the scrubber), marked across the plot.
+    pub marker: Option<f64>,
     /// A pinned scenario ("A") drawn beside this one, dashed and lighter.
     pub compare: Option<Overlay>,
 }
@@ -40,11 +42,11 @@ pub struct Overlay {
 const TTFT: RGBColor = RGBColor(124, 58, 237);
 const TPOT: RGBColor = RGBColor(13, 148, 136);
 
-/// Draws the chart onto any plotters backend.
+/// Draws the chart onto any plotters backend; returns where the load axis lies.
 ///
 /// # Errors
 /// A message when there is nothing to draw or the backend fails.
-pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, scale: f64) -> Result<(), String> {
+pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, scale: f64) -> Result<LoadScale, String> {
     let px = |v: f64| super::px(scale, v);
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
@@ -99,8 +101,8 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
     let mut chart = super::dual_axis_chart(&plot, scale, (xlo, xhi), (tmax, pmax), (d.x_axis.label(), "TTFT (s)")).map_err(err)?;
     chart
         .configure_secondary_axes()
-        .label_style(("sans-serif", 12.0 * scale))
-        .axis_desc_style(("sans-serif", 13.0 * scale))
+        .label_style((SANS, 12.0 * scale))
+        .axis_desc_style((SANS, 13.0 * scale))
         .y_desc("TPOT (ms)")
         .y_label_formatter(&|v| if *v >= 10.0 || *v == 0.0 { format!("{v:.0}") } else { format!("{v:.1}") })
         .draw()
@@ -143,9 +145,12 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
     if let Some(t) = tpot_line {
         chart.draw_secondary_series(DashedLineSeries::new([(xlo, t), (xhi, t)], px(6.0), px(4.0), TPOT.stroke_width(px(1.0)))).map_err(err)?;
     }
+    if let Some(x) = d.marker.filter(|x| *x >= xlo && *x <= xhi) {
+        super::draw_pick(&mut chart, x, tmax, scale).map_err(err)?;
+    }
     super::draw_legend_strip(&strip, &entries, scale).map_err(err)?;
     root.present().map_err(err)?;
-    Ok(())
+    Ok(LoadScale::of(&chart, (xlo, xhi)))
 }
 
 /// The chart as an SVG document of `size` logical pixels (the same drawing as on the page's canvas).

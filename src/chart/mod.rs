@@ -36,6 +36,46 @@ impl LoadAxis {
 /// The coordinate system both charts use: log-scaled load on x, linear y.
 pub(crate) type LogLin = Cartesian2d<LogCoord<f64>, RangedCoordf64>;
 
+/// Where the load axis lies on a drawn chart: the backend pixels of its two ends and the loads there. The page
+/// turns a pointer's position over a chart into a load with it.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct LoadScale {
+    /// Backend pixels (x) of the axis's low and high end.
+    pub px: (f64, f64),
+    /// The loads at those ends (the axis is logarithmic).
+    pub load: (f64, f64),
+}
+
+impl LoadScale {
+    /// The scale of a drawn chart whose load axis spans `range`.
+    pub(crate) fn of<DB: DrawingBackend>(chart: &ChartContext<'_, DB, LogLin>, (lo, hi): (f64, f64)) -> Self {
+        let px = |x: f64| f64::from(chart.backend_coord(&(x, 0.0)).0);
+        Self { px: (px(lo), px(hi)), load: (lo, hi) }
+    }
+
+    /// The load at backend pixel `x` (log scale), clamped to the axis's ends.
+    #[must_use]
+    pub fn load_at(&self, x: f64) -> f64 {
+        let ((a, b), (lo, hi)) = (self.px, self.load);
+        if !(b > a && lo > 0.0 && hi >= lo) {
+            return lo;
+        }
+        let t = ((x - a) / (b - a)).clamp(0.0, 1.0);
+        (lo.ln() + t * (hi / lo).ln()).exp()
+    }
+}
+
+/// The load picked on the page (the scrubber), as a thin line across a plot up to `ymax`.
+pub(crate) fn draw_pick<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, LogLin>,
+    x: f64,
+    ymax: f64,
+    scale: f64,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    chart.draw_series(LineSeries::new([(x, 0.0), (x, ymax)], RGBColor(15, 23, 42).mix(0.6).stroke_width(px(scale, 1.5))))?;
+    Ok(())
+}
+
 /// The x range covering the given loads (a single load is widened to a factor of two each side).
 pub(crate) fn load_range(xs: impl Iterator<Item = f64>) -> (f64, f64) {
     let (lo, hi) = xs.fold((f64::INFINITY, 0.0_f64), |(lo, hi), x| (lo.min(x), hi.max(x)));
@@ -54,6 +94,10 @@ pub(crate) fn load_tick(v: &f64) -> String {
         format!("{v:.3}").trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
+
+/// The charts' typeface. Named by the enum, not by the string "sans-serif": plotters reads a family's name
+/// through `str::to_lowercase`, which brings Unicode's case tables into the page (3.4 KB of code and data).
+pub(crate) const SANS: FontFamily<'static> = FontFamily::SansSerif;
 
 /// Pixels for a logical size at a device-pixel scale (the page draws at devicePixelRatio × the CSS size).
 pub(crate) fn px(scale: f64, v: f64) -> u32 {
@@ -132,7 +176,7 @@ pub(crate) fn draw_legend_strip<DB: DrawingBackend>(
     let (w, _) = area.dim_in_pixel();
     let (at, _) = legend_rows(entries, f64::from(w) / scale.max(1e-9));
     let p = |v: f64| (v * scale).round() as i32;
-    let font = ("sans-serif", LEGEND_FONT * scale).into_font().color(&RGBColor(51, 65, 85));
+    let font = (SANS, LEGEND_FONT * scale).into_font().color(&RGBColor(51, 65, 85));
     for (e, (row, x)) in entries.iter().zip(at) {
         let (x0, y) = (p(x), p(row as f64 * LEGEND_ROW + LEGEND_ROW / 2.0 + 3.0));
         let x1 = x0 + p(20.0);
@@ -197,8 +241,8 @@ where
         .configure_mesh()
         .x_desc(x_desc)
         .y_desc(y_desc)
-        .label_style(("sans-serif", 12.0 * scale))
-        .axis_desc_style(("sans-serif", 13.0 * scale))
+        .label_style((SANS, 12.0 * scale))
+        .axis_desc_style((SANS, 13.0 * scale))
         .x_label_formatter(&load_tick)
         .y_label_formatter(&y_tick)
         .light_line_style(RGBColor(238, 238, 238))
@@ -260,6 +304,42 @@ mod tests {
         assert!(svg2.contains("TTFT P99"));
     }
 
+    /// The evaluation of Llama-3.1-8B on an H100 SXM with this workload (JSON).
+    fn h100_8b(workload: &str) -> crate::scenario::Report {
+        let json = format!(r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"workload":{workload}}}"#);
+        crate::plan::evaluate(&crate::scenario::Scenario::from_json(&json).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_load_scale_maps_pixels_back_to_loads_and_the_pick_is_drawn_on_both_charts() {
+        let r = h100_8b(r#"{"requests":200,"load":{"concurrency":[1,4,16,64]}}"#);
+        let mut t = crate::plan::charts::throughput(&r);
+        let mut l = crate::plan::charts::latency(&r);
+        let polylines = |svg: &str| svg.matches("<polyline").count();
+        let (plain_t, plain_l) = (super::throughput::to_svg(&t, (900, 420)).unwrap(), super::latency::to_svg(&l, (900, 420)).unwrap());
+        let (mut s1, mut s2) = (String::new(), String::new());
+        for scale in [
+            super::throughput::draw(&SVGBackend::with_string(&mut s1, (900, 420)).into_drawing_area(), &t, 1.0).unwrap(),
+            super::latency::draw(&SVGBackend::with_string(&mut s2, (900, 420)).into_drawing_area(), &l, 1.0).unwrap(),
+        ] {
+            let (a, b) = scale.px;
+            assert!(a > 50.0 && b < 900.0 && b > a + 400.0, "axis at {a}..{b} px");
+            assert_eq!(scale.load, (1.0, 64.0));
+            assert!((scale.load_at(a) - 1.0).abs() < 1e-9 && (scale.load_at(b) - 64.0).abs() < 1e-6);
+            // Logarithmic: the middle of the axis is the geometric mean (8); beyond the ends, the ends.
+            assert!((scale.load_at((a + b) / 2.0) - 8.0).abs() < 1e-6, "{}", scale.load_at((a + b) / 2.0));
+            assert!((scale.load_at(0.0) - 1.0).abs() < 1e-9 && (scale.load_at(2000.0) - 64.0).abs() < 1e-6);
+        }
+        t.marker = Some(16.0);
+        l.marker = Some(16.0);
+        // One more line on each of the throughput chart's two panels, one more on the latency chart.
+        assert_eq!(polylines(&super::throughput::to_svg(&t, (900, 420)).unwrap()), polylines(&plain_t) + 2);
+        assert_eq!(polylines(&super::latency::to_svg(&l, (900, 420)).unwrap()), polylines(&plain_l) + 1);
+        // A load outside the axis is not drawn.
+        t.marker = Some(1000.0);
+        assert_eq!(polylines(&super::throughput::to_svg(&t, (900, 420)).unwrap()), polylines(&plain_t));
+    }
+
     /// The y coordinate of the SVG `<text>` whose content is `label`.
     fn text_y(svg: &str, label: &str) -> Option<f64> {
         let end = svg.find(&format!(">\n{label}\n</text>")).or_else(|| svg.find(&format!(">{label}</text>")))?;
@@ -272,11 +352,7 @@ mod tests {
     #[test]
     fn legends_sit_below_the_plot_not_on_the_data() {
         // Regression: the legend box sat in the plot's upper right and hid the measured cross at 128 users.
-        let s = crate::scenario::Scenario::from_json(
-            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"requests":200,"prompt_tokens":1024,"output_tokens":128}}"#,
-        )
-        .unwrap();
-        let r = crate::plan::evaluate(&s).unwrap();
+        let r = h100_8b(r#"{"requests":200,"prompt_tokens":1024,"output_tokens":128}"#);
         let mut data = crate::plan::charts::throughput(&r);
         let peak = data.system.iter().copied().fold(0.0, f64::max);
         data.measured.push((128.0, Some(20.0), Some(peak)));

@@ -6,7 +6,7 @@
 //! Both panels mark the saturation knee, the capacity at the target and the operating point; the upper one
 //! also the per-user floor the target implies (1000 ÷ TPOT target) and the model's uncertainty band.
 
-use super::{LegendEntry, LoadAxis, Swatch};
+use super::{LegendEntry, LoadAxis, LoadScale, Swatch};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -69,7 +69,6 @@ const SYSTEM: RGBColor = RGBColor(217, 119, 6);
 const FLOOR: RGBColor = RGBColor(220, 38, 38);
 const KNEE: RGBColor = RGBColor(71, 85, 105);
 const CAP: RGBColor = RGBColor(153, 27, 27);
-const PICK: RGBColor = RGBColor(15, 23, 42);
 const OP: RGBColor = RGBColor(22, 163, 74);
 
 fn nice_max(v: f64) -> f64 {
@@ -117,11 +116,12 @@ fn legend(d: &ThroughputData, has_user_pts: bool, has_sys_pts: bool, show_floor:
     v
 }
 
-/// Draws the chart onto any plotters backend: the plot on top, its legend in a strip below it.
+/// Draws the chart onto any plotters backend: the plot on top, its legend in a strip below it. Returns where
+/// the load axis lies (both panels share it).
 ///
 /// # Errors
 /// A message when there is nothing to draw or the backend fails.
-pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputData, scale: f64) -> Result<(), String> {
+pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputData, scale: f64) -> Result<LoadScale, String> {
     let px = |v: f64| super::px(scale, v);
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
@@ -167,6 +167,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
     let (dash, gap) = (px(7.0), px(5.0));
     let a_line = |f: fn(&Overlay, usize) -> f64| a.map(|a| a_pts.iter().map(|&i| (a.x[i], f(a, i))).collect::<Vec<_>>()).unwrap_or_default();
     let line = |v: &[f64]| pts.iter().map(|&i| (d.x[i], v[i])).collect::<Vec<_>>();
+    let mut load_scale = LoadScale::default();
     for (k, area) in [top, bottom].iter().enumerate() {
         let (ymax, series, color) = if k == 0 { (umax, &d.per_user, USER) } else { (smax, &d.system, SYSTEM) };
         let descs = if k == 0 { (None, "per-user tok/s") } else { (Some(d.x_axis.label()), "system tok/s") };
@@ -189,7 +190,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
             chart.draw_series(DashedLineSeries::new([(x, 0.0), (x, ymax)], px(2.0), px(4.0), CAP.stroke_width(px(2.0)))).map_err(err)?;
         }
         if let Some(x) = d.marker.filter(|x| in_range(*x)) {
-            chart.draw_series(LineSeries::new([(x, 0.0), (x, ymax)], PICK.mix(0.6).stroke_width(px(1.0)))).map_err(err)?;
+            super::draw_pick(&mut chart, x, ymax, scale).map_err(err)?;
         }
         if let Some(a) = a {
             // A under B: dashed, lighter, no band or markers of its own but its operating point.
@@ -209,12 +210,13 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
             let y = if k == 0 { o.1 } else { o.2 };
             chart.draw_series(std::iter::once(Circle::new((o.0, y), px(7.0), OP.stroke_width(px(3.0))))).map_err(err)?;
         }
+        load_scale = LoadScale::of(&chart, (xlo, xhi));
         let crosses = if k == 0 { &user_pts } else { &sys_pts };
         chart.draw_series(crosses.iter().map(|p| Cross::new(*p, px(6.0) as i32, color.stroke_width(px(2.5))))).map_err(err)?;
     }
     super::draw_legend_strip(&strip, &entries, scale).map_err(err)?;
     root.present().map_err(err)?;
-    Ok(())
+    Ok(load_scale)
 }
 
 /// The chart as an SVG document of `size` logical pixels (the same drawing as on the page's canvas).

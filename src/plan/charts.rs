@@ -89,6 +89,7 @@ pub fn latency(r: &Report) -> LatencyData {
         ttft_target: r.target.ttft_limit_ms(),
         tpot_target: r.target.tpot_limit_ms(),
         saturated: r.sweep.iter().map(|p| p.saturated).collect(),
+        marker: None,
         compare: None,
     }
 }

@@ -28,6 +28,7 @@ pub mod diff;
 pub mod energy;
 pub mod export;
 pub mod fleet;
+pub mod readout;
 pub mod report;
 pub mod reproduce;
 pub mod target;

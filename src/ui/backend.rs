@@ -98,11 +98,11 @@ pub trait PageChart: Clone + PartialEq + Send + Sync + 'static {
     /// Height ÷ width on screen (the stacked throughput panels need more height than one plot).
     const ASPECT: f64 = 0.47;
 
-    /// Draws onto the page's backend.
+    /// Draws onto the page's backend; where the load axis lies (for the pointer's read-out).
     ///
     /// # Errors
     /// As the chart's `draw`.
-    fn draw_on(&self, area: &DrawingArea<PageBackend<'_>, Shift>, scale: f64) -> Result<(), String>;
+    fn draw_on(&self, area: &DrawingArea<PageBackend<'_>, Shift>, scale: f64) -> Result<crate::chart::LoadScale, String>;
 
     /// The chart as an SVG document of `size` logical pixels.
     ///
@@ -121,13 +121,13 @@ pub trait PageChart: Clone + PartialEq + Send + Sync + 'static {
 impl PageChart for crate::chart::throughput::ThroughputData {
     const ASPECT: f64 = 0.66;
 
-    fn draw_on(&self, area: &DrawingArea<PageBackend<'_>, Shift>, scale: f64) -> Result<(), String> {
+    fn draw_on(&self, area: &DrawingArea<PageBackend<'_>, Shift>, scale: f64) -> Result<crate::chart::LoadScale, String> {
         crate::chart::throughput::draw(area, self, scale)
     }
 }
 
 impl PageChart for crate::chart::latency::LatencyData {
-    fn draw_on(&self, area: &DrawingArea<PageBackend<'_>, Shift>, scale: f64) -> Result<(), String> {
+    fn draw_on(&self, area: &DrawingArea<PageBackend<'_>, Shift>, scale: f64) -> Result<crate::chart::LoadScale, String> {
         crate::chart::latency::draw(area, self, scale)
     }
 }

@@ -4,7 +4,8 @@
 //! at a size whose text stays legible on half a page.
 
 use super::backend::{PageBackend, PageChart};
-use crate::plan::charts;
+use crate::chart::LoadScale;
+use crate::plan::{charts, readout};
 use crate::scenario::{Report, ScenarioError};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -21,10 +22,28 @@ pub fn Charts(
     /// Imported measurements, drawn as crosses on the throughput chart.
     measurements: RwSignal<Vec<crate::import::Measurement>>,
 ) -> impl IntoView {
+    // The scrubber: the load picked with the slider or the pointer over a chart (none: the operating point),
+    // snapped to the nearest level of the sweep; its read-out is built in the core (plan::readout).
+    let pick = RwSignal::new(None::<f64>);
+    let picked = Memo::new(move |_| {
+        report.with(|r| {
+            r.as_ref().ok().and_then(|r| {
+                let at = pick.get().or_else(|| r.operating_point.as_ref().and_then(|o| o.concurrency.or(o.request_rate)));
+                readout::nearest_level(r, at).and_then(|i| readout::readout(r, i).map(|c| (i, c)))
+            })
+        })
+    });
+    let marker = move || picked.with(|p| p.as_ref().map(|p| p.1.load));
+    let levels = move || report.with(|r| r.as_ref().map_or(0, |r| r.sweep.len()));
+    let slide = move |ev: leptos::ev::Event| {
+        let i = event_target_value(&ev).parse::<usize>().unwrap_or(0);
+        pick.set(report.with_untracked(|r| r.as_ref().ok().and_then(|r| readout::readout(r, i)).map(|c| c.load)));
+    };
     let tput = Memo::new(move |_| {
         report.with(|r| {
             r.as_ref().ok().map(|r| {
                 let mut d = charts::throughput(r);
+                d.marker = marker();
                 d.measured = measurements.with(|ms| charts::measured_points(ms, d.x_axis, r.prompt_tokens, r.output_tokens));
                 d.compare = report_a.with(|a| a.as_ref().ok().and_then(Option::as_ref).and_then(|a| charts::throughput_overlay(a, d.x_axis)));
                 d
@@ -35,6 +54,7 @@ pub fn Charts(
         report.with(|r| {
             r.as_ref().ok().map(|r| {
                 let mut d = charts::latency(r);
+                d.marker = marker();
                 d.compare = report_a.with(|a| a.as_ref().ok().and_then(Option::as_ref).and_then(|a| charts::latency_overlay(a, d.x_axis)));
                 d
             })
@@ -48,16 +68,22 @@ pub fn Charts(
         <div class="charts">
             <figure class="chart">
                 <figcaption>"Per-user and system tokens/s against concurrency (per user above, system below)"
-                    <small>" — two panels, one load axis: the two figures have different units, so they are not drawn on one plot (where their crossing would mean nothing). Per user = 1 / TPOT while generating (thin: at the target percentile); system = all output tokens ÷ time, prompts included. Red line: the target's per-user floor; dashed: saturation knee; dotted: capacity at the target; green ring: operating point; band: ± the model's validated p90 error; crosses: your imported measurements; dashed and lighter: the pinned scenario A."</small>
+                    <small>" — two panels, one load axis: the two figures have different units, so they are not drawn on one plot (where their crossing would mean nothing). Per user = 1 / TPOT while generating (thin: at the target percentile); system = all output tokens ÷ time, prompts included. Red line: the target's per-user floor; dashed: saturation knee; dotted: capacity at the target; green ring: operating point; band: ± the model's validated p90 error; crosses: your imported measurements; dashed and lighter: the pinned scenario A; thin dark line: the load picked below (slider, or the pointer over a chart)."</small>
                 </figcaption>
-                <ChartCanvas id="chart-throughput" file="tps-throughput" data=tput viewport />
+                <ChartCanvas id="chart-throughput" file="tps-throughput" data=tput viewport pick />
             </figure>
             <figure class="chart">
                 <figcaption>"TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)"
-                    <small>" — purple: TTFT (left axis), teal: TPOT (right axis); P50 solid, P95 dashed, P99 dotted; thin dashed: the targets; wide, light, long dashes: the pinned scenario A at its target percentile. Saturated levels (queue growing without bound) and TTFTs beyond 4 × the target are clipped at the top."</small>
+                    <small>" — purple: TTFT (left axis), teal: TPOT (right axis); P50 solid, P95 dashed, P99 dotted; thin dashed: the targets; wide, light, long dashes: the pinned scenario A at its target percentile. Saturated levels (queue growing without bound) and TTFTs beyond 4 × the target are clipped at the top; thin dark line: the load picked below."</small>
                 </figcaption>
-                <ChartCanvas id="chart-latency" file="tps-latency" data=lat viewport />
+                <ChartCanvas id="chart-latency" file="tps-latency" data=lat viewport pick />
             </figure>
+        </div>
+        <div class="scrub" class:hidden=move || levels() == 0>
+            <label for="scrub">"Load on the charts"</label>
+            <input type="range" id="scrub" min="0" step="1" max=move || levels().saturating_sub(1) prop:value=move || picked.with(|p| p.as_ref().map_or(0, |p| p.0))
+                aria-valuetext=move || picked.with(|p| p.as_ref().map(|p| p.1.load_text.clone())) on:input=slide />
+            <p class="scrub-card" id="scrub-card" aria-live="polite">{move || picked.with(|p| p.as_ref().map(|p| p.1.text.clone()))}</p>
         </div>
     }
 }
@@ -89,8 +115,8 @@ fn presenting() -> bool {
     web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()).is_some_and(|r| r.has_attribute("data-present"))
 }
 
-/// Draws `data` on the canvas (clears it when there is nothing to draw); the error message, if any.
-fn render<T: PageChart>(el: &web_sys::HtmlCanvasElement, data: Option<&T>, print: bool) -> Option<String> {
+/// Draws `data` on the canvas (clears it when there is nothing to draw): where its load axis lies, or the error.
+fn render<T: PageChart>(el: &web_sys::HtmlCanvasElement, data: Option<&T>, print: bool) -> Result<LoadScale, String> {
     let screen = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0);
     // Presentation mode draws text and lines 1.4 × larger: a smaller logical size at a larger scale, the
     // same device pixels (sharp on a projector).
@@ -104,14 +130,15 @@ fn render<T: PageChart>(el: &web_sys::HtmlCanvasElement, data: Option<&T>, print
         el.set_width(w);
         el.set_height(h);
     }
-    let area = PageBackend::Canvas(CanvasBackend::with_canvas_object(el.clone())?).into_drawing_area();
+    let Some(canvas) = CanvasBackend::with_canvas_object(el.clone()) else { return Ok(LoadScale::default()) };
+    let area = PageBackend::Canvas(canvas).into_drawing_area();
     match data {
         None => {
             // Clear the stale chart: the inputs are invalid, the message is shown above.
             let _ = area.fill(&WHITE);
-            None
+            Ok(LoadScale::default())
         }
-        Some(d) => d.draw_on(&area, scale).err(),
+        Some(d) => d.draw_on(&area, scale),
     }
 }
 
@@ -125,21 +152,39 @@ fn ChartCanvas<T: PageChart>(
     data: Memo<Option<T>>,
     /// Window width (read so that a resize redraws).
     viewport: RwSignal<f64>,
+    /// The load the pointer picks over the chart (the scrubber snaps it to a level).
+    pick: RwSignal<Option<f64>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let (problem, set_problem) = signal(None::<String>);
     let printing = RwSignal::new(false);
+    let scale = StoredValue::new(LoadScale::default());
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         viewport.track();
         let print = printing.get();
-        set_problem.set(data.with(|d| render(&el, d.as_ref(), print)));
+        match data.with(|d| render(&el, d.as_ref(), print)) {
+            Ok(s) => {
+                scale.set_value(s);
+                set_problem.set(None);
+            }
+            Err(e) => set_problem.set(Some(e)),
+        }
     });
+    // The pointer (mouse, pen or finger) over the chart picks the load under it: CSS pixels to the canvas's.
+    let point = move |ev: leptos::ev::PointerEvent| {
+        let Some(el) = canvas.get_untracked() else { return };
+        let css = f64::from(el.client_width());
+        let s = scale.get_value();
+        if css > 0.0 && s.px.1 > s.px.0 {
+            pick.set(Some(s.load_at(f64::from(ev.offset_x()) * f64::from(el.width()) / css)));
+        }
+    };
     // Printing (the browser's dialog, or a PDF) snapshots the page right after "beforeprint": draw at the print
     // size there and then, not in a later tick.
     let before = window_event_listener(leptos::ev::Custom::<web_sys::Event>::new("beforeprint"), move |_| {
         if let Some(el) = canvas.get_untracked() {
-            data.with_untracked(|d| render(&el, d.as_ref(), true));
+            let _ = data.with_untracked(|d| render(&el, d.as_ref(), true));
         }
         printing.set(true);
     });
@@ -164,7 +209,7 @@ fn ChartCanvas<T: PageChart>(
         }
     };
     view! {
-        <canvas id=id node_ref=canvas width=WIDTH as u32 height=HEIGHT as u32></canvas>
+        <canvas id=id node_ref=canvas width=WIDTH as u32 height=HEIGHT as u32 on:pointermove=point on:pointerdown=point></canvas>
         <p class="chart-actions" on:click=export>
             <button type="button" id=format!("{id}-png") title="The chart as an image, at this screen's resolution">"PNG"</button>
             <button type="button" id=format!("{id}-svg") title="The chart as a vector drawing (SVG)">"SVG"</button>

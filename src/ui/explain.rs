@@ -29,9 +29,7 @@ pub(super) fn load(concurrency: Option<f64>, rate: Option<f64>) -> String {
 
 /// The sweep level nearest (on the log scale the charts use) to `x`, else the first.
 pub(super) fn level_near(r: &Report, x: Option<f64>) -> Option<&LoadPoint> {
-    let at = |l: &LoadPoint| l.concurrency.or(l.request_rate).unwrap_or(1.0).max(1e-9).ln();
-    let x = x.map(|x| x.max(1e-9).ln());
-    r.sweep.iter().min_by(|a, b| x.map_or(std::cmp::Ordering::Equal, |x| (at(a) - x).abs().total_cmp(&(at(b) - x).abs())))
+    crate::plan::readout::nearest_level(r, x).and_then(|i| r.sweep.get(i))
 }
 
 /// The level the explanations quote: the one nearest the operating point.

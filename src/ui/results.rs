@@ -3,22 +3,7 @@
 use crate::scenario::{Report, ScenarioError};
 use leptos::prelude::*;
 
-/// Groups thousands with a thin space ("30 119").
-pub(super) fn group(v: f64) -> String {
-    let digits = format!("{:.0}", v.abs());
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push('\u{2009}');
-        }
-        out.push(c);
-    }
-    if v < 0.0 {
-        format!("−{out}")
-    } else {
-        out
-    }
-}
+pub(super) use crate::plan::readout::group;
 
 pub(super) fn fmt(v: f64) -> String {
     if !v.is_finite() {

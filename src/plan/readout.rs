@@ -1,0 +1,158 @@
+//! The read-out of one load level (the page's scrubber card): the figures of a sweep level in one sentence —
+//! per-user and system tok/s, TTFT and TPOT at the target's percentile, the running batch and what bounds a
+//! step — with the numbers as the sweep table prints them. Also the level nearest a load (on the charts' log
+//! scale), where the scrubber and the pointer snap to, and the number formats the page shares.
+
+use crate::model::roofline::Bound;
+use crate::scenario::{LoadPoint, Report};
+
+/// Groups thousands with a thin space, whole numbers ("30 119"; "−4" with a typographic minus).
+#[must_use]
+pub fn group(v: f64) -> String {
+    let digits = format!("{:.0}", v.abs());
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push('\u{2009}');
+        }
+        out.push(c);
+    }
+    if v < 0.0 {
+        format!("−{out}")
+    } else {
+        out
+    }
+}
+
+/// A level's load: users (closed loop) or requests/s (open loop).
+fn load_of(l: &LoadPoint) -> f64 {
+    l.concurrency.or(l.request_rate).unwrap_or(0.0)
+}
+
+/// The index of the sweep level nearest `x` on the charts' log scale (the first of two equally near ones);
+/// `None` for an empty sweep. Without `x`, the first level.
+#[must_use]
+pub fn nearest_level(r: &Report, x: Option<f64>) -> Option<usize> {
+    let ln = |v: f64| v.max(1e-9).ln();
+    let dist = |l: &LoadPoint| x.map_or(0.0, |x| (ln(load_of(l)) - ln(x)).abs());
+    (0..r.sweep.len()).reduce(|best, i| if dist(&r.sweep[i]) < dist(&r.sweep[best]) { i } else { best })
+}
+
+/// The scrubber's card for level `i` of the sweep.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Readout {
+    /// The level's load (users or requests/s), where the charts' marker goes.
+    pub load: f64,
+    /// "37 users" or "2.5 req/s" (the slider's spoken value).
+    pub load_text: String,
+    /// The sentence.
+    pub text: String,
+}
+
+/// The figures of sweep level `i` in one sentence, or `None` past the sweep's end: "At 37 users: 104.3 tok/s
+/// each, 3 063 tok/s in total; P99 TTFT 312 ms, P99 TPOT 9.6 ms; batch 35.2 sequences per step;
+/// memory-bound; meets the target." The percentile is the target's; the numbers are rounded as in the sweep
+/// table (tok/s each and TPOT to 0.1, tok/s in total and TTFT to whole numbers, the batch to 0.1).
+#[must_use]
+pub fn readout(r: &Report, i: usize) -> Option<Readout> {
+    let l = r.sweep.get(i)?;
+    let p = r.target.percentile;
+    let load_text = match l.request_rate {
+        Some(rate) if l.concurrency.is_none() => format!("{} req/s", crate::model::units::fmt_num((rate * 1e3).round() / 1e3)),
+        _ => {
+            let c = load_of(l);
+            format!("{} {}", group(c), if c.round() == 1.0 { "user" } else { "users" })
+        }
+    };
+    let bound = match l.bound {
+        Bound::Memory => "memory-bound (each step reads the weights and the KV cache)",
+        Bound::Compute => "compute-bound (each step's arithmetic takes longer than its reads)",
+        Bound::Overhead => "overhead-bound (the engine's fixed time per step dominates)",
+    };
+    let verdict = if l.saturated {
+        "saturated: the queue grows without bound, so the latencies are lower bounds"
+    } else if l.meets_target {
+        "meets the target"
+    } else {
+        "misses the target"
+    };
+    let text = format!(
+        "At {load_text}: {:.1} tok/s each, {} tok/s in total; {p} TTFT {} ms, {p} TPOT {:.1} ms; batch {:.1} sequences per step; {bound}; {verdict}.",
+        l.per_user_tps,
+        group(l.system_tps),
+        group(l.ttft_ms.at(p)),
+        l.tpot_ms.at(p),
+        l.mean_batch,
+    );
+    Some(Readout { load: load_of(l), load_text, text })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    fn eval(json: &str) -> Report {
+        crate::plan::evaluate(&Scenario::from_json(json).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn thousands_are_grouped_with_a_thin_space() {
+        assert_eq!(
+            [group(0.0), group(999.4), group(30_119.0), group(1_234_567.0), group(-4.0)],
+            ["0", "999", "30\u{2009}119", "1\u{2009}234\u{2009}567", "−4"]
+        );
+    }
+
+    #[test]
+    fn the_card_quotes_the_level_at_the_targets_percentile() {
+        // P95 target: the card must quote P95, not a fixed P99.
+        let r = eval(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"target":{"percentile":95},"workload":{"requests":200,"load":{"concurrency":[1,8,64]}}}"#,
+        );
+        for (i, l) in r.sweep.iter().enumerate() {
+            let c = readout(&r, i).unwrap();
+            let n = l.concurrency.unwrap();
+            assert_eq!(c.load, n);
+            let want = [
+                format!("At {} {}: ", group(n), if n == 1.0 { "user" } else { "users" }),
+                format!("{:.1} tok/s each, {} tok/s in total", l.per_user_tps, group(l.system_tps)),
+                format!("P95 TTFT {} ms, P95 TPOT {:.1} ms", group(l.ttft_ms.p95), l.tpot_ms.p95),
+                format!("batch {:.1} sequences per step", l.mean_batch),
+            ];
+            for w in &want {
+                assert!(c.text.contains(w.as_str()), "level {i}: {w:?} not in {:?}", c.text);
+            }
+            assert!(!c.text.contains("P99"), "{}", c.text);
+            assert!(c.text.contains(if l.meets_target { "meets the target" } else { "the target" }));
+            let bound = l.bound.id();
+            assert!(c.text.contains(&format!("{bound}-bound")), "{bound} in {}", c.text);
+        }
+        assert!(readout(&r, r.sweep.len()).is_none(), "past the sweep's end");
+    }
+
+    #[test]
+    fn request_rate_loads_read_in_requests_per_second() {
+        let r = eval(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"requests":200,"load":{"request_rate":[0.5,2.25]}}}"#,
+        );
+        let c = readout(&r, 1).unwrap();
+        assert!(c.text.starts_with("At 2.25 req/s: ") && c.load_text == "2.25 req/s" && c.load == 2.25, "{}", c.text);
+        assert!(c.text.contains("P99 TTFT") && !c.text.contains("users"));
+    }
+
+    #[test]
+    fn the_nearest_level_is_nearest_on_the_log_scale() {
+        let r = eval(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"requests":100,"load":{"concurrency":[1,4,16,64]}}}"#,
+        );
+        // 7 is nearer 4 on the log scale (ln 7 − ln 4 = 0.56 < ln 16 − ln 7 = 0.83); 9 is nearer 16 on it
+        // (0.58 < 0.81) though nearer 4 on a linear scale (5 < 7).
+        let at = |x: f64| nearest_level(&r, Some(x)).map(|i| r.sweep[i].concurrency.unwrap());
+        assert_eq!([at(0.1), at(7.0), at(9.0), at(1e6)], [Some(1.0), Some(4.0), Some(16.0), Some(64.0)]);
+        assert_eq!(nearest_level(&r, None), Some(0));
+        let mut empty = r.clone();
+        empty.sweep.clear();
+        assert_eq!(nearest_level(&empty, Some(4.0)), None);
+    }
+}
