@@ -334,7 +334,8 @@ await test('bug 6: 1e308 in any numeric field is refused compactly, the layout h
   for (const id of ids) {
     const old = await page.inputValue('#' + id);
     await page.fill('#' + id, '1e308');
-    await page.waitForTimeout(120);
+    // The message comes with the next evaluation (at once, or after a 200 ms pause on a busy machine).
+    await page.waitForSelector('label.invalid', { timeout: 5000 }).catch(() => {});
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert(width <= 1400, `${id} = 1e308 makes the page ${width} px wide`);
     const text = await page.evaluate(() => document.body.innerText);
@@ -536,7 +537,7 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   assert(/1 device per server: \d+ servers/.test(alts) && /4 devices per server: \d+ servers/.test(alts), `alternatives: ${alts}`);
   const jpt = await mp.textContent('#energy-jpt');
   card.jpt = num(jpt);
-  assert(card.jpt > 0.2 && card.jpt < 20 && /± 60 %/.test(jpt), `energy: ${jpt}`);
+  assert(card.jpt > 0.2 && card.jpt < 20 && /± 75 %/.test(jpt), `energy: ${jpt}`);
   assert(/^\d[\d\u2009]* W per server at the operating point, [\d.]+ (million )?tokens per kWh · [\d.]+ J\/token at the meter \(PUE 1\.30\)\.$/.test(await mp.textContent('#energy')), `energy sentence: ${await mp.textContent('#energy')}`);
   const cost = await mp.textContent('#cost-per-million');
   const c = cost.match(/^USD ([\d.]+) per million output tokens$/);
@@ -565,7 +566,7 @@ await test('meeting: "Reproduce this" gives vllm serve / vllm bench serve for th
   await mp.waitForSelector('.reproduce pre.cmd', { timeout: 5000 });
   const cmds = await mp.$$eval('.reproduce pre.cmd', (els) => els.map((e) => e.textContent));
   const serve = cmds[0], bench = cmds[1];
-  for (const flag of ['vllm serve meta-llama/Llama-3.1-70B', '--tensor-parallel-size 2', '--quantization fp8', '--max-num-seqs 256', '--max-num-batched-tokens 8192', '--gpu-memory-utilization 0.9', '--kv-cache-dtype auto', '--no-enable-prefix-caching']) {
+  for (const flag of ['vllm serve meta-llama/Llama-3.1-70B', '--tensor-parallel-size 2', '--quantization fp8', '--max-num-seqs 1024', '--max-num-batched-tokens 8192', '--gpu-memory-utilization 0.9', '--kv-cache-dtype auto', '--no-enable-prefix-caching']) {
     assert(serve.includes(flag), `${flag} missing: ${serve}`);
   }
   for (const flag of ['vllm bench serve', '--dataset-name random', '--random-input-len 1024', '--random-output-len 256', '--max-concurrency $c', '--percentile-metrics ttft,tpot,itl,e2el', '--metric-percentiles 50,95,99', '--save-result']) {
@@ -643,7 +644,7 @@ await test('meeting: the one-page sizing report prints (A4 and Letter) with the 
     const text = execFileSync('pdftotext', [pdf, '-']).toString().replace(/\s+/g, ' ');
     for (const want of ['TPS Planner — sizing report', 'Question:', 'on NVIDIA H200 SXM 141GB', '500 concurrent users + 1 spare server', 'USD 2.1 per device-hour',
       `Holds ${usersB} users at the target, limited by`, `${serversB} servers`, `USD ${costB}`, "per million output tokens", 'J/token', 'A versus B', '2 × NVIDIA H100 SXM5 80GB',
-      'servers for the fleet', `${card.servers}`, `${card.cost}`, 'cost per million output tokens', 'Band:', 'Assumptions', 'TTFT and TPOT', 'Per-user and system tokens/s', 'This scenario:', '#s=', '&a=']) {
+      'servers for the fleet', `${card.servers}`, `${card.cost}`, 'cost per million output tokens', 'How good is this prediction?', 'Assumptions', 'TTFT and TPOT', 'Per-user and system tokens/s', 'This scenario:', '#s=', '&a=']) {
       // (headings are printed in capitals)
       assert(text.toLowerCase().includes(want.toLowerCase()), `${format} PDF lacks "${want}"`);
     }
@@ -862,6 +863,47 @@ await test('issue 9: on a phone the headline cards and the verdict come before t
   assert(width <= 391, `page is ${width} px wide`);
   await p9.screenshot({ path: path.join(shots, '16-phone.png') });
   await context.close();
+});
+
+await test('issue 9: a 1920-px projector: charts side by side; presentation mode enlarges the type and the charts\' text', async () => {
+  const { page: pp, context } = await openPage(origin + '/', { viewport: { width: 1920, height: 1080 } });
+  const box = (id) => pp.evaluate((i) => { const r = document.getElementById(i).getBoundingClientRect(); return [r.left, r.top, r.width]; }, id);
+  const [t, l] = [await box('chart-throughput'), await box('chart-latency')];
+  assert(Math.abs(t[1] - l[1]) < 150 && l[0] > t[0] + t[2] * 0.8, `charts not side by side at 1920 px: ${t} / ${l}`);
+  const used = await pp.evaluate(() => document.querySelector('.layout').getBoundingClientRect().width);
+  assert(used > 1700, `the layout uses ${used} of 1920 px`);
+  const before = await canvasPrint(pp, 'chart-throughput');
+  await pp.click('#present-toggle');
+  assert((await pp.evaluate(() => getComputedStyle(document.documentElement).fontSize)) === '19px', 'presentation mode: no larger type');
+  await pp.waitForTimeout(300);
+  const after = await canvasPrint(pp, 'chart-throughput');
+  assert(after.h !== before.h, 'presentation mode did not redraw the chart');
+  await pp.screenshot({ path: path.join(shots, '17-present-1920.png') });
+  await pp.click('#present-toggle');
+  assert(!(await pp.evaluate(() => document.documentElement.hasAttribute('data-present'))), 'presentation mode did not switch off');
+  await context.close();
+});
+
+await test('issue 9 budgets (printed, not asserted: a benchmark on a busy 2-core machine): first chart, typing in a heavy scenario', async () => {
+  // First chart: from navigation to a drawn throughput canvas, on a fresh page from the local server.
+  const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const fp = await ctx.newPage();
+  await fp.goto(origin + '/');
+  await fp.waitForFunction(() => { const c = document.getElementById('chart-throughput'); return c && c.width > 0 && window.__tpsLastEvalMs > 0; });
+  const first = await fp.evaluate(() => performance.now());
+  // Typing in a heavy scenario (DeepSeek-V3 on 8 × H200, 64 load levels): the longest main-thread task.
+  const levels = Array.from({ length: 64 }, (_, i) => i + 1).join(',');
+  const heavy = encodeURIComponent(`{"hardware":{"preset":"h200-sxm","devices":8},"model":{"preset":"deepseek-v3"},"workload":{"load":{"concurrency":[${levels}]}}}`);
+  await fp.goto(origin + '/#s=' + heavy);
+  await fp.waitForSelector('#ceiling');
+  await fp.evaluate(() => { window.__long = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(e.duration); }).observe({ type: 'longtask' }); });
+  for (const v of ['600', '700', '800']) { await fp.fill('#workload-output_tokens', v); await fp.waitForTimeout(400); }
+  await fp.waitForTimeout(1500);
+  const long = await fp.evaluate(() => window.__long);
+  const eval_ms = await fp.evaluate(() => window.__tpsLastEvalMs);
+  console.log(`budget: first chart ${first.toFixed(0)} ms from navigation (budget 400 ms); heavy scenario: evaluation ${eval_ms.toFixed(0)} ms, longest main-thread task while typing ${Math.max(0, ...long).toFixed(0)} ms over ${long.length} tasks > 50 ms (budget: none over 50 ms)`);
+  assert(first > 0 && eval_ms > 0, 'nothing measured');
+  await ctx.close();
 });
 
 await test('issue 9: the scrubber (slider, keyboard, pointer) moves one marker on both charts; its card reads the sweep table', async () => {

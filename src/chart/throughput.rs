@@ -79,7 +79,7 @@ fn legend(d: &ThroughputData, has_user_pts: bool, has_sys_pts: bool, show_floor:
     add(Swatch::Line(USER.mix(0.6), 1.0), &d.tail_label);
     add(Swatch::Line(SYSTEM.to_rgba(), 3.0), "system (all users)");
     if d.band > 0.0 {
-        add(Swatch::Fill(USER.mix(0.18)), "± validated error");
+        add(Swatch::Fill(USER.mix(0.18)), "validated error (9 in 10 measured within)");
     }
     if let (true, Some(f)) = (show_floor, d.floor) {
         add(Swatch::Line(FLOOR.to_rgba(), 1.0), &format!("target floor {f:.0} tok/s"));
@@ -129,7 +129,8 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
     // 10 % headroom above the highest point (the legend is outside the plot).
     let umax = super::nice_max(
         pts.iter()
-            .map(|&i| d.per_user[i] * (1.0 + d.band_at(i)))
+            // The band widens the axis up to 1.6 × the curve; a wider band (MoE) is cut at the top of the panel.
+            .map(|&i| d.per_user[i] * (1.0 + d.band_at(i).min(0.6)))
             .chain(d.measured.iter().filter_map(|m| m.1))
             .chain(a_pts.iter().filter_map(|&i| a.map(|a| a.per_user[i])))
             .fold(d.floor.unwrap_or(0.0) * 1.1, f64::max)
@@ -162,9 +163,10 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
         let descs = if k == 0 { (None, "per-user tok/s") } else { (Some(d.x_axis.label()), "system tok/s") };
         let mut chart = super::panel(area, scale, (xlo, xhi), ymax, descs).map_err(err)?;
         if k == 0 && d.band > 0.0 {
-            // Uncertainty band around the per-user line.
-            let mut poly: Vec<(f64, f64)> = pts.iter().map(|&i| (d.x[i], d.per_user[i] * (1.0 + d.band_at(i)))).collect();
-            poly.extend(pts.iter().rev().map(|&i| (d.x[i], d.per_user[i] * (1.0 - d.band_at(i)))));
+            // Uncertainty band around the per-user line, multiplicative (÷ (1 + b) … × (1 + b): see plan::band),
+            // cut at the top of the panel.
+            let mut poly: Vec<(f64, f64)> = pts.iter().map(|&i| (d.x[i], (d.per_user[i] * (1.0 + d.band_at(i))).min(ymax))).collect();
+            poly.extend(pts.iter().rev().map(|&i| (d.x[i], d.per_user[i] / (1.0 + d.band_at(i)))));
             chart.draw_series(std::iter::once(Polygon::new(poly, USER.mix(0.12)))).map_err(err)?;
         }
         if let (0, Some(f)) = (k, floor) {

@@ -283,6 +283,11 @@ fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError
                 if n < 10.0 {
                     notes.push(format!("the run had {n} requests; predicted with 10"));
                 }
+                // Simulated as the run it was: its requests from an empty server, timed to the last completion.
+                if !offline {
+                    s.workload.benchmark_run = Some(true);
+                    notes.push(format!("simulated as the finite run it was: {} requests from an empty server", n.max(10.0)));
+                }
             }
             let r = s.resolve()?;
             let report = plan::evaluate_resolved(&r);

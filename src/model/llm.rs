@@ -17,6 +17,19 @@
 //!
 //! FLOPs per token = 2 × active parameters (one multiply-add per weight), excluding the embedding lookup,
 //! plus attention ([`super::kv`]).
+//!
+//! **What the data says about MoE** (leave-one-source-out, `tests/validation.rs`, `tests/serving.rs`): batched
+//! MoE throughput is within 22 % median / 53 % p90 (45 rows), but served MoE output tok/s on current engines is
+//! 58 % / 406 % off (72 runs), and llama.cpp MoE token batches of 2–16 tokens per pass are over-predicted by
+//! +96 % (49 rows; 12.9 % median on CUDA for Qwen3-30B-A3B, +100–140 % on the Vulkan and ROCm back ends of one
+//! AMD iGPU). What the model lacks, in order of the evidence: (1) the efficiency of the expert GEMMs as a function
+//! of tokens per expert — at 1–2 tokens an expert runs as a matrix-vector kernel launched per expert (per token on
+//! some back ends), not as a GEMM, so the touched-expert byte count above is a lower bound on the time; (2)
+//! expert parallelism and DP attention as deployments distinct from tensor parallelism (KV not replicated,
+//! attention per replica, experts sharded: runs deployed that way are skipped by the validation, 15 rows); (3)
+//! one MoE kernel factor (`engine.moe_efficiency`, 0.5 on serving engines) fitted on one deployment (Qwen3
+//! 128-expert TP8), which does not carry to few large experts with a shared expert or to many small experts on
+//! one GPU. The band under load for MoE models says so (×/÷ 5.1, `plan::band`).
 
 use serde::{Deserialize, Serialize};
 

@@ -9,6 +9,17 @@
 //! from prefill; the remaining tokens still attend to the cached part. The step that finishes the prompt emits
 //! the first token (vLLM and llama.cpp sample it from the prefill's logits), so TTFT at zero load = prefill time,
 //! and never less than one decode step.
+//!
+//! **What the data says about long prompts**: prefill is the weakest single-stream figure (llama-bench ppN: 22 %
+//! median, 62 % p90 in-sample) and looks power-limited on big GPUs (achieved FLOP/s fall with prompt length
+//! while the roofline keeps them flat). On serving engines the compute efficiency is one *effective* figure per
+//! generation fitted on served runs (Hopper 0.28, `presets::engines::served_compute`): it absorbs tensor-parallel
+//! and MoE losses of the deployments it was fitted on, so a single GPU prefilling long dense prompts is predicted
+//! too slow — a closed loop of 32 users with 1024-token prompts on one H100 (the AIPerf sample in
+//! `tests/samples`) measures TTFT P99 689 ms where the model's first wave takes 1.4–1.8 s, i.e. 32 k prompt
+//! tokens at about 0.75 of the dense BF16 peak, not 0.28. Splitting the large-GEMM efficiency of prefill from
+//! the deployment losses (TP, MoE) is the open step; FP8 deployments prefill at the FP8 peak
+//! (`quant::ComputeDtype`), 4-bit weights without FP4 units at the 16-bit rate.
 
 use super::roofline::Deployment;
 

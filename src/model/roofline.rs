@@ -45,11 +45,12 @@ pub const ALLREDUCE_LATENCY_S: f64 = 8e-6;
 /// All-reduce latency per call between consumer GPUs over PCIe, seconds: GeForce boards have peer-to-peer
 /// disabled, so NCCL stages every call through host memory. Fitted by `tests/fit.rs` on vLLM 0.8.5 served on
 /// 2–8 × RTX 4090 at 1–4 req/s (TPOT mean, decode-dominated): with NVLink's 8 µs they were predicted up to
-/// 2.5 × too fast (TP4: 6.7 ms TPOT predicted, 14.2 measured). One source only.
-pub const PCIE_ALLREDUCE_LATENCY_S: f64 = 120e-6;
+/// 2.5 × too fast (TP4: 6.7 ms TPOT predicted, 14.2 measured). One source only. (120 µs when the runs were
+/// simulated as steady states; 100 µs since they are simulated as the finite runs they were.)
+pub const PCIE_ALLREDUCE_LATENCY_S: f64 = 100e-6;
 /// All-reduce latency per call between workstation or datacenter boards over PCIe (peer-to-peer enabled),
 /// seconds: an assumption (no tensor-parallel PCIe run of such boards in the data), between NVLink's 8 µs and
-/// the consumer boards' fitted 120 µs.
+/// the consumer boards' fitted 100 µs.
 pub const PCIE_P2P_ALLREDUCE_LATENCY_S: f64 = 25e-6;
 /// Extra time per device boundary in a layer split (activation hand-off and synchronisation), seconds;
 /// fitted on the llama-bench multi-GPU rows by `tests/fit.rs`.

@@ -278,6 +278,8 @@ mod tests {
     fn run_on(truth: &Scenario, c: f64, noise: f64) -> Measurement {
         let mut s = truth.clone();
         s.workload.load = Some(crate::scenario::LoadSpec { concurrency: Some(vec![c]), ..Default::default() });
+        // Measured as a benchmark measures (and as the comparison predicts a run with a request count).
+        s.workload.benchmark_run = Some(true);
         let r = crate::plan::evaluate(&s).unwrap();
         let p = &r.sweep[0];
         let stats = |x: &crate::scenario::Pcts| Stats { mean: Some(x.mean * noise), p50: Some(x.p50 * noise), ..Default::default() };

@@ -37,8 +37,9 @@
 //! output tokens per kWh = 3.6 · 10⁶ ÷ J per token. At the operating point, and at the peak (the level with
 //! the highest system throughput).
 //!
-//! **Band**: ±[`BAND_PCT`] %, wider than the batched throughput's ±40 % it rests on, because the idle floor
-//! and the busy power are assumptions, not fitted to measured power.
+//! **Band**: the band under load of the deployment's class plus [`BAND_EXTRA_PCT`] points (energy per token is
+//! power ÷ throughput, so it carries the throughput's error), because the idle floor and the busy power are
+//! assumptions, not fitted to measured power.
 
 use super::steady_step;
 use crate::scenario::{Energy, EnergyFigures, LoadPoint, Marker, Resolved};
@@ -49,8 +50,8 @@ pub const IDLE_FRACTION: f64 = 0.25;
 /// The share of the range from the idle floor to TDP drawn in memory-bound steps (an assumption).
 pub const MEMORY_BOUND_DRAW: f64 = 0.6;
 
-/// The band of the energy and electricity figures, ± %.
-pub const BAND_PCT: f64 = 60.0;
+/// What the energy and electricity figures' band adds to the throughput band under load, points of %.
+pub const BAND_EXTRA_PCT: f64 = 10.0;
 
 /// One device's power at activity `a` (0–1), W.
 #[must_use]

@@ -141,6 +141,12 @@ pub struct Band {
     /// Energy and electricity figures: wider than the throughput band they rest on, because the power model
     /// (an idle floor, TDP while the step loop is busy) is an assumption not validated against measured power.
     pub energy_pct: f64,
+    /// The class the single-stream band is measured on, and its measured figures (`plan::band`).
+    pub single_stream_class: String,
+    pub single_stream_rows: u32,
+    /// The class the band under load is measured on, and its measured figures.
+    pub load_class: String,
+    pub load_rows: u32,
 }
 
 /// What stops more load from meeting the target at the capacity.

@@ -76,7 +76,8 @@ pub(super) fn simulate_level(r: &Resolved, x: f64) -> LoadPoint {
         Arrivals::Closed { concurrency: x.clamp(1.0, 1e6) as u32 }
     };
     let cfg = SimConfig {
-        requests: sim_requests(w),
+        // A benchmark run's request count is physics (the backlog it builds), not a sampling choice.
+        requests: if w.benchmark_run { w.requests.min(sim::MAX_REQUESTS) } else { sim_requests(w) },
         prompt: length(w.distribution, w.prompt_tokens, w.spread),
         output: length(w.distribution, w.output_tokens, w.spread),
         context_depth: w.context_depth,
@@ -87,7 +88,8 @@ pub(super) fn simulate_level(r: &Resolved, x: f64) -> LoadPoint {
         timeout_s: w.timeout_s,
         // Long enough for every measured request even at very low request rates.
         max_sim_seconds: if rate_mode { (20.0 * f64::from(w.requests) / x).max(86_400.0) } else { 1e7 },
-        max_steps: 4_000_000,
+        max_steps: if w.benchmark_run { 40_000_000 } else { 4_000_000 },
+        finite: w.benchmark_run,
     };
     let s = match r.pools() {
         Some((pre, dec)) => {

@@ -1,7 +1,7 @@
 //! Engine presets and their default efficiencies per hardware kind.
 //!
-//! The scheduling limits are each engine's documented defaults (vLLM `max_num_seqs` 256 and
-//! `max_num_batched_tokens` 8192, `gpu_memory_utilization` 0.9; SGLang `chunked_prefill_size` 8192,
+//! The scheduling limits are each engine's documented defaults (vLLM `max_num_seqs` and
+//! `max_num_batched_tokens` by device, [`vllm_batch_defaults`], `gpu_memory_utilization` 0.9; SGLang `chunked_prefill_size` 8192,
 //! `mem_fraction_static` ≈ 0.88; TensorRT-LLM `kv_cache_free_gpu_mem_fraction` 0.9, trtllm-bench batch up to
 //! 2048; llama.cpp `-ub 512`, `-np 4`; LMDeploy TurboMind `cache_max_entry_count` 0.8).
 //!
@@ -10,6 +10,20 @@
 //! hardware family); `cargo test --test fit -- --nocapture` prints the fit and fails when a default drifts more
 //! than 10 % from it. Families without measurements use the datacenter-GPU values of a comparable engine,
 //! which the report marks as a default.
+//!
+//! **GPU generation, back end and software era** are classes of their own, each fitted where data exists:
+//! - generation (`hardware.architecture`): TensorRT-LLM's compute efficiency Hopper 0.47 / Blackwell 0.28 and
+//!   vLLM/SGLang's served compute Ampere 0.35 / Hopper 0.28 ([`trtllm_compute`], [`served_compute`]: H100 has
+//!   3.2 × A100's tensor peak but 1.6 × its bandwidth and 1.75 × its power, and served runs gain only
+//!   1.3–1.6 ×); Ada, Blackwell consumer, RDNA and CDNA have no served runs and keep 0.5 (unvalidated; the
+//!   finite IOG runs on one RTX 4090 say Ada's is higher, but a fit there runs into its bound, i.e. absorbs
+//!   more than compute, so it is not taken);
+//! - back end (`engine.backend`, llama.cpp): streaming efficiency Vulkan 0.96 / ROCm 0.74 / SYCL 0.78 and compute
+//!   Vulkan 0.18 / ROCm 0.52 of CUDA/Metal's ([`backend_factor`], [`backend_compute_factor`]; one AMD iGPU and
+//!   one Arc B580 source); CPU-only runs on GPU presets are not modelled (120–240 % off, printed);
+//! - software era (`engine.version`): current llama.cpp builds pay 0.75 × (GPUs) and 0.45 × (Apple M3/M4) the
+//!   2024 per-layer overhead ([`llama_cpp_build_overhead_factor`]); newer sources never fitted on are within
+//!   5.6 % median / 16.8 % p90 (19 runs: Pascal +15 %, Blackwell consumer +2 %, Apple M4 +2 % bias).
 
 use crate::model::hardware::{Architecture, HardwareKind};
 
@@ -157,6 +171,21 @@ pub const TRTLLM_COMPUTE_HOPPER: f64 = 0.47;
 /// See [`trtllm_compute`].
 pub const TRTLLM_COMPUTE_BLACKWELL: f64 = 0.28;
 
+/// vLLM's server defaults for `max_num_seqs` and `max_num_batched_tokens` (the chunked-prefill token budget per
+/// step), which depend on the device (`EngineArgs.get_batch_defaults`, vllm/engine/arg_utils.py, V1 engine,
+/// releases 0.8 to 0.27, OpenAI API server context): 1024 sequences and 8192 tokens on devices with at least
+/// 70 GiB that are not A100s (H100, H200, MI300X, B200 — "setting large max_num_batched_tokens for A100 reduces
+/// throughput", vLLM PR #17885), else 256 and 2048 (A100, L40S, RTX 4090, …). Later releases add tiers (40 GiB:
+/// 512 / 4096; 160 GiB: 16384 tokens); the preset's figures follow the releases the served runs used.
+#[must_use]
+pub fn vllm_batch_defaults(memory_gib: f64, device_name: &str) -> (u32, u32) {
+    if memory_gib >= 70.0 && !device_name.to_ascii_lowercase().contains("a100") {
+        (1024, 8192)
+    } else {
+        (256, 2048)
+    }
+}
+
 /// vLLM's and SGLang's compute efficiency by generation, fitted on served runs of current releases
 /// (tests/data/serving.csv: vLLM and SGLang dense and MoE runs on A100 and H100/H200; `tests/fit.rs`; serving_new.csv's RTX 4090 runs are
 /// open-loop, whose throughput is the offered load, so Ada has no fit). The same engines on the same models reach a
@@ -207,7 +236,7 @@ pub const TRTLLM_REQUEST_OVERHEAD_MS: f64 = 38.0;
 /// All engines.
 pub const ENGINES: &[EnginePreset] = &[
     EnginePreset { id: "llama.cpp", name: "llama.cpp (llama-server / llama-bench)", max_batch: 4, max_batched_tokens: 512, memory_utilization: 1.0, reserve_gb: 0.5, source: "llama.cpp server defaults: -np 4 (auto), -ub 512; compute buffers ≈ 0.3 GiB for an 8B model at -ub 512 (the logits alone: 128k vocabulary × 512 × 4 B = 0.25 GiB) plus the backend context" },
-    EnginePreset { id: "vllm", name: "vLLM", max_batch: 256, max_batched_tokens: 8192, memory_utilization: 0.9, reserve_gb: 1.5, source: "vLLM engine args: max_num_seqs 256, max_num_batched_tokens 8192, gpu_memory_utilization 0.9" },
+    EnginePreset { id: "vllm", name: "vLLM", max_batch: 256, max_batched_tokens: 2048, memory_utilization: 0.9, reserve_gb: 1.5, source: "vLLM API server defaults: max_num_seqs 256, max_num_batched_tokens 2048 (1024 and 8192 on devices of at least 70 GiB other than A100: vllm_batch_defaults), gpu_memory_utilization 0.9" },
     EnginePreset { id: "sglang", name: "SGLang", max_batch: 1024, max_batched_tokens: 8192, memory_utilization: 0.88, reserve_gb: 1.0, source: "SGLang server args: chunked_prefill_size 8192, mem_fraction_static ≈ 0.88" },
     EnginePreset { id: "tensorrt-llm", name: "TensorRT-LLM", max_batch: 2048, max_batched_tokens: 8192, memory_utilization: 0.95, reserve_gb: 1.0, source: "trtllm-bench: max_batch_size 2048, max_num_tokens 8192; perf-overview runs use kv_cache_free_gpu_mem_fraction 0.95 (0.90 on OOM)" },
     EnginePreset { id: "lmdeploy", name: "LMDeploy TurboMind", max_batch: 256, max_batched_tokens: 8192, memory_utilization: 0.85, reserve_gb: 1.0, source: "LMDeploy TurbomindEngineConfig: cache_max_entry_count 0.8 of free memory" },

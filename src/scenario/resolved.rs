@@ -93,6 +93,8 @@ pub struct Workload {
     /// Whether the load levels were chosen automatically.
     pub auto_load: bool,
     pub requests: u32,
+    /// A finite benchmark run of `requests` requests (`workload.benchmark_run`), not the steady state.
+    pub benchmark_run: bool,
     pub seed: u64,
     pub burstiness: f64,
     pub queue_limit: Option<u32>,

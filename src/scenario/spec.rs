@@ -109,6 +109,9 @@ spec!(
         load: LoadSpec,
         /// Requests simulated per load level.
         requests: u32,
+        /// Simulate a finite benchmark run of `requests` requests from an empty server, all measured, as
+        /// `vllm bench serve --num-prompts N` does (default false: the steady state).
+        benchmark_run: bool,
         seed: u64,
         /// Gamma shape of inter-arrival gaps for request-rate loads (1 = Poisson, < 1 burstier).
         burstiness: f64,

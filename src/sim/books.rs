@@ -54,6 +54,8 @@ pub(super) struct Books {
     /// Draws each request's front-end time (a third stream: lengths and arrivals do not change with it).
     fe_rng: Rng,
     pub(super) closed: bool,
+    /// A finite benchmark run (`SimConfig::finite`).
+    finite: bool,
     concurrency: u32,
     rate: f64,
     burstiness: f64,
@@ -141,6 +143,9 @@ impl Books {
         if closed {
             warmup = warmup.max(u64::from(concurrency).min(requests));
         }
+        if cfg.finite {
+            warmup = 0;
+        }
         // During warm-up at most this many requests arrive (a bound for extreme overload; see
         // `start_measuring` for the cap afterwards).
         let issue_cap = warmup + 2 * requests;
@@ -165,6 +170,7 @@ impl Books {
             arr_rng,
             fe_rng,
             closed,
+            finite: cfg.finite,
             concurrency,
             rate,
             burstiness,
@@ -284,7 +290,8 @@ impl Books {
         if !self.closed {
             self.next_arrival = self.next_arrival.max(t);
         }
-        self.issue_cap = self.issued + self.n_measured + (self.n_measured / 2).max(1);
+        let fillers = if self.finite { 0 } else { (self.n_measured / 2).max(1) };
+        self.issue_cap = self.issued + self.n_measured + fillers;
     }
 
     /// A request left the system at `t` (completed, rejected, timed out or aborted).
@@ -313,7 +320,8 @@ impl Books {
             if k == 0 {
                 self.window_start = t;
             }
-            if k + 1 == self.n_measured && t > self.window_start {
+            // A finite run's window lasts until its last request is resolved.
+            if k + 1 == self.n_measured && t > self.window_start && !self.finite {
                 self.window_end = t;
             }
         }

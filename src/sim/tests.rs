@@ -342,3 +342,35 @@ fn bench_one_simulate_call() {
     }
     println!("16-level open-loop sweep, fixed 512/128: {total:.3} ms");
 }
+
+/// A finite benchmark run (`finite`): exactly `requests` requests, all measured, from an empty server; its
+/// duration runs to the last completion, so its throughput is all output tokens ÷ that time. Overloaded, it
+/// builds a finite backlog instead of a queue growing without bound: not saturated, with TTFTs bounded by the
+/// run, far below the steady state's at the same rate.
+#[test]
+fn a_finite_run_serves_exactly_its_requests_and_ends_with_the_last() {
+    let d = h100_llama8b();
+    // Closed loop, fixed lengths: 64 requests by 8 users are 8 waves in lock step.
+    let c = SimConfig { finite: true, ..cfg(64, 512.0, 128.0, Arrivals::Closed { concurrency: 8 }) };
+    let r = simulate(&d, &c, &NO_TARGETS);
+    assert_eq!(r.completed, 64, "{r:?}");
+    assert!(!r.saturated);
+    let tokens = r.system_output_tps * r.duration_s;
+    assert!((tokens - 64.0 * 128.0).abs() < 1e-6 * tokens, "all output tokens over the run: {tokens} from {r:?}");
+    // The run ends with its last request: the duration is its last E2E wave, about 8 waves of one E2E.
+    assert!((r.duration_s * 1e3 / (8.0 * r.e2e_ms.mean) - 1.0).abs() < 0.05, "{r:?}");
+    assert_ordered(&r);
+    // Open loop at three times capacity: the steady state saturates, the finite run of 300 does not.
+    let capacity = simulate(&d, &cfg(400, 512.0, 128.0, Arrivals::Closed { concurrency: 256 }), &NO_TARGETS).request_throughput;
+    let over = Arrivals::Poisson { rate_per_s: 3.0 * capacity, burstiness: 1.0 };
+    let steady = simulate(&d, &cfg(300, 512.0, 128.0, over), &NO_TARGETS);
+    let finite = simulate(&d, &SimConfig { finite: true, ..cfg(300, 512.0, 128.0, over) }, &NO_TARGETS);
+    assert!(steady.saturated && !finite.saturated, "{steady:?} {finite:?}");
+    assert_eq!(finite.completed, 300);
+    assert!(finite.ttft_ms.p50 < steady.ttft_ms.p50, "finite {:?} vs steady {:?}", finite.ttft_ms, steady.ttft_ms);
+    // Its throughput is what the server could do while the backlog lasted: below capacity × 1.05 (it fills up
+    // and drains), above half of it.
+    let cap_tps = capacity * 128.0;
+    assert!(finite.system_output_tps < 1.05 * cap_tps && finite.system_output_tps > 0.5 * cap_tps, "{} vs {cap_tps}", finite.system_output_tps);
+    assert_ordered(&finite);
+}

@@ -34,6 +34,11 @@ pub struct SimConfig {
     pub max_sim_seconds: f64,
     /// Hard stop on the number of steps, bounding CPU time; hitting it sets `saturated`.
     pub max_steps: u64,
+    /// A finite benchmark run instead of the steady state: exactly `requests` requests from an empty server,
+    /// all measured, no warm-up and no fillers, throughput = output tokens ÷ (first arrival → last
+    /// completion), as `vllm bench serve --num-prompts N` reports it (see "Measurement" in [`crate::sim`]).
+    #[serde(default)]
+    pub finite: bool,
 }
 
 impl Default for SimConfig {
@@ -52,6 +57,7 @@ impl Default for SimConfig {
             timeout_s: None,
             max_sim_seconds: 1.0e6,
             max_steps: 2_000_000,
+            finite: false,
         }
     }
 }

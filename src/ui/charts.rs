@@ -132,12 +132,21 @@ fn logical_size(el: &web_sys::HtmlCanvasElement, print: bool, aspect: f64) -> (f
     (w, (w * aspect).clamp(260.0 * aspect / 0.47, HEIGHT * aspect / 0.47))
 }
 
+/// Whether the page is in presentation mode (`data-present` on `<html>`).
+fn presenting() -> bool {
+    web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()).is_some_and(|r| r.has_attribute("data-present"))
+}
+
 /// Draws `data` on the canvas (clears it when there is nothing to draw): where its load axis lies, or the error.
 fn render<T: PageChart>(el: &web_sys::HtmlCanvasElement, data: Option<&T>, print: bool) -> Result<LoadScale, String> {
     let screen = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0);
+    // Presentation mode draws text and lines 1.4 × larger: a smaller logical size at a larger scale, the
+    // same device pixels (sharp on a projector).
+    let zoom = if !print && presenting() { 1.4 } else { 1.0 };
     // Print at 3 × (about 250 dpi on paper), the screen at its own density.
-    let scale = if print { 3.0 } else { screen };
+    let scale = if print { 3.0 } else { screen * zoom };
     let (lw, lh) = logical_size(el, print, T::ASPECT);
+    let (lw, lh) = (lw / zoom, lh / zoom);
     let (w, h) = ((lw * scale).round() as u32, (lh * scale).round() as u32);
     if el.width() != w || el.height() != h {
         el.set_width(w);

@@ -119,6 +119,7 @@ pub fn App() -> impl IntoView {
         <header class="top">
             <h1>"TPS Planner"</h1>
             <button type="button" class="theme" id="theme-toggle" on:click=move |_| toggle_theme() title="Light or dark theme (remembered in this browser)">"◐ Theme"</button>
+            <button type="button" class="theme present" id="present-toggle" on:click=move |_| toggle_present() title="Presentation mode: larger type, charts side by side on a wide screen (a projector)">"▣ Present"</button>
             <p class="tagline">"Tokens per second for one user and for the whole server — and the load where it stops being good enough."</p>
         </header>
         {move || link_error.get().map(|m| view! { <p class="warning link-error" role="alert">{m}</p> })}
@@ -435,4 +436,16 @@ fn toggle_theme() {
         let _ = s.set_item("tps-theme", next);
     }
     apply_theme(Some(next));
+}
+
+/// Presentation mode on or off (`data-present` on `<html>`: larger type, charts side by side on wide screens,
+/// their text drawn larger); the charts redraw at once (a resize event).
+fn toggle_present() {
+    let Some(w) = web_sys::window() else { return };
+    if let Some(root) = w.document().and_then(|d| d.document_element()) {
+        let _ = if root.has_attribute("data-present") { root.remove_attribute("data-present") } else { root.set_attribute("data-present", "") };
+    }
+    if let Ok(e) = web_sys::Event::new("resize") {
+        let _ = w.dispatch_event(&e);
+    }
 }

@@ -203,8 +203,14 @@ pub fn SizingCards(
                     {[capacity_card(r), fleet_card(r), energy_card(r), cost_card(r)].into_iter().map(card).collect_view()}
                 </div>
                 <p class="note band" id="band-meaning">{format!(
-                    "Band: ± {:.0} % for one user, ± {:.0} % under load, ± {:.0} % for energy and electricity — the p90 error of this model against published measurements (9 in 10 measured figures fell within it); the power model is not validated, so its band is wider. Measuring your own hardware (Reproduce this) narrows it.",
-                    r.band.single_stream_pct, r.band.batched_pct, r.band.energy_pct
+                    "How good is this prediction? One user ± {:.0} % ({}: {}), under load {} ({}: {} measured figures), energy ± {:.0} %: 9 in 10 measurements the model was not fitted on fell within these.",
+                    r.band.single_stream_pct,
+                    r.band.single_stream_class,
+                    if r.band.single_stream_rows > 0 { format!("{} measured runs", r.band.single_stream_rows) } else { "a stated prior, no measurement".into() },
+                    if r.band.batched_pct > 100.0 { format!("÷ / × {:.1}", 1.0 + r.band.batched_pct / 100.0) } else { format!("± {:.0} %", r.band.batched_pct) },
+                    r.band.load_class,
+                    r.band.load_rows,
+                    r.band.energy_pct
                 )}</p>
             })
         })

@@ -171,3 +171,26 @@ pub fn trtllm_requests(isl: f64, osl: f64) -> f64 {
         _ => 1500.0, // 128/4096, 1000/2000, 2048/2048, 5000/500
     }
 }
+
+/// Batched throughput rows scored leave-one-source-out, by dense/MoE (tests/validation.rs checks them; the band
+/// classes under load count them with the served runs).
+pub const BATCHED_DENSE_ROWS: usize = 203;
+pub const BATCHED_MOE_ROWS: usize = 45;
+
+/// A band class covers a measured p90 (9 in 10 figures inside it).
+#[track_caller]
+pub fn assert_band_covers(class: &tps_planner::plan::BandClass, p90: f64, what: &str) {
+    assert!(p90 <= class.p90_pct, "the band of \"{}\" (± {} %) no longer covers {what}'s p90 {p90:.1} %", class.name, class.p90_pct);
+}
+
+/// A band class follows its data: its largest measured p90 is inside it and no more than 10 points under it.
+#[track_caller]
+pub fn assert_band_tracks(class: &tps_planner::plan::BandClass, largest_p90: f64) {
+    assert_band_covers(class, largest_p90, "its largest part");
+    assert!(
+        largest_p90 >= class.p90_pct - 10.0,
+        "the band of \"{}\" (± {} %) is more than 10 points wider than its data ({largest_p90:.1} %): tighten it",
+        class.name,
+        class.p90_pct
+    );
+}

@@ -241,6 +241,10 @@ pub(super) fn render_table(r: &Report) -> String {
     o += &mk("peak usable", &r.peak_usable);
     o += &mk("operating point", &r.operating_point);
     o += &meeting_lines(r);
+    o += &format!(
+        "accuracy (p90 error on measurements not fitted on): one user ±{:.0} % ({}; {} runs), under load ±{:.0} % ({}; {} figures)\n",
+        r.band.single_stream_pct, r.band.single_stream_class, r.band.single_stream_rows, r.band.batched_pct, r.band.load_class, r.band.load_rows
+    );
     o += &format!("\nverdict: {}\n", r.verdict);
     for w in &r.warnings {
         o += &format!("warning: {w}\n");

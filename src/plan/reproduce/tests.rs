@@ -21,7 +21,7 @@ fn vllm_flags_follow_the_meeting_scenario() {
         "--tensor-parallel-size 2",
         "--quantization fp8",
         "--kv-cache-dtype auto",
-        "--max-num-seqs 256",
+        "--max-num-seqs 1024", // vLLM's own default on an 80 GiB H100 (presets::engines::vllm_batch_defaults)
         "--max-num-batched-tokens 8192",
         "--gpu-memory-utilization 0.9",
         "--no-enable-prefix-caching",

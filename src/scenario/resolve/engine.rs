@@ -71,6 +71,18 @@ pub(crate) fn resolve_engine(
         eff.compute = (eff.compute * presets::engines::backend_compute_factor(s.backend.as_deref().unwrap_or(""))).min(1.0);
     }
     let mut used = Vec::new();
+    // vLLM sizes its batch limits by the device (memory and model); other engines have one default.
+    let batch_defaults =
+        if p.id == "vllm" { presets::engines::vllm_batch_defaults(hw.memory_gb, &hw.name) } else { (p.max_batch, p.max_batched_tokens) };
+    if p.id == "vllm" && (s.max_batch.is_none() || s.max_batched_tokens.is_none()) {
+        defaults.push(format!(
+            "engine limits: {} sequences, {} tokens per step (vLLM's own defaults for a device of {} GiB{})",
+            batch_defaults.0,
+            batch_defaults.1,
+            crate::model::units::fmt_num(hw.memory_gb),
+            if hw.name.to_ascii_lowercase().contains("a100") { ", an A100" } else { "" }
+        ));
+    }
     if s.bandwidth_efficiency.is_none() {
         used.push(format!("η_bw {:.2}", eff.bandwidth));
     }
@@ -131,8 +143,8 @@ pub(crate) fn resolve_engine(
             10.0,
             "(coefficient of variation)",
         )?,
-        max_batch: check_u("engine.max_batch", s.max_batch.unwrap_or(p.max_batch), 1, 1_000_000)?,
-        max_batched_tokens: check_u("engine.max_batched_tokens", s.max_batched_tokens.unwrap_or(p.max_batched_tokens), 1, 10_000_000)?,
+        max_batch: check_u("engine.max_batch", s.max_batch.unwrap_or(batch_defaults.0), 1, 1_000_000)?,
+        max_batched_tokens: check_u("engine.max_batched_tokens", s.max_batched_tokens.unwrap_or(batch_defaults.1), 1, 10_000_000)?,
         memory_utilization: check("engine.memory_utilization", s.memory_utilization.unwrap_or(p.memory_utilization), 0.05, 1.0, "(fraction)")?,
         // The default is capped at a tenth of the device memory once that is known (see `settle_memory`).
         reserve_gb: check("engine.reserve_gb", s.reserve_gb.unwrap_or(p.reserve_gb), 0.0, 10_000.0, "GiB")?,

@@ -64,6 +64,7 @@ pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> 
         load,
         auto_load,
         requests: check_u("workload.requests", s.requests.unwrap_or(2000), 10, 1_000_000)?,
+        benchmark_run: s.benchmark_run.unwrap_or(false),
         seed: s.seed.unwrap_or(42),
         burstiness: check("workload.burstiness", s.burstiness.unwrap_or(1.0), 0.05, 100.0, "(gamma shape)")?,
         queue_limit: s.queue_limit.map(|q| check_u("workload.queue_limit", q, 1, u32::MAX)).transpose()?,
