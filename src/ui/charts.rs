@@ -181,17 +181,33 @@ fn ChartCanvas<T: PageChart>(
     let (problem, set_problem) = signal(None::<String>);
     let printing = RwSignal::new(false);
     let scale = StoredValue::new(LoadScale::default());
+    // Each chart draws in a task of its own, after the evaluation that changed its data: no main-thread task
+    // holds the evaluation and three drawings at once (the page's 50 ms budget). A newer change supersedes a
+    // drawing not yet done.
+    let generation = StoredValue::new(0_u64);
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         viewport.track();
+        data.track();
         let print = printing.get();
-        match data.with(|d| render(&el, d.as_ref(), print)) {
-            Ok(s) => {
-                scale.set_value(s);
-                set_problem.set(None);
-            }
-            Err(e) => set_problem.set(Some(e)),
-        }
+        let mine = generation.get_value().wrapping_add(1);
+        generation.set_value(mine);
+        set_timeout(
+            move || {
+                if generation.try_get_value() != Some(mine) {
+                    return;
+                }
+                match data.try_with_untracked(|d| render(&el, d.as_ref(), print)) {
+                    Some(Ok(s)) => {
+                        scale.set_value(s);
+                        set_problem.set(None);
+                    }
+                    Some(Err(e)) => set_problem.set(Some(e)),
+                    None => {}
+                }
+            },
+            std::time::Duration::ZERO,
+        );
     });
     // The pointer (mouse, pen or finger) over the chart picks the load under it: CSS pixels to the canvas's.
     let point = move |ev: leptos::ev::PointerEvent| {
