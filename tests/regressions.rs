@@ -42,7 +42,7 @@ fn bug2_verdict_breaking_figure_is_over_the_target() {
         let rest = &r.verdict[i + "breaks it (P99 ".len()..];
         let (what, rest) = rest.split_once(' ').unwrap();
         let value: f64 = rest.split_whitespace().next().unwrap().parse().unwrap_or_else(|_| panic!("{}", r.verdict));
-        let target = if what == "TPOT" { r.target.tpot_ms } else { r.target.ttft_ms };
+        let target = if what == "TPOT" { r.target.tpot_ms } else { r.target.ttft_ms }.expect("a limit");
         assert!(value > target, "{hw} × {devices} {model}: {}", r.verdict);
         checked += 1;
     }
@@ -118,11 +118,12 @@ fn issue11_verdict_names_the_resolved_capacity() {
         let users = c.max_users_at_target.unwrap();
         assert!(r.verdict.contains(&format!("the target holds up to {users:.0} users")), "{users}: {}", r.verdict);
         assert_eq!(r.peak_usable.as_ref().unwrap().concurrency, Some(users), "the peak usable load is the capacity");
-        let shown: f64 = plan::fmt_against(c.at.tpot_p_ms, r.target.tpot_ms).parse().unwrap();
-        assert!(shown <= r.target.tpot_ms && c.at.tpot_p_ms <= r.target.tpot_ms);
+        let limit = r.target.tpot_ms.expect("a TPOT limit");
+        let shown: f64 = plan::fmt_against(c.at.tpot_p_ms, limit).parse().unwrap();
+        assert!(shown <= limit && c.at.tpot_p_ms <= limit);
         if let Some(n) = &c.next {
             assert!(r.verdict.contains("one more user breaks it (P99 "), "{}", r.verdict);
-            assert!(n.tpot_p_ms > r.target.tpot_ms || n.ttft_p_ms.unwrap() > r.target.ttft_ms, "{n:?}");
+            assert!(n.tpot_p_ms > limit || n.ttft_p_ms.unwrap() > r.target.ttft_ms.expect("a TTFT limit"), "{n:?}");
         }
     }
 }

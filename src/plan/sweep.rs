@@ -68,7 +68,8 @@ pub(super) fn simulated_sweep(r: &Resolved) -> Vec<LoadPoint> {
 pub(super) fn simulate_level(r: &Resolved, x: f64) -> LoadPoint {
     let d = &r.deployment;
     let w = &r.workload;
-    let targets = Targets { ttft_ms: r.target.ttft_ms, tpot_ms: r.target.tpot_ms };
+    // The simulator's targets say "no limit" with NaN.
+    let targets = Targets { ttft_ms: r.target.ttft_ms.unwrap_or(f64::NAN), tpot_ms: r.target.tpot_ms.unwrap_or(f64::NAN) };
     let rate_mode = matches!(w.load, Load::RequestRate(_));
     let arrivals = if rate_mode {
         Arrivals::Poisson { rate_per_s: x, burstiness: w.burstiness }

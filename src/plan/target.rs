@@ -29,14 +29,19 @@ pub fn task_limit(r: &Resolved) -> Option<f64> {
     r.target.task_s.filter(|_| r.workload.mode == Mode::Agent)
 }
 
+/// A figure over its limit (0 without a limit: it never binds).
+fn ratio(v: f64, limit: Option<f64>) -> f64 {
+    limit.map_or(0.0, |l| v / l)
+}
+
 /// Whether the level meets the target (see the module docs).
 #[must_use]
 pub fn meets(r: &Resolved, p: &LoadPoint) -> bool {
     let pct = r.target.percentile;
     !p.saturated
         && p.error_rate <= 0.01
-        && p.ttft_ms.at(pct) <= r.target.ttft_ms
-        && p.tpot_ms.at(pct) <= r.target.tpot_ms
+        && r.target.ttft_ms.is_none_or(|l| p.ttft_ms.at(pct) <= l)
+        && r.target.tpot_ms.is_none_or(|l| p.tpot_ms.at(pct) <= l)
         && task_limit(r).is_none_or(|t| task_seconds_at(r, p) <= t)
 }
 
@@ -45,7 +50,7 @@ pub fn meets(r: &Resolved, p: &LoadPoint) -> bool {
 #[must_use]
 pub fn worst_ratio(r: &Resolved, p: &LoadPoint) -> f64 {
     let pct = r.target.percentile;
-    let mut worst = (p.ttft_ms.at(pct) / r.target.ttft_ms).max(p.tpot_ms.at(pct) / r.target.tpot_ms);
+    let mut worst = ratio(p.ttft_ms.at(pct), r.target.ttft_ms).max(ratio(p.tpot_ms.at(pct), r.target.tpot_ms));
     if let Some(t) = task_limit(r) {
         worst = worst.max(task_seconds_at(r, p) / t);
     }
@@ -64,8 +69,8 @@ pub fn broken(r: &Resolved, p: &LoadPoint) -> LimitedBy {
         return LimitedBy::Errors;
     }
     let pct = r.target.percentile;
-    let mut by = (p.ttft_ms.at(pct) / r.target.ttft_ms, LimitedBy::Ttft);
-    let tpot = p.tpot_ms.at(pct) / r.target.tpot_ms;
+    let mut by = (ratio(p.ttft_ms.at(pct), r.target.ttft_ms), LimitedBy::Ttft);
+    let tpot = ratio(p.tpot_ms.at(pct), r.target.tpot_ms);
     if tpot > by.0 {
         by = (tpot, LimitedBy::Tpot);
     }

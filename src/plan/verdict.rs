@@ -72,14 +72,14 @@ pub(super) fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacit
     };
     let why = match c.limited_by {
         LimitedBy::Errors => "more than 1 % of requests fail".to_string(),
-        LimitedBy::Tpot => format!("{pct} TPOT {} ms", fmt_against(next.tpot_p_ms, r.target.tpot_ms)),
+        LimitedBy::Tpot => format!("{pct} TPOT {} ms", fmt_against(next.tpot_p_ms, r.target.tpot_ms.unwrap_or(f64::INFINITY))),
         LimitedBy::Task => {
             let limit = r.target.task_s.unwrap_or(f64::INFINITY);
             let task = target::task_seconds(r.workload.agent_steps, r.workload.output_tokens, next.ttft_p_ms.unwrap_or(0.0), next.tpot_p_ms);
             format!("a {}-step task takes {} s", r.workload.agent_steps, fmt_against(task, limit))
         }
-        _ => match next.ttft_p_ms.filter(|t| *t > r.target.ttft_ms) {
-            Some(t) => format!("{pct} TTFT {} ms", fmt_against(t, r.target.ttft_ms)),
+        _ => match next.ttft_p_ms.filter(|t| r.target.ttft_ms.is_some_and(|l| *t > l)) {
+            Some(t) => format!("{pct} TTFT {} ms", fmt_against(t, r.target.ttft_ms.unwrap_or(f64::INFINITY))),
             None => "the queue grows without bound".into(),
         },
     };
@@ -107,10 +107,10 @@ pub(super) fn grid_limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
         "the queue grows without bound".to_string()
     } else if next.error_rate > 0.01 {
         format!("{:.0} % errors", next.error_rate * 100.0)
-    } else if next.tpot_ms.at(pct) > r.target.tpot_ms {
-        format!("{pct} TPOT {} ms", fmt_against(next.tpot_ms.at(pct), r.target.tpot_ms))
+    } else if r.target.tpot_ms.is_some_and(|l| next.tpot_ms.at(pct) > l) {
+        format!("{pct} TPOT {} ms", fmt_against(next.tpot_ms.at(pct), r.target.tpot_ms.unwrap_or(f64::INFINITY)))
     } else {
-        format!("{pct} TTFT {} ms", fmt_against(next.ttft_ms.at(pct), r.target.ttft_ms))
+        format!("{pct} TTFT {} ms", fmt_against(next.ttft_ms.at(pct), r.target.ttft_ms.unwrap_or(f64::INFINITY)))
     };
     // Past the engine's cap on running sequences requests queue: say so when that, not the hardware, is the limit.
     let cap = f64::from(r.deployment.engine.max_batch);
@@ -130,11 +130,11 @@ pub(super) fn grid_limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
 pub(super) fn target_text(r: &Resolved) -> String {
     let t = &r.target;
     let p = t.percentile;
-    let latency = match (t.ttft_limit_ms().is_some(), t.tpot_limit_ms().is_some()) {
-        (true, true) => Some(format!("{p} TTFT ≤ {:.0} ms and TPOT ≤ {:.0} ms", t.ttft_ms, t.tpot_ms)),
-        (true, false) => Some(format!("{p} TTFT ≤ {:.0} ms", t.ttft_ms)),
-        (false, true) => Some(format!("{p} TPOT ≤ {:.0} ms", t.tpot_ms)),
-        (false, false) => None,
+    let latency = match (t.ttft_ms, t.tpot_ms) {
+        (Some(ttft), Some(tpot)) => Some(format!("{p} TTFT ≤ {ttft:.0} ms and TPOT ≤ {tpot:.0} ms")),
+        (Some(ttft), None) => Some(format!("{p} TTFT ≤ {ttft:.0} ms")),
+        (None, Some(tpot)) => Some(format!("{p} TPOT ≤ {tpot:.0} ms")),
+        (None, None) => None,
     };
     let task = target::task_limit(r).map(|s| format!("a {}-step task ≤ {} s at {p}", r.workload.agent_steps, crate::model::units::fmt_num(s)));
     match (latency, task) {
@@ -216,8 +216,8 @@ pub(super) fn verdict(
                 if cap.is_some() { "throughput at capacity" } else { "peak usable throughput" },
                 m.per_user_tps,
                 m.system_tps,
-                fmt_against(m.tpot_p_ms, t.tpot_ms),
-                fmt_against(t.tpot_ms, t.tpot_ms),
+                fmt_against(m.tpot_p_ms, t.tpot_ms.unwrap_or(f64::INFINITY)),
+                t.tpot_ms.map_or_else(|| "none".to_string(), |l| fmt_against(l, l)),
                 limit_note(r, sweep, cap, mem)
             ),
             None => format!("✗ no load level meets {}; one user gets {:.1} tok/s", target_text(r), ss.decode_tps),

@@ -9,8 +9,10 @@
 pub struct TargetPreset {
     pub id: &'static str,
     pub name: &'static str,
-    pub ttft_ms: f64,
-    pub tpot_ms: f64,
+    /// TTFT limit, ms (`None`: no limit).
+    pub ttft_ms: Option<f64>,
+    /// TPOT limit, ms (`None`: no limit).
+    pub tpot_ms: Option<f64>,
     pub percentile: f64,
     pub source: &'static str,
 }
@@ -20,65 +22,60 @@ pub const TARGETS: &[TargetPreset] = &[
     TargetPreset {
         id: "reader",
         name: "Interactive reader (25 tok/s)",
-        ttft_ms: 2000.0,
-        tpot_ms: 40.0,
+        ttft_ms: Some(2000.0),
+        tpot_ms: Some(40.0),
         percentile: 99.0,
         source: "reading-speed floor: 20–25 tok/s per user",
     },
     TargetPreset {
         id: "mlperf-llama2-70b-interactive",
         name: "MLPerf Llama-2-70B interactive",
-        ttft_ms: 450.0,
-        tpot_ms: 40.0,
+        ttft_ms: Some(450.0),
+        tpot_ms: Some(40.0),
         percentile: 99.0,
         source: "MLPerf Inference v5.0 datacenter rules",
     },
     TargetPreset {
         id: "mlperf-llama3.1-8b-interactive",
         name: "MLPerf Llama-3.1-8B interactive",
-        ttft_ms: 500.0,
-        tpot_ms: 30.0,
+        ttft_ms: Some(500.0),
+        tpot_ms: Some(30.0),
         percentile: 99.0,
         source: "MLPerf Inference v5.1 datacenter rules",
     },
     TargetPreset {
         id: "mlperf-llama2-70b",
         name: "MLPerf Llama-2-70B server",
-        ttft_ms: 2000.0,
-        tpot_ms: 200.0,
+        ttft_ms: Some(2000.0),
+        tpot_ms: Some(200.0),
         percentile: 99.0,
         source: "MLPerf Inference v4.0 datacenter rules",
     },
     TargetPreset {
         id: "mlperf-llama3.1-8b",
         name: "MLPerf Llama-3.1-8B server",
-        ttft_ms: 2000.0,
-        tpot_ms: 100.0,
+        ttft_ms: Some(2000.0),
+        tpot_ms: Some(100.0),
         percentile: 99.0,
         source: "MLPerf Inference v5.1 datacenter rules",
     },
     TargetPreset {
         id: "mlperf-llama3.1-405b",
         name: "MLPerf Llama-3.1-405B server",
-        ttft_ms: 6000.0,
-        tpot_ms: 175.0,
+        ttft_ms: Some(6000.0),
+        tpot_ms: Some(175.0),
         percentile: 99.0,
         source: "MLPerf Inference v5.0 datacenter rules",
     },
     TargetPreset {
         id: "batch",
         name: "Batch (latency free)",
-        ttft_ms: NO_LIMIT_MS,
-        tpot_ms: NO_LIMIT_MS,
+        ttft_ms: None,
+        tpot_ms: None,
         percentile: 99.0,
         source: "offline jobs: maximise system TPS",
     },
 ];
-
-/// A latency limit so large it never binds: the batch target's TTFT and TPOT. Read it through
-/// [`crate::scenario::Target::tpot_limit_ms`] / [`crate::scenario::Target::ttft_limit_ms`], which say `None`,
-/// never by comparing with a number.
-pub const NO_LIMIT_MS: f64 = 1.0e9;
 
 /// Finds a target by id (case-insensitive).
 #[must_use]

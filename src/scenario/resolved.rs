@@ -127,8 +127,12 @@ impl Workload {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Target {
     pub name: String,
-    pub tpot_ms: f64,
-    pub ttft_ms: f64,
+    /// TPOT limit, ms (`None`: no limit, as the batch target; absent from the JSON).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tpot_ms: Option<f64>,
+    /// TTFT limit, ms (`None`: no limit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ttft_ms: Option<f64>,
     /// The percentile latencies are judged at (serialised as its number, 99).
     pub percentile: crate::percentiles::Pct,
     pub operating_fraction: f64,
@@ -141,13 +145,13 @@ impl Target {
     /// The TPOT limit, ms; `None` for a target without one (batch mode).
     #[must_use]
     pub fn tpot_limit_ms(&self) -> Option<f64> {
-        (self.tpot_ms < crate::presets::targets::NO_LIMIT_MS / 10.0).then_some(self.tpot_ms)
+        self.tpot_ms
     }
 
     /// The TTFT limit, ms; `None` for a target without one (batch mode).
     #[must_use]
     pub fn ttft_limit_ms(&self) -> Option<f64> {
-        (self.ttft_ms < crate::presets::targets::NO_LIMIT_MS / 10.0).then_some(self.ttft_ms)
+        self.ttft_ms
     }
 
     /// Whether the target limits latency at all.
@@ -260,5 +264,20 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.to_compact_json(), serde_json::to_string(&s).unwrap());
+    }
+
+    /// "No latency limit" is the absence of a limit, not a large number: the batch target has none, in the
+    /// resolved scenario and in the report's JSON; a typed limit, however large, is a limit.
+    #[test]
+    fn no_limit_is_none_not_a_large_number() {
+        let batch =
+            Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"mode":"batch"}}"#).unwrap();
+        let t = batch.resolve().unwrap().target;
+        assert_eq!((t.tpot_ms, t.ttft_ms, t.limits_latency()), (None, None, false));
+        let json = serde_json::to_value(&t).unwrap();
+        assert!(json.get("tpot_ms").is_none() && json.get("ttft_ms").is_none(), "{json}");
+        let big =
+            Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"target":{"tpot_ms":900000000}}"#).unwrap();
+        assert_eq!(big.resolve().unwrap().target.tpot_ms, Some(9e8));
     }
 }

@@ -304,8 +304,8 @@ fn WorkloadInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
 }
 
 /// A figure of the default (reader) target, as a placeholder shows it.
-fn reader_target(f: fn(&presets::targets::TargetPreset) -> f64) -> String {
-    presets::targets::find("reader").map_or_else(String::new, |t| fmt_num(f(t)))
+fn reader_target(f: fn(&presets::targets::TargetPreset) -> Option<f64>) -> String {
+    presets::targets::find("reader").and_then(f).map_or_else(String::new, fmt_num)
 }
 
 /// How a device kind reads in the page.

@@ -117,14 +117,7 @@ pub(super) fn presets_list(which: Option<PresetTable>) -> String {
     if all || w == "targets" {
         out += "# targets (TTFT ms, TPOT ms at percentile)\n";
         for t in presets::targets::TARGETS {
-            out += &format!(
-                "{:<32} TTFT {:>9} TPOT {:>9} P{}  {}\n",
-                t.id,
-                fmt_limit(preset_limit(t.ttft_ms)),
-                fmt_limit(preset_limit(t.tpot_ms)),
-                t.percentile,
-                t.name
-            );
+            out += &format!("{:<32} TTFT {:>9} TPOT {:>9} P{}  {}\n", t.id, fmt_limit(t.ttft_ms), fmt_limit(t.tpot_ms), t.percentile, t.name);
         }
     }
     out
@@ -256,9 +249,4 @@ pub(super) fn render_table(r: &Report) -> String {
         }
     }
     o
-}
-
-/// A target preset's limit, `None` where it has none (the batch target).
-fn preset_limit(ms: f64) -> Option<f64> {
-    (ms < tps_planner::presets::targets::NO_LIMIT_MS / 10.0).then_some(ms)
 }

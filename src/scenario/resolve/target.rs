@@ -27,8 +27,8 @@ pub(crate) fn resolve_target(s: &TargetSpec, mode: Mode) -> Result<Target, Scena
     };
     Ok(Target {
         name,
-        tpot_ms: positive("target.tpot_ms", s.tpot_ms.unwrap_or(p.tpot_ms), 1e9, "ms")?,
-        ttft_ms: positive("target.ttft_ms", s.ttft_ms.unwrap_or(p.ttft_ms), 1e9, "ms")?,
+        tpot_ms: s.tpot_ms.or(p.tpot_ms).map(|v| positive("target.tpot_ms", v, 1e9, "ms")).transpose()?,
+        ttft_ms: s.ttft_ms.or(p.ttft_ms).map(|v| positive("target.ttft_ms", v, 1e9, "ms")).transpose()?,
         percentile: pct,
         operating_fraction: check("target.operating_fraction", s.operating_fraction.unwrap_or(0.6), 0.5, 0.7, "(fraction of peak)")?,
         task_s,
