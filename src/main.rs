@@ -2,7 +2,13 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    console_error_panic_hook::set_once();
+    // A panic is a bug (the page must never panic); if one happens, the console names where, and its message
+    // when it is a plain string (a lighter hook than formatting the whole panic report).
+    std::panic::set_hook(Box::new(|info| {
+        let what = info.payload().downcast_ref::<&str>().copied().unwrap_or("panic");
+        let at = info.location().map_or_else(String::new, |l| format!(" at {}:{}", l.file(), l.line()));
+        web_sys::console::error_1(&format!("TPS Planner: {what}{at}").into());
+    }));
     // The loader's fallback message (index.html) stays hidden once the page runs.
     if let Some(w) = web_sys::window() {
         let _ = js_sys::Reflect::set(&w, &"__tpsMounted".into(), &true.into());
