@@ -374,16 +374,16 @@ mod cli {
                     format!(
                         "; {}: {pct} TTFT {} ms, TPOT {} ms",
                         load(n),
-                        fmt_against(n.ttft_p_ms.unwrap_or(0.0), r.target.ttft_ms.unwrap_or(f64::INFINITY)),
-                        fmt_against(n.tpot_p_ms, r.target.tpot_ms.unwrap_or(f64::INFINITY))
+                        fmt_against(n.ttft_p_ms.unwrap_or(0.0), r.target.ttft_ms),
+                        fmt_against(n.tpot_p_ms, r.target.tpot_ms)
                     )
                 });
                 o += &format!(
                     "capacity at the target: {} ({:.0} tok/s total, {pct} TTFT {} ms, TPOT {} ms), limited by {}{next} [{} extra level{} evaluated]\n",
                     load(&c.at),
                     c.at.system_tps,
-                    fmt_against(c.at.ttft_p_ms.unwrap_or(0.0), r.target.ttft_ms.unwrap_or(f64::INFINITY)),
-                    fmt_against(c.at.tpot_p_ms, r.target.tpot_ms.unwrap_or(f64::INFINITY)),
+                    fmt_against(c.at.ttft_p_ms.unwrap_or(0.0), r.target.ttft_ms),
+                    fmt_against(c.at.tpot_p_ms, r.target.tpot_ms),
                     limited_by(c.limited_by),
                     c.extra_levels,
                     if c.extra_levels == 1 { "" } else { "s" }

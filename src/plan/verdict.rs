@@ -27,8 +27,13 @@ pub(super) fn load_label(m: &Marker) -> String {
 /// one or two), but never so few that rounding moves it to the other side of the limit: 40.2 ms against a
 /// 40 ms limit reads "40.2", not "40" (which would read as a pass); 39.96 may read "40" (equal is within).
 /// Comparisons are made on the unrounded values everywhere; this only keeps the text from contradicting them.
+/// Without a limit (`None`: the target has none) the figure takes its usual decimals.
 #[must_use]
-pub fn fmt_against(v: f64, limit: f64) -> String {
+pub fn fmt_against(v: f64, limit: impl Into<Option<f64>>) -> String {
+    fmt_against_limit(v, limit.into().unwrap_or(f64::INFINITY))
+}
+
+fn fmt_against_limit(v: f64, limit: f64) -> String {
     if !v.is_finite() {
         return "—".into();
     }
@@ -72,14 +77,13 @@ pub(super) fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacit
     };
     let why = match c.limited_by {
         LimitedBy::Errors => "more than 1 % of requests fail".to_string(),
-        LimitedBy::Tpot => format!("{pct} TPOT {} ms", fmt_against(next.tpot_p_ms, r.target.tpot_ms.unwrap_or(f64::INFINITY))),
+        LimitedBy::Tpot => format!("{pct} TPOT {} ms", fmt_against(next.tpot_p_ms, r.target.tpot_ms)),
         LimitedBy::Task => {
-            let limit = r.target.task_s.unwrap_or(f64::INFINITY);
             let task = target::task_seconds(r.workload.agent_steps, r.workload.output_tokens, next.ttft_p_ms.unwrap_or(0.0), next.tpot_p_ms);
-            format!("a {}-step task takes {} s", r.workload.agent_steps, fmt_against(task, limit))
+            format!("a {}-step task takes {} s", r.workload.agent_steps, fmt_against(task, r.target.task_s))
         }
         _ => match next.ttft_p_ms.filter(|t| r.target.ttft_ms.is_some_and(|l| *t > l)) {
-            Some(t) => format!("{pct} TTFT {} ms", fmt_against(t, r.target.ttft_ms.unwrap_or(f64::INFINITY))),
+            Some(t) => format!("{pct} TTFT {} ms", fmt_against(t, r.target.ttft_ms)),
             None => "the queue grows without bound".into(),
         },
     };
@@ -108,9 +112,9 @@ pub(super) fn grid_limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
     } else if next.error_rate > 0.01 {
         format!("{:.0} % errors", next.error_rate * 100.0)
     } else if r.target.tpot_ms.is_some_and(|l| next.tpot_ms.at(pct) > l) {
-        format!("{pct} TPOT {} ms", fmt_against(next.tpot_ms.at(pct), r.target.tpot_ms.unwrap_or(f64::INFINITY)))
+        format!("{pct} TPOT {} ms", fmt_against(next.tpot_ms.at(pct), r.target.tpot_ms))
     } else {
-        format!("{pct} TTFT {} ms", fmt_against(next.ttft_ms.at(pct), r.target.ttft_ms.unwrap_or(f64::INFINITY)))
+        format!("{pct} TTFT {} ms", fmt_against(next.ttft_ms.at(pct), r.target.ttft_ms))
     };
     // Past the engine's cap on running sequences requests queue: say so when that, not the hardware, is the limit.
     let cap = f64::from(r.deployment.engine.max_batch);
@@ -198,7 +202,7 @@ pub(super) fn verdict(
                     "at {} (operating point): a {}-step task takes {} s{judged} ({p} TTFT {:.2} s + {:.0} tokens × {p} TPOT {:.1} ms per step), {:.0} tok/s total{}",
                     load_label(m),
                     r.workload.agent_steps,
-                    fmt_against(task, target::task_limit(r).unwrap_or(f64::INFINITY)),
+                    fmt_against(task, target::task_limit(r)),
                     lp.ttft_ms.at(t.percentile) / 1e3,
                     r.workload.output_tokens,
                     lp.tpot_ms.at(t.percentile),
@@ -216,7 +220,7 @@ pub(super) fn verdict(
                 if cap.is_some() { "throughput at capacity" } else { "peak usable throughput" },
                 m.per_user_tps,
                 m.system_tps,
-                fmt_against(m.tpot_p_ms, t.tpot_ms.unwrap_or(f64::INFINITY)),
+                fmt_against(m.tpot_p_ms, t.tpot_ms),
                 t.tpot_ms.map_or_else(|| "none".to_string(), |l| fmt_against(l, l)),
                 limit_note(r, sweep, cap, mem)
             ),

@@ -118,13 +118,16 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
     let hw = &d.hardware;
     // llama.cpp's own splits asked of a serving engine (and FP8 of llama.cpp: the cases exclude each other).
     if hw.devices > 1 && d.engine.kind != crate::model::engine::EngineKind::LlamaCpp {
+        let name = &d.engine.name;
         let why = match hw.parallelism {
-            Parallelism::LayerSplit => Some("a layer split is llama.cpp's multi-GPU mode; {} splits layers as a pipeline (choose \"pipeline\")"),
-            Parallelism::RowSplit => Some("a row split is llama.cpp's -sm row; {} splits tensors with all-reduces (choose \"tensor\")"),
+            Parallelism::LayerSplit => {
+                Some(format!("a layer split is llama.cpp's multi-GPU mode; {name} splits layers as a pipeline (choose \"pipeline\")"))
+            }
+            Parallelism::RowSplit => Some(format!("a row split is llama.cpp's -sm row; {name} splits tensors with all-reduces (choose \"tensor\")")),
             _ => None,
         };
         if let Some(why) = why {
-            warnings.push(Warning::new(WarningKind::WrongSplit, why.replace("{}", &d.engine.name)));
+            warnings.push(Warning::new(WarningKind::WrongSplit, why));
         }
     }
     if d.engine.kind == crate::model::engine::EngineKind::LlamaCpp && matches!(d.compute_dtype, crate::model::quant::ComputeDtype::Fp8) {

@@ -33,10 +33,10 @@ fn capacity_sentence(r: &Report, c: &Capacity) -> String {
     };
     let next = c.next.as_ref().map_or_else(String::new, |n| {
         let what = match c.limited_by {
-            LimitedBy::Ttft => format!("{pct} TTFT {} ms", fmt_against(n.ttft_p_ms.unwrap_or(0.0), t.ttft_ms.unwrap_or(f64::INFINITY))),
+            LimitedBy::Ttft => format!("{pct} TTFT {} ms", fmt_against(n.ttft_p_ms.unwrap_or(0.0), t.ttft_ms)),
             LimitedBy::Task => format!("a {pct} task time over {} s", t.task_s.map_or_else(String::new, crate::model::units::fmt_num)),
             LimitedBy::Errors => "more than 1 % of requests failing".into(),
-            _ => format!("{pct} TPOT {} ms", fmt_against(n.tpot_p_ms, t.tpot_ms.unwrap_or(f64::INFINITY))),
+            _ => format!("{pct} TPOT {} ms", fmt_against(n.tpot_p_ms, t.tpot_ms)),
         };
         let verb = if n.concurrency.is_some_and(|u| u.round() != 1.0) { "break" } else { "breaks" };
         format!("; {} {verb} it with {what}", load(n))
