@@ -861,6 +861,17 @@ await test('issue 9: on a phone the headline cards and the verdict come before t
   assert(!(await p9.evaluate(() => document.getElementById('explain').open)), '"How to read this" should start closed on a phone');
   const width = await p9.evaluate(() => document.documentElement.scrollWidth);
   assert(width <= 391, `page is ${width} px wide`);
+  // No header button sits on the title.
+  const overlap = await p9.evaluate(() => {
+    const range = document.createRange();
+    range.selectNodeContents(document.querySelector('.top h1'));
+    const t = range.getBoundingClientRect();
+    return [...document.querySelectorAll('.top button')].filter((b) => b.offsetParent).some((b) => {
+      const r = b.getBoundingClientRect();
+      return r.left < t.right && r.right > t.left && r.top < t.bottom && r.bottom > t.top;
+    });
+  });
+  assert(!overlap, 'a header button covers the title on a phone');
   await p9.screenshot({ path: path.join(shots, '16-phone.png') });
   await context.close();
 });
