@@ -12,34 +12,12 @@
 //! cannot silently diverge from the data.
 
 mod common;
+use common::llama_fit::solve;
 use common::serving;
 use common::*;
 use tps_planner::model::hardware::HardwareKind;
 use tps_planner::model::roofline::{LAYER_SPLIT_HOP_S, ROW_SPLIT_PER_DEVICE_S, ROW_SPLIT_SYNC_S};
 use tps_planner::presets::engines;
-
-/// Solves the normal equations `A·x = b` given as an augmented n×(n+1) matrix (Gaussian elimination with
-/// partial pivoting); `None` when singular.
-fn solve(mut a: Vec<Vec<f64>>) -> Option<Vec<f64>> {
-    let n = a.len();
-    for col in 0..n {
-        let piv = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        a.swap(col, piv);
-        if a[col][col].abs() < 1e-300 {
-            return None;
-        }
-        let pivot = a[col].clone();
-        for (row, r) in a.iter_mut().enumerate() {
-            if row != col {
-                let f = r[col] / pivot[col];
-                for (x, p) in r.iter_mut().zip(&pivot).skip(col) {
-                    *x -= f * p;
-                }
-            }
-        }
-    }
-    Some((0..n).map(|i| a[i][n] / a[i][i]).collect())
-}
 
 struct Fit {
     eta_bw: f64,

@@ -1,6 +1,7 @@
 //! Shared test helpers: a small CSV reader for tests/data and the mapping of measurement rows to scenarios.
 #![allow(dead_code)]
 
+pub mod llama_fit;
 pub mod serving;
 
 use std::collections::HashMap;

@@ -226,17 +226,3 @@ fn moe_token_batches() {
     print_groups("MoE token batches, by tokens per pass", &cases, |c| c.kind.clone());
     assert!(cases.len() >= 80, "only {} rows scored", cases.len());
 }
-
-/// A llama.cpp single-stream row as a scenario, when its device and model have presets (`None` otherwise); a
-/// weight format without a preset (Q4_1) is carried by its bits per weight.
-fn llama_cpp_row(row: &std::collections::HashMap<String, String>) -> Option<tps_planner::scenario::Scenario> {
-    let preset = tps_planner::presets::models::MODELS.iter().any(|m| m.name == row["model"]);
-    if row["hardware_key"].starts_with("other:") || !preset || tps_planner::presets::hardware::find(&row["hardware_key"]).is_none() {
-        return None;
-    }
-    let mut s = row_scenario(row, "llama.cpp");
-    if s.quantization.weights.as_deref().and_then(tps_planner::model::quant::weight_format).is_none() {
-        s.quantization.weights = None;
-    }
-    Some(s)
-}
