@@ -1027,6 +1027,31 @@ await test('the trade-off chart: tok/s per user against tok/s per GPU, drawn, wi
   await ph.context.close();
 });
 
+await test('issue 9: the memory bar shows weights, KV cache at the operating point and the peak, free space and the reserve; it follows the inputs', async () => {
+  const { page: p4, context, errors: e4 } = await openPage(origin + '/');
+  const stops = async () => (await p4.getAttribute('#memory-bar', 'style')).match(/--m\d:([\d.]+)%/g).map((m) => parseFloat(m.split(':')[1]));
+  const legend = async () => p4.textContent('#memory-bar .note');
+  const s1 = await stops();
+  assert(s1.length === 4 && s1.every((v, k) => v >= (k ? s1[k - 1] : 0) && v <= 100), `bar stops ${s1}`);
+  const l1 = await legend();
+  for (const part of ['weights', 'KV at the operating point', 'more KV at the peak', 'free', 'kept back by the engine']) {
+    assert(l1.includes(part), `memory legend lacks "${part}": ${l1}`);
+  }
+  // The bar is drawn: the card's ::after has the gradient and a height.
+  const after = await p4.$eval('#memory-bar', (e) => { const a = getComputedStyle(e, '::after'); return [a.backgroundImage, a.height]; });
+  assert(/linear-gradient/.test(after[0]) && after[1] === '14px', `bar not drawn: ${after}`);
+  const gb = (l) => parseFloat(l.split('weights ')[1]);
+  // FP8 weights halve the weights' segment.
+  await p4.selectOption('#quantization-weights', 'fp8');
+  await p4.waitForTimeout(500);
+  const l2 = await legend();
+  assert(Math.abs(gb(l2) / gb(l1) - 0.5) < 0.05, `weights ${gb(l1)} → ${gb(l2)} GB`);
+  assert((await stops())[0] < s1[0], 'the weights segment did not shrink');
+  await p4.locator('#memory-bar').screenshot({ path: path.join(shots, '19-memory-bar.png') });
+  assert(e4.length === 0, `console errors: ${e4.slice(0, 2).join(' | ')}`);
+  await context.close();
+});
+
 await browser.close();
 server.close();
 console.log(`screenshots: ${shots}`);

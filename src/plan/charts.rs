@@ -142,3 +142,53 @@ mod tests {
         assert!(measured_points(&ms, LoadAxis::RequestRate, 512.0, 128.0).is_empty(), "no request rate recorded");
     }
 }
+
+/// The memory bar: where the accelerator memory goes, GB — weights, the KV cache in use at the operating point
+/// (time-averaged over the simulated run of the sweep level nearest it), the more the peak's load uses, the KV space left free, and what the
+/// engine keeps back (its memory-utilisation headroom and reserve for activations). Empty when the model does
+/// not fit. The segments add up to the total memory.
+#[must_use]
+pub fn memory_bar(r: &Report) -> Vec<(&'static str, f64)> {
+    let m = &r.memory;
+    if !m.fits || m.total_gb <= 0.0 {
+        return Vec::new();
+    }
+    // KV use at the sweep level nearest each marker (the operating point may sit between levels).
+    let used = |at: Option<&crate::plan::Marker>| {
+        at.and_then(|k| crate::plan::readout::nearest_level(r, k.concurrency.or(k.request_rate)))
+            .map_or(0.0, |i| r.sweep[i].kv_utilization.clamp(0.0, 1.0))
+    };
+    let (op, peak) = (used(r.operating_point.as_ref()), used(Some(&r.peak)));
+    let peak = peak.max(op);
+    let budget = m.kv_budget_gb.max(0.0);
+    let gb = [m.weights_gb, op * budget, (peak - op) * budget, (1.0 - peak) * budget, (m.total_gb - m.weights_gb - budget).max(0.0)];
+    MEMORY_PARTS.into_iter().zip(gb).collect()
+}
+
+/// The memory bar's parts, in order.
+pub const MEMORY_PARTS: [&str; 5] = ["weights", "KV at the operating point", "more KV at the peak", "free", "kept back by the engine"];
+
+#[cfg(test)]
+mod memory_tests {
+    #[test]
+    fn memory_bar_adds_up_to_the_device_memory() {
+        let s = crate::scenario::Scenario::from_json(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":1000,"output_tokens":300}}"#,
+        )
+        .unwrap();
+        let r = crate::plan::evaluate(&s).unwrap();
+        let bar = super::memory_bar(&r);
+        assert_eq!(bar.len(), 5);
+        let total: f64 = bar.iter().map(|s| s.1).sum();
+        assert!((total / r.memory.total_gb - 1.0).abs() < 1e-9, "{bar:?} vs {} GB", r.memory.total_gb);
+        assert!(bar.iter().all(|s| s.1 >= 0.0), "{bar:?}");
+        // 16 GB of BF16 weights on an 80 GiB device; the operating point holds some KV cache, the peak more.
+        assert!((bar[0].1 - r.memory.weights_gb).abs() < 1e-9 && bar[1].1 > 0.0 && bar[2].1 >= 0.0, "{bar:?}");
+        // A model that does not fit draws no bar.
+        let big = crate::scenario::Scenario::from_json(
+            r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"f16"}}"#,
+        )
+        .unwrap();
+        assert!(super::memory_bar(&crate::plan::evaluate(&big).unwrap()).is_empty());
+    }
+}

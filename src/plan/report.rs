@@ -35,6 +35,8 @@ pub struct SingleStream {
 /// Memory figures.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Memory {
+    /// Accelerator memory over all devices, GB.
+    pub total_gb: f64,
     pub weights_gb: f64,
     pub kv_bytes_per_token: f64,
     /// KV cache space over all devices, GB (negative: short by that much).
@@ -281,8 +283,8 @@ pub struct Cost {
     pub fleet_per_hour: Option<f64>,
 }
 
-/// The answer to a scenario.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// The answer to a scenario (not comparable: compare the JSON, `plan::export`).
+#[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub version: u32,
     pub hardware: String,

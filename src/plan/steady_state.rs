@@ -32,6 +32,7 @@ pub fn memory(d: &Deployment, w: &Workload) -> Memory {
     let ctx = w.full_context();
     let kv_max = d.max_sequences(ctx);
     Memory {
+        total_gb: d.hardware.accelerator_memory_bytes() / 1e9,
         weights_gb: d.weight_bytes() / 1e9,
         kv_bytes_per_token: d.kv_bytes_per_token(),
         kv_budget_gb: d.kv_budget_bytes() / 1e9,

@@ -89,27 +89,35 @@ pub fn App() -> impl IntoView {
     });
     let measurements = RwSignal::new(Vec::<crate::import::Measurement>::new());
     // The evaluation and how long it took (reading the clock writes nothing); the effect below reports the time.
-    let evaluated = Memo::new(move |_| {
-        let t0 = now_ms();
-        let report = settled.with(|s| s.as_ref().map_err(Clone::clone).and_then(|s| measurements.with(|ms| crate::plan::evaluate_with(s, ms))));
-        (report, now_ms() - t0)
-    });
-    let report: Memo<Result<Report, ScenarioError>> = Memo::new(move |_| evaluated.with(|e| e.0.clone()));
+    // Every evaluation is news (a changed scenario or runs, already compared by their own memos): comparing two
+    // reports field by field cost 3 KB of wasm and saved nothing.
+    let evaluated = Memo::new_with_compare(
+        move |_| {
+            let t0 = now_ms();
+            let report = settled.with(|s| s.as_ref().map_err(Clone::clone).and_then(|s| measurements.with(|ms| crate::plan::evaluate_with(s, ms))));
+            (report, now_ms() - t0)
+        },
+        |_, _| true,
+    );
+    let report: Memo<Result<Report, ScenarioError>> = Memo::new_with_compare(move |_| evaluated.with(|e| e.0.clone()), |_, _| true);
     Effect::new(move |_| {
         let ms = evaluated.with(|e| e.1);
         last_eval_ms.set_value(ms);
         record_eval_ms(ms);
     });
     // A's evaluation: the page's own when A was pinned from it, else evaluated (a link that holds A).
-    let report_a: Memo<Result<Option<Report>, ScenarioError>> = Memo::new(move |_| {
-        let Some(a) = pinned.get() else { return Ok(None) };
-        if settled.with_untracked(|s| s.as_ref().ok() == Some(&a)) {
-            if let Ok(r) = report.get_untracked() {
-                return Ok(Some(r));
+    let report_a: Memo<Result<Option<Report>, ScenarioError>> = Memo::new_with_compare(
+        move |_| {
+            let Some(a) = pinned.get() else { return Ok(None) };
+            if settled.with_untracked(|s| s.as_ref().ok() == Some(&a)) {
+                if let Ok(r) = report.get_untracked() {
+                    return Ok(Some(r));
+                }
             }
-        }
-        crate::plan::evaluate(&a).map(Some)
-    });
+            crate::plan::evaluate(&a).map(Some)
+        },
+        |_, _| true,
+    );
     let a_problem = Signal::derive(move || {
         report_a.with(|a| a.as_ref().err().map(|e| format!("Scenario A cannot be evaluated ({e}): unpin it, or correct its link.")))
     });

@@ -50,6 +50,7 @@ pub fn Results(
         Ok(r) => {
             let ss = r.single_stream.clone();
             let m = r.memory.clone();
+            let bar = memory_bar(&r);
             let formula = format!(
                 "{} GB/s{} ÷ {} GB per token = {} tok/s",
                 fmt(ss.ceiling_tps * ss.bytes_per_token / 1e9),
@@ -77,7 +78,7 @@ pub fn Results(
                         <p class="formula">{format!("± {:.0} % · TPOT {} ms · TTFT {} ms · prefill {} tok/s", r.band.single_stream_pct, fmt(ss.tpot_ms), fmt(ss.ttft_ms), fmt(ss.prefill_tps))}</p>
                         <p class="note" class:bad=!m.fits>{if m.fits { format!("{} on {} with {}", r.model, r.hardware, r.engine) } else { "does not fit in memory: this is what it would do if it did".to_string() }}</p>
                     </div>
-                    <div class="card">
+                    <div class="card memcard" id="memory-bar" style=bar.0>
                         <h2>"Memory "{super::explain::info("sequences at once", format!(
                             "The most sequences the engine runs in one batch: its max batch, or as many prompts as fit in the KV-cache space ({} GB left after {} GB of weights, at {} KB per token). At their full {:.0} tokens, {:.0} fit; past that the engine preempts.",
                             fmt(m.kv_budget_gb.max(0.0)), fmt(m.weights_gb), fmt(m.kv_bytes_per_token / 1e3), m.context_tokens, m.kv_max_sequences.floor()
@@ -90,8 +91,8 @@ pub fn Results(
                             if m.kv_budget_gb >= 0.0 { format!("KV space {} GB", fmt(m.kv_budget_gb)) } else { format!("short by {} GB", fmt(-m.kv_budget_gb)) }
                         )}</p>
                         <p class="note" class:bad=!m.fits>{if m.fits { format!(
-                            "at most {:.0} run at once (the engine's max batch, or as many prompts as fit); {:.0} fit at their full {} tokens — beyond that, growing caches fill the memory and the engine preempts (recomputes) sequences (decimal GB; device memory in GiB)",
-                            m.max_concurrency, m.kv_max_sequences.floor(), m.context_tokens
+                            "{:.0} fit at their full {} tokens, then the engine preempts. Bar: {}",
+                            m.kv_max_sequences.floor(), m.context_tokens, bar.1
                         ) } else { "does not fit".to_string() }}</p>
                     </div>
                 </div>
@@ -136,4 +137,20 @@ pub fn Results(
         </div>
         {rest}
     }
+}
+
+/// The memory bar (`plan::charts::memory_bar`) drawn by the stylesheet from the cumulative stops in custom
+/// properties on the memory card (`--m0`…`--m3`), and its legend as text: (style, legend). A view of its own
+/// cost 2 KB of wasm; this costs an attribute.
+fn memory_bar(r: &Report) -> (String, String) {
+    let seg = crate::plan::charts::memory_bar(r);
+    let total: f64 = seg.iter().map(|s| s.1).sum();
+    let mut at = 0.0;
+    let mut style = String::new();
+    for (i, s) in seg.iter().take(4).enumerate() {
+        at += s.1 / total * 100.0;
+        style.push_str(&format!("--m{i}:{at:.1}%;"));
+    }
+    let legend = seg.iter().map(|(l, gb)| format!("{l} {} GB", fmt(*gb))).collect::<Vec<_>>().join(" · ");
+    (style, legend)
 }
