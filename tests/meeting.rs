@@ -171,9 +171,10 @@ fn capacity_and_operating_point_do_not_depend_on_the_grid() {
     }
     // The search resolves to ±1 user, but a P99 measured over a finite run is not exactly monotone in the load
     // (a neighbouring level can pass where this one fails by a tenth of a millisecond), so grids that bracket
-    // the crossing differently may land a user or two apart.
+    // the crossing differently may land a few users apart: here P99 TPOT moves by about 1 ms from 29 to 33 users
+    // (39–40.3 ms against a 40 ms target; flatter since the kernel chain's floor sets small batches' steps).
     for (u, op) in &seen[1..] {
-        assert!((u - seen[0].0).abs() <= (0.05 * seen[0].0).max(2.0), "capacities {seen:?}");
+        assert!((u - seen[0].0).abs() <= (0.1 * seen[0].0).max(2.0), "capacities {seen:?}");
         assert!((op - seen[0].1).abs() <= (0.1 * seen[0].1).max(2.0), "operating points {seen:?}");
     }
 }

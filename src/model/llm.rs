@@ -19,8 +19,8 @@
 //! plus attention ([`super::kv`]).
 //!
 //! **What the data says about MoE** (leave-one-source-out, `tests/validation.rs`, `tests/serving.rs`): batched
-//! MoE throughput is within 22 % median / 53 % p90 (45 rows), but served MoE output tok/s on current engines is
-//! 54 % / 385 % off (107 runs), and llama.cpp MoE token batches of 2–16 tokens per pass are over-predicted by
+//! MoE throughput is within 22 % median / 48 % p90 (45 rows), but served MoE output tok/s on current engines is
+//! 41 % / 276 % off (107 runs), and llama.cpp MoE token batches of 2–16 tokens per pass are over-predicted by
 //! +96 % (49 rows; 12.9 % median on CUDA for Qwen3-30B-A3B, +100–140 % on the Vulkan and ROCm back ends of one
 //! AMD iGPU). What the model lacks, in order of the evidence: (1) the efficiency of the expert GEMMs as a function
 //! of tokens per expert — at 1–2 tokens an expert runs as a matrix-vector kernel launched per expert (per token on
@@ -29,11 +29,10 @@
 //! attention per replica, experts sharded: runs deployed that way are skipped by the validation, 15 rows); (3)
 //! one MoE kernel factor (`engine.moe_efficiency`, 0.5 on serving engines) fitted on one deployment (Qwen3
 //! 128-expert TP8), which does not carry to few large experts with a shared expert or to many small experts on
-//! one GPU; (4) a fixed time per layer at small batches on 8 GPUs: SGLang's own runs of Qwen3-235B-A22B and
-//! DeepSeek-R1 on 8 × B200 decode one stream at 9–10 ms per token where weights, all-reduces and the engine's
-//! overhead add up to 4–5 ms (55–85 µs per layer unaccounted; gpt-oss-120b, 36 layers, is right), and Llama-4 on
-//! 8 × MI300X at 6–7 ms against 3–4 (tests/data/serving_added.csv). The band under load for MoE models says so
-//! (×/÷ 4.9, `plan::band`).
+//! one GPU. What it now has: the serving engines' kernel chain (`super::kernels`) — at batch 1 on 8 GPUs a
+//! layer of 15–23 small kernels costs 70–110 µs whatever it reads, which took SGLang's Qwen3-235B-A22B and
+//! DeepSeek-R1 on 8 × B200 from 2 × too fast to within 10–20 %. The band under load for MoE models says what is
+//! left (±277 %, `plan::band`).
 
 use serde::{Deserialize, Serialize};
 

@@ -12,6 +12,7 @@
 
 pub mod engine;
 pub mod hardware;
+pub mod kernels;
 pub mod kv;
 pub mod llm;
 pub mod prefill;

@@ -46,8 +46,9 @@ pub const ALLREDUCE_LATENCY_S: f64 = 8e-6;
 /// disabled, so NCCL stages every call through host memory. Fitted by `tests/fit.rs` on vLLM 0.8.5 served on
 /// 2–8 × RTX 4090 at 1–4 req/s (TPOT mean, decode-dominated): with NVLink's 8 µs they were predicted up to
 /// 2.5 × too fast (TP4: 6.7 ms TPOT predicted, 14.2 measured). One source only. (120 µs when the runs were
-/// simulated as steady states; 100 µs since they are simulated as the finite runs they were.)
-pub const PCIE_ALLREDUCE_LATENCY_S: f64 = 100e-6;
+/// simulated as steady states; 100 µs since they are simulated as the finite runs they were; 120 µs again since
+/// the kernel chain's gaps, `super::kernels`, took 10 µs per layer to ~16 for these dense models.)
+pub const PCIE_ALLREDUCE_LATENCY_S: f64 = 120e-6;
 /// All-reduce latency per call between workstation or datacenter boards over PCIe (peer-to-peer enabled),
 /// seconds: an assumption (no tensor-parallel PCIe run of such boards in the data), between NVLink's 8 µs and
 /// the consumer boards' fitted 100 µs.
@@ -301,7 +302,8 @@ impl Deployment {
         // the matmul FLOPs) and attention (stream the KV cache, do the attention FLOPs). Each has its own
         // roofline; their times add. (Taking one max over all bytes and all FLOPs would let attention's memory
         // time hide under the matmuls' compute, which no engine achieves.)
-        // Routed experts stream and multiply at `moe_efficiency` of a dense layer's rate.
+        // Routed experts stream and multiply at `moe_efficiency` of a dense layer's rate (grouped GEMMs over
+        // many small experts, a few tokens each); at one token the kernel chain's floor below dominates instead.
         let (expert_bytes, expert_flops) = self.routed_expert_load(tokens);
         let moe_extra = 1.0 / self.engine.moe_efficiency - 1.0;
         let weights_s = (self.weight_bytes_read(tokens) + expert_bytes * moe_extra) / self.effective_bandwidth();
@@ -313,7 +315,9 @@ impl Deployment {
         let gemm_s = weights_s.max(matmul_s);
         let memory_s = gemm_s + kv_s;
         let compute_s = gemm_s + attn_s;
-        let kernels_s = memory_s.max(compute_s);
+        // A serving engine's layer is a chain of kernels none of which finishes faster than a floor
+        // (`kernels`): at small batches on many GPUs the chain, not the bytes, sets the step.
+        let kernels_s = memory_s.max(compute_s).max(self.kernel_floor_s());
         let n = f64::from(hw.devices);
         let comm_s = match hw.parallelism {
             Parallelism::Tensor if hw.devices > 1 => {
@@ -331,6 +335,23 @@ impl Deployment {
         let seconds = kernels_s + comm_s + overhead_s;
         let bound = classify(weights_s, matmul_s, kv_s, attn_s, overhead_s + comm_s);
         StepCost { seconds, memory_s, compute_s, weights_s, matmul_s, comm_s, overhead_s, bound }
+    }
+
+    /// The serving engine's kernel chain's floor for one step over all layers, seconds (0 for llama.cpp, whose
+    /// per-layer overhead is fitted on its own rows, and off GPUs); see [`super::kernels`].
+    #[must_use]
+    pub fn kernel_floor_s(&self) -> f64 {
+        if !self.kernel_chain() {
+            return 0.0;
+        }
+        f64::from(self.model.layers) * super::kernels::per_layer(&self.model) * super::kernels::KERNEL_FLOOR_S
+    }
+
+    /// Whether the kernel-chain model applies: a serving engine on a GPU.
+    #[must_use]
+    pub fn kernel_chain(&self) -> bool {
+        use super::hardware::HardwareKind as K;
+        self.engine.kind != super::engine::EngineKind::LlamaCpp && matches!(self.hardware.kind, K::DatacenterGpu | K::WorkstationGpu | K::ConsumerGpu)
     }
 
     /// Seconds to prefill `prompt` new tokens after `prior` cached tokens on an idle server, in chunks of

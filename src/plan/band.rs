@@ -43,15 +43,15 @@ pub const LOAD_DENSE: BandClass = BandClass {
     name: "dense models",
     rows: 291,
     p90_pct: 65.0,
-    basis: "leave-one-source-out: batched throughput of dense models (203 rows, 59.3 %) and output tok/s of served runs on current engines (88 runs, 62.8 %)",
+    basis: "leave-one-source-out: batched throughput of dense models (203 rows, 57.1 %) and output tok/s of served runs on current engines (88 runs, 62.0 %)",
 };
 
 /// Under load, mixture-of-experts models.
 pub const LOAD_MOE: BandClass = BandClass {
     name: "mixture-of-experts models",
     rows: 152,
-    p90_pct: 385.0,
-    basis: "leave-one-source-out: batched throughput of MoE models (45 rows, 52.6 %) and output tok/s of served runs on current engines (107 runs, 384.9 %: DP-attention, expert parallelism and MoE kernels at small token counts are not modelled yet; at batch 1 on 8 GPUs the model is about 2 × too fast)",
+    p90_pct: 277.0,
+    basis: "leave-one-source-out: batched throughput of MoE models (45 rows, 47.5 %) and output tok/s of served runs on current engines (107 runs, 276.1 %: DP-attention, expert parallelism and MoE kernels at small token counts are not modelled yet)",
 };
 
 /// Every class, for the accuracy table.

@@ -204,7 +204,7 @@ pub fn served_compute(arch: Architecture) -> f64 {
 /// See [`served_compute`].
 pub const SERVED_COMPUTE_AMPERE: f64 = 0.35;
 /// See [`served_compute`].
-pub const SERVED_COMPUTE_HOPPER: f64 = 0.28;
+pub const SERVED_COMPUTE_HOPPER: f64 = 0.30;
 
 /// Per-request front-end time of a serving engine, ms: what every TTFT holds beyond the forward passes (HTTP,
 /// chat template, tokenisation, hand-off to the scheduler, detokenising and streaming the first token).
@@ -224,12 +224,13 @@ pub fn request_overhead_ms(engine: &str) -> f64 {
 
 /// Coefficient of variation of the front-end time from request to request (lognormal), fitted by
 /// `tests/fit.rs` on the low-load served runs' TTFT P99.
-pub const REQUEST_OVERHEAD_CV: f64 = 0.75;
+pub const REQUEST_OVERHEAD_CV: f64 = 0.5;
 
 /// vLLM's per-request front-end time, ms (see [`request_overhead_ms`]).
 pub const VLLM_REQUEST_OVERHEAD_MS: f64 = 12.0;
-/// SGLang's, ms.
-pub const SGLANG_REQUEST_OVERHEAD_MS: f64 = 27.0;
+/// SGLang's, ms: 27 on GPUStack's H100 runs alone; with SGLang's own cookbook runs (8 × B200 / MI300X, whose
+/// decode the model gets right since the kernel chain, `model::kernels`) the low-load residual is 68 ms.
+pub const SGLANG_REQUEST_OVERHEAD_MS: f64 = 68.0;
 /// TensorRT-LLM's `trtllm-serve`, ms.
 pub const TRTLLM_REQUEST_OVERHEAD_MS: f64 = 38.0;
 
@@ -289,6 +290,8 @@ pub fn efficiency(engine: &str, kind: HardwareKind, arch: Architecture) -> Effic
         // η_fl fitted on TensorRT-LLM perf-overview offline throughput (tests/fit.rs). 0.35 is an *effective*
         // figure: it absorbs what the roofline does not model (TP/EP inefficiency grows with the TP degree, MoE
         // dispatch, scheduling gaps); large-GEMM kernels alone reach 0.6–0.7.
+        // On GPUs the per-layer overhead of the serving engines is their kernel chain's launch gaps, set at
+        // resolution from the model (`model::kernels`); the per-step time is the scheduler's and the sampler's.
         ("tensorrt-llm", _) => e(0.85, trtllm_compute(arch), 0.5, 10.0),
         // Fitted on LMDeploy A100 static batches.
         ("lmdeploy", _) => e(0.80, 0.50, 0.5, 10.0),

@@ -70,6 +70,11 @@ pub(crate) fn resolve_engine(
         eff.kv_bandwidth = (eff.kv_bandwidth * f).min(1.0);
         eff.compute = (eff.compute * presets::engines::backend_compute_factor(s.backend.as_deref().unwrap_or(""))).min(1.0);
     }
+    // Serving engines on GPUs: the per-layer overhead is the launch gap of each kernel in the layer's chain
+    // (`model::kernels`; its floor enters the step time).
+    if p.id != "llama.cpp" && matches!(hw.kind, HardwareKind::DatacenterGpu | HardwareKind::WorkstationGpu | HardwareKind::ConsumerGpu) {
+        eff.overhead_us_per_layer = crate::model::kernels::per_layer(m) * crate::model::kernels::KERNEL_GAP_S * 1e6;
+    }
     let mut used = Vec::new();
     // vLLM sizes its batch limits by the device (memory and model); other engines have one default.
     let batch_defaults =
