@@ -1,8 +1,11 @@
 //! Validation against served runs (tests/data/serving.csv: `vllm bench serve` / `benchmark_serving.py` /
 //! SGLang `bench_serving` style runs of vLLM, SGLang, TensorRT-LLM, TGI and LMDeploy on H100/H200/A100/MI300X/
-//! B200/RTX 3090, sources in tests/data/README.md). Nothing is fitted on these rows: every figure here is
-//! out of sample for the model's fitted defaults (which come from other sources), so this is the check of the
-//! serving simulator a user should believe for tail latency and closed-loop TTFT.
+//! B200/RTX 3090, plus serving_new.csv and serving_added.csv; sources in tests/data/README.md). Some defaults are
+//! fitted on these rows (the front end's time and its variability, vLLM's and SGLang's compute efficiency per
+//! generation, the PCIe all-reduce latency: tests/fit.rs), so the figure to believe is the leave-one-source-out
+//! table, where each of those is refitted without the scored run's source (or, where only that source measures
+//! it, replaced by a stated prior). The serving engines' kernel chain (`model::kernels`) was looked for after
+//! SGLang's own 8-GPU runs showed its gap: those rows are not a blind test of it.
 //!
 //! Each row becomes a scenario the way a user would state it: the hardware and model presets, the weight
 //! format, the engine (with the `max-num-seqs` / `max-num-batched-tokens` the run's serving script states), the
@@ -43,6 +46,11 @@ fn serving_cases(held_out: bool) -> (Vec<Case>, Vec<(String, usize)>) {
             run.scenario.engine.request_overhead_ms = Some(fit.iter().find(|f| f.0 == run.engine).map_or(mean, |f| f.1));
             let cv = *cv_fits.entry(run.source.clone()).or_insert_with(|| common::serving::fit_request_overhead_cv(Some(&run.source)));
             run.scenario.engine.request_overhead_cv = Some(cv);
+            // The consumer-GPU PCIe all-reduce latency was fitted on one source's tensor-parallel runs (tests/fit.rs):
+            // those runs take the stated prior for boards over PCIe instead.
+            if run.source == PCIE_ALLREDUCE_SOURCE && run.scenario.hardware.devices.unwrap_or(1) > 1 {
+                run.scenario.hardware.allreduce_us = Some(tps_planner::model::roofline::PCIE_P2P_ALLREDUCE_LATENCY_S * 1e6);
+            }
             // vLLM's and SGLang's compute efficiency per GPU generation, refitted without the run's source (a
             // generation left without runs takes the unvalidated default, 0.5).
             let arch = tps_planner::presets::hardware::architecture(&row["hardware_key"]);
@@ -82,6 +90,15 @@ fn serving_cases(held_out: bool) -> (Vec<Case>, Vec<(String, usize)>) {
                 }
             }
         };
+        // One slow first request (a warm-up) dominates a short run's mean and P99 TTFT and its duration: only its
+        // medians say what the server does (the collector flags it CAUTION).
+        let warm_up = row["notes"].contains("CAUTION: TTFT mean/P99 dominated by one slow request");
+        if warm_up {
+            let p = &report.sweep[0];
+            push("TTFT P50", p.ttft_ms.p50, "ttft_ms_p50");
+            push("TPOT P50", p.tpot_ms.p50, "tpot_or_itl_ms_p50");
+            continue;
+        }
         if run.offline {
             push("output tok/s", report.peak.system_tps, "output_tok_s_system");
             continue;
@@ -99,6 +116,9 @@ fn serving_cases(held_out: bool) -> (Vec<Case>, Vec<(String, usize)>) {
     skipped.sort();
     (cases, skipped)
 }
+
+/// The source the PCIe all-reduce latency is fitted on (`tests/fit.rs`, `pcie_allreduce_latency_matches_the_fit`).
+const PCIE_ALLREDUCE_SOURCE: &str = "IOG-Foundation/llm-inference-benchmarks";
 
 /// Median and p90 |error| per metric, one line each.
 fn summary(title: &str, cases: &[Case]) -> Vec<(&'static str, f64, f64)> {
@@ -133,12 +153,15 @@ fn band_class(c: &Case) -> String {
 // TPOT P99 40.8 → 43.4 % (at batch 1 on 8 GPUs the model decoded MoE about 2 × too fast). The serving engines'
 // kernel chain (`model::kernels`: a launch gap and a floor per kernel, constants from published kernel timings)
 // then took output tok/s 32.4 → 30.1 %, TPOT mean/P50/P99 24.8/23.9/43.4 → 16.7/18.7/33.9 % and the MoE band
-// 385 → 277 %, at a cost on TTFT (mean/P50/P99 65.7/57.0/69.8 → 68.0/59.4/73.5 %: the front end's time, which
-// differs by source, is refitted without each one) — the TTFT bound moved with it, the others tightened.
-const RATCHET_OUTPUT: f64 = 31.0;
-const RATCHET_TTFT: f64 = 74.0;
-const RATCHET_TPOT: f64 = 19.0;
-const RATCHET_TPOT_P99: f64 = 34.0;
+// 385 → 277 %, at a cost on TTFT (mean/P50/P99 65.7/57.0/69.8 → 68.0/59.4/73.5 %). A review then found a leak
+// in those figures: the PCIe all-reduce latency, fitted on IOG's tensor-parallel runs, scored IOG itself; with
+// the stated prior for those runs instead: output 32.5 %, TTFT 72.0/60.1/75.4 %, TPOT 25.6/25.6/40.4 %; and with
+// a run whose source block contradicts itself left out and two warm-up-dominated runs scored on medians only:
+// output 32.5 %, TTFT 70.7/60.1/73.4 %, TPOT 25.6/25.6/41.1 %.
+const RATCHET_OUTPUT: f64 = 33.0;
+const RATCHET_TTFT: f64 = 76.0;
+const RATCHET_TPOT: f64 = 26.0;
+const RATCHET_TPOT_P99: f64 = 42.0;
 
 const METRICS: [&str; 7] = ["output tok/s", "TTFT mean", "TTFT P50", "TTFT P99", "TPOT mean", "TPOT P50", "TPOT P99"];
 

@@ -228,3 +228,45 @@ pub(super) fn verdict(
         },
     }
 }
+
+/// What limits the capacity, in words.
+pub fn limit_words(l: LimitedBy) -> &'static str {
+    match l {
+        LimitedBy::Tpot => "TPOT",
+        LimitedBy::Ttft => "TTFT",
+        LimitedBy::Task => "the task time",
+        LimitedBy::Memory => "memory (no more sequences fit in the KV cache)",
+        LimitedBy::EngineCap => "the engine's cap on running sequences",
+        LimitedBy::Errors => "errors (over 1 % of requests fail)",
+    }
+}
+
+/// The figure that breaks the target one step past the capacity, in the limit's own terms ("P99 TTFT 2 086 ms",
+/// "P99 TPOT 41 ms": the TPOT for the limits that are not a latency).
+pub fn breaking_figure(r: &Report, c: &Capacity, n: &Marker) -> String {
+    let (pct, t) = (r.target.percentile, &r.target);
+    match c.limited_by {
+        LimitedBy::Ttft => format!("{pct} TTFT {} ms", fmt_against(n.ttft_p_ms.unwrap_or(0.0), t.ttft_ms)),
+        LimitedBy::Task => format!("a {pct} task time over {} s", t.task_s.map_or_else(String::new, crate::model::units::fmt_num)),
+        LimitedBy::Errors => "more than 1 % of requests failing".into(),
+        _ => format!("{pct} TPOT {} ms", fmt_against(n.tpot_p_ms, t.tpot_ms)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A capacity limited by TTFT names the TTFT that breaks it, not the TPOT (a new user read "limited by
+    /// TTFT; at 17 users P99 TPOT is 28.8 ms").
+    #[test]
+    fn the_breaking_figure_is_the_limits_own() {
+        let s = crate::scenario::Scenario::from_json(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":6000,"output_tokens":100},"target":{"ttft_ms":400,"tpot_ms":200,"percentile":99}}"#,
+        )
+        .unwrap();
+        let r = crate::plan::evaluate(&s).unwrap();
+        let c = r.capacity.as_ref().unwrap();
+        assert_eq!(c.limited_by, crate::scenario::LimitedBy::Ttft, "{c:?}");
+        let figure = super::breaking_figure(&r, c, c.next.as_ref().unwrap());
+        assert!(figure.starts_with("P99 TTFT ") && figure.ends_with(" ms"), "{figure}");
+    }
+}

@@ -4,7 +4,7 @@
 
 use super::results::fmt;
 use super::results::limit;
-use crate::scenario::{LimitedBy, LoadPoint, Report, ScenarioError};
+use crate::scenario::{LoadPoint, Report, ScenarioError};
 use leptos::prelude::*;
 
 /// An ⓘ opening a definition: a `<details>`, so it opens by keyboard (Enter or Space on its summary), tells
@@ -136,11 +136,11 @@ fn sentences(r: &Report) -> Vec<(&'static str, String)> {
             format!(
                 "(dotted) is {}: the most load whose {p} still meets the target, limited by {}{}.",
                 load(c.max_users_at_target, c.max_request_rate_at_target),
-                limited_by(c.limited_by),
+                crate::plan::limit_words(c.limited_by),
                 c.next.as_ref().map_or_else(String::new, |n| format!(
-                    "; at {} {p} TPOT is {} ms",
+                    "; at {} it breaks with {}",
                     load(n.concurrency, n.request_rate),
-                    fmt(n.tpot_p_ms)
+                    crate::plan::breaking_figure(r, c, n)
                 ))
             ),
         ));
@@ -174,16 +174,4 @@ fn sentences(r: &Report) -> Vec<(&'static str, String)> {
 /// "memory", "compute" or "overhead".
 pub(super) fn bound(l: &LoadPoint) -> String {
     l.bound.id().to_string()
-}
-
-/// What limits the capacity, in words.
-fn limited_by(l: LimitedBy) -> &'static str {
-    match l {
-        LimitedBy::Tpot => "TPOT",
-        LimitedBy::Ttft => "TTFT",
-        LimitedBy::Task => "the task time",
-        LimitedBy::Memory => "the KV-cache memory",
-        LimitedBy::EngineCap => "the engine's batch cap",
-        LimitedBy::Errors => "rejected requests",
-    }
 }

@@ -151,6 +151,7 @@ fn memory_bar(r: &Report) -> (String, String) {
         at += s.1 / total * 100.0;
         style.push_str(&format!("--m{i}:{at:.1}%;"));
     }
-    let legend = seg.iter().map(|(l, gb)| format!("{l} {} GB", fmt(*gb))).collect::<Vec<_>>().join(" · ");
+    let colour = ["grey", "blue", "orange", "hatched", "violet"];
+    let legend = seg.iter().zip(colour).map(|((l, gb), c)| format!("{l} {} GB ({c})", fmt(*gb))).collect::<Vec<_>>().join(" · ");
     (style, legend)
 }

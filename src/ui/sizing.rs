@@ -3,8 +3,7 @@
 //! the report (`capacity`, `fleet`, `energy`, `cost`); the cards only phrase them.
 
 use super::results::fmt;
-use crate::plan::fmt_against;
-use crate::scenario::{Capacity, LimitedBy, Marker, Report, ScenarioError};
+use crate::scenario::{Capacity, Marker, Report, ScenarioError};
 use leptos::prelude::*;
 
 fn users(v: f64) -> String {
@@ -21,27 +20,11 @@ fn load(m: &Marker) -> String {
 
 /// "Holds 29 users at the target, limited by TPOT; 30 users break it with P99 TPOT 41 ms."
 fn capacity_sentence(r: &Report, c: &Capacity) -> String {
-    let pct = r.target.percentile;
-    let t = &r.target;
-    let limit = match c.limited_by {
-        LimitedBy::Tpot => "TPOT",
-        LimitedBy::Ttft => "TTFT",
-        LimitedBy::Task => "the task time",
-        LimitedBy::Memory => "memory (no more sequences fit in the KV cache)",
-        LimitedBy::EngineCap => "the engine's cap on running sequences",
-        LimitedBy::Errors => "errors (over 1 % of requests fail)",
-    };
     let next = c.next.as_ref().map_or_else(String::new, |n| {
-        let what = match c.limited_by {
-            LimitedBy::Ttft => format!("{pct} TTFT {} ms", fmt_against(n.ttft_p_ms.unwrap_or(0.0), t.ttft_ms)),
-            LimitedBy::Task => format!("a {pct} task time over {} s", t.task_s.map_or_else(String::new, crate::model::units::fmt_num)),
-            LimitedBy::Errors => "more than 1 % of requests failing".into(),
-            _ => format!("{pct} TPOT {} ms", fmt_against(n.tpot_p_ms, t.tpot_ms)),
-        };
         let verb = if n.concurrency.is_some_and(|u| u.round() != 1.0) { "break" } else { "breaks" };
-        format!("; {} {verb} it with {what}", load(n))
+        format!("; {} {verb} it with {}", load(n), crate::plan::breaking_figure(r, c, n))
     });
-    format!("Holds {} at the target, limited by {limit}{next}.", load(&c.at))
+    format!("Holds {} at the target, limited by {}{next}.", load(&c.at), crate::plan::limit_words(c.limited_by))
 }
 
 /// What one card says; every card has the same shape, so the page carries one view for all four.
@@ -133,7 +116,11 @@ fn fleet_card(r: &Report) -> Card {
 fn energy_card(r: &Report) -> Card {
     let mut c = Card::empty("energy", "energy-jpt", "energy", "Energy");
     let Some(e) = r.energy.as_ref() else {
-        c.sentence = "No power estimate: the device's TDP is not known (hardware.tdp_watts).".into();
+        c.sentence = if r.memory.fits {
+            "No power estimate: the device's TDP is not known (hardware.tdp_watts).".into()
+        } else {
+            "No power estimate: the model does not fit in memory.".into()
+        };
         return c;
     };
     let meter = e.wall_joules_per_output_token.map(|w| format!(" · {} J/token at the meter (PUE {})", fmt(w), fmt(e.pue.unwrap_or(1.0))));

@@ -116,7 +116,9 @@ impl SsRow {
             } else {
                 1.0
             };
-            s.engine.step_overhead_ms = Some(o_us * self.layers * r / 1e3);
+            // The model adds its own hand-off (`LAYER_SPLIT_HOP_S`) per device boundary: replace it by the fit's.
+            let hop = (f.hop_ms - tps_planner::model::roofline::LAYER_SPLIT_HOP_S * 1e3) * self.hops;
+            s.engine.step_overhead_ms = Some((o_us * self.layers * r / 1e3 + hop).max(0.0));
         }
         1.0 / resolve(&s).deployment.mean_decode_step(1.0, self.start, self.gen)
     }
@@ -196,12 +198,17 @@ pub struct LlamaFit {
     pub apple: Option<(f64, f64)>,
     pub eta_kv_cuda: f64,
     pub eta_kv_apple: f64,
+    /// Layer-split hand-off per device boundary, ms.
+    pub hop_ms: f64,
     pub era_gpu: f64,
     pub era_apple: f64,
 }
 
 /// The unfitted prior: weights and KV cache at 0.85 of spec bandwidth, 100 µs per layer and step.
 const PRIOR: (f64, f64) = (0.85, 100.0);
+/// The prior of the layer-split hand-off per device boundary, ms: one PCIe hand-off of the hidden state and a
+/// stream synchronisation (a stated value, not the fitted 0.21 ms, which comes from one source).
+const HOP_PRIOR_MS: f64 = 0.1;
 /// The prior of η_kv: attention without flash attention reads the KV cache at about half the weight rate.
 const PRIOR_KV: f64 = 0.5;
 /// Weight of each prior, in rows: a coefficient 30 % off its prior costs as much as one row 30 % off.
@@ -250,7 +257,7 @@ fn regress(rows: &[&SsRow], group: impl Fn(&SsRow) -> Option<usize>, groups: usi
     }
     // The prior as pseudo-observations (see `PRIOR_WEIGHT`): each coefficient pulled toward its prior value in
     // relative terms, so a parameter the pool cannot identify stays at the prior instead of running off.
-    let hop_prior_ms = tps_planner::model::roofline::LAYER_SPLIT_HOP_S * 1e3;
+    let hop_prior_ms = HOP_PRIOR_MS;
     let priors: Vec<f64> = (0..n)
         .map(|i| match i {
             i if i < 2 * groups && i % 2 == 0 => 1.0 / PRIOR.0,
@@ -296,11 +303,21 @@ pub fn fit(rows: &[&SsRow]) -> LlamaFit {
     let fit_rows: Vec<&SsRow> = rows.iter().copied().filter(|o| o.fit).collect();
     let gpu_rows: Vec<&SsRow> = fit_rows.iter().copied().filter(|o| !o.apple).collect();
     let apple_rows: Vec<&SsRow> = fit_rows.iter().copied().filter(|o| o.apple).collect();
-    let mut out = LlamaFit { kinds: Vec::new(), gpu: None, apple: None, eta_kv_cuda: PRIOR_KV, eta_kv_apple: PRIOR_KV, era_gpu: 1.0, era_apple: 1.0 };
+    let mut out = LlamaFit {
+        kinds: Vec::new(),
+        gpu: None,
+        apple: None,
+        eta_kv_cuda: PRIOR_KV,
+        eta_kv_apple: PRIOR_KV,
+        hop_ms: HOP_PRIOR_MS,
+        era_gpu: 1.0,
+        era_apple: 1.0,
+    };
     // The GPU family: the pooled fit first, then every kind with enough rows of its own in one regression.
     if let Some((c, r)) = fit_family(&gpu_rows, |_| Some(0), 1) {
         out.gpu = Some((1.0 / c[0], c[1]));
         out.eta_kv_cuda = 1.0 / c[2];
+        out.hop_ms = c.get(3).copied().unwrap_or(HOP_PRIOR_MS);
         out.era_gpu = r;
     }
     let mut own: Vec<HardwareKind> = Vec::new();
@@ -316,6 +333,7 @@ pub fn fit(rows: &[&SsRow]) -> LlamaFit {
         if let Some((c, r)) = fit_family(&sel, group, own.len()) {
             out.kinds = own.iter().enumerate().map(|(g, &k)| (k, 1.0 / c[2 * g], c[2 * g + 1], sel.iter().filter(|o| o.kind == k).count())).collect();
             out.eta_kv_cuda = 1.0 / c[2 * own.len()];
+            out.hop_ms = c.get(2 * own.len() + 1).copied().unwrap_or(out.hop_ms);
             out.era_gpu = r;
         }
     }

@@ -68,6 +68,9 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
     if row["hardware_key"].starts_with("other:") {
         return Err("GPU variant not stated");
     }
+    if row["notes"].starts_with("INCONSISTENT") {
+        return Err("the source's own figures disagree");
+    }
     let notes = row["notes"].to_ascii_lowercase();
     if ["eagle", "mtp", "speculative"].iter().any(|w| notes.contains(w)) {
         return Err("speculative decoding (not modelled)");
