@@ -1052,6 +1052,20 @@ await test('issue 9: the memory bar shows weights, KV cache at the operating poi
   await context.close();
 });
 
+await test('the max-running-sequences placeholder is the default in effect: vLLM on an H100 runs 1024, on an RTX 4090 256', async () => {
+  const { page: p5, context, errors: e5 } = await openPage(origin + '/');
+  const ph = async () => p5.getAttribute('#engine-max_batch', 'placeholder');
+  assert((await ph()) === '1024', `H100 + vLLM placeholder ${await ph()}`);
+  await p5.selectOption('#hardware-preset', 'rtx-4090');
+  await p5.waitForTimeout(300);
+  assert((await ph()) === '256', `RTX 4090 + vLLM placeholder ${await ph()}`);
+  await p5.selectOption('#engine-preset', 'sglang');
+  await p5.waitForTimeout(300);
+  assert(/^\d+$/.test(await ph()), `SGLang placeholder ${await ph()}`);
+  assert(e5.length === 0, `console errors: ${e5.slice(0, 2).join(' | ')}`);
+  await context.close();
+});
+
 await browser.close();
 server.close();
 console.log(`screenshots: ${shots}`);

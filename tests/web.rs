@@ -31,7 +31,7 @@ async fn app_mounts_and_draws() {
     wasm_bindgen_futures_tick().await;
     let ceiling = document().get_element_by_id("ceiling").expect("ceiling rendered");
     let text = ceiling.text_content().unwrap();
-    let value: f64 = text.trim_end_matches(" tok/s").trim().split_whitespace().next().unwrap().parse().unwrap();
+    let value: f64 = text.trim_end_matches(" tok/s").split_whitespace().next().unwrap().parse().unwrap();
     assert!(value > 100.0, "ceiling {text}");
     let canvas: web_sys::HtmlCanvasElement = document().get_element_by_id("chart-throughput").unwrap().dyn_into().unwrap();
     let ctx: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();

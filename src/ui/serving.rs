@@ -61,7 +61,11 @@ pub fn ServingInputs(
             <NumField label="Prefix-cache hit rate" unit="%" field="workload.prefix_cache_hit_rate" value=inputs.prefix_hit
                 placeholder=Signal::derive(|| "0".to_string()) error />
             <NumField label="Max running sequences (vLLM max_num_seqs, llama.cpp -np)" unit="" field="engine.max_batch" value=inputs.max_batch
-                placeholder=Signal::derive(move || crate::presets::engines::find(&inputs.engine.get()).map_or("engine default".into(), |e| format!("{}", e.max_batch))) error />
+                placeholder=Signal::derive(move || {
+                    // The default in effect on this device (vLLM's follows the device's memory), as the evaluation uses it.
+                    let (e, hw) = (crate::presets::engines::find(&inputs.engine.get()), crate::presets::hardware::find(&inputs.hw_preset.get()));
+                    e.map_or("engine default".into(), |e| crate::presets::engines::batch_defaults(e, inputs.memory.with(|m| m.parse().ok()).or(hw.map(|h| h.memory_gb)).unwrap_or(0.0), hw.map_or("", |h| h.name)).0.to_string())
+                }) error />
         </fieldset>
     }
 }

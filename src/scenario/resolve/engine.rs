@@ -77,8 +77,7 @@ pub(crate) fn resolve_engine(
     }
     let mut used = Vec::new();
     // vLLM sizes its batch limits by the device (memory and model); other engines have one default.
-    let batch_defaults =
-        if p.id == "vllm" { presets::engines::vllm_batch_defaults(hw.memory_gb, &hw.name) } else { (p.max_batch, p.max_batched_tokens) };
+    let batch_defaults = presets::engines::batch_defaults(p, hw.memory_gb, &hw.name);
     if p.id == "vllm" && (s.max_batch.is_none() || s.max_batched_tokens.is_none()) {
         defaults.push(format!(
             "engine limits: {} sequences, {} tokens per step (vLLM's own defaults for a device of {} GiB{})",
