@@ -313,11 +313,15 @@ impl Deployment {
         let matmul_s = (matmul_flops + expert_flops * moe_extra) / self.effective_flops();
         let attn_s = main_only * attn_flops / self.effective_attention_flops();
         let gemm_s = weights_s.max(matmul_s);
-        let memory_s = gemm_s + kv_s;
-        let compute_s = gemm_s + attn_s;
         // A serving engine's layer is a chain of kernels none of which finishes faster than a floor
-        // (`kernels`): at small batches on many GPUs the chain, not the bytes, sets the step.
-        let kernels_s = memory_s.max(compute_s).max(self.kernel_floor_s());
+        // (`kernels`): at small batches on many GPUs the chain, not the bytes, sets the step. The floor is folded
+        // into both kernel-time lines (they stay affine in a run of decode steps while it binds throughout, so
+        // the simulator's closed form holds); a step it sets is latency-bound: "overhead".
+        let floor = self.kernel_floor_s();
+        let (kv_c, attn_c) = ((floor - gemm_s).max(kv_s), (floor - gemm_s).max(attn_s));
+        let memory_s = gemm_s + kv_c;
+        let compute_s = gemm_s + attn_c;
+        let kernels_s = memory_s.max(compute_s);
         let n = f64::from(hw.devices);
         let comm_s = match hw.parallelism {
             Parallelism::Tensor if hw.devices > 1 => {
@@ -333,7 +337,8 @@ impl Deployment {
         };
         let overhead_s = self.engine.step_overhead_ms / 1e3;
         let seconds = kernels_s + comm_s + overhead_s;
-        let bound = classify(weights_s, matmul_s, kv_s, attn_s, overhead_s + comm_s);
+        let bound =
+            if floor > gemm_s + kv_s.max(attn_s) { Bound::Overhead } else { classify(weights_s, matmul_s, kv_s, attn_s, overhead_s + comm_s) };
         StepCost { seconds, memory_s, compute_s, weights_s, matmul_s, comm_s, overhead_s, bound }
     }
 

@@ -10,7 +10,9 @@
 //! ```
 //!
 //! (The roofline's `memory_s` and `compute_s` both include the linear layers' kernel time `g = max(weights,
-//! matmul)`, constant in the run, plus attention's KV time or attention's compute time respectively. The bound
+//! matmul)`, constant in the run, plus attention's KV time or attention's compute time respectively — each at
+//! least the serving engine's kernel-chain floor, a constant: while it binds the line is flat and the step
+//! overhead-bound. The bound
 //! of a step — [`crate::model::roofline::classify`] — compares compute-limited with memory-limited kernel time;
 //! within one piece of the max it is a threshold on the same line, so it splits a piece at most once more.)
 //!
@@ -38,6 +40,8 @@ pub(super) struct LinearSteps {
     matmul: f64,
     comm: f64,
     overhead: f64,
+    /// The kernel chain's floor (`Deployment::kernel_floor_s`): a step at it is overhead-bound.
+    floor: f64,
     /// Steps before `split` take the first line of the max, steps from `split` on the other.
     split: u64,
     /// Whether the first line is the compute one.
@@ -128,7 +132,19 @@ impl LinearSteps {
         } else {
             (crossing(g0, dg, 0.0), true) // compute first while g > 0
         };
-        let line = Self { m0, dm, c0, dc, weights: a.weights_s, matmul: a.matmul_s, comm: a.comm_s, overhead: a.overhead_s, split, compute_first };
+        let line = Self {
+            m0,
+            dm,
+            c0,
+            dc,
+            weights: a.weights_s,
+            matmul: a.matmul_s,
+            comm: a.comm_s,
+            overhead: a.overhead_s,
+            floor: d.kernel_floor_s(),
+            split,
+            compute_first,
+        };
         let close = |x: f64, y: f64| (x - y).abs() <= 1e-9 * x.abs().max(y.abs()) + 1e-15;
         // The ends are exact by construction (up to the bound at a tie); check them and two interior points.
         for (j, c) in [(0, Some(a)), (last, Some(b)), (last / 3, None), (last / 2, None)] {
@@ -168,7 +184,11 @@ impl LinearSteps {
         let top = if compute > memory { compute } else { memory };
         let seconds = top + self.comm + self.overhead;
         let g = self.gemm();
-        let bound = crate::model::roofline::classify(self.weights, self.matmul, memory - g, compute - g, self.comm + self.overhead);
+        let bound = if self.floor > 0.0 && top <= self.floor {
+            Bound::Overhead
+        } else {
+            crate::model::roofline::classify(self.weights, self.matmul, memory - g, compute - g, self.comm + self.overhead)
+        };
         (seconds, bound)
     }
 
@@ -180,7 +200,10 @@ impl LinearSteps {
         let g = self.gemm();
         let cl = self.gemm_compute() + if compute > memory { compute - g } else { 0.0 };
         let eps = 1e-9 * seconds;
-        (memory - compute).abs() <= eps || (2.0 * cl - top).abs() <= eps || (self.comm + self.overhead - top).abs() <= eps
+        (memory - compute).abs() <= eps
+            || (2.0 * cl - top).abs() <= eps
+            || (self.comm + self.overhead - top).abs() <= eps
+            || (self.floor - top).abs() <= eps
     }
 
     /// The pieces of `[i0, i1)` on which `max(memory, compute)` is one line: `(from, to, a, b, is_compute)`.
@@ -213,7 +236,9 @@ impl LinearSteps {
         let fx = self.fixed();
         let (mut mem, mut comp) = (0.0, 0.0);
         for (p0, p1, a, b, is_compute) in self.pieces(i0, i1) {
-            if p1 <= p0 {
+            // A piece at the kernel chain's floor (flat: the fit holds only where it binds throughout) is
+            // overhead-bound, as `at` says.
+            if p1 <= p0 || (self.floor > 0.0 && b == 0.0 && a <= self.floor) {
                 continue;
             }
             // Overhead-bound where a + b·i < fx: a prefix (b > 0), a suffix (b < 0), all or nothing (b = 0).
@@ -312,7 +337,7 @@ mod tests {
     fn crossing_lines_are_split() {
         // A made-up line pair crossing at i = 10.5: memory 10 + i, compute 0 + 2i (compute wins from 11 on).
         let l =
-            LinearSteps { m0: 10.0, dm: 1.0, c0: 0.0, dc: 2.0, weights: 0.0, matmul: 0.0, comm: 0.0, overhead: 0.0, split: 11, compute_first: false };
+            LinearSteps { m0: 10.0, dm: 1.0, c0: 0.0, dc: 2.0, weights: 0.0, matmul: 0.0, comm: 0.0, overhead: 0.0, floor: 0.0, split: 11, compute_first: false };
         let brute: f64 = (0..20).map(|j| l.at(j).0).sum();
         assert!(close(l.elapsed(0, 20), brute));
         let (m, c) = l.bound_seconds(0, 20);
