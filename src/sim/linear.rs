@@ -336,8 +336,19 @@ mod tests {
     #[test]
     fn crossing_lines_are_split() {
         // A made-up line pair crossing at i = 10.5: memory 10 + i, compute 0 + 2i (compute wins from 11 on).
-        let l =
-            LinearSteps { m0: 10.0, dm: 1.0, c0: 0.0, dc: 2.0, weights: 0.0, matmul: 0.0, comm: 0.0, overhead: 0.0, floor: 0.0, split: 11, compute_first: false };
+        let l = LinearSteps {
+            m0: 10.0,
+            dm: 1.0,
+            c0: 0.0,
+            dc: 2.0,
+            weights: 0.0,
+            matmul: 0.0,
+            comm: 0.0,
+            overhead: 0.0,
+            floor: 0.0,
+            split: 11,
+            compute_first: false,
+        };
         let brute: f64 = (0..20).map(|j| l.at(j).0).sum();
         assert!(close(l.elapsed(0, 20), brute));
         let (m, c) = l.bound_seconds(0, 20);
