@@ -1040,7 +1040,7 @@ await test('issue 9: the memory bar shows weights, KV cache at the operating poi
   // The bar is drawn: the card's ::after has the gradient and a height.
   const after = await p4.$eval('#memory-bar', (e) => { const a = getComputedStyle(e, '::after'); return [a.backgroundImage, a.height]; });
   assert(/linear-gradient/.test(after[0]) && after[1] === '14px', `bar not drawn: ${after}`);
-  const gb = (l) => parseFloat(l.split('weights ')[1]);
+  const gb = (l) => parseFloat(l.split('weights (grey) ')[1]);
   // FP8 weights halve the weights' segment.
   await p4.selectOption('#quantization-weights', 'fp8');
   await p4.waitForTimeout(500);

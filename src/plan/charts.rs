@@ -165,8 +165,9 @@ pub fn memory_bar(r: &Report) -> Vec<(&'static str, f64)> {
     MEMORY_PARTS.into_iter().zip(gb).collect()
 }
 
-/// The memory bar's parts, in order.
-pub const MEMORY_PARTS: [&str; 5] = ["weights", "KV at the operating point", "more KV at the peak", "free", "kept back by the engine"];
+/// The memory bar's parts, in order, with the colours the page draws them in (its legend is text).
+pub const MEMORY_PARTS: [&str; 5] =
+    ["weights (grey)", "KV at the operating point (blue)", "more KV at the peak (orange)", "free (hatched)", "kept back by the engine (violet)"];
 
 #[cfg(test)]
 mod memory_tests {

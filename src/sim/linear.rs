@@ -184,7 +184,7 @@ impl LinearSteps {
         let top = if compute > memory { compute } else { memory };
         let seconds = top + self.comm + self.overhead;
         let g = self.gemm();
-        let bound = if self.floor > 0.0 && top <= self.floor {
+        let bound = if top <= self.floor {
             Bound::Overhead
         } else {
             crate::model::roofline::classify(self.weights, self.matmul, memory - g, compute - g, self.comm + self.overhead)
@@ -238,7 +238,7 @@ impl LinearSteps {
         for (p0, p1, a, b, is_compute) in self.pieces(i0, i1) {
             // A piece at the kernel chain's floor (flat: the fit holds only where it binds throughout) is
             // overhead-bound, as `at` says.
-            if p1 <= p0 || (self.floor > 0.0 && b == 0.0 && a <= self.floor) {
+            if p1 <= p0 || (b == 0.0 && a <= self.floor) {
                 continue;
             }
             // Overhead-bound where a + b·i < fx: a prefix (b > 0), a suffix (b < 0), all or nothing (b = 0).

@@ -85,8 +85,7 @@ pub fn Results(
                         ))}</h2>
                         <p class="big" id="max-concurrency">{format!("{:.0}", m.max_concurrency)}<small>{if m.max_concurrency.round() == 1.0 { " sequence at once" } else { " sequences at once" }}</small></p>
                         <p class="formula">{format!(
-                            "weights {} GB · KV {} KB/token · {}",
-                            fmt(m.weights_gb),
+                            "KV {} KB/token · {}",
                             fmt(m.kv_bytes_per_token / 1e3),
                             if m.kv_budget_gb >= 0.0 { format!("KV space {} GB", fmt(m.kv_budget_gb)) } else { format!("short by {} GB", fmt(-m.kv_budget_gb)) }
                         )}</p>
@@ -151,7 +150,6 @@ fn memory_bar(r: &Report) -> (String, String) {
         at += s.1 / total * 100.0;
         style.push_str(&format!("--m{i}:{at:.1}%;"));
     }
-    let colour = ["grey", "blue", "orange", "hatched", "violet"];
-    let legend = seg.iter().zip(colour).map(|((l, gb), c)| format!("{l} {} GB ({c})", fmt(*gb))).collect::<Vec<_>>().join(" · ");
+    let legend = seg.iter().map(|(l, gb)| format!("{l} {} GB", fmt(*gb))).collect::<Vec<_>>().join(" · ");
     (style, legend)
 }

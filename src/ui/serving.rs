@@ -62,9 +62,10 @@ pub fn ServingInputs(
                 placeholder=Signal::derive(|| "0".to_string()) error />
             <NumField label="Max running sequences (vLLM max_num_seqs, llama.cpp -np)" unit="" field="engine.max_batch" value=inputs.max_batch
                 placeholder=Signal::derive(move || {
-                    // The default in effect on this device (vLLM's follows the device's memory), as the evaluation uses it.
+                    // The default in effect on this device (vLLM's follows the device's memory), as the evaluation
+                    // uses it; a custom device's depends on what is typed: "engine default".
                     let (e, hw) = (crate::presets::engines::find(&inputs.engine.get()), crate::presets::hardware::find(&inputs.hw_preset.get()));
-                    e.map_or("engine default".into(), |e| crate::presets::engines::batch_defaults(e, inputs.memory.with(|m| m.parse().ok()).or(hw.map(|h| h.memory_gb)).unwrap_or(0.0), hw.map_or("", |h| h.name)).0.to_string())
+                    e.zip(hw).map_or("engine default".into(), |(e, h)| crate::presets::engines::batch_defaults(e, h.memory_gb, h.name).0.to_string())
                 }) error />
         </fieldset>
     }

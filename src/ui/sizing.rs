@@ -119,7 +119,7 @@ fn energy_card(r: &Report) -> Card {
         c.sentence = if r.memory.fits {
             "No power estimate: the device's TDP is not known (hardware.tdp_watts).".into()
         } else {
-            "No power estimate: the model does not fit in memory.".into()
+            "No power estimate: the model does not fit.".into()
         };
         return c;
     };
