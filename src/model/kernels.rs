@@ -49,3 +49,48 @@ pub fn per_layer(m: &ModelShape) -> f64 {
     let ffn = if m.is_moe() { 8.0 } else { 4.0 };
     attention + ffn
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::Scenario;
+
+    fn deployment(json: &str) -> crate::model::roofline::Deployment {
+        Scenario::from_json(json).unwrap().resolve().unwrap().deployment
+    }
+
+    #[test]
+    fn the_chain_is_the_serving_engines_on_gpus() {
+        // A serving engine on a GPU: the floor is layers × kernels × 3 µs, the per-layer overhead kernels × 1.5 µs.
+        let d = deployment(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"}}"#);
+        let k = super::per_layer(&d.model);
+        assert_eq!(k, 11.0, "GQA attention 7 + dense feed-forward 4");
+        assert!((d.kernel_floor_s() - 32.0 * k * super::KERNEL_FLOOR_S).abs() < 1e-15);
+        assert!((d.engine.step_overhead_ms - (1.0 + 32.0 * k * super::KERNEL_GAP_S * 1e3)).abs() < 1e-9, "{}", d.engine.step_overhead_ms);
+        // llama.cpp's per-layer overhead is fitted on its own rows: no chain; nor on a CPU.
+        let l = deployment(
+            r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"q4_k_m"},"engine":{"preset":"llama.cpp"}}"#,
+        );
+        assert_eq!(l.kernel_floor_s(), 0.0);
+        let c = deployment(r#"{"hardware":{"preset":"epyc-9004-genoa"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"}}"#);
+        assert_eq!(c.kernel_floor_s(), 0.0);
+        // MLA and routed experts add kernels.
+        let ds = deployment(
+            r#"{"hardware":{"preset":"h200-sxm","devices":8},"model":{"preset":"deepseek-v3"},"quantization":{"weights":"fp8"},"engine":{"preset":"sglang"}}"#,
+        );
+        assert_eq!(super::per_layer(&ds.model), 23.0);
+    }
+
+    #[test]
+    fn at_one_user_on_eight_gpus_the_floor_sets_the_step() {
+        // SGLang's Qwen3-235B-A22B on 8 × B200 decodes one stream at 10.1 ms (tests/data/serving_added.csv): the
+        // floor binds, the step is overhead-bound, and the time is within 15 % of the measurement.
+        let d = deployment(r#"{"hardware":{"preset":"b200","devices":8},"model":{"preset":"qwen3-235b-a22b"},"engine":{"preset":"sglang"}}"#);
+        let step = d.step(&d.decode_load(1.0, 600.0));
+        assert!(step.memory_s >= d.kernel_floor_s() - 1e-15 && step.compute_s >= d.kernel_floor_s() - 1e-15);
+        assert_eq!(step.bound, crate::model::roofline::Bound::Overhead);
+        assert!((step.seconds * 1e3 / 10.1 - 1.0).abs() < 0.15, "{} ms", step.seconds * 1e3);
+        // At a large batch the weights and FLOPs hide the floor.
+        let big = d.step(&d.decode_load(256.0, 600.0));
+        assert!(big.memory_s.max(big.compute_s) > 2.0 * d.kernel_floor_s());
+    }
+}
