@@ -35,12 +35,21 @@
 //! the floor does not enter the step's cost breakdown, so the bound label calls such steps overhead-bound and the
 //! simulator's linear fast path steps one by one where the floor binds.
 
+use super::engine::EngineKind;
+use super::hardware::HardwareKind;
 use super::llm::{Attention, ModelShape};
 
 /// Launch and drain gap per kernel inside a CUDA graph, seconds.
 pub const KERNEL_GAP_S: f64 = 1.5e-6;
 /// Shortest time a small kernel takes whatever it reads, seconds.
 pub const KERNEL_FLOOR_S: f64 = 3.0e-6;
+
+/// Whether the chain models `engine` on `kind`: serving engines on GPUs (llama.cpp's per-layer overhead is fitted
+/// on its own rows; CPUs and other devices keep their engines' stated overheads).
+#[must_use]
+pub fn applies(engine: EngineKind, kind: HardwareKind) -> bool {
+    engine != EngineKind::LlamaCpp && matches!(kind, HardwareKind::DatacenterGpu | HardwareKind::WorkstationGpu | HardwareKind::ConsumerGpu)
+}
 
 /// Kernels a serving engine launches per decoder layer for `m` (see the module docs).
 #[must_use]

@@ -355,8 +355,7 @@ impl Deployment {
     /// Whether the kernel-chain model applies: a serving engine on a GPU.
     #[must_use]
     pub fn kernel_chain(&self) -> bool {
-        use super::hardware::HardwareKind as K;
-        self.engine.kind != super::engine::EngineKind::LlamaCpp && matches!(self.hardware.kind, K::DatacenterGpu | K::WorkstationGpu | K::ConsumerGpu)
+        super::kernels::applies(self.engine.kind, self.hardware.kind)
     }
 
     /// Seconds to prefill `prompt` new tokens after `prior` cached tokens on an idle server, in chunks of

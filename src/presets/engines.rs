@@ -171,12 +171,6 @@ pub const TRTLLM_COMPUTE_HOPPER: f64 = 0.47;
 /// See [`trtllm_compute`].
 pub const TRTLLM_COMPUTE_BLACKWELL: f64 = 0.28;
 
-/// vLLM's server defaults for `max_num_seqs` and `max_num_batched_tokens` (the chunked-prefill token budget per
-/// step), which depend on the device (`EngineArgs.get_batch_defaults`, vllm/engine/arg_utils.py, V1 engine,
-/// releases 0.8 to 0.27, OpenAI API server context): 1024 sequences and 8192 tokens on devices with at least
-/// 70 GiB that are not A100s (H100, H200, MI300X, B200 — "setting large max_num_batched_tokens for A100 reduces
-/// throughput", vLLM PR #17885), else 256 and 2048 (A100, L40S, RTX 4090, …). Later releases add tiers (40 GiB:
-/// 512 / 4096; 160 GiB: 16384 tokens); the preset's figures follow the releases the served runs used.
 /// An engine's default limits (running sequences, tokens per step) on a device of `memory_gib` named
 /// `device_name`: vLLM's follow the device ([`vllm_batch_defaults`]), the other engines' are fixed.
 #[must_use]
@@ -188,6 +182,12 @@ pub fn batch_defaults(p: &EnginePreset, memory_gib: f64, device_name: &str) -> (
     }
 }
 
+/// vLLM's server defaults for `max_num_seqs` and `max_num_batched_tokens` (the chunked-prefill token budget per
+/// step), which depend on the device (`EngineArgs.get_batch_defaults`, vllm/engine/arg_utils.py, V1 engine,
+/// releases 0.8 to 0.27, OpenAI API server context): 1024 sequences and 8192 tokens on devices with at least
+/// 70 GiB that are not A100s (H100, H200, MI300X, B200 — "setting large max_num_batched_tokens for A100 reduces
+/// throughput", vLLM PR #17885), else 256 and 2048 (A100, L40S, RTX 4090, …). Later releases add tiers (40 GiB:
+/// 512 / 4096; 160 GiB: 16384 tokens); the preset's figures follow the releases the served runs used.
 #[must_use]
 pub fn vllm_batch_defaults(memory_gib: f64, device_name: &str) -> (u32, u32) {
     if memory_gib >= 70.0 && !device_name.to_ascii_lowercase().contains("a100") {

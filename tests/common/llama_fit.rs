@@ -257,13 +257,12 @@ fn regress(rows: &[&SsRow], group: impl Fn(&SsRow) -> Option<usize>, groups: usi
     }
     // The prior as pseudo-observations (see `PRIOR_WEIGHT`): each coefficient pulled toward its prior value in
     // relative terms, so a parameter the pool cannot identify stays at the prior instead of running off.
-    let hop_prior_ms = HOP_PRIOR_MS;
     let priors: Vec<f64> = (0..n)
         .map(|i| match i {
             i if i < 2 * groups && i % 2 == 0 => 1.0 / PRIOR.0,
             i if i < 2 * groups => PRIOR.1,
             i if i == 2 * groups => 1.0 / PRIOR_KV,
-            _ => hop_prior_ms,
+            _ => HOP_PRIOR_MS,
         })
         .collect();
     for (i, p) in priors.iter().enumerate() {

@@ -72,7 +72,7 @@ pub(crate) fn resolve_engine(
     }
     // Serving engines on GPUs: the per-layer overhead is the launch gap of each kernel in the layer's chain
     // (`model::kernels`; its floor enters the step time).
-    if p.id != "llama.cpp" && matches!(hw.kind, HardwareKind::DatacenterGpu | HardwareKind::WorkstationGpu | HardwareKind::ConsumerGpu) {
+    if crate::model::kernels::applies(crate::model::engine::EngineKind::of(p.id), hw.kind) {
         eff.overhead_us_per_layer = crate::model::kernels::per_layer(m) * crate::model::kernels::KERNEL_GAP_S * 1e6;
     }
     let mut used = Vec::new();
