@@ -142,7 +142,7 @@ fn llama_cpp_defaults_match_the_fit() {
         }
     }
     for (kind, f) in fits {
-        let e = engines::efficiency("llama.cpp", kind, tps_planner::model::hardware::Architecture::Other);
+        let e = engines::efficiency("llama.cpp", kind, tps_planner::model::hardware::Architecture::Other, None);
         println!(
             "  {:<16} {:>4} {:>7.3} {:>7.3} {:>9.2} {:>7.3}   defaults: {:>5.2} {:>5.2} {:>6.2} {:>5.2}",
             kind.id(),
@@ -340,7 +340,7 @@ fn served_compute_efficiency_matches_the_fit() {
     println!("vLLM/SGLang compute efficiency per generation (served runs, output tok/s, mean |log error|):");
     for arch in [Architecture::Ampere, Architecture::Hopper] {
         let (eta, n) = serving::fit_served_compute(arch, None).expect("served runs");
-        let default = engines::served_compute(arch);
+        let default = engines::served_compute(arch, None);
         println!("  {:<8} η_fl {eta:.2} over {n} runs (default {default:.2})", arch.id());
         assert!((default - eta).abs() <= 0.02, "{}: default {default} vs fit {eta:.2}", arch.id());
     }

@@ -157,6 +157,10 @@ proptest! {
         let bound = (1..=d.engine.max_batch)
             .map(|b| f64::from(b) / d.step(&d.decode_load(f64::from(b), 0.0)).seconds)
             .fold(0.0, f64::max);
+        // The front end's time is lognormal per request (CV `request_overhead_cv`): two levels measure different
+        // requests, so their mean TTFTs may differ by its sampling noise — three standard errors of a 200-request
+        // mean are allowed on top of 5 % (a tiny model's TTFT is mostly front end).
+        let fe_noise = 3.0 * d.engine.request_overhead_cv * d.engine.request_overhead_ms / 200f64.sqrt();
         let mut prev: Option<&LoadPoint> = None;
         for p in &r.sweep {
             for q in [&p.ttft_ms, &p.tpot_ms, &p.e2e_ms, &p.itl_ms] {
@@ -164,7 +168,7 @@ proptest! {
             }
             prop_assert!(p.system_tps <= bound * 1.0001, "system {} > bound {}", p.system_tps, bound);
             if let Some(a) = prev {
-                prop_assert!(p.ttft_ms.mean >= a.ttft_ms.mean * 0.95, "TTFT mean fell: {} -> {}", a.ttft_ms.mean, p.ttft_ms.mean);
+                prop_assert!(p.ttft_ms.mean >= a.ttft_ms.mean * 0.95 - fe_noise, "TTFT mean fell: {} -> {}", a.ttft_ms.mean, p.ttft_ms.mean);
                 prop_assert!(p.tpot_ms.p50 >= a.tpot_ms.p50 * 0.98, "TPOT p50 fell: {} -> {}", a.tpot_ms.p50, p.tpot_ms.p50);
             }
             prev = Some(p);

@@ -79,11 +79,11 @@ fn batched_cases(held_out: bool) -> Vec<Case> {
             let arch = tps_planner::presets::hardware::architecture(&row["hardware_key"]);
             match engine {
                 "tensorrt-llm" => {
-                    s.engine.compute_efficiency = Some(tps_planner::presets::engines::served_compute(arch));
+                    s.engine.compute_efficiency = Some(tps_planner::presets::engines::served_compute(arch, balance_of(&row["hardware_key"])));
                     s.engine.moe_efficiency = Some(1.0);
                 }
                 "lmdeploy" => {
-                    s.engine.compute_efficiency = Some(tps_planner::presets::engines::served_compute(arch));
+                    s.engine.compute_efficiency = Some(tps_planner::presets::engines::served_compute(arch, balance_of(&row["hardware_key"])));
                     s.engine.step_overhead_ms = Some(
                         1.0 + 0.01 * f64::from(tps_planner::presets::models::find(s.model.preset.as_deref().unwrap_or("")).map_or(32, |m| m.layers)),
                     );
@@ -274,8 +274,11 @@ const RATCHET_PREFILL_MEDIAN: f64 = 23.0;
 const RATCHET_PREFILL_P90: f64 = 63.0;
 const RATCHET_STATIC_TTFT_MEDIAN: f64 = 34.0;
 const RATCHET_BATCHED_MEDIAN: f64 = 15.5;
-const RATCHET_BATCHED_LOSO_MEDIAN: f64 = 26.5;
-const RATCHET_BATCHED_LOSO_P90: f64 = 58.0;
+// The batched leave-one-source-out bounds are the done-when (20 / 40 %), met since generations without
+// served runs take the served compute efficiency of their machine balance (presets::engines::served_reference:
+// 24.5 / 53.3 → 18.4 / 39.9 %, the TensorRT-LLM Blackwell rows held out taking Hopper's value instead of 0.5).
+const RATCHET_BATCHED_LOSO_MEDIAN: f64 = 20.0;
+const RATCHET_BATCHED_LOSO_P90: f64 = 40.0;
 const RATCHET_BATCHED_P90: f64 = 39.5;
 
 /// Whether batched row `id` is a MoE model (for the band classes).

@@ -212,6 +212,13 @@ impl Architecture {
 }
 
 impl Hardware {
+    /// Machine balance: dense 16-bit tensor FLOP per byte of memory bandwidth (one device), or `None` when
+    /// either is unknown.
+    #[must_use]
+    pub fn machine_balance(&self) -> Option<f64> {
+        (self.fp16_tflops > 0.0 && self.memory_bandwidth_gbps > 0.0).then(|| self.fp16_tflops * 1e3 / self.memory_bandwidth_gbps)
+    }
+
     /// Latency of one all-reduce between the devices, seconds: NVLink-class links (≥ 100 GB/s per direction),
     /// consumer GPUs over PCIe (no peer-to-peer, [`super::roofline::PCIE_ALLREDUCE_LATENCY_S`]) or other boards
     /// over PCIe ([`super::roofline::PCIE_P2P_ALLREDUCE_LATENCY_S`]).

@@ -47,8 +47,10 @@ pub const ALLREDUCE_LATENCY_S: f64 = 8e-6;
 /// 2–8 × RTX 4090 at 1–4 req/s (TPOT mean, decode-dominated): with NVLink's 8 µs they were predicted up to
 /// 2.5 × too fast (TP4: 6.7 ms TPOT predicted, 14.2 measured). One source only. (120 µs when the runs were
 /// simulated as steady states; 100 µs since they are simulated as the finite runs they were; 120 µs again since
-/// the kernel chain's gaps, `super::kernels`, took 10 µs per layer to ~16 for these dense models.)
-pub const PCIE_ALLREDUCE_LATENCY_S: f64 = 120e-6;
+/// the kernel chain's gaps, `super::kernels`, took 10 µs per layer to ~16 for these dense models; 80 µs since the
+/// RTX 4090's served compute efficiency follows its machine balance, `presets::engines::served_reference`, 0.35
+/// instead of a flat 0.5, so the prefill chunks among these decodes take longer.)
+pub const PCIE_ALLREDUCE_LATENCY_S: f64 = 80e-6;
 /// All-reduce latency per call between workstation or datacenter boards over PCIe (peer-to-peer enabled),
 /// seconds: an assumption (no tensor-parallel PCIe run of such boards in the data), between NVLink's 8 µs and
 /// the consumer boards' fitted 100 µs.

@@ -8,3 +8,14 @@ mod hardware_table;
 pub mod models;
 mod models_table;
 pub mod targets;
+
+/// A preset's citation. The native build keeps it (`tps presets` prints it under each hardware and model entry);
+/// the page's wasm build, which never shows it, compiles it out (about 10 KB of text, 4 KB gzipped).
+#[must_use]
+pub const fn cited(source: &'static str) -> &'static str {
+    if cfg!(target_arch = "wasm32") {
+        ""
+    } else {
+        source
+    }
+}

@@ -344,7 +344,8 @@ fn efficiency_note(inputs: Inputs) -> String {
             .with(|a| crate::model::hardware::Architecture::ALL.into_iter().find(|x| x.id() == a.as_str()))
             .unwrap_or_else(|| crate::model::hardware::Architecture::typical_for(kind))
     });
-    let e = presets::engines::efficiency(&id, kind, arch);
+    let balance = presets::hardware::find(&inputs.hw_preset.get()).and_then(|h| h.fp16_tflops.map(|f| f * 1e3 / h.bandwidth_gbps));
+    let e = presets::engines::efficiency(&id, kind, arch, balance);
     format!(
         "Efficiency class: {}, {} generation, with {engine} — weights streamed at {:.0} % of the bandwidth, KV cache at {:.0} %, compute at {:.0} % of peak (fitted defaults; see Defaults used).",
         kind_label(kind),

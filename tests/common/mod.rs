@@ -94,6 +94,11 @@ pub fn machine_memory_gb(row: &HashMap<String, String>) -> Option<f64> {
     digits.parse().ok()
 }
 
+/// The machine balance (dense 16-bit FLOP per byte) of a hardware preset, for the served compute prior.
+pub fn balance_of(hardware_key: &str) -> Option<f64> {
+    tps_planner::presets::hardware::find(hardware_key).and_then(|h| h.fp16_tflops.map(|f| f * 1e3 / h.bandwidth_gbps))
+}
+
 pub fn resolve(s: &Scenario) -> Resolved {
     s.resolve().unwrap_or_else(|e| panic!("{e}"))
 }

@@ -51,7 +51,7 @@ fn llama_cpp_current_build_overhead_matches_the_fit() {
                 if (base.hardware.kind == K::AppleSilicon) != apple || (apple && !matches!(base.hardware.architecture, A::AppleM3 | A::AppleM4)) {
                     continue;
                 }
-                let old = engines::efficiency("llama.cpp", base.hardware.kind, base.hardware.architecture).step_overhead_ms(base.model.layers);
+                let old = engines::efficiency("llama.cpp", base.hardware.kind, base.hardware.architecture, None).step_overhead_ms(base.model.layers);
                 let mut t = s.clone();
                 t.engine.step_overhead_ms = Some(old * f);
                 let d = resolve(&t).deployment;

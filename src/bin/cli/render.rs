@@ -84,6 +84,7 @@ pub(super) fn presets_list(which: Option<PresetTable>) -> String {
                 h.name,
                 if h.verified { "" } else { " (unverified)" }
             );
+            out += &format!("{:<22} source: {}\n", "", h.source);
         }
     }
     if all || w == "models" {
@@ -93,6 +94,7 @@ pub(super) fn presets_list(which: Option<PresetTable>) -> String {
                 "{:<18} {:>7.2} B {:>6.2} B act {:>4} L {:>3}×{:<4} {}\n",
                 m.id, m.params_b, m.active_params_b, m.layers, m.kv_heads, m.head_dim, m.name
             );
+            out += &format!("{:<18} source: {}\n", "", m.source);
         }
     }
     if all || w == "quant" {

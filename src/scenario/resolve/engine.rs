@@ -61,7 +61,7 @@ pub(crate) fn resolve_engine(
     m: &ModelShape,
     defaults: &mut Vec<String>,
 ) -> Result<EngineParams, ScenarioError> {
-    let mut eff = presets::engines::efficiency(p.id, hw.kind, hw.architecture);
+    let mut eff = presets::engines::efficiency(p.id, hw.kind, hw.architecture, hw.machine_balance());
     if p.id == "llama.cpp" {
         eff.overhead_us_per_layer *= presets::engines::llama_cpp_build_overhead_factor(hw.kind, hw.architecture, s.version.as_deref());
         // Back ends other than CUDA and Metal stream weights and KV less efficiently.
@@ -94,7 +94,15 @@ pub(crate) fn resolve_engine(
         used.push(format!("η_kv {:.2}", eff.kv_bandwidth));
     }
     if s.compute_efficiency.is_none() {
-        used.push(format!("η_fl {:.2}", eff.compute));
+        let reference = presets::engines::served_reference(hw.architecture, hw.machine_balance());
+        let served = matches!(p.id, "vllm" | "sglang") && crate::model::kernels::applies(crate::model::engine::EngineKind::of(p.id), hw.kind);
+        if served && reference != hw.architecture {
+            // A generation without served runs borrows the fitted one of its machine balance: say so.
+            let balance = hw.machine_balance().map_or_else(|| "unknown".to_string(), |b| format!("{b:.0} FLOP/B"));
+            used.push(format!("η_fl {:.2} ({}'s, by machine balance {balance})", eff.compute, reference.id()));
+        } else {
+            used.push(format!("η_fl {:.2}", eff.compute));
+        }
     }
     if s.step_overhead_ms.is_none() {
         used.push(format!("overhead {:.2} ms/step", eff.step_overhead_ms(m.layers)));
