@@ -338,12 +338,16 @@ fn request_overhead_fit() {
 fn served_compute_efficiency_matches_the_fit() {
     use tps_planner::model::hardware::Architecture;
     println!("vLLM/SGLang compute efficiency per generation (served runs, output tok/s, mean |log error|):");
+    let mut drifted = Vec::new();
     for arch in [Architecture::Ampere, Architecture::Hopper] {
         let (eta, n) = serving::fit_served_compute(arch, None).expect("served runs");
         let default = engines::served_compute(arch, None);
         println!("  {:<8} η_fl {eta:.2} over {n} runs (default {default:.2})", arch.id());
-        assert!((default - eta).abs() <= 0.02, "{}: default {default} vs fit {eta:.2}", arch.id());
+        if (default - eta).abs() > 0.02 {
+            drifted.push(format!("{}: default {default} vs fit {eta:.2}", arch.id()));
+        }
     }
+    assert!(drifted.is_empty(), "{drifted:?}");
 }
 
 /// The front-end time's variability (`presets::engines::REQUEST_OVERHEAD_CV`), fitted on the low-load served runs'

@@ -49,8 +49,9 @@ pub const ALLREDUCE_LATENCY_S: f64 = 8e-6;
 /// simulated as steady states; 100 µs since they are simulated as the finite runs they were; 120 µs again since
 /// the kernel chain's gaps, `super::kernels`, took 10 µs per layer to ~16 for these dense models; 80 µs since the
 /// RTX 4090's served compute efficiency follows its machine balance, `presets::engines::served_reference`, 0.35
-/// instead of a flat 0.5, so the prefill chunks among these decodes take longer.)
-pub const PCIE_ALLREDUCE_LATENCY_S: f64 = 80e-6;
+/// instead of a flat 0.5, so the prefill chunks among these decodes take longer; 110 µs since Ampere's efficiency,
+/// which those cards take, is 0.48 instead of 0.35 — the fit is flat between 100 and 120 µs.)
+pub const PCIE_ALLREDUCE_LATENCY_S: f64 = 110e-6;
 /// All-reduce latency per call between workstation or datacenter boards over PCIe (peer-to-peer enabled),
 /// seconds: an assumption (no tensor-parallel PCIe run of such boards in the data), between NVLink's 8 µs and
 /// the consumer boards' fitted 100 µs.

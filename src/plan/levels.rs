@@ -25,6 +25,10 @@ pub fn levels(d: &Deployment, w: &Workload) -> Vec<f64> {
             v.dedup();
             v
         }
+        // A finite benchmark run of an offline load releases all its requests at once (`vllm bench serve`
+        // without a rate or a concurrency limit): as many users as requests, so the requests the engine cannot
+        // batch yet wait in its queue and their TTFT holds that wait. The steady state runs the fullest batch.
+        Load::Offline if w.benchmark_run => vec![f64::from(w.requests.max(1))],
         Load::Offline => vec![running_batch(d, w, f64::INFINITY).max(1.0)],
         Load::Concurrency(_) => {
             let cap = running_batch(d, w, f64::INFINITY).max(1.0) * 1.5;

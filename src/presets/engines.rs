@@ -236,8 +236,10 @@ pub fn served_reference(arch: Architecture, balance: Option<f64>) -> Architectur
 /// devices (H200: 206, H100 SXM: 295): the midpoint of the two generations' means, 177 and 250.
 pub const SERVED_BALANCE_SPLIT: f64 = 210.0;
 
-/// See [`served_compute`].
-pub const SERVED_COMPUTE_AMPERE: f64 = 0.35;
+/// See [`served_compute`]. 0.35 until 2026-12, while the runs that release every request at once were scored
+/// against the steady-state peak at the fullest batch instead of the finite run they were (A100's fullest batch,
+/// 256, ran no queue at all); scored as those runs, A100's served runs fit 0.48.
+pub const SERVED_COMPUTE_AMPERE: f64 = 0.48;
 /// See [`served_compute`].
 pub const SERVED_COMPUTE_HOPPER: f64 = 0.30;
 
@@ -259,8 +261,9 @@ pub fn request_overhead_ms(engine: &str) -> f64 {
 
 /// Coefficient of variation of the front-end time from request to request (lognormal), fitted by
 /// `tests/fit.rs` on the low-load served runs' TTFT P99 (0.5 while SGLang's front end was 68 ms; 0.7 since part
-/// of that proved to be prefill: a smaller mean front end needs a wider spread for the same measured tail).
-pub const REQUEST_OVERHEAD_CV: f64 = 0.7;
+/// of that proved to be prefill: a smaller mean front end needs a wider spread for the same measured tail; 0.65
+/// since A100's served compute efficiency is 0.48, not 0.35).
+pub const REQUEST_OVERHEAD_CV: f64 = 0.65;
 
 /// vLLM's per-request front-end time, ms (see [`request_overhead_ms`]).
 pub const VLLM_REQUEST_OVERHEAD_MS: f64 = 12.0;

@@ -229,7 +229,7 @@ pub fn fit_served_compute(arch: tps_planner::model::hardware::Architecture, excl
             if !r.memory.fits {
                 continue;
             }
-            let p = if run.offline { r.peak.system_tps } else { r.sweep[0].system_tps };
+            let p = r.sweep[0].system_tps;
             if p > 0.0 {
                 errs.push((p / m).ln().abs());
             }
