@@ -37,6 +37,19 @@
 //! while gpt-oss-120b's fused path went from 2.0 to 4.0 (measured 2.31). The band under load for MoE models says
 //! what is left (±179 %, `plan::band`; ±286 % until the runs that release every request at once were simulated
 //! as such, 2026-12: their throughput had been scored against the steady state at the fullest batch).
+//!
+//! **Known misses at large batches** (the all-at-once runs, 1,000 ShareGPT prompts at t = 0, in-sample): on A100s
+//! vLLM's gpt-oss-120b/20b runs are now right to a few per cent in output, TTFT and TPOT (24.9 s vs 24.8 s TTFT
+//! P50; 87 vs 91 ms TPOT P50); on one H100 gpt-oss-120b is decoded at a batch about three times too large (TPOT
+//! 90 ms predicted vs 48, TTFT 6.3 s vs 26 s). The cause is memory, not kernels: vLLM reports "Model loading took
+//! 64.38 GiB" for this model on one H100 (vLLM issue #33155), where this model counts 57.8 GiB — the attention,
+//! embeddings and head are BF16, not MXFP4, and vLLM pads the MXFP4 expert matrices from hidden 2,880 to 3,072
+//! for its kernels — so the real engine has about 4 GiB for KV, not 13.6 GB. Not modelled yet: a per-tensor
+//! format (experts vs the rest) and engine padding. Big MoE models on 8 Hopper GPUs at batches of ~1,000
+//! (DeepSeek-R1 on H200, Qwen3-235B on H100) decode 1.5–2.5 × slower than modelled while their throughput is
+//! within 15–50 %: the step at hundreds of sequences is longer than the bytes and FLOPs say, at 30+ tokens per
+//! expert, where the cookbook's runs at 16–64 users on B200 are 20–35 % faster than modelled — one flat
+//! `moe_efficiency` cannot be both.
 
 use serde::{Deserialize, Serialize};
 
