@@ -151,3 +151,25 @@ fn issue11_agent_task_target_sizes_capacity_and_fleet() {
     let f = r.fleet.as_ref().unwrap();
     assert_eq!(f.replicas, (200.0 / op.concurrency.unwrap()).ceil() as u64);
 }
+
+/// gpt-oss's MXFP4 release quantises the routed experts only: its attention, embeddings and head are BF16 under the
+/// serving engines and Q8_0 in llama.cpp's GGUF (`quant::dense_part_bits`). 4.25 bits over every parameter gave
+/// gpt-oss-120b 62.1 GB (57.8 GiB); llama.cpp prints its GGUF as 59.02 GiB and vLLM loads it in 64.38 GiB (the
+/// rest of which is vLLM's padding of the expert matrices).
+#[test]
+fn experts_only_formats_count_the_other_tensors_at_their_own_width() {
+    let weights = |engine: &str, fmt: &str, model: &str| {
+        let s = scenario(&format!(
+            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"{model}"}},"quantization":{{"weights":"{fmt}"}},"engine":{{"preset":"{engine}"}},"workload":{{"load":{{"concurrency":[1]}}}}}}"#
+        ));
+        plan::evaluate_analytic(&s).unwrap().memory.weights_gb
+    };
+    let gib = 1024f64.powi(3) / 1e9;
+    let (vllm, gguf) = (weights("vllm", "mxfp4", "gpt-oss-120b"), weights("llama.cpp", "mxfp4", "gpt-oss-120b"));
+    assert!((gguf / gib / 59.02 - 1.0).abs() < 0.02, "llama.cpp: {:.2} GiB vs the GGUF's 59.02", gguf / gib);
+    assert!(vllm > gguf && vllm / gib > 59.5 && vllm / gib < 64.38, "vLLM: {:.2} GiB (loads 64.38 with its padding)", vllm / gib);
+    // Another format, or MXFP4 on a model not released in it, covers every tensor.
+    assert!((weights("vllm", "fp8", "gpt-oss-120b") - 116.83).abs() < 0.01);
+    let qwen = weights("vllm", "mxfp4", "qwen3-30b-a3b");
+    assert!((qwen / weights("vllm", "bf16", "qwen3-30b-a3b") - 4.25 / 16.0).abs() < 1e-9, "{qwen}");
+}

@@ -167,10 +167,18 @@ fn band_class(c: &Case) -> String {
 // fits of the served compute efficiency used it too); with Ampere's η_fl refitted 0.35 → 0.48, the PCIe all-reduce
 // 80 → 110 µs (its fit is flat between 100 and 120) and the front end's CV 0.70 → 0.65: output 32.5 → 27.7 %,
 // TTFT 68.0/58.6/70.5 %, TPOT 24.7/24.0/40.4 % (10.7/12.3/22.2 % without the PCIe tensor-parallel runs), MoE band
-// 286 → 179 %; their own latencies are scored apart (RATCHET_BURST_*).
-const RATCHET_OUTPUT: f64 = 28.0;
+// 286 → 179 %; their own latencies are scored apart (RATCHET_BURST_*). gpt-oss's MXFP4 release then counted its
+// attention, embeddings and head at BF16, as the checkpoint and vLLM's loading figures have them
+// (`quant::dense_part_bits`): 23 of the 31 figures it moved got better (output tok/s p90 109 → 95 %), but the
+// median went 27.7 → 29.6 % — the low-load gpt-oss runs on A100 are now 7–12 % slow, as the experts' flat 0.5
+// efficiency now counts against more bytes (published kernel timings stream touched experts at 60–87 % of
+// bandwidth: the next change). The bound follows to 30 (it was 33 at the start of the session), and TPOT mean's
+// 24.7 → 25.8 % takes the TPOT bound 25.5 → 26: a loosening, for a correction the checkpoint and vLLM's loading
+// figures confirm; the experts' bandwidth efficiency is what should win it back (tried alone it sends the fitted
+// front end, MoE and compute efficiencies on a long walk: vLLM's front end 12 → 48 ms, Hopper's η_fl 0.30 → 0.24).
+const RATCHET_OUTPUT: f64 = 30.0;
 const RATCHET_TTFT: f64 = 72.0;
-const RATCHET_TPOT: f64 = 25.5;
+const RATCHET_TPOT: f64 = 26.0;
 const RATCHET_TPOT_P99: f64 = 41.0;
 
 /// Ratchets of the runs that release every request at once (their latencies, leave-one-source-out, current

@@ -29,6 +29,14 @@
 //! Compute dtype: the matmul rate a format can use. Weight-only formats (GGUF k-quants, AWQ, GPTQ) dequantise
 //! to F16 and use the F16 tensor rate; FP8 uses the FP8 rate where the hardware has it; NVFP4/MXFP4 use the
 //! FP4 rate on Blackwell-class parts, else fall back to FP8, else F16; INT8 W8A8 uses the INT8 rate.
+//!
+//! **Experts-only formats** ([`dense_part_bits`]): a MoE model released in MXFP4 (gpt-oss) quantises only the
+//! routed experts' matrices; attention, router, embeddings and the head stay BF16 (the checkpoint's
+//! `modules_to_not_convert`), and vLLM and SGLang run them so — vLLM reports "Model loading took 64.38 GiB" for
+//! gpt-oss-120b on one H100 (vLLM issue #33155; 65.97 GiB with its Marlin path, #23278), where 4.25 bits over every
+//! parameter give 57.8 GiB. llama.cpp's gpt-oss GGUF keeps those tensors at Q8_0 (59.02 GiB, 4.34 bits per weight
+//! as llama.cpp prints it, llama.cpp issue #15253). What remains of vLLM's 64–66 GiB is its padding of the expert
+//! matrices for its kernels (hidden 2,880 → 3,072), which this model does not count.
 
 use serde::{Deserialize, Serialize};
 
@@ -77,6 +85,15 @@ pub const WEIGHT_FORMATS: &[WeightFormat] = &[
     WeightFormat { id: "nvfp4", label: "NVFP4", bits: 4.5, compute: ComputeDtype::Fp4 },
     WeightFormat { id: "mxfp4", label: "MXFP4", bits: 4.25, compute: ComputeDtype::Fp4 },
 ];
+
+/// Bits per weight of a MoE model's non-expert tensors when its weight format `format` quantises the experts only:
+/// the model's own MXFP4 release (`native`), whose other tensors are BF16 under the serving engines and Q8_0 in
+/// llama.cpp's GGUF. `None`: the format covers every tensor (any other format, or a dense model).
+#[must_use]
+pub fn dense_part_bits(format: Option<&str>, native: Option<&str>, engine: &str, moe: bool) -> Option<f64> {
+    let experts_only = moe && native == Some("mxfp4") && format.is_some_and(|f| f.eq_ignore_ascii_case("mxfp4"));
+    experts_only.then_some(if engine == "llama.cpp" { 8.5 } else { 16.0 })
+}
 
 /// Looks a weight format up by id (case-insensitive).
 #[must_use]

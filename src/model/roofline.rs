@@ -97,6 +97,10 @@ pub struct Deployment {
     pub hardware: Hardware,
     pub model: ModelShape,
     pub weight_bits: f64,
+    /// Bits per weight of everything but the routed experts (attention, router, shared experts, embeddings, head):
+    /// `weight_bits` unless the format quantises the experts only, as gpt-oss's MXFP4 release does
+    /// ([`crate::model::quant::dense_part_bits`]).
+    pub dense_bits: f64,
     pub compute_dtype: ComputeDtype,
     pub kv_elem_bytes: f64,
     pub engine: EngineParams,
@@ -158,13 +162,16 @@ impl Deployment {
     /// Bytes of all weights.
     #[must_use]
     pub fn weight_bytes(&self) -> f64 {
-        self.model.params_b * 1e9 * self.weight_bits / 8.0
+        let experts = self.model.expert_split().0 * f64::from(self.model.moe.experts) * f64::from(u8::from(self.model.is_moe()));
+        (experts * self.weight_bits + (self.model.params_b * 1e9 - experts) * self.dense_bits) / 8.0
     }
 
     /// Bytes of weights streamed by a step carrying `tokens` tokens.
     #[must_use]
     pub fn weight_bytes_read(&self, tokens: f64) -> f64 {
-        self.model.params_read_per_step(tokens) * self.weight_bits / 8.0
+        let experts = self.model.experts_touched(tokens) * self.model.expert_split().0;
+        let read = self.model.params_read_per_step(tokens);
+        (experts.min(read) * self.weight_bits + (read - experts).max(0.0) * self.dense_bits) / 8.0
     }
 
     /// How many copies of each KV head exist over the devices. Tensor parallelism splits the KV heads across

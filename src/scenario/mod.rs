@@ -162,6 +162,12 @@ impl Scenario {
         }
         let native = self.model.preset.as_deref().and_then(presets::models::find).map(|m| m.native_weights);
         let (weight_bits, compute_dtype) = resolve_quant(&self.quantization, engine_preset.id, native, &mut defaults)?;
+        let format = self
+            .quantization
+            .weights
+            .as_deref()
+            .or_else(|| self.quantization.weight_bits.is_none().then(|| default_weights(engine_preset.id, native)));
+        let dense_bits = quant::dense_part_bits(format, native, engine_preset.id, model.is_moe()).unwrap_or(weight_bits);
         let kv_id = self.quantization.kv_cache.clone().unwrap_or_else(|| "fp16".into());
         let kv = quant::kv_format(&kv_id).ok_or_else(|| unknown("quantization.kv_cache", &kv_id, quant::KV_FORMATS.iter().map(|k| k.id)))?;
         let engine = resolve_engine(&self.engine, engine_preset, &hardware, &model, &mut defaults)?;
@@ -187,7 +193,7 @@ impl Scenario {
             }
         };
         let mut resolved = Resolved {
-            deployment: Deployment { hardware, model, weight_bits, compute_dtype, kv_elem_bytes: kv.bytes, engine },
+            deployment: Deployment { hardware, model, weight_bits, dense_bits, compute_dtype, kv_elem_bytes: kv.bytes, engine },
             workload,
             target,
             defaults_used: defaults,
