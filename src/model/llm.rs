@@ -22,7 +22,8 @@
 //! MoE throughput is within 20 % median / 42 % p90 (45 rows), served MoE output tok/s on current engines 35 % /
 //! 179 % (104 runs; the tail is mostly engine releases whose MoE path is immature on that GPU — SGLang 0.5.4 ran
 //! gpt-oss-20b on an A100 at 266 tok/s where vLLM 0.11 ran it at 4,620 on the same GPU and benchmark, and
-//! TensorRT-LLM 1.0 ran DeepSeek-R1 on 8 × H200 at half SGLang's speed: no physics tells those apart), and llama.cpp MoE token batches of 2–16 tokens per pass are over-predicted by
+//! TensorRT-LLM 1.0 ran DeepSeek-R1 on 8 × H200 at half SGLang's speed: no physics tells those apart), and
+//! llama.cpp MoE token batches of 2–16 tokens per pass are over-predicted by
 //! +96 % (49 rows; 12.9 % median on CUDA for Qwen3-30B-A3B, +100–140 % on the Vulkan and ROCm back ends of one
 //! AMD iGPU). What the model lacks, in order of the evidence: (1) the efficiency of the expert GEMMs as a function
 //! of tokens per expert — at 1–2 tokens an expert runs as a matrix-vector kernel launched per expert (per token on
@@ -40,12 +41,13 @@
 //!
 //! **Known misses at large batches** (the all-at-once runs, 1,000 ShareGPT prompts at t = 0, in-sample): on A100s
 //! vLLM's gpt-oss-120b/20b runs are now right to a few per cent in output, TTFT and TPOT (24.9 s vs 24.8 s TTFT
-//! P50; 87 vs 91 ms TPOT P50); on one H100 gpt-oss-120b is decoded at a batch about three times too large (TPOT
-//! 90 ms predicted vs 48, TTFT 6.3 s vs 26 s). The cause is memory, not kernels: vLLM reports "Model loading took
-//! 64.38 GiB" for this model on one H100 (vLLM issue #33155), where this model counts 57.8 GiB — the attention,
-//! embeddings and head are BF16, not MXFP4, and vLLM pads the MXFP4 expert matrices from hidden 2,880 to 3,072
-//! for its kernels — so the real engine has about 4 GiB for KV, not 13.6 GB. Not modelled yet: a per-tensor
-//! format (experts vs the rest) and engine padding. Big MoE models on 8 Hopper GPUs at batches of ~1,000
+//! P50; 87 vs 91 ms TPOT P50); on one H100 gpt-oss-120b is decoded at a batch about twice too large (TPOT 87 ms
+//! predicted vs 48, TTFT 6.3 s vs 26 s). The cause is memory, not kernels: vLLM reports "Model loading took
+//! 64.38 GiB" for this model on one H100 (vLLM issue #33155). Its BF16 attention, embeddings and head are counted
+//! since 2026-12 (`super::quant::dense_part_bits`: 57.8 → 59.9 GiB, KV space 13.6 → 11.4 GB); what is not is
+//! vLLM's padding of the MXFP4 expert matrices (hidden 2,880 → 3,072) and a profile-run reserve that grows with
+//! the sequences it may run (the sampler's logits over a 201k vocabulary), which leave the real engine a few GiB
+//! for KV (logs at 0.9 utilisation show 1.7 GiB or less, vLLM issues #23278, #27508). Big MoE models on 8 Hopper GPUs at batches of ~1,000
 //! (DeepSeek-R1 on H200, Qwen3-235B on H100) decode 1.5–2.5 × slower than modelled while their throughput is
 //! within 15–50 %: the step at hundreds of sequences is longer than the bytes and FLOPs say, at 30+ tokens per
 //! expert, where the cookbook's runs at 16–64 users on B200 are 20–35 % faster than modelled — one flat

@@ -162,7 +162,8 @@ impl Deployment {
     /// Bytes of all weights.
     #[must_use]
     pub fn weight_bytes(&self) -> f64 {
-        let experts = self.model.expert_split().0 * f64::from(self.model.moe.experts) * f64::from(u8::from(self.model.is_moe()));
+        // A dense model has no experts (`expert_split` gives 0 per expert).
+        let experts = self.model.expert_split().0 * f64::from(self.model.moe.experts);
         (experts * self.weight_bits + (self.model.params_b * 1e9 - experts) * self.dense_bits) / 8.0
     }
 
