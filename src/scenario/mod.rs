@@ -162,6 +162,7 @@ impl Scenario {
         }
         let native = self.model.preset.as_deref().and_then(presets::models::find).map(|m| m.native_weights);
         let (weight_bits, compute_dtype) = resolve_quant(&self.quantization, engine_preset.id, native, &mut defaults)?;
+        // The weight format by id: the user's, or the default when no bits were typed either (`None`: custom bits).
         let format = self
             .quantization
             .weights
@@ -199,12 +200,7 @@ impl Scenario {
             defaults_used: defaults,
             backend,
             quantization: {
-                let id = self
-                    .quantization
-                    .weights
-                    .clone()
-                    .or_else(|| self.quantization.weight_bits.is_none().then(|| default_weights(engine_preset.id, native).to_string()));
-                let name = id.as_deref().and_then(quant::weight_format).map_or("custom", |f| f.label);
+                let name = format.and_then(quant::weight_format).map_or("custom", |f| f.label);
                 format!("{name}, {weight_bits} bits")
             },
             max_context: self.model.preset.as_deref().and_then(presets::models::find).map(|m| m.max_context),
