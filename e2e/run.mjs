@@ -102,7 +102,7 @@ await test('thousands separators are accepted ("3,350")', async () => {
 });
 
 await test('charts are drawn (non-blank canvases)', async () => {
-  for (const id of ['chart-throughput', 'chart-latency', 'chart-pareto']) {
+  for (const id of ['chart-throughput', 'chart-latency', 'chart-pareto', 'chart-roofline']) {
     const p = await canvasPrint(page, id);
     assert(p.ink > p.total * 0.01, `${id} looks blank: ${p.ink} inked pixels of ${p.total}`);
   }
@@ -826,15 +826,19 @@ await test('issue 9: per-user and system are two stacked panels (both drawn), la
   await context.close();
 });
 
-await test('issue 9: dark theme follows the OS, the toggle switches and is remembered; charts stay on a light card', async () => {
+await test('issue 9: dark theme follows the OS, the toggle switches and is remembered; the charts go dark with it', async () => {
   const { page: p9, context } = await openPage(origin + '/', { colorScheme: 'dark' });
   const lum = () => p9.evaluate(() => {
     const [r, g, b] = getComputedStyle(document.body.parentElement).backgroundColor.match(/\d+/g).map(Number);
     return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
   });
   assert((await lum()) < 0.2, `OS dark, page background luminance ${await lum()}`);
+  // The chart's card takes the theme's; its canvas (drawn for white) is shown inverted (the roofline test checks
+  // the toggle and print).
   const card = await p9.evaluate(() => getComputedStyle(document.querySelector('.chart')).backgroundColor);
-  assert(card === 'rgb(255, 255, 255)', `chart card in dark: ${card}`);
+  assert(card !== 'rgb(255, 255, 255)', `chart card in dark: ${card}`);
+  const filter = await p9.evaluate(() => getComputedStyle(document.querySelector('#chart-throughput')).filter);
+  assert(/invert/.test(filter), `chart canvas in dark: filter ${filter}`);
   await p9.screenshot({ path: path.join(shots, '15-dark.png') });
   await p9.click('#theme-toggle');
   assert((await lum()) > 0.8, 'the toggle did not switch to light');
@@ -1025,6 +1029,49 @@ await test('the trade-off chart: tok/s per user against tok/s per GPU, drawn, wi
   await ph.page.locator('figure.pareto').screenshot({ path: path.join(shots, '18-tradeoff-phone.png') });
   await ph.page.locator('.scrub').screenshot({ path: path.join(shots, '17-scrubber-phone.png') });
   await ph.context.close();
+});
+
+await test('issue 9: the roofline chart — decode on the memory slope, prefill under the flat roof, the ridge named with the numbers; the explanation reads them; it follows the inputs and the scrubber; exports; dark charts are inverted on screen, never in print', async () => {
+  const { page: p5, context, errors: e5 } = await openPage(origin + '/');
+  const r = await canvasPrint(p5, 'chart-roofline');
+  assert(r.ink > r.total * 0.02, `roofline chart looks blank: ${r.ink} of ${r.total}`);
+  assert(/memory-bound and prefill compute-bound/.test(await p5.textContent('figure.roofline figcaption')), 'caption');
+  // The SVG export carries the ridge of the default H100 SXM (989 TFLOP/s ÷ 3.35 TB/s = 295 FLOP/byte).
+  const [dl] = await Promise.all([p5.waitForEvent('download'), p5.click('#chart-roofline-svg')]);
+  const svg = fs.readFileSync(await dl.path(), 'utf8');
+  assert(/ridge: 295 FLOP\/byte/.test(svg) && /arithmetic intensity/.test(svg) && /prefill, 512 prompt tokens/.test(svg) && /operating point/.test(svg), 'SVG export lacks the ridge, axis, prefill or operating point');
+  // "How to read this" reads the same ridge and puts the decode step left of it, the prefill right of it.
+  const explain = (await p5.textContent('.explain')).replace(/\u2009/g, '');
+  assert(/can do 295 FLOPs per byte/.test(explain) && /left of the ridge: memory-bound/.test(explain) && /512 prompt tokens does \d+, right of the ridge: compute-bound/.test(explain), `explanation: ${explain.slice(explain.indexOf('roofline'), explain.indexOf('roofline') + 400)}`);
+  // A faster memory moves the slope: redrawn. The scrubber's pick moves a ring on it.
+  await p5.fill('#hardware-memory_bandwidth_gbps', '8000');
+  await p5.waitForTimeout(500);
+  const r2 = await canvasPrint(p5, 'chart-roofline');
+  assert(r2.h !== r.h, 'the roofline did not follow the bandwidth');
+  await p5.locator('#scrub').focus();
+  await p5.keyboard.press('Home');
+  await p5.waitForTimeout(300);
+  assert((await canvasPrint(p5, 'chart-roofline')).h !== r2.h, 'the picked level did not move on the roofline');
+  await p5.fill('#hardware-memory_bandwidth_gbps', '');
+  await p5.waitForTimeout(400);
+  await p5.locator('figure.roofline').screenshot({ path: path.join(shots, '20-roofline.png') });
+  // Dark theme: the canvases are shown through an invert filter (drawn for white); print shows them as drawn,
+  // and leaves the roofline out (the report is one page).
+  const filter = () => p5.evaluate(() => getComputedStyle(document.querySelector('#chart-roofline')).filter);
+  assert(!/invert/.test(await filter()), `light theme filters the chart: ${await filter()}`);
+  await p5.emulateMedia({ colorScheme: 'dark' });
+  assert(/invert/.test(await filter()), `dark theme does not invert the chart: ${await filter()}`);
+  await p5.locator('figure.roofline').screenshot({ path: path.join(shots, '20-roofline-dark.png') });
+  await p5.click('#theme-toggle');
+  const forced = await p5.evaluate(() => document.documentElement.getAttribute('data-theme'));
+  assert(forced === 'light' && !/invert/.test(await filter()), `the toggle to ${forced} left the chart ${await filter()}`);
+  await p5.click('#theme-toggle');
+  assert(/invert/.test(await filter()), 'the toggle back to dark did not invert the chart');
+  await p5.emulateMedia({ media: 'print', colorScheme: 'dark' });
+  assert((await p5.evaluate(() => getComputedStyle(document.querySelector('#chart-throughput')).filter)) === 'none', 'print inverts the charts');
+  assert((await p5.evaluate(() => getComputedStyle(document.querySelector('figure.roofline')).display)) === 'none', 'the roofline prints (the report is one page)');
+  assert(e5.length === 0, `console errors: ${e5.slice(0, 2).join(' | ')}`);
+  await context.close();
 });
 
 await test('issue 9: the memory bar shows weights, KV cache at the operating point and the peak, free space and the reserve; it follows the inputs', async () => {

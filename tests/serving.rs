@@ -206,9 +206,9 @@ fn served_runs_accuracy() {
         }
     }
     if let Ok(path) = std::env::var("TPS_VALIDATION_CSV") {
-        let mut out = String::from("id,group,metric,predicted,measured\n");
+        let mut out = String::from("id,group,era,metric,predicted,measured\n");
         for c in &cases {
-            out.push_str(&format!("{},{},{},{},{}\n", c.id, c.source, c.metric, c.predicted, c.measured));
+            out.push_str(&format!("{},{},{},{},{},{}\n", c.id, c.source, c.kind, c.metric, c.predicted, c.measured));
         }
         std::fs::write(&path, out).unwrap();
     }

@@ -5,6 +5,7 @@
 
 pub mod latency;
 pub mod pareto;
+pub mod roofline;
 pub mod throughput;
 
 use plotters::chart::DualCoordChartContext;
@@ -245,11 +246,12 @@ fn builder<'a, 'b, DB: DrawingBackend>(root: &'a DrawingArea<DB, Shift>, scale: 
     b
 }
 
-/// Draws the mesh: the load axis described `x_desc`, the left axis `y_desc`.
+/// Draws the mesh: the load axis described `x_desc`, the left axis `y_desc` with its ticks formatted by `y_fmt`.
 fn mesh<DB: DrawingBackend, X, Y>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
     scale: f64,
     (x_desc, y_desc): (&str, &str),
+    y_fmt: &dyn Fn(&f64) -> String,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>
 where
     X: Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
@@ -262,7 +264,7 @@ where
         .label_style((SANS, 12.0 * scale))
         .axis_desc_style((SANS, 13.0 * scale))
         .x_label_formatter(&load_tick)
-        .y_label_formatter(&y_tick)
+        .y_label_formatter(y_fmt)
         .light_line_style(RGBColor(238, 238, 238))
         .draw()
 }
@@ -278,7 +280,7 @@ pub(crate) fn panel<'a, DB: DrawingBackend>(
     (x_desc, y_desc): (Option<&str>, &str),
 ) -> Result<ChartContext<'a, DB, LogLin>, DrawingAreaErrorKind<DB::ErrorType>> {
     let mut chart = builder(root, scale, if x_desc.is_some() { 40.0 } else { 0.0 }, 0.0).build_cartesian_2d((xlo..xhi).log_scale(), 0.0..ymax)?;
-    mesh(&mut chart, scale, (x_desc.unwrap_or(""), y_desc))?;
+    mesh(&mut chart, scale, (x_desc.unwrap_or(""), y_desc), &y_tick)?;
     Ok(chart)
 }
 
@@ -293,7 +295,7 @@ pub(crate) fn dual_axis_chart<'a, DB: DrawingBackend>(
     let mut chart = builder(root, scale, 40.0, 64.0)
         .build_cartesian_2d((xlo..xhi).log_scale(), 0.0..ymax)?
         .set_secondary_coord((xlo..xhi).log_scale(), 0.0..y2max);
-    mesh(&mut chart, scale, descs)?;
+    mesh(&mut chart, scale, descs, &y_tick)?;
     Ok(chart)
 }
 
@@ -393,6 +395,43 @@ mod tests {
         let picked = svg(&d).unwrap();
         assert!(picked.contains("level picked below") && picked.matches("<circle").count() == plain.matches("<circle").count() + 2);
         d.points.clear();
+        assert!(svg(&d).is_err(), "nothing to draw is an error, not a panic");
+    }
+
+    #[test]
+    fn the_roofline_puts_decode_on_the_slope_and_prefill_under_the_flat_roof() {
+        let r = h100_8b(r#"{"prompt_tokens":1024,"output_tokens":256,"requests":200,"load":{"concurrency":[1,8,64,256]}}"#);
+        let mut d = crate::plan::charts::roofline(&r);
+        // H100 SXM at BF16: 989 TFLOP/s over 3.35 TB/s, the ridge at 295 FLOP/byte.
+        assert_eq!((d.peak_tflops, d.bandwidth_gbps), (989.0, 3350.0));
+        assert!((r.roofline.ridge - 989e12 / 3350e9).abs() < 1e-9);
+        assert_eq!(d.decode.len(), r.sweep.len(), "one step per level, aligned with the sweep");
+        // One stream at 16 bits: about 1 FLOP per byte (2 FLOPs per 2-byte weight); a batch reuses the weights,
+        // so intensity and attained compute rise with the load, but the KV cache keeps decode left of the ridge.
+        assert!((d.decode[0].0 - 1.0).abs() < 0.1, "{:?}", d.decode[0]);
+        assert!(d.decode.windows(2).all(|w| w[1].0 > w[0].0 && w[1].1 > w[0].1), "{:?}", d.decode);
+        assert!(d.decode.iter().all(|p| p.0 < r.roofline.ridge));
+        // Every step sits under the engine's roof: min(η_fl · peak, η_bw · bandwidth · intensity).
+        let (fl, bw) = d.efficiency;
+        for p in d.decode.iter().chain(d.prefill.map(|p| (p.0, p.1)).as_ref()) {
+            assert!(p.1 <= (fl * 989.0).min(bw * 3.35 * p.0) * (1.0 + 1e-9), "{p:?}");
+        }
+        // A 1,024-token prefill chunk is past the ridge: compute-bound.
+        let pre = d.prefill.unwrap();
+        assert_eq!(pre.2, 1024.0);
+        assert!(pre.0 > r.roofline.ridge && pre.1 > d.decode[3].1, "{pre:?}");
+        let svg = |d: &super::roofline::RooflineData| {
+            let mut s = String::new();
+            let drawn = super::roofline::draw(&SVGBackend::with_string(&mut s, (900, 500)).into_drawing_area(), d, 1.0);
+            drawn.map(|_| s)
+        };
+        let plain = svg(&d).unwrap();
+        for label in ["ridge: 295 FLOP/byte", "arithmetic intensity (FLOPs per byte moved)", "prefill, 1024 prompt tokens", "operating point"] {
+            assert!(plain.contains(label), "{label} missing");
+        }
+        d.marker = d.decode.get(1).copied();
+        assert!(svg(&d).unwrap().contains("level picked below"));
+        d.decode.clear();
         assert!(svg(&d).is_err(), "nothing to draw is an error, not a panic");
     }
 

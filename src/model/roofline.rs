@@ -353,6 +353,16 @@ impl Deployment {
         StepCost { seconds, memory_s, compute_s, weights_s, matmul_s, comm_s, overhead_s, bound }
     }
 
+    /// The work of a step as a roofline counts it: (FLOPs, bytes moved) — the matmul and attention FLOPs, and
+    /// the weight and KV bytes read (the MoE kernels' inefficiency and the kernel chain's floor are time, not
+    /// work: they show as a point below its roof).
+    #[must_use]
+    pub fn step_work(&self, load: &StepLoad) -> (f64, f64) {
+        let tokens = load.decode_seqs + load.prefill_tokens;
+        let flops = 2.0 * self.model.matmul_params_per_token() * tokens + load.decode_attn_flops + load.prefill_attn_flops;
+        (flops, self.weight_bytes_read(tokens) + load.decode_kv_bytes + load.prefill_kv_bytes)
+    }
+
     /// The serving engine's kernel chain's floor for one step over all layers, seconds (0 for llama.cpp, whose
     /// per-layer overhead is fitted on its own rows, and off GPUs); see [`super::kernels`].
     #[must_use]

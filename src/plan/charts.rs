@@ -3,6 +3,7 @@
 
 use crate::chart::latency::{self, LatencyData};
 use crate::chart::pareto::ParetoData;
+use crate::chart::roofline::RooflineData;
 use crate::chart::throughput::{self, ThroughputData};
 use crate::chart::LoadAxis;
 use crate::import::{Kind, Measurement};
@@ -104,6 +105,25 @@ pub fn pareto(r: &Report) -> ParetoData {
         points: r.sweep.iter().map(|p| (p.per_user_tps, p.system_tps * per_gpu)).collect(),
         floor: r.target.tpot_limit_ms().map(|t| 1e3 / t),
         operating: r.operating_point.as_ref().map(|m| (m.per_user_tps, m.system_tps * per_gpu)),
+        marker: None,
+    }
+}
+
+/// The roofline with the decode step of each load level (aligned with the sweep: a level without a step is
+/// (0, 0)), the prefill chunk and the operating point's level.
+#[must_use]
+pub fn roofline(r: &Report) -> RooflineData {
+    let f = &r.roofline;
+    let step = |b: f64| f.decode.iter().find(|p| (p.tokens - b).abs() <= 1e-9 * b.max(1.0)).map_or((0.0, 0.0), |p| (p.intensity, p.tflops));
+    let decode: Vec<(f64, f64)> = r.sweep.iter().map(|p| step(p.mean_batch)).collect();
+    let op = r.operating_point.as_ref().and_then(|m| crate::plan::readout::nearest_level(r, m.concurrency.or(m.request_rate)));
+    RooflineData {
+        peak_tflops: f.peak_tflops,
+        bandwidth_gbps: f.bandwidth_gbps,
+        efficiency: (f.compute_efficiency, f.bandwidth_efficiency),
+        operating: op.and_then(|i| decode.get(i).copied()),
+        decode,
+        prefill: f.prefill.as_ref().map(|p| (p.intensity, p.tflops, p.tokens)),
         marker: None,
     }
 }

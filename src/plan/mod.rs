@@ -106,6 +106,7 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
     let w = &r.workload;
     let ss = single_stream(d, w);
     let mem = memory(d, w);
+    let roofline = roofline(d, w, sweep.iter().map(|p| p.mean_batch));
     let mut warnings = warnings::scenario_warnings(r, &mem, &sweep);
     let pct = r.target.percentile;
     let marker = |p: &LoadPoint| marker(p, pct);
@@ -162,6 +163,7 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
         defaults_used: r.defaults_used.clone(),
         single_stream: ss,
         memory: mem,
+        roofline,
         sweep,
         peak,
         peak_usable,

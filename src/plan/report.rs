@@ -53,6 +53,38 @@ pub struct Memory {
     pub fits: bool,
 }
 
+/// The roofline of the deployment (attainable FLOP/s against arithmetic intensity) with the steps on it: the
+/// decode step at each load level's mean batch and one prefill chunk. Peaks are the hardware's over the devices
+/// that work on one step at once, at the weight format's compute rate; the engine's roof is that times the
+/// scenario's η_bw and η_fl.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Roofline {
+    /// Peak compute, TFLOP/s.
+    pub peak_tflops: f64,
+    /// Memory bandwidth, GB/s.
+    pub bandwidth_gbps: f64,
+    /// The scenario's compute and bandwidth efficiencies (η_fl, η_bw).
+    pub compute_efficiency: f64,
+    pub bandwidth_efficiency: f64,
+    /// Intensity where the hardware's two roofs meet: peak FLOP/s ÷ bandwidth, FLOP/byte.
+    pub ridge: f64,
+    /// The decode step at each load level's mean batch, in load order.
+    pub decode: Vec<RooflinePoint>,
+    /// One prefill chunk of the prompt (up to the engine's batched-token limit).
+    pub prefill: Option<RooflinePoint>,
+}
+
+/// One step on the roofline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RooflinePoint {
+    /// Sequences decoding (decode) or prompt tokens (prefill) in the step.
+    pub tokens: f64,
+    /// FLOPs ÷ bytes moved, FLOP/byte.
+    pub intensity: f64,
+    /// FLOPs ÷ the step's predicted time, TFLOP/s.
+    pub tflops: f64,
+}
+
 /// One load level of the sweep.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LoadPoint {
@@ -298,6 +330,7 @@ pub struct Report {
     pub defaults_used: Vec<String>,
     pub single_stream: SingleStream,
     pub memory: Memory,
+    pub roofline: Roofline,
     pub sweep: Vec<LoadPoint>,
     /// Highest throughput the hardware reaches (offline: memory and max batch allow).
     pub peak: Marker,

@@ -26,6 +26,35 @@ pub fn single_stream(d: &Deployment, w: &Workload) -> SingleStream {
     }
 }
 
+/// The roofline and the steps on it: the decode step at each of `batches` (the load levels' mean batches) at
+/// the workload's mean context, and one prefill chunk of the prompt.
+#[must_use]
+pub fn roofline(d: &Deployment, w: &Workload, batches: impl Iterator<Item = f64>) -> crate::scenario::Roofline {
+    use crate::scenario::RooflinePoint;
+    let hw = &d.hardware;
+    let devices = hw.parallel_devices();
+    let peak = hw.peak_flops(d.compute_dtype) * devices;
+    let bandwidth = hw.memory_bandwidth_gbps * 1e9 * devices;
+    let point = |load: &StepLoad, tokens: f64| {
+        let (flops, bytes) = d.step_work(load);
+        let seconds = d.step(load).seconds;
+        (flops > 0.0 && bytes > 0.0 && seconds > 0.0).then(|| RooflinePoint { tokens, intensity: flops / bytes, tflops: flops / seconds / 1e12 })
+    };
+    let ctx = w.mean_context();
+    let decode = batches.filter(|b| *b > 0.0).filter_map(|b| point(&d.decode_load(b, ctx), b)).collect();
+    let chunk = w.prompt_tokens.min(f64::from(d.engine.max_batched_tokens.max(1)));
+    let prefill = if chunk >= 1.0 { point(&d.with_prefill(StepLoad::default(), chunk, w.context_depth), chunk) } else { None };
+    crate::scenario::Roofline {
+        peak_tflops: peak / 1e12,
+        bandwidth_gbps: bandwidth / 1e9,
+        compute_efficiency: d.engine.compute_efficiency,
+        bandwidth_efficiency: d.engine.bandwidth_efficiency,
+        ridge: peak / bandwidth,
+        decode,
+        prefill,
+    }
+}
+
 /// Memory figures for the workload.
 #[must_use]
 pub fn memory(d: &Deployment, w: &Workload) -> Memory {

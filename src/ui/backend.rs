@@ -93,49 +93,41 @@ impl DrawingBackend for PageBackend<'_> {
     }
 }
 
-/// A chart the page draws: its data type, drawn by the chart module's generic `draw`.
-pub trait PageChart: Clone + PartialEq + Send + Sync + 'static {
-    /// Height ÷ width on screen (the stacked throughput panels need more height than one plot).
-    const ASPECT: f64 = 0.47;
+/// A chart the page draws, with its data: one type for all of them, so the page's canvas component and its
+/// memos exist once in the wasm, not once per chart (each copy cost ~2 KB gzipped).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PageChart {
+    Throughput(crate::chart::throughput::ThroughputData),
+    Latency(crate::chart::latency::LatencyData),
+    Pareto(crate::chart::pareto::ParetoData),
+    Roofline(crate::chart::roofline::RooflineData),
+}
 
-    /// Draws onto the page's backend; where the load axis lies (for the pointer's read-out).
+impl PageChart {
+    /// Draws onto the page's backend with the chart module's generic `draw`; where the load axis lies (for the
+    /// pointer's read-out).
     ///
     /// # Errors
     /// As the chart's `draw`.
-    fn draw_on(&self, area: &DrawingArea<PageBackend<'_>, Shift>, scale: f64) -> Result<crate::chart::LoadScale, String>;
+    pub fn draw_on(&self, area: &DrawingArea<PageBackend<'_>, Shift>, scale: f64) -> Result<crate::chart::LoadScale, String> {
+        match self {
+            PageChart::Throughput(d) => crate::chart::throughput::draw(area, d, scale),
+            PageChart::Latency(d) => crate::chart::latency::draw(area, d, scale),
+            PageChart::Pareto(d) => crate::chart::pareto::draw(area, d, scale),
+            PageChart::Roofline(d) => crate::chart::roofline::draw(area, d, scale),
+        }
+    }
 
     /// The chart as an SVG document of `size` logical pixels.
     ///
     /// # Errors
     /// As the chart's `draw`.
-    fn svg(&self, size: (u32, u32)) -> Result<String, String> {
+    pub fn svg(&self, size: (u32, u32)) -> Result<String, String> {
         let mut out = String::new();
         {
             let area = PageBackend::Svg(SVGBackend::with_string(&mut out, size)).into_drawing_area();
             self.draw_on(&area, 1.0)?;
         }
         Ok(out)
-    }
-}
-
-impl PageChart for crate::chart::throughput::ThroughputData {
-    const ASPECT: f64 = 0.66;
-
-    fn draw_on(&self, area: &DrawingArea<PageBackend<'_>, Shift>, scale: f64) -> Result<crate::chart::LoadScale, String> {
-        crate::chart::throughput::draw(area, self, scale)
-    }
-}
-
-impl PageChart for crate::chart::pareto::ParetoData {
-    const ASPECT: f64 = 0.5;
-
-    fn draw_on(&self, area: &DrawingArea<PageBackend<'_>, Shift>, scale: f64) -> Result<crate::chart::LoadScale, String> {
-        crate::chart::pareto::draw(area, self, scale)
-    }
-}
-
-impl PageChart for crate::chart::latency::LatencyData {
-    fn draw_on(&self, area: &DrawingArea<PageBackend<'_>, Shift>, scale: f64) -> Result<crate::chart::LoadScale, String> {
-        crate::chart::latency::draw(area, self, scale)
     }
 }

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 
-/// The charts (throughput, latency, the trade-off) and the scrubber under them.
+/// The charts (throughput, latency, the trade-off, the roofline) and the scrubber under them.
 #[component]
 pub fn Charts(
     /// The evaluation.
@@ -44,18 +44,23 @@ pub fn Charts(
         d.marker = marker();
         d.measured = measurements.with(|ms| charts::measured_points(ms, d.x_axis, r.prompt_tokens, r.output_tokens));
         d.compare = report_a.with(|a| a.as_ref().ok().and_then(Option::as_ref).and_then(|a| charts::throughput_overlay(a, d.x_axis)));
-        d
+        PageChart::Throughput(d)
     });
     let lat = on_report(report, move |r| {
         let mut d = charts::latency(r);
         d.marker = marker();
         d.compare = report_a.with(|a| a.as_ref().ok().and_then(Option::as_ref).and_then(|a| charts::latency_overlay(a, d.x_axis)));
-        d
+        PageChart::Latency(d)
     });
     let trade = on_report(report, move |r| {
         let mut d = charts::pareto(r);
         d.marker = picked.with(|p| p.as_ref().and_then(|p| d.points.get(p.0).copied()));
-        d
+        PageChart::Pareto(d)
+    });
+    let roof = on_report(report, move |r| {
+        let mut d = charts::roofline(r);
+        d.marker = picked.with(|p| p.as_ref().and_then(|p| d.decode.get(p.0).copied()));
+        PageChart::Roofline(d)
     });
     // Window width, so the charts re-lay out (not just shrink) on narrow screens and after a resize.
     let viewport = RwSignal::new(window_width());
@@ -66,15 +71,19 @@ pub fn Charts(
             {figure("chart", (
                 "Per-user and system tokens/s against concurrency (per user above, system below)",
                 " — two panels, one load axis: the two figures have different units, so they are not drawn on one plot (where their crossing would mean nothing). Per user = 1 / TPOT while generating (thin: at the target percentile); system = all output tokens ÷ time, prompts included. Red line: the target's per-user floor; dashed: saturation knee; dotted: capacity at the target; green ring: operating point; band: ± the model's validated p90 error; crosses: your imported measurements; dashed and lighter: the pinned scenario A; thin dark line: the load picked below (slider, or the pointer over a chart).",
-            ), ("chart-throughput", "tps-throughput"), tput, (viewport, pick))}
+            ), ("chart-throughput", "tps-throughput", 0.66), tput, (viewport, pick))}
             {figure("chart", (
                 "TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)",
                 " — purple: TTFT (left axis), teal: TPOT (right axis); P50 solid, P95 dashed, P99 dotted; thin dashed: the targets; wide, light, long dashes: the pinned scenario A at its target percentile. Saturated levels (queue growing without bound) and TTFTs beyond 4 × the target are clipped at the top; thin dark line: the load picked below.",
-            ), ("chart-latency", "tps-latency"), lat, (viewport, pick))}
+            ), ("chart-latency", "tps-latency", 0.47), lat, (viewport, pick))}
             {figure("chart pareto", (
                 "The trade-off: output tokens/s per user against output tokens/s per GPU",
                 " — one point per load level: one user on the right (fastest for them), the fullest batch at the top left (most tokens from each GPU). Shaded, left of the red line: slower for each user than the target allows. Green ring: operating point; dark ring: the level picked below.",
-            ), ("chart-pareto", "tps-tradeoff"), trade, (viewport, pick))}
+            ), ("chart-pareto", "tps-tradeoff", 0.5), trade, (viewport, pick))}
+            {figure("chart roofline", (
+                "The roofline: why decode is memory-bound and prefill compute-bound",
+                " — compute a step attains (TFLOP/s) against its arithmetic intensity (FLOPs per byte it moves), both logarithmic. Solid: the hardware's roof, bandwidth × intensity up to the peak; they meet at the ridge. Dashed: the engine's roof at its efficiencies. Blue: the decode step at each load level — one user reads every weight for a couple of FLOPs each; a batch reuses each weight for every sequence in it, so adding users climbs the slope, until each sequence's own KV cache (shared by none) holds it left of the ridge. Orange: a prefill chunk, hundreds of prompt tokens per weight read, under the flat roof. A point below its roof is time the roofline does not count: per-step overhead, small kernels, communication. Green ring: operating point; dark ring: the level picked below.",
+            ), ("chart-roofline", "tps-roofline", 0.55), roof, (viewport, pick))}
         </div>
         <div class="scrub" class:hidden=move || levels() == 0>
             <label for="scrub">"Load on the charts"</label>
@@ -93,19 +102,19 @@ fn on_report<T: PartialEq + Send + Sync + 'static>(
     Memo::new(move |_| report.with(|r| r.as_ref().ok().map(&f)))
 }
 
-/// A chart in its figure: (title, how to read it), (canvas id, exported files' name), its data, and the window
-/// width and the scrubber's pick it shares with the other charts.
-fn figure<T: PageChart>(
+/// A chart in its figure: (title, how to read it), (canvas id, exported files' name, height ÷ width on screen),
+/// its data, and the window width and the scrubber's pick it shares with the other charts.
+fn figure(
     class: &'static str,
     (title, note): (&'static str, &'static str),
-    (id, file): (&'static str, &'static str),
-    data: Memo<Option<T>>,
+    (id, file, aspect): (&'static str, &'static str, f64),
+    data: Memo<Option<PageChart>>,
     (viewport, pick): (RwSignal<f64>, RwSignal<Option<f64>>),
 ) -> impl IntoView {
     view! {
         <figure class=class>
             <figcaption>{title}<small>{note}</small></figcaption>
-            <ChartCanvas id file data viewport pick />
+            <ChartCanvas id file aspect data viewport pick />
         </figure>
     }
 }
@@ -138,14 +147,14 @@ fn presenting() -> bool {
 }
 
 /// Draws `data` on the canvas (clears it when there is nothing to draw): where its load axis lies, or the error.
-fn render<T: PageChart>(el: &web_sys::HtmlCanvasElement, data: Option<&T>, print: bool) -> Result<LoadScale, String> {
+fn render(el: &web_sys::HtmlCanvasElement, data: Option<&PageChart>, aspect: f64, print: bool) -> Result<LoadScale, String> {
     let screen = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0);
     // Presentation mode draws text and lines 1.4 × larger: a smaller logical size at a larger scale, the
     // same device pixels (sharp on a projector).
     let zoom = if !print && presenting() { 1.4 } else { 1.0 };
     // Print at 3 × (about 250 dpi on paper), the screen at its own density.
     let scale = if print { 3.0 } else { screen * zoom };
-    let (lw, lh) = logical_size(el, print, T::ASPECT);
+    let (lw, lh) = logical_size(el, print, aspect);
     let (lw, lh) = (lw / zoom, lh / zoom);
     let (w, h) = ((lw * scale).round() as u32, (lh * scale).round() as u32);
     if el.width() != w || el.height() != h {
@@ -165,13 +174,15 @@ fn render<T: PageChart>(el: &web_sys::HtmlCanvasElement, data: Option<&T>, print
 }
 
 #[component]
-fn ChartCanvas<T: PageChart>(
+fn ChartCanvas(
     /// DOM id of the canvas.
     id: &'static str,
     /// Name of its exported files (without extension).
     file: &'static str,
+    /// Height ÷ width on screen (the stacked throughput panels need more height than one plot).
+    aspect: f64,
     /// What to draw (`None` when the scenario is invalid).
-    data: Memo<Option<T>>,
+    data: Memo<Option<PageChart>>,
     /// Window width (read so that a resize redraws).
     viewport: RwSignal<f64>,
     /// The load the pointer picks over the chart (the scrubber snaps it to a level).
@@ -197,7 +208,7 @@ fn ChartCanvas<T: PageChart>(
                 if generation.try_get_value() != Some(mine) {
                     return;
                 }
-                match data.try_with_untracked(|d| render(&el, d.as_ref(), print)) {
+                match data.try_with_untracked(|d| render(&el, d.as_ref(), aspect, print)) {
                     Some(Ok(s)) => {
                         scale.set_value(s);
                         set_problem.set(None);
@@ -222,7 +233,7 @@ fn ChartCanvas<T: PageChart>(
     // size there and then, not in a later tick.
     let before = window_event_listener(leptos::ev::Custom::<web_sys::Event>::new("beforeprint"), move |_| {
         if let Some(el) = canvas.get_untracked() {
-            let _ = data.with_untracked(|d| render(&el, d.as_ref(), true));
+            let _ = data.with_untracked(|d| render(&el, d.as_ref(), aspect, true));
         }
         printing.set(true);
     });
@@ -238,7 +249,7 @@ fn ChartCanvas<T: PageChart>(
         if id.ends_with("-png") {
             super::export::download_canvas_png(&el, &format!("{file}.png"));
         } else if id.ends_with("-svg") {
-            let (w, h) = logical_size(&el, false, T::ASPECT);
+            let (w, h) = logical_size(&el, false, aspect);
             match data.with_untracked(|d| d.as_ref().map(|d| d.svg((w.round() as u32, h.round() as u32)))) {
                 Some(Ok(s)) => super::export::download_text(&format!("{file}.svg"), "image/svg+xml", &s),
                 Some(Err(e)) => set_problem.set(Some(e)),

@@ -168,7 +168,31 @@ fn sentences(r: &Report) -> Vec<(&'static str, String)> {
             fmt(r.single_stream.ceiling_tps)
         ),
     ));
+    let f = &r.roofline;
+    if let (Some(d), Some(p)) = (f.decode.iter().find(|p| p.tokens == l.mean_batch), f.prefill.as_ref()) {
+        v.push((
+            "The roofline",
+            format!(
+                "(last chart) says why: this hardware can do {:.0} FLOPs per byte it reads before its arithmetic, not its memory, is the limit (the ridge). A decode step at {at} does {:.0} FLOPs per byte — the batch shares the weights, but each sequence reads its own KV cache — {}; a prefill chunk of {:.0} prompt tokens does {:.0}, {}.",
+                f.ridge,
+                d.intensity,
+                side(d.intensity, f.ridge),
+                p.tokens,
+                p.intensity,
+                side(p.intensity, f.ridge)
+            ),
+        ));
+    }
     v
+}
+
+/// Which side of the roofline's ridge an intensity lies on, as the roofline reads it.
+fn side(intensity: f64, ridge: f64) -> &'static str {
+    if intensity < ridge {
+        "left of the ridge: memory-bound"
+    } else {
+        "right of the ridge: compute-bound"
+    }
 }
 
 /// "memory", "compute" or "overhead".

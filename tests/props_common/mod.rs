@@ -25,6 +25,7 @@ pub fn no_stray_null(v: &serde_json::Value, key: &str) -> bool {
                 | "devices_per_hour"
                 | "electricity_per_hour"
                 | "fleet_per_hour"
+                | "prefill"
         ),
         serde_json::Value::Array(a) => a.iter().all(|x| no_stray_null(x, key)),
         serde_json::Value::Object(o) => o.iter().all(|(k, x)| no_stray_null(x, k)),
