@@ -899,7 +899,7 @@ await test('issue 9: a 1920-px projector: charts side by side; presentation mode
   await context.close();
 });
 
-await test('issue 9 budgets (printed, not asserted: a benchmark on a busy 2-core machine): first chart, typing in a heavy scenario', async () => {
+await test('issue 9 budgets (printed, not asserted: a benchmark on a busy 2-core machine): first chart, typing in a heavy scenario; a heavy scenario is simulated in pieces, announced, and gives the one-piece answer', async () => {
   // First chart: from navigation to a drawn throughput canvas, on a fresh page from the local server.
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const fp = await ctx.newPage();
@@ -912,12 +912,29 @@ await test('issue 9 budgets (printed, not asserted: a benchmark on a busy 2-core
   await fp.goto(origin + '/#s=' + heavy);
   await fp.waitForSelector('#ceiling');
   await fp.evaluate(() => { window.__long = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(e.duration); }).observe({ type: 'longtask' }); });
+  // The heavy scenario is simulated in pieces (its progress is announced); a change mid-way drops the stale job.
+  await fp.evaluate(() => { window.__progress = []; new MutationObserver(() => { const t = document.getElementById('simulating').textContent; if (t) window.__progress.push(t); }).observe(document.getElementById('simulating'), { childList: true, characterData: true, subtree: true }); });
   for (const v of ['600', '700', '800']) { await fp.fill('#workload-output_tokens', v); await fp.waitForTimeout(400); }
+  await fp.fill('#workload-output_tokens', '900');
+  await fp.fill('#workload-output_tokens', '850');
   await fp.waitForTimeout(1500);
   const long = await fp.evaluate(() => window.__long);
   const eval_ms = await fp.evaluate(() => window.__tpsLastEvalMs);
-  console.log(`budget: first chart ${first.toFixed(0)} ms from navigation (budget 400 ms); heavy scenario: evaluation ${eval_ms.toFixed(0)} ms, longest main-thread task while typing ${Math.max(0, ...long).toFixed(0)} ms over ${long.length} tasks > 50 ms (budget: none over 50 ms)`);
+  const progress = await fp.evaluate(() => window.__progress);
+  console.log(`budget: first chart ${first.toFixed(0)} ms from navigation (budget 400 ms); heavy scenario: evaluation ${eval_ms.toFixed(0)} ms in pieces (${progress.length} progress updates), longest main-thread task while typing ${Math.max(0, ...long).toFixed(0)} ms over ${long.length} tasks > 50 ms (budget: none over 50 ms)`);
   assert(first > 0 && eval_ms > 0, 'nothing measured');
+  assert(progress.some((t) => /^Simulating load levels: \d+ of 64/.test(t)), `no progress shown: ${JSON.stringify(progress.slice(0, 3))}`);
+  assert((await fp.textContent('#simulating')) === '', 'the progress line stayed after the simulation');
+  // In pieces is the same answer as in one piece: a fresh page of the final scenario (its first evaluation runs
+  // whole) shows the same sweep table.
+  const rows = (pg) => pg.$$eval('#sweep-table tbody tr', (trs) => trs.map((tr) => tr.textContent));
+  const pieces = await rows(fp);
+  const whole = await browser.newPage();
+  await whole.goto(fp.url());
+  await whole.waitForSelector('#sweep-table tbody tr', { state: 'attached' });
+  const one = await rows(whole);
+  assert(pieces.length === 64 && JSON.stringify(pieces) === JSON.stringify(one), `in pieces ${pieces.length} rows vs whole ${one.length}: ${pieces[10]} | ${one[10]}`);
+  await whole.close();
   await ctx.close();
 });
 
@@ -1042,7 +1059,7 @@ await test('issue 9: the roofline chart — decode on the memory slope, prefill 
   assert(/ridge: 295 FLOP\/byte/.test(svg) && /arithmetic intensity/.test(svg) && /prefill, 512 prompt tokens/.test(svg) && /operating point/.test(svg), 'SVG export lacks the ridge, axis, prefill or operating point');
   // "How to read this" reads the same ridge and puts the decode step left of it, the prefill right of it.
   const explain = (await p5.textContent('.explain')).replace(/\u2009/g, '');
-  assert(/can do 295 FLOPs per byte/.test(explain) && /left of the ridge: memory-bound/.test(explain) && /512 prompt tokens does \d+, right of the ridge: compute-bound/.test(explain), `explanation: ${explain.slice(explain.indexOf('roofline'), explain.indexOf('roofline') + 400)}`);
+  assert(/past 295 FLOPs per byte read \(the ridge\)/.test(explain) && /left of the ridge: memory-bound/.test(explain) && /a 512-token prefill chunk does \d+, right of the ridge: compute-bound/.test(explain), `explanation: ${explain.slice(explain.indexOf('roofline'), explain.indexOf('roofline') + 400)}`);
   // A faster memory moves the slope: redrawn. The scrubber's pick moves a ring on it.
   await p5.fill('#hardware-memory_bandwidth_gbps', '8000');
   await p5.waitForTimeout(500);

@@ -173,3 +173,23 @@ fn experts_only_formats_count_the_other_tensors_at_their_own_width() {
     let qwen = weights("vllm", "mxfp4", "qwen3-30b-a3b");
     assert!((qwen / weights("vllm", "bf16", "qwen3-30b-a3b") - 4.25 / 16.0).abs() < 1e-9, "{qwen}");
 }
+
+#[test]
+fn an_evaluation_in_pieces_is_the_evaluation() {
+    // The page simulates a heavy scenario a few levels per task (plan::Staged): stepped to the end, it is exactly
+    // the one-piece evaluation, and before that its analytic report has the same levels' loads.
+    let json = r#"{"hardware":{"preset":"h200-sxm","devices":8},"model":{"preset":"deepseek-v3"},"workload":{"load":{"concurrency":[1,4,16,64]}}}"#;
+    let s = tps_planner::scenario::Scenario::from_json(json).unwrap();
+    let mut staged = tps_planner::plan::Staged::new(&s, &[]).unwrap();
+    assert_eq!(staged.progress(), (0, 4));
+    let analytic = staged.analytic();
+    let loads = |r: &tps_planner::scenario::Report| r.sweep.iter().map(|p| p.concurrency).collect::<Vec<_>>();
+    assert_eq!(loads(&analytic), vec![Some(1.0), Some(4.0), Some(16.0), Some(64.0)]);
+    assert!(!staged.step() && !staged.step());
+    assert_eq!(staged.progress(), (2, 4));
+    let whole = serde_json::to_string(&tps_planner::plan::evaluate_with(&s, &[]).unwrap()).unwrap();
+    assert_eq!(serde_json::to_string(&staged.clone().finish()).unwrap(), whole, "finished after two steps");
+    while !staged.step() {}
+    assert_eq!(serde_json::to_string(&staged.finish()).unwrap(), whole, "stepped to the end");
+    assert!(tps_planner::plan::Staged::new(&tps_planner::scenario::Scenario::from_json(r#"{"hardware":{"preset":"nope"}}"#).unwrap(), &[]).is_err());
+}

@@ -86,6 +86,63 @@ pub fn evaluate_analytic(s: &Scenario) -> Result<Report, ScenarioError> {
     Ok(build_report(&r, analytic_sweep(&r), &|x| analytic_level(&r, x), false))
 }
 
+/// An evaluation done in pieces, for a page that must never block: the analytic report at once, then one
+/// simulated load level per [`Staged::step`] (the page runs a few per task and drops the job when the inputs
+/// change), then [`Staged::finish`]. Stepped to the end and finished, it is exactly [`evaluate_with`].
+#[derive(Debug, Clone)]
+pub struct Staged {
+    r: Resolved,
+    levels: Vec<f64>,
+    sweep: Vec<LoadPoint>,
+}
+
+impl Staged {
+    /// Resolves the scenario and its load levels (widened for the imported runs, as [`evaluate_with`] does).
+    ///
+    /// # Errors
+    /// The scenario's first invalid field.
+    pub fn new(s: &Scenario, runs: &[crate::import::Measurement]) -> Result<Self, ScenarioError> {
+        let mut r = s.resolve()?;
+        levels::widen_for_runs(&mut r, runs);
+        let levels = levels(&r.deployment, &r.workload);
+        Ok(Self { sweep: Vec::with_capacity(levels.len()), r, levels })
+    }
+
+    /// The report with the analytic sweep (microseconds): what the page shows while the levels are simulated.
+    #[must_use]
+    pub fn analytic(&self) -> Report {
+        build_report(&self.r, analytic_sweep(&self.r), &|x| analytic_level(&self.r, x), false)
+    }
+
+    /// Simulates the next level; whether every level is done.
+    pub fn step(&mut self) -> bool {
+        if let Some(&x) = self.levels.get(self.sweep.len()) {
+            self.sweep.push(simulate_level(&self.r, x));
+        }
+        self.done()
+    }
+
+    /// Whether every level is simulated.
+    #[must_use]
+    pub fn done(&self) -> bool {
+        self.sweep.len() >= self.levels.len()
+    }
+
+    /// Levels simulated and levels in all.
+    #[must_use]
+    pub fn progress(&self) -> (usize, usize) {
+        (self.sweep.len(), self.levels.len())
+    }
+
+    /// Simulates what is left and builds the report (with the capacity search, fleet, energy and cost).
+    #[must_use]
+    pub fn finish(mut self) -> Report {
+        while !self.step() {}
+        let r = &self.r;
+        build_report(r, self.sweep, &|x| simulate_level(r, x), true)
+    }
+}
+
 /// Evaluates a resolved scenario (simulated sweep).
 #[must_use]
 pub fn evaluate_resolved(r: &Resolved) -> Report {

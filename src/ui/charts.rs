@@ -16,7 +16,7 @@ use plotters_canvas::CanvasBackend;
 #[component]
 pub fn Charts(
     /// The evaluation.
-    report: Memo<Result<Report, ScenarioError>>,
+    report: ReadSignal<Result<Report, ScenarioError>>,
     /// The pinned scenario's evaluation (A), drawn dashed.
     report_a: Memo<Result<Option<Report>, ScenarioError>>,
     /// Imported measurements, drawn as crosses on the throughput chart.
@@ -82,7 +82,7 @@ pub fn Charts(
             ), ("chart-pareto", "tps-tradeoff", 0.5), trade, (viewport, pick))}
             {figure("chart roofline", (
                 "The roofline: why decode is memory-bound and prefill compute-bound",
-                " — compute a step attains (TFLOP/s) against its arithmetic intensity (FLOPs per byte it moves), both logarithmic. Solid: the hardware's roof, bandwidth × intensity up to the peak; they meet at the ridge. Dashed: the engine's roof at its efficiencies. Blue: the decode step at each load level — one user reads every weight for a couple of FLOPs each; a batch reuses each weight for every sequence in it, so adding users climbs the slope, until each sequence's own KV cache (shared by none) holds it left of the ridge. Orange: a prefill chunk, hundreds of prompt tokens per weight read, under the flat roof. A point below its roof is time the roofline does not count: per-step overhead, small kernels, communication. Green ring: operating point; dark ring: the level picked below.",
+                " — TFLOP/s a step attains against its FLOPs per byte moved, both logarithmic. Solid: the hardware's roof, bandwidth × intensity up to the peak (they meet at the ridge); dashed: the engine's, at its efficiencies. Blue: the decode step at each load level — a batch shares the weights, so more users climb the slope, but each sequence's own KV cache keeps it left of the ridge. Orange: a prefill chunk. Below a roof: time it does not count (overheads, small kernels, communication). Rings: operating point (green), level picked below (dark).",
             ), ("chart-roofline", "tps-roofline", 0.55), roof, (viewport, pick))}
         </div>
         <div class="scrub" class:hidden=move || levels() == 0>
@@ -96,7 +96,7 @@ pub fn Charts(
 
 /// A chart's data, rebuilt from the report when it (or a signal `f` reads) changes; `None` while it is an error.
 fn on_report<T: PartialEq + Send + Sync + 'static>(
-    report: Memo<Result<Report, ScenarioError>>,
+    report: ReadSignal<Result<Report, ScenarioError>>,
     f: impl Fn(&Report) -> T + Send + Sync + 'static,
 ) -> Memo<Option<T>> {
     Memo::new(move |_| report.with(|r| r.as_ref().ok().map(&f)))

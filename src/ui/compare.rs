@@ -42,7 +42,7 @@ fn row(r: DiffRow) -> impl IntoView {
 #[component]
 pub fn DiffTable(
     /// The page's evaluation (B).
-    report: Memo<Result<Report, ScenarioError>>,
+    report: ReadSignal<Result<Report, ScenarioError>>,
     /// The pinned scenario's evaluation (A), when one is pinned.
     report_a: Memo<Result<Option<Report>, ScenarioError>>,
     /// Why A could not be evaluated, if it could not.

@@ -41,7 +41,7 @@ pub(super) fn example(r: &Report) -> Option<&LoadPoint> {
 #[component]
 pub fn Explain(
     /// The evaluation.
-    report: Memo<Result<Report, ScenarioError>>,
+    report: ReadSignal<Result<Report, ScenarioError>>,
 ) -> impl IntoView {
     let wide = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).is_none_or(|w| w > 600.0);
     view! {
@@ -173,7 +173,7 @@ fn sentences(r: &Report) -> Vec<(&'static str, String)> {
         v.push((
             "The roofline",
             format!(
-                "(last chart) says why: this hardware can do {:.0} FLOPs per byte it reads before its arithmetic, not its memory, is the limit (the ridge). A decode step at {at} does {:.0} FLOPs per byte — the batch shares the weights, but each sequence reads its own KV cache — {}; a prefill chunk of {:.0} prompt tokens does {:.0}, {}.",
+                "(last chart) says why: past {:.0} FLOPs per byte read (the ridge) this hardware's arithmetic, not its memory, is the limit. A decode step at {at} does {:.0} per byte — the batch shares the weights, each sequence reads its own KV cache — {}; a {:.0}-token prefill chunk does {:.0}, {}.",
                 f.ridge,
                 d.intensity,
                 side(d.intensity, f.ridge),

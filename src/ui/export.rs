@@ -62,7 +62,7 @@ pub fn Toolbar(
     /// Scenario A, when pinned.
     pinned: RwSignal<Option<Scenario>>,
     /// The evaluation.
-    report: Memo<Result<Report, ScenarioError>>,
+    report: ReadSignal<Result<Report, ScenarioError>>,
     /// The pinned scenario's evaluation (A), when one is pinned.
     report_a: Memo<Result<Option<Report>, ScenarioError>>,
 ) -> impl IntoView {

@@ -67,49 +67,52 @@ pub fn App() -> impl IntoView {
             pinned.with(|a| share::write_hash(&s, a.as_ref()));
         }
     });
-    // Typing stays fluid on heavy scenarios: when the last evaluation took longer than 80 ms (a 64-level
-    // DeepSeek-V3 sweep takes ~1 s), the page evaluates only once the inputs have rested for 200 ms.
-    let settled = RwSignal::new(scenario.get_untracked());
+    // The scenario the page evaluates and shows: the inputs' own, at once — a heavy one is simulated in pieces
+    // below, so typing never waits for it.
+    let settled = scenario;
     let last_eval_ms = StoredValue::new(0.0_f64);
-    let pending = StoredValue::new(None::<TimeoutHandle>);
-    Effect::new(move |_| {
-        let s = scenario.get();
-        if let Some(h) = pending.get_value() {
-            h.clear();
-        }
-        if settled.with_untracked(|cur| *cur == s) {
+    let measurements = RwSignal::new(Vec::<crate::import::Measurement>::new());
+    // The evaluation. One that took under 30 ms last time runs in one task; a heavier one (a 64-level DeepSeek-V3
+    // sweep: ~80 ms) shows the analytic report at once and simulates its levels a few per task (`plan::Staged`,
+    // ≤ 8 ms each), so no task holds the page while typing; a newer change drops the job in flight. The first
+    // evaluation runs in one piece, during start-up. Every evaluation is news (a changed scenario or runs, already
+    // compared by their own memos): comparing two reports field by field cost 3 KB of wasm and saved nothing.
+    let evaluated = RwSignal::new(settled.with_untracked(|s| {
+        let t0 = now_ms();
+        let r = s.as_ref().map_err(Clone::clone).and_then(|s| crate::plan::Staged::new(s, &[])).map(crate::plan::Staged::finish);
+        finished(last_eval_ms, now_ms() - t0);
+        r
+    }));
+    let job = StoredValue::new(0_u64);
+    let simulating = RwSignal::new(None::<(usize, usize)>);
+    Effect::new(move |prev: Option<()>| {
+        let staged = settled.with(|s| s.as_ref().map_err(Clone::clone).and_then(|s| measurements.with(|ms| crate::plan::Staged::new(s, ms))));
+        if prev.is_none() {
             return;
         }
-        if last_eval_ms.get_value() < 80.0 {
-            settled.set(s);
-        } else {
-            let handle = set_timeout_with_handle(move || settled.set(s), std::time::Duration::from_millis(200)).ok();
-            pending.set_value(handle);
+        let gen = job.get_value().wrapping_add(1);
+        job.set_value(gen);
+        simulating.set(None);
+        match staged {
+            Err(e) => evaluated.set(Err(e)),
+            Ok(st) if last_eval_ms.get_value() < 30.0 => {
+                let t0 = now_ms();
+                evaluated.set(Ok(st.finish()));
+                finished(last_eval_ms, now_ms() - t0);
+            }
+            Ok(st) => {
+                evaluated.set(Ok(st.analytic()));
+                simulate_in_pieces(st, gen, Pieces { job, evaluated, simulating, last_eval_ms }, 0.0);
+            }
         }
     });
-    let measurements = RwSignal::new(Vec::<crate::import::Measurement>::new());
-    // The evaluation and how long it took (reading the clock writes nothing); the effect below reports the time.
-    // Every evaluation is news (a changed scenario or runs, already compared by their own memos): comparing two
-    // reports field by field cost 3 KB of wasm and saved nothing.
-    let evaluated = Memo::new_with_compare(
-        move |_| {
-            let t0 = now_ms();
-            let report = settled.with(|s| s.as_ref().map_err(Clone::clone).and_then(|s| measurements.with(|ms| crate::plan::evaluate_with(s, ms))));
-            (report, now_ms() - t0)
-        },
-        |_, _| true,
-    );
-    let report: Memo<Result<Report, ScenarioError>> = Memo::new_with_compare(move |_| evaluated.with(|e| e.0.clone()), |_, _| true);
-    Effect::new(move |_| {
-        let ms = evaluated.with(|e| e.1);
-        last_eval_ms.set_value(ms);
-        record_eval_ms(ms);
-    });
+    let report = evaluated.read_only();
     // A's evaluation: the page's own when A was pinned from it, else evaluated (a link that holds A).
     let report_a: Memo<Result<Option<Report>, ScenarioError>> = Memo::new_with_compare(
         move |_| {
             let Some(a) = pinned.get() else { return Ok(None) };
-            if settled.with_untracked(|s| s.as_ref().ok() == Some(&a)) {
+            // (Not the analytic report shown while the levels are simulated.)
+            if settled.with_untracked(|s| s.as_ref().ok() == Some(&a)) && simulating.with_untracked(Option::is_none) {
                 if let Ok(r) = report.get_untracked() {
                     return Ok(Some(r));
                 }
@@ -142,6 +145,9 @@ pub fn App() -> impl IntoView {
             <section class="outputs" aria-label="Results">
                 <report::PrintHeader scenario=settled report />
                 <export::Toolbar scenario pinned report report_a />
+                <p class="simulating" id="simulating" role="status">
+                    {move || simulating.get().map(|(k, n)| format!("Simulating load levels: {k} of {n} (until then: the analytic estimate)"))}
+                </p>
                 <results::Results report />
                 <sizing::SizingCards report />
                 <compare::DiffTable report report_a problem=a_problem />
@@ -402,6 +408,48 @@ fn keep(field: RwSignal<String>, v: f64) {
 /// Milliseconds from the page's performance clock (0 if unavailable).
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// What a job simulated in pieces reads and writes: the current job's number, the evaluation, the progress shown
+/// and the last evaluation's time.
+#[derive(Clone, Copy)]
+struct Pieces {
+    job: StoredValue<u64>,
+    evaluated: RwSignal<Result<Report, ScenarioError>>,
+    simulating: RwSignal<Option<(usize, usize)>>,
+    last_eval_ms: StoredValue<f64>,
+}
+
+/// Simulates `st`'s levels in tasks of at most ~8 ms (one `setTimeout` each) while job `gen` is current, showing
+/// the progress; when done, the finished report replaces the analytic one and its total time is recorded.
+fn simulate_in_pieces(mut st: crate::plan::Staged, gen: u64, p: Pieces, spent: f64) {
+    set_timeout(
+        move || {
+            if p.job.try_get_value() != Some(gen) {
+                return;
+            }
+            let t0 = now_ms();
+            while !st.done() && now_ms() - t0 < 8.0 {
+                st.step();
+            }
+            if st.done() {
+                let report = st.finish();
+                p.evaluated.set(Ok(report));
+                p.simulating.set(None);
+                finished(p.last_eval_ms, spent + now_ms() - t0);
+            } else {
+                p.simulating.set(Some(st.progress()));
+                simulate_in_pieces(st, gen, p, spent + now_ms() - t0);
+            }
+        },
+        std::time::Duration::ZERO,
+    );
+}
+
+/// Records a finished evaluation's time: it decides how the next one runs (in one task or in pieces).
+fn finished(last_eval_ms: StoredValue<f64>, ms: f64) {
+    last_eval_ms.set_value(ms);
+    record_eval_ms(ms);
 }
 
 /// Exposes the last evaluation time as `window.__tpsLastEvalMs` for the e2e benchmark.

@@ -54,7 +54,7 @@ pub fn PrintHeader(
     #[prop(into)]
     scenario: Signal<Result<Scenario, ScenarioError>>,
     /// Its evaluation.
-    report: Memo<Result<Report, ScenarioError>>,
+    report: ReadSignal<Result<Report, ScenarioError>>,
 ) -> impl IntoView {
     let line = move || {
         let s = scenario.get().ok()?;
@@ -72,7 +72,7 @@ pub fn PrintHeader(
 #[component]
 pub fn PrintFooter(
     /// Its evaluation.
-    report: Memo<Result<Report, ScenarioError>>,
+    report: ReadSignal<Result<Report, ScenarioError>>,
     /// The address of this view (the scenario and the pinned A).
     #[prop(into)]
     link: Signal<String>,

@@ -11,7 +11,7 @@ pub fn ReproducePanel(
     #[prop(into)]
     scenario: Signal<Result<Scenario, ScenarioError>>,
     /// Its evaluation (the load levels to measure come from it).
-    report: Memo<Result<Report, ScenarioError>>,
+    report: ReadSignal<Result<Report, ScenarioError>>,
 ) -> impl IntoView {
     let open = RwSignal::new(false);
     // Built only while the panel is open.

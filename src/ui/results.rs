@@ -28,7 +28,7 @@ pub(super) fn limit(ms: Option<f64>) -> String {
 #[component]
 pub fn Results(
     /// The evaluation.
-    report: Memo<Result<Report, ScenarioError>>,
+    report: ReadSignal<Result<Report, ScenarioError>>,
 ) -> impl IntoView {
     let verdict = move || {
         report.with(|r| {

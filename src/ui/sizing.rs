@@ -181,7 +181,7 @@ fn cost_card(r: &Report) -> Card {
 #[component]
 pub fn SizingCards(
     /// The evaluation.
-    report: Memo<Result<Report, ScenarioError>>,
+    report: ReadSignal<Result<Report, ScenarioError>>,
 ) -> impl IntoView {
     move || {
         report.with(|r| {

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 #[component]
 pub fn SweepTable(
     /// The evaluation.
-    report: Memo<Result<Report, ScenarioError>>,
+    report: ReadSignal<Result<Report, ScenarioError>>,
 ) -> impl IntoView {
     move || {
         report.with(|r| {
