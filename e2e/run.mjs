@@ -1052,7 +1052,7 @@ await test('issue 9: the roofline chart — decode on the memory slope, prefill 
   const { page: p5, context, errors: e5 } = await openPage(origin + '/');
   const r = await canvasPrint(p5, 'chart-roofline');
   assert(r.ink > r.total * 0.02, `roofline chart looks blank: ${r.ink} of ${r.total}`);
-  assert(/memory-bound and prefill compute-bound/.test(await p5.textContent('figure.roofline figcaption')), 'caption');
+  assert(/what bounds each step, memory or compute/.test(await p5.textContent('figure.roofline figcaption')), 'caption');
   // The SVG export carries the ridge of the default H100 SXM (989 TFLOP/s ÷ 3.35 TB/s = 295 FLOP/byte).
   const [dl] = await Promise.all([p5.waitForEvent('download'), p5.click('#chart-roofline-svg')]);
   const svg = fs.readFileSync(await dl.path(), 'utf8');

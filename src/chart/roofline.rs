@@ -6,7 +6,10 @@
 //! B times, so the points climb the slope as users are added, until the KV cache each sequence reads (which no
 //! batch shares) holds the intensity below the ridge. A prefill chunk multiplies the weights by hundreds of
 //! prompt tokens at once and sits right of the ridge, under the flat roof: why prefill is compute-bound and
-//! decode memory-bound. A point below its roof is time the roofline does not count (per-step overhead, the
+//! decode memory-bound — for a dense model. A mixture-of-experts chunk spreads its tokens over the experts: each
+//! expert's weights are reused only by the tokens routed to it (DeepSeek-V3's 512-token chunk: 16 per expert), so
+//! such a chunk can sit left of the ridge too (58 FLOP/byte on 8 × H200, ridge 412); the page's title and
+//! explanation do not assume a side, the explanation reads it off the numbers. A point below its roof is time the roofline does not count (per-step overhead, the
 //! kernel chain's floor, MoE kernels, communication).
 
 use super::{LegendEntry, LoadScale, Swatch};
@@ -50,7 +53,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &RooflineData,
     let prefill = d.prefill.filter(|p| ok(&(p.0, p.1)));
     let (peak, bw) = (d.peak_tflops, d.bandwidth_gbps / 1e3);
     if pts.is_empty() || !(peak.is_finite() && peak > 0.0 && bw.is_finite() && bw > 0.0) {
-        return Err("no steps to draw".into());
+        return Err("no load levels to draw".into());
     }
     let ridge = peak / bw;
     // Intensity from a decade below the points to a decade past the ridge or the prefill; compute from a decade

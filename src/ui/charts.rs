@@ -81,7 +81,7 @@ pub fn Charts(
                 " — one point per load level: one user on the right (fastest for them), the fullest batch at the top left (most tokens from each GPU). Shaded, left of the red line: slower for each user than the target allows. Green ring: operating point; dark ring: the level picked below.",
             ), ("chart-pareto", "tps-tradeoff", 0.5), trade, (viewport, pick))}
             {figure("chart roofline", (
-                "The roofline: why decode is memory-bound and prefill compute-bound",
+                "The roofline: what bounds each step, memory or compute",
                 " — TFLOP/s a step attains against its FLOPs per byte moved, both logarithmic. Solid: the hardware's roof, bandwidth × intensity up to the peak (they meet at the ridge); dashed: the engine's, at its efficiencies. Blue: the decode step at each load level — a batch shares the weights, so more users climb the slope, but each sequence's own KV cache keeps it left of the ridge. Orange: a prefill chunk. Below a roof: time it does not count (overheads, small kernels, communication). Rings: operating point (green), level picked below (dark).",
             ), ("chart-roofline", "tps-roofline", 0.55), roof, (viewport, pick))}
         </div>
