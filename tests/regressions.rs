@@ -193,3 +193,24 @@ fn an_evaluation_in_pieces_is_the_evaluation() {
     assert_eq!(serde_json::to_string(&staged.finish()).unwrap(), whole, "stepped to the end");
     assert!(tps_planner::plan::Staged::new(&tps_planner::scenario::Scenario::from_json(r#"{"hardware":{"preset":"nope"}}"#).unwrap(), &[]).is_err());
 }
+
+#[test]
+fn levels_that_end_on_a_rising_curve_mark_no_knee() {
+    // A new user's review: DeepSeek-V3 on 8 × H200 at 1–64 users put the "saturation knee" at 90 % of the
+    // 64-user throughput while system tok/s still rose about as fast as the load. No knee is marked, and a warning
+    // says the levels end before it; the automatic levels (which run past saturation) still find one.
+    let levels: Vec<String> = (1..=64).map(|i| i.to_string()).collect();
+    let s = scenario(&format!(
+        r#"{{"hardware":{{"preset":"h200-sxm","devices":8}},"model":{{"preset":"deepseek-v3"}},"workload":{{"requests":200,"load":{{"concurrency":[{}]}}}}}}"#,
+        levels.join(",")
+    ));
+    let r = plan::evaluate(&s).unwrap();
+    let (a, b) = (&r.sweep[62], &r.sweep[63]);
+    assert!(b.system_tps / a.system_tps > (64.0_f64 / 63.0).powf(0.25), "still rising: {} → {}", a.system_tps, b.system_tps);
+    assert!(r.knee.is_none(), "{:?}", r.knee);
+    assert!(r.warnings.iter().any(|w| w.message.starts_with("no saturation knee within the levels")), "{:?}", r.warnings);
+    let auto =
+        plan::evaluate(&scenario(r#"{"hardware":{"preset":"h200-sxm","devices":8},"model":{"preset":"deepseek-v3"},"workload":{"requests":200}}"#))
+            .unwrap();
+    assert!(auto.knee.is_some() && !auto.warnings.iter().any(|w| w.message.starts_with("no saturation knee")));
+}

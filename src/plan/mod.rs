@@ -7,7 +7,7 @@
 //!    analytic steady state ([`analytic_point`]) is kept beside it as a cross-check.
 //! 4. Markers: the **peak** (highest system TPS seen, or for offline loads the highest the memory and max batch
 //!    allow), the **knee** (first level reaching 90 % of the highest system TPS: beyond it more users mostly
-//!    add latency), the **peak usable** load (highest level meeting the target at its percentile, no
+//!    add latency; none when the levels end while it still climbs), the **peak usable** load (highest level meeting the target at its percentile, no
 //!    saturation, < 1 % errors; [`target`]) and the **operating point** at `operating_fraction` (default
 //!    60 %, range 50–70 %) of the throughput there. Headroom below the peak absorbs bursts: at 60 % of
 //!    capacity a queue's waiting time is a fraction of what it is at 90 %.
@@ -177,8 +177,32 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
     };
     // The knee: the first level (not saturated) that reaches 90 % of the highest system TPS; past it, more load
     // mostly adds latency.
+    // Unless the levels end while it still climbs: when the last unsaturated level has the highest throughput and
+    // the step to it still grows system TPS with an elasticity of 0.25 or more (d ln TPS ÷ d ln load: a doubling
+    // of the load would still add ≥ 19 %), the levels stop short of the knee, and 90 % of their last figure marks
+    // nothing (a 1–64-user sweep of DeepSeek-V3 on 8 × H200 put a "knee" at 55 users on a curve rising ~1:1).
+    // None is marked; a warning says so.
     let max_ok = sweep.iter().filter(|p| !p.saturated).map(|p| p.system_tps).fold(0.0, f64::max);
-    let knee = if max_ok > 0.0 { sweep.iter().filter(|p| !p.saturated).find(|p| p.system_tps >= 0.9 * max_ok).map(marker) } else { None };
+    let mut last = sweep.iter().rev().filter(|p| !p.saturated);
+    let rising = match (last.next(), last.next()) {
+        (Some(b), Some(a)) => {
+            let x = |p: &LoadPoint| p.concurrency.or(p.request_rate).unwrap_or(0.0);
+            let e = (b.system_tps / a.system_tps).ln() / (x(b) / x(a)).ln();
+            (b.system_tps >= max_ok && x(b) > x(a) && a.system_tps > 0.0 && e >= 0.25).then(|| marker(b))
+        }
+        _ => None,
+    };
+    let knee = if max_ok > 0.0 && rising.is_none() {
+        sweep.iter().filter(|p| !p.saturated).find(|p| p.system_tps >= 0.9 * max_ok).map(marker)
+    } else {
+        None
+    };
+    if let Some(m) = rising {
+        warnings.push(Warning::new(
+            WarningKind::NoKnee,
+            format!("no saturation knee within the levels: system tok/s still climbs at {} (add higher levels)", load_label(&m)),
+        ));
+    }
     let peak_usable_idx = sweep.iter().rposition(|p| p.meets_target);
     let (capacity, cap_point, op) = capacity_and_operating(r, &sweep, &mem, level);
     // The peak usable load is the capacity where it was resolved, else the last level meeting the target.

@@ -23,6 +23,8 @@ pub enum WarningKind {
     UnevenHeads,
     /// Some levels saturate (queue growing without bound).
     Saturates,
+    /// The levels end while system TPS still climbs steeply: no knee within them.
+    NoKnee,
     /// The fleet could not be sized.
     Fleet,
     /// The cost leaves a part out.
