@@ -7,6 +7,7 @@ use crate::chart::roofline::RooflineData;
 use crate::chart::throughput::{self, ThroughputData};
 use crate::chart::LoadAxis;
 use crate::import::{Kind, Measurement};
+use crate::plan::readout::load_of as load;
 use crate::scenario::{LoadPoint, Report};
 
 /// What a report's sweep is measured against: users, or request rates.
@@ -17,10 +18,6 @@ pub fn load_axis(r: &Report) -> LoadAxis {
     } else {
         LoadAxis::Users
     }
-}
-
-fn load(p: &LoadPoint) -> f64 {
-    p.concurrency.or(p.request_rate).unwrap_or(0.0)
 }
 
 fn column(r: &Report, f: impl Fn(&LoadPoint) -> f64) -> Vec<f64> {
@@ -114,8 +111,7 @@ pub fn pareto(r: &Report) -> ParetoData {
 #[must_use]
 pub fn roofline(r: &Report) -> RooflineData {
     let f = &r.roofline;
-    let step = |b: f64| f.decode.iter().find(|p| (p.tokens - b).abs() <= 1e-9 * b.max(1.0)).map_or((0.0, 0.0), |p| (p.intensity, p.tflops));
-    let decode: Vec<(f64, f64)> = r.sweep.iter().map(|p| step(p.mean_batch)).collect();
+    let decode: Vec<(f64, f64)> = r.sweep.iter().map(|p| f.decode_at(p.mean_batch).map_or((0.0, 0.0), |d| (d.intensity, d.tflops))).collect();
     let op = r.operating_point.as_ref().and_then(|m| crate::plan::readout::nearest_level(r, m.concurrency.or(m.request_rate)));
     RooflineData {
         peak_tflops: f.peak_tflops,

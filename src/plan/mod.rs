@@ -186,9 +186,9 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
     let mut last = sweep.iter().rev().filter(|p| !p.saturated);
     let rising = match (last.next(), last.next()) {
         (Some(b), Some(a)) => {
-            let x = |p: &LoadPoint| p.concurrency.or(p.request_rate).unwrap_or(0.0);
-            let e = (b.system_tps / a.system_tps).ln() / (x(b) / x(a)).ln();
-            (b.system_tps >= max_ok && x(b) > x(a) && a.system_tps > 0.0 && e >= 0.25).then(|| marker(b))
+            let (xa, xb) = (readout::load_of(a), readout::load_of(b));
+            let e = (b.system_tps / a.system_tps).ln() / (xb / xa).ln();
+            (b.system_tps >= max_ok && xb > xa && a.system_tps > 0.0 && e >= 0.25).then(|| marker(b))
         }
         _ => None,
     };

@@ -25,7 +25,7 @@ pub fn group(v: f64) -> String {
 }
 
 /// A level's load: users (closed loop) or requests/s (open loop).
-fn load_of(l: &LoadPoint) -> f64 {
+pub(crate) fn load_of(l: &LoadPoint) -> f64 {
     l.concurrency.or(l.request_rate).unwrap_or(0.0)
 }
 

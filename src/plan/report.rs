@@ -74,6 +74,15 @@ pub struct Roofline {
     pub prefill: Option<RooflinePoint>,
 }
 
+impl Roofline {
+    /// The decode step of the level whose mean batch is `batch` (the levels' steps are kept only where there is
+    /// one, so they are found by their batch, not by position).
+    #[must_use]
+    pub fn decode_at(&self, batch: f64) -> Option<&RooflinePoint> {
+        self.decode.iter().find(|p| (p.tokens - batch).abs() <= 1e-9 * batch.max(1.0))
+    }
+}
+
 /// One step on the roofline.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RooflinePoint {

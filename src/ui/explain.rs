@@ -169,7 +169,7 @@ fn sentences(r: &Report) -> Vec<(&'static str, String)> {
         ),
     ));
     let f = &r.roofline;
-    if let (Some(d), Some(p)) = (f.decode.iter().find(|p| p.tokens == l.mean_batch), f.prefill.as_ref()) {
+    if let (Some(d), Some(p)) = (f.decode_at(l.mean_batch), f.prefill.as_ref()) {
         v.push((
             "The roofline",
             format!(

@@ -67,9 +67,6 @@ pub fn App() -> impl IntoView {
             pinned.with(|a| share::write_hash(&s, a.as_ref()));
         }
     });
-    // The scenario the page evaluates and shows: the inputs' own, at once — a heavy one is simulated in pieces
-    // below, so typing never waits for it.
-    let settled = scenario;
     let last_eval_ms = StoredValue::new(0.0_f64);
     let measurements = RwSignal::new(Vec::<crate::import::Measurement>::new());
     // The evaluation. One that took under 30 ms last time runs in one task; a heavier one (a 64-level DeepSeek-V3
@@ -77,7 +74,7 @@ pub fn App() -> impl IntoView {
     // ≤ 8 ms each), so no task holds the page while typing; a newer change drops the job in flight. The first
     // evaluation runs in one piece, during start-up. Every evaluation is news (a changed scenario or runs, already
     // compared by their own memos): comparing two reports field by field cost 3 KB of wasm and saved nothing.
-    let evaluated = RwSignal::new(settled.with_untracked(|s| {
+    let evaluated = RwSignal::new(scenario.with_untracked(|s| {
         let t0 = now_ms();
         let r = s.as_ref().map_err(Clone::clone).and_then(|s| crate::plan::Staged::new(s, &[])).map(crate::plan::Staged::finish);
         finished(last_eval_ms, now_ms() - t0);
@@ -86,7 +83,7 @@ pub fn App() -> impl IntoView {
     let job = StoredValue::new(0_u64);
     let simulating = RwSignal::new(None::<(usize, usize)>);
     Effect::new(move |prev: Option<()>| {
-        let staged = settled.with(|s| s.as_ref().map_err(Clone::clone).and_then(|s| measurements.with(|ms| crate::plan::Staged::new(s, ms))));
+        let staged = scenario.with(|s| s.as_ref().map_err(Clone::clone).and_then(|s| measurements.with(|ms| crate::plan::Staged::new(s, ms))));
         if prev.is_none() {
             return;
         }
@@ -112,7 +109,7 @@ pub fn App() -> impl IntoView {
         move |_| {
             let Some(a) = pinned.get() else { return Ok(None) };
             // (Not the analytic report shown while the levels are simulated.)
-            if settled.with_untracked(|s| s.as_ref().ok() == Some(&a)) && simulating.with_untracked(Option::is_none) {
+            if scenario.with_untracked(|s| s.as_ref().ok() == Some(&a)) && simulating.with_untracked(Option::is_none) {
                 if let Ok(r) = report.get_untracked() {
                     return Ok(Some(r));
                 }
@@ -143,7 +140,7 @@ pub fn App() -> impl IntoView {
                 <fleet::FleetCostInputs inputs error />
             </section>
             <section class="outputs" aria-label="Results">
-                <report::PrintHeader scenario=settled report />
+                <report::PrintHeader scenario report />
                 <export::Toolbar scenario pinned report report_a />
                 <p class="simulating" id="simulating" role="status">
                     {move || simulating.get().map(|(k, n)| format!("Simulating load levels: {k} of {n} (until then: the analytic estimate)"))}
@@ -154,8 +151,8 @@ pub fn App() -> impl IntoView {
                 <charts::Charts report report_a measurements />
                 <explain::Explain report />
                 <table::SweepTable report />
-                <measure::MeasurementsPanel inputs scenario=settled measurements />
-                <reproduce::ReproducePanel scenario=settled report />
+                <measure::MeasurementsPanel inputs scenario measurements />
+                <reproduce::ReproducePanel scenario report />
                 <share::ScenarioPanel inputs scenario />
                 <report::PrintFooter report link />
             </section>
