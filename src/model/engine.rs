@@ -11,6 +11,9 @@
 //! - `compute_efficiency` η_fl: achieved ÷ dense tensor peak in large GEMMs (prefill, big batches), 0.3–0.7.
 //! - `step_overhead_ms`: fixed time per forward pass that does not scale with bytes or FLOPs (kernel launches,
 //!   synchronisation, sampling, scheduler); dominant for small models on fast GPUs.
+//! - `sequence_overhead_us`: per decoding sequence and step (vLLM, SGLang): the Python engines' scheduler, input
+//!   preparation and sampler, which grow with the batch — at 256 sequences ~10 ms a step (see
+//!   [`crate::presets::engines::SEQUENCE_OVERHEAD_US`]).
 //! - `request_overhead_ms`: per request, the serving front end's time in every TTFT and E2E (HTTP, chat
 //!   template, tokenisation, the hand-off to the scheduler, detokenising and streaming): at low load it is most
 //!   of a small model's TTFT (vLLM 0.11 on H100 with Qwen3-8B: 60 ms measured, 7 ms of it prefill).
@@ -66,6 +69,10 @@ pub struct EngineParams {
     /// serving engines (fitted on TensorRT-LLM's Qwen3-235B rows; DeepSeek-R1 on SGLang agrees); 1 = as dense.
     pub moe_efficiency: f64,
     pub step_overhead_ms: f64,
+    /// Per decoding sequence and step, µs: what a step costs per running sequence beyond its bytes and FLOPs —
+    /// the serving engine's scheduler, input preparation and sampler (`presets::engines::SEQUENCE_OVERHEAD_US`).
+    /// 0 for llama.cpp and the C++ engines, whose fits have it inside their other constants.
+    pub sequence_overhead_us: f64,
     /// Per request, ms: the serving front end's share of every TTFT (HTTP, chat template, tokenisation,
     /// scheduling hand-off, detokenising and streaming) — time no forward pass accounts for. 0 for llama.cpp's
     /// bare benchmarks; fitted per serving engine on low-load served runs.

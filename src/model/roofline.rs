@@ -11,8 +11,8 @@
 //! t_weights = weight bytes ÷ (η_bw · bandwidth · n_tp);   t_kv = KV bytes ÷ (η_kv · bandwidth · n_tp)
 //! t_matmul  = matmul flops ÷ (η_fl · peak(weight dtype) · n_tp);   t_attention = attention flops ÷ (η_fl · peak(KV dtype) · n_tp)
 //! t_comm = n_tp > 1 ? 2 · layers · (α + T · hidden · 2 B · 2(n−1)/n ÷ interconnect) : 0   (ring all-reduce)
-//! step   = max(t_weights, t_matmul) + max(t_kv, t_attention) + t_comm + overhead (+ (devices−1) · hop for a
-//!          layer split): linear layers and attention are separate kernels, each on its own roofline
+//! step   = max(t_weights, t_matmul) + max(t_kv, t_attention) + t_comm + overhead + D · per-sequence overhead
+//!          (+ (devices−1) · hop for a layer split): linear layers and attention are separate kernels, each on its own roofline
 //! row split (llama.cpp -sm row): weights and matmuls over n devices, KV and attention on the main one;
 //! t_comm = layers · (sync + (n−1) · (per-device wait + 16 · hidden · 4 B · T ÷ interconnect))
 //! ```
@@ -50,8 +50,9 @@ pub const ALLREDUCE_LATENCY_S: f64 = 8e-6;
 /// the kernel chain's gaps, `super::kernels`, took 10 µs per layer to ~16 for these dense models; 80 µs since the
 /// RTX 4090's served compute efficiency follows its machine balance, `presets::engines::served_reference`, 0.35
 /// instead of a flat 0.5, so the prefill chunks among these decodes take longer; 110 µs since Ampere's efficiency,
-/// which those cards take, is 0.48 instead of 0.35 — the fit is flat between 100 and 120 µs.)
-pub const PCIE_ALLREDUCE_LATENCY_S: f64 = 110e-6;
+/// which those cards take, is 0.48 instead of 0.35 — the fit is flat between 100 and 120 µs; 80 µs since vLLM
+/// pays a cost per running sequence, `presets::engines::SEQUENCE_OVERHEAD_US`: flat between 80 and 120.)
+pub const PCIE_ALLREDUCE_LATENCY_S: f64 = 80e-6;
 /// All-reduce latency per call between workstation or datacenter boards over PCIe (peer-to-peer enabled),
 /// seconds: an assumption (no tensor-parallel PCIe run of such boards in the data), between NVLink's 8 µs and
 /// the consumer boards' fitted 100 µs.
@@ -346,7 +347,8 @@ impl Deployment {
             }
             _ => 0.0,
         };
-        let overhead_s = self.engine.step_overhead_ms / 1e3;
+        // The engine's per-step work: a fixed part and, in the Python serving engines, a part per running sequence.
+        let overhead_s = self.engine.step_overhead_ms / 1e3 + self.engine.sequence_overhead_us * 1e-6 * load.decode_seqs;
         let seconds = kernels_s + comm_s + overhead_s;
         let bound =
             if floor > gemm_s + kv_s.max(attn_s) { Bound::Overhead } else { classify(weights_s, matmul_s, kv_s, attn_s, overhead_s + comm_s) };

@@ -260,7 +260,7 @@ mod tests {
     #[test]
     fn the_breaking_figure_is_the_limits_own() {
         let s = crate::scenario::Scenario::from_json(
-            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":6000,"output_tokens":100},"target":{"ttft_ms":400,"tpot_ms":200,"percentile":99}}"#,
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":6000,"output_tokens":100},"target":{"ttft_ms":800,"tpot_ms":200,"percentile":99}}"#,
         )
         .unwrap();
         let r = crate::plan::evaluate(&s).unwrap();

@@ -238,10 +238,46 @@ pub const SERVED_BALANCE_SPLIT: f64 = 210.0;
 
 /// See [`served_compute`]. 0.35 until 2026-12, while the runs that release every request at once were scored
 /// against the steady-state peak at the fullest batch instead of the finite run they were (A100's fullest batch,
-/// 256, ran no queue at all); scored as those runs, A100's served runs fit 0.48.
-pub const SERVED_COMPUTE_AMPERE: f64 = 0.48;
-/// See [`served_compute`].
-pub const SERVED_COMPUTE_HOPPER: f64 = 0.30;
+/// 256, ran no queue at all); scored as those runs, A100's served runs fit 0.48; 0.58 since the serving engines
+/// pay a cost per running sequence ([`SEQUENCE_OVERHEAD_US`]), which the flat efficiency had absorbed.
+pub const SERVED_COMPUTE_AMPERE: f64 = 0.58;
+/// See [`served_compute`]. 0.30 until the per-sequence cost ([`SEQUENCE_OVERHEAD_US`]) took its share of the
+/// large batches' time.
+pub const SERVED_COMPUTE_HOPPER: f64 = 0.26;
+
+/// Per running sequence and step, µs, of the Python serving engines (vLLM, SGLang): what a decode step costs for
+/// each sequence beyond the bytes and FLOPs the roofline counts — the scheduler's bookkeeping, building the step's
+/// inputs (block tables, slot mappings, positions), the sampler (vLLM's default top-p/top-k path sorts the whole
+/// vocabulary of every sequence), and turning sampled ids into output. Published profiles (summarised in
+/// [`SEQUENCE_OVERHEAD_US`]) put it at 20–35 µs for vLLM's V1 engine; 0 for llama.cpp, TensorRT-LLM and
+/// LMDeploy (C++ schedulers; their efficiencies are fitted on their own rows with none).
+#[must_use]
+pub fn sequence_overhead_us(engine: &str) -> f64 {
+    match engine {
+        "vllm" | "sglang" => SEQUENCE_OVERHEAD_US,
+        _ => 0.0,
+    }
+}
+
+/// See [`sequence_overhead_us`]. Why: the served runs showed a batch-dependent miss one compute efficiency per
+/// GPU generation could not follow — on one A100, vLLM's compute-bound steps at 10–60 sequences (prefill-heavy
+/// offline runs of 14–32B models) were 40–100 % slower in the model than measured while its steps at 200+
+/// sequences were 12–21 % faster, and one RTX 4090 at 32–42 sequences decoded 45–80 % slow: the fitted η_fl was
+/// a compromise between a GEMM rate (which the small batches show) and a cost that grows with the batch. What the
+/// engines' own traces say (their issues and PRs): vLLM V1's gap between decode steps at 256 sequences was 5–6 ms
+/// before asynchronous scheduling (vllm#10634, ~20 µs per sequence); PyTorch's top-p/top-k masking at 256
+/// sequences and a 131k vocabulary takes 3.8 ms (vllm PR #32558, ~15 µs per sequence), the default sampler path
+/// in 0.8–0.11; vLLM V0 spent ~20 ms between steps at 200 sequences (vllm#6801). SGLang overlaps its scheduler
+/// with the GPU, but samples and post-processes per sequence too. 40 µs is where the served runs'
+/// leave-one-source-out table is best over 0–60 µs (a flat optimum: 30 µs gives output tok/s 24.9 %, TPOT
+/// mean/P50 19.7/20.5 %; 40 µs 22.7 / 19.2 / 19.7 %; 60 µs 20.6 / 21.1 / 19.0 %; none 29.6 / 25.8 / 24.0 %),
+/// a little above the profiles' 20–35 µs; one value for both engines (SGLang at 5 µs was worse: TPOT 23.4 %).
+/// With it, the served compute efficiencies refit to Ampere 0.58 (was 0.48) and Hopper 0.26 (was 0.30), the front
+/// end's CV to 0.60, SGLang's front end to 40 ms and the PCIe all-reduce to 80 µs. Known miss: SGLang overlaps its
+/// scheduler with the GPU, so its exposed share is smaller; the shared value leaves DeepSeek-R1 on 8 × H200 under
+/// SGLang decoding 33–39 % slow at 16–64 users (tests/validation/outside.rs). Does not scale with tensor
+/// parallelism: a replica's system tok/s flattens towards 1 ÷ 40 µs = 25,000 tok/s at large batches.
+pub const SEQUENCE_OVERHEAD_US: f64 = 40.0;
 
 /// Per-request front-end time of a serving engine, ms: what every TTFT holds beyond the forward passes (HTTP,
 /// chat template, tokenisation, hand-off to the scheduler, detokenising and streaming the first token).
@@ -262,16 +298,18 @@ pub fn request_overhead_ms(engine: &str) -> f64 {
 /// Coefficient of variation of the front-end time from request to request (lognormal), fitted by
 /// `tests/fit.rs` on the low-load served runs' TTFT P99 (0.5 while SGLang's front end was 68 ms; 0.7 since part
 /// of that proved to be prefill: a smaller mean front end needs a wider spread for the same measured tail; 0.65
-/// since A100's served compute efficiency is 0.48, not 0.35).
-pub const REQUEST_OVERHEAD_CV: f64 = 0.65;
+/// since A100's served compute efficiency is 0.48, not 0.35; 0.70 again with the per-sequence cost,
+/// [`SEQUENCE_OVERHEAD_US`]).
+pub const REQUEST_OVERHEAD_CV: f64 = 0.60;
 
 /// vLLM's per-request front-end time, ms (see [`request_overhead_ms`]).
 pub const VLLM_REQUEST_OVERHEAD_MS: f64 = 12.0;
 /// SGLang's, ms: 27 on GPUStack's H100 runs alone; with SGLang's own cookbook runs (8 × B200 / MI300X, whose
 /// decode the model gets right since the kernel chain, `model::kernels`) the low-load residual was 68 ms, and
 /// is 48 ms since B200 and MI300X prefill at Hopper's served compute efficiency (their machine balance,
-/// [`served_reference`]) instead of a flat 0.5: part of what looked like front end was prefill.
-pub const SGLANG_REQUEST_OVERHEAD_MS: f64 = 48.0;
+/// [`served_reference`]) instead of a flat 0.5: part of what looked like front end was prefill; 40 ms since Hopper's
+/// served η_fl is 0.26 with the per-sequence cost ([`SEQUENCE_OVERHEAD_US`]).
+pub const SGLANG_REQUEST_OVERHEAD_MS: f64 = 40.0;
 /// TensorRT-LLM's `trtllm-serve`, ms.
 pub const TRTLLM_REQUEST_OVERHEAD_MS: f64 = 38.0;
 

@@ -65,6 +65,9 @@ spec!(
         /// MoE expert kernels relative to dense ones (0–1].
         moe_efficiency: f64,
         step_overhead_ms: f64,
+        /// Per running sequence and step, µs: the serving engine's per-sequence work beyond the kernels' bytes and
+        /// FLOPs (scheduler, input preparation, sampler).
+        sequence_overhead_us: f64,
         /// Per request, ms: the serving front end's time in every TTFT (HTTP, tokenisation, scheduling hand-off).
         request_overhead_ms: f64,
         /// Coefficient of variation of that front-end time from request to request (lognormal).

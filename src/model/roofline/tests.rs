@@ -37,6 +37,7 @@ pub(crate) fn h100_llama8b() -> Deployment {
             step_overhead_ms: 0.0,
             request_overhead_ms: 0.0,
             request_overhead_cv: 0.0,
+            sequence_overhead_us: 0.0,
             max_batch: 256,
             max_batched_tokens: 8192,
             memory_utilization: 0.9,

@@ -107,6 +107,9 @@ pub(crate) fn resolve_engine(
     if s.step_overhead_ms.is_none() {
         used.push(format!("overhead {:.2} ms/step", eff.step_overhead_ms(m.layers)));
     }
+    if s.sequence_overhead_us.is_none() && presets::engines::sequence_overhead_us(p.id) > 0.0 {
+        used.push(format!("{:.0} µs per sequence per step", presets::engines::sequence_overhead_us(p.id)));
+    }
     if s.request_overhead_ms.is_none() && presets::engines::request_overhead_ms(p.id) > 0.0 {
         used.push(format!("front end {:.0} ms per request", presets::engines::request_overhead_ms(p.id)));
     }
@@ -140,6 +143,13 @@ pub(crate) fn resolve_engine(
             0.0,
             10_000.0,
             "ms",
+        )?,
+        sequence_overhead_us: check(
+            "engine.sequence_overhead_us",
+            s.sequence_overhead_us.unwrap_or_else(|| presets::engines::sequence_overhead_us(p.id)),
+            0.0,
+            100_000.0,
+            "µs",
         )?,
         request_overhead_ms: check(
             "engine.request_overhead_ms",
