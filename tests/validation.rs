@@ -76,7 +76,6 @@ fn batched_cases(held_out: bool) -> Vec<Case> {
             s.engine.max_batch = Some(b as u32);
         }
         if held_out {
-            let arch = tps_planner::presets::hardware::architecture(&row["hardware_key"]);
             match engine {
                 "tensorrt-llm" => {
                     s.engine.compute_efficiency = Some(common::serving::flat_served_compute(&row["hardware_key"]));
