@@ -315,12 +315,12 @@ pub const TRTLLM_REQUEST_OVERHEAD_MS: f64 = 38.0;
 
 /// All engines.
 pub const ENGINES: &[EnginePreset] = &[
-    EnginePreset { id: "llama.cpp", name: "llama.cpp (llama-server / llama-bench)", max_batch: 4, max_batched_tokens: 512, memory_utilization: 1.0, reserve_gb: 0.5, source: "llama.cpp server defaults: -np 4 (auto), -ub 512; compute buffers ≈ 0.3 GiB for an 8B model at -ub 512 (the logits alone: 128k vocabulary × 512 × 4 B = 0.25 GiB) plus the backend context" },
-    EnginePreset { id: "vllm", name: "vLLM", max_batch: 256, max_batched_tokens: 2048, memory_utilization: 0.9, reserve_gb: 1.5, source: "vLLM API server defaults: max_num_seqs 256, max_num_batched_tokens 2048 (1024 and 8192 on devices of at least 70 GiB other than A100: vllm_batch_defaults), gpu_memory_utilization 0.9" },
-    EnginePreset { id: "sglang", name: "SGLang", max_batch: 1024, max_batched_tokens: 8192, memory_utilization: 0.88, reserve_gb: 1.0, source: "SGLang server args: chunked_prefill_size 8192, mem_fraction_static ≈ 0.88" },
-    EnginePreset { id: "tensorrt-llm", name: "TensorRT-LLM", max_batch: 2048, max_batched_tokens: 8192, memory_utilization: 0.95, reserve_gb: 1.0, source: "trtllm-bench: max_batch_size 2048, max_num_tokens 8192; perf-overview runs use kv_cache_free_gpu_mem_fraction 0.95 (0.90 on OOM)" },
-    EnginePreset { id: "lmdeploy", name: "LMDeploy TurboMind", max_batch: 256, max_batched_tokens: 8192, memory_utilization: 0.85, reserve_gb: 1.0, source: "LMDeploy TurbomindEngineConfig: cache_max_entry_count 0.8 of free memory" },
-    EnginePreset { id: "generic", name: "Generic engine", max_batch: 64, max_batched_tokens: 2048, memory_utilization: 0.9, reserve_gb: 1.0, source: "middle-of-the-road defaults" },
+    EnginePreset { id: "llama.cpp", name: "llama.cpp (llama-server / llama-bench)", max_batch: 4, max_batched_tokens: 512, memory_utilization: 1.0, reserve_gb: 0.5, source: super::cited("llama.cpp server defaults: -np 4 (auto), -ub 512; compute buffers ≈ 0.3 GiB for an 8B model at -ub 512 (the logits alone: 128k vocabulary × 512 × 4 B = 0.25 GiB) plus the backend context") },
+    EnginePreset { id: "vllm", name: "vLLM", max_batch: 256, max_batched_tokens: 2048, memory_utilization: 0.9, reserve_gb: 1.5, source: super::cited("vLLM API server defaults: max_num_seqs 256, max_num_batched_tokens 2048 (1024 and 8192 on devices of at least 70 GiB other than A100: vllm_batch_defaults), gpu_memory_utilization 0.9") },
+    EnginePreset { id: "sglang", name: "SGLang", max_batch: 1024, max_batched_tokens: 8192, memory_utilization: 0.88, reserve_gb: 1.0, source: super::cited("SGLang server args: chunked_prefill_size 8192, mem_fraction_static ≈ 0.88") },
+    EnginePreset { id: "tensorrt-llm", name: "TensorRT-LLM", max_batch: 2048, max_batched_tokens: 8192, memory_utilization: 0.95, reserve_gb: 1.0, source: super::cited("trtllm-bench: max_batch_size 2048, max_num_tokens 8192; perf-overview runs use kv_cache_free_gpu_mem_fraction 0.95 (0.90 on OOM)") },
+    EnginePreset { id: "lmdeploy", name: "LMDeploy TurboMind", max_batch: 256, max_batched_tokens: 8192, memory_utilization: 0.85, reserve_gb: 1.0, source: super::cited("LMDeploy TurbomindEngineConfig: cache_max_entry_count 0.8 of free memory") },
+    EnginePreset { id: "generic", name: "Generic engine", max_batch: 64, max_batched_tokens: 2048, memory_utilization: 0.9, reserve_gb: 1.0, source: super::cited("middle-of-the-road defaults") },
 ];
 
 /// Finds an engine by id (case-insensitive; `llamacpp`, `llama-cpp`, `trt-llm` accepted).

@@ -9,7 +9,8 @@ pub mod models;
 mod models_table;
 pub mod targets;
 
-/// A preset's citation. The native build keeps it (`tps presets` prints it under each hardware and model entry);
+/// A preset's citation (hardware, models, engines, latency targets). The native build keeps it (`tps presets` prints
+/// it under each hardware and model entry);
 /// the page's wasm build, which never shows it, compiles it out (about 10 KB of text, 4 KB gzipped).
 #[must_use]
 pub const fn cited(source: &'static str) -> &'static str {

@@ -25,7 +25,7 @@ pub const TARGETS: &[TargetPreset] = &[
         ttft_ms: Some(2000.0),
         tpot_ms: Some(40.0),
         percentile: 99.0,
-        source: "reading-speed floor: 20–25 tok/s per user",
+        source: super::cited("reading-speed floor: 20–25 tok/s per user"),
     },
     TargetPreset {
         id: "mlperf-llama2-70b-interactive",
@@ -33,7 +33,7 @@ pub const TARGETS: &[TargetPreset] = &[
         ttft_ms: Some(450.0),
         tpot_ms: Some(40.0),
         percentile: 99.0,
-        source: "MLPerf Inference v5.0 datacenter rules",
+        source: super::cited("MLPerf Inference v5.0 datacenter rules"),
     },
     TargetPreset {
         id: "mlperf-llama3.1-8b-interactive",
@@ -41,7 +41,7 @@ pub const TARGETS: &[TargetPreset] = &[
         ttft_ms: Some(500.0),
         tpot_ms: Some(30.0),
         percentile: 99.0,
-        source: "MLPerf Inference v5.1 datacenter rules",
+        source: super::cited("MLPerf Inference v5.1 datacenter rules"),
     },
     TargetPreset {
         id: "mlperf-llama2-70b",
@@ -49,7 +49,7 @@ pub const TARGETS: &[TargetPreset] = &[
         ttft_ms: Some(2000.0),
         tpot_ms: Some(200.0),
         percentile: 99.0,
-        source: "MLPerf Inference v4.0 datacenter rules",
+        source: super::cited("MLPerf Inference v4.0 datacenter rules"),
     },
     TargetPreset {
         id: "mlperf-llama3.1-8b",
@@ -57,7 +57,7 @@ pub const TARGETS: &[TargetPreset] = &[
         ttft_ms: Some(2000.0),
         tpot_ms: Some(100.0),
         percentile: 99.0,
-        source: "MLPerf Inference v5.1 datacenter rules",
+        source: super::cited("MLPerf Inference v5.1 datacenter rules"),
     },
     TargetPreset {
         id: "mlperf-llama3.1-405b",
@@ -65,7 +65,7 @@ pub const TARGETS: &[TargetPreset] = &[
         ttft_ms: Some(6000.0),
         tpot_ms: Some(175.0),
         percentile: 99.0,
-        source: "MLPerf Inference v5.0 datacenter rules",
+        source: super::cited("MLPerf Inference v5.0 datacenter rules"),
     },
     TargetPreset {
         id: "batch",
@@ -73,7 +73,7 @@ pub const TARGETS: &[TargetPreset] = &[
         ttft_ms: None,
         tpot_ms: None,
         percentile: 99.0,
-        source: "offline jobs: maximise system TPS",
+        source: super::cited("offline jobs: maximise system TPS"),
     },
 ];
 
