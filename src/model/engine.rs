@@ -8,7 +8,7 @@
 //!   kernels (KQ, softmax, KQV in F32 scratch) at batch 1, so a long context costs ~2.5× its bytes — the
 //!   tg512 → tg8192 slowdown of the llama-bench rows (4090, 8B Q4_K_M: −15 %, where bytes alone predict −6 %).
 //! - `moe_efficiency`: routed-expert kernels relative to dense ones (1 for llama.cpp, 0.5 for serving engines).
-//! - `compute_efficiency` η_fl: achieved ÷ dense tensor peak in large GEMMs (prefill, big batches), 0.3–0.7.
+//! - `compute_efficiency` η_fl: achieved ÷ dense tensor peak in large GEMMs (prefill, big batches), 0.25–0.7.
 //! - `step_overhead_ms`: fixed time per forward pass that does not scale with bytes or FLOPs (kernel launches,
 //!   synchronisation, sampling, scheduler); dominant for small models on fast GPUs.
 //! - `sequence_overhead_us`: per decoding sequence and step (vLLM, SGLang): the Python engines' scheduler, input

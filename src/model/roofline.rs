@@ -142,7 +142,8 @@ pub struct StepCost {
     pub bound: Bound,
 }
 
-/// The bound of a step: overhead when communication and fixed overhead exceed the kernel time; else compute
+/// The bound of a step: overhead when communication and the engine's own time (per step and per running sequence)
+/// exceed the kernel time; else compute
 /// when the compute-limited kernels (linear layers with matmul > weights, attention with FLOPs > KV bytes)
 /// take more of the kernel time than the memory-limited ones.
 #[must_use]
@@ -304,7 +305,13 @@ impl Deployment {
             };
             let mut single = self.clone();
             single.hardware.parallelism = Parallelism::LayerSplit;
-            return single.step(&micro);
+            // One scheduler and sampler serve every micro-batch of the cycle: the per-sequence cost is the whole
+            // batch's, not a micro-batch's.
+            let mut cost = single.step(&micro);
+            let rest = self.engine.sequence_overhead_us * 1e-6 * (load.decode_seqs - micro.decode_seqs);
+            cost.seconds += rest;
+            cost.overhead_s += rest;
+            return cost;
         }
         let tokens = load.decode_seqs + load.prefill_tokens;
         let kv_bytes = load.decode_kv_bytes + load.prefill_kv_bytes;

@@ -67,7 +67,7 @@ pub fn readout(r: &Report, i: usize) -> Option<Readout> {
     let bound = match l.bound {
         Bound::Memory => "memory-bound (each step reads the weights and the KV cache)",
         Bound::Compute => "compute-bound (each step's arithmetic takes longer than its reads)",
-        Bound::Overhead => "overhead-bound (the engine's fixed time per step dominates)",
+        Bound::Overhead => "overhead-bound (the engine's own time per step dominates)",
     };
     let verdict = if l.saturated {
         "saturated: the queue grows without bound, so the latencies are lower bounds"

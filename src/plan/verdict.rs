@@ -259,6 +259,7 @@ mod tests {
     /// TTFT; at 17 users P99 TPOT is 28.8 ms").
     #[test]
     fn the_breaking_figure_is_the_limits_own() {
+        // TTFT 800 ms (400 until 2026-12: with Hopper's served η_fl 0.26 one 6,000-token prompt alone takes 400 ms).
         let s = crate::scenario::Scenario::from_json(
             r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":6000,"output_tokens":100},"target":{"ttft_ms":800,"tpot_ms":200,"percentile":99}}"#,
         )

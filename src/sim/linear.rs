@@ -305,8 +305,18 @@ mod tests {
     #[test]
     fn line_reproduces_the_roofline_and_its_sums() {
         let mut d = h100_llama8b();
-        for (overhead, n, c0) in [(0.0, 1u64, 600u64), (0.0, 64, 500), (0.0, 256, 3000), (3.0, 4, 100), (0.0, 600, 10)] {
+        // The last two: a serving engine's cost per running sequence (constant within a run of decode steps).
+        for (overhead, per_seq, n, c0) in [
+            (0.0, 0.0, 1u64, 600u64),
+            (0.0, 0.0, 64, 500),
+            (0.0, 0.0, 256, 3000),
+            (3.0, 0.0, 4, 100),
+            (0.0, 0.0, 600, 10),
+            (1.0, 40.0, 256, 900),
+            (1.0, 40.0, 8, 100),
+        ] {
             d.engine.step_overhead_ms = overhead;
+            d.engine.sequence_overhead_us = per_seq;
             let load_at = family(&d, n, c0);
             let k = 5000;
             let line = LinearSteps::fit(&d, &load_at, k);

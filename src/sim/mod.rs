@@ -98,8 +98,9 @@
 //!
 //! # Assumptions
 //!
-//! - Step time is the roofline of [`crate::model::roofline`]; the scheduler itself costs nothing beyond the
-//!   engine's fixed `step_overhead_ms`. Detokenisation, networking and client time are not modelled.
+//! - Step time is the roofline of [`crate::model::roofline`]; the scheduler, input preparation and sampler cost the
+//!   engine's fixed `step_overhead_ms` plus `sequence_overhead_us` per running sequence. Networking and client time
+//!   are not modelled (the front end's per-request time stands for them).
 //! - The prefix-cached part of a prompt (`context_depth` + `prefix_hit_rate` × prompt) skips prefill but still
 //!   occupies KV blocks in every sequence (no sharing of blocks between sequences is credited), and is never
 //!   recomputed after a preemption. At least one prompt token is always prefilled (it yields the logits of the

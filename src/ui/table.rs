@@ -119,7 +119,7 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
             "bound".into(),
             "the bound",
             format!(
-                "What sets a step's time: memory (bytes read ÷ bandwidth), compute (arithmetic ÷ FLOP/s) or overhead (the engine's fixed time per step). At {at}: {}.",
+                "What sets a step's time: memory (bytes read ÷ bandwidth), compute (arithmetic ÷ FLOP/s) or overhead (the engine's own time per step). At {at}: {}.",
                 super::explain::bound(l)
             ),
         ),

@@ -167,3 +167,20 @@ fn prefill_is_compute_bound_and_chunked() {
     assert!(t > mm && t < mm * 1.5, "{t} vs {mm}");
     assert_eq!(d.prefill_seconds(0.0, 0.0), 0.0);
 }
+
+/// A serving engine's cost per running sequence adds B · cost to a decode step of B sequences, whatever the
+/// parallelism: one scheduler and sampler serve the whole batch (tensor parallel, and a pipeline's micro-batches).
+#[test]
+fn the_per_sequence_cost_is_the_whole_batchs() {
+    for parallelism in [Parallelism::Tensor, Parallelism::Pipeline] {
+        let mut d = h100_llama8b();
+        d.hardware.devices = 4;
+        d.hardware.parallelism = parallelism;
+        let load = d.decode_load(256.0, 1000.0);
+        let bare = d.step(&load);
+        d.engine.sequence_overhead_us = 40.0;
+        let with = d.step(&load);
+        assert!((with.seconds - bare.seconds - 256.0 * 40e-6).abs() < 1e-12, "{parallelism:?}: {} vs {}", with.seconds, bare.seconds);
+        assert!((with.overhead_s - bare.overhead_s - 256.0 * 40e-6).abs() < 1e-12, "{parallelism:?}");
+    }
+}
