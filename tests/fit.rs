@@ -348,7 +348,7 @@ fn served_compute_efficiency_matches_the_fit() {
         }
         // The flat efficiency (no per-sequence cost modelled apart): the held-out C++ engines' prior.
         let (flat, _) = serving::fit_served_compute_with(arch, None, Some(0.0)).expect("served runs");
-        let prior = if arch == Architecture::Ampere { serving::FLAT_SERVED_COMPUTE.0 } else { serving::FLAT_SERVED_COMPUTE.1 };
+        let prior = serving::flat_served_compute(arch);
         println!("  {:<8} η_fl {flat:.2} without a per-sequence cost (the held-out C++ engines' prior {prior:.2})", arch.id());
         if (prior - flat).abs() > 0.02 {
             drifted.push(format!("{}: flat prior {prior} vs fit {flat:.2}", arch.id()));
@@ -377,8 +377,7 @@ fn sequence_overhead_matches_the_fit() {
         let (mut out, mut tpot) = (Vec::new(), Vec::new());
         for row in &rows {
             let Ok(mut run) = serving::run_of(row) else { continue };
-            let arch = tps_planner::presets::hardware::architecture(&row["hardware_key"]);
-            let reference = engines::served_reference(arch, balance_of(&row["hardware_key"]));
+            let reference = serving::served_reference_of(&row["hardware_key"]);
             run.scenario.engine.compute_efficiency = Some(if reference == Architecture::Ampere { ampere } else { hopper });
             run.scenario.engine.sequence_overhead_us = Some(us);
             let Ok(r) = tps_planner::plan::evaluate(&run.scenario) else { continue };
@@ -393,11 +392,7 @@ fn sequence_overhead_matches_the_fit() {
                 tpot.push((p.tpot_ms.mean / m).ln().abs());
             }
         }
-        let med = |v: &mut Vec<f64>| {
-            v.sort_by(f64::total_cmp);
-            v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
-        };
-        let (o, t) = (med(&mut out), med(&mut tpot));
+        let (o, t) = (median(&mut out), median(&mut tpot));
         println!(
             "  {us:>4.0} µs: η_fl Ampere {ampere:.2}, Hopper {hopper:.2}; output {o:.3} ({} runs), TPOT mean {t:.3} ({} runs)",
             out.len(),
@@ -447,13 +442,9 @@ fn pcie_allreduce_latency_matches_the_fit() {
                 errs.push((r.sweep[0].tpot_ms.mean / m).ln().abs());
             }
         }
-        let med = |v: &mut Vec<f64>| {
-            v.sort_by(f64::total_cmp);
-            v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
-        };
         let (mut a, mut b) = (errs[..n_trt].to_vec(), errs[n_trt..].to_vec());
-        let all = med(&mut errs);
-        println!("  {us:>5.0} µs: all {all:.3} (TensorRT-LLM {:.3}, vLLM {:.3})", med(&mut a), med(&mut b));
+        let all = median(&mut errs);
+        println!("  {us:>5.0} µs: all {all:.3} (TensorRT-LLM {:.3}, vLLM {:.3})", median(&mut a), median(&mut b));
         if all < best.0 {
             best = (all, us);
         }

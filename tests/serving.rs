@@ -54,8 +54,7 @@ fn serving_cases(held_out: bool) -> (Vec<Case>, Vec<(String, usize)>) {
             // vLLM's and SGLang's compute efficiency per GPU generation, refitted without the run's source; other
             // generations take the refitted value of the generation their machine balance points to
             // (`served_reference`). A generation left without runs takes the old flat prior, 0.5.
-            let arch = tps_planner::presets::hardware::architecture(&row["hardware_key"]);
-            let reference = tps_planner::presets::engines::served_reference(arch, balance_of(&row["hardware_key"]));
+            let reference = common::serving::served_reference_of(&row["hardware_key"]);
             if run.engine == "vllm" || run.engine == "sglang" {
                 let eta = *compute_fits
                     .entry((run.source.clone(), reference))

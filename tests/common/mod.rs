@@ -95,6 +95,13 @@ pub fn machine_memory_gb(row: &HashMap<String, String>) -> Option<f64> {
 }
 
 /// The machine balance (dense 16-bit FLOP per byte) of a hardware preset, for the served compute prior.
+/// The median of `v` (sorted in place; the upper middle for an even count, as the fits have always taken it);
+/// NaN when empty.
+pub fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
 pub fn balance_of(hardware_key: &str) -> Option<f64> {
     tps_planner::presets::hardware::find(hardware_key).and_then(|h| h.fp16_tflops.map(|f| f * 1e3 / h.bandwidth_gbps))
 }

@@ -256,6 +256,12 @@ pub fn fit_served_compute_with(
     Some((best.1, runs.len()))
 }
 
+/// The fitted generation (Ampere or Hopper) whose served compute efficiency a device of `hardware_key` takes
+/// (`presets::engines::served_reference`, by its machine balance).
+pub fn served_reference_of(hardware_key: &str) -> tps_planner::model::hardware::Architecture {
+    tps_planner::presets::engines::served_reference(tps_planner::presets::hardware::architecture(hardware_key), super::balance_of(hardware_key))
+}
+
 /// The served compute efficiency (Ampere, Hopper) that vLLM's and SGLang's served runs fit when the engines' cost
 /// per running sequence is not modelled apart (`fit_served_compute_with(…, Some(0.0))`, checked by tests/fit.rs):
 /// the prior of a held-out TensorRT-LLM or LMDeploy source in the batched validation. Those C++ engines have no
@@ -264,10 +270,9 @@ pub fn fit_served_compute_with(
 /// held out went 20.2 / 40.6 → 21.5 / 46.2 %; with vLLM's per-sequence cost too, 30.3 / 52.8 %).
 pub const FLAT_SERVED_COMPUTE: (f64, f64) = (0.48, 0.30);
 
-/// [`FLAT_SERVED_COMPUTE`] of a device, by its served reference generation.
-pub fn flat_served_compute(hardware_key: &str) -> f64 {
-    let arch = tps_planner::presets::hardware::architecture(hardware_key);
-    match tps_planner::presets::engines::served_reference(arch, super::balance_of(hardware_key)) {
+/// [`FLAT_SERVED_COMPUTE`] of a served reference generation ([`served_reference_of`]).
+pub fn flat_served_compute(reference: tps_planner::model::hardware::Architecture) -> f64 {
+    match reference {
         tps_planner::model::hardware::Architecture::Ampere => FLAT_SERVED_COMPUTE.0,
         _ => FLAT_SERVED_COMPUTE.1,
     }
