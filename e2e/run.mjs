@@ -900,12 +900,22 @@ await test('issue 9: a 1920-px projector: charts side by side; presentation mode
 });
 
 await test('issue 9 budgets (printed, not asserted: a benchmark on a busy 2-core machine): first chart, typing in a heavy scenario; a heavy scenario is simulated in pieces, announced, and gives the one-piece answer', async () => {
-  // First chart: from navigation to a drawn throughput canvas, on a fresh page from the local server.
+  // First chart: from navigation to the end of the task that first draws the throughput canvas (the analytic
+  // figures: the page simulates the load levels after it is up), on a fresh page from the local server; and the
+  // simulated answer (the first evaluation's end).
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  await ctx.addInitScript(() => {
+    const proto = CanvasRenderingContext2D.prototype, stroke = proto.stroke;
+    proto.stroke = function (...a) {
+      if (this.canvas.id === 'chart-throughput' && !window.__firstChart) { window.__firstChart = -1; queueMicrotask(() => { window.__firstChart = performance.now(); }); }
+      return stroke.apply(this, a);
+    };
+  });
   const fp = await ctx.newPage();
   await fp.goto(origin + '/');
-  await fp.waitForFunction(() => { const c = document.getElementById('chart-throughput'); return c && c.width > 0 && window.__tpsLastEvalMs > 0; });
-  const first = await fp.evaluate(() => performance.now());
+  await fp.waitForFunction(() => window.__firstChart > 0 && window.__tpsLastEvalMs > 0);
+  const first = await fp.evaluate(() => window.__firstChart);
+  const answered = await fp.evaluate(() => performance.now());
   // Typing in a heavy scenario (DeepSeek-V3 on 8 × H200, 64 load levels): the longest main-thread task.
   const levels = Array.from({ length: 64 }, (_, i) => i + 1).join(',');
   const heavy = encodeURIComponent(`{"hardware":{"preset":"h200-sxm","devices":8},"model":{"preset":"deepseek-v3"},"workload":{"load":{"concurrency":[${levels}]}}}`);
@@ -924,20 +934,20 @@ await test('issue 9 budgets (printed, not asserted: a benchmark on a busy 2-core
   const long = await fp.evaluate(() => window.__long);
   const eval_ms = await fp.evaluate(() => window.__tpsLastEvalMs);
   const progress = await fp.evaluate(() => window.__progress);
-  console.log(`budget: first chart ${first.toFixed(0)} ms from navigation (budget 400 ms); heavy scenario: evaluation ${eval_ms.toFixed(0)} ms in pieces (${progress.length} progress updates), longest main-thread task while typing ${Math.max(0, ...long).toFixed(0)} ms over ${long.length} tasks > 50 ms (budget: none over 50 ms)`);
+  console.log(`budget: first chart ${first.toFixed(0)} ms from navigation (budget 400 ms), the simulated sweep by ${answered.toFixed(0)} ms; heavy scenario: evaluation ${eval_ms.toFixed(0)} ms in pieces (${progress.length} progress updates), longest main-thread task while typing ${Math.max(0, ...long).toFixed(0)} ms over ${long.length} tasks > 50 ms (budget: none over 50 ms)`);
   assert(first > 0 && eval_ms > 0, 'nothing measured');
   assert(progress.some((t) => /^Simulating load levels: \d+ of 64/.test(t)), `no progress shown: ${JSON.stringify(progress.slice(0, 3))}`);
   const where = await fp.evaluate(() => window.__where);
   assert(where.length > 0 && where.every(Boolean), `the progress line was not in the window while typing: ${JSON.stringify(where.slice(0, 5))}`);
   assert((await fp.textContent('#simulating')) === '', 'the progress line stayed after the simulation');
   assert(!(await fp.isVisible('#simulating')), 'the empty progress line is shown');
-  // In pieces is the same answer as in one piece: a fresh page of the final scenario (its first evaluation runs
-  // whole) shows the same sweep table.
+  // Typed in pieces, with stale jobs dropped mid-way, is the same answer as a fresh page of the final scenario
+  // (tests/regressions.rs checks that pieces are the whole evaluation).
   const rows = (pg) => pg.$$eval('#sweep-table tbody tr', (trs) => trs.map((tr) => tr.textContent));
   const pieces = await rows(fp);
   const whole = await browser.newPage();
   await whole.goto(fp.url());
-  await whole.waitForSelector('#sweep-table tbody tr', { state: 'attached' });
+  await whole.waitForFunction(() => window.__tpsLastEvalMs > 0, null, { timeout: 30000 });
   const one = await rows(whole);
   assert(pieces.length === 64 && JSON.stringify(pieces) === JSON.stringify(one), `in pieces ${pieces.length} rows vs whole ${one.length}: ${pieces[10]} | ${one[10]}`);
   // Its levels end on a rising curve: no knee is marked, and the page says why.
