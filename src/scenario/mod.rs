@@ -99,6 +99,13 @@ impl Scenario {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
+    /// Whether two scenarios are the same question: the same JSON. (What the page compares with: a derived
+    /// `PartialEq` of every field was 3.4 KB of its wasm; the serializer is there anyway.)
+    #[must_use]
+    pub fn same_as(&self, other: &Self) -> bool {
+        self.to_json() == other.to_json()
+    }
+
     /// Compact JSON (for links): the pretty JSON without the whitespace between tokens, the same text as a
     /// compact serializer writes, without a second copy of every `Serialize` in the page's wasm.
     #[must_use]

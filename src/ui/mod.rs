@@ -34,19 +34,27 @@ pub fn App() -> impl IntoView {
     let pinned = RwSignal::new(None::<Scenario>);
     // A link with a scenario in its address reproduces that page; a broken one says which field is wrong.
     let link_error = RwSignal::new(follow_link(inputs, pinned));
-    let scenario = Memo::new(move |_| inputs.scenario());
+    // (Compared by their JSON: `Scenario::same_as`.)
+    let scenario = Memo::new_with_compare(
+        move |_| inputs.scenario(),
+        |a, b| match (a, b) {
+            (Some(Ok(a)), Some(Ok(b))) => !a.same_as(b),
+            (Some(Err(a)), Some(Err(b))) => a != b,
+            _ => true,
+        },
+    );
     // A new link opened in this tab (typed into the address bar, or back/forward) shows its scenario: the page
     // never shows one scenario while its address holds another. The page's own address updates use
     // `replaceState`, which fires neither event.
     let on_nav = move || {
         let differs = share::read_hash().is_some_and(|h| {
             let shown = match (h.shown, scenario.get_untracked()) {
-                (Ok(linked), Ok(shown)) => linked != shown,
+                (Ok(linked), Ok(shown)) => !linked.same_as(&shown),
                 _ => true,
             };
             let a = match h.pinned {
                 None => pinned.with_untracked(Option::is_some),
-                Some(Ok(a)) => pinned.with_untracked(|p| p.as_ref() != Some(&a)),
+                Some(Ok(a)) => pinned.with_untracked(|p| !p.as_ref().is_some_and(|p| p.same_as(&a))),
                 Some(Err(_)) => true,
             };
             shown || a
@@ -113,7 +121,7 @@ pub fn App() -> impl IntoView {
         move |_| {
             let Some(a) = pinned.get() else { return Ok(None) };
             // (Not the analytic report shown while the levels are simulated.)
-            if scenario.with_untracked(|s| s.as_ref().ok() == Some(&a)) && simulating.with_untracked(Option::is_none) {
+            if scenario.with_untracked(|s| s.as_ref().is_ok_and(|s| s.same_as(&a))) && simulating.with_untracked(Option::is_none) {
                 if let Ok(r) = report.get_untracked() {
                     return Ok(Some(r));
                 }
