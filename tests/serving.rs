@@ -209,12 +209,15 @@ fn served_runs_accuracy() {
             println!("{}", c.row(c.metric, 60, 10, (10, 1)));
         }
     }
-    if let Ok(path) = std::env::var("TPS_VALIDATION_CSV") {
-        let mut out = String::from("id,group,era,metric,predicted,measured\n");
-        for c in &cases {
-            out.push_str(&format!("{},{},{},{},{},{}\n", c.id, c.source, c.kind, c.metric, c.predicted, c.measured));
+    // Every figure's prediction, in-sample (TPS_VALIDATION_CSV) and with its source held out (…_LOSO).
+    for (var, set) in [("TPS_VALIDATION_CSV", &cases), ("TPS_VALIDATION_CSV_LOSO", &loso)] {
+        if let Ok(path) = std::env::var(var) {
+            let mut out = String::from("id,group,era,metric,predicted,measured\n");
+            for c in set {
+                out.push_str(&format!("{},{},{},{},{},{}\n", c.id, c.source, c.kind, c.metric, c.predicted, c.measured));
+            }
+            std::fs::write(&path, out).unwrap();
         }
-        std::fs::write(&path, out).unwrap();
     }
     for metric in METRICS {
         let sel: Vec<Case> = cases.iter().filter(|c| c.metric == metric).cloned().collect();

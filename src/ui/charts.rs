@@ -70,19 +70,19 @@ pub fn Charts(
         <div class="charts">
             {figure("chart", (
                 "Per-user and system tokens/s against concurrency (per user above, system below)",
-                " — two panels, one load axis: the two figures have different units, so they are not drawn on one plot (where their crossing would mean nothing). Per user = 1 / TPOT while generating (thin: at the target percentile); system = all output tokens ÷ time, prompts included. Red line: the target's per-user floor; dashed: saturation knee; dotted: capacity at the target; green ring: operating point; band: ± the model's validated p90 error; crosses: your imported measurements; dashed and lighter: the pinned scenario A; thin dark line: the load picked below (slider, or the pointer over a chart).",
+                " — two panels, one load axis: the two figures have different units, so they are not drawn on one plot (where their crossing would mean nothing). Per user = 1 / TPOT while generating (thin: at the target percentile); system = all output tokens ÷ time, prompts included. Red line: the target's per-user floor; dashed: saturation knee; dotted: capacity at the target; green ring: operating point; band: ± the model's validated p90 error; crosses: your imported measurements; dashed and lighter: the pinned scenario A; thin vertical line: the load picked below (slider, or the pointer over a chart).",
             ), ("chart-throughput", "tps-throughput", 0.66), tput, (viewport, pick))}
             {figure("chart", (
                 "TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)",
-                " — purple: TTFT (left axis), teal: TPOT (right axis); P50 solid, P95 dashed, P99 dotted; thin dashed: the targets; wide, light, long dashes: the pinned scenario A at its target percentile. Saturated levels (queue growing without bound) and TTFTs beyond 4 × the target are clipped at the top; thin dark line: the load picked below.",
+                " — purple: TTFT (left axis), teal: TPOT (right axis); P50 solid, P95 dashed, P99 dotted; thin dashed: the targets; wide, light, long dashes: the pinned scenario A at its target percentile. Saturated levels (queue growing without bound) and TTFTs beyond 4 × the target are clipped at the top; thin vertical line: the load picked below.",
             ), ("chart-latency", "tps-latency", 0.47), lat, (viewport, pick))}
             {figure("chart pareto", (
                 "The trade-off: output tokens/s per user against output tokens/s per GPU",
-                " — one point per load level: one user on the right (fastest for them), the fullest batch at the top left (most tokens from each GPU). Shaded, left of the red line: slower for each user than the target allows. Green ring: operating point; dark ring: the level picked below.",
+                " — one point per load level: one user on the right (fastest for them), the fullest batch at the top left (most tokens from each GPU). Shaded, left of the red line: slower for each user than the target allows. Green ring: operating point; the other ring: the level picked below.",
             ), ("chart-pareto", "tps-tradeoff", 0.5), trade, (viewport, pick))}
             {figure("chart roofline", (
                 "The roofline: what bounds each step, memory or compute",
-                " — TFLOP/s a step attains against its FLOPs per byte moved, both logarithmic. Solid: the hardware's roof, bandwidth × intensity up to the peak (they meet at the ridge); dashed: the engine's, at its efficiencies. Blue: the decode step at each load level — a batch shares the weights, so more users climb the slope, but each sequence's own KV cache keeps it left of the ridge. Orange: a prefill chunk. Below a roof: time it does not count (overheads, small kernels, communication). Rings: operating point (green), level picked below (dark).",
+                " — TFLOP/s a step attains against its FLOPs per byte moved, both logarithmic. Solid: the hardware's roof, bandwidth × intensity up to the peak (they meet at the ridge); dashed: the engine's, at its efficiencies. Blue: the decode step at each load level — a batch shares the weights, so more users climb the slope, but each sequence's own KV cache keeps it left of the ridge. Orange: a prefill chunk. Below a roof: time it does not count (overheads, small kernels, communication). Rings: operating point (green), level picked below (the other).",
             ), ("chart-roofline", "tps-roofline", 0.55), roof, (viewport, pick))}
         </div>
         <div class="scrub" class:hidden=move || levels() == 0>
