@@ -46,10 +46,13 @@ fn serving_cases(held_out: bool) -> (Vec<Case>, Vec<(String, usize)>) {
             run.scenario.engine.request_overhead_ms = Some(fit.iter().find(|f| f.0 == run.engine).map_or(mean, |f| f.1));
             let cv = *cv_fits.entry(run.source.clone()).or_insert_with(|| common::serving::fit_request_overhead_cv(Some(&run.source)));
             run.scenario.engine.request_overhead_cv = Some(cv);
-            // The consumer-GPU PCIe all-reduce latency was fitted on one source's tensor-parallel runs (tests/fit.rs):
-            // those runs take the stated prior for boards over PCIe instead.
+            // The consumer-GPU PCIe all-reduce (its latency and its share of the link's bandwidth) was fitted on
+            // one source's tensor-parallel runs (tests/fit.rs): those runs take the stated prior for boards over
+            // PCIe instead, at the link's full bandwidth (the model's share undone on the interconnect).
             if run.source == PCIE_ALLREDUCE_SOURCE && run.scenario.hardware.devices.unwrap_or(1) > 1 {
                 run.scenario.hardware.allreduce_us = Some(tps_planner::model::roofline::PCIE_P2P_ALLREDUCE_LATENCY_S * 1e6);
+                let link = run.scenario.hardware.interconnect_gbps.unwrap_or(32.0);
+                run.scenario.hardware.interconnect_gbps = Some(link / tps_planner::model::roofline::HOST_STAGED_BANDWIDTH_SHARE);
             }
             // vLLM's and SGLang's compute efficiency per GPU generation, refitted without the run's source; other
             // generations take the refitted value of the generation their machine balance points to
@@ -180,6 +183,10 @@ fn band_class(c: &Case) -> String {
 // front end 48 → 40 ms, the PCIe all-reduce 110 → 80 µs) then took output tok/s 29.6 → 22.7 %, TPOT mean/P50/P99
 // 25.8/24.0/40.4 → 19.2/19.7/38.6 %, TTFT 68.2/59.1/70.5 → 69.6/57.4/69.9 %; the all-at-once runs' TTFT
 // 51.6/51.1/47.3 → 49.4/50.1/44.2 % and TPOT 44.0/38.9/58.6 → 38.4/32.7/53.2 %. Bounds tightened to those.
+// The consumer-GPU PCIe all-reduce then took a latency that grows with the ring (40 µs + 10 µs per step: 60 µs on
+// 2 devices, 180 on 8) and 0.375 of the link's bandwidth (host-staged copies): leave-one-source-out unchanged
+// (its only source takes the stated prior when held out), in-sample output tok/s 18.7 → 19.6 %, TPOT
+// mean/P50/P99 15.9/16.4/33.8 → 10.9/13.2/26.4 %, TTFT 56.2/47.7/68.3 → 51.3/45.4/63.8 %.
 const RATCHET_OUTPUT: f64 = 23.0;
 const RATCHET_TTFT: f64 = 70.0;
 const RATCHET_TPOT: f64 = 20.0;

@@ -220,8 +220,9 @@ impl Hardware {
     }
 
     /// Latency of one all-reduce between the devices, seconds: NVLink-class links (≥ 100 GB/s per direction),
-    /// consumer GPUs over PCIe (no peer-to-peer, [`super::roofline::PCIE_ALLREDUCE_LATENCY_S`]) or other boards
-    /// over PCIe ([`super::roofline::PCIE_P2P_ALLREDUCE_LATENCY_S`]).
+    /// consumer GPUs over PCIe (no peer-to-peer: [`super::roofline::PCIE_ALLREDUCE_LATENCY_S`] plus
+    /// [`super::roofline::PCIE_ALLREDUCE_HOP_S`] per ring step) or other boards over PCIe
+    /// ([`super::roofline::PCIE_P2P_ALLREDUCE_LATENCY_S`]).
     #[must_use]
     pub fn allreduce_latency_s(&self) -> f64 {
         if let Some(us) = self.allreduce_us {
@@ -229,11 +230,27 @@ impl Hardware {
         }
         if self.interconnect_gbps >= 100.0 {
             super::roofline::ALLREDUCE_LATENCY_S
-        } else if self.kind == HardwareKind::ConsumerGpu {
-            super::roofline::PCIE_ALLREDUCE_LATENCY_S
+        } else if self.host_staged() {
+            super::roofline::PCIE_ALLREDUCE_LATENCY_S + super::roofline::PCIE_ALLREDUCE_HOP_S * 2.0 * (f64::from(self.devices) - 1.0)
         } else {
             super::roofline::PCIE_P2P_ALLREDUCE_LATENCY_S
         }
+    }
+
+    /// Bandwidth an all-reduce's ring moves per device and direction, GB/s: the interconnect's, or between
+    /// consumer GPUs over PCIe (staged through host memory) [`super::roofline::HOST_STAGED_BANDWIDTH_SHARE`] of it.
+    #[must_use]
+    pub fn allreduce_gbps(&self) -> f64 {
+        if self.host_staged() {
+            self.interconnect_gbps * super::roofline::HOST_STAGED_BANDWIDTH_SHARE
+        } else {
+            self.interconnect_gbps
+        }
+    }
+
+    /// Consumer GPUs linked by PCIe only: no peer-to-peer, every transfer goes through host memory.
+    fn host_staged(&self) -> bool {
+        self.interconnect_gbps < 100.0 && self.kind == HardwareKind::ConsumerGpu
     }
 
     /// Devices that stream weights at the same time for one token (TP degree).

@@ -42,20 +42,30 @@ use serde::Serialize;
 
 /// All-reduce latency per call over NVLink / NVSwitch or Infinity Fabric (interconnect ≥ 100 GB/s), seconds.
 pub const ALLREDUCE_LATENCY_S: f64 = 8e-6;
-/// All-reduce latency per call between consumer GPUs over PCIe, seconds: GeForce boards have peer-to-peer
-/// disabled, so NCCL stages every call through host memory. Fitted by `tests/fit.rs` on vLLM 0.8.5 served on
-/// 2–8 × RTX 4090 at 1–4 req/s (TPOT mean, decode-dominated): with NVLink's 8 µs they were predicted up to
-/// 2.5 × too fast (TP4: 6.7 ms TPOT predicted, 14.2 measured). One source only. (120 µs when the runs were
-/// simulated as steady states; 100 µs since they are simulated as the finite runs they were; 120 µs again since
-/// the kernel chain's gaps, `super::kernels`, took 10 µs per layer to ~16 for these dense models; 80 µs since the
-/// RTX 4090's served compute efficiency follows its machine balance, `presets::engines::served_reference`, 0.35
-/// instead of a flat 0.5, so the prefill chunks among these decodes take longer; 110 µs since Ampere's efficiency,
-/// which those cards take, is 0.48 instead of 0.35 — the fit is flat between 100 and 120 µs; 80 µs since vLLM
-/// pays a cost per running sequence, `presets::engines::SEQUENCE_OVERHEAD_US`: flat between 80 and 120.)
-pub const PCIE_ALLREDUCE_LATENCY_S: f64 = 80e-6;
+/// All-reduce latency per call between consumer GPUs over PCIe, seconds: `PCIE_ALLREDUCE_LATENCY_S +
+/// PCIE_ALLREDUCE_HOP_S · 2(n − 1)` on `n` devices. GeForce boards have peer-to-peer disabled, so NCCL stages every
+/// call through host memory, and a ring's latency grows linearly with its ranks (NCCL's maintainers, nccl#1712:
+/// "the latency of ring increases linearly with the communicator size"; its 2(n − 1) steps each wait for the
+/// previous). A small all-reduce on 8 × RTX 4090 takes 43 µs in nccl-tests alone (tree, 8 bytes, nccl#1530); the
+/// serving engine's call adds PyTorch's and its own launch costs. Fitted by `tests/fit.rs` together with
+/// [`PCIE_ALLREDUCE_HOP_S`] on vLLM 0.8.5 served on 2, 4 and 8 × RTX 4090 at 1–16 req/s (TPOT mean): one
+/// latency for every device count (80 µs, the fit before 2026-12) predicted TP2 well but TP4 30 % and TP8 2 ×
+/// too fast, and the load's growth of TPOT on TP8 (18 → 55 ms from 1 to 16 req/s) as 15 → 27 ms. One source only.
+/// (History of the single value: 120 µs as steady states, 100 as finite runs, 120 with the kernel chain, 80 with
+/// the 4090's machine-balance efficiency, 110 with Ampere's, 80 with the per-sequence cost.)
+pub const PCIE_ALLREDUCE_LATENCY_S: f64 = 40e-6;
+/// Latency per ring step of an all-reduce between consumer GPUs over PCIe, seconds: see
+/// [`PCIE_ALLREDUCE_LATENCY_S`] (60 µs per call on 2 devices, 100 on 4, 180 on 8).
+pub const PCIE_ALLREDUCE_HOP_S: f64 = 10e-6;
+/// Share of the interconnect's bandwidth that an all-reduce between consumer GPUs over PCIe moves: NCCL rates a
+/// PCIe 4.0 ×16 link at 24 GB/s of its 32 (its topology dump, nccl-tests#307), and without peer-to-peer every
+/// byte crosses the bus twice, into host memory and out of it: 0.75 ÷ 2. At the datasheet's 32 GB/s the prefill
+/// chunks' all-reduces were too cheap to slow the decodes as load rose (the TP8 runs above); with 12 GB/s the
+/// median error of those runs' TPOT mean is 7 % (`tests/fit.rs` scans 0.25–1).
+pub const HOST_STAGED_BANDWIDTH_SHARE: f64 = 0.375;
 /// All-reduce latency per call between workstation or datacenter boards over PCIe (peer-to-peer enabled),
 /// seconds: an assumption (no tensor-parallel PCIe run of such boards in the data), between NVLink's 8 µs and
-/// the consumer boards' fitted 100 µs.
+/// the consumer boards' fitted 60–180 µs (2–8 devices).
 pub const PCIE_P2P_ALLREDUCE_LATENCY_S: f64 = 25e-6;
 /// Extra time per device boundary in a layer split (activation hand-off and synchronisation), seconds;
 /// fitted on the llama-bench multi-GPU rows by `tests/fit.rs`.
@@ -345,7 +355,7 @@ impl Deployment {
         let comm_s = match hw.parallelism {
             Parallelism::Tensor if hw.devices > 1 => {
                 let msg = tokens * f64::from(self.model.hidden) * 2.0;
-                2.0 * f64::from(self.model.layers) * (hw.allreduce_latency_s() + msg * 2.0 * (n - 1.0) / n / (hw.interconnect_gbps * GB))
+                2.0 * f64::from(self.model.layers) * (hw.allreduce_latency_s() + msg * 2.0 * (n - 1.0) / n / (hw.allreduce_gbps() * GB))
             }
             Parallelism::LayerSplit if hw.devices > 1 => (n - 1.0) * LAYER_SPLIT_HOP_S,
             Parallelism::RowSplit if hw.devices > 1 => {
