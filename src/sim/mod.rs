@@ -86,15 +86,25 @@
 //!
 //! A simulated server's service times have no noise of their own: the spread of TTFT and TPOT comes from what
 //! varies in the workload — request lengths (`LengthDist`), arrival gaps (gamma, `burstiness`), the batch each
-//! request shares its steps with, prefill chunks interleaved with decodes — and from the serving front end's
-//! per-request time, lognormal with CV `frontend_cv` (0.75, fitted on the low-load served runs' TTFT P99 by
-//! `tests/fit.rs`). On the served runs of current engines (`tests/serving.rs`, leave-one-source-out) the medians
-//! of TTFT and TPOT P99 are 79 % and 41 % off with a negative bias (the model's tails are too tight), while the
-//! means of TPOT are within 17 %. Not modelled yet, in order of the evidence: step-time jitter (CUDA-graph
-//! misses, scheduler and detokenisation stalls: the ITL P99 of a steady batch), client-side arrival noise of
-//! closed-loop users (real clients drift apart; fixed-length simulated users stay in lock-step waves whose
-//! TTFT includes the whole wave's prefill, see the note the comparison prints), and the engine's admission
-//! limits when a finite run's backlog is large.
+//! request shares its steps with, prefill chunks interleaved with decodes, preemptions when the KV pool fills —
+//! and from the serving front end's per-request time, lognormal with CV `frontend_cv`
+//! (`presets::engines::REQUEST_OVERHEAD_CV`, 0.60, fitted on the low-load served runs' TTFT P99 by
+//! `tests/fit.rs`). On the served runs of current engines (`tests/serving.rs`, leave-one-source-out, 2026-12)
+//! TTFT P99 is 70 % off and TPOT P99 39 % (19 % without the tensor-parallel runs over PCIe), both with a
+//! negative bias: the model's tails are too tight, while the means of TPOT are within 19 %. What the data says
+//! about where the tails come from:
+//! - TTFT at low load is mostly the front end (HTTP, tokenisation, scheduling), and it differs by deployment
+//!   more than any physics in the inputs explains: vLLM on one H100 measures ~60 ms at 1–8 users in one source and
+//!   35–45 ms on one RTX 4090 (a slower GPU) in another. Calibration on the user's own run (`tps calibrate`, the
+//!   page's Calibrate) fits `request_overhead_ms`; a prediction without it carries that spread.
+//! - TPOT P99 over PCIe tensor parallelism: 1.5–3 × the median even at 1 req/s on 2–8 × RTX 4090 (host-staged
+//!   all-reduces, `model::roofline::PCIE_ALLREDUCE_LATENCY_S`); the model's all-reduce has a latency and a
+//!   bandwidth but no variance, so those P99s are a median 1.6 × and up to 6 × too low (in-sample).
+//! Not modelled yet, in order of the evidence: step-time jitter (CUDA-graph misses, scheduler and
+//! detokenisation stalls: the ITL P99 of a steady batch), client-side arrival noise of closed-loop users (real
+//! clients drift apart; fixed-length simulated users stay in lock-step waves whose TTFT includes the whole wave's
+//! prefill, see the note the comparison prints), and the engine's admission limits when a finite run's backlog
+//! is large.
 //!
 //! # Assumptions
 //!
