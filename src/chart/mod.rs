@@ -429,6 +429,38 @@ mod tests {
         for label in ["ridge: 295 FLOP/byte", "arithmetic intensity (FLOPs per byte moved)", "prefill, 1024 prompt tokens", "operating point"] {
             assert!(plain.contains(label), "{label} missing");
         }
+        // The hardware's slope rises one decade of TFLOP/s per decade of intensity (bandwidth × intensity), from
+        // where it enters the plot: regression — it started at the plot's corner, below the axis, clamped onto
+        // it, which bent it (0.86 decades per decade, 7 TFLOP/s drawn at 1 FLOP/byte for 3.35).
+        let ticks = |label: &str| -> Vec<(f64, f64)> {
+            plain
+                .split("<text")
+                .filter(|t| t.contains(&format!(">\n{label}\n</text>")) || t.contains(&format!(">{label}</text>")))
+                .filter_map(|t| {
+                    let attr = |a: &str| t.split(&format!(" {a}=\"")).nth(1)?.split('"').next()?.parse::<f64>().ok();
+                    Some((attr("x")?, attr("y")?))
+                })
+                .collect()
+        };
+        let (t10, t100) = (ticks("10"), ticks("100"));
+        assert!(t10.len() == 2 && t100.len() == 2, "{t10:?} {t100:?}");
+        // The x axis's labels are the lower pair, the y axis's the left pair.
+        let (x10, y10) = if t10[0].1 > t10[1].1 { (t10[0], t10[1]) } else { (t10[1], t10[0]) };
+        let (x100, y100) = if t100[0].1 > t100[1].1 { (t100[0], t100[1]) } else { (t100[1], t100[0]) };
+        let (px_x, px_y) = (x100.0 - x10.0, y10.1 - y100.1);
+        let roof = plain
+            .split("<polyline")
+            .filter_map(|l| l.split("points=\"").nth(1)?.split('"').next())
+            .map(|pts| {
+                pts.split(' ')
+                    .filter_map(|p| p.split_once(','))
+                    .map(|(a, b)| (a.parse::<f64>().unwrap(), b.parse::<f64>().unwrap()))
+                    .collect::<Vec<_>>()
+            })
+            .find(|p| p.len() == 3 && (p[1].1 - p[2].1).abs() < 0.5 && p[0].1 > p[1].1 + 50.0)
+            .expect("the hardware roof: a slope, then flat");
+        let slope = ((roof[0].1 - roof[1].1) / px_y) / ((roof[1].0 - roof[0].0) / px_x);
+        assert!((slope - 1.0).abs() < 0.03, "the roof rises {slope:.2} decades per decade: {roof:?}, px per decade {px_x} × {px_y}");
         d.marker = d.decode.get(1).copied();
         assert!(svg(&d).unwrap().contains("level picked below"));
         d.decode.clear();

@@ -89,7 +89,13 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &RooflineData,
     let decade = |v: &f64| if (v - v.round()).abs() < 1e-6 { super::y_tick(&10f64.powf(v.round() + base)) } else { String::new() };
     let mut chart = super::builder(&plot, scale, 40.0, 0.0).build_cartesian_2d((xlo..xhi).log_scale(), 0.0..y(yhi)).map_err(err)?;
     super::mesh(&mut chart, scale, ("arithmetic intensity (FLOPs per byte moved)", "TFLOP/s"), &decade).map_err(err)?;
-    let roof = |f: f64, b: f64| [(xlo, y((b * xlo).min(f))), (f / b, y(f)), (xhi, y(f))];
+    // The slope starts where it enters the plot: at the left edge, or on the bottom edge where bandwidth ×
+    // intensity reaches the lowest TFLOP/s shown (a point below the axis would be clamped onto it, bending the
+    // slope away from bandwidth × intensity).
+    let roof = |f: f64, b: f64| {
+        let x0 = xlo.max(ylo / b);
+        [(x0, y((b * x0).min(f))), (f / b, y(f)), (xhi, y(f))]
+    };
     chart.draw_series(DashedLineSeries::new(roof(peak * eta_fl, bw * eta_bw), px(7.0), px(5.0), ENGINE.stroke_width(px(2.0)))).map_err(err)?;
     chart.draw_series(LineSeries::new(roof(peak, bw), ROOF.stroke_width(px(2.5)))).map_err(err)?;
     chart.draw_series(DashedLineSeries::new([(ridge, 0.0), (ridge, y(peak))], px(2.0), px(4.0), ROOF.mix(0.5).stroke_width(px(1.5)))).map_err(err)?;
