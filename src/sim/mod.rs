@@ -100,6 +100,7 @@
 //! - TPOT P99 over PCIe tensor parallelism: 1.5–3 × the median even at 1 req/s on 2–8 × RTX 4090 (host-staged
 //!   all-reduces, `model::roofline::PCIE_ALLREDUCE_LATENCY_S`); the model's all-reduce has a latency and a
 //!   bandwidth but no variance, so those P99s are a median 1.6 × and up to 6 × too low (in-sample).
+//!
 //! Not modelled yet, in order of the evidence: step-time jitter (CUDA-graph misses, scheduler and
 //! detokenisation stalls: the ITL P99 of a steady batch), client-side arrival noise of closed-loop users (real
 //! clients drift apart; fixed-length simulated users stay in lock-step waves whose TTFT includes the whole wave's
