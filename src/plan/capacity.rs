@@ -17,9 +17,8 @@
 //! - When no level meets it, concurrency loads try one user (rates: an eighth of the lowest rate) before
 //!   giving up.
 //!
-//! The operating point is then `operating_fraction` × the throughput at the capacity, interpolated between
-//! the levels below it (swept and extra) and rounded to whole users, and simulated at that load, so its figures
-//! belong to the load it names. Batch mode and offline loads keep the grid (no latency target to resolve), as
+//! The operating point is then `operating_fraction` × the capacity's load (users rounded to whole users, or
+//! requests/s), simulated at that load, so its figures belong to the load it names. Batch mode and offline loads keep the grid (no latency target to resolve), as
 //! does a single load level given by hand (a question about that load, such as a benchmark run compared at
 //! its own concurrency).
 
@@ -168,13 +167,17 @@ pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &d
         Some(h) => target::broken(r, h),
         None => cap_limit(r, mem),
     };
-    // The operating point: a fraction of the throughput at the capacity, interpolated below it, then simulated.
+    // The operating point: a fraction of the capacity's load, simulated there (a level already evaluated at that
+    // load is reused).
     let mut below: Vec<LoadPoint> = sweep.iter().chain(s.extra.iter()).filter(|p| x(p) < x(&lo)).cloned().collect();
     below.push(lo.clone());
     crate::sorting::sort_small_by(&mut below, |a, b| x(a).total_cmp(&x(b)).is_lt());
-    below.dedup_by(|a, b| x(a) == x(b));
     let m = operating(&below, r.target.operating_fraction, pct);
-    let op_point = settle(&mut s, below, m.concurrency.or(m.request_rate).unwrap_or(0.0), r.target.operating_fraction * lo.system_tps, rate_mode);
+    let load = m.concurrency.or(m.request_rate).unwrap_or(0.0);
+    let op_point = match below.iter().find(|p| x(p) == load) {
+        Some(p) => p.clone(),
+        None => s.eval(load),
+    };
     let op = (marker(&op_point, pct), op_point);
     let cap = Capacity {
         max_users_at_target: (!rate_mode).then(|| x(&lo)),
@@ -185,52 +188,6 @@ pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &d
         extra_levels: s.extra.len() as u32,
     };
     Some(Outcome { capacity: Some(cap), cap_point: Some(lo), op: Some(op) })
-}
-
-/// The operating level: evaluated at `load` (the grid's interpolation), then moved by regula falsi on the
-/// evaluated levels until its system TPS is within 3 % of `goal` (at most three more levels), so it does not
-/// depend on how far apart the grid's levels were. Returns the evaluated level closest to the goal.
-fn settle(s: &mut Search, mut known: Vec<LoadPoint>, load: f64, goal: f64, rate_mode: bool) -> LoadPoint {
-    let mut p = match known.iter().find(|p| x(p) == load) {
-        Some(p) => p.clone(),
-        None => s.eval(load),
-    };
-    let close = |p: &LoadPoint| (p.system_tps - goal).abs() <= 0.03 * goal;
-    let mut best = p.clone();
-    for _ in 0..3 {
-        if close(&p) || !s.budget_left() {
-            break;
-        }
-        known.push(p.clone());
-        crate::sorting::sort_small_by(&mut known, |a, b| x(a).total_cmp(&x(b)).is_lt());
-        known.dedup_by(|a, b| x(a) == x(b));
-        // The bracket around the goal among the levels evaluated so far.
-        let Some(j) = known.iter().position(|q| q.system_tps >= goal) else { break };
-        if j == 0 {
-            break;
-        }
-        let (a, b) = (&known[j - 1], &known[j]);
-        if b.system_tps <= a.system_tps {
-            break;
-        }
-        let t = (goal - a.system_tps) / (b.system_tps - a.system_tps);
-        let mut next = x(a) + (x(b) - x(a)) * t;
-        if !rate_mode {
-            next = next.round().clamp(x(a), x(b)).max(1.0);
-        }
-        if known.iter().any(|q| x(q) == next) {
-            break;
-        }
-        p = s.eval(next);
-        if (p.system_tps - goal).abs() < (best.system_tps - goal).abs() {
-            best = p.clone();
-        }
-    }
-    if (p.system_tps - goal).abs() < (best.system_tps - goal).abs() {
-        p
-    } else {
-        best
-    }
 }
 
 /// What bounds a capacity that meets the target at the most sequences the engine runs at once.
@@ -268,8 +225,8 @@ mod tests {
         // The operating point is below the capacity and read from a simulated level.
         let op = r.operating_point.as_ref().unwrap();
         assert!(op.concurrency.unwrap() <= users && op.concurrency.unwrap().fract() == 0.0);
-        let goal = r.target.operating_fraction * c.at.system_tps;
-        assert!((op.system_tps / goal - 1.0).abs() < 0.15, "op {} vs goal {goal}", op.system_tps);
+        assert_eq!(op.concurrency.unwrap(), (r.target.operating_fraction * users).round(), "a share of the capacity's users");
+        assert!(op.system_tps < c.at.system_tps && op.per_user_tps > c.at.per_user_tps, "{op:?} vs {c:?}");
         eprintln!("capacity {users} users: {} extra levels", c.extra_levels);
         assert!(c.extra_levels <= 8, "{}", c.extra_levels);
     }

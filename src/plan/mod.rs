@@ -9,8 +9,9 @@
 //!    allow), the **knee** (first level reaching 90 % of the highest system TPS: beyond it more users mostly
 //!    add latency; none when the levels end while it still climbs), the **peak usable** load (highest level meeting the target at its percentile, no
 //!    saturation, < 1 % errors; [`target`]) and the **operating point** at `operating_fraction` (default
-//!    60 %, range 50–70 %) of the throughput there. Headroom below the peak absorbs bursts: at 60 % of
-//!    capacity a queue's waiting time is a fraction of what it is at 90 %.
+//!    60 %, range 50–70 %) of the load there (users or requests/s; [`operating_point`] says why not of the
+//!    throughput). Headroom below the peak absorbs bursts: at 60 % of capacity a queue's waiting time is a
+//!    fraction of what it is at 90 %.
 //! 5. The **capacity** at the target, resolved between the levels with extra simulated levels ([`capacity`]),
 //!    and the operating point below it, so neither depends on the level grid.
 //! 6. For the meeting: replicas for a peak load ([`fleet`]), power and energy per token ([`energy`]), cost per

@@ -1,7 +1,14 @@
 //! Markers on the sweep: the level markers, the capacity resolved between levels and the operating point at
-//! `operating_fraction` of the throughput at capacity (a design choice: 60 % by default, 50–70 % allowed — headroom
-//! below the peak absorbs bursts, since a queue's waiting time at 60 % of capacity is a fraction of what it is at
-//! 90 %).
+//! `operating_fraction` of the capacity's load (a design choice: 60 % by default, 50–70 % allowed — headroom
+//! below the peak absorbs bursts: a queue's waiting time at 60 % of a rate capacity is a fraction of what it is
+//! at 90 %, and 60 % of the users a server holds at the target leaves room for 67 % more in flight).
+//!
+//! The load, not the throughput: a batching server's system tok/s is concave in its users (60 % of the
+//! throughput at a capacity of 159 users came at 30 users), so an operating point at a share of the throughput
+//! put a server's planned load at a fifth of what it holds, and a faster device (higher throughput per user, the
+//! same share reached at fewer users) needed *more* servers for the same users (a new user's review, 2026-12:
+//! 67 servers of H100 against 84 of H200 for 2,000 users). For request rates the two are the same below
+//! saturation (throughput = rate × output tokens).
 
 use super::*;
 
@@ -45,9 +52,10 @@ pub(crate) fn analytic_operating(r: &Resolved) -> Option<LoadPoint> {
     capacity_and_operating(r, &sweep, &mem, &|x| analytic_level(r, x)).2.map(|(_, p)| p)
 }
 
-/// The operating point: the load (interpolated between levels) whose system TPS is `fraction` of the last
-/// (peak usable) level's. A concurrency is rounded to whole users and every figure is then read at that
-/// rounded load, so the marker's numbers belong to the load it names.
+/// The operating point: `fraction` of the last (peak usable) level's load — users or requests/s, the unit the
+/// target is judged in — with its figures interpolated between the levels around it. A concurrency is rounded
+/// to whole users and every figure is then read at that rounded load, so the marker's numbers belong to the
+/// load it names.
 pub(super) fn operating(levels: &[LoadPoint], fraction: f64, pct: crate::percentiles::Pct) -> Marker {
     let x = |p: &LoadPoint| p.concurrency.or(p.request_rate).unwrap_or(0.0);
     let at = |a: &LoadPoint, b: &LoadPoint, t: f64| {
@@ -63,16 +71,14 @@ pub(super) fn operating(levels: &[LoadPoint], fraction: f64, pct: crate::percent
         }
     };
     let last = &levels[levels.len() - 1];
-    let goal = fraction * last.system_tps;
-    let Some(i) = levels.iter().position(|p| p.system_tps >= goal) else { return at(last, last, 1.0) };
-    if i == 0 || levels[i].system_tps <= levels[i - 1].system_tps {
+    let mut goal = fraction * x(last);
+    if last.concurrency.is_some() {
+        goal = goal.round().max(1.0);
+    }
+    let Some(i) = levels.iter().position(|p| x(p) >= goal) else { return at(last, last, 1.0) };
+    if i == 0 || x(&levels[i]) <= x(&levels[i - 1]) {
         return at(&levels[i], &levels[i], 1.0);
     }
     let (a, b) = (&levels[i - 1], &levels[i]);
-    let mut t = (goal - a.system_tps) / (b.system_tps - a.system_tps);
-    if b.concurrency.is_some() && x(b) > x(a) {
-        let users = (x(a) + (x(b) - x(a)) * t).round().clamp(x(a), x(b)).max(1.0);
-        t = (users - x(a)) / (x(b) - x(a));
-    }
-    at(a, b, t)
+    at(a, b, ((goal - x(a)) / (x(b) - x(a))).clamp(0.0, 1.0))
 }

@@ -348,8 +348,8 @@ pub struct Report {
     pub peak_usable: Option<Marker>,
     /// Where system TPS stops rising (≥ 90 % of its maximum).
     pub knee: Option<Marker>,
-    /// The recommended operating point: `operating_fraction` of the throughput at the capacity (a simulated
-    /// level; batch and offline loads: of the peak usable level, interpolated).
+    /// The recommended operating point: `operating_fraction` of the capacity's load (a simulated level; batch
+    /// and offline loads: of the peak usable level's, interpolated).
     pub operating_point: Option<Marker>,
     /// The most load meeting the target, resolved finely (concurrency and request-rate loads, not batch mode or
     /// offline); null when nothing meets the target.

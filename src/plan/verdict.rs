@@ -217,7 +217,7 @@ pub(super) fn verdict(
                 "at {} (operating point, {:.0} % of the {}): {:.0} tok/s each, {:.0} tok/s total, {p} TPOT {} ms ✓ (target {} ms){}",
                 load_label(m),
                 r.target.operating_fraction * 100.0,
-                if cap.is_some() { "throughput at capacity" } else { "peak usable throughput" },
+                if cap.is_some() { "capacity" } else { "peak usable load" },
                 m.per_user_tps,
                 m.system_tps,
                 fmt_against(m.tpot_p_ms, t.tpot_ms),

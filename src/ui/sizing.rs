@@ -78,7 +78,7 @@ fn capacity_card(r: &Report) -> Card {
     c.note = format!("{} tok/s total at capacity.", fmt(cap.at.system_tps));
     if let Some(m) = &r.operating_point {
         c.note += &format!(
-            " Operating point {} (a share of the capacity's throughput, for headroom): {} tok/s total, {} tok/s each.",
+            " Operating point {} (a share of the capacity's load, for headroom): {} tok/s total, {} tok/s each.",
             load(m),
             fmt(m.system_tps),
             fmt(m.per_user_tps)
