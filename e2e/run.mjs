@@ -894,6 +894,12 @@ await test('issue 9: a 1920-px projector: charts side by side; presentation mode
   const after = await canvasPrint(pp, 'chart-throughput');
   assert(after.h !== before.h, 'presentation mode did not redraw the chart');
   await pp.screenshot({ path: path.join(shots, '17-present-1920.png') });
+  // On a narrower screen (1400 px) presentation mode keeps one chart per row (two-up left each ~480 px wide).
+  await pp.setViewportSize({ width: 1400, height: 900 });
+  await pp.waitForTimeout(300);
+  const [t14, l14] = [await box('chart-throughput'), await box('chart-latency')];
+  assert(t14[2] > 800 && l14[1] > t14[1] + 100, `presentation mode at 1400 px: throughput ${t14}, latency ${l14}`);
+  await pp.screenshot({ path: path.join(shots, '17-present-1400.png') });
   await pp.click('#present-toggle');
   assert(!(await pp.evaluate(() => document.documentElement.hasAttribute('data-present'))), 'presentation mode did not switch off');
   await context.close();

@@ -325,6 +325,23 @@ mod tests {
     }
 
     #[test]
+    fn the_per_user_band_stops_at_the_single_stream_ceiling() {
+        // A 70B model at 4 bits on one L40S (a new user's review: the band reached ~29 tok/s over a 23.8 tok/s
+        // ceiling). No user decodes faster than bandwidth ÷ bytes per token.
+        let s = crate::scenario::Scenario::from_json(
+            r#"{"hardware":{"preset":"l40s"},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"awq"},"workload":{"requests":100}}"#,
+        )
+        .unwrap();
+        let r = crate::plan::evaluate(&s).unwrap();
+        let d = crate::plan::charts::throughput(&r);
+        let passes = (0..d.per_user.len()).any(|i| d.per_user[i] * (1.0 + d.band_at(i)) > d.ceiling);
+        assert!(d.ceiling > 0.0 && passes, "the unclipped band passes the ceiling: {d:?}");
+        for i in 0..d.per_user.len() {
+            assert!(d.band_top(i) <= d.ceiling && d.band_top(i) >= d.per_user[i].min(d.ceiling), "level {i}: {} vs {}", d.band_top(i), d.ceiling);
+        }
+    }
+
+    #[test]
     fn log_axes_label_one_two_and_five_times_a_power_of_ten() {
         let ticks: Vec<String> =
             [0.5, 1.0, 2.0, 3.0, 10.0, 20.0, 40.0, 50.0, 70.0, 100.0, 200.0, 300.0, 1000.0, 0.25].iter().map(super::load_tick).collect();

@@ -31,6 +31,9 @@ pub struct ThroughputData {
     pub marker: Option<f64>,
     /// Operating point (load, per-user, system).
     pub operating: Option<(f64, f64, f64)>,
+    /// The single-stream ceiling (bandwidth ÷ bytes per token, tok/s; 0: none): no user decodes faster, so the
+    /// band stops there (a ±63 % band around 20 tok/s reached past a 24 tok/s ceiling).
+    pub ceiling: f64,
     /// ± fraction for the band under load.
     pub band: f64,
     /// ± fraction for one user (the single-stream band).
@@ -53,6 +56,17 @@ pub struct Overlay {
 }
 
 impl ThroughputData {
+    /// The band's upper edge at level `i`: per-user × (1 + band), never above the single-stream ceiling.
+    #[must_use]
+    pub fn band_top(&self, i: usize) -> f64 {
+        let top = self.per_user.get(i).map_or(0.0, |u| u * (1.0 + self.band_at(i)));
+        if self.ceiling > 0.0 {
+            top.min(self.ceiling)
+        } else {
+            top
+        }
+    }
+
     /// The band at level `i`: the single-stream band for one user (on a concurrency axis), else the batched one.
     #[must_use]
     pub fn band_at(&self, i: usize) -> f64 {
@@ -165,7 +179,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
         if k == 0 && d.band > 0.0 {
             // Uncertainty band around the per-user line, multiplicative (÷ (1 + b) … × (1 + b): see plan::band),
             // cut at the top of the panel.
-            let mut poly: Vec<(f64, f64)> = pts.iter().map(|&i| (d.x[i], (d.per_user[i] * (1.0 + d.band_at(i))).min(ymax))).collect();
+            let mut poly: Vec<(f64, f64)> = pts.iter().map(|&i| (d.x[i], d.band_top(i).min(ymax))).collect();
             poly.extend(pts.iter().rev().map(|&i| (d.x[i], d.per_user[i] / (1.0 + d.band_at(i)))));
             chart.draw_series(std::iter::once(Polygon::new(poly, USER.mix(0.12)))).map_err(err)?;
         }

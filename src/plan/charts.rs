@@ -48,6 +48,7 @@ pub fn throughput(r: &Report) -> ThroughputData {
         capacity_x: r.peak_usable.as_ref().and_then(|k| k.concurrency.or(k.request_rate)),
         marker: None,
         operating: r.operating_point.as_ref().and_then(|m| m.concurrency.or(m.request_rate).map(|x| (x, m.per_user_tps, m.system_tps))),
+        ceiling: r.single_stream.ceiling_tps,
         band: r.band.batched_pct / 100.0,
         band_one: r.band.single_stream_pct / 100.0,
         measured: Vec::new(),

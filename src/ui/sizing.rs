@@ -116,10 +116,12 @@ fn fleet_card(r: &Report) -> Card {
 fn energy_card(r: &Report) -> Card {
     let mut c = Card::empty("energy", "energy-jpt", "energy", "Energy");
     let Some(e) = r.energy.as_ref() else {
-        c.sentence = if r.memory.fits {
-            "No power estimate: the device's TDP is not known (hardware.tdp_watts).".into()
-        } else {
+        c.sentence = if !r.memory.fits {
             "No power estimate: the model does not fit.".into()
+        } else if r.operating_point.is_none() {
+            "No power estimate: no load meets the target (no operating point).".into()
+        } else {
+            "No power estimate: the device's TDP is not known (hardware.tdp_watts in the scenario JSON).".into()
         };
         return c;
     };
