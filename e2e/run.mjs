@@ -966,6 +966,10 @@ await test('issue 9: the scrubber (slider, keyboard, pointer) moves one marker o
   const { page: p9, context, errors: e9 } = await openPage(origin + '/');
   const slider = p9.locator('#scrub');
   assert(/Load on the charts/.test(await p9.textContent('label[for=scrub]')), 'slider not labelled');
+  // The slider sits below the fourth chart but stays in the window while the first one is read.
+  await p9.evaluate(() => document.getElementById('chart-throughput').scrollIntoView());
+  const inWindow = await p9.evaluate(() => { const r = document.getElementById('scrub').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; });
+  assert(inWindow, 'the slider is out of the window while the throughput chart is read');
   // The sweep table's rows: users, tok/s per user, tok/s total, TTFT P50, TTFT at the target, TPOT P50, TPOT at the target, batch, bound.
   const table = () => p9.$$eval('#sweep-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent.replace(/\u2009/g, ''))));
   const card = (pct) => new RegExp(`^At ([\\d\\u2009.]+) (?:users?|req/s): ([\\d.]+) tok/s each, ([\\d\\u2009]+) tok/s in total; ${pct} TTFT ([\\d\\u2009]+) ms, ${pct} TPOT ([\\d.]+) ms; batch ([\\d.]+) sequences per step; (memory|compute|overhead)-bound`);
