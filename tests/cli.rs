@@ -330,8 +330,27 @@ fn diff_compares_two_scenarios() {
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let metrics: Vec<&str> = v["rows"].as_array().unwrap().iter().map(|r| r["metric"].as_str().unwrap()).collect();
-    for m in ["per_user_tps", "system_tps", "max_users_at_target", "replicas", "cost_per_million_output_tokens", "joules_per_output_token"] {
+    for m in [
+        "per_user_tps",
+        "system_tps",
+        "max_users_at_target",
+        "replicas",
+        "cost_per_million_output_tokens",
+        "fleet_per_hour",
+        "fleet_kw",
+        "joules_per_output_token",
+    ] {
         assert!(metrics.contains(&m), "{m} missing: {metrics:?}");
+    }
+    // The fleet's bottom line: servers × the per-server figures, for each side.
+    let row = |m: &str| v["rows"].as_array().unwrap().iter().find(|r| r["metric"] == m).unwrap().clone();
+    for (side, file) in [("a", "examples/meeting-2xh100.json"), ("b", "examples/meeting-1xh200.json")] {
+        let (_, one, _) = tps(&["eval", file], None);
+        let r: serde_json::Value = serde_json::from_str(&one).unwrap();
+        let servers = r["fleet"]["replicas"].as_f64().unwrap();
+        let close = |x: f64, y: f64| (x - y).abs() <= 1e-9 * y.abs();
+        assert!(close(row("fleet_per_hour")[side].as_f64().unwrap(), servers * r["cost"]["per_hour"].as_f64().unwrap()), "{side}");
+        assert!(close(row("fleet_kw")[side].as_f64().unwrap(), servers * r["energy"]["average_watts"].as_f64().unwrap() / 1e3), "{side}");
     }
     assert!(v["b"]["hardware"].as_str().unwrap().contains("H200"));
     let (code, out, _) =

@@ -92,14 +92,24 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     let fleet = |r: &Report, f: fn(&crate::scenario::Fleet) -> f64| r.fleet.as_ref().map(f);
     rows.push(row("replicas", "servers for the fleet", "servers", fleet(a, |f| f.replicas as f64), fleet(b, |f| f.replicas as f64)));
     rows.push(row("devices_total", "devices for the fleet", "devices", fleet(a, |f| f.devices_total as f64), fleet(b, |f| f.devices_total as f64)));
-    let unit = if currency.is_empty() { "per million tokens".to_string() } else { format!("{currency} per million tokens") };
+    let per = |what: &str| if currency.is_empty() { what.to_string() } else { format!("{currency} {what}") };
     rows.push(row(
         "cost_per_million_output_tokens",
         "cost per million output tokens",
-        &unit,
+        &per("per million tokens"),
         a.cost.as_ref().map(|c| c.per_million_output_tokens),
         b.cost.as_ref().map(|c| c.per_million_output_tokens),
     ));
+    // The meeting's bottom line: what the whole fleet costs and draws at the operating point (spares included).
+    rows.push(row(
+        "fleet_per_hour",
+        "the fleet's cost",
+        &per("per hour"),
+        a.cost.as_ref().and_then(|c| c.fleet_per_hour),
+        b.cost.as_ref().and_then(|c| c.fleet_per_hour),
+    ));
+    let kw = |r: &Report| Some(r.energy.as_ref()?.average_watts * r.fleet.as_ref()?.replicas as f64 / 1e3);
+    rows.push(row("fleet_kw", "the fleet's power", "kW", kw(a), kw(b)));
     rows.push(row(
         "joules_per_output_token",
         "energy per output token",

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 /// Lower is better for these figures (servers, cost, energy); higher for the others.
 fn lower_is_better(metric: &str) -> bool {
-    matches!(metric, "replicas" | "devices_total" | "cost_per_million_output_tokens" | "joules_per_output_token")
+    matches!(metric, "replicas" | "devices_total" | "cost_per_million_output_tokens" | "joules_per_output_token" | "fleet_per_hour" | "fleet_kw")
 }
 
 /// A figure of the table: whole numbers as such, others with 2–4 significant decimals.

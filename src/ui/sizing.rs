@@ -121,7 +121,7 @@ fn energy_card(r: &Report) -> Card {
         } else if r.operating_point.is_none() {
             "No power estimate: no load meets the target (no operating point).".into()
         } else {
-            "No power estimate: the device's TDP is not known (hardware.tdp_watts in the scenario JSON).".into()
+            "No power estimate: the device's TDP is not known (hardware.tdp_watts).".into()
         };
         return c;
     };
