@@ -905,7 +905,7 @@ await test('issue 9: a 1920-px projector: charts side by side; presentation mode
   await context.close();
 });
 
-await test('issue 9 budgets (printed, not asserted: a benchmark on a busy 2-core machine): first chart, typing in a heavy scenario; a heavy scenario is simulated in pieces, announced, and gives the one-piece answer', async () => {
+await test('issue 9 budgets (printed, not asserted: a benchmark on a busy 2-core machine): first chart, typing in a heavy scenario; a heavy scenario is simulated in pieces, announced, and gives a fresh page\'s answer', async () => {
   // First chart: from navigation to the end of the task that first draws the throughput canvas (the analytic
   // figures: the page simulates the load levels after it is up), on a fresh page from the local server; and the
   // simulated answer (the first evaluation's end).

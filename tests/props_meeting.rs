@@ -119,6 +119,8 @@ proptest! {
             let Ok(r) = plan::evaluate_analytic(&s) else { continue };
             let Some(users) = r.capacity.as_ref().and_then(|c| c.max_users_at_target) else { continue };
             let planned = r.operating_point.as_ref().and_then(|o| o.concurrency).unwrap_or(0.0);
+            // The operating point is the target's share of the capacity, in whole users (at least one).
+            prop_assert_eq!(planned, (s.target.operating_fraction.unwrap_or(0.6) * users).round().max(1.0), "{} devices", devices);
             if let Some((d, n, p)) = last {
                 prop_assert!(users >= n, "{model} on {hw}: {} devices serve {} users at the target, {d} devices {n}", devices, users);
                 prop_assert!(planned >= p, "{model} on {hw}: {} devices plan {} users, {d} devices {p}", devices, planned);

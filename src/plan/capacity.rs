@@ -22,7 +22,7 @@
 //! does a single load level given by hand (a question about that load, such as a benchmark run compared at
 //! its own concurrency).
 
-use super::{marker, operating, target};
+use super::{marker, operating_load, target};
 use crate::scenario::{Capacity, LimitedBy, Load, LoadPoint, Marker, Memory, Resolved};
 
 /// Upper bound on extra levels one search may simulate (it needs far fewer).
@@ -167,15 +167,12 @@ pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &d
         Some(h) => target::broken(r, h),
         None => cap_limit(r, mem),
     };
-    // The operating point: a fraction of the capacity's load, simulated there (a level already evaluated at that
-    // load is reused).
-    let mut below: Vec<LoadPoint> = sweep.iter().chain(s.extra.iter()).filter(|p| x(p) < x(&lo)).cloned().collect();
-    below.push(lo.clone());
-    crate::sorting::sort_small_by(&mut below, |a, b| x(a).total_cmp(&x(b)).is_lt());
-    let m = operating(&below, r.target.operating_fraction, pct);
-    let load = m.concurrency.or(m.request_rate).unwrap_or(0.0);
-    let op_point = match below.iter().find(|p| x(p) == load) {
-        Some(p) => p.clone(),
+    // The operating point: a fraction of the capacity's load (whole users, at least one), simulated there — at
+    // any load, below the lowest level too (a level already evaluated at that load is reused).
+    let load = operating_load(x(&lo), r.target.operating_fraction, !rate_mode);
+    let known = sweep.iter().chain(s.extra.iter()).chain([&lo]).find(|p| x(p) == load).cloned();
+    let op_point = match known {
+        Some(p) => p,
         None => s.eval(load),
     };
     let op = (marker(&op_point, pct), op_point);

@@ -35,6 +35,7 @@ pub mod reproduce;
 pub mod target;
 
 pub use diff::{diff, Diff, DiffRow};
+pub use operating_point::load_share;
 mod band;
 mod levels;
 mod operating_point;

@@ -71,14 +71,33 @@ pub(super) fn operating(levels: &[LoadPoint], fraction: f64, pct: crate::percent
         }
     };
     let last = &levels[levels.len() - 1];
-    let mut goal = fraction * x(last);
-    if last.concurrency.is_some() {
-        goal = goal.round().max(1.0);
-    }
+    let goal = operating_load(x(last), fraction, last.concurrency.is_some());
     let Some(i) = levels.iter().position(|p| x(p) >= goal) else { return at(last, last, 1.0) };
+    // (Below the lowest level, that level: this grid-only reading serves batch and offline loads.)
     if i == 0 || x(&levels[i]) <= x(&levels[i - 1]) {
         return at(&levels[i], &levels[i], 1.0);
     }
     let (a, b) = (&levels[i - 1], &levels[i]);
-    at(a, b, ((goal - x(a)) / (x(b) - x(a))).clamp(0.0, 1.0))
+    let mut m = at(a, b, ((goal - x(a)) / (x(b) - x(a))).clamp(0.0, 1.0));
+    // The load is the goal itself, not its interpolation (which can land a rounding error below a whole user).
+    m.concurrency = m.concurrency.map(|_| goal);
+    m.request_rate = m.request_rate.map(|_| goal);
+    m
+}
+
+/// `fraction` of a capacity `load`: whole users (at least one) when `users`, else requests/s.
+pub(crate) fn operating_load(load: f64, fraction: f64, users: bool) -> f64 {
+    if users {
+        (fraction * load).round().max(1.0)
+    } else {
+        fraction * load
+    }
+}
+
+/// The operating point's load as a share of the capacity's (`cap`): `operating_fraction`, moved by the rounding to
+/// whole users (a capacity of 4 users plans 2: 50 %). `None` when either has no load.
+#[must_use]
+pub fn load_share(op: &Marker, cap: &Marker) -> Option<f64> {
+    let x = |m: &Marker| m.concurrency.or(m.request_rate).filter(|v| *v > 0.0);
+    Some(x(op)? / x(cap)?)
 }

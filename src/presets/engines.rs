@@ -275,7 +275,8 @@ pub fn sequence_overhead_us(engine: &str) -> f64 {
 /// a little above the profiles' 20–35 µs; one value for both engines (SGLang at 5 µs was worse: TPOT 23.4 %).
 /// In-sample (tests/fit.rs, η_fl refitted for each value) the optimum is as flat: 30 and 40 µs within 0.003 of
 /// median |log error|. With it, the served compute efficiencies refit to Ampere 0.58 (was 0.48) and Hopper 0.26 (was 0.30), the front
-/// end's CV to 0.60, SGLang's front end to 40 ms and the PCIe all-reduce to 80 µs. Known miss: SGLang overlaps its
+/// end's CV to 0.60, SGLang's front end to 40 ms and the PCIe all-reduce to 80 µs (then one latency for every ring; now
+/// 40 µs + 10 µs per ring step, `model::roofline::PCIE_ALLREDUCE_LATENCY_S`). Known miss: SGLang overlaps its
 /// scheduler with the GPU, so its exposed share is smaller; the shared value leaves DeepSeek-R1 on 8 × H200 under
 /// SGLang decoding 33–39 % slow at 16–64 users (tests/validation/outside.rs). Does not scale with tensor
 /// parallelism: a replica's system tok/s flattens towards 1 ÷ 40 µs = 25,000 tok/s at large batches.

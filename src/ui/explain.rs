@@ -146,15 +146,16 @@ fn sentences(r: &Report) -> Vec<(&'static str, String)> {
         ));
     }
     if let Some(o) = &r.operating_point {
+        let share = r.capacity.as_ref().and_then(|c| crate::plan::load_share(o, &c.at)).unwrap_or(r.target.operating_fraction);
         v.push((
             "The operating point",
             format!(
                 "(green ring) runs at {:.0} % of the capacity's load: {}, {} tok/s each, {} in total. Why not at the capacity? Load comes in bursts: from there {:.0} % more can arrive before the target breaks, and a queue's wait grows like utilisation ÷ (1 − utilisation) service times — 1.5 at 60 % busy, 9 at 90 %, 99 at 99 %: near capacity TTFT explodes. 50–70 % keeps headroom for bursts and for the model's ± {:.0} % error.",
-                r.target.operating_fraction * 100.0,
+                share * 100.0,
                 load(o.concurrency, o.request_rate),
                 fmt(o.per_user_tps),
                 fmt(o.system_tps),
-                (1.0 / r.target.operating_fraction - 1.0) * 100.0,
+                (1.0 / share - 1.0) * 100.0,
                 r.band.batched_pct
             ),
         ));

@@ -109,6 +109,8 @@ pub fn App() -> impl IntoView {
                     evaluated.set(Ok(st.analytic()));
                     0.0
                 } else {
+                    // (Said at once: A's evaluation must not take the analytic report for the page's own.)
+                    simulating.set(Some(st.progress()));
                     AFTER_DRAWINGS
                 };
                 simulate_in_pieces(st, gen, Pieces { job, evaluated, simulating, last_eval_ms }, after_drawings);

@@ -30,7 +30,7 @@ pub(crate) fn resolve_target(s: &TargetSpec, mode: Mode) -> Result<Target, Scena
         tpot_ms: s.tpot_ms.or(p.tpot_ms).map(|v| positive("target.tpot_ms", v, 1e9, "ms")).transpose()?,
         ttft_ms: s.ttft_ms.or(p.ttft_ms).map(|v| positive("target.ttft_ms", v, 1e9, "ms")).transpose()?,
         percentile: pct,
-        operating_fraction: check("target.operating_fraction", s.operating_fraction.unwrap_or(0.6), 0.5, 0.7, "(fraction of peak)")?,
+        operating_fraction: check("target.operating_fraction", s.operating_fraction.unwrap_or(0.6), 0.5, 0.7, "(share of the capacity's load)")?,
         task_s,
     })
 }
