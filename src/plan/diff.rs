@@ -93,21 +93,13 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     rows.push(row("replicas", "servers for the fleet", "servers", fleet(a, |f| f.replicas as f64), fleet(b, |f| f.replicas as f64)));
     rows.push(row("devices_total", "devices for the fleet", "devices", fleet(a, |f| f.devices_total as f64), fleet(b, |f| f.devices_total as f64)));
     let per = |what: &str| if currency.is_empty() { what.to_string() } else { format!("{currency} {what}") };
-    rows.push(row(
-        "cost_per_million_output_tokens",
-        "cost per million output tokens",
-        &per("per million tokens"),
-        a.cost.as_ref().map(|c| c.per_million_output_tokens),
-        b.cost.as_ref().map(|c| c.per_million_output_tokens),
-    ));
+    let cost = |r: &Report, f: fn(&crate::scenario::Cost) -> Option<f64>| r.cost.as_ref().and_then(f);
+    let million = |c: &crate::scenario::Cost| Some(c.per_million_output_tokens);
+    let unit = per("per million tokens");
+    rows.push(row("cost_per_million_output_tokens", "cost per million output tokens", &unit, cost(a, million), cost(b, million)));
     // The meeting's bottom line: what the whole fleet costs and draws at the operating point (spares included).
-    rows.push(row(
-        "fleet_per_hour",
-        "the fleet's cost",
-        &per("per hour"),
-        a.cost.as_ref().and_then(|c| c.fleet_per_hour),
-        b.cost.as_ref().and_then(|c| c.fleet_per_hour),
-    ));
+    let hour = |c: &crate::scenario::Cost| c.fleet_per_hour;
+    rows.push(row("fleet_per_hour", "the fleet's cost", &per("per hour"), cost(a, hour), cost(b, hour)));
     let kw = |r: &Report| Some(r.energy.as_ref()?.average_watts * r.fleet.as_ref()?.replicas as f64 / 1e3);
     rows.push(row("fleet_kw", "the fleet's power", "kW", kw(a), kw(b)));
     rows.push(row(

@@ -94,10 +94,10 @@ pub(crate) fn operating_load(load: f64, fraction: f64, users: bool) -> f64 {
     }
 }
 
-/// The operating point's load as a share of the capacity's (`cap`): `operating_fraction`, moved by the rounding to
-/// whole users (a capacity of 4 users plans 2: 50 %). `None` when either has no load.
+/// The operating point's load as a share of the capacity's: `fraction` (the target's `operating_fraction`), moved
+/// by the rounding to whole users (a capacity of 4 users plans 2: 50 %); `fraction` itself without a capacity.
 #[must_use]
-pub fn load_share(op: &Marker, cap: &Marker) -> Option<f64> {
+pub fn load_share(op: &Marker, cap: Option<&Capacity>, fraction: f64) -> f64 {
     let x = |m: &Marker| m.concurrency.or(m.request_rate).filter(|v| *v > 0.0);
-    Some(x(op)? / x(cap)?)
+    cap.and_then(|c| Some(x(op)? / x(&c.at)?)).unwrap_or(fraction)
 }

@@ -216,7 +216,7 @@ pub(super) fn verdict(
             Some(m) => format!(
                 "at {} (operating point, {:.0} % of the {}): {:.0} tok/s each, {:.0} tok/s total, {p} TPOT {} ms ✓ (target {} ms){}",
                 load_label(m),
-                cap.and_then(|c| super::load_share(m, &c.at)).unwrap_or(r.target.operating_fraction) * 100.0,
+                super::load_share(m, cap, r.target.operating_fraction) * 100.0,
                 if cap.is_some() { "capacity" } else { "peak usable load" },
                 m.per_user_tps,
                 m.system_tps,

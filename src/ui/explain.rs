@@ -146,7 +146,7 @@ fn sentences(r: &Report) -> Vec<(&'static str, String)> {
         ));
     }
     if let Some(o) = &r.operating_point {
-        let share = r.capacity.as_ref().and_then(|c| crate::plan::load_share(o, &c.at)).unwrap_or(r.target.operating_fraction);
+        let share = crate::plan::load_share(o, r.capacity.as_ref(), r.target.operating_fraction);
         v.push((
             "The operating point",
             format!(
