@@ -128,11 +128,15 @@ await test('invalid input shows a message next to its field, no panic', async ()
   await page.waitForSelector('label.invalid .error:not(:empty)', { timeout: 5000 });
   const msg = await page.textContent('label.invalid .error');
   assert(/greater than 0/.test(msg), `message: ${msg}`);
+  // One invalid field does not blank the page: the last computed results stay, under a message saying so.
+  assert((await page.locator('#ceiling').count()) === 1, 'results blanked by one invalid field');
+  assert(/last inputs that could be computed/.test(await page.textContent('#scenario-error')), 'stale results not marked');
   await page.fill('#hardware-memory_bandwidth_gbps', 'abc');
   await page.waitForFunction(() => /not a number/.test(document.querySelector('label.invalid .error')?.textContent || ''));
   await page.screenshot({ path: path.join(shots, '3-invalid.png'), fullPage: true });
   await page.fill('#hardware-memory_bandwidth_gbps', '');
   await page.waitForSelector('#ceiling', { timeout: 5000 });
+  await page.waitForFunction(() => !document.getElementById('scenario-error'), null, { timeout: 5000 });
 });
 
 await test('switching presets works (RTX 4090, Q4_K_M, llama.cpp)', async () => {
@@ -604,6 +608,10 @@ await test('meeting: pin A, switch to 1 × H200 (B): the difference table and bo
   assert(num(rows.max_users_at_target[1]) === card.users, `A's capacity ${rows.max_users_at_target[1]} vs ${card.users}`);
   assert(num(rows.replicas[2]) === num(await mp.textContent('#fleet-servers')), 'B column is not the page');
   assert(/2 × NVIDIA H100/.test(await mp.textContent('.compare .sides')), 'A side not named');
+  // The comparison in one sentence: B's servers against A's, the fleet's cost, and B's wins counted.
+  const verdict = await mp.textContent('#diff-verdict');
+  const m = /^B needs (\d+) servers? against A's (\d+), costing USD [\d\u2009.]+ an hour against [\d\u2009.]+.*: (B is better on every figure that differs|B is better on \d+ of the \d+ figures that differ|A is better on every figure that differs)\.$/.exec(verdict);
+  assert(m && +m[1] === num(rows.replicas[2]) && +m[2] === num(rows.replicas[1]), `A-vs-B sentence: ${verdict}`);
   const after = { t: await canvasPrint(mp, 'chart-throughput'), l: await canvasPrint(mp, 'chart-latency') };
   assert(after.t.h !== beforePin.t.h && after.l.h !== beforePin.l.h, 'a chart did not change');
   beforePin.ab = after;
@@ -644,7 +652,7 @@ await test('meeting: the one-page sizing report prints (A4 and Letter) with the 
     const text = execFileSync('pdftotext', [pdf, '-']).toString().replace(/\s+/g, ' ');
     for (const want of ['TPS Planner — sizing report', 'Question:', 'on NVIDIA H200 SXM 141GB', '500 concurrent users + 1 spare server', 'USD 2.1 per device-hour',
       `Holds ${usersB} users at the target, limited by`, `${serversB} servers`, `USD ${costB}`, "per million output tokens", 'J/token', 'A versus B', '2 × NVIDIA H100 SXM5 80GB',
-      'servers for the fleet', `${card.servers}`, `${card.cost}`, 'cost per million output tokens', 'How good is this prediction?', 'Assumptions', 'TTFT and TPOT', 'Per-user and system tokens/s', 'This scenario:', '#s=', '&a=']) {
+      'servers for the fleet', 'B needs', `${card.servers}`, `${card.cost}`, 'cost per million output tokens', 'How good is this prediction?', 'Assumptions', 'TTFT and TPOT', 'Per-user and system tokens/s', 'This scenario:', '#s=', '&a=']) {
       // (headings are printed in capitals)
       assert(text.toLowerCase().includes(want.toLowerCase()), `${format} PDF lacks "${want}"`);
     }
@@ -713,11 +721,16 @@ await test('fleet, cost and task inputs: every invalid value gets a message next
   await mp.fill('#fleet-peak_users', '');
   await mp.waitForFunction(() => /give the peak load/.test(document.querySelector('#fleet-peak_users').closest('label').textContent), null, { timeout: 10000 });
   await mp.fill('#fleet-peak_users', '500');
-  // Switching the peak to a request rate keeps the number; back to users, it is still there.
+  // Each kind of peak keeps its own number: 500 users switched to a rate is not 500 requests/s (the rate
+  // field starts empty); back to users the 500 is there, and the rate typed meanwhile too.
   await mp.selectOption('#fleet-kind', 'rate');
-  assert((await mp.inputValue('#fleet-peak_request_rate')) === '500', 'peak lost switching to a rate');
+  assert((await mp.inputValue('#fleet-peak_request_rate')) === '', '500 users became 500 req/s');
+  await mp.fill('#fleet-peak_request_rate', '8');
   await mp.selectOption('#fleet-kind', 'users');
   assert((await mp.inputValue('#fleet-peak_users')) === '500', 'peak lost switching back');
+  await mp.selectOption('#fleet-kind', 'rate');
+  assert((await mp.inputValue('#fleet-peak_request_rate')) === '8', 'rate lost switching back');
+  await mp.selectOption('#fleet-kind', 'users');
   // The agent's task target appears in agent mode and keeps its value while another use case is shown.
   assert((await mp.locator('#target-task_s').count()) === 0, 'task target shown outside agent mode');
   await mp.selectOption('#workload-mode', 'agent');

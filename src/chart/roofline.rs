@@ -99,12 +99,19 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &RooflineData,
     chart.draw_series(DashedLineSeries::new(roof(peak * eta_fl, bw * eta_bw), px(7.0), px(5.0), ENGINE.stroke_width(px(2.0)))).map_err(err)?;
     chart.draw_series(LineSeries::new(roof(peak, bw), ROOF.stroke_width(px(2.5)))).map_err(err)?;
     chart.draw_series(DashedLineSeries::new([(ridge, 0.0), (ridge, y(peak))], px(2.0), px(4.0), ROOF.mix(0.5).stroke_width(px(1.5)))).map_err(err)?;
+    // The engine's own ridge (where its dashed roof bends): what the sweep table's "bound" column goes by — a
+    // step between the two ridges is compute-bound for the engine though left of the hardware's ridge.
+    let eridge = peak * eta_fl / (bw * eta_bw);
+    chart
+        .draw_series(DashedLineSeries::new([(eridge, 0.0), (eridge, y(peak * eta_fl))], px(2.0), px(4.0), ENGINE.mix(0.6).stroke_width(px(1.5))))
+        .map_err(err)?;
     // The labels sit in the headroom above the peak: the ridge's left of its line, "compute-bound" at the right
     // end (both right-aligned, so they never run off the plot), "memory-bound" at the left end.
     let font = (super::SANS, 12.0 * scale).into_font().color(&ROOF);
     let right = font.pos(Pos::new(HPos::Right, VPos::Top));
     for (text, at, style) in [
         (format!("ridge: {ridge:.0} FLOP/byte"), (ridge / 1.08, peak * 2.2), &right),
+        (format!("engine's ridge: {eridge:.0}"), (eridge / 1.08, peak * eta_fl / 1.25), &right),
         ("memory-bound ↙".to_string(), (xlo * 1.3, peak * 1.6), &font),
         ("compute-bound ↓".to_string(), (xhi / 1.1, peak * 1.6), &right),
     ] {

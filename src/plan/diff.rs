@@ -39,6 +39,71 @@ pub struct Diff {
     pub a: DiffSide,
     pub b: DiffSide,
     pub rows: Vec<DiffRow>,
+    /// The comparison in one sentence, for the meeting: the headline figure (servers for the fleet, else the
+    /// capacity at the target, else per-user tok/s), the fleet's cost and power when both sides have them, and
+    /// on how many of the compared figures B is better.
+    pub summary: String,
+}
+
+impl DiffRow {
+    /// Whether a lower value is better (servers, devices, cost, energy); higher is better for the others.
+    #[must_use]
+    pub fn lower_is_better(&self) -> bool {
+        matches!(
+            self.metric,
+            "replicas" | "devices_total" | "cost_per_million_output_tokens" | "joules_per_output_token" | "fleet_per_hour" | "fleet_kw"
+        )
+    }
+
+    /// `Some(true)` where B is better than A, `Some(false)` where worse, `None` where equal or not comparable.
+    #[must_use]
+    pub fn b_better(&self) -> Option<bool> {
+        self.delta.filter(|d| *d != 0.0).map(|d| (d < 0.0) == self.lower_is_better())
+    }
+}
+
+/// A figure for a sentence: whole numbers grouped, others to three significant digits.
+fn figure(v: f64) -> String {
+    if v.abs() >= 100.0 || v.fract() == 0.0 {
+        super::readout::group(v)
+    } else if v.abs() >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// [`Diff::summary`] of these rows.
+fn summary(rows: &[DiffRow], currency: &str) -> String {
+    let both = |m: &str| rows.iter().find(|r| r.metric == m).and_then(|r| Some((r.a?, r.b?)));
+    let plural = |n: f64, one: &str, many: &str| format!("{} {}", figure(n), if n == 1.0 { one } else { many });
+    let mut s = if let Some((a, b)) = both("replicas") {
+        format!("B needs {} against A's {}", plural(b, "server", "servers"), figure(a))
+    } else if let Some((a, b)) = both("max_users_at_target") {
+        format!("B holds {} at the target against A's {}", plural(b, "user", "users"), figure(a))
+    } else if let Some((a, b)) = both("max_request_rate_at_target") {
+        format!("B holds {} req/s at the target against A's {}", figure(b), figure(a))
+    } else if let Some((a, b)) = both("per_user_tps") {
+        format!("B gives each user {} tok/s at the operating point against A's {}", figure(b), figure(a))
+    } else {
+        "Neither side has an operating point to compare".to_string()
+    };
+    if let Some((a, b)) = both("fleet_per_hour") {
+        let cur = if currency.is_empty() { String::new() } else { format!("{currency} ") };
+        s += &format!(", costing {cur}{} an hour against {}", figure(b), figure(a));
+    }
+    if let Some((a, b)) = both("fleet_kw") {
+        s += &format!(" and drawing {} kW against {}", figure(b), figure(a));
+    }
+    let judged: Vec<bool> = rows.iter().filter_map(DiffRow::b_better).collect();
+    let wins = judged.iter().filter(|w| **w).count();
+    let verdict = match (wins, judged.len()) {
+        (_, 0) => "the compared figures are equal".to_string(),
+        (w, n) if w == n => "B is better on every figure that differs".to_string(),
+        (0, _) => "A is better on every figure that differs".to_string(),
+        (w, n) => format!("B is better on {w} of the {n} figures that differ"),
+    };
+    format!("{s}: {verdict}.")
 }
 
 fn side(r: &Report) -> DiffSide {
@@ -109,7 +174,8 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
         a.energy.as_ref().map(|e| e.joules_per_output_token),
         b.energy.as_ref().map(|e| e.joules_per_output_token),
     ));
-    Diff { a: side(a), b: side(b), rows }
+    let summary = summary(&rows, &currency);
+    Diff { a: side(a), b: side(b), rows, summary }
 }
 
 #[cfg(test)]
@@ -126,5 +192,26 @@ mod tests {
         assert_eq!((r.delta, r.ratio), (None, None));
         let r = row("x", "x", "u", Some(f64::NAN), Some(3.0));
         assert_eq!((r.a, r.delta), (None, None));
+    }
+
+    #[test]
+    fn the_summary_names_the_headline_the_bottom_line_and_the_count() {
+        let rows = vec![
+            row("per_user_tps", "", "tok/s", Some(40.0), Some(35.5)),
+            row("replicas", "", "servers", Some(22.0), Some(20.0)),
+            row("fleet_per_hour", "", "", Some(1408.0), Some(1600.0)),
+            row("fleet_kw", "", "kW", Some(30.8), Some(28.0)),
+            row("joules_per_output_token", "", "J", Some(0.5), Some(0.5)),
+        ];
+        assert_eq!(
+            summary(&rows, "USD"),
+            "B needs 20 servers against A's 22, costing USD 1\u{2009}600 an hour against 1\u{2009}408 and drawing 28 kW against 30.8: B is better on 2 of the 4 figures that differ."
+        );
+        // One server, no fleet cost, B better on everything; then nothing to compare.
+        let rows = vec![row("replicas", "", "", Some(2.0), Some(1.0)), row("fleet_kw", "", "kW", None, Some(1.0))];
+        assert_eq!(summary(&rows, ""), "B needs 1 server against A's 2: B is better on every figure that differs.");
+        let rows = vec![row("max_users_at_target", "", "", Some(12.0), Some(12.0))];
+        assert_eq!(summary(&rows, ""), "B holds 12 users at the target against A's 12: the compared figures are equal.");
+        assert!(summary(&[], "").starts_with("Neither side"));
     }
 }

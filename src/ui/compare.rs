@@ -5,11 +5,6 @@ use crate::plan::DiffRow;
 use crate::scenario::{Report, ScenarioError};
 use leptos::prelude::*;
 
-/// Lower is better for these figures (servers, cost, energy); higher for the others.
-fn lower_is_better(metric: &str) -> bool {
-    matches!(metric, "replicas" | "devices_total" | "cost_per_million_output_tokens" | "joules_per_output_token" | "fleet_per_hour" | "fleet_kw")
-}
-
 /// A figure of the table: whole numbers as such, others with 2–4 significant decimals.
 fn num(v: f64) -> String {
     if v.fract() == 0.0 || v.abs() >= 100.0 {
@@ -25,7 +20,7 @@ fn row(r: DiffRow) -> impl IntoView {
     let opt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), num);
     let delta = r.delta.map_or_else(|| "—".to_string(), |d| if d > 0.0 { format!("+{}", num(d)) } else { num(d) });
     // Green where B is better than A, red where worse.
-    let better = r.delta.filter(|d| *d != 0.0).map(|d| (d < 0.0) == lower_is_better(r.metric));
+    let better = r.b_better();
     view! {
         <tr data-metric=r.metric>
             <th scope="row">{r.label}</th>
@@ -58,6 +53,7 @@ pub fn DiffTable(
         })).map(|d| view! {
             <section class="compare" aria-label="A versus B">
                 <h2>"A versus B"</h2>
+                <p class="diff-verdict" id="diff-verdict">{d.summary}</p>
                 <p class="sides"><span class="tag a">"A"</span>{side(&d.a)}<br/><span class="tag b">"B"</span>{side(&d.b)}" (the page)"</p>
                 <div class="table-scroll"><table id="diff-table">
                     <thead><tr><th></th><th>"A"</th><th>"B"</th><th>"B − A"</th><th>"B ÷ A"</th><th></th></tr></thead>

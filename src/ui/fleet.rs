@@ -33,12 +33,12 @@ pub fn FleetCostInputs(
                 ("users".to_string(), "Concurrent users".to_string()),
                 ("rate".to_string(), "Requests per second".to_string()),
             ] error />
-            // One raw string for both: switching the kind keeps what was typed.
+            // Each kind its own number (both kept): switching shows what was typed for that kind.
             <Show when=rate fallback=move || view! {
                 <NumField label="Peak concurrent users" unit="users" field="fleet.peak_users" value=inputs.peak
                     placeholder=Signal::derive(|| "no fleet sized".to_string()) error />
             }>
-                <NumField label="Peak request rate" unit="req/s" field="fleet.peak_request_rate" value=inputs.peak
+                <NumField label="Peak request rate" unit="req/s" field="fleet.peak_request_rate" value=inputs.peak_rate
                     placeholder=Signal::derive(|| "no fleet sized".to_string()) error />
             </Show>
             <NumField label="Spare servers (N+1 headroom)" unit="servers" field="fleet.spare_replicas" value=inputs.spare

@@ -79,9 +79,11 @@ pub struct Inputs {
     pub agent_steps: RwSignal<String>,
     /// Agent mode: the time to a finished task, seconds (`target.task_s`).
     pub task_s: RwSignal<String>,
-    /// The fleet's peak load: `users` (concurrent) or `rate` (requests/s); the number in `peak`.
+    /// The fleet's peak load: `users` (concurrent, the number in `peak`) or `rate` (requests/s, in `peak_rate`).
+    /// Each kind keeps its own number: 2,000 users switched to a rate is not 2,000 requests/s.
     pub peak_kind: RwSignal<String>,
     pub peak: RwSignal<String>,
+    pub peak_rate: RwSignal<String>,
     /// Spare servers on top of those serving the peak.
     pub spare: RwSignal<String>,
     /// Prices: one device for one hour, its currency, one kWh, and the facility's PUE.
@@ -144,6 +146,7 @@ impl Inputs {
             task_s: s(""),
             peak_kind: s("users"),
             peak: s(""),
+            peak_rate: s(""),
             spare: s(""),
             device_hour: s(""),
             currency: s(""),
@@ -202,7 +205,8 @@ impl Inputs {
         self.task_s.set(txt(sc.target.task_s));
         let fleet = sc.fleet.clone().unwrap_or_default();
         self.peak_kind.set(if fleet.peak_request_rate.is_some() && fleet.peak_users.is_none() { "rate" } else { "users" }.into());
-        self.peak.set(txt(fleet.peak_users.or(fleet.peak_request_rate)));
+        self.peak.set(txt(fleet.peak_users));
+        self.peak_rate.set(txt(fleet.peak_request_rate));
         self.spare.set(fleet.spare_replicas.map_or_else(String::new, |n| n.to_string()));
         let cost = sc.cost.clone().unwrap_or_default();
         self.device_hour.set(txt(cost.device_hour));
@@ -257,7 +261,7 @@ impl Inputs {
             };
             let rate = self.peak_kind.get() == "rate";
             let field = if rate { "fleet.peak_request_rate" } else { "fleet.peak_users" };
-            match num(self.peak, field)? {
+            match num(if rate { self.peak_rate } else { self.peak }, field)? {
                 None if spare.unwrap_or(0) > 0 => {
                     return Err(ScenarioError::new(field, "give the peak load to size a fleet (spare servers alone size nothing)"))
                 }

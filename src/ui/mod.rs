@@ -90,13 +90,24 @@ pub fn App() -> impl IntoView {
     );
     let job = StoredValue::new(0_u64);
     let simulating = RwSignal::new(None::<(usize, usize)>);
+    // What stops the inputs from being computed, if anything. One invalid field does not blank the page: the
+    // results of the last inputs that could be computed stay, marked as such, while the field says what is wrong.
+    let problem = RwSignal::new(None::<ScenarioError>);
     Effect::new(move |prev: Option<()>| {
         let staged = scenario.with(|s| s.as_ref().map_err(Clone::clone).and_then(|s| measurements.with(|ms| crate::plan::Staged::new(s, ms))));
         let gen = job.get_value().wrapping_add(1);
         job.set_value(gen);
         simulating.set(None);
+        if staged.is_ok() {
+            problem.set(None);
+        }
         match staged {
-            Err(e) => evaluated.set(Err(e)),
+            Err(e) => {
+                if evaluated.with_untracked(Result::is_err) {
+                    evaluated.set(Err(e.clone()));
+                }
+                problem.set(Some(e));
+            }
             Ok(st) if last_eval_ms.get_value() < 30.0 => {
                 let t0 = now_ms();
                 evaluated.set(Ok(st.finish()));
@@ -135,7 +146,7 @@ pub fn App() -> impl IntoView {
     let a_problem = Signal::derive(move || {
         report_a.with(|a| a.as_ref().err().map(|e| format!("Scenario A cannot be evaluated ({e}): unpin it, or correct its link.")))
     });
-    let error = Signal::derive(move || report.with(|r| r.as_ref().err().cloned()));
+    let error: Signal<Option<ScenarioError>> = problem.into();
     let link = Signal::derive(move || scenario.with(|s| s.as_ref().map(|s| pinned.with(|a| share::link_for(s, a.as_ref()))).unwrap_or_default()));
     view! {
         <header class="top">
@@ -159,7 +170,7 @@ pub fn App() -> impl IntoView {
                 <p class="simulating" id="simulating" role="status">
                     {move || simulating.get().map(|(k, n)| format!("Simulating load levels: {k} of {n} (until then: the analytic estimate)"))}
                 </p>
-                <results::Results report />
+                <results::Results report problem />
                 <sizing::SizingCards report />
                 <compare::DiffTable report report_a problem=a_problem />
                 <charts::Charts report report_a measurements />

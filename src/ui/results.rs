@@ -29,6 +29,8 @@ pub(super) fn limit(ms: Option<f64>) -> String {
 pub fn Results(
     /// The evaluation.
     report: ReadSignal<Result<Report, ScenarioError>>,
+    /// What stops the current inputs from being computed; the report is then the last inputs' that could be.
+    problem: RwSignal<Option<ScenarioError>>,
 ) -> impl IntoView {
     let verdict = move || {
         report.with(|r| {
@@ -40,13 +42,19 @@ pub fn Results(
             })
         })
     };
+    // The problem's message: alone, or above the last results that could be computed (kept, dimmed).
+    let stale = move || {
+        problem.get().map(|e| {
+            view! {
+                <div class="card error-card lead" role="alert" id="scenario-error">
+                    <strong>"Cannot compute: "</strong>{format!("{}: {}", e.field, e.message)}
+                    {report.with(Result::is_ok).then_some(". The results below are still those of the last inputs that could be computed.")}
+                </div>
+            }
+        })
+    };
     let headline = move || match report.get() {
-        Err(e) => view! {
-            <div class="card error-card lead" role="alert" id="scenario-error">
-                <strong>"Cannot compute: "</strong>{format!("{}: {}", e.field, e.message)}
-            </div>
-        }
-        .into_any(),
+        Err(_) => ().into_any(),
         Ok(r) => {
             let ss = r.single_stream.clone();
             let m = r.memory.clone();
@@ -130,6 +138,7 @@ pub fn Results(
     };
     // The verdict's element stays in place, so screen readers announce its new text when the inputs change.
     view! {
+        {stale}
         {headline}
         <div class="verdict lead" id="verdict" role="status" aria-live="polite" class:fail=move || verdict().is_some_and(|v| !v.0) class:none=move || verdict().is_none()>
             {move || verdict().map(|(_, line, more)| view! { <span class="verdict-line">{line}</span><span class="verdict-more">{more}</span> })}

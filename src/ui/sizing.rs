@@ -94,7 +94,8 @@ fn fleet_card(r: &Report) -> Card {
         return c;
     };
     let unit = if f.peak_users.is_some() { "users" } else { "req/s" };
-    c.big = Some((f.replicas.to_string(), format!(" servers · {} devices", f.devices_total)));
+    let s = |n: u64| if n == 1 { "" } else { "s" };
+    c.big = Some((f.replicas.to_string(), format!(" server{} · {} device{}", s(f.replicas), f.devices_total, s(f.devices_total))));
     c.sentence = f.sentence.clone();
     c.list = f
         .alternatives
@@ -102,10 +103,12 @@ fn fleet_card(r: &Report) -> Card {
         .map(|a| {
             let n = a.devices_per_replica;
             format!(
-                "{n} device{} per server: {} servers, {} devices ({} {unit} each)",
-                if n == 1 { "" } else { "s" },
+                "{n} device{} per server: {} server{}, {} device{} ({} {unit} each)",
+                s(u64::from(n)),
                 a.replicas,
+                s(a.replicas),
                 a.devices_total,
+                s(a.devices_total),
                 fmt(a.load_per_replica)
             )
         })

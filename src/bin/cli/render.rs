@@ -156,7 +156,7 @@ pub(super) fn render_diff(d: &tps_planner::plan::Diff) -> String {
             r.unit
         );
     }
-    o += &format!("\nA: {}\nB: {}\n", d.a.verdict, d.b.verdict);
+    o += &format!("\n{}\n\nA: {}\nB: {}\n", d.summary, d.a.verdict, d.b.verdict);
     o
 }
 
