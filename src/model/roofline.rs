@@ -67,6 +67,13 @@ pub const HOST_STAGED_BANDWIDTH_SHARE: f64 = 0.375;
 /// seconds: an assumption (no tensor-parallel PCIe run of such boards in the data), between NVLink's 8 µs and
 /// the consumer boards' fitted 60–180 µs (2–8 devices).
 pub const PCIE_P2P_ALLREDUCE_LATENCY_S: f64 = 25e-6;
+/// A small all-reduce between consumer GPUs staged through host memory, as NCCL's own test measures it: 43 µs on
+/// 8 × RTX 4090 (nccl-tests, tree, 8 bytes; nccl#1530), the engine's launch costs not included. Not used by the
+/// model (its latency is [`PCIE_ALLREDUCE_LATENCY_S`], fitted on served runs): it is the documented prior that
+/// the leave-one-source-out validation gives a held-out source of tensor-parallel runs over PCIe between
+/// consumer GPUs, together with [`HOST_STAGED_BANDWIDTH_SHARE`] (which comes from NCCL's rating of the link and
+/// the two crossings, not from a fit).
+pub const PCIE_HOST_STAGED_NCCL_TESTS_LATENCY_S: f64 = 43e-6;
 /// Extra time per device boundary in a layer split (activation hand-off and synchronisation), seconds;
 /// fitted on the llama-bench multi-GPU rows by `tests/fit.rs`.
 pub const LAYER_SPLIT_HOP_S: f64 = 0.21e-3;

@@ -90,7 +90,7 @@
 //! and from the serving front end's per-request time, lognormal with CV `frontend_cv`
 //! (`presets::engines::REQUEST_OVERHEAD_CV`, 0.60, fitted on the low-load served runs' TTFT P99 by
 //! `tests/fit.rs`). On the served runs of current engines (`tests/serving.rs`, leave-one-source-out, 2026-12)
-//! TTFT P99 is 70 % off and TPOT P99 39 % (19 % without the tensor-parallel runs over PCIe), both with a
+//! TTFT P99 is 70 % off and TPOT P99 30 % (19 % without the tensor-parallel runs over PCIe), both with a
 //! negative bias: the model's tails are too tight, while the means of TPOT are within 19 %. What the data says
 //! about where the tails come from:
 //! - TTFT at low load is mostly the front end (HTTP, tokenisation, scheduling), and it differs by deployment

@@ -21,10 +21,11 @@ pub fn Charts(
     report_a: Memo<Result<Option<Report>, ScenarioError>>,
     /// Imported measurements, drawn as crosses on the throughput chart.
     measurements: RwSignal<Vec<crate::import::Measurement>>,
+    /// The scrubber: the load picked with the slider or the pointer over a chart (none: the operating point),
+    /// snapped to the nearest level of the sweep; its read-out is built in the core (plan::readout). "How to
+    /// read this" quotes the same level.
+    pick: RwSignal<Option<f64>>,
 ) -> impl IntoView {
-    // The scrubber: the load picked with the slider or the pointer over a chart (none: the operating point),
-    // snapped to the nearest level of the sweep; its read-out is built in the core (plan::readout).
-    let pick = RwSignal::new(None::<f64>);
     let picked = Memo::new(move |_| {
         report.with(|r| {
             r.as_ref().ok().and_then(|r| {

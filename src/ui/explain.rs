@@ -37,24 +37,29 @@ pub(super) fn example(r: &Report) -> Option<&LoadPoint> {
     level_near(r, r.operating_point.as_ref().and_then(|o| o.concurrency.or(o.request_rate)))
 }
 
-/// "How to read this", open by default on a wide screen.
+/// "How to read this", open by default on a wide screen. Its sentences quote the load picked on the charts (the
+/// slider, or the pointer over a chart), the operating point's until one is picked: a class can drag the load
+/// and read what changes.
 #[component]
 pub fn Explain(
     /// The evaluation.
     report: ReadSignal<Result<Report, ScenarioError>>,
+    /// The load picked on the charts, if any.
+    pick: RwSignal<Option<f64>>,
 ) -> impl IntoView {
     let wide = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).is_none_or(|w| w > 600.0);
     view! {
         <details class="explain" id="explain" open=wide>
-            <summary>"How to read this — on these numbers"</summary>
-            <ul>{move || report.with(|r| r.as_ref().map(sentences).unwrap_or_default().into_iter().map(|(t, s)| view! { <li><b>{t}</b>" "{s}</li> }).collect_view())}</ul>
+            <summary>"How to read this — on these numbers (at the load picked on the charts)"</summary>
+            <ul>{move || report.with(|r| r.as_ref().map(|r| sentences(r, pick.get())).unwrap_or_default().into_iter().map(|(t, s)| view! { <li><b>{t}</b>" "{s}</li> }).collect_view())}</ul>
         </details>
     }
 }
 
-/// The panel's sentences: (term, sentence filled with the report's figures).
-fn sentences(r: &Report) -> Vec<(&'static str, String)> {
-    let Some(l) = example(r) else { return Vec::new() };
+/// The panel's sentences: (term, sentence filled with the report's figures), at the level nearest the load
+/// `picked` (else the operating point's).
+fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
+    let Some(l) = picked.map_or_else(|| example(r), |x| level_near(r, Some(x))) else { return Vec::new() };
     let p = r.target.percentile.to_string();
     let at = load(l.concurrency, l.request_rate);
     let mut v = Vec::new();
@@ -172,28 +177,30 @@ fn sentences(r: &Report) -> Vec<(&'static str, String)> {
     ));
     let f = &r.roofline;
     if let (Some(d), Some(p)) = (f.decode_at(l.mean_batch), f.prefill.as_ref()) {
+        // The engine's ridge (its dashed roof's bend), not the hardware's: the one the steps' bound goes by.
+        let ridge = f.ridge * f.compute_efficiency / f.bandwidth_efficiency;
         v.push((
             "The roofline",
             format!(
-                "(last chart) says why: past {:.0} FLOPs per byte read (the ridge) this hardware's arithmetic, not its memory, is the limit. A decode step at {at} does {:.0} per byte — the batch shares the weights, each sequence reads its own KV cache — {}; a {:.0}-token prefill chunk does {:.0}, {}.",
+                "(last chart) says why: past {:.0} FLOPs per byte read (the hardware's ridge; {ridge:.0} for this engine at its efficiencies, where its dashed roof bends) arithmetic, not memory, is the limit. A decode step at {at} does {:.0} per byte — the batch shares the weights, each sequence reads its own KV cache — {}; a {:.0}-token prefill chunk does {:.0}, {}.",
                 f.ridge,
                 d.intensity,
-                side(d.intensity, f.ridge),
+                side(d.intensity, ridge),
                 p.tokens,
                 p.intensity,
-                side(p.intensity, f.ridge)
+                side(p.intensity, ridge)
             ),
         ));
     }
     v
 }
 
-/// Which side of the roofline's ridge an intensity lies on, as the roofline reads it.
+/// Which side of the engine's ridge an intensity lies on, as the roofline reads it.
 fn side(intensity: f64, ridge: f64) -> &'static str {
     if intensity < ridge {
-        "left of the ridge: memory-bound"
+        "left of the engine's ridge: memory-bound"
     } else {
-        "right of the ridge: compute-bound"
+        "right of the engine's ridge: compute-bound"
     }
 }
 

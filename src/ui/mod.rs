@@ -147,6 +147,8 @@ pub fn App() -> impl IntoView {
         report_a.with(|a| a.as_ref().err().map(|e| format!("Scenario A cannot be evaluated ({e}): unpin it, or correct its link.")))
     });
     let error: Signal<Option<ScenarioError>> = problem.into();
+    // The load picked on the charts (slider or pointer), shared by the charts and "How to read this".
+    let pick = RwSignal::new(None::<f64>);
     let link = Signal::derive(move || scenario.with(|s| s.as_ref().map(|s| pinned.with(|a| share::link_for(s, a.as_ref()))).unwrap_or_default()));
     view! {
         <header class="top">
@@ -173,8 +175,8 @@ pub fn App() -> impl IntoView {
                 <results::Results report problem />
                 <sizing::SizingCards report />
                 <compare::DiffTable report report_a problem=a_problem />
-                <charts::Charts report report_a measurements />
-                <explain::Explain report />
+                <charts::Charts report report_a measurements pick />
+                <explain::Explain report pick />
                 <table::SweepTable report />
                 <measure::MeasurementsPanel inputs scenario measurements />
                 <reproduce::ReproducePanel scenario report />
