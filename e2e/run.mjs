@@ -1097,7 +1097,7 @@ await test('issue 9: the roofline chart — decode on the memory slope, prefill 
   // The SVG export carries the ridge of the default H100 SXM (989 TFLOP/s ÷ 3.35 TB/s = 295 FLOP/byte).
   const [dl] = await Promise.all([p5.waitForEvent('download'), p5.click('#chart-roofline-svg')]);
   const svg = fs.readFileSync(await dl.path(), 'utf8');
-  assert(/ridge: 295 FLOP\/byte/.test(svg) && /engine's ridge: \d+/.test(svg) && /arithmetic intensity/.test(svg) && /prefill, 512 prompt tokens/.test(svg) && /operating point/.test(svg), 'SVG export lacks the ridge, axis, prefill or operating point');
+  assert(/ridge: 295 FLOP\/byte/.test(svg) && /engine(&apos;|&#39;|')s ridge: \d+/.test(svg) && /arithmetic intensity/.test(svg) && /prefill, 512 prompt tokens/.test(svg) && /operating point/.test(svg), 'SVG export lacks the ridge, axis, prefill or operating point');
   // "How to read this" reads the same ridges (the hardware's, and the engine's the steps' bound goes by) and puts
   // the decode step at the operating point left of the engine's, the prefill right of it.
   const explain = (await p5.textContent('.explain')).replace(/\u2009/g, '');

@@ -62,19 +62,9 @@ impl DiffRow {
     }
 }
 
-/// A figure for a sentence: whole numbers grouped, others to three significant digits.
-fn figure(v: f64) -> String {
-    if v.abs() >= 100.0 || v.fract() == 0.0 {
-        super::readout::group(v)
-    } else if v.abs() >= 10.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
-    }
-}
-
 /// [`Diff::summary`] of these rows.
 fn summary(rows: &[DiffRow], currency: &str) -> String {
+    let figure = |v: f64| if v.fract() == 0.0 { format!("{v:.0}") } else { super::verdict::fmt_against(v, None) };
     let both = |m: &str| rows.iter().find(|r| r.metric == m).and_then(|r| Some((r.a?, r.b?)));
     let plural = |n: f64, one: &str, many: &str| format!("{} {}", figure(n), if n == 1.0 { one } else { many });
     let mut s = if let Some((a, b)) = both("replicas") {
@@ -205,7 +195,7 @@ mod tests {
         ];
         assert_eq!(
             summary(&rows, "USD"),
-            "B needs 20 servers against A's 22, costing USD 1\u{2009}600 an hour against 1\u{2009}408 and drawing 28 kW against 30.8: B is better on 2 of the 4 figures that differ."
+            "B needs 20 servers against A's 22, costing USD 1600 an hour against 1408 and drawing 28 kW against 31: B is better on 2 of the 4 figures that differ."
         );
         // One server, no fleet cost, B better on everything; then nothing to compare.
         let rows = vec![row("replicas", "", "", Some(2.0), Some(1.0)), row("fleet_kw", "", "kW", None, Some(1.0))];

@@ -107,6 +107,22 @@
 //! prefill, see the note the comparison prints), and the engine's admission limits when a finite run's backlog
 //! is large.
 //!
+//! Two misses the served runs show, measured 2026-12 and not modelled yet (each needs more than one source):
+//! - **A TTFT floor of large MoE models on 8 GPUs.** SGLang 0.5.6–0.5.9 (its cookbook's runs, one user):
+//!   DeepSeek-R1 on 8 × B200 takes 126–141 ms to the first token of a 610-token prompt and 155 ms of a
+//!   4,194-token one; the model says 72 → 140 ms (its prefill grows with the prompt far more than measured, and
+//!   its floor — the fitted front end plus a short prefill — is half the measured one). Qwen3-235B (94 layers)
+//!   92–109 ms against 64; gpt-oss-120b (36 layers) 32 against 42. A per-request cost of prefill that does not
+//!   scale with tokens (eager kernels outside CUDA graphs, per-layer all-reduces and expert dispatch at TP 8) is
+//!   the likely physics; the data do not order it by layers alone.
+//! - **One RTX 4090 under a 200-prompt burst** (IOG's vLLM 0.8.5, Llama-3.1-8B at 16 and 32 req/s): TPOT 33 / 39
+//!   ms measured against 50 / 65, output 1,353 / 1,460 tok/s against ~770, and every one of the 200 requests had
+//!   its first token within 357 ms at 32 req/s (the model queues them: TTFT P95 7.9 s). The longest
+//!   inter-token gap measured, 197 ms, is what one full 2,048-token prefill step takes at the board's whole
+//!   165 TFLOP/s (FP32-accumulate peak), where the model, with Ampere's served efficiency (0.58, by machine
+//!   balance), takes 340 ms: Ada's prefill GEMMs run nearer their peak than the generation the board borrows its
+//!   efficiency from. A served efficiency for Ada needs served Ada runs from a second source.
+//!
 //! # Assumptions
 //!
 //! - Step time is the roofline of [`crate::model::roofline`]; the scheduler, input preparation and sampler cost the

@@ -83,7 +83,7 @@ pub fn Charts(
             ), ("chart-pareto", "tps-tradeoff", 0.5), trade, (viewport, pick))}
             {figure("chart roofline", (
                 "The roofline: what bounds each step, memory or compute",
-                " — TFLOP/s a step attains against its FLOPs per byte moved, both logarithmic. Solid: the hardware's roof, bandwidth × intensity up to the peak (they meet at the ridge); dashed: the engine's, at its efficiencies. Blue: the decode step at each load level — a batch shares the weights, so more users climb the slope, but each sequence's own KV cache keeps it left of the ridge. Orange: a prefill chunk. Below a roof: time it does not count (overheads, small kernels, communication). Left of the engine's ridge (where its dashed roof bends) a step is memory-bound, right of it compute-bound: what the table's bound column says. Rings: operating point (green), level picked below (the other).",
+                " — TFLOP/s a step attains against its FLOPs per byte moved, both logarithmic. Solid: the hardware's roof, bandwidth × intensity up to the peak (they meet at the ridge); dashed: the engine's, at its efficiencies. Blue: the decode step at each load level (a batch shares the weights: more users climb the slope). Orange: a prefill chunk. Below a roof: time it does not count (overheads, small kernels, communication). Left of the engine's ridge (its roof's bend) a step is memory-bound, right of it compute-bound, as the table says. Rings: operating point (green), level picked below (the other).",
             ), ("chart-roofline", "tps-roofline", 0.55), roof, (viewport, pick))}
         </div>
         <div class="scrub" class:hidden=move || levels() == 0>

@@ -50,7 +50,7 @@ pub fn Explain(
     let wide = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).is_none_or(|w| w > 600.0);
     view! {
         <details class="explain" id="explain" open=wide>
-            <summary>"How to read this — on these numbers (at the load picked on the charts)"</summary>
+            <summary>"How to read this — at the load picked on the charts"</summary>
             <ul>{move || report.with(|r| r.as_ref().map(|r| sentences(r, pick.get())).unwrap_or_default().into_iter().map(|(t, s)| view! { <li><b>{t}</b>" "{s}</li> }).collect_view())}</ul>
         </details>
     }
@@ -182,7 +182,7 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "The roofline",
             format!(
-                "(last chart) says why: past {:.0} FLOPs per byte read (the hardware's ridge; {ridge:.0} for this engine at its efficiencies, where its dashed roof bends) arithmetic, not memory, is the limit. A decode step at {at} does {:.0} per byte — the batch shares the weights, each sequence reads its own KV cache — {}; a {:.0}-token prefill chunk does {:.0}, {}.",
+                "(last chart) says why: past {:.0} FLOPs per byte read (the hardware's ridge; {ridge:.0} for this engine, where its dashed roof bends) arithmetic, not memory, is the limit. A decode step at {at} does {:.0} per byte — the batch shares the weights, each sequence reads its own KV cache — {}; a {:.0}-token prefill chunk does {:.0}, {}.",
                 f.ridge,
                 d.intensity,
                 side(d.intensity, ridge),

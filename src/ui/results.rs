@@ -48,7 +48,7 @@ pub fn Results(
             view! {
                 <div class="card error-card lead" role="alert" id="scenario-error">
                     <strong>"Cannot compute: "</strong>{format!("{}: {}", e.field, e.message)}
-                    {report.with(Result::is_ok).then_some(". The results below are still those of the last inputs that could be computed.")}
+                    {report.with(Result::is_ok).then_some(". Below: the last inputs that could be computed.")}
                 </div>
             }
         })
