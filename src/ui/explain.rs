@@ -182,7 +182,7 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "The roofline",
             format!(
-                "(last chart) says why: past {:.0} FLOPs per byte read (the hardware's ridge; {ridge:.0} for this engine, where its dashed roof bends) arithmetic, not memory, is the limit. A decode step at {at} does {:.0} per byte — the batch shares the weights, each sequence reads its own KV cache — {}; a {:.0}-token prefill chunk does {:.0}, {}.",
+                "(last chart) says why: past {:.0} FLOPs per byte read (the hardware's ridge; {ridge:.0} for this engine, where its dashed roof bends) arithmetic, not memory, is the limit. Decode alone at {at} does {:.0} per byte, {}; a {:.0}-token prefill chunk does {:.0}, {}. A step carries both, so its bound (the table's) can differ from decode's.",
                 f.ridge,
                 d.intensity,
                 side(d.intensity, ridge),
