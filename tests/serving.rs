@@ -18,7 +18,9 @@ mod common;
 use common::serving::run_of;
 use common::*;
 use std::collections::HashMap;
+use tps_planner::import::{Kind, Measurement};
 use tps_planner::model::hardware::Architecture;
+use tps_planner::percentiles::Measured;
 use tps_planner::plan;
 
 /// Every scored figure of every run the model can state, and the skipped rows by reason. With `held_out`,
@@ -26,7 +28,26 @@ use tps_planner::plan;
 /// variability, vLLM's and
 /// SGLang's compute efficiency per GPU generation) refitted without the run's own source: leave-one-source-out.
 fn serving_cases(held_out: bool) -> (Vec<Case>, Vec<(String, usize)>) {
+    let (runs, mut skipped) = served_runs(held_out);
     let mut cases = Vec::new();
+    for (row, run) in &runs {
+        match score(row, run) {
+            Some(c) => cases.extend(c),
+            None => *skipped.entry("does not fit by the model's memory accounting".into()).or_default() += 1,
+        }
+    }
+    let mut skipped: Vec<(String, usize)> = skipped.into_iter().collect();
+    skipped.sort();
+    (cases, skipped)
+}
+
+/// A served row and the run stated from it.
+type RowRun = (HashMap<String, String>, common::serving::Run);
+
+/// Every served row the model can state, as a scenario (with `held_out`, the fitted parameters refitted without
+/// the row's source), and the skipped rows by reason.
+fn served_runs(held_out: bool) -> (Vec<RowRun>, HashMap<String, usize>) {
+    let mut out = Vec::new();
     let mut skipped: HashMap<String, usize> = HashMap::new();
     let mut fits: HashMap<String, Vec<(String, f64, usize)>> = HashMap::new();
     let mut compute_fits: HashMap<(String, Architecture), f64> = HashMap::new();
@@ -72,53 +93,57 @@ fn serving_cases(held_out: bool) -> (Vec<Case>, Vec<(String, usize)>) {
             std::fs::write(&path, serde_json::to_string_pretty(&run.scenario).unwrap()).unwrap();
             println!("scenario of {} written to {}", run.id, path.display());
         }
-        let report = match plan::evaluate(&run.scenario) {
-            Ok(r) => r,
-            Err(e) => panic!("{}: {e}", run.id),
-        };
-        if !report.memory.fits {
-            *skipped.entry("does not fit by the model's memory accounting".into()).or_default() += 1;
-            continue;
-        }
-        let class = format!("{} {}", if run.moe { "MoE" } else { "dense" }, run.engine);
-        let era = match (common::serving::current_engine(&row), common::serving::ttft_informative(&row)) {
-            (true, true) => "current",
-            (true, false) => "current, PCIe TP",
-            (false, _) => "older",
-        };
-        // One slow first request (a warm-up) dominates a short run's mean and P99 TTFT and its duration: only its
-        // medians say what the server does (the collector flags it CAUTION).
-        let warm_up = row["notes"].contains("CAUTION: TTFT mean/P99 dominated by one slow request");
-        let mut push = |metric: &'static str, predicted: f64, col: &str| {
-            if warm_up && !metric.ends_with("P50") {
-                return;
-            }
-            if let Some(measured) = num(&row, col).filter(|m| *m > 0.0) {
-                if predicted.is_finite() && predicted > 0.0 {
-                    let load = run.load_type.split_whitespace().next().unwrap_or("").to_string();
-                    cases.push(Case {
-                        id: run.id.clone(),
-                        source: format!("{}|{load}|{class}", run.source),
-                        kind: era.into(),
-                        metric,
-                        predicted,
-                        measured,
-                    });
-                }
-            }
-        };
-        let p = &report.sweep[0];
-        push("output tok/s", p.system_tps, "output_tok_s_system");
-        push("TTFT mean", p.ttft_ms.mean, "ttft_ms_mean");
-        push("TTFT P50", p.ttft_ms.p50, "ttft_ms_p50");
-        push("TTFT P99", p.ttft_ms.p99, "ttft_ms_p99");
-        push("TPOT mean", p.tpot_ms.mean, "tpot_or_itl_ms_mean");
-        push("TPOT P50", p.tpot_ms.p50, "tpot_or_itl_ms_p50");
-        push("TPOT P99", p.tpot_ms.p99, "tpot_or_itl_ms_p99");
+        out.push((row, run));
     }
-    let mut skipped: Vec<(String, usize)> = skipped.into_iter().collect();
-    skipped.sort();
-    (cases, skipped)
+    (out, skipped)
+}
+
+/// The scored figures of one run (`None`: it does not fit by the model's memory accounting).
+fn score(row: &HashMap<String, String>, run: &common::serving::Run) -> Option<Vec<Case>> {
+    let report = match plan::evaluate(&run.scenario) {
+        Ok(r) => r,
+        Err(e) => panic!("{}: {e}", run.id),
+    };
+    if !report.memory.fits {
+        return None;
+    }
+    let mut cases = Vec::new();
+    let class = format!("{} {}", if run.moe { "MoE" } else { "dense" }, run.engine);
+    let era = match (common::serving::current_engine(row), common::serving::ttft_informative(row)) {
+        (true, true) => "current",
+        (true, false) => "current, PCIe TP",
+        (false, _) => "older",
+    };
+    // One slow first request (a warm-up) dominates a short run's mean and P99 TTFT and its duration: only its
+    // medians say what the server does (the collector flags it CAUTION).
+    let warm_up = row["notes"].contains("CAUTION: TTFT mean/P99 dominated by one slow request");
+    let mut push = |metric: &'static str, predicted: f64, col: &str| {
+        if warm_up && !metric.ends_with("P50") {
+            return;
+        }
+        if let Some(measured) = num(row, col).filter(|m| *m > 0.0) {
+            if predicted.is_finite() && predicted > 0.0 {
+                let load = run.load_type.split_whitespace().next().unwrap_or("").to_string();
+                cases.push(Case {
+                    id: run.id.clone(),
+                    source: format!("{}|{load}|{class}", run.source),
+                    kind: era.into(),
+                    metric,
+                    predicted,
+                    measured,
+                });
+            }
+        }
+    };
+    let p = &report.sweep[0];
+    push("output tok/s", p.system_tps, "output_tok_s_system");
+    push("TTFT mean", p.ttft_ms.mean, "ttft_ms_mean");
+    push("TTFT P50", p.ttft_ms.p50, "ttft_ms_p50");
+    push("TTFT P99", p.ttft_ms.p99, "ttft_ms_p99");
+    push("TPOT mean", p.tpot_ms.mean, "tpot_or_itl_ms_mean");
+    push("TPOT P50", p.tpot_ms.p50, "tpot_or_itl_ms_p50");
+    push("TPOT P99", p.tpot_ms.p99, "tpot_or_itl_ms_p99");
+    Some(cases)
 }
 
 /// The source the PCIe all-reduce latency is fitted on (`tests/fit.rs`, `pcie_allreduce_latency_matches_the_fit`).
@@ -280,4 +305,149 @@ fn served_runs_accuracy() {
     let runs: std::collections::HashSet<&str> = cases.iter().map(|c| c.id.as_str()).collect();
     println!("served runs scored: {} runs, {} figures", runs.len(), cases.len());
     assert!(runs.len() >= 150, "only {} served runs could be stated as scenarios", runs.len());
+}
+
+/// A measured row as the import module would read it from the benchmark's own file: its load, lengths,
+/// request count, output tok/s and the TTFT and TPOT statistics the row holds.
+fn measurement_of(row: &HashMap<String, String>, run: &common::serving::Run) -> Measurement {
+    let stats = |mean: &str, p50: &str, p99: &str| Measured { mean: num(row, mean), p50: num(row, p50), p99: num(row, p99), ..Default::default() };
+    let w = &run.scenario.workload;
+    let load = w.load.as_ref();
+    Measurement {
+        tool: "served run".into(),
+        kind: Kind::Serving,
+        label: run.id.clone(),
+        model: None,
+        hardware: None,
+        params_b: None,
+        weight_bits: None,
+        concurrency: load.and_then(|l| l.concurrency.as_ref()).and_then(|c| c.first().copied()),
+        request_rate: load.and_then(|l| l.request_rate.as_ref()).and_then(|r| r.first().copied()),
+        prompt_tokens: w.prompt_tokens,
+        output_tokens: w.output_tokens,
+        context_depth: 0.0,
+        output_cv: None,
+        load_recorded: true,
+        requests: w.requests.map(f64::from),
+        system_output_tps: num(row, "output_tok_s_system"),
+        per_user_tps: None,
+        prefill_tps: None,
+        ttft_ms: stats("ttft_ms_mean", "ttft_ms_p50", "ttft_ms_p99"),
+        tpot_ms: stats("tpot_or_itl_ms_mean", "tpot_or_itl_ms_p50", "tpot_or_itl_ms_p99"),
+        itl_ms: Measured::default(),
+        e2e_ms: Measured::default(),
+        notes: Vec::new(),
+    }
+}
+
+/// The offered load of a paced run (users or req/s), to find a deployment's lightest run.
+fn offered(run: &common::serving::Run) -> f64 {
+    let l = run.scenario.workload.load.as_ref();
+    l.and_then(|l| l.concurrency.as_ref().or(l.request_rate.as_ref())).and_then(|v| v.first().copied()).unwrap_or(f64::INFINITY)
+}
+
+/// What calibrating on one's own runs buys, measured on the served runs. For every deployment with several paced
+/// runs on a current engine (same source, device and count, model, weights, engine release, serving flags and
+/// dataset), the scenario held out of the defaults' fits (leave-one-source-out) is calibrated (`plan::calibrate`,
+/// the page's and `tps calibrate`'s path) on what a user would measure first — the deployment's lightest run, or
+/// its lightest and heaviest — and its other runs are scored with the calibrated values, against the same runs
+/// uncalibrated. The tensor-parallel runs over PCIe are left out: their source flags the lightest runs' TTFT
+/// (seconds at 1 req/s, against 0.1 s at 8 req/s) as suspect, and a calibration on them fits that artefact.
+/// `TPS_CAL_DEBUG=1` prints each deployment's fit and the runs it predicts.
+#[test]
+fn served_runs_calibrated_on_their_own_runs() {
+    let (runs, _) = served_runs(true);
+    let mut groups: HashMap<String, Vec<&RowRun>> = HashMap::new();
+    for r in &runs {
+        let (row, run) = r;
+        if run.offline || !common::serving::current_engine(row) || !common::serving::ttft_informative(row) {
+            continue;
+        }
+        let flags = row["notes"].split("serving script:").nth(1).and_then(|s| s.split(';').next()).unwrap_or("");
+        let load = run.load_type.split_whitespace().next().unwrap_or("");
+        let key = [
+            &run.source,
+            &row["hardware_key"],
+            &row["n_devices"],
+            &row["model"],
+            &row["weight_format"],
+            &row["engine"],
+            &row["engine_version"],
+            flags,
+            &row["dataset"],
+            load,
+        ]
+        .map(|s| s.trim().to_string())
+        .join("|");
+        groups.entry(key).or_default().push(r);
+    }
+    let mut keys: Vec<&String> = groups.keys().collect();
+    keys.sort();
+    let debug = std::env::var("TPS_CAL_DEBUG").is_ok();
+    for heaviest_too in [false, true] {
+        let (mut before, mut after) = (Vec::new(), Vec::new());
+        let mut deployments = 0;
+        for key in &keys {
+            let mut g = groups[*key].clone();
+            if g.len() < if heaviest_too { 3 } else { 2 } {
+                continue;
+            }
+            g.sort_by(|a, b| offered(&a.1).total_cmp(&offered(&b.1)));
+            let (row0, run0) = g[0];
+            let mut on = vec![measurement_of(row0, run0)];
+            let mut rest = &g[1..];
+            if heaviest_too {
+                let (row, run) = g[g.len() - 1];
+                on.push(measurement_of(row, run));
+                rest = &g[1..g.len() - 1];
+            }
+            let cal = plan::calibrate::calibrate(&run0.scenario, &on).unwrap_or_else(|e| panic!("{}: {e}", run0.id));
+            deployments += 1;
+            if debug {
+                let moved: Vec<String> =
+                    cal.fitted.iter().map(|f| format!("{} {:.3}->{:.3}", f.field.trim_start_matches("engine."), f.before, f.after)).collect();
+                println!(
+                    "{} ({} runs) {:.1} -> {:.1} %: {}",
+                    run0.id,
+                    g.len(),
+                    cal.median_abs_error_before_pct,
+                    cal.median_abs_error_after_pct,
+                    moved.join(", ")
+                );
+            }
+            // Scored: the runs at other loads than the calibration's (a run at the same load — another attention
+            // backend, say — is not what the calibration claims to predict).
+            let loads: Vec<f64> = on.iter().map(|m| m.concurrency.or(m.request_rate).unwrap_or(f64::NAN)).collect();
+            for (row, run) in rest.iter().filter(|r| !loads.contains(&offered(&r.1))) {
+                let mut calibrated = run.clone();
+                calibrated.scenario.engine = cal.scenario.engine.clone();
+                let (Some(b), Some(a)) = (score(row, run), score(row, &calibrated)) else { continue };
+                // Both sides on the same figures.
+                for x in b {
+                    let Some(y) = a.iter().find(|y| y.metric == x.metric) else { continue };
+                    if debug {
+                        println!(
+                            "   {} {:<12} measured {:>8.1}, held out {:>8.1}, calibrated {:>8.1}",
+                            run.id, x.metric, x.measured, x.predicted, y.predicted
+                        );
+                    }
+                    after.push(y.clone());
+                    before.push(x);
+                }
+            }
+        }
+        let on = if heaviest_too { "lightest and heaviest run" } else { "lightest run" };
+        let scored: std::collections::HashSet<&str> = after.iter().map(|c| c.id.as_str()).collect();
+        println!("served runs calibrated on their deployment's {on}: {deployments} deployments, {} other runs scored", scored.len());
+        let b = summary("  the other runs with the defaults, held out of their source (leave-one-source-out)", &before);
+        let a = summary(&format!("  the same runs calibrated on the deployment's {on}"), &after);
+        // Calibration must pay where the defaults cannot know the deployment: the front end's time differs from
+        // deployment to deployment of one engine (12 to 60 ms for vLLM), so TTFT. With a heavy run too, the
+        // throughput as well.
+        for ((metric, mb, _), (_, ma, _)) in b.iter().zip(&a) {
+            let must = matches!(*metric, "TTFT mean" | "TTFT P50") || heaviest_too && matches!(*metric, "TTFT P99" | "output tok/s");
+            assert!(!must || ma < mb, "calibrated on the {on}, {metric}: median {ma:.1} % is not below the uncalibrated {mb:.1} %");
+        }
+        assert!(scored.len() >= if heaviest_too { 15 } else { 30 }, "only {} runs scored after calibration", scored.len());
+    }
 }

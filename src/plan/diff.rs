@@ -78,12 +78,14 @@ fn summary(rows: &[DiffRow], currency: &str) -> String {
     } else {
         "Neither side has an operating point to compare".to_string()
     };
-    if let Some((a, b)) = both("fleet_per_hour") {
+    let cost = both("fleet_per_hour");
+    if let Some((a, b)) = cost {
         let cur = if currency.is_empty() { String::new() } else { format!("{currency} ") };
         s += &format!(", costing {cur}{} an hour against {}", figure(b), figure(a));
     }
     if let Some((a, b)) = both("fleet_kw") {
-        s += &format!(" and drawing {} kW against {}", figure(b), figure(a));
+        // "…, costing … and drawing …", or without a cost "…, drawing …".
+        s += &format!("{} drawing {} kW against {}", if cost.is_some() { " and" } else { "," }, figure(b), figure(a));
     }
     let judged: Vec<bool> = rows.iter().filter_map(DiffRow::b_better).collect();
     let wins = judged.iter().filter(|w| **w).count();
@@ -197,6 +199,9 @@ mod tests {
             summary(&rows, "USD"),
             "B needs 20 servers against A's 22, costing USD 1600 an hour against 1408 and drawing 28 kW against 31: B is better on 2 of the 4 figures that differ."
         );
+        // Power without a cost on either side: a comma, not "and".
+        let rows = vec![row("replicas", "", "", Some(22.0), Some(20.0)), row("fleet_kw", "", "kW", Some(31.0), Some(28.0))];
+        assert_eq!(summary(&rows, ""), "B needs 20 servers against A's 22, drawing 28 kW against 31: B is better on every figure that differs.");
         // One server, no fleet cost, B better on everything; then nothing to compare.
         let rows = vec![row("replicas", "", "", Some(2.0), Some(1.0)), row("fleet_kw", "", "kW", None, Some(1.0))];
         assert_eq!(summary(&rows, ""), "B needs 1 server against A's 2: B is better on every figure that differs.");

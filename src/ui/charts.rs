@@ -71,7 +71,7 @@ pub fn Charts(
         <div class="charts">
             {figure("chart", (
                 "Per-user and system tokens/s against concurrency (per user above, system below)",
-                " — two panels, one load axis: the two figures have different units, so they are not drawn on one plot (where their crossing would mean nothing). Per user = 1 / TPOT while generating (thin: at the target percentile); system = all output tokens ÷ time, prompts included. Red line: the target's per-user floor; dashed: saturation knee; dotted: capacity at the target; green ring: operating point; band: ± the model's validated p90 error; crosses: your imported measurements; dashed and lighter: the pinned scenario A; thin vertical line: the load picked below (slider, or the pointer over a chart).",
+                " — two panels on one load axis: different units, so no crossing to misread. Per user = 1 / TPOT while generating (thin: at the target percentile); system = all output tokens ÷ time, prompts included. Red line: the target's per-user floor; dashed: saturation knee; dotted: capacity at the target; green ring: operating point; band: ± the model's validated p90 error; crosses: your imported measurements; dashed and lighter: the pinned scenario A; thin vertical line: the load picked below (slider or pointer).",
             ), ("chart-throughput", "tps-throughput", 0.66), tput, (viewport, pick))}
             {figure("chart", (
                 "TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)",
@@ -83,7 +83,7 @@ pub fn Charts(
             ), ("chart-pareto", "tps-tradeoff", 0.5), trade, (viewport, pick))}
             {figure("chart roofline", (
                 "The roofline: what bounds each step, memory or compute",
-                " — TFLOP/s a step attains against its FLOPs per byte moved, both logarithmic. Solid: the hardware's roof, bandwidth × intensity up to the peak (they meet at the ridge); dashed: the engine's, at its efficiencies. Blue: the decode step at each load level (a batch shares the weights: more users climb the slope). Orange: a prefill chunk. Below a roof: time it does not count (overheads, small kernels, communication). Left of the engine's ridge (its roof's bend) a step is memory-bound, right of it compute-bound, as the table says. Rings: operating point (green), level picked below (the other).",
+                " — TFLOP/s a step attains against its FLOPs per byte moved, both logarithmic. Solid: the hardware's roof, bandwidth × intensity up to the peak (they meet at the ridge); dashed: the engine's, at its efficiencies. Blue: the decode step at each load level (a batch shares the weights: more users climb the slope). Orange: a prefill chunk. Below a roof: time it does not count (overheads, small kernels, communication). Left of the engine's ridge: memory-bound; right: compute-bound (the table's bound). Rings: operating point (green), level picked below (the other).",
             ), ("chart-roofline", "tps-roofline", 0.55), roof, (viewport, pick))}
         </div>
         <div class="scrub" class:hidden=move || levels() == 0>

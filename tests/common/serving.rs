@@ -53,6 +53,7 @@ pub fn engine_id(e: &str) -> Option<&'static str> {
 }
 
 /// One served run stated as a scenario, or why it cannot be.
+#[derive(Clone)]
 pub struct Run {
     pub id: String,
     pub source: String,
