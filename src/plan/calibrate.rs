@@ -48,9 +48,9 @@
 //!
 //! One light run fixes TTFT (the front end) but not the throughput at other loads, which a light run does not
 //! inform: calibrate on a light and a heavy run ([`Calibration::summary`] says so when the runs share one load).
-//! Known and not mended: a calibrated scenario calibrated again starts, and centres its priors, at its previous
-//! fit, so repeated calibrations drift towards the least-squares fit; calibrate from the uncalibrated scenario
-//! (the page's Undo restores it).
+//! A calibrated scenario (`engine.calibrated_from` set) is calibrated again from its fitted fields cleared, i.e.
+//! from the defaults: started and centred at its previous fit, repeated calibrations drifted towards the
+//! least-squares fit.
 
 use crate::import::{self, Measurement};
 use crate::scenario::{Scenario, ScenarioError};
@@ -102,7 +102,7 @@ impl Calibration {
             self.median_abs_error_before_pct,
             self.median_abs_error_after_pct,
             if moved.is_empty() { "No efficiency moved.".to_string() } else { format!("Fitted: {}.", moved.join(", ")) }
-        ) + if self.one_load { " One load only: add a heavy run to fit the throughput at others." } else { "" }
+        ) + if self.one_load { " One load only: add another load to fit the throughput." } else { "" }
     }
 }
 
@@ -126,7 +126,8 @@ struct Param {
     lo: f64,
     hi: f64,
     get: fn(&crate::model::engine::EngineParams) -> f64,
-    set: fn(&mut Scenario, f64),
+    /// Writes the field (`None` clears it: the default applies).
+    set: fn(&mut Scenario, Option<f64>),
     /// Width of the prior on the parameter, in log units (of the value plus [`Param::offset`]): how far deployments
     /// of one class differ from the class's default.
     sigma: f64,
@@ -159,7 +160,7 @@ static PARAMS: [Param; 6] = [
         lo: 0.2,
         hi: 1.0,
         get: |e| e.bandwidth_efficiency,
-        set: |s, x| s.engine.bandwidth_efficiency = Some(x),
+        set: |s, x| s.engine.bandwidth_efficiency = x,
         sigma: 0.25,
     },
     Param {
@@ -167,7 +168,7 @@ static PARAMS: [Param; 6] = [
         lo: 0.05,
         hi: 1.0,
         get: |e| e.kv_bandwidth_efficiency,
-        set: |s, x| s.engine.kv_bandwidth_efficiency = Some(x),
+        set: |s, x| s.engine.kv_bandwidth_efficiency = x,
         sigma: 0.5,
     },
     Param {
@@ -175,26 +176,19 @@ static PARAMS: [Param; 6] = [
         lo: 0.05,
         hi: 0.9,
         get: |e| e.compute_efficiency,
-        set: |s, x| s.engine.compute_efficiency = Some(x),
+        set: |s, x| s.engine.compute_efficiency = x,
         sigma: 0.5,
     },
-    Param {
-        field: "engine.step_overhead_ms",
-        lo: 0.0,
-        hi: 30.0,
-        get: |e| e.step_overhead_ms,
-        set: |s, x| s.engine.step_overhead_ms = Some(x),
-        sigma: 1.0,
-    },
+    Param { field: "engine.step_overhead_ms", lo: 0.0, hi: 30.0, get: |e| e.step_overhead_ms, set: |s, x| s.engine.step_overhead_ms = x, sigma: 1.0 },
     Param {
         field: "engine.request_overhead_ms",
         lo: 0.0,
         hi: 500.0,
         get: |e| e.request_overhead_ms,
-        set: |s, x| s.engine.request_overhead_ms = Some(x),
+        set: |s, x| s.engine.request_overhead_ms = x,
         sigma: 1.0,
     },
-    Param { field: "engine.moe_efficiency", lo: 0.1, hi: 1.0, get: |e| e.moe_efficiency, set: |s, x| s.engine.moe_efficiency = Some(x), sigma: 0.5 },
+    Param { field: "engine.moe_efficiency", lo: 0.1, hi: 1.0, get: |e| e.moe_efficiency, set: |s, x| s.engine.moe_efficiency = x, sigma: 0.5 },
 ];
 
 /// The parameters a model fits: the expert efficiency only for a MoE model.
@@ -202,12 +196,23 @@ fn params(moe: bool) -> &'static [Param] {
     &PARAMS[..if moe { 6 } else { 5 }]
 }
 
-/// (label, metric, measured, predicted) of every figure of every run on `s`.
+/// (label, metric, measured, predicted) of every figure of every run on `s`. With `refuse`, runs of another model
+/// or device than the scenario's are an error naming the difference: fitted anyway, the efficiencies run to
+/// their bounds (8B runs on a 70B scenario: η_bw 0.8 → 1.0, η_fl 0.28 → 0.89, and still 71 % off).
 #[inline(never)]
-fn figures(s: &Scenario, runs: &[Measurement]) -> Result<Vec<(String, String, f64, f64)>, ScenarioError> {
+fn figures(s: &Scenario, runs: &[Measurement], refuse: bool) -> Result<Vec<(String, String, f64, f64)>, ScenarioError> {
     let mut out = Vec::new();
     for m in runs {
         let c = import::compare(s, m)?;
+        if let Some(x) = c.mismatch.first().filter(|_| refuse) {
+            return Err(ScenarioError::new(
+                "engine",
+                format!(
+                    "{} — {}: the run's {} is {} but the scenario's is {}; calibrate on runs of this deployment, or set the scenario to the run's {}",
+                    m.tool, m.label, x.what, x.file, x.page, x.what
+                ),
+            ));
+        }
         for r in c.rows {
             if r.measured > 0.0 && r.predicted > 0.0 && r.predicted.is_finite() {
                 out.push((format!("{} — {}", m.tool, m.label), r.metric, r.measured, r.predicted));
@@ -218,13 +223,18 @@ fn figures(s: &Scenario, runs: &[Measurement]) -> Result<Vec<(String, String, f6
 }
 
 /// The figures' squared log errors in units of [`FIGURE_SIGMA`] (the data term of the objective), or infinity
-/// when a figure cannot be predicted.
+/// when no figure can be predicted.
+fn data_term(f: &[(String, String, f64, f64)]) -> f64 {
+    if f.is_empty() {
+        return f64::INFINITY;
+    }
+    f.iter().map(|(_, _, m, p)| (p / m).ln().powi(2)).sum::<f64>() / FIGURE_SIGMA.powi(2)
+}
+
+/// The data term of the scenario `s` (infinity when it cannot be evaluated).
 #[inline(never)]
 fn objective(s: &Scenario, runs: &[Measurement]) -> f64 {
-    match figures(s, runs) {
-        Ok(f) if !f.is_empty() => f.iter().map(|(_, _, m, p)| (p / m).ln().powi(2)).sum::<f64>() / FIGURE_SIGMA.powi(2),
-        _ => f64::INFINITY,
-    }
+    figures(s, runs, false).map_or(f64::INFINITY, |f| data_term(&f))
 }
 
 /// The objective with parameter `p` at log coordinate `u` (the other parameters' prior terms `rest`, `p`'s start
@@ -233,7 +243,7 @@ fn objective(s: &Scenario, runs: &[Measurement]) -> f64 {
 fn trial(s: &Scenario, runs: &[Measurement], p: &Param, u: f64, rest: f64, x0: f64) -> (f64, Scenario, f64) {
     let mut t = s.clone();
     let v = (u.exp() - p.offset()).clamp(p.lo, p.hi);
-    (p.set)(&mut t, v);
+    (p.set)(&mut t, Some(v));
     (objective(&t, runs) + rest + prior(p, v, x0), t, v)
 }
 
@@ -254,35 +264,31 @@ fn median_abs_pct(v: &[f64]) -> f64 {
 /// The scenario's first invalid field, or `runs` with no figure the model can predict on this deployment
 /// (nothing to fit), as a [`ScenarioError`] on `engine`.
 pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, ScenarioError> {
-    let resolved = base.resolve()?;
-    // Runs of another model or device cannot inform this deployment's efficiencies: fitted anyway, the
-    // efficiencies run to their bounds (8B runs on a 70B scenario: η_bw 0.8 → 1.0, η_fl 0.28 → 0.89, and
-    // still 71 % off), so the calibration is refused and names the difference.
-    for m in runs {
-        if let Some(x) = import::compare(base, m)?.mismatch.first() {
-            return Err(ScenarioError::new(
-                "engine",
-                format!(
-                    "{} — {}: the run's {} is {} but the scenario's is {}; calibrate on runs of this deployment, or set the scenario to the run's {}",
-                    m.tool, m.label, x.what, x.file, x.page, x.what
-                ),
-            ));
+    // A calibrated scenario is calibrated again from what it was fitted from — its fitted fields cleared, so the
+    // defaults — not from its own fit: the priors centre there, and calibrating twice on the same runs gives the
+    // first calibration's values instead of drifting towards the least-squares fit.
+    let mut base = base.clone();
+    if base.engine.calibrated_from.take().is_some() {
+        for p in &PARAMS {
+            (p.set)(&mut base, None);
         }
     }
-    let before_figs = figures(base, runs)?;
-    if before_figs.is_empty() {
-        return Err(ScenarioError::new("engine", "nothing to calibrate on: no figure of these runs can be predicted on this deployment (does it fit? do the files hold throughput or latency figures?)"));
-    }
+    let base = &base;
+    let resolved = base.resolve()?;
     let ps = params(resolved.deployment.model.is_moe());
     let mut s = base.clone();
     // Start from the values the scenario resolves to (defaults or the user's), written explicitly.
     let x0: Vec<f64> = ps.iter().map(|p| (p.get)(&resolved.deployment.engine).clamp(p.lo, p.hi)).collect();
     for (p, x) in ps.iter().zip(&x0) {
-        (p.set)(&mut s, *x);
+        (p.set)(&mut s, Some(*x));
+    }
+    let before_figs = figures(&s, runs, true)?;
+    if before_figs.is_empty() {
+        return Err(ScenarioError::new("engine", "nothing to calibrate on: no figure of these runs can be predicted on this deployment (does it fit? do the files hold throughput or latency figures?)"));
     }
     let mut x = x0.clone();
     // The objective: the data term plus the priors' (0 at the start).
-    let mut best = objective(&s, runs);
+    let mut best = data_term(&before_figs);
     // Coordinate descent: golden-section search of each parameter on a log scale (offset for ranges from 0).
     for _sweep in 0..3 {
         let mut improved = false;
@@ -323,7 +329,7 @@ pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, S
             break;
         }
     }
-    let after_figs = figures(&s, runs)?;
+    let after_figs = figures(&s, runs, false)?;
     let fitted = ps
         .iter()
         .map(|p| {
@@ -468,9 +474,15 @@ mod tests {
         let (before, after) = (err(&base()), err(&cal.scenario));
         assert!(after < before && after < 10.0, "held-out load: {before:.1} % → {after:.1} %");
         assert!(!cal.one_load && !cal.summary().contains("One load"), "{}", cal.summary());
+        // Calibrated again on the same runs, a calibrated scenario gives the same values (it starts from the
+        // defaults again), not a drift towards the least-squares fit.
+        let again = calibrate(&cal.scenario, &train).unwrap();
+        for (a, b) in cal.fitted.iter().zip(&again.fitted) {
+            assert!((a.before - b.before).abs() < 1e-12 && (a.after - b.after).abs() < 1e-9, "{a:?} then {b:?}");
+        }
         // One load informs no throughput at others: the summary says so.
         let one = calibrate(&base(), &train[..1]).unwrap();
-        assert!(one.one_load && one.summary().ends_with("One load only: add a heavy run to fit the throughput at others."), "{}", one.summary());
+        assert!(one.one_load && one.summary().ends_with("One load only: add another load to fit the throughput."), "{}", one.summary());
     }
 
     #[test]
