@@ -14,6 +14,14 @@ use tps_planner::scenario::{Distribution, EngineSpec, HardwareSpec, LoadSpec, Mo
 /// tokens, 3.5 × the mean output of 214. The largest of 200 lognormal draws is about 3.6 × the mean at a CV of
 /// 0.6, 4.8 × at 0.8 and 6.2 × at 1.0 (the value used while runs were simulated as steady states, where the
 /// tail does not set the duration); 0.75 sits at the upper end of what the drain allows.
+///
+/// Measured 2026-12 and left: 0.6, the drain's own estimate (3.6 × the mean), takes the served runs'
+/// leave-one-source-out output tok/s 21.7 → 18.7 % and TPOT mean/P50/P99 17.2/17.3/30.1 → 16.2/16.5/29.7 %
+/// (in-sample output 19.6 → 13.6 %; TTFT unchanged), but the served runs then fit a lower flat compute efficiency
+/// (Hopper 0.30 → 0.25, Ampere 0.48 → 0.46: `FLAT_SERVED_COMPUTE`), the prior a held-out TensorRT-LLM or LMDeploy
+/// source takes in the batched validation, which goes 17.5 / 39.6 → 19.2 / 45.7 %; the all-at-once runs' TPOT P99
+/// 53.2 → 55.6 % and the dense band's p90 54 → 62 %. The C++ engines' held-out prior should not hang on the
+/// Python engines' length model: the next step before this one.
 pub const SHAREGPT_SPREAD: f64 = 0.75;
 
 /// `key=value` from a row's notes.
