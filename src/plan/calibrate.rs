@@ -153,42 +153,21 @@ impl Param {
 /// output error, 10–20 %): it weighs the figures against the priors.
 const FIGURE_SIGMA: f64 = 0.15;
 
-/// The parameters of the search, the MoE model's expert efficiency last.
+/// A parameter of the search named by its field, which the scenario's engine spec and the resolved engine share.
+macro_rules! param {
+    ($f:ident, $lo:expr, $hi:expr, $sigma:expr) => {
+        Param { field: concat!("engine.", stringify!($f)), lo: $lo, hi: $hi, get: |e| e.$f, set: |s, x| s.engine.$f = x, sigma: $sigma }
+    };
+}
+
+/// The parameters of the search (field, range, prior width), the MoE model's expert efficiency last.
 static PARAMS: [Param; 6] = [
-    Param {
-        field: "engine.bandwidth_efficiency",
-        lo: 0.2,
-        hi: 1.0,
-        get: |e| e.bandwidth_efficiency,
-        set: |s, x| s.engine.bandwidth_efficiency = x,
-        sigma: 0.25,
-    },
-    Param {
-        field: "engine.kv_bandwidth_efficiency",
-        lo: 0.05,
-        hi: 1.0,
-        get: |e| e.kv_bandwidth_efficiency,
-        set: |s, x| s.engine.kv_bandwidth_efficiency = x,
-        sigma: 0.5,
-    },
-    Param {
-        field: "engine.compute_efficiency",
-        lo: 0.05,
-        hi: 0.9,
-        get: |e| e.compute_efficiency,
-        set: |s, x| s.engine.compute_efficiency = x,
-        sigma: 0.5,
-    },
-    Param { field: "engine.step_overhead_ms", lo: 0.0, hi: 30.0, get: |e| e.step_overhead_ms, set: |s, x| s.engine.step_overhead_ms = x, sigma: 1.0 },
-    Param {
-        field: "engine.request_overhead_ms",
-        lo: 0.0,
-        hi: 500.0,
-        get: |e| e.request_overhead_ms,
-        set: |s, x| s.engine.request_overhead_ms = x,
-        sigma: 1.0,
-    },
-    Param { field: "engine.moe_efficiency", lo: 0.1, hi: 1.0, get: |e| e.moe_efficiency, set: |s, x| s.engine.moe_efficiency = x, sigma: 0.5 },
+    param!(bandwidth_efficiency, 0.2, 1.0, 0.25),
+    param!(kv_bandwidth_efficiency, 0.05, 1.0, 0.5),
+    param!(compute_efficiency, 0.05, 0.9, 0.5),
+    param!(step_overhead_ms, 0.0, 30.0, 1.0),
+    param!(request_overhead_ms, 0.0, 500.0, 1.0),
+    param!(moe_efficiency, 0.1, 1.0, 0.5),
 ];
 
 /// The parameters a model fits: the expert efficiency only for a MoE model.
