@@ -29,6 +29,29 @@
 //! the constants are the middle of the measured ranges, not fitted on the validation rows — but the mechanism
 //! was looked for after the cookbook rows showed the gap, so those rows are not a blind test of it.
 //!
+//! **Steps that carry prompt tokens run eagerly.** The engines replay CUDA graphs for decode steps only (SGLang
+//! before its piecewise graphs became the default, TensorRT-LLM's PyTorch backend unless piecewise graphs are
+//! turned on; vLLM V1's piecewise graphs cover mixed steps up to 512 tokens but run attention between the pieces
+//! and larger chunks without a graph): a prefill step's kernels are launched one by one from Python, and when the
+//! GPU has little to do the host's launch chain *is* the step. Two public measurements in SGLang: a one-token
+//! extend of DeepSeek-V3 took 82.64 ms eagerly and 23.10 ms as a graph (PR #12160: 82.64 ms over 61 layers × 23
+//! counted kernels = 59 µs each); Llama-3.1-8B FP8 on 8 GPUs with 1,024-token prompts had TTFT 29.97 ms at one
+//! user eagerly and 19.66 ms with piecewise graphs (PR #13094: the 10.3 ms saved plus the ~5 ms the GPU works,
+//! over 32 × 11 kernels, ≈ 43 µs). [`EAGER_LAUNCH_S`] = 50 µs per counted kernel (the middle) is a floor under
+//! every step that carries prompt tokens (`Deployment::eager_floor_s`: not LMDeploy's C++ TurboMind, not llama.cpp).
+//! It is what a short prompt's TTFT on many GPUs is made of: SGLang's DeepSeek-R1 on 8 × B200 at one user,
+//! TTFT 126–155 ms against 9.2 ms per decode step (tests/data/serving_added.csv); before, that was fitted as
+//! front-end time (SGLang's 40 ms), which then sat in every deployment's TTFT alike.
+//! Measured on the served runs (leave-one-source-out, current engines; 0 → 50 µs with the in-sample refits it set
+//! off, `presets::engines`): TTFT mean / P50 / P99 67.2 / 57.2 / 69.9 → 65.7 / 49.4 / 69.9 % (p90 of P99 481 →
+//! 342 %), TPOT 17.2 / 17.3 / 30.1 → 14.8 / 14.6 / 30.8 %, output tok/s 21.7 → 21.9 %. The figure is flat and
+//! noisy across the measured range (these with the per-sequence cost still at 40 µs and the other defaults
+//! refitted by the leave-one-source-out itself; 50 µs gave TTFT 65.7 / 49.4 / 70.0 %, output 22.0 %): 40 µs gives TTFT
+//! 64.4 / 54.8 / 69.6 %, output 21.6 %; 55 µs TTFT P50 49.4 %, P99 73.4 %; 60 µs TTFT 61.4 / 49.4 / 72.9 %,
+//! output 22.3 %; 70 µs 59.9 / 48.1 / 68.4 %, output 21.1 % — the value is the sources', not the optimum. TTFT
+//! P99 does not follow P50 because the tail is modelled as the front end's spread (`REQUEST_OVERHEAD_CV`): a
+//! launch chain taken out of the front end takes its share of the tail with it.
+//!
 //! Known misses: fused paths have fewer kernels than counted here (gpt-oss-120b with FlashInfer's MXFP4 MoE and
 //! fused all-reduce decodes one stream at 2.31 ms on 8 × B200; the chain predicts 4.0); every layer of a MoE
 //! model is counted as MoE (Llama-4 Maverick alternates dense and MoE layers, DeepSeek's first three are dense);
@@ -43,6 +66,10 @@ use super::llm::{Attention, ModelShape};
 pub const KERNEL_GAP_S: f64 = 1.5e-6;
 /// Shortest time a small kernel takes whatever it reads, seconds.
 pub const KERNEL_FLOOR_S: f64 = 3.0e-6;
+
+/// Host-side launch time per counted kernel of a step that carries prompt tokens, seconds (see the module docs:
+/// SGLang's own eager-versus-graph measurements give 43 and 59 µs per counted kernel).
+pub const EAGER_LAUNCH_S: f64 = 50e-6;
 
 /// Whether the chain models `engine` on `kind`: serving engines on GPUs (llama.cpp's per-layer overhead is fitted
 /// on its own rows; CPUs and other devices keep their engines' stated overheads).
@@ -87,6 +114,26 @@ mod tests {
             r#"{"hardware":{"preset":"h200-sxm","devices":8},"model":{"preset":"deepseek-v3"},"quantization":{"weights":"fp8"},"engine":{"preset":"sglang"}}"#,
         );
         assert_eq!(super::per_layer(&ds.model), 23.0);
+    }
+
+    #[test]
+    fn a_step_that_carries_prompt_tokens_is_at_least_its_launch_chain() {
+        // DeepSeek-R1 on 8 × B200 under SGLang: a 1,000-token prompt is launched kernel by kernel (61 layers × 23
+        // kernels × 50 µs = 70 ms) where the GPU's work is a few ms; a decode step stays in its graph.
+        let d = deployment(
+            r#"{"hardware":{"preset":"b200","devices":8},"model":{"preset":"deepseek-v3"},"quantization":{"weights":"fp8"},"engine":{"preset":"sglang"}}"#,
+        );
+        let chain = 61.0 * 23.0 * super::EAGER_LAUNCH_S;
+        assert!((d.eager_floor_s() - chain).abs() < 1e-12, "{}", d.eager_floor_s());
+        let prefill = d.step(&d.with_prefill(crate::model::roofline::StepLoad::default(), 1000.0, 0.0));
+        assert!(prefill.seconds >= chain && prefill.seconds < chain + 0.01, "{} s", prefill.seconds);
+        let decode = d.step(&d.decode_load(1.0, 1000.0));
+        assert!(decode.seconds < chain / 4.0, "{} s", decode.seconds);
+        // A long prompt's GPU work hides the chain; LMDeploy (C++) and llama.cpp have none.
+        let long = d.step(&d.with_prefill(crate::model::roofline::StepLoad::default(), 16384.0, 0.0));
+        assert!(long.memory_s.max(long.compute_s) > 2.0 * chain, "{} s", long.seconds);
+        let lm = deployment(r#"{"hardware":{"preset":"a100-80gb-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"lmdeploy"}}"#);
+        assert_eq!(lm.eager_floor_s(), 0.0);
     }
 
     #[test]

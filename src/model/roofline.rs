@@ -353,7 +353,7 @@ impl Deployment {
         // (`kernels`): at small batches on many GPUs the chain, not the bytes, sets the step. The floor is folded
         // into both kernel-time lines (they stay affine in a run of decode steps while it binds throughout, so
         // the simulator's closed form holds); a step it sets is latency-bound: "overhead".
-        let floor = self.kernel_floor_s();
+        let floor = if load.prefill_tokens > 0.0 { self.kernel_floor_s().max(self.eager_floor_s()) } else { self.kernel_floor_s() };
         let (kv_c, attn_c) = ((floor - gemm_s).max(kv_s), (floor - gemm_s).max(attn_s));
         let memory_s = gemm_s + kv_c;
         let compute_s = gemm_s + attn_c;
@@ -397,6 +397,17 @@ impl Deployment {
             return 0.0;
         }
         f64::from(self.model.layers) * super::kernels::per_layer(&self.model) * super::kernels::KERNEL_FLOOR_S
+    }
+
+    /// The host's launch chain of a step that carries prompt tokens, seconds: such steps run outside the CUDA
+    /// graphs decode steps replay, so each kernel is launched from Python ([`super::kernels::EAGER_LAUNCH_S`]);
+    /// 0 where the kernel chain does not apply and for LMDeploy's C++ TurboMind.
+    #[must_use]
+    pub fn eager_floor_s(&self) -> f64 {
+        if self.engine.kind == super::engine::EngineKind::Lmdeploy {
+            return 0.0;
+        }
+        self.kernel_floor_s() * (super::kernels::EAGER_LAUNCH_S / super::kernels::KERNEL_FLOOR_S)
     }
 
     /// Whether the kernel-chain model applies: a serving engine on a GPU.

@@ -46,6 +46,12 @@
 //! | | TPOT mean / P50 / P99 | 12.1 / 9.4 / 22.9 % | 11.9 / 14.4 / 18.6 % | 14.0 / 15.2 / 17.4 % |
 //! | | output tok/s | 29.1 % | 24.9 % | 24.8 % |
 //!
+//! (Measured with the model of that morning. Since steps that carry prompt tokens pay their eager launch chain,
+//! `model::kernels`, the defaults and the priors columns read: lightest run TTFT 66.2 / 64.3 / 76.6 → 25.6 /
+//! 13.6 / 39.3 %, TPOT 11.1 / 15.9 / 17.7 → 8.7 / 10.6 / 18.4 %, output 29.0 → 30.2 %; lightest and heaviest
+//! TTFT 71.6 / 66.9 / 83.6 → 20.5 / 14.5 / 28.2 %, TPOT 10.0 / 14.6 / 17.7 → 8.9 / 10.0 / 23.7 %, output 29.5 →
+//! 24.6 %.)
+//!
 //! One light run fixes TTFT (the front end) but not the throughput at other loads, which a light run does not
 //! inform: calibrate on a light and a heavy run ([`Calibration::summary`] says so when the runs share one load).
 //! A calibrated scenario (`engine.calibrated_from` set) is calibrated again from its fitted fields cleared, i.e.

@@ -13,7 +13,7 @@
 //!
 //! **GPU generation, back end and software era** are classes of their own, each fitted where data exists:
 //! - generation (`hardware.architecture`): TensorRT-LLM's compute efficiency Hopper 0.47 / Blackwell 0.28 and
-//!   vLLM/SGLang's served compute Ampere 0.58 / Hopper 0.26 with a cost per running sequence ([`trtllm_compute`], [`served_compute`], [`SEQUENCE_OVERHEAD_US`]: H100 has
+//!   vLLM/SGLang's served compute Ampere 0.56 / Hopper 0.26 with a cost per running sequence ([`trtllm_compute`], [`served_compute`], [`SEQUENCE_OVERHEAD_US`]: H100 has
 //!   3.2 × A100's tensor peak but 1.6 × its bandwidth and 1.75 × its power, and served runs gain only
 //!   1.3–1.6 ×); generations without served runs (Ada, Blackwell, CDNA, …) take the fitted generation of their
 //!   machine balance, FLOP per byte ([`served_reference`]; the finite IOG runs on one RTX 4090 say Ada's is
@@ -240,8 +240,9 @@ pub const SERVED_BALANCE_SPLIT: f64 = 210.0;
 /// See [`served_compute`]. 0.35 until 2026-12, while the runs that release every request at once were scored
 /// against the steady-state peak at the fullest batch instead of the finite run they were (A100's fullest batch,
 /// 256, ran no queue at all); scored as those runs, A100's served runs fit 0.48; 0.58 since the serving engines
-/// pay a cost per running sequence ([`SEQUENCE_OVERHEAD_US`]), which the flat efficiency had absorbed.
-pub const SERVED_COMPUTE_AMPERE: f64 = 0.58;
+/// pay a cost per running sequence ([`SEQUENCE_OVERHEAD_US`]), which the flat efficiency had absorbed; 0.56 since
+/// that cost is 30 µs (steps that carry prompt tokens pay their eager launch chain, `model::kernels`).
+pub const SERVED_COMPUTE_AMPERE: f64 = 0.56;
 /// See [`served_compute`]. 0.30 until the per-sequence cost ([`SEQUENCE_OVERHEAD_US`]) took its share of the
 /// large batches' time.
 pub const SERVED_COMPUTE_HOPPER: f64 = 0.26;
@@ -279,8 +280,13 @@ pub fn sequence_overhead_us(engine: &str) -> f64 {
 /// 40 µs + 10 µs per ring step, `model::roofline::PCIE_ALLREDUCE_LATENCY_S`). Known miss: SGLang overlaps its
 /// scheduler with the GPU, so its exposed share is smaller; the shared value leaves DeepSeek-R1 on 8 × H200 under
 /// SGLang decoding 33–39 % slow at 16–64 users (tests/validation/outside.rs). Does not scale with tensor
-/// parallelism: a replica's system tok/s flattens towards 1 ÷ 40 µs = 25,000 tok/s at large batches.
-pub const SEQUENCE_OVERHEAD_US: f64 = 40.0;
+/// parallelism: a replica's system tok/s flattens towards 1 ÷ 30 µs ≈ 33,000 tok/s at large batches.
+///
+/// 30 µs since 2026-12-02 (was 40): once steps that carry prompt tokens pay their eager launch chain
+/// (`model::kernels::EAGER_LAUNCH_S`), part of what the per-sequence cost had absorbed is accounted for, and the
+/// in-sample optimum (tests/fit.rs, η_fl refitted per value) moved to 20–30 µs: median |log error| of output tok/s
+/// / TPOT mean 0.182 / 0.108 at 20 µs, 0.184 / 0.107 at 30, 0.192 / 0.129 at 40 — now inside the profiles' 20–35 µs.
+pub const SEQUENCE_OVERHEAD_US: f64 = 30.0;
 
 /// Per-request front-end time of a serving engine, ms: what every TTFT holds beyond the forward passes (HTTP,
 /// chat template, tokenisation, hand-off to the scheduler, detokenising and streaming the first token).
@@ -302,19 +308,24 @@ pub fn request_overhead_ms(engine: &str) -> f64 {
 /// `tests/fit.rs` on the low-load served runs' TTFT P99 (0.5 while SGLang's front end was 68 ms; 0.7 since part
 /// of that proved to be prefill: a smaller mean front end needs a wider spread for the same measured tail; 0.65
 /// since A100's served compute efficiency is 0.48, not 0.35; 0.60 with the per-sequence cost,
-/// [`SEQUENCE_OVERHEAD_US`]).
-pub const REQUEST_OVERHEAD_CV: f64 = 0.60;
+/// [`SEQUENCE_OVERHEAD_US`]; 0.50 since the eager launch chain of prompt steps, `model::kernels`, took most of
+/// the mean front end).
+pub const REQUEST_OVERHEAD_CV: f64 = 0.50;
 
-/// vLLM's per-request front-end time, ms (see [`request_overhead_ms`]).
-pub const VLLM_REQUEST_OVERHEAD_MS: f64 = 12.0;
+/// vLLM's per-request front-end time, ms (see [`request_overhead_ms`]). 12 ms until 2026-12-02, when steps
+/// that carry prompt tokens started to pay their eager launch chain (`model::kernels::EAGER_LAUNCH_S`:
+/// an 8B model's prompt step: 50 µs × 32 layers × 11 kernels = 17.6 ms): what was left of the low-load TTFT residual is 2 ms.
+pub const VLLM_REQUEST_OVERHEAD_MS: f64 = 2.0;
 /// SGLang's, ms: 27 on GPUStack's H100 runs alone; with SGLang's own cookbook runs (8 × B200 / MI300X, whose
 /// decode the model gets right since the kernel chain, `model::kernels`) the low-load residual was 68 ms, and
 /// is 48 ms since B200 and MI300X prefill at Hopper's served compute efficiency (their machine balance,
 /// [`served_reference`]) instead of a flat 0.5: part of what looked like front end was prefill; 40 ms since Hopper's
-/// served η_fl is 0.26 with the per-sequence cost ([`SEQUENCE_OVERHEAD_US`]).
-pub const SGLANG_REQUEST_OVERHEAD_MS: f64 = 40.0;
-/// TensorRT-LLM's `trtllm-serve`, ms.
-pub const TRTLLM_REQUEST_OVERHEAD_MS: f64 = 38.0;
+/// served η_fl is 0.26 with the per-sequence cost ([`SEQUENCE_OVERHEAD_US`]); 22 ms since prompt steps pay their
+/// eager launch chain (`model::kernels`: 70 ms for DeepSeek-R1's, 61 layers × 23 kernels × 50 µs), which is most
+/// of what a short prompt's TTFT on 8 GPUs is.
+pub const SGLANG_REQUEST_OVERHEAD_MS: f64 = 22.0;
+/// TensorRT-LLM's `trtllm-serve`, ms (38 before the eager launch chain of prompt steps; one low-load run).
+pub const TRTLLM_REQUEST_OVERHEAD_MS: f64 = 25.0;
 
 /// All engines.
 pub const ENGINES: &[EnginePreset] = &[

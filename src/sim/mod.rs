@@ -88,12 +88,13 @@
 //! varies in the workload — request lengths (`LengthDist`), arrival gaps (gamma, `burstiness`), the batch each
 //! request shares its steps with, prefill chunks interleaved with decodes, preemptions when the KV pool fills —
 //! and from the serving front end's per-request time, lognormal with CV `frontend_cv`
-//! (`presets::engines::REQUEST_OVERHEAD_CV`, 0.60, fitted on the low-load served runs' TTFT P99 by
+//! (`presets::engines::REQUEST_OVERHEAD_CV`, 0.50, fitted on the low-load served runs' TTFT P99 by
 //! `tests/fit.rs`). On the served runs of current engines (`tests/serving.rs`, leave-one-source-out, 2026-12)
 //! TTFT P99 is 70 % off and TPOT P99 30 % (19 % without the tensor-parallel runs over PCIe), both with a
 //! negative bias: the model's tails are too tight, while the means of TPOT are within 19 %. What the data says
 //! about where the tails come from:
-//! - TTFT at low load is mostly the front end (HTTP, tokenisation, scheduling), and it differs by deployment
+//! - TTFT at low load is the prompt step (on many GPUs mostly its eager launch chain, `model::kernels`) plus the
+//!   front end (HTTP, tokenisation, scheduling), and the front end differs by deployment
 //!   more than any physics in the inputs explains: vLLM on one H100 measures ~60 ms at 1–8 users in one source and
 //!   35–45 ms on one RTX 4090 (a slower GPU) in another. Calibration on the user's own run (`tps calibrate`, the
 //!   page's Calibrate) fits `request_overhead_ms`; a prediction without it carries that spread.
@@ -114,13 +115,15 @@
 //!   its floor — the fitted front end plus a short prefill — is half the measured one). Qwen3-235B (94 layers)
 //!   92–109 ms against 64; gpt-oss-120b (36 layers) 32 against 42. A per-request cost of prefill that does not
 //!   scale with tokens (eager kernels outside CUDA graphs, per-layer all-reduces and expert dispatch at TP 8) is
-//!   the likely physics; the data do not order it by layers alone.
+//!   the likely physics; the data do not order it by layers alone. *Since modelled* (`model::kernels`, the eager
+//!   launch chain of prompt steps: 50 µs × layers × kernels, from SGLang's own eager-versus-graph measurements):
+//!   the cookbook's TTFT P50, held out, went from 50 to 31 % off (median).
 //! - **One RTX 4090 under a 200-prompt burst** (IOG's vLLM 0.8.5, Llama-3.1-8B at 16 and 32 req/s): TPOT 33 / 39
 //!   ms measured against 50 / 65, output 1,353 / 1,460 tok/s against ~770, and every one of the 200 requests had
 //!   its first token within 357 ms at 32 req/s (the model queues them: TTFT P95 7.9 s). The longest
 //!   inter-token gap measured, 197 ms, is what one full 2,048-token prefill step takes at the board's whole
 //!   165 TFLOP/s (FP32-accumulate peak), where the model, with Ampere's served efficiency (0.58, by machine
-//!   balance), takes 340 ms: Ada's prefill GEMMs run nearer their peak than the generation the board borrows its
+//!   balance), takes 340 ms (measured with 0.58; now 0.56): Ada's prefill GEMMs run nearer their peak than the generation the board borrows its
 //!   efficiency from. A served efficiency for Ada needs served Ada runs from a second source.
 //!
 //! # Assumptions
