@@ -353,7 +353,7 @@ impl Deployment {
         // (`kernels`): at small batches on many GPUs the chain, not the bytes, sets the step. The floor is folded
         // into both kernel-time lines (they stay affine in a run of decode steps while it binds throughout, so
         // the simulator's closed form holds); a step it sets is latency-bound: "overhead".
-        let floor = if load.prefill_tokens > 0.0 { self.kernel_floor_s().max(self.eager_floor_s()) } else { self.kernel_floor_s() };
+        let floor = self.chain_floor_s(load.prefill_tokens > 0.0);
         let (kv_c, attn_c) = ((floor - gemm_s).max(kv_s), (floor - gemm_s).max(attn_s));
         let memory_s = gemm_s + kv_c;
         let compute_s = gemm_s + attn_c;
@@ -408,6 +408,17 @@ impl Deployment {
             return 0.0;
         }
         self.kernel_floor_s() * (super::kernels::EAGER_LAUNCH_S / super::kernels::KERNEL_FLOOR_S)
+    }
+
+    /// The floor under a step's kernels: the graph-replayed chain, or for a step with prompt tokens the eager
+    /// launch chain where it applies (the larger of the two, computed once).
+    fn chain_floor_s(&self, prompt: bool) -> f64 {
+        let graph = self.kernel_floor_s();
+        if prompt && self.engine.kind != super::engine::EngineKind::Lmdeploy {
+            graph * (super::kernels::EAGER_LAUNCH_S / super::kernels::KERNEL_FLOOR_S).max(1.0)
+        } else {
+            graph
+        }
     }
 
     /// Whether the kernel-chain model applies: a serving engine on a GPU.

@@ -315,6 +315,16 @@ pub const REQUEST_OVERHEAD_CV: f64 = 0.50;
 /// vLLM's per-request front-end time, ms (see [`request_overhead_ms`]). 12 ms until 2026-12-02, when steps
 /// that carry prompt tokens started to pay their eager launch chain (`model::kernels::EAGER_LAUNCH_S`:
 /// an 8B model's prompt step: 50 µs × 32 layers × 11 kernels = 17.6 ms): what was left of the low-load TTFT residual is 2 ms.
+///
+/// That median hides two deployments that disagree (looked at 2026-12-03, in-sample residuals): IOG's vLLM 0.8.5 on
+/// one RTX 4090 (Llama-3.1-8B and Qwen2.5-7B, ShareGPT at 1 req/s) leaves about −6 ms (its measured TTFT P50 of
+/// 34–44 ms is prefill and the launch chain alone), GPUStack's vLLM 0.11 on one H100 (Qwen3-8B, ShareGPT, 1–8
+/// users) leaves about +39 ms: 60 ms at every concurrency from 1 to 8, where SGLang 0.5 on the same machine and
+/// prompts measures 27 ms and TensorRT-LLM 45 ms. A constant that does not move with load is per-request work
+/// outside the GPU (the deployment's API server, its proxy, the release's detokeniser), not physics the model can
+/// derive; held out, each source takes the other's figure, which is most of the served runs' leave-one-source-out
+/// TTFT P50 error on vLLM. Calibration on one light run of the user's own deployment removes it
+/// (`plan::calibrate`: the front end is one of its parameters; TTFT P50 of the other loads 13.6 % after).
 pub const VLLM_REQUEST_OVERHEAD_MS: f64 = 2.0;
 /// SGLang's, ms: 27 on GPUStack's H100 runs alone; with SGLang's own cookbook runs (8 × B200 / MI300X, whose
 /// decode the model gets right since the kernel chain, `model::kernels`) the low-load residual was 68 ms, and
