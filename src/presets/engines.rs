@@ -213,6 +213,16 @@ pub fn vllm_batch_defaults(memory_gib: f64, device_name: &str) -> (u32, u32) {
 /// Blackwell rows held out (their own fit is 0.28; the rule gave Hopper's 0.30, the flat prior 0.5) — those rows
 /// are its only test, so its validated error is theirs. (Held out, a C++ engine takes the flat efficiency the served
 /// runs fit without the per-sequence cost, 0.30 on Hopper: tests/common/serving.rs `FLAT_SERVED_COMPUTE`.)
+///
+/// **The RTX 4090 looks faster than Ampere's share (found 2026-12-03, not adopted).** IOG's vLLM 0.8.5 runs on one
+/// RTX 4090 (Llama-3.1-8B, ShareGPT, 200 requests at 1–32 req/s, open loop) are the only served Ada runs; at
+/// Ampere's 0.56 the model saturates at 16 req/s (TTFT P95 2.1 s, TPOT P50 51 ms, 772 tok/s) where the run
+/// measured TTFT P99 195 ms, TPOT P50 33 ms and 1,353 tok/s: the prompts' GEMMs (~35 ms of compute per 206-token
+/// prompt at 0.56 × 165 TFLOPS) crowd out decode. At η_fl 0.8 (132 of its 165 dense FP16 TFLOPS) with the ShareGPT
+/// spread at 0.6, the five loads come out at TTFT P50
+/// 39/45/51/76 ms (measured 40/50/60/74), TPOT P50 20.8/23.0/26.3/35.6 (19.2/22.6/26.9/32.8) and 221/754/1,059/
+/// 1,095 tok/s (223/727/1,112/1,353). One source only, and held out it would take the reference's value again,
+/// so leave-one-source-out cannot see it: an Ada class needs a second served source before it is fitted.
 #[must_use]
 pub fn served_compute(arch: Architecture, balance: Option<f64>) -> f64 {
     match served_reference(arch, balance) {

@@ -21,7 +21,12 @@ use tps_planner::scenario::{Distribution, EngineSpec, HardwareSpec, LoadSpec, Mo
 /// (Hopper 0.30 → 0.25, Ampere 0.48 → 0.46: `FLAT_SERVED_COMPUTE`), the prior a held-out TensorRT-LLM or LMDeploy
 /// source takes in the batched validation, which goes 17.5 / 39.6 → 19.2 / 45.7 %; the all-at-once runs' TPOT P99
 /// 53.2 → 55.6 % and the dense band's p90 54 → 62 %. The C++ engines' held-out prior should not hang on the
-/// Python engines' length model: the next step before this one.
+/// Python engines' length model: the next step before this one. Tried 2026-12-03 and not enough: fitting that
+/// prior on the fixed-length runs alone (where the length model does not enter) gives 0.41 / 0.25, below the
+/// 0.48 / 0.30 the held-out C++ engines need (TensorRT-LLM is more compute-efficient than the Python engines on the
+/// same GPUs, not the same); and at 0.6 the split fit turns unstable (Hopper 0.26 at 40 µs per sequence, 0.33 at
+/// 30 or 50; Ampere 0.49 → 0.58) and the front end's CV wants 0.75. Left at 0.75 again; a user who knows their own
+/// traffic's spread sets the workload's `spread`.
 pub const SHAREGPT_SPREAD: f64 = 0.75;
 
 /// `key=value` from a row's notes.
