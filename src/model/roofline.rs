@@ -404,18 +404,24 @@ impl Deployment {
     /// 0 where the kernel chain does not apply and for LMDeploy's C++ TurboMind.
     #[must_use]
     pub fn eager_floor_s(&self) -> f64 {
-        if self.engine.kind == super::engine::EngineKind::Lmdeploy {
-            return 0.0;
-        }
-        self.kernel_floor_s() * (super::kernels::EAGER_LAUNCH_S / super::kernels::KERNEL_FLOOR_S)
+        self.kernel_floor_s() * self.eager_factor()
     }
 
-    /// The floor under a step's kernels: the graph-replayed chain, or for a step with prompt tokens the eager
-    /// launch chain where it applies (the larger of the two, computed once).
+    /// The eager launch chain over the graph-replayed one: 0 for LMDeploy's C++ TurboMind, which has none.
+    fn eager_factor(&self) -> f64 {
+        if self.engine.kind == super::engine::EngineKind::Lmdeploy {
+            0.0
+        } else {
+            super::kernels::EAGER_LAUNCH_S / super::kernels::KERNEL_FLOOR_S
+        }
+    }
+
+    /// The floor under a step's kernels: the graph-replayed chain, or for a step with prompt tokens the larger of
+    /// it and the eager launch chain (the chain computed once).
     fn chain_floor_s(&self, prompt: bool) -> f64 {
         let graph = self.kernel_floor_s();
-        if prompt && self.engine.kind != super::engine::EngineKind::Lmdeploy {
-            graph * (super::kernels::EAGER_LAUNCH_S / super::kernels::KERNEL_FLOOR_S).max(1.0)
+        if prompt {
+            graph * self.eager_factor().max(1.0)
         } else {
             graph
         }

@@ -219,9 +219,8 @@ pub fn vllm_batch_defaults(memory_gib: f64, device_name: &str) -> (u32, u32) {
 /// Ampere's 0.56 the model saturates at 16 req/s (TTFT P95 2.1 s, TPOT P50 51 ms, 772 tok/s) where the run
 /// measured TTFT P99 195 ms, TPOT P50 33 ms and 1,353 tok/s: the prompts' GEMMs (~35 ms of compute per 206-token
 /// prompt at 0.56 × 165 TFLOPS) crowd out decode. At η_fl 0.8 (132 of its 165 dense FP16 TFLOPS) with the ShareGPT
-/// spread at 0.6, the five loads come out at TTFT P50
-/// 39/45/51/76 ms (measured 40/50/60/74), TPOT P50 20.8/23.0/26.3/35.6 (19.2/22.6/26.9/32.8) and 221/754/1,059/
-/// 1,095 tok/s (223/727/1,112/1,353). One source only, and held out it would take the reference's value again,
+/// spread at 0.6, the five loads come out at TTFT P50 39/45/51/76 ms (measured 40/50/60/74), TPOT P50
+/// 20.8/23.0/26.3/35.6 (19.2/22.6/26.9/32.8) and 221/754/1,059/1,095 tok/s (223/727/1,112/1,353). One source only, and held out it would take the reference's value again,
 /// so leave-one-source-out cannot see it: an Ada class needs a second served source before it is fitted.
 #[must_use]
 pub fn served_compute(arch: Architecture, balance: Option<f64>) -> f64 {
@@ -331,8 +330,8 @@ pub const REQUEST_OVERHEAD_CV: f64 = 0.50;
 /// 34–44 ms is prefill and the launch chain alone), GPUStack's vLLM 0.11 on one H100 (Qwen3-8B, ShareGPT, 1–8
 /// users) leaves about +39 ms: 60 ms at every concurrency from 1 to 8, where SGLang 0.5 on the same machine and
 /// prompts measures 27 ms and TensorRT-LLM 45 ms. A constant that does not move with load is per-request work
-/// outside the GPU (the deployment's API server, its proxy, the release's detokeniser), not physics the model can
-/// derive; held out, each source takes the other's figure, which is most of the served runs' leave-one-source-out
+/// outside the GPU (the deployment's API server or proxy; a TCP delayed-ACK stall on a keep-alive stream has this
+/// signature, ~30–40 ms per request: pegainfer PR #23, rtp-llm PR #1080), not physics the model can derive; held out, each source takes the other's figure, which is most of the served runs' leave-one-source-out
 /// TTFT P50 error on vLLM. Calibration on one light run of the user's own deployment removes it
 /// (`plan::calibrate`: the front end is one of its parameters; TTFT P50 of the other loads 13.6 % after).
 pub const VLLM_REQUEST_OVERHEAD_MS: f64 = 2.0;
