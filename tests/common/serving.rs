@@ -149,6 +149,8 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
             output_tokens: Some(output.round().max(2.0)),
             distribution: Some(if fixed.is_some() { Distribution::Fixed } else { Distribution::Lognormal }),
             spread: if fixed.is_some() { None } else { Some(SHAREGPT_SPREAD) },
+            // A source that repeats prompts through a prefix cache states the share its cache held.
+            prefix_cache_hit_rate: note(row, "prefix_cache_hit_rate"),
             load: Some(load),
             // What the benchmark ran: its requests from an empty server, all measured (not a steady state).
             requests: Some(requests.max(10.0) as u32),
@@ -206,12 +208,20 @@ pub fn fit_request_overhead(exclude: Option<&str>) -> Vec<(String, f64, usize)> 
     out
 }
 
-/// vLLM's and SGLang's compute efficiency on one GPU generation, fitted on the served runs of that generation
-/// with current engine releases (the defaults describe those; see [`current_engine`]) whose throughput is the
+/// vLLM's and SGLang's compute efficiency of one reference generation (Ampere or Hopper), fitted on the served
+/// runs of every device that takes that generation's efficiency (its own, and the other generations' devices its
+/// machine balance sends to it: [`served_reference_of`], as the product does) with current engine releases (the defaults describe those; see [`current_engine`]) whose throughput is the
 /// server's capacity (offline and closed-loop runs; an open loop's is its offered load) (output tok/s): the η_fl in 0.10–0.80 (steps of 0.01) with the smallest median |log error|
 /// (the median, not the mean: a few runs of immature kernels — gpt-oss on SGLang's A100 path, 10–24 × slower
 /// than every other engine on the same GPU — would otherwise pull the whole generation down).
 /// Runs of an `exclude`d source are left out; `None` when no run is left.
+///
+/// Until 2026-12-03 the fit took the generation's own devices only, and every Hopper run and all but one Ampere
+/// run came from one source (GPUStack's H100/H200 and A100): held out, that source took the flat prior 0.5 on
+/// Hopper and one A100 run's 0.8 on Ampere, and the balance rule was never tested. Pooled by reference, the SGLang
+/// cookbook's B200 and MI300X runs (balance 281 and 218 FLOP/B) join Hopper's fit and alone give 0.24, where
+/// GPUStack's H100/H200 alone give 0.26 (pooled: 0.27 over 87 runs): the rule holds across sources, and
+/// leave-one-source-out now scores it (served output tok/s 21.9 → 17.8 %, tests/serving.rs).
 pub fn fit_served_compute(arch: tps_planner::model::hardware::Architecture, exclude: Option<&str>) -> Option<(f64, usize)> {
     fit_served_compute_with(arch, exclude, None)
 }
@@ -234,7 +244,7 @@ pub fn fit_served_compute_with(
         if run.load_type.starts_with("open") {
             continue;
         }
-        if tps_planner::presets::hardware::architecture(&row["hardware_key"]) != arch {
+        if served_reference_of(&row["hardware_key"]) != arch {
             continue;
         }
         let Some(m) = num(&row, "output_tok_s_system") else { continue };
