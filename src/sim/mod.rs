@@ -107,12 +107,20 @@
 //! clients drift apart; fixed-length simulated users stay in lock-step waves whose TTFT includes the whole wave's
 //! prefill, see the note the comparison prints; what drift they have comes from the front end's jitter alone, so a
 //! front end fitted at 0 ms leaves them in lock-step: `presets::engines::SERVED_COMPUTE_AMPERE`), the engine's
-//! admission limits when a finite run's backlog is large, and the API server as a queue of its own. On the
-//! closed-loop runs of one client that releases a wave of requests at once (ree2raz/inference-bench, Qwen2.5-7B,
-//! 45-token prompts, 16–64 users) the measured TTFT P50 exceeds the model's by 20–190 ms on one L4 (vLLM 0.8.5)
-//! and 34–98 ms on one A100 (vLLM 0.20.1), growing with the wave: about 2–6 ms per request ahead in the wave,
-//! the signature of one API-server process handling the wave's requests in turn (HTTP, chat template,
-//! tokenisation), which the model's per-request front end, a delay without a queue, cannot show.
+//! admission limits when a finite run's backlog is large. What the waves of one closed-loop client show
+//! (ree2raz/inference-bench, vLLM 0.8.5 on one L4, Qwen2.5-7B, ~45-token prompts, every request 128 tokens, per-request
+//! records committed): in each wave one request gets its first token early (127–151 ms at 16 users, 227 at 32,
+//! 397 at 64) and all the others together about one step later (190–230, 336–364, 572–601 ms: TTFT P50 196 / 345 /
+//! 581 ms, P99 only 3–19 % above it) — lock-step, as the model has it, but with a longer wave step than the model's
+//! (P50 173 / 251 / 391 ms). A serial API server (one process templating and tokenising the wave's requests in
+//! turn) was tried as the missing piece, 2026-12-03, and rejected: it spreads a wave's TTFT over wave size × its
+//! time per request, where the measured spread is a few per cent, and it took the model's P50 at 64 users down
+//! (390 → 227 ms at 3 ms per request), not up. Held out, 3 ms per request moved the paced runs' TTFT mean / P50 /
+//! P99 52.6 / 47.8 / 65.4 → 50.4 / 47.5 / 63.9 % and the all-at-once runs' 48.9 / 49.2 / 43.5 → 44.6 / 38.8 / 39.7 %
+//! (6 ms: 49.7 / 45.6 / 64.4 and 48.9 / 49.3 / 47.0 %) — a gain on bursts, got with a mechanism the per-request
+//! records contradict, so not adopted. The measured wave spread (the 63 late requests of a 64-user wave within
+//! 26 ms, earlier senders waiting longer) bounds such a serial time at about 0.4 ms per request. The longer step
+//! is more likely the wave's prefill itself (the prefix cache's share is an estimate for these runs).
 //!
 //! Two misses the served runs show, measured 2026-12 and not modelled yet (each needs more than one source):
 //! - **A TTFT floor of large MoE models on 8 GPUs.** SGLang 0.5.6–0.5.9 (its cookbook's runs, one user):
