@@ -13,7 +13,7 @@
 //!
 //! **GPU generation, back end and software era** are classes of their own, each fitted where data exists:
 //! - generation (`hardware.architecture`): TensorRT-LLM's compute efficiency Hopper 0.47 / Blackwell 0.28 and
-//!   vLLM/SGLang's served compute Ampere 0.55 / Hopper 0.26 with a cost per running sequence ([`trtllm_compute`], [`served_compute`], [`SEQUENCE_OVERHEAD_US`]: H100 has
+//!   vLLM/SGLang's served compute Ampere 0.58 / Hopper 0.26 with a cost per running sequence ([`trtllm_compute`], [`served_compute`], [`SEQUENCE_OVERHEAD_US`]: H100 has
 //!   3.2 × A100's tensor peak but 1.6 × its bandwidth and 1.75 × its power, and served runs gain only
 //!   1.3–1.6 ×); generations without served runs (Ada, Blackwell, CDNA, …) take the fitted generation of their
 //!   machine balance, FLOP per byte ([`served_reference`]; the finite IOG runs on one RTX 4090 say Ada's is
@@ -215,14 +215,16 @@ pub fn vllm_batch_defaults(memory_gib: f64, device_name: &str) -> (u32, u32) {
 /// were its only test until 2026-12-03. (Held out, a C++ engine takes the flat efficiency the served runs fit
 /// without the per-sequence cost, 0.30 on Hopper: tests/common/serving.rs `FLAT_SERVED_COMPUTE`.)
 ///
-/// **Tested across sources since 2026-12-03.** The fit now pools every device the rule sends to a generation
-/// (tests/common/serving.rs `fit_served_compute`): SGLang's cookbook runs on 8 × B200 and 8 × MI300X (balance 281
-/// and 218) alone fit 0.24, GPUStack's H100/H200 runs alone 0.26, all 92 runs together 0.27. Held out, GPUStack
-/// now takes the cookbook's value instead of a flat 0.5, and its served output tok/s went from 1.3–3 × over to
-/// within the others' error (all served runs on current engines, leave-one-source-out: 21.9 → 17.8 %). One L4
-/// (Ada, balance 403; ree2raz/inference-bench, vLLM 0.8.5, Qwen2.5-7B, closed loop at 1–64 users) held out at
-/// Hopper's value comes within 3–14 % of its throughput and TPOT (under by 15 % at 64 users), so the second Ada
-/// board does not share the RTX 4090's apparent 0.8 below: the 4090 stays an open question of one source.
+/// **Tested across sources since 2026-12-03.** The fit now pools every device the rule sends to a generation,
+/// on the runs whose throughput the efficiency moves (tests/common/serving.rs `fit_served_compute`): three
+/// 8k-prompt runs on AMD boards the rule sends to Hopper (SGLang's cookbook on 8 × MI300X, vLLM's recipes on one
+/// MI355X) alone fit 0.27, as GPUStack's 30 H100/H200 runs do. Held out, GPUStack now takes their value instead
+/// of a flat 0.5, and its H100 runs' served output tok/s went from 1.3–3 × over to within the others' error (all
+/// served runs on current engines, leave-one-source-out: 21.9 → 16.8 % with a new source). One L4 (Ada, balance
+/// 403; ree2raz/inference-bench, vLLM 0.8.5, Qwen2.5-7B, closed loop at 1–64 users) held out at Hopper's value
+/// comes within 1–3 % of its throughput at 1 and 4 users and its TPOT P50 within 4 % up to 16 users (8 and 16 %
+/// under at 32 and 64), so the second Ada board does not share the RTX 4090's apparent 0.8 below — though its short prompts
+/// test decode far more than compute: the 4090 stays an open question of one source.
 ///
 /// **The RTX 4090 looks faster than Ampere's share (found 2026-12-03, not adopted).** IOG's vLLM 0.8.5 runs on one
 /// RTX 4090 (Llama-3.1-8B, ShareGPT, 200 requests at 1–32 req/s, open loop) are the only served Ada runs; at
@@ -260,16 +262,15 @@ pub const SERVED_BALANCE_SPLIT: f64 = 210.0;
 /// against the steady-state peak at the fullest batch instead of the finite run they were (A100's fullest batch,
 /// 256, ran no queue at all); scored as those runs, A100's served runs fit 0.48; 0.58 since the serving engines
 /// pay a cost per running sequence ([`SEQUENCE_OVERHEAD_US`]), which the flat efficiency had absorbed; 0.56 since
-/// that cost is 30 µs (steps that carry prompt tokens pay their eager launch chain, `model::kernels`); 0.55 since
-/// a second source's A100 runs joined the fit (ree2raz/inference-bench: vLLM 0.20.1 on one A100 40 GB, Qwen2.5-7B,
-/// 1–64 users; with the one other non-GPUStack A100 run they alone fit 0.31 — short-prompt runs, decode-bound, whose
-/// throughput barely tells the compute efficiency apart). The pooled fit is 0.54 and its optimum is flat; 0.55 is
-/// kept within its 0.02 because at 0.54 the IOG RTX 4090 runs' low-load TTFT residual (Ampere's efficiency by
-/// balance) falls to 0, a held-out ree2raz then takes a vLLM front end of 0 ms, and with it no front-end jitter
-/// to pull closed-loop users out of lock-step (its TTFT at 4 users 60 ms against 123 measured; served TTFT mean
-/// held out 52.6 % at 0.55, 59.4 % at 0.54): the simulator's closed-loop drift comes from the front end alone
-/// (`sim`'s tail-latency notes), a coupling that should go.
-pub const SERVED_COMPUTE_AMPERE: f64 = 0.55;
+/// that cost is 30 µs (steps that carry prompt tokens pay their eager launch chain, `model::kernels`); 0.58 since
+/// 2026-12-03, when the fit counts only runs whose throughput the efficiency moves (37 of the 44 current A100
+/// runs; a new source's three short-prompt A100 runs, vLLM 0.20.1 with Qwen2.5-7B at 1–64 users, are decode-bound
+/// and flat in η_fl: fitted with them the pooled value was 0.54, and held out of GPUStack the four non-GPUStack
+/// A100 runs gave 0.25). At 0.54 the IOG RTX 4090 runs' low-load TTFT residual (Ampere's efficiency by balance)
+/// fell to 0, so a held-out source could take a vLLM front end of 0 ms and with it no front-end jitter to pull
+/// closed-loop users out of lock-step (ree2raz's TTFT at 4 users 60 ms against 123 measured): the simulator's
+/// closed-loop drift comes from the front end alone (`sim`'s tail-latency notes), a coupling that should go.
+pub const SERVED_COMPUTE_AMPERE: f64 = 0.58;
 /// See [`served_compute`]. 0.30 until the per-sequence cost ([`SEQUENCE_OVERHEAD_US`]) took its share of the
 /// large batches' time.
 pub const SERVED_COMPUTE_HOPPER: f64 = 0.26;
@@ -358,7 +359,7 @@ pub const REQUEST_OVERHEAD_CV: f64 = 0.90;
 ///
 /// 8 ms since 2026-12-03, when a third deployment joined the fit: ree2raz/inference-bench's own closed-loop client
 /// (a new HTTP connection per streamed chat request, on localhost) against vLLM 0.8.5 on one L4 and vLLM 0.20.1 on
-/// one A100 40 GB, Qwen2.5-7B, 45-token prompts: +7 to +8 ms at one user on both GPUs. The median of the 16
+/// one A100 40 GB, Qwen2.5-7B, 43-token prompts: +7 to +8 ms at one user on both GPUs. The median of the 16
 /// low-load runs moved from the IOG side (−6 ms) to the middle.
 pub const VLLM_REQUEST_OVERHEAD_MS: f64 = 8.0;
 /// SGLang's, ms: 27 on GPUStack's H100 runs alone; with SGLang's own cookbook runs (8 × B200 / MI300X, whose

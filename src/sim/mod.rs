@@ -108,14 +108,14 @@
 //! prefill, see the note the comparison prints; what drift they have comes from the front end's jitter alone, so a
 //! front end fitted at 0 ms leaves them in lock-step: `presets::engines::SERVED_COMPUTE_AMPERE`), the engine's
 //! admission limits when a finite run's backlog is large. What the waves of one closed-loop client show
-//! (ree2raz/inference-bench, vLLM 0.8.5 on one L4, Qwen2.5-7B, ~45-token prompts, every request 128 tokens, per-request
+//! (ree2raz/inference-bench, vLLM 0.8.5 on one L4, Qwen2.5-7B, ~43-token prompts, every request 128 tokens, per-request
 //! records committed): in each wave one request gets its first token early (127–151 ms at 16 users, 227 at 32,
 //! 397 at 64) and all the others together about one step later (190–230, 336–364, 572–601 ms: TTFT P50 196 / 345 /
 //! 581 ms, P99 only 3–19 % above it) — lock-step, as the model has it, but with a longer wave step than the model's
-//! (P50 173 / 251 / 391 ms). A serial API server (one process templating and tokenising the wave's requests in
+//! (P50 140 / 224 / 335 ms held out). A serial API server (one process templating and tokenising the wave's requests in
 //! turn) was tried as the missing piece, 2026-12-03, and rejected: it spreads a wave's TTFT over wave size × its
 //! time per request, where the measured spread is a few per cent, and it took the model's P50 at 64 users down
-//! (390 → 227 ms at 3 ms per request), not up. Held out, 3 ms per request moved the paced runs' TTFT mean / P50 /
+//! (390 → 227 ms at 3 ms per request, with the data as first entered), not up. Held out, 3 ms per request moved the paced runs' TTFT mean / P50 /
 //! P99 52.6 / 47.8 / 65.4 → 50.4 / 47.5 / 63.9 % and the all-at-once runs' 48.9 / 49.2 / 43.5 → 44.6 / 38.8 / 39.7 %
 //! (6 ms: 49.7 / 45.6 / 64.4 and 48.9 / 49.3 / 47.0 %) — a gain on bursts, got with a mechanism the per-request
 //! records contradict, so not adopted. The measured wave spread (the 63 late requests of a 64-user wave within
@@ -137,7 +137,7 @@
 //!   its first token within 357 ms at 32 req/s (the model queues them: TTFT P95 7.9 s). The longest
 //!   inter-token gap measured, 197 ms, is what one full 2,048-token prefill step takes at the board's whole
 //!   165 TFLOP/s (FP32-accumulate peak), where the model, with Ampere's served efficiency (0.58, by machine
-//!   balance), takes 340 ms (measured with 0.58; 0.56 after, now 0.55): Ada's prefill GEMMs run nearer their peak than the generation the board borrows its
+//!   balance), takes 340 ms (measured with 0.58; 0.56 after, 0.58 again now): Ada's prefill GEMMs run nearer their peak than the generation the board borrows its
 //!   efficiency from. A served efficiency for Ada needs served Ada runs from a second source.
 //!
 //! # Assumptions

@@ -216,12 +216,16 @@ pub fn fit_request_overhead(exclude: Option<&str>) -> Vec<(String, f64, usize)> 
 /// than every other engine on the same GPU — would otherwise pull the whole generation down).
 /// Runs of an `exclude`d source are left out; `None` when no run is left.
 ///
+/// Only runs that can tell the efficiency apart count: the model's throughput at η_fl 0.6 at least 1.1 × that at
+/// 0.3 (decode-bound runs — short prompts, or small batches on large GPUs — are flat in η_fl and would only add
+/// noise to the median: with them, one source's three short-prompt A100 runs pulled a held-out Ampere fit to 0.25).
+///
 /// Until 2026-12-03 the fit took the generation's own devices only, and every Hopper run and all but one Ampere
 /// run came from one source (GPUStack's H100/H200 and A100): held out, that source took the flat prior 0.5 on
-/// Hopper and one A100 run's 0.8 on Ampere, and the balance rule was never tested. Pooled by reference, the SGLang
-/// cookbook's B200 and MI300X runs (balance 281 and 218 FLOP/B) join Hopper's fit and alone give 0.24, where
-/// GPUStack's H100/H200 alone give 0.26 (pooled: 0.27 over 87 runs): the rule holds across sources, and
-/// leave-one-source-out now scores it (served output tok/s 21.9 → 17.8 %, tests/serving.rs).
+/// Hopper, and the balance rule was never tested. Pooled by reference, 33 informative Hopper-class runs fit 0.27:
+/// GPUStack's 30 H100/H200 runs, and three 8k-prompt runs on AMD boards the rule sends to Hopper (SGLang cookbook
+/// on 8 × MI300X, vLLM recipes on one MI355X), which alone also give 0.27 — the rule holds across sources, and
+/// leave-one-source-out now scores it (served output tok/s 21.9 → 16.8 % with the new source, tests/serving.rs).
 pub fn fit_served_compute(arch: tps_planner::model::hardware::Architecture, exclude: Option<&str>) -> Option<(f64, usize)> {
     fit_served_compute_with(arch, exclude, None)
 }
@@ -248,6 +252,18 @@ pub fn fit_served_compute_with(
             continue;
         }
         let Some(m) = num(&row, "output_tok_s_system") else { continue };
+        // A run whose throughput the compute efficiency barely moves (decode-bound: short prompts, small batches)
+        // cannot tell it apart, and in a median it only adds noise: it needs 10 % between η_fl 0.3 and 0.6.
+        let at = |eta: f64| {
+            let mut s = run.scenario.clone();
+            s.engine.compute_efficiency = Some(eta);
+            s.engine.sequence_overhead_us = sequence_us;
+            tps_planner::plan::evaluate(&s).ok().filter(|r| r.memory.fits).map_or(0.0, |r| r.sweep[0].system_tps)
+        };
+        let (slow, fast) = (at(0.3), at(0.6));
+        if !(slow > 0.0 && fast / slow > 1.1) {
+            continue;
+        }
         runs.push((run, m));
     }
     if runs.is_empty() {
