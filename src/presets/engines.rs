@@ -215,16 +215,15 @@ pub fn vllm_batch_defaults(memory_gib: f64, device_name: &str) -> (u32, u32) {
 /// were its only test until 2026-12-03. (Held out, a C++ engine takes the flat efficiency the served runs fit
 /// without the per-sequence cost, 0.30 on Hopper: tests/common/serving.rs `FLAT_SERVED_COMPUTE`.)
 ///
-/// **Tested across sources since 2026-12-03.** The fit now pools every device the rule sends to a generation,
-/// on the runs whose throughput the efficiency moves (tests/common/serving.rs `fit_served_compute`): three
-/// 8k-prompt runs on AMD boards the rule sends to Hopper (SGLang's cookbook on 8 × MI300X, vLLM's recipes on one
-/// MI355X) alone fit 0.27, as GPUStack's 30 H100/H200 runs do. Held out, GPUStack now takes their value instead
-/// of a flat 0.5, and its H100 runs' served output tok/s went from 1.3–3 × over to within the others' error (all
-/// served runs on current engines, leave-one-source-out: 21.9 → 16.8 % with a new source). One L4 (Ada, balance
-/// 403; ree2raz/inference-bench, vLLM 0.8.5, Qwen2.5-7B, closed loop at 1–64 users) held out at Hopper's value
-/// comes within 1–3 % of its throughput at 1 and 4 users and its TPOT P50 within 4 % up to 16 users (8 and 16 %
-/// under at 32 and 64), so the second Ada board does not share the RTX 4090's apparent 0.8 below — though its short prompts
-/// test decode far more than compute: the 4090 stays an open question of one source.
+/// **Tested across sources since 2026-12-03, and not confirmed for Hopper.** The fit now pools every device the
+/// rule sends to a generation, on the runs whose throughput the efficiency moves (tests/common/serving.rs
+/// `fit_served_compute`): GPUStack's 30 H100/H200 runs fit about 0.26–0.27, but the other sources' 7 informative
+/// Hopper-class runs (SGLang's cookbook on 8 × B200 and 8 × MI300X — large MoE models, where the MoE kernel factor
+/// confounds η_fl — and vLLM's recipes on one MI355X, 8k prompts) fit 0.5. Held out, GPUStack takes 0.5 and its H100
+/// runs come out 1.3–3 × too fast: which of the two a new Hopper-class device follows is open. One L4 (Ada, balance
+/// 403; ree2raz/inference-bench, vLLM 0.8.5, Qwen2.5-7B, closed loop at 1–64 users) at Hopper's value comes within
+/// 1–3 % of its throughput at 1 and 4 users and its TPOT P50 within 4 % up to 16 users (8 and 16 % under at 32 and
+/// 64) — but its short prompts test decode far more than compute. The RTX 4090 below stays a question of one source.
 ///
 /// **The RTX 4090 looks faster than Ampere's share (found 2026-12-03, not adopted).** IOG's vLLM 0.8.5 runs on one
 /// RTX 4090 (Llama-3.1-8B, ShareGPT, 200 requests at 1–32 req/s, open loop) are the only served Ada runs; at
@@ -272,7 +271,8 @@ pub const SERVED_BALANCE_SPLIT: f64 = 210.0;
 /// closed-loop drift comes from the front end alone (`sim`'s tail-latency notes), a coupling that should go.
 pub const SERVED_COMPUTE_AMPERE: f64 = 0.58;
 /// See [`served_compute`]. 0.30 until the per-sequence cost ([`SEQUENCE_OVERHEAD_US`]) took its share of the
-/// large batches' time.
+/// large batches' time. The pooled fit of 2026-12-03 (45 informative runs of every Hopper-class device) gives 0.27;
+/// 0.26 is kept within the fit test's 0.02, since moving it would move the fits that depend on it (front ends, CV).
 pub const SERVED_COMPUTE_HOPPER: f64 = 0.26;
 
 /// Per running sequence and step, µs, of the Python serving engines (vLLM, SGLang): what a decode step costs for
@@ -338,8 +338,8 @@ pub fn request_overhead_ms(engine: &str) -> f64 {
 /// since A100's served compute efficiency is 0.48, not 0.35; 0.60 with the per-sequence cost,
 /// [`SEQUENCE_OVERHEAD_US`]; 0.50 since the eager launch chain of prompt steps, `model::kernels`, took most of
 /// the mean front end; 0.90 since 2026-12-03, when vLLM's mean front end went 2 → 8 ms with a third deployment
-/// in its fit: the fit's median |log error| of TTFT P99 is flat within 0.05 from 0.6 to 0.95 — 0.357 at 0.6,
-/// 0.355 at 0.8, 0.310 at 0.9 — so the tail is known to about that range, not to the step).
+/// in its fit: the fit's median |log error| of TTFT P99 is 0.357 at 0.6, 0.355 at 0.8, 0.310 at 0.9 and 0.336 at
+/// 0.95 — a dip on a plateau from 0.6, so the tail is known to that range, not to the step).
 pub const REQUEST_OVERHEAD_CV: f64 = 0.90;
 
 /// vLLM's per-request front-end time, ms (see [`request_overhead_ms`]). 12 ms until 2026-12-02, when steps
@@ -354,7 +354,7 @@ pub const REQUEST_OVERHEAD_CV: f64 = 0.90;
 /// outside the GPU (the deployment's API server or proxy; a TCP delayed-ACK stall on a keep-alive stream has this
 /// signature, ~30–40 ms per request: pegainfer PR #23, rtp-llm PR #1080), not physics the model can derive; held out, each source takes the other's figure, which is most of the served runs' leave-one-source-out
 /// TTFT P50 error on vLLM. Calibration on one light run of the user's own deployment removes it
-/// (`plan::calibrate`: the front end is one of its parameters; TTFT P50 of the other loads 16.9 % after, 13.6 %
+/// (`plan::calibrate`: the front end is one of its parameters; TTFT P50 of the other loads 17.2 % after, 13.6 %
 /// before the L4 and A100 runs of a sixth source joined).
 ///
 /// 8 ms since 2026-12-03, when a third deployment joined the fit: ree2raz/inference-bench's own closed-loop client

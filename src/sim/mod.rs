@@ -90,7 +90,7 @@
 //! and from the serving front end's per-request time, lognormal with CV `frontend_cv`
 //! (`presets::engines::REQUEST_OVERHEAD_CV`, 0.90, fitted on the low-load served runs' TTFT P99 by
 //! `tests/fit.rs`). On the served runs of current engines (`tests/serving.rs`, leave-one-source-out, 2026-12)
-//! TTFT P99 is 70 % off and TPOT P99 30 % (19 % without the tensor-parallel runs over PCIe), both with a
+//! TTFT P99 is 67 % off and TPOT P99 28 % (15 % without the tensor-parallel runs over PCIe), both with a
 //! negative bias: the model's tails are too tight, while the means of TPOT are within 19 %. What the data says
 //! about where the tails come from:
 //! - TTFT at low load is the prompt step (on many GPUs mostly its eager launch chain, `model::kernels`) plus the
@@ -115,10 +115,11 @@
 //! (P50 140 / 224 / 335 ms held out). A serial API server (one process templating and tokenising the wave's requests in
 //! turn) was tried as the missing piece, 2026-12-03, and rejected: it spreads a wave's TTFT over wave size × its
 //! time per request, where the measured spread is a few per cent, and it took the model's P50 at 64 users down
-//! (390 → 227 ms at 3 ms per request, with the data as first entered), not up. Held out, 3 ms per request moved the paced runs' TTFT mean / P50 /
-//! P99 52.6 / 47.8 / 65.4 → 50.4 / 47.5 / 63.9 % and the all-at-once runs' 48.9 / 49.2 / 43.5 → 44.6 / 38.8 / 39.7 %
-//! (6 ms: 49.7 / 45.6 / 64.4 and 48.9 / 49.3 / 47.0 %) — a gain on bursts, got with a mechanism the per-request
-//! records contradict, so not adopted. The measured wave spread (the 63 late requests of a 64-user wave within
+//! (390 → 227 ms at 3 ms per request), not up. Measured on the data and fits as first entered that day (before
+//! the review's corrections), 3 ms per request moved the held-out paced runs' TTFT mean / P50 / P99 52.6 / 47.8 /
+//! 65.4 → 50.4 / 47.5 / 63.9 % and the all-at-once runs' 48.9 / 49.2 / 43.5 → 44.6 / 38.8 / 39.7 % (6 ms: 49.7 /
+//! 45.6 / 64.4 and 48.9 / 49.3 / 47.0 %) — a gain on bursts, got with a mechanism the per-request records
+//! contradict, so not adopted. The measured wave spread (the 63 late requests of a 64-user wave within
 //! 26 ms, earlier senders waiting longer) bounds such a serial time at about 0.4 ms per request. The longer step
 //! is more likely the wave's prefill itself (the prefix cache's share is an estimate for these runs).
 //!
