@@ -239,6 +239,7 @@ pub fn fit_served_compute_with(
     exclude: Option<&str>,
     sequence_us: Option<f64>,
 ) -> Option<(f64, usize)> {
+    let default = tps_planner::presets::engines::served_compute(arch, None);
     let mut runs = Vec::new();
     for row in served_rows() {
         let Ok(run) = run_of(&row) else { continue };
@@ -257,13 +258,7 @@ pub fn fit_served_compute_with(
         // cannot tell it apart, and in a median it only adds noise: it needs 10 % across half to one and a half
         // times the generation's default (where the answer lies: a step is the slower of its reads and its FLOPs,
         // so a fixed window above Hopper's 0.26 would drop the runs that are compute-bound only below it).
-        let at = |eta: f64| {
-            let mut s = run.scenario.clone();
-            s.engine.compute_efficiency = Some(eta);
-            s.engine.sequence_overhead_us = sequence_us;
-            tps_planner::plan::evaluate(&s).ok().filter(|r| r.memory.fits).map_or(0.0, |r| r.sweep[0].system_tps)
-        };
-        let default = tps_planner::presets::engines::served_compute(arch, None);
+        let at = |eta: f64| throughput_at(&run, eta, sequence_us);
         let (slow, fast) = (at((0.5 * default).max(0.1)), at((1.5 * default).min(0.8)));
         if !(slow > 0.0 && fast / slow >= 1.1) {
             continue;
@@ -278,14 +273,7 @@ pub fn fit_served_compute_with(
         let eta = 0.10 + 0.01 * f64::from(step);
         let mut errs = Vec::new();
         for (run, m) in &runs {
-            let mut s = run.scenario.clone();
-            s.engine.compute_efficiency = Some(eta);
-            s.engine.sequence_overhead_us = sequence_us;
-            let Ok(r) = tps_planner::plan::evaluate(&s) else { continue };
-            if !r.memory.fits {
-                continue;
-            }
-            let p = r.sweep[0].system_tps;
+            let p = throughput_at(run, eta, sequence_us);
             if p > 0.0 {
                 errs.push((p / m).ln().abs());
             }
@@ -298,6 +286,15 @@ pub fn fit_served_compute_with(
         }
     }
     Some((best.1, runs.len()))
+}
+
+/// A run's predicted output tok/s with compute efficiency `eta` and the per-sequence cost `sequence_us` (`None`:
+/// the default); 0 when it cannot be evaluated or does not fit.
+fn throughput_at(run: &Run, eta: f64, sequence_us: Option<f64>) -> f64 {
+    let mut s = run.scenario.clone();
+    s.engine.compute_efficiency = Some(eta);
+    s.engine.sequence_overhead_us = sequence_us;
+    tps_planner::plan::evaluate(&s).ok().filter(|r| r.memory.fits).map_or(0.0, |r| r.sweep[0].system_tps)
 }
 
 /// The fitted generation (Ampere or Hopper) whose served compute efficiency a device of `hardware_key` takes
