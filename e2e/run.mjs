@@ -902,7 +902,7 @@ await test('issue 9: a 1920-px projector: charts side by side; presentation mode
   assert(used > 1700, `the layout uses ${used} of 1920 px`);
   const before = await canvasPrint(pp, 'chart-throughput');
   await pp.click('#present-toggle');
-  assert((await pp.evaluate(() => getComputedStyle(document.documentElement).fontSize)) === '19px', 'presentation mode: no larger type');
+  assert((await pp.evaluate(() => getComputedStyle(document.documentElement).fontSize)) === '22px', 'presentation mode: no larger type');
   await pp.waitForTimeout(300);
   const after = await canvasPrint(pp, 'chart-throughput');
   assert(after.h !== before.h, 'presentation mode did not redraw the chart');
@@ -1101,7 +1101,7 @@ await test('issue 9: the roofline chart — decode on the memory slope, prefill 
   // "How to read this" reads the same ridges (the hardware's, and the engine's the steps' bound goes by) and puts
   // the decode step at the operating point left of the engine's, the prefill right of it.
   const explain = (await p5.textContent('.explain')).replace(/\u2009/g, '');
-  assert(/past 295 FLOPs per byte read \(the hardware's ridge; \d+ for this engine/.test(explain) && /left of the engine's ridge: memory-bound/.test(explain) && /a 512-token prefill chunk does \d+, right of the engine's ridge: compute-bound/.test(explain), `explanation: ${explain.slice(explain.indexOf('roofline'), explain.indexOf('roofline') + 400)}`);
+  assert(/past 295 FLOPs per byte read \(the hardware's ridge; \d+ for this engine/.test(explain) && /left of the engine's ridge: memory-bound/.test(explain) && /A 512-token prefill chunk does \d+, right of the engine's ridge: compute-bound/.test(explain), `explanation: ${explain.slice(explain.indexOf('roofline'), explain.indexOf('roofline') + 400)}`);
   // A faster memory moves the slope: redrawn. The scrubber's pick moves a ring on it.
   await p5.fill('#hardware-memory_bandwidth_gbps', '8000');
   await p5.waitForTimeout(500);

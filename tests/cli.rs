@@ -342,15 +342,27 @@ fn diff_compares_two_scenarios() {
     ] {
         assert!(metrics.contains(&m), "{m} missing: {metrics:?}");
     }
-    // The fleet's bottom line: servers × the per-server figures, for each side.
+    // The fleet's bottom line, cost and power on one basis: the serving servers at the operating point, the spare
+    // idle (its devices paid, its power the idle floor), power at the meter (× PUE) as the electricity is priced.
     let row = |m: &str| v["rows"].as_array().unwrap().iter().find(|r| r["metric"] == m).unwrap().clone();
+    assert_eq!(row("fleet_kw")["label"], "the fleet's power at the meter");
     for (side, file) in [("a", "examples/meeting-2xh100.json"), ("b", "examples/meeting-1xh200.json")] {
         let (_, one, _) = tps(&["eval", file], None);
         let r: serde_json::Value = serde_json::from_str(&one).unwrap();
-        let servers = r["fleet"]["replicas"].as_f64().unwrap();
+        let f = |k: &str| r["fleet"][k].as_f64().unwrap();
+        let e = |k: &str| r["energy"][k].as_f64().unwrap();
+        let (spares, serving) = (f("spare_replicas"), f("replicas") - f("spare_replicas"));
+        assert!(spares >= 1.0, "{file}: the example has a spare");
+        let idle_watts = e("idle_watts") * f("devices_per_replica");
         let close = |x: f64, y: f64| (x - y).abs() <= 1e-9 * y.abs();
-        assert!(close(row("fleet_per_hour")[side].as_f64().unwrap(), servers * r["cost"]["per_hour"].as_f64().unwrap()), "{side}");
-        assert!(close(row("fleet_kw")[side].as_f64().unwrap(), servers * r["energy"]["average_watts"].as_f64().unwrap() / 1e3), "{side}");
+        let (device_hour, kwh, pue) = (r["cost"]["devices_per_hour"].as_f64().unwrap(), 0.12, e("pue"));
+        let spare_hour = device_hour + kwh * idle_watts / 1e3 * pue;
+        assert!(
+            close(row("fleet_per_hour")[side].as_f64().unwrap(), serving * r["cost"]["per_hour"].as_f64().unwrap() + spares * spare_hour),
+            "{side}"
+        );
+        let kw = (serving * e("average_watts") + spares * idle_watts) * pue / 1e3;
+        assert!(close(row("fleet_kw")[side].as_f64().unwrap(), kw), "{side}: {} vs {kw}", row("fleet_kw")[side]);
     }
     assert!(v["b"]["hardware"].as_str().unwrap().contains("H200"));
     let (code, out, _) =

@@ -214,3 +214,31 @@ fn levels_that_end_on_a_rising_curve_mark_no_knee() {
             .unwrap();
     assert!(auto.knee.is_some() && !auto.warnings.iter().any(|w| w.message.starts_with("no saturation knee")));
 }
+
+#[test]
+fn a_fleet_alternative_is_the_scenario_at_that_device_count() {
+    // A new user's review: Llama-3-70B on one MI300X put 2 devices per server at 33.3 users each, and on 4 MI300X
+    // the same 2 devices at 8.6 — two answers for one deployment, each the analytic estimate scaled by its own
+    // deployment's simulated ÷ analytic ratio. Each alternative is now what the scenario says at that count.
+    let json = |devices: u32| {
+        format!(
+            r#"{{"hardware":{{"preset":"mi300x","devices":{devices}}},"model":{{"preset":"llama-3.1-70b"}},"workload":{{"prompt_tokens":512,"output_tokens":256,"requests":300}},"target":{{"tpot_ms":40,"ttft_ms":2000,"percentile":99}},"fleet":{{"peak_users":10000,"spare_replicas":1}}}}"#
+        )
+    };
+    let fleet = |devices: u32| plan::evaluate(&scenario(&json(devices))).unwrap().fleet.unwrap();
+    let (one, two, four) = (fleet(1), fleet(2), fleet(4));
+    let alt = |f: &tps_planner::scenario::Fleet, k: u32| f.alternatives.iter().find(|a| a.devices_per_replica == k).cloned().unwrap();
+    for (from, k, direct) in [(&one, 2, &two), (&four, 2, &two), (&two, 1, &one), (&two, 4, &four)] {
+        let a = alt(from, k);
+        assert_eq!((a.replicas, a.load_per_replica), (direct.replicas, direct.users_per_replica), "{k} devices from {}", from.devices_per_replica);
+    }
+    // In pieces (the page) it is the same report, the alternatives' levels stepped after the scenario's own.
+    let s = scenario(&json(2));
+    let mut staged = tps_planner::plan::Staged::new(&s, &[]).unwrap();
+    let (_, n) = staged.progress();
+    let own = plan::evaluate(&s).unwrap().sweep.len();
+    assert!(n > 2 * own, "the alternatives' levels are staged too: {n} levels for {own} own");
+    assert!(!staged.step());
+    let whole = serde_json::to_string(&plan::evaluate_with(&s, &[]).unwrap()).unwrap();
+    assert_eq!(serde_json::to_string(&staged.finish()).unwrap(), whole);
+}

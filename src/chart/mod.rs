@@ -231,6 +231,12 @@ fn y_tick(v: &f64) -> String {
     }
 }
 
+/// How many ticks a linear axis of this drawing area takes: one per ~36 logical px, 3 to 10 (a phone's short
+/// panels had 11 labels in 90 px, touching).
+fn y_labels<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, scale: f64) -> usize {
+    (f64::from(root.dim_in_pixel().1) / scale / 36.0).clamp(3.0, 10.0) as usize
+}
+
 /// The builder both kinds of chart start from: margins, the left label area and the load axis's label area
 /// (`x_area` logical px: none for the upper of two stacked panels, whose load axis is the lower one's).
 fn builder<'a, 'b, DB: DrawingBackend>(root: &'a DrawingArea<DB, Shift>, scale: f64, x_area: f64, right: f64) -> ChartBuilder<'a, 'b, DB> {
@@ -251,7 +257,7 @@ fn mesh<DB: DrawingBackend, X, Y>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
     scale: f64,
     (x_desc, y_desc): (&str, &str),
-    y_fmt: &dyn Fn(&f64) -> String,
+    (y_fmt, y_labels): (&dyn Fn(&f64) -> String, usize),
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>
 where
     X: Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
@@ -265,6 +271,7 @@ where
         .axis_desc_style((SANS, 13.0 * scale))
         .x_label_formatter(&load_tick)
         .y_label_formatter(y_fmt)
+        .y_labels(y_labels)
         .light_line_style(RGBColor(238, 238, 238))
         .draw()
 }
@@ -280,7 +287,7 @@ pub(crate) fn panel<'a, DB: DrawingBackend>(
     (x_desc, y_desc): (Option<&str>, &str),
 ) -> Result<ChartContext<'a, DB, LogLin>, DrawingAreaErrorKind<DB::ErrorType>> {
     let mut chart = builder(root, scale, if x_desc.is_some() { 40.0 } else { 0.0 }, 0.0).build_cartesian_2d((xlo..xhi).log_scale(), 0.0..ymax)?;
-    mesh(&mut chart, scale, (x_desc.unwrap_or(""), y_desc), &y_tick)?;
+    mesh(&mut chart, scale, (x_desc.unwrap_or(""), y_desc), (&y_tick, y_labels(root, scale)))?;
     Ok(chart)
 }
 
@@ -295,7 +302,7 @@ pub(crate) fn dual_axis_chart<'a, DB: DrawingBackend>(
     let mut chart = builder(root, scale, 40.0, 64.0)
         .build_cartesian_2d((xlo..xhi).log_scale(), 0.0..ymax)?
         .set_secondary_coord((xlo..xhi).log_scale(), 0.0..y2max);
-    mesh(&mut chart, scale, descs, &y_tick)?;
+    mesh(&mut chart, scale, descs, (&y_tick, y_labels(root, scale)))?;
     Ok(chart)
 }
 

@@ -19,8 +19,8 @@
 //! plus attention ([`super::kv`]).
 //!
 //! **What the data says about MoE** (leave-one-source-out, `tests/validation.rs`, `tests/serving.rs`): batched
-//! MoE throughput is within 18 % median / 40 % p90 (45 rows), served MoE output tok/s on current engines 29 % /
-//! 175 % (104 runs; the tail is mostly engine releases whose MoE path is immature on that GPU — SGLang 0.5.4 ran
+//! MoE throughput is within 18 % median / 40 % p90 (45 rows), served MoE output tok/s on current engines 25 % /
+//! 160 % (127 runs; the tail is mostly engine releases whose MoE path is immature on that GPU — SGLang 0.5.4 ran
 //! gpt-oss-20b on an A100 at 266 tok/s where vLLM 0.11 ran it at 4,620 on the same GPU and benchmark, and
 //! TensorRT-LLM 1.0 ran DeepSeek-R1 on 8 × H200 at half SGLang's speed: no physics tells those apart), and
 //! llama.cpp MoE token batches of 2–16 tokens per pass are over-predicted by
@@ -36,7 +36,7 @@
 //! layer of 15–23 small kernels costs 70–110 µs whatever it reads, which took SGLang's Qwen3-235B-A22B and
 //! DeepSeek-R1 on 8 × B200 at one user from 4.8 and 3.7 ms per token to 8.9 and 8.3 (measured 10.1 and 9.2),
 //! while gpt-oss-120b's fused path went from 2.0 to 4.0 (measured 2.31). The band under load for MoE models says
-//! what is left (±175 %, `plan::band`; ±173 % before prompt steps paid their eager launch chain; ±179 % before the serving engines' per-sequence cost; ±286 % until the runs that release every request at once were simulated
+//! what is left (±161 %, `plan::band`, with vLLM 0.8.4's DeepSeek-R1 on 8 × H200 at 1k–30k-token prompts held out within 10–13 %; ±175 % before those runs; ±173 % before prompt steps paid their eager launch chain; ±179 % before the serving engines' per-sequence cost; ±286 % until the runs that release every request at once were simulated
 //! as such, 2026-12: their throughput had been scored against the steady state at the fullest batch).
 //!
 //! **Known misses at large batches** (the all-at-once runs, 1,000 ShareGPT prompts at t = 0, in-sample): on A100s

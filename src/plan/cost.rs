@@ -40,8 +40,9 @@ pub fn per_million(per_hour: f64, tps: f64) -> Option<f64> {
 }
 
 /// The report's cost: at the operating point (`op_tps`, energy's `average_watts`) and at the peak (`peak_tps`,
-/// energy's `at_peak`), for one replica of `devices` devices; `replicas` prices the whole fleet. `None` when no
-/// part can be priced (a note in `warnings` says why when a price was given).
+/// energy's `at_peak`), for one replica of `devices` devices; `fleet` (replicas, of which spares) prices the whole
+/// fleet: the serving replicas at the operating point, the spares idle (their devices paid, their power the idle
+/// floor). `None` when no part can be priced (a note in `warnings` says why when a price was given).
 #[must_use]
 pub fn cost(
     c: &CostInputs,
@@ -49,7 +50,7 @@ pub fn cost(
     energy: Option<&Energy>,
     op_tps: f64,
     peak_tps: f64,
-    replicas: Option<u64>,
+    fleet: Option<(u64, u32)>,
     warnings: &mut Vec<super::Warning>,
 ) -> Option<Cost> {
     if c.electricity_per_kwh.is_some() && energy.is_none() {
@@ -65,6 +66,9 @@ pub fn cost(
     let per_hour = dev.unwrap_or(0.0) + elec.unwrap_or(0.0);
     let (dev_pk, elec_pk) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, energy.map(|e| e.at_peak.average_watts), c.pue);
     let per_hour_peak = dev_pk.unwrap_or(0.0) + elec_pk.unwrap_or(0.0);
+    let idle = energy.map(|e| e.idle_watts * f64::from(devices));
+    let (dev_idle, elec_idle) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, idle, c.pue);
+    let spare_hour = dev_idle.unwrap_or(0.0) + elec_idle.unwrap_or(0.0);
     Some(Cost {
         per_million_output_tokens: per_million(per_hour, op_tps)?,
         per_hour,
@@ -72,7 +76,7 @@ pub fn cost(
         devices_per_hour: dev,
         electricity_per_hour: elec,
         at_peak: CostFigures { per_million_output_tokens: per_million(per_hour_peak, peak_tps)?, per_hour: per_hour_peak },
-        fleet_per_hour: replicas.map(|n| n as f64 * per_hour),
+        fleet_per_hour: fleet.map(|(n, spares)| n.saturating_sub(u64::from(spares)) as f64 * per_hour + f64::from(spares) * spare_hour),
     })
 }
 
@@ -112,13 +116,15 @@ mod tests {
         };
         let c = CostInputs { device_hour: Some(2.10), currency: Some("USD".into()), electricity_per_kwh: Some(0.12), pue: Some(1.3) };
         let mut w = Vec::new();
-        let r = cost(&c, 2, Some(&energy), 2000.0, 4000.0, Some(7), &mut w).unwrap();
+        let r = cost(&c, 2, Some(&energy), 2000.0, 4000.0, Some((7, 1)), &mut w).unwrap();
         assert!((r.per_hour - 4.352_88).abs() < 1e-12);
         assert!((r.per_million_output_tokens - 4.352_88 / 7.2).abs() < 1e-12);
         // Peak: 4.2 + 1.4 × 0.12 × 1.3 = 4.4184 per hour over 14.4 M tokens.
         assert!((r.at_peak.per_hour - 4.4184).abs() < 1e-12);
         assert!((r.at_peak.per_million_output_tokens - 4.4184 / 14.4).abs() < 1e-12);
-        assert!((r.fleet_per_hour.unwrap() - 7.0 * 4.352_88).abs() < 1e-9);
+        // 6 serving at 4.35288 per hour; the spare pays its devices (4.2) and its idle floor, 2 × 175 W at
+        // 0.12 per kWh × PUE 1.3 = 0.0546.
+        assert!((r.fleet_per_hour.unwrap() - (6.0 * 4.352_88 + 4.2 + 0.0546)).abs() < 1e-9);
         assert_eq!(r.currency.as_deref(), Some("USD"));
         assert!(w.is_empty());
         // Electricity without a power estimate: devices only, and a note.

@@ -76,7 +76,14 @@ fn summary(rows: &[DiffRow], currency: &str) -> String {
     } else if let Some((a, b)) = both("per_user_tps") {
         format!("B gives each user {} tok/s at the operating point against A's {}", figure(b), figure(a))
     } else {
-        "Neither side has an operating point to compare".to_string()
+        // One side (or neither) has no operating point: nothing to weigh, say which.
+        let op = rows.iter().find(|r| r.metric == "per_user_tps");
+        return match op.map(|r| (r.a.is_some(), r.b.is_some())) {
+            Some((true, false)) => "Only A has an operating point.",
+            Some((false, true)) => "Only B has an operating point.",
+            _ => "Neither side has an operating point.",
+        }
+        .into();
     };
     let cost = both("fleet_per_hour");
     if let Some((a, b)) = cost {
@@ -154,11 +161,19 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     let million = |c: &crate::scenario::Cost| Some(c.per_million_output_tokens);
     let unit = per("per million tokens");
     rows.push(row("cost_per_million_output_tokens", "cost per million output tokens", &unit, cost(a, million), cost(b, million)));
-    // The meeting's bottom line: what the whole fleet costs and draws at the operating point (spares included).
+    // The meeting's bottom line: what the whole fleet costs and draws at the operating point, on the same basis
+    // (the serving replicas at the operating point, the spares idle, at the meter when a PUE is given).
     let hour = |c: &crate::scenario::Cost| c.fleet_per_hour;
     rows.push(row("fleet_per_hour", "the fleet's cost", &per("per hour"), cost(a, hour), cost(b, hour)));
-    let kw = |r: &Report| Some(r.energy.as_ref()?.average_watts * r.fleet.as_ref()?.replicas as f64 / 1e3);
-    rows.push(row("fleet_kw", "the fleet's power", "kW", kw(a), kw(b)));
+    let kw = |r: &Report| {
+        let (e, f) = (r.energy.as_ref()?, r.fleet.as_ref()?);
+        let spares = f64::from(f.spare_replicas);
+        let w = (f.replicas as f64 - spares) * e.average_watts + spares * e.idle_watts * f64::from(f.devices_per_replica);
+        Some(w * e.pue.unwrap_or(1.0) / 1e3)
+    };
+    let metered = a.energy.as_ref().and_then(|e| e.pue).is_some() || b.energy.as_ref().and_then(|e| e.pue).is_some();
+    let kw_label = if metered { "the fleet's power at the meter" } else { "the fleet's power (accelerators)" };
+    rows.push(row("fleet_kw", kw_label, "kW", kw(a), kw(b)));
     rows.push(row(
         "joules_per_output_token",
         "energy per output token",
@@ -208,5 +223,7 @@ mod tests {
         let rows = vec![row("max_users_at_target", "", "", Some(12.0), Some(12.0))];
         assert_eq!(summary(&rows, ""), "B holds 12 users at the target against A's 12: the compared figures are equal.");
         assert!(summary(&[], "").starts_with("Neither side"));
+        let one = [row("per_user_tps", "", "tok/s", Some(40.0), None), row("joules_per_output_token", "", "J", Some(0.5), Some(0.4))];
+        assert_eq!(summary(&one, ""), "Only A has an operating point.");
     }
 }

@@ -14,11 +14,13 @@
 //!
 //! **Alternatives**: the next smaller and larger device counts per replica at which the model fits (weights
 //! and at least one sequence) and, tensor parallel, the device count divides the attention heads. Each is
-//! evaluated with the analytic model (capacity and operating point resolved the same way, microseconds), and
-//! its load per replica is scaled by this deployment's simulated ÷ analytic operating load, so the
-//! alternatives share the simulation's view of queueing and tails without simulating them.
+//! evaluated as the report is — simulated when its levels are, with the same capacity search — so an
+//! alternative's line is what the scenario re-evaluated at that device count says (tests/regressions.rs). Until
+//! 2026-12-03 each was an analytic estimate scaled by this deployment's simulated ÷ analytic operating load; the
+//! ratio does not carry when the limit changes: Llama-3-70B on one MI300X (TPOT-bound, 4 users) put 2 devices at
+//! 33 users per server, and on 4 MI300X (TTFT-bound, 20 users) put the same 2 devices at 8.6; simulated, 11.
 
-use super::{analytic_operating, fmt_rate, memory};
+use super::{fmt_rate, memory};
 use crate::model::hardware::Parallelism;
 use crate::scenario::{Fleet, FleetAlternative, FleetInputs, LoadPoint, Marker, PeakLoad, Resolved};
 
@@ -72,7 +74,7 @@ pub fn size(
     op: (&Marker, &LoadPoint),
     cap: &LoadPoint,
     hardware: &str,
-    simulated: bool,
+    alt_op: &dyn Fn(&Resolved) -> Option<LoadPoint>,
     warnings: &mut Vec<super::Warning>,
 ) -> Option<Fleet> {
     let (peak, peak_v) = match f.peak {
@@ -99,8 +101,8 @@ pub fn size(
         n => format!(" + {n} spares"),
     };
     let fewer = match one_fewer {
-        Some(u) if u <= 1.0 => format!("; one fewer server runs each at {:.0} % of its peak usable load", u * 100.0),
-        Some(u) => format!("; one fewer server would need {:.0} % of its peak usable load (over the target)", u * 100.0),
+        Some(u) if u <= 1.0 => format!("; with one server fewer, {:.0} % of capacity each", u * 100.0),
+        Some(u) => format!("; with one server fewer, over capacity ({:.0} %)", u * 100.0),
         None => String::new(),
     };
     let sentence = format!(
@@ -123,7 +125,7 @@ pub fn size(
         utilisation_at_peak: util(serving),
         utilisation_one_fewer: one_fewer,
         sentence,
-        alternatives: alternatives(r, f, per, simulated),
+        alternatives: alternatives(r, f, alt_op),
     })
 }
 
@@ -148,14 +150,17 @@ pub fn neighbour_devices(r: &Resolved) -> (Option<u32>, Option<u32>) {
     (prev, next)
 }
 
-fn alternatives(r: &Resolved, f: &FleetInputs, per_replica: f64, simulated: bool) -> Vec<FleetAlternative> {
+/// This scenario with `devices` devices per replica: what an alternative is evaluated on.
+#[must_use]
+pub fn alternative(r: &Resolved, devices: u32) -> Resolved {
+    let mut alt = r.clone();
+    alt.deployment.hardware.devices = devices;
+    alt
+}
+
+/// The alternatives' fleets, `alt_op` giving an alternative's operating point (the report's own kind of sweep).
+fn alternatives(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> Option<LoadPoint>) -> Vec<FleetAlternative> {
     let (prev, next) = neighbour_devices(r);
-    if prev.is_none() && next.is_none() {
-        return Vec::new();
-    }
-    let analytic_load = |r: &Resolved| analytic_operating(r).map(|p| load_in(f.peak, &p)).filter(|v| *v > 0.0 && v.is_finite());
-    // The analytic model's view of this deployment, to scale the others to the simulation's.
-    let scale = if simulated { analytic_load(r).map_or(1.0, |a| per_replica / a) } else { 1.0 };
     let peak_v = match f.peak {
         PeakLoad::Users(u) | PeakLoad::RequestRate(u) => u,
     };
@@ -163,9 +168,7 @@ fn alternatives(r: &Resolved, f: &FleetInputs, per_replica: f64, simulated: bool
         .into_iter()
         .flatten()
         .filter_map(|k| {
-            let mut alt = r.clone();
-            alt.deployment.hardware.devices = k;
-            let per = analytic_load(&alt)? * scale;
+            let per = alt_op(&alternative(r, k)).map(|p| load_in(f.peak, &p)).filter(|v| *v > 0.0 && v.is_finite())?;
             let n = replicas(peak_v, per, f.spare_replicas)?;
             Some(FleetAlternative { devices_per_replica: k, replicas: n, devices_total: n.saturating_mul(u64::from(k)), load_per_replica: per })
         })
@@ -205,7 +208,7 @@ mod tests {
         let mut cap = op.clone();
         cap.concurrency = Some(120.0);
         let m = crate::plan::marker(&op, crate::percentiles::Pct::P99);
-        let f = size(&r, r.fleet.as_ref().unwrap(), (&m, &op), &cap, "2 × H100", false, &mut Vec::new()).unwrap();
+        let f = size(&r, r.fleet.as_ref().unwrap(), (&m, &op), &cap, "2 × H100", &crate::plan::analytic_operating, &mut Vec::new()).unwrap();
         // ⌈500 / 96⌉ = 6 serving + 1 spare = 7 replicas, 14 devices.
         assert_eq!((f.replicas, f.devices_total, f.spare_replicas), (7, 14, 1));
         assert_eq!(f.users_per_replica, 96.0);
@@ -215,7 +218,7 @@ mod tests {
         assert!((f.utilisation_one_fewer.unwrap() - 100.0 / 120.0).abs() < 1e-12);
         assert_eq!(
             f.sentence,
-            "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); one fewer server runs each at 83 % of its peak usable load"
+            "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); with one server fewer, 83 % of capacity each"
         );
         // 70B FP8 fits on one H100 (barely) and on 4 (64 heads divide by 4, not by 3).
         assert_eq!(neighbour_devices(&r), (Some(1), Some(4)));

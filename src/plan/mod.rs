@@ -85,17 +85,21 @@ pub fn evaluate_with(s: &Scenario, runs: &[crate::import::Measurement]) -> Resul
 /// The scenario's first invalid field.
 pub fn evaluate_analytic(s: &Scenario) -> Result<Report, ScenarioError> {
     let r = s.resolve()?;
-    Ok(build_report(&r, analytic_sweep(&r), &|x| analytic_level(&r, x), false))
+    Ok(build_report(&r, analytic_sweep(&r), &|x| analytic_level(&r, x), &analytic_operating))
 }
 
 /// An evaluation done in pieces, for a page that must never block: the analytic report at once, then one
 /// simulated load level per [`Staged::step`] (the page runs a few per task and drops the job when the inputs
 /// change), then [`Staged::finish`]. Stepped to the end and finished, it is exactly [`evaluate_with`].
+/// With a fleet, the fleet's alternatives (other device counts per replica) are simulated in the same pieces
+/// after the scenario's own levels.
 #[derive(Debug, Clone)]
 pub struct Staged {
     r: Resolved,
     levels: Vec<f64>,
     sweep: Vec<LoadPoint>,
+    /// The fleet's alternatives: each scenario, its levels and the levels simulated so far.
+    alts: Vec<(Resolved, Vec<f64>, Vec<LoadPoint>)>,
 }
 
 impl Staged {
@@ -106,20 +110,23 @@ impl Staged {
     pub fn new(s: &Scenario, runs: &[crate::import::Measurement]) -> Result<Self, ScenarioError> {
         let mut r = s.resolve()?;
         levels::widen_for_runs(&mut r, runs);
+        let alts = fleet_alternatives(&r).into_iter().map(|a| (levels(&a.deployment, &a.workload), a)).map(|(l, a)| (a, l, Vec::new())).collect();
         let levels = levels(&r.deployment, &r.workload);
-        Ok(Self { sweep: Vec::with_capacity(levels.len()), r, levels })
+        Ok(Self { sweep: Vec::with_capacity(levels.len()), r, levels, alts })
     }
 
     /// The report with the analytic sweep (microseconds): what the page shows while the levels are simulated.
     #[must_use]
     pub fn analytic(&self) -> Report {
-        build_report(&self.r, analytic_sweep(&self.r), &|x| analytic_level(&self.r, x), false)
+        build_report(&self.r, analytic_sweep(&self.r), &|x| analytic_level(&self.r, x), &analytic_operating)
     }
 
-    /// Simulates the next level; whether every level is done.
+    /// Simulates the next level (the scenario's, then its fleet alternatives'); whether every level is done.
     pub fn step(&mut self) -> bool {
         if let Some(&x) = self.levels.get(self.sweep.len()) {
             self.sweep.push(simulate_level(&self.r, x));
+        } else if let Some((a, levels, sweep)) = self.alts.iter_mut().find(|(_, l, s)| s.len() < l.len()) {
+            sweep.push(simulate_level(a, levels[sweep.len()]));
         }
         self.done()
     }
@@ -127,28 +134,44 @@ impl Staged {
     /// Whether every level is simulated.
     #[must_use]
     pub fn done(&self) -> bool {
-        self.sweep.len() >= self.levels.len()
+        let (k, n) = self.progress();
+        k >= n
     }
 
     /// Levels simulated and levels in all.
     #[must_use]
     pub fn progress(&self) -> (usize, usize) {
-        (self.sweep.len(), self.levels.len())
+        let alts = self.alts.iter().fold((0, 0), |(k, n), (_, l, s)| (k + s.len(), n + l.len()));
+        (self.sweep.len() + alts.0, self.levels.len() + alts.1)
     }
 
     /// Simulates what is left and builds the report (with the capacity search, fleet, energy and cost).
     #[must_use]
     pub fn finish(mut self) -> Report {
         while !self.step() {}
-        let r = &self.r;
-        build_report(r, self.sweep, &|x| simulate_level(r, x), true)
+        let (r, alts) = (&self.r, &self.alts);
+        // The fleet asks for the alternatives `Staged::new` prepared (the same neighbour device counts).
+        let alt_op = |a: &Resolved| {
+            let devices = a.deployment.hardware.devices;
+            alts.iter().find(|(x, _, _)| x.deployment.hardware.devices == devices).and_then(|(x, _, sweep)| simulated_operating(x, sweep))
+        };
+        build_report(r, self.sweep, &|x| simulate_level(r, x), &alt_op)
     }
+}
+
+/// The scenarios of the fleet's alternatives (none without a fleet).
+fn fleet_alternatives(r: &Resolved) -> Vec<Resolved> {
+    if r.fleet.is_none() {
+        return Vec::new();
+    }
+    let (prev, next) = fleet::neighbour_devices(r);
+    [prev, next].into_iter().flatten().map(|k| fleet::alternative(r, k)).collect()
 }
 
 /// Evaluates a resolved scenario (simulated sweep).
 #[must_use]
 pub fn evaluate_resolved(r: &Resolved) -> Report {
-    build_report(r, simulated_sweep(r), &|x| simulate_level(r, x), true)
+    build_report(r, simulated_sweep(r), &|x| simulate_level(r, x), &|a| simulated_operating(a, &simulated_sweep(a)))
 }
 
 /// The simulated sweep alone, without the capacity search, fleet, energy or cost: for callers that need only
@@ -158,9 +181,14 @@ pub fn sweep_levels(r: &Resolved) -> Vec<LoadPoint> {
     simulated_sweep(r)
 }
 
-/// `level` evaluates one more load level with the sweep's settings (the capacity search uses it); `simulated`
-/// says whether the levels are simulated (the fleet's alternatives are then scaled from analytic estimates).
-pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f64) -> LoadPoint, simulated: bool) -> Report {
+/// `level` evaluates one more load level with the sweep's settings (the capacity search uses it); `alt_op` the
+/// operating level of a fleet alternative the same way (the sweep's kind: analytic or simulated).
+pub(super) fn build_report(
+    r: &Resolved,
+    sweep: Vec<LoadPoint>,
+    level: &dyn Fn(f64) -> LoadPoint,
+    alt_op: &dyn Fn(&Resolved) -> Option<LoadPoint>,
+) -> Report {
     let d = &r.deployment;
     let w = &r.workload;
     let ss = single_stream(d, w);
@@ -220,7 +248,7 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
     };
     let hardware_label = format!("{}{}", if d.hardware.devices > 1 { format!("{} × ", d.hardware.devices) } else { String::new() }, d.hardware.name);
     let fleet = match (&r.fleet, &op, &cap_point) {
-        (Some(f), Some((m, p)), Some(c)) => fleet::size(r, f, (m, p), c, &hardware_label, simulated, &mut warnings),
+        (Some(f), Some((m, p)), Some(c)) => fleet::size(r, f, (m, p), c, &hardware_label, alt_op, &mut warnings),
         (Some(_), _, _) if mem.fits => {
             warnings.push(Warning::new(WarningKind::Fleet, "fleet: no load meets the target, so no fleet can be sized"));
             None
@@ -228,9 +256,15 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
         _ => None,
     };
     let cost = match (&r.cost, &op) {
-        (Some(c), Some((m, _))) => {
-            cost::cost(c, d.hardware.devices, energy.as_ref(), m.system_tps, peak.system_tps, fleet.as_ref().map(|f| f.replicas), &mut warnings)
-        }
+        (Some(c), Some((m, _))) => cost::cost(
+            c,
+            d.hardware.devices,
+            energy.as_ref(),
+            m.system_tps,
+            peak.system_tps,
+            fleet.as_ref().map(|f| (f.replicas, f.spare_replicas)),
+            &mut warnings,
+        ),
         _ => None,
     };
     let verdict = verdict(r, &ss, &mem, operating_point.as_ref(), &peak, &sweep, capacity.as_ref(), op.as_ref().map(|(_, p)| p));

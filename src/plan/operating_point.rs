@@ -45,11 +45,18 @@ pub(crate) fn capacity_and_operating(
     (None, Some(sweep[i].clone()), Some((marker(&p, pct), p)))
 }
 
-/// The analytic model's operating level for a resolved scenario (the fleet's alternatives use it).
+/// The analytic model's operating level for a resolved scenario (an analytic report's fleet alternatives).
 pub(crate) fn analytic_operating(r: &Resolved) -> Option<LoadPoint> {
-    let sweep = analytic_sweep(r);
-    let mem = memory(&r.deployment, &r.workload);
-    capacity_and_operating(r, &sweep, &mem, &|x| analytic_level(r, x)).2.map(|(_, p)| p)
+    operating_of(r, &analytic_sweep(r), &|x| analytic_level(r, x))
+}
+
+/// The simulated operating level of `r` from its simulated `sweep` (a simulated report's fleet alternatives).
+pub(crate) fn simulated_operating(r: &Resolved, sweep: &[LoadPoint]) -> Option<LoadPoint> {
+    operating_of(r, sweep, &|x| simulate_level(r, x))
+}
+
+fn operating_of(r: &Resolved, sweep: &[LoadPoint], level: &dyn Fn(f64) -> LoadPoint) -> Option<LoadPoint> {
+    capacity_and_operating(r, sweep, &memory(&r.deployment, &r.workload), level).2.map(|(_, p)| p)
 }
 
 /// The operating point: `fraction` of the last (peak usable) level's load — users or requests/s, the unit the

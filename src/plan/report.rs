@@ -320,7 +320,8 @@ pub struct Cost {
     pub devices_per_hour: Option<f64>,
     pub electricity_per_hour: Option<f64>,
     pub at_peak: CostFigures,
-    /// The whole fleet for one hour (every replica, spares included, priced at the operating point).
+    /// The whole fleet for one hour: the serving replicas at the operating point, the spares idle (devices paid,
+    /// power at the idle floor).
     pub fleet_per_hour: Option<f64>,
 }
 

@@ -67,7 +67,10 @@ pub fn Charts(
     let viewport = RwSignal::new(window_width());
     let handle = window_event_listener(leptos::ev::resize, move |_| viewport.set(window_width()));
     on_cleanup(move || handle.remove());
+    // One block, so the sticky load control (wide screens) shows only while the charts are in the window, not over
+    // the headline cards above them.
     view! {
+        <div class="chart-block">
         <div class="charts">
             {figure("chart", (
                 "Per-user and system tokens/s against concurrency (per user above, system below)",
@@ -91,6 +94,7 @@ pub fn Charts(
             <input type="range" id="scrub" min="0" step="1" max=move || levels().saturating_sub(1) prop:value=move || picked.with(|p| p.as_ref().map_or(0, |p| p.0))
                 aria-valuetext=move || picked.with(|p| p.as_ref().map(|p| p.1.load_text.clone())) on:input=slide />
             <p class="scrub-card" id="scrub-card" aria-live="polite">{move || picked.with(|p| p.as_ref().map(|p| p.1.text.clone()))}</p>
+        </div>
         </div>
     }
 }

@@ -67,10 +67,16 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "In one line:",
             format!(
-                "at {} each reader gets {} tok/s, {} tok/s in total — the operating point, where this page suggests running one server.",
+                "at {} each reader gets {} tok/s, {} tok/s in total — the operating point, where this page suggests running one server.{}",
                 load(o.concurrency, o.request_rate),
                 fmt(o.per_user_tps),
-                fmt(o.system_tps)
+                fmt(o.system_tps),
+                // The slider steps over the simulated levels; the operating point is resolved between them.
+                if load(o.concurrency, o.request_rate) == at {
+                    String::new()
+                } else {
+                    format!(" Below: the simulated level picked on the charts, {at}.")
+                }
             ),
         ));
     }
@@ -90,15 +96,24 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
             fmt(l.system_tps)
         ),
     ));
-    if let (Some(a), Some(b)) = (r.sweep.first(), r.sweep.iter().rev().find(|l| !l.saturated)) {
+    let ok = || r.sweep.iter().filter(|l| !l.saturated);
+    if let (Some(a), Some(b)) = (r.sweep.first(), ok().next_back()) {
+        // System TPS up to its highest level, and what follows it when it falls again (a full KV cache).
+        let top = ok().fold(a, |m, l| if l.system_tps > m.system_tps { l } else { m });
+        let after = if b.system_tps < top.system_tps {
+            let why = if b.preemptions > 0 { ": the KV cache is full and the engine preempts sequences" } else { "" };
+            format!(", then {} at {}{why}", fmt(b.system_tps), load(b.concurrency, b.request_rate))
+        } else {
+            String::new()
+        };
         v.push((
             "Why one falls while the other rises:",
             format!(
-                "the engine decodes every running sequence in one step, so the batch shares each step and the weights are read once for all of them — more users, more tokens per step (system {} → {} tok/s from {} to {}). But a step grows with the batch (more KV cache to read, more arithmetic), so each user waits longer between tokens (per user {} → {} tok/s).",
+                "the engine decodes every running sequence in one step, so the batch shares each step and the weights are read once for all of them — more users, more tokens per step (system {} → {} tok/s from {} to {}{after}). But a step grows with the batch (more KV cache to read, more arithmetic), so each user waits longer between tokens (per user {} → {} tok/s).",
                 fmt(a.system_tps),
-                fmt(b.system_tps),
+                fmt(top.system_tps),
                 load(a.concurrency, a.request_rate),
-                load(b.concurrency, b.request_rate),
+                load(top.concurrency, top.request_rate),
                 fmt(a.per_user_tps),
                 fmt(b.per_user_tps)
             ),
@@ -182,13 +197,13 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "The roofline",
             format!(
-                "(last chart) says why: past {:.0} FLOPs per byte read (the hardware's ridge; {ridge:.0} for this engine, where its dashed roof bends) arithmetic, not memory, is the limit. Decode alone at {at} does {:.0} per byte, {}; a {:.0}-token prefill chunk does {:.0}, {}. A step carries both, so its bound (the table's) can differ from decode's.",
+                "(last chart) says why: past {:.0} FLOPs per byte read (the hardware's ridge; {ridge:.0} for this engine, where its dashed roof bends) arithmetic, not memory, is the limit. A {:.0}-token prefill chunk does {:.0}, {}. Decode at {at} does {:.0} over its whole step ({}), but its weight matmuls do 2 FLOPs per weight per sequence and attention about 1 per KV byte: the bound above weighs each by its time (and steps carry prompts too), so it can differ.",
                 f.ridge,
-                d.intensity,
-                side(d.intensity, ridge),
                 p.tokens,
                 p.intensity,
-                side(p.intensity, ridge)
+                side(p.intensity, ridge),
+                d.intensity,
+                side(d.intensity, ridge)
             ),
         ));
     }

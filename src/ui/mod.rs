@@ -263,7 +263,7 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
             <NumField label="Interconnect per device (each direction)" unit="GB/s" field="hardware.interconnect_gbps" value=inputs.interconnect
                 placeholder=Signal::derive(move || hw().map_or("32 (PCIe 4 x16)".into(), |h| format!("{}", h.interconnect_gbps))) error />
             <SelectField label="Multi-device split" field="hardware.parallelism" value=inputs.parallelism options=vec![
-                (String::new(), "The engine's default (llama.cpp: layer split; others: tensor)".to_string()),
+                (String::new(), "Default: tensor (llama.cpp: layer split)".to_string()),
                 ("tensor".to_string(), "Tensor parallel (bandwidth adds)".to_string()),
                 ("layer-split".to_string(), "Layer split, llama.cpp (memory adds, speed does not)".to_string()),
                 ("pipeline".to_string(), "Pipeline, serving engine (batch throughput adds)".to_string()),

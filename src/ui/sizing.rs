@@ -178,7 +178,10 @@ fn cost_card(r: &Report) -> Card {
     let fleet = k.fleet_per_hour.map(|f| format!(" The fleet: {cur}{} per hour.", money(f)));
     c.big = Some((format!("{cur}{}", money(k.per_million_output_tokens)), " per million output tokens".into()));
     c.sentence = format!("{cur}{} per server-hour ({}).{}", money(k.per_hour), parts.join(" + "), fleet.unwrap_or_default());
-    c.note = format!("At the operating point; at the peak {cur}{} per million.", money(k.at_peak.per_million_output_tokens));
+    c.note = format!(
+        "At the operating point; {cur}{} per million at the peak throughput (latency aside): a floor, not a quote.",
+        money(k.at_peak.per_million_output_tokens)
+    );
     c
 }
 
