@@ -36,7 +36,7 @@
 //! layer of 15–23 small kernels costs 70–110 µs whatever it reads, which took SGLang's Qwen3-235B-A22B and
 //! DeepSeek-R1 on 8 × B200 at one user from 4.8 and 3.7 ms per token to 8.9 and 8.3 (measured 10.1 and 9.2),
 //! while gpt-oss-120b's fused path went from 2.0 to 4.0 (measured 2.31). The band under load for MoE models says
-//! what is left (±161 %, `plan::band`, with vLLM 0.8.4's DeepSeek-R1 on 8 × H200 at 1k–30k-token prompts held out within 10–13 %; ±175 % before those runs; ±173 % before prompt steps paid their eager launch chain; ±179 % before the serving engines' per-sequence cost; ±286 % until the runs that release every request at once were simulated
+//! what is left (±143 %, `plan::band`; ±161 % before vLLM's reserve followed its profile run, with vLLM 0.8.4's DeepSeek-R1 on 8 × H200 at 1k–30k-token prompts held out within 10–13 %; ±175 % before those runs; ±173 % before prompt steps paid their eager launch chain; ±179 % before the serving engines' per-sequence cost; ±286 % until the runs that release every request at once were simulated
 //! as such, 2026-12: their throughput had been scored against the steady state at the fullest batch).
 //!
 //! **Known misses at large batches** (the all-at-once runs, 1,000 ShareGPT prompts at t = 0, in-sample): on A100s
@@ -44,10 +44,12 @@
 //! P50; 87 vs 91 ms TPOT P50); on one H100 gpt-oss-120b is decoded at a batch about twice too large (TPOT 87 ms
 //! predicted vs 48, TTFT 6.3 s vs 26 s). The cause is memory, not kernels: vLLM reports "Model loading took
 //! 64.38 GiB" for this model on one H100 (vLLM issue #33155). Its BF16 attention, embeddings and head are counted
-//! since 2026-12 (`super::quant::dense_part_bits`: 57.8 → 59.9 GiB, KV space 13.6 → 11.4 GB); what is not is
-//! vLLM's padding of the MXFP4 expert matrices (hidden 2,880 → 3,072) and a profile-run reserve that grows with
-//! the sequences it may run (the sampler's logits over a 201k vocabulary), which leave the real engine a few GiB
-//! for KV (logs at 0.9 utilisation show 1.7 GiB or less, vLLM issues #23278, #27508). Big MoE models on 8 Hopper GPUs at batches of ~1,000
+//! since 2026-12 (`super::quant::dense_part_bits`: 57.8 → 59.9 GiB, KV space 13.6 → 11.4 GB), and vLLM's
+//! profile-run reserve since 2026-12-04 (`presets::engines::vllm_reserve_gib`: the sampler's logits over 1,024 ×
+//! 201k vocabulary entries, 7.4 GiB instead of a flat 1.5: KV space 11.4 → 5.1 GB); what is not is vLLM's padding
+//! of the MXFP4 expert matrices (hidden 2,880 → 3,072; "Model loading took 65.97 GiB" against the 59.9 counted),
+//! which leaves the real engine less still (logs at 0.9 utilisation show 1.7 GiB or less, vLLM issues #23278,
+//! #27508). Big MoE models on 8 Hopper GPUs at batches of ~1,000
 //! (DeepSeek-R1 on H200, Qwen3-235B on H100) decode 1.5–2.5 × slower than modelled while their throughput is
 //! within 15–50 %: the step at hundreds of sequences is longer than the bytes and FLOPs say, at 30+ tokens per
 //! expert, where the cookbook's runs at 16–64 users on B200 are 20–35 % faster than modelled — one flat

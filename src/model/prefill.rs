@@ -13,7 +13,7 @@
 //! **What the data says about long prompts**: prefill is the weakest single-stream figure (llama-bench ppN: 22 %
 //! median, 62 % p90 in-sample) and looks power-limited on big GPUs (achieved FLOP/s fall with prompt length
 //! while the roofline keeps them flat). On serving engines the compute efficiency is one *effective* figure per
-//! generation fitted on served runs (Hopper 0.26 beside a cost per running sequence, `presets::engines::served_compute`; generations without served runs take it by machine balance): it absorbs tensor-parallel
+//! generation fitted on served runs (Hopper 0.33 beside a cost per running sequence, `presets::engines::served_compute`; generations without served runs take it by machine balance): it absorbs tensor-parallel
 //! and MoE losses of the deployments it was fitted on, so a single GPU prefilling long dense prompts is predicted
 //! too slow — a closed loop of 32 users with 1024-token prompts on one H100 (the AIPerf sample in
 //! `tests/samples`) measures TTFT P99 689 ms where the model's first wave takes 1.4–1.8 s, i.e. 32 k prompt

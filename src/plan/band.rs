@@ -42,16 +42,16 @@ pub const SINGLE_UNVALIDATED: BandClass = BandClass {
 pub const LOAD_DENSE: BandClass = BandClass {
     name: "dense models",
     rows: 296,
-    p90_pct: 55.0,
-    basis: "leave-one-source-out: batched throughput of dense models (203 rows, 39.6 %) and output tok/s of served runs on current engines (93 runs, 53.6 %)",
+    p90_pct: 49.0,
+    basis: "leave-one-source-out: batched throughput of dense models (203 rows, 37.7 %) and output tok/s of served runs on current engines (93 runs, 48.2 %)",
 };
 
 /// Under load, mixture-of-experts models.
 pub const LOAD_MOE: BandClass = BandClass {
     name: "mixture-of-experts models",
     rows: 172,
-    p90_pct: 161.0,
-    basis: "leave-one-source-out: batched throughput of MoE models (45 rows, 39.9 %) and output tok/s of served runs on current engines (127 runs, 160.4 %: immature MoE paths of some engine releases, DP attention and MoE kernels at small token counts are not modelled)",
+    p90_pct: 143.0,
+    basis: "leave-one-source-out: batched throughput of MoE models (45 rows, 40.7 %) and output tok/s of served runs on current engines (127 runs, 142.7 %: immature MoE paths of some engine releases, DP attention and MoE kernels at small token counts are not modelled)",
 };
 
 /// Every class, for the accuracy table.

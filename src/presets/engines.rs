@@ -13,7 +13,7 @@
 //!
 //! **GPU generation, back end and software era** are classes of their own, each fitted where data exists:
 //! - generation (`hardware.architecture`): TensorRT-LLM's compute efficiency Hopper 0.47 / Blackwell 0.28 and
-//!   vLLM/SGLang's served compute Ampere 0.58 / Hopper 0.26 with a cost per running sequence ([`trtllm_compute`], [`served_compute`], [`SEQUENCE_OVERHEAD_US`]: H100 has
+//!   vLLM/SGLang's served compute Ampere 0.58 / Hopper 0.33 with a cost per running sequence ([`trtllm_compute`], [`served_compute`], [`SEQUENCE_OVERHEAD_US`]: H100 has
 //!   3.2 × A100's tensor peak but 1.6 × its bandwidth and 1.75 × its power, and served runs gain only
 //!   1.3–1.6 ×); generations without served runs (Ada, Blackwell, CDNA, …) take the fitted generation of their
 //!   machine balance, FLOP per byte ([`served_reference`]; the finite IOG runs on one RTX 4090 say Ada's is
@@ -197,6 +197,53 @@ pub fn vllm_batch_defaults(memory_gib: f64, device_name: &str) -> (u32, u32) {
     }
 }
 
+/// Bytes per element of the `rows × vocabulary` logits that vLLM's profile run holds at its sampler's peak.
+/// PyTorch's own top-k/top-p path sorts fp32 logits beside their bf16 copy: 2 + 4 (logits) + 4 + 8 (sorted
+/// values and int64 indices) + 8 (the sort's int64 iota) + 12 (cub's alternate key/value buffers) = 38 B
+/// (`vllm/v1/sample/ops/topk_topp_sampler.py` `apply_top_k_top_p`; PyTorch `SortStable.cu`; the 12 B buffer is the
+/// "Tried to allocate 1.74 GiB" of 1024 × 151,936 in vLLM issue #15105). FlashInfer's sampler needs about 14 B
+/// (the official container images up to 0.11.0 ship it), but it is opt-in from 0.11.1 and absent from a plain
+/// package install, so the default is the PyTorch path.
+pub const VLLM_SAMPLER_BYTES: f64 = 38.0;
+
+/// vLLM's memory per device outside the weights and the KV cache, GiB (the V1 engine, 0.9–0.11): the KV cache
+/// gets `gpu_memory_utilization × memory − weights − peak activation − non-torch increase`, all measured by a
+/// profile run (`gpu_worker.py` `determine_available_memory`). The profile runs one forward pass of
+/// `max_num_batched_tokens` tokens and then the sampler over `min(max_num_seqs, max_num_batched_tokens)` rows of
+/// logits over the **full** vocabulary (all-gathered on every tensor-parallel rank), one after the other, so the
+/// peak is the larger of:
+///
+/// - sampler: rows × vocabulary × [`VLLM_SAMPLER_BYTES`] + the step's hidden states (tokens × hidden × 2 B);
+/// - forward: tokens × 2 B × (3 × MLP width ÷ TP + 4 × hidden) (gate/up output, activation, residual and norm
+///   buffers of one layer; the MLP width, or top-k experts' width for MoE, is taken from the active parameters
+///   per layer less attention);
+///
+/// plus the non-torch increase (NCCL and custom all-reduce buffers): 0.05 GiB on one device, about 0.6 with tensor
+/// parallelism (0.2–1.9 logged). CUDA graphs, the CUDA context and (from 0.11) NCCL's start-up buffers come out of
+/// the `1 − gpu_memory_utilization` headroom, not the KV cache. On nine logged launches (vLLM 0.9.2–0.11.0 on H100,
+/// H200, A100, L40S and a 24 GiB card, one to four devices, dense, MoE and multimodal; vLLM issues #23278, #27508,
+/// #25970 and launch logs) this gives the logged reserve within 0.2 GiB in eight; the ninth ran speculative
+/// decoding (a second full-vocabulary tensor, not modelled). At the H100 defaults (1,024 rows) the sampler alone
+/// holds 7.3 GiB for gpt-oss's 201k vocabulary, 5.5 for Qwen's 152k, 4.7 for Llama-3's 128k: gpt-oss-120b on one
+/// H100 logs "Available KV cache memory: -2.14 GiB" (#23278) where a flat 1.5 GiB reserve left 11 GB. Until
+/// 2026-12 the reserve was that flat 1.5 GiB. vLLM 0.8 also counts the CUDA context (≈ 0.5 GiB more), later
+/// releases profile CUDA-graph memory too (from 0.21): neither is modelled.
+#[must_use]
+pub fn vllm_reserve_gib(m: &crate::model::llm::ModelShape, tp: f64, max_batch: u32, max_batched_tokens: u32) -> f64 {
+    let tokens = f64::from(max_batched_tokens);
+    let rows = f64::from(max_batch.min(max_batched_tokens));
+    let h = f64::from(m.hidden);
+    let sampler = rows * f64::from(m.vocab) * VLLM_SAMPLER_BYTES + tokens * h * 2.0;
+    // The MLP width from the active parameters per layer: less the embedding and the head, less attention.
+    let embeddings = f64::from(m.vocab) * h * if m.tied_embeddings { 1.0 } else { 2.0 };
+    let per_layer = (m.active_params_b * 1e9 - embeddings).max(0.0) / f64::from(m.layers.max(1));
+    let attention = 2.0 * h * f64::from(m.attention_heads * m.head_dim) + 2.0 * h * f64::from(m.kv_heads * m.head_dim);
+    let width = ((per_layer - attention) / (3.0 * h)).max(0.0);
+    let forward = tokens * 2.0 * (3.0 * width / tp.max(1.0) + 4.0 * h);
+    let non_torch = if tp > 1.0 { 0.6 } else { 0.05 };
+    non_torch + sampler.max(forward) / crate::model::units::GIB
+}
+
 /// vLLM's and SGLang's compute efficiency by generation, fitted on served runs of current releases
 /// (tests/data/serving.csv: vLLM and SGLang dense and MoE runs on A100 and H100/H200, with the other generations'
 /// devices their balance sends there; `tests/fit.rs`; serving_new.csv's RTX 4090 runs are open-loop, whose
@@ -224,6 +271,12 @@ pub fn vllm_batch_defaults(memory_gib: f64, device_name: &str) -> (u32, u32) {
 /// 403; ree2raz/inference-bench, vLLM 0.8.5, Qwen2.5-7B, closed loop at 1–64 users) at Hopper's value comes within
 /// 1–3 % of its throughput at 1 and 4 users and its TPOT P50 within 4 % up to 16 users (8 and 16 % under at 32 and
 /// 64) — but its short prompts test decode far more than compute. The RTX 4090 below stays a question of one source.
+///
+/// **Part of the disagreement was memory (2026-12-04).** With vLLM's reserve following its profile run
+/// ([`vllm_reserve_gib`]: 4.7–7.4 GiB on an H100 at vLLM's defaults, not a flat 1.5), GPUStack's one-H100 gpt-oss-120b
+/// and Qwen3-32B runs no longer decode at batches their KV cache cannot hold (gpt-oss-120b had 11 GB of KV in the
+/// model where vLLM logs 1.7 GiB or less), and the pooled Hopper fit moves 0.26 → 0.33 over 44 informative runs.
+/// Held out, GPUStack's output tok/s comes within 20.6 % median (ratio 1.06), against 34.0 % (1.30) before.
 ///
 /// **The RTX 4090 looks faster than Ampere's share (found 2026-12-03, not adopted).** IOG's vLLM 0.8.5 runs on one
 /// RTX 4090 (Llama-3.1-8B, ShareGPT, 200 requests at 1–32 req/s, open loop) are the only served Ada runs; at
@@ -272,8 +325,10 @@ pub const SERVED_BALANCE_SPLIT: f64 = 210.0;
 pub const SERVED_COMPUTE_AMPERE: f64 = 0.58;
 /// See [`served_compute`]. 0.30 until the per-sequence cost ([`SEQUENCE_OVERHEAD_US`]) took its share of the
 /// large batches' time. The pooled fit of 2026-12-03 (45 informative runs of every Hopper-class device) gives 0.27;
-/// 0.26 is kept within the fit test's 0.02, since moving it would move the fits that depend on it (front ends, CV).
-pub const SERVED_COMPUTE_HOPPER: f64 = 0.26;
+/// 0.26 was kept within the fit test's 0.02, since moving it would move the fits that depend on it (front ends, CV).
+/// 0.33 since vLLM's reserve follows its profile run ([`vllm_reserve_gib`]): GPUStack's one-H100 gpt-oss-120b and
+/// Qwen3-32B runs had run at batches their KV cache could not hold, and the fit had slowed the compute to match.
+pub const SERVED_COMPUTE_HOPPER: f64 = 0.33;
 
 /// Per running sequence and step, µs, of the Python serving engines (vLLM, SGLang): what a decode step costs for
 /// each sequence beyond the bytes and FLOPs the roofline counts — the scheduler's bookkeeping, building the step's

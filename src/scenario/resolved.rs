@@ -197,7 +197,8 @@ impl Resolved {
 
 impl Resolved {
     /// Fills a missing device memory (enough for the weights, 20 % headroom and 8 GiB, stated as a default) and
-    /// then the default reserve (the engine's, at most a tenth of the memory); an explicit reserve must leave
+    /// then the default reserve (vLLM: its profile run's, `presets::engines::vllm_reserve_gib`; other engines: the
+    /// preset's, at most a tenth of the memory); an explicit reserve must leave
     /// memory over.
     pub(crate) fn settle_memory(&mut self, explicit_reserve: bool) -> Result<(), ScenarioError> {
         let hw = &mut self.deployment.hardware;
@@ -214,6 +215,16 @@ impl Resolved {
                     format!("{} GiB leaves nothing of the {} GiB per device", e.reserve_gb, hw.memory_gb),
                 ));
             }
+        } else if e.kind == crate::model::engine::EngineKind::Vllm {
+            // vLLM's profile run decides it: the sampler's logits over the vocabulary, or one step's activations.
+            let tp = hw.parallel_devices();
+            e.reserve_gb = crate::presets::engines::vllm_reserve_gib(&self.deployment.model, tp, e.max_batch, e.max_batched_tokens);
+            self.defaults_used.push(format!(
+                "engine.reserve_gb: {:.2} GiB per device (vLLM's profile run: the sampler over {} × {} logits, or one step's activations)",
+                e.reserve_gb,
+                e.max_batch.min(e.max_batched_tokens),
+                self.deployment.model.vocab
+            ));
         } else {
             e.reserve_gb = e.reserve_gb.min(hw.memory_gb * 0.1);
         }

@@ -309,7 +309,7 @@ pub fn served_reference_of(hardware_key: &str) -> tps_planner::model::hardware::
 /// per-sequence cost in the model, so their prior is the flat efficiency that folds it in — as the defaults were
 /// until 2026-12 (with the split efficiency, 0.26 on Hopper, TensorRT-LLM's offline rows at batches up to 2,048
 /// held out went 20.2 / 40.6 → 21.5 / 46.2 %; with vLLM's per-sequence cost too, 30.3 / 52.8 %).
-pub const FLAT_SERVED_COMPUTE: (f64, f64) = (0.48, 0.30);
+pub const FLAT_SERVED_COMPUTE: (f64, f64) = (0.45, 0.32);
 
 /// [`FLAT_SERVED_COMPUTE`] of a served reference generation ([`served_reference_of`]).
 pub fn flat_served_compute(reference: tps_planner::model::hardware::Architecture) -> f64 {
