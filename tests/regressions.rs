@@ -242,3 +242,29 @@ fn a_fleet_alternative_is_the_scenario_at_that_device_count() {
     let whole = serde_json::to_string(&plan::evaluate_with(&s, &[]).unwrap()).unwrap();
     assert_eq!(serde_json::to_string(&staged.finish()).unwrap(), whole);
 }
+
+#[test]
+fn vllm_reserve_follows_its_profile_run_and_says_how_to_free_it() {
+    // gpt-oss-120b on one H100: vLLM logs 1.7 GiB of KV cache or less (issues #23278, #27508), where a flat 1.5 GiB
+    // reserve left the model 11.4 GB. At vLLM's defaults (1,024 sequences) its sampler's profile run keeps 7.4 GiB.
+    let eval = |extra: &str| {
+        plan::evaluate(&scenario(&format!(
+            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"gpt-oss-120b"}},"engine":{{"preset":"vllm"{extra}}},"workload":{{"load":{{"concurrency":[8]}},"requests":40}}}}"#
+        )))
+        .unwrap()
+    };
+    let r = eval("");
+    assert!(r.memory.kv_budget_gb > 3.0 && r.memory.kv_budget_gb < 7.0, "KV space {} GB", r.memory.kv_budget_gb);
+    assert!(r.warnings.iter().any(|w| w.message.contains("--max-num-seqs")), "{:?}", r.warnings);
+    // Fewer sequences: the sampler's rows shrink, the KV cache gets the memory, and no warning.
+    let small = eval(r#","max_batch":64"#);
+    assert!(small.memory.kv_budget_gb > r.memory.kv_budget_gb + 6.0, "{} vs {}", small.memory.kv_budget_gb, r.memory.kv_budget_gb);
+    assert!(!small.warnings.iter().any(|w| w.message.contains("--max-num-seqs")), "{:?}", small.warnings);
+    // A reserve the user sets is theirs, and no warning second-guesses it.
+    let set = eval(r#","reserve_gb":3"#);
+    assert!((set.memory.kv_budget_gb - r.memory.kv_budget_gb - 4.38 * 1.073_741_824).abs() < 0.1, "{}", set.memory.kv_budget_gb);
+    assert!(!set.warnings.iter().any(|w| w.message.contains("--max-num-seqs")));
+    // Llama-3.1-8B on one H100 keeps 4.7 GiB but has 56 GB of KV: nothing to say.
+    let l = plan::evaluate(&scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"load":{"concurrency":[8]},"requests":40}}"#)).unwrap();
+    assert!(!l.warnings.iter().any(|w| w.message.contains("--max-num-seqs")));
+}

@@ -100,7 +100,7 @@ fn does_not_fit(d: &Deployment, ctx: f64) -> Option<String> {
                 String::new()
             },
             d.engine.memory_utilization * 100.0,
-            crate::model::units::fmt_num(d.engine.reserve_gb),
+            crate::model::units::fmt_num((d.engine.reserve_gb * 100.0).round() / 100.0),
         ));
     }
     (d.max_sequences(ctx) < 1.0).then(|| {

@@ -21,7 +21,8 @@
 //! - `max_batched_tokens`: token budget of one step (vLLM `max_num_batched_tokens`, llama.cpp `-ub`); prefill is
 //!   processed in chunks of this size.
 //! - `memory_utilization`: share of device memory the engine may use (vLLM `gpu_memory_utilization` 0.9).
-//! - `reserve_gb`: per device, memory kept outside weights and KV (activations, CUDA graphs, context).
+//! - `reserve_gb`: per device, memory kept outside weights and KV (activations, runtime buffers; vLLM's is its
+//!   profile run's peak, `presets::engines::vllm_reserve_gib`, its CUDA graphs and context come out of the headroom).
 //!
 //! Defaults per engine and hardware kind are in [`crate::presets::engines`], fitted on the published
 //! measurements in `tests/data` by `tests/fit.rs`.

@@ -14,8 +14,8 @@
 //! `2·(kv_lora_rank + rope_dim)`-ish, taken here as `heads × (2·(r + ρ) + 2·r) × c`.
 //!
 //! Capacity: `usable = devices × memory × memory_utilization − weights − reserve`; the number of sequences
-//! that fit at context `c` is `usable ÷ bytes(c)`. The reserve covers activations, CUDA graphs and the runtime
-//! (engines leave 1–3 GB per device outside the KV pool).
+//! that fit at context `c` is `usable ÷ bytes(c)`. The reserve covers activations and the runtime (vLLM's follows
+//! its profile run: 0.5–7.4 GiB per device, `presets::engines::vllm_reserve_gib`).
 
 use super::llm::{Attention, ModelShape};
 
@@ -57,6 +57,16 @@ pub fn bytes_for_context(m: &ModelShape, kv_elem_bytes: f64, ctx: f64) -> f64 {
 }
 
 /// Attention FLOPs to produce one token at context `ctx` (all layers).
+///
+/// Multi-head latent attention is counted in its absorbed form (FlashMLA's decode: queries against the 576-wide
+/// latent, 2,176 FLOPs per head and context token for DeepSeek-V3) for prompts too, although vLLM and SGLang
+/// prefill it decompressed (keys of 128 + 64 and values of 128 per head: 640 FLOPs). Tried 2026-12-04 and not
+/// kept: counted decompressed, vLLM 0.8.4's DeepSeek-R1 on 8 × H200 with 1k–30k-token prompts (simon-mo/vLLM-Benchmark,
+/// Michaelvll/llm-ie-benchmarks) went from TTFT within 10 % (median ratio 0.91) to twice too fast (0.53), output
+/// tok/s 11.6 → 31.2 % off, and the served table held out: output 15.6 → 17.0 %, TTFT 49.5 / 45.4 / 52.4 → 49.7 /
+/// 47.2 / 55.6 %. Those long prefills are slower than the GEMMs' efficiency says by about the factor the absorbed
+/// count adds: the attention kernels' own efficiency (FlashAttention over 192/128-wide heads in that release, at
+/// 15k tokens of mean context) is the suspect, and needs fitting apart before the count can be corrected.
 #[must_use]
 pub fn attention_flops_per_token(m: &ModelShape, ctx: f64) -> f64 {
     let ctx = ctx.max(0.0);

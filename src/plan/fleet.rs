@@ -138,8 +138,7 @@ pub fn neighbour_devices(r: &Resolved) -> (Option<u32>, Option<u32>) {
     }
     let n = r.deployment.hardware.devices;
     let ok = |k: u32| {
-        let mut d = r.deployment.clone();
-        d.hardware.devices = k;
+        let d = r.at_devices(k);
         let par = d.hardware.parallelism;
         (k == 1 || par != Parallelism::Tensor || d.model.attention_heads.is_multiple_of(k))
             && (!matches!(par, Parallelism::LayerSplit | Parallelism::Pipeline) || k <= d.model.layers)
@@ -154,16 +153,7 @@ pub fn neighbour_devices(r: &Resolved) -> (Option<u32>, Option<u32>) {
 #[must_use]
 pub fn alternative(r: &Resolved, devices: u32) -> Resolved {
     let mut alt = r.clone();
-    let reserve = |r: &Resolved| {
-        let (d, e) = (&r.deployment, &r.deployment.engine);
-        crate::presets::engines::vllm_reserve_gib(&d.model, d.hardware.parallel_devices(), e.max_batch, e.max_batched_tokens)
-    };
-    // vLLM's default reserve follows the tensor-parallel size (its all-reduce buffers); one the user set stays.
-    let default_reserve = alt.deployment.engine.kind == crate::model::engine::EngineKind::Vllm && alt.deployment.engine.reserve_gb == reserve(r);
-    alt.deployment.hardware.devices = devices;
-    if default_reserve {
-        alt.deployment.engine.reserve_gb = reserve(&alt);
-    }
+    alt.deployment = r.at_devices(devices);
     alt
 }
 

@@ -29,6 +29,8 @@ pub enum WarningKind {
     Fleet,
     /// The cost leaves a part out.
     Cost,
+    /// vLLM's profile run keeps more memory than a smaller `max_batch` would.
+    SamplerReserve,
 }
 
 /// One warning: its kind and the sentence shown.
@@ -73,13 +75,15 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
         warnings.push(Warning::new(
             WarningKind::DoesNotFit,
             format!(
-                "the weights ({:.1} GB) do not fit: {:.1} GB usable on {} × {:.1} GiB{}",
+                "the weights ({:.1} GB) do not fit: {:.1} GB usable on {} × {:.1} GiB after the engine keeps {:.1} GiB each{}",
                 mem.weights_gb,
-                (d.hardware.accelerator_memory_bytes() * d.engine.memory_utilization
+                ((d.hardware.accelerator_memory_bytes() * d.engine.memory_utilization
                     - d.engine.reserve_gb * crate::model::units::GIB * f64::from(d.hardware.devices))
-                    / 1e9,
+                    / 1e9)
+                    .max(0.0),
                 d.hardware.devices,
                 d.hardware.memory_gb,
+                d.engine.reserve_gb,
                 if d.hardware.accelerator_memory_fraction() < 1.0 {
                     format!(
                         " (Metal lets the GPU use {:.0} % of unified memory; beyond it the model pages and slows to a crawl)",
@@ -141,6 +145,27 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
             format!(
                 "tensor parallelism over {} devices needs the {} attention heads to divide evenly; engines refuse this split",
                 hw.devices, d.model.attention_heads
+            ),
+        ));
+    }
+    // vLLM sizes its sampler's profile run by max_num_seqs: at 1,024 sequences and a large vocabulary it can keep
+    // more memory per device than the KV cache gets (gpt-oss-120b on one H100: 7.4 GiB against 5.1 GB of KV).
+    let e = &d.engine;
+    let per_device = d.kv_budget_bytes() / f64::from(hw.devices);
+    if mem.fits
+        && e.kind == crate::model::engine::EngineKind::Vllm
+        && e.reserve_gb >= 2.0
+        && e.reserve_gb == crate::presets::engines::vllm_reserve_gib(&d.model, hw.parallel_devices(), e.max_batch, e.max_batched_tokens)
+        && e.reserve_gb * crate::model::units::GIB > 0.25 * per_device
+    {
+        warnings.push(Warning::new(
+            WarningKind::SamplerReserve,
+            format!(
+                "vLLM keeps {:.1} GiB per device for its sampler's profile run ({} sequences × {} vocabulary) beside {:.1} GB of KV cache: fewer max running sequences (--max-num-seqs) give most of it to the cache",
+                e.reserve_gb,
+                e.max_batch.min(e.max_batched_tokens),
+                d.model.vocab,
+                per_device / 1e9
             ),
         ));
     }

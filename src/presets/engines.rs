@@ -220,10 +220,14 @@ pub const VLLM_SAMPLER_BYTES: f64 = 38.0;
 ///
 /// plus the non-torch increase (NCCL and custom all-reduce buffers): 0.05 GiB on one device, about 0.6 with tensor
 /// parallelism (0.2–1.9 logged). CUDA graphs, the CUDA context and (from 0.11) NCCL's start-up buffers come out of
-/// the `1 − gpu_memory_utilization` headroom, not the KV cache. On nine logged launches (vLLM 0.9.2–0.11.0 on H100,
+/// the `1 − gpu_memory_utilization` headroom, not the KV cache. Of nine logged launches (vLLM 0.9.2–0.11.0 on H100,
 /// H200, A100, L40S and a 24 GiB card, one to four devices, dense, MoE and multimodal; vLLM issues #23278, #27508,
-/// #25970 and launch logs) this gives the logged reserve within 0.2 GiB in eight; the ninth ran speculative
-/// decoding (a second full-vocabulary tensor, not modelled). At the H100 defaults (1,024 rows) the sampler alone
+/// #25970 and launch logs) this gives five within 0.2 GiB; the tensor-parallel launches over NVLink logged 1.4–1.9
+/// GiB of NCCL buffers (up to 0.8 GiB over the fixed 0.6), one ran speculative decoding (a second full-vocabulary
+/// tensor, not modelled) and one FlashInfer's sampler (3.6 GiB less). With each launch's own non-torch memory and
+/// sampler the formula gives eight of nine within 0.2 GiB. The MLP width is estimated as if attention were
+/// multi-head (DeepSeek's latent attention has fewer weights, so its width comes out low), which matters only
+/// where one step's activations, not the sampler, set the peak. At the H100 defaults (1,024 rows) the sampler alone
 /// holds 7.3 GiB for gpt-oss's 201k vocabulary, 5.5 for Qwen's 152k, 4.7 for Llama-3's 128k: gpt-oss-120b on one
 /// H100 logs "Available KV cache memory: -2.14 GiB" (#23278) where a flat 1.5 GiB reserve left 11 GB. Until
 /// 2026-12 the reserve was that flat 1.5 GiB. vLLM 0.8 also counts the CUDA context (≈ 0.5 GiB more), later
@@ -431,6 +435,7 @@ pub const TRTLLM_REQUEST_OVERHEAD_MS: f64 = 25.0;
 /// All engines.
 pub const ENGINES: &[EnginePreset] = &[
     EnginePreset { id: "llama.cpp", name: "llama.cpp (llama-server / llama-bench)", max_batch: 4, max_batched_tokens: 512, memory_utilization: 1.0, reserve_gb: 0.5, source: super::cited("llama.cpp server defaults: -np 4 (auto), -ub 512; compute buffers ≈ 0.3 GiB for an 8B model at -ub 512 (the logits alone: 128k vocabulary × 512 × 4 B = 0.25 GiB) plus the backend context") },
+    // vLLM's reserve is computed from the model and the limits (`vllm_reserve_gib`); 1.5 is only this table's fallback.
     EnginePreset { id: "vllm", name: "vLLM", max_batch: 256, max_batched_tokens: 2048, memory_utilization: 0.9, reserve_gb: 1.5, source: super::cited("vLLM API server defaults: max_num_seqs 256, max_num_batched_tokens 2048 (1024 and 8192 on devices of at least 70 GiB other than A100: vllm_batch_defaults), gpu_memory_utilization 0.9") },
     EnginePreset { id: "sglang", name: "SGLang", max_batch: 1024, max_batched_tokens: 8192, memory_utilization: 0.88, reserve_gb: 1.0, source: super::cited("SGLang server args: chunked_prefill_size 8192, mem_fraction_static ≈ 0.88") },
     EnginePreset { id: "tensorrt-llm", name: "TensorRT-LLM", max_batch: 2048, max_batched_tokens: 8192, memory_utilization: 0.95, reserve_gb: 1.0, source: super::cited("trtllm-bench: max_batch_size 2048, max_num_tokens 8192; perf-overview runs use kv_cache_free_gpu_mem_fraction 0.95 (0.90 on OOM)") },

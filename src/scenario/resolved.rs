@@ -187,11 +187,24 @@ impl Resolved {
     #[must_use]
     pub fn pools(&self) -> Option<(Deployment, Deployment)> {
         let g = self.disaggregation?;
-        let mut pre = self.deployment.clone();
-        pre.hardware.devices = g.prefill_devices;
-        let mut dec = self.deployment.clone();
-        dec.hardware.devices = g.decode_devices;
-        Some((pre, dec))
+        Some((self.at_devices(g.prefill_devices), self.at_devices(g.decode_devices)))
+    }
+
+    /// The deployment on `devices` devices: vLLM's default reserve follows the tensor-parallel size (its
+    /// all-reduce buffers and one step's activations per device); a reserve the user set stays. (The default is
+    /// told apart by value: it is exactly what [`crate::presets::engines::vllm_reserve_gib`] gives for these inputs.)
+    #[must_use]
+    pub fn at_devices(&self, devices: u32) -> Deployment {
+        let reserve = |d: &Deployment| {
+            crate::presets::engines::vllm_reserve_gib(&d.model, d.hardware.parallel_devices(), d.engine.max_batch, d.engine.max_batched_tokens)
+        };
+        let mut d = self.deployment.clone();
+        let default_reserve = d.engine.kind == crate::model::engine::EngineKind::Vllm && d.engine.reserve_gb == reserve(&d);
+        d.hardware.devices = devices;
+        if default_reserve {
+            d.engine.reserve_gb = reserve(&d);
+        }
+        d
     }
 }
 
@@ -220,7 +233,7 @@ impl Resolved {
             let tp = hw.parallel_devices();
             e.reserve_gb = crate::presets::engines::vllm_reserve_gib(&self.deployment.model, tp, e.max_batch, e.max_batched_tokens);
             self.defaults_used.push(format!(
-                "engine.reserve_gb: {:.2} GiB per device (vLLM's profile run: the sampler over {} × {} logits, or one step's activations)",
+                "engine.reserve_gb: {:.2} GiB per device (vLLM's profile run: PyTorch's sampler over {} × {} logits, or one step's activations; FlashInfer's sampler needs ~40 %)",
                 e.reserve_gb,
                 e.max_batch.min(e.max_batched_tokens),
                 self.deployment.model.vocab

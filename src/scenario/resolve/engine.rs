@@ -168,7 +168,8 @@ pub(crate) fn resolve_engine(
         max_batch: check_u("engine.max_batch", s.max_batch.unwrap_or(batch_defaults.0), 1, 1_000_000)?,
         max_batched_tokens: check_u("engine.max_batched_tokens", s.max_batched_tokens.unwrap_or(batch_defaults.1), 1, 10_000_000)?,
         memory_utilization: check("engine.memory_utilization", s.memory_utilization.unwrap_or(p.memory_utilization), 0.05, 1.0, "(fraction)")?,
-        // The default is capped at a tenth of the device memory once that is known (see `settle_memory`).
+        // The default is settled once the device memory is known (`settle_memory`: vLLM's from its profile run,
+        // other engines' capped at a tenth of the memory).
         reserve_gb: check("engine.reserve_gb", s.reserve_gb.unwrap_or(p.reserve_gb), 0.0, 10_000.0, "GiB")?,
     })
 }
