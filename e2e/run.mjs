@@ -461,6 +461,18 @@ await test('no console errors', async () => {
   assert(errors.length === 0, `${errors.length} errors, first: ${errors.slice(0, 2).map((e) => e.slice(0, 300)).join(' | ')}`);
 });
 
+await test('a link without weights shows the default, and vLLM\'s sampler reserve says how to free it (gpt-oss-120b on one H100)', async () => {
+  const sc = { hardware: { preset: 'h100-sxm' }, model: { preset: 'gpt-oss-120b' }, engine: { preset: 'vllm' } };
+  const { page: g, errors: ge } = await openPage(origin + '/#s=' + encodeURIComponent(JSON.stringify(sc)));
+  // No weights and no bits in the link: the model's released format applies, and the fields say so (not "required").
+  assert((await g.getAttribute('#quantization-weight_bits', 'placeholder')) === 'default', 'bits placeholder');
+  assert((await g.inputValue('#quantization-weight_bits')) === '', 'bits filled in');
+  const warn = (await g.$$eval('.warning', (ps) => ps.map((p) => p.textContent))).find((t) => t.includes('--max-num-seqs'));
+  assert(warn && /keeps 7\.\d GiB per device/.test(warn), `sampler warning: ${warn}`);
+  assert(ge.length === 0, ge.join('\n'));
+  await g.context().close();
+});
+
 await test('no request outside the page origin', async () => {
   const outside = requests.filter((u) => !u.startsWith(origin + '/') && !u.startsWith('data:'));
   assert(outside.length === 0, `outside requests: ${outside.join(', ')}`);

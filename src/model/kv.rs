@@ -66,7 +66,12 @@ pub fn bytes_for_context(m: &ModelShape, kv_elem_bytes: f64, ctx: f64) -> f64 {
 /// tok/s 11.6 → 31.2 % off, and the served table held out: output 15.6 → 17.0 %, TTFT 49.5 / 45.4 / 52.4 → 49.7 /
 /// 47.2 / 55.6 %. Those long prefills are slower than the GEMMs' efficiency says by about the factor the absorbed
 /// count adds: the attention kernels' own efficiency (FlashAttention over 192/128-wide heads in that release, at
-/// 15k tokens of mean context) is the suspect, and needs fitting apart before the count can be corrected.
+/// 15k tokens of mean context) is the suspect, and needs fitting apart before the count can be corrected. Read from
+/// those runs' saturated prefill rates (about 18k tok/s at 5k-token prompts, 15.6k at 10k, 11.5k at 30k) against the
+/// model's isolated prefill (22.0k / 16.1k / 7.9k with the absorbed count): its slope over the context is too steep
+/// (the measured marginal cost, ~2.6 ns per context token per prompt token, sits near the decompressed count's 1.9
+/// at the fitted efficiency) and its short-context rate too high (the MoE GEMMs of that release slower than
+/// modelled) — two errors that cancel near 10k tokens. The decompressed count needs the MoE prefill fixed with it.
 #[must_use]
 pub fn attention_flops_per_token(m: &ModelShape, ctx: f64) -> f64 {
     let ctx = ctx.max(0.0);

@@ -161,7 +161,7 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
         warnings.push(Warning::new(
             WarningKind::SamplerReserve,
             format!(
-                "vLLM keeps {:.1} GiB per device for its sampler's profile run ({} sequences × {} vocabulary) beside {:.1} GB of KV cache: fewer max running sequences (--max-num-seqs) give most of it to the cache",
+                "vLLM keeps {:.1} GiB per device for its sampler's profile run ({} sequences × {} vocabulary) beside {:.1} GB of KV cache: fewer max running sequences (--max-num-seqs) free most of it",
                 e.reserve_gb,
                 e.max_batch.min(e.max_batched_tokens),
                 d.model.vocab,

@@ -233,7 +233,7 @@ impl Resolved {
             let tp = hw.parallel_devices();
             e.reserve_gb = crate::presets::engines::vllm_reserve_gib(&self.deployment.model, tp, e.max_batch, e.max_batched_tokens);
             self.defaults_used.push(format!(
-                "engine.reserve_gb: {:.2} GiB per device (vLLM's profile run: PyTorch's sampler over {} × {} logits, or one step's activations; FlashInfer's sampler needs ~40 %)",
+                "engine.reserve_gb: {:.2} GiB per device (vLLM's profile run: PyTorch's sampler over {} × {} logits, or a step's activations; FlashInfer's: ~40 %)",
                 e.reserve_gb,
                 e.max_batch.min(e.max_batched_tokens),
                 self.deployment.model.vocab

@@ -288,7 +288,8 @@ fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioError>
     let q = move || quant::weight_format(&inputs.quant.get());
     let mut models = vec![(String::new(), "Custom (size only)".to_string())];
     models.extend(presets::models::MODELS.iter().map(|m| (m.id.to_string(), m.name.to_string())));
-    let mut quants = vec![(String::new(), "Custom bits".to_string())];
+    // Empty: the engine's default for the model (its released format), or the bits typed below.
+    let mut quants = vec![(String::new(), "Default or custom bits".to_string())];
     quants.extend(quant::WEIGHT_FORMATS.iter().map(|f| (f.id.to_string(), format!("{} ({} bits)", f.label, f.bits))));
     view! {
         <fieldset>
@@ -316,7 +317,7 @@ fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioError>
                 }
             }) />
             <NumField label="Bits per weight" unit="bits" field="quantization.weight_bits" value=inputs.bits
-                placeholder=Signal::derive(move || q().map_or("required".into(), |q| format!("{}", q.bits))) error />
+                placeholder=Signal::derive(move || q().map_or("default".into(), |q| format!("{}", q.bits))) error />
         </fieldset>
     }
 }
