@@ -242,7 +242,7 @@ fn band_class(c: &Case) -> String {
 // unstated H100/H200 variant kept but not scored). Held out they come out at 12.5 and 10.2 % output: output tok/s
 // 21.0 → 19.1 % (220 runs), TTFT mean/P50/P99 54.6/47.2/67.1 → 52.4/46.3/63.0 %, TPOT 14.4/14.0/28.3 →
 // 13.9/14.0/28.3 %. Bounds tightened to them.
-// vLLM's reserve then followed its profile run (2026-12-04, `presets::engines::vllm_reserve_gib`: the sampler over
+// vLLM's reserve then followed its profile run (2026-12-03, `presets::engines::vllm_reserve_gib`: the sampler over
 // 1,024 × vocabulary logits on H100-class defaults, 4.7–7.4 GiB instead of a flat 1.5), and Hopper's fitted η_fl
 // rose 0.26 → 0.33 with it (the KV-bound one-H100 runs no longer slow the compute): output tok/s 19.1 → 15.6 %
 // (GPUStack held out 34.0 → 20.6 %, median ratio 1.30 → 1.06), TTFT mean/P50/P99 52.4/46.3/63.0 →

@@ -60,7 +60,7 @@ pub fn bytes_for_context(m: &ModelShape, kv_elem_bytes: f64, ctx: f64) -> f64 {
 ///
 /// Multi-head latent attention is counted in its absorbed form (FlashMLA's decode: queries against the 576-wide
 /// latent, 2,176 FLOPs per head and context token for DeepSeek-V3) for prompts too, although vLLM and SGLang
-/// prefill it decompressed (keys of 128 + 64 and values of 128 per head: 640 FLOPs). Tried 2026-12-04 and not
+/// prefill it decompressed (keys of 128 + 64 and values of 128 per head: 640 FLOPs). Tried 2026-12-03 and not
 /// kept: counted decompressed, vLLM 0.8.4's DeepSeek-R1 on 8 × H200 with 1k–30k-token prompts (simon-mo/vLLM-Benchmark,
 /// Michaelvll/llm-ie-benchmarks) went from TTFT within 10 % (median ratio 0.91) to twice too fast (0.53), output
 /// tok/s 11.6 → 31.2 % off, and the served table held out: output 15.6 → 17.0 %, TTFT 49.5 / 45.4 / 52.4 → 49.7 /

@@ -45,7 +45,7 @@
 //! predicted vs 48, TTFT 6.3 s vs 26 s). The cause is memory, not kernels: vLLM reports "Model loading took
 //! 64.38 GiB" for this model on one H100 (vLLM issue #33155). Its BF16 attention, embeddings and head are counted
 //! since 2026-12 (`super::quant::dense_part_bits`: 57.8 → 59.9 GiB, KV space 13.6 → 11.4 GB), and vLLM's
-//! profile-run reserve since 2026-12-04 (`presets::engines::vllm_reserve_gib`: the sampler's logits over 1,024 ×
+//! profile-run reserve since 2026-12-03 (`presets::engines::vllm_reserve_gib`: the sampler's logits over 1,024 ×
 //! 201k vocabulary entries, 7.4 GiB instead of a flat 1.5: KV space 11.4 → 5.1 GB); what is not is vLLM's padding
 //! of the MXFP4 expert matrices (hidden 2,880 → 3,072; "Model loading took 65.97 GiB" against the 59.9 counted),
 //! which leaves the real engine less still (logs at 0.9 utilisation show 1.7 GiB or less, vLLM issues #23278,

@@ -276,7 +276,7 @@ pub fn vllm_reserve_gib(m: &crate::model::llm::ModelShape, tp: f64, max_batch: u
 /// 1–3 % of its throughput at 1 and 4 users and its TPOT P50 within 4 % up to 16 users (8 and 16 % under at 32 and
 /// 64) — but its short prompts test decode far more than compute. The RTX 4090 below stays a question of one source.
 ///
-/// **Part of the disagreement was memory (2026-12-04).** With vLLM's reserve following its profile run
+/// **Part of the disagreement was memory (2026-12-03).** With vLLM's reserve following its profile run
 /// ([`vllm_reserve_gib`]: 4.7–7.4 GiB on an H100 at vLLM's defaults, not a flat 1.5), GPUStack's one-H100 gpt-oss-120b
 /// and Qwen3-32B runs no longer decode at batches their KV cache cannot hold (gpt-oss-120b had 11 GB of KV in the
 /// model where vLLM logs 1.7 GiB or less), and the pooled Hopper fit moves 0.26 → 0.33 over 44 informative runs.
