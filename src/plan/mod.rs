@@ -110,7 +110,13 @@ impl Staged {
     pub fn new(s: &Scenario, runs: &[crate::import::Measurement]) -> Result<Self, ScenarioError> {
         let mut r = s.resolve()?;
         levels::widen_for_runs(&mut r, runs);
-        let alts = fleet_alternatives(&r).into_iter().map(|a| (levels(&a.deployment, &a.workload), a)).map(|(l, a)| (a, l, Vec::new())).collect();
+        let alts = fleet_alternatives(&r)
+            .into_iter()
+            .map(|a| {
+                let l = levels(&a.deployment, &a.workload);
+                (a, l, Vec::new())
+            })
+            .collect();
         let levels = levels(&r.deployment, &r.workload);
         Ok(Self { sweep: Vec::with_capacity(levels.len()), r, levels, alts })
     }

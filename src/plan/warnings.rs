@@ -153,9 +153,8 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
     let e = &d.engine;
     let per_device = d.kv_budget_bytes() / f64::from(hw.devices);
     if mem.fits
-        && e.kind == crate::model::engine::EngineKind::Vllm
         && e.reserve_gb >= 2.0
-        && e.reserve_gb == crate::presets::engines::vllm_reserve_gib(&d.model, hw.parallel_devices(), e.max_batch, e.max_batched_tokens)
+        && crate::presets::engines::has_vllm_default_reserve(d)
         && e.reserve_gb * crate::model::units::GIB > 0.25 * per_device
     {
         warnings.push(Warning::new(

@@ -233,9 +233,10 @@ pub const VLLM_SAMPLER_BYTES: f64 = 38.0;
 /// 2026-12 the reserve was that flat 1.5 GiB. vLLM 0.8 also counts the CUDA context (≈ 0.5 GiB more), later
 /// releases profile CUDA-graph memory too (from 0.21): neither is modelled.
 #[must_use]
-pub fn vllm_reserve_gib(m: &crate::model::llm::ModelShape, tp: f64, max_batch: u32, max_batched_tokens: u32) -> f64 {
-    let tokens = f64::from(max_batched_tokens);
-    let rows = f64::from(max_batch.min(max_batched_tokens));
+pub fn vllm_reserve_gib(d: &crate::model::roofline::Deployment) -> f64 {
+    let (m, tp) = (&d.model, d.hardware.parallel_devices());
+    let tokens = f64::from(d.engine.max_batched_tokens);
+    let rows = f64::from(d.engine.max_batch.min(d.engine.max_batched_tokens));
     let h = f64::from(m.hidden);
     let sampler = rows * f64::from(m.vocab) * VLLM_SAMPLER_BYTES + tokens * h * 2.0;
     // The MLP width from the active parameters per layer: less the embedding and the head, less attention.
@@ -246,6 +247,13 @@ pub fn vllm_reserve_gib(m: &crate::model::llm::ModelShape, tp: f64, max_batch: u
     let forward = tokens * 2.0 * (3.0 * width / tp.max(1.0) + 4.0 * h);
     let non_torch = if tp > 1.0 { 0.6 } else { 0.05 };
     non_torch + sampler.max(forward) / crate::model::units::GIB
+}
+
+/// Whether `d` runs vLLM with the reserve [`vllm_reserve_gib`] gives it (not one the user set): told apart by
+/// value, since the default is exactly that function of the deployment.
+#[must_use]
+pub fn has_vllm_default_reserve(d: &crate::model::roofline::Deployment) -> bool {
+    d.engine.kind == crate::model::engine::EngineKind::Vllm && d.engine.reserve_gb == vllm_reserve_gib(d)
 }
 
 /// vLLM's and SGLang's compute efficiency by generation, fitted on served runs of current releases

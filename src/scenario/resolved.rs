@@ -191,18 +191,14 @@ impl Resolved {
     }
 
     /// The deployment on `devices` devices: vLLM's default reserve follows the tensor-parallel size (its
-    /// all-reduce buffers and one step's activations per device); a reserve the user set stays. (The default is
-    /// told apart by value: it is exactly what [`crate::presets::engines::vllm_reserve_gib`] gives for these inputs.)
+    /// all-reduce buffers and one step's activations per device); a reserve the user set stays.
     #[must_use]
     pub fn at_devices(&self, devices: u32) -> Deployment {
-        let reserve = |d: &Deployment| {
-            crate::presets::engines::vllm_reserve_gib(&d.model, d.hardware.parallel_devices(), d.engine.max_batch, d.engine.max_batched_tokens)
-        };
         let mut d = self.deployment.clone();
-        let default_reserve = d.engine.kind == crate::model::engine::EngineKind::Vllm && d.engine.reserve_gb == reserve(&d);
+        let default_reserve = crate::presets::engines::has_vllm_default_reserve(&d);
         d.hardware.devices = devices;
         if default_reserve {
-            d.engine.reserve_gb = reserve(&d);
+            d.engine.reserve_gb = crate::presets::engines::vllm_reserve_gib(&d);
         }
         d
     }
@@ -230,13 +226,13 @@ impl Resolved {
             }
         } else if e.kind == crate::model::engine::EngineKind::Vllm {
             // vLLM's profile run decides it: the sampler's logits over the vocabulary, or one step's activations.
-            let tp = hw.parallel_devices();
-            e.reserve_gb = crate::presets::engines::vllm_reserve_gib(&self.deployment.model, tp, e.max_batch, e.max_batched_tokens);
+            let reserve = crate::presets::engines::vllm_reserve_gib(&self.deployment);
+            let d = &mut self.deployment;
+            d.engine.reserve_gb = reserve;
             self.defaults_used.push(format!(
-                "engine.reserve_gb: {:.2} GiB per device (vLLM's profile run: PyTorch's sampler over {} × {} logits, or a step's activations; FlashInfer's: ~40 %)",
-                e.reserve_gb,
-                e.max_batch.min(e.max_batched_tokens),
-                self.deployment.model.vocab
+                "engine.reserve_gb: {reserve:.2} GiB per device (vLLM's profile run: PyTorch's sampler over {} × {} logits, or a step's activations; FlashInfer's: ~40 %)",
+                d.engine.max_batch.min(d.engine.max_batched_tokens),
+                d.model.vocab
             ));
         } else {
             e.reserve_gb = e.reserve_gb.min(hw.memory_gb * 0.1);
