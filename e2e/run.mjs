@@ -936,20 +936,30 @@ await test('issue 9: a 1920-px projector: charts side by side; presentation mode
 await test('issue 9 budgets (printed, not asserted: a benchmark on a busy 2-core machine): first chart, typing in a heavy scenario; a heavy scenario is simulated in pieces, announced, and gives a fresh page\'s answer', async () => {
   // First chart: from navigation to the end of the task that first draws the throughput canvas (the analytic
   // figures: the page simulates the load levels after it is up), on a fresh page from the local server; and the
-  // simulated answer (the first evaluation's end).
-  const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-  await ctx.addInitScript(() => {
-    const proto = CanvasRenderingContext2D.prototype, stroke = proto.stroke;
-    proto.stroke = function (...a) {
-      if (this.canvas.id === 'chart-throughput' && !window.__firstChart) { window.__firstChart = -1; queueMicrotask(() => { window.__firstChart = performance.now(); }); }
-      return stroke.apply(this, a);
-    };
-  });
-  const fp = await ctx.newPage();
-  await fp.goto(origin + '/');
-  await fp.waitForFunction(() => window.__firstChart > 0 && window.__tpsLastEvalMs > 0);
-  const first = await fp.evaluate(() => window.__firstChart);
-  const answered = await fp.evaluate(() => performance.now());
+  // simulated answer (the first evaluation's end). A benchmark, not a test: the median of three fresh pages (each
+  // in a context of its own: nothing cached), since one sample on a busy 2-core machine varies by 2 x.
+  const firstLoad = async () => {
+    const c = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    await c.addInitScript(() => {
+      const proto = CanvasRenderingContext2D.prototype, stroke = proto.stroke;
+      proto.stroke = function (...a) {
+        if (this.canvas.id === 'chart-throughput' && !window.__firstChart) { window.__firstChart = -1; queueMicrotask(() => { window.__firstChart = performance.now(); }); }
+        return stroke.apply(this, a);
+      };
+    });
+    const pg = await c.newPage();
+    await pg.goto(origin + '/');
+    await pg.waitForFunction(() => window.__firstChart > 0 && window.__tpsLastEvalMs > 0);
+    const r = [await pg.evaluate(() => window.__firstChart), await pg.evaluate(() => performance.now())];
+    return { c, pg, r };
+  };
+  const loads = [];
+  for (let k = 0; k < 2; k++) { const l = await firstLoad(); loads.push(l.r); await l.c.close(); }
+  const { c: ctx, pg: fp, r: last } = await firstLoad();
+  loads.push(last);
+  const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+  const first = median(loads.map((l) => l[0]));
+  const answered = median(loads.map((l) => l[1]));
   // Typing in a heavy scenario (DeepSeek-V3 on 8 × H200, 64 load levels): the longest main-thread task.
   const levels = Array.from({ length: 64 }, (_, i) => i + 1).join(',');
   const heavy = encodeURIComponent(`{"hardware":{"preset":"h200-sxm","devices":8},"model":{"preset":"deepseek-v3"},"workload":{"load":{"concurrency":[${levels}]}}}`);
@@ -968,7 +978,7 @@ await test('issue 9 budgets (printed, not asserted: a benchmark on a busy 2-core
   const long = await fp.evaluate(() => window.__long);
   const eval_ms = await fp.evaluate(() => window.__tpsLastEvalMs);
   const progress = await fp.evaluate(() => window.__progress);
-  console.log(`budget: first chart ${first.toFixed(0)} ms from navigation (budget 400 ms), the simulated sweep by ${answered.toFixed(0)} ms; heavy scenario: evaluation ${eval_ms.toFixed(0)} ms in pieces (${progress.length} progress updates), longest main-thread task while typing ${Math.max(0, ...long).toFixed(0)} ms over ${long.length} tasks > 50 ms (budget: none over 50 ms)`);
+  console.log(`budget: first chart ${first.toFixed(0)} ms from navigation, median of ${loads.map((l) => l[0].toFixed(0)).join(' / ')} (budget 400 ms), the simulated sweep by ${answered.toFixed(0)} ms; heavy scenario: evaluation ${eval_ms.toFixed(0)} ms in pieces (${progress.length} progress updates), longest main-thread task while typing ${Math.max(0, ...long).toFixed(0)} ms over ${long.length} tasks > 50 ms (budget: none over 50 ms)`);
   assert(first > 0 && eval_ms > 0, 'nothing measured');
   assert(progress.some((t) => /^Simulating load levels: \d+ of 64/.test(t)), `no progress shown: ${JSON.stringify(progress.slice(0, 3))}`);
   const where = await fp.evaluate(() => window.__where);

@@ -298,6 +298,17 @@ pub fn has_vllm_default_reserve(d: &crate::model::roofline::Deployment) -> bool 
 /// spread at 0.6, the five loads come out at TTFT P50 39/45/51/76 ms (measured 40/50/60/74), TPOT P50
 /// 20.8/23.0/26.3/35.6 (19.2/22.6/26.9/32.8) and 221/754/1,059/1,095 tok/s (223/727/1,112/1,353). One source only, and held out it would take the reference's value again,
 /// so leave-one-source-out cannot see it: an Ada class needs a second served source before it is fitted.
+///
+/// **The second served Ada source says Ampere's share (2026-12-03).** A blog's vLLM sweep of Mistral-7B-Instruct-v0.3
+/// on one RTX 4090 (random 256-token prompts, outputs stopping at end-of-sequence — 100 tokens on average, 128 at
+/// most —, 300 requests at 4–48 users; engine version not stated, so it fits nothing) comes out at this value within
+/// 1.5 % median in output tok/s (−8, −4, −1, +1, 0 % from 4 to 48 users), at 0.8 within 6.5 % (+14 and +16 % at 32
+/// and 48 users): the capacity, which is what η_fl sets, follows the balance rule, and IOG's open-loop runs (whose
+/// throughput is their offered load) stay the exception, their latencies unexplained. tests/serving.rs
+/// `ada_second_source_takes_the_balance_rule`. Its TTFT P50 comes out right at 4 and 8 users (63 and 64 ms against
+/// 53 and 55) and far too short at 32 and 48 (93 and 112 against 277 and 840, the median above the mean): a queue
+/// the GPU's capacity does not explain — one lead is the API server's own process (Mistral's tokenizer mode,
+/// one streamed message per token), not modelled.
 #[must_use]
 pub fn served_compute(arch: Architecture, balance: Option<f64>) -> f64 {
     match served_reference(arch, balance) {

@@ -45,7 +45,7 @@ pub fn flag(row: &HashMap<String, String>, name: &str) -> Option<f64> {
 
 /// The short name of a row's source (repository or site).
 pub fn source(row: &HashMap<String, String>) -> String {
-    let s = row["source"].trim_start_matches("github:").trim_start_matches("https://");
+    let s = row["source"].trim_start_matches("github:").trim_start_matches("https://").trim_start_matches("page: ");
     s.split([' ', '/']).take(if row["source"].starts_with("github:") { 2 } else { 1 }).collect::<Vec<_>>().join("/")
 }
 
@@ -78,7 +78,10 @@ pub struct Run {
 }
 
 pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
-    let model = presets::models::MODELS.iter().find(|m| m.name == row["model"]).ok_or("model without a preset shape")?;
+    // A fine-tune listed with the base model whose shape it has ("… (shape joined from Mistral-7B-v0.1)") takes
+    // that model's preset.
+    let name = row["model"].split("(shape joined from ").nth(1).map_or(row["model"].as_str(), |s| s.trim_end_matches(')'));
+    let model = presets::models::MODELS.iter().find(|m| m.name == name).ok_or("model without a preset shape")?;
     if row["hardware_key"].starts_with("other:") {
         return Err("GPU variant not stated");
     }
@@ -98,7 +101,14 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
     let engine = engine_id(&row["engine"]).ok_or("engine not modelled")?;
     let requests = num(row, "num_requests").or_else(|| note(row, "successful_requests")).unwrap_or(1000.0);
     let done = note(row, "successful_requests").or_else(|| note(row, "completed")).unwrap_or(requests);
-    let fixed = num(row, "input_len").zip(num(row, "output_len"));
+    // The output length a run configured is a cap when the benchmark stops at the end-of-sequence token: when the
+    // source prints its request throughput, output tok/s ÷ requests/s is the mean it served (a blog's RTX 4090
+    // sweep: 100 of 128 at every concurrency). Below 90 % of the configured length, that mean is the length, and
+    // the lengths vary up to the cap: uniform within ± (cap − mean) ÷ mean, the least the two figures say (the
+    // prompts take the same spread: the scenario has one distribution).
+    let served_output = num(row, "output_tok_s_system").zip(note(row, "Req/s").or_else(|| note(row, "request_throughput_req_s"))).map(|(o, r)| o / r);
+    let capped = num(row, "output_len").zip(served_output).filter(|(cap, s)| *s < 0.9 * cap).map(|(cap, s)| (s, cap / s - 1.0));
+    let fixed = num(row, "input_len").zip(num(row, "output_len")).map(|(i, o)| (i, capped.map_or(o, |c| c.0)));
     let (prompt, output) = match fixed {
         Some(l) => l,
         None => {
@@ -125,7 +135,7 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
         "mxfp4"
     } else if wf.starts_with("awq") {
         "awq"
-    } else if wf.starts_with("bf16") || wf.starts_with("fp16") {
+    } else if wf.starts_with("bf16") || wf.starts_with("fp16") || wf.starts_with("not stated (unquantized") {
         "bf16"
     } else {
         return Err("weight format not modelled");
@@ -147,8 +157,16 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
         workload: WorkloadSpec {
             prompt_tokens: Some(prompt.round()),
             output_tokens: Some(output.round().max(2.0)),
-            distribution: Some(if fixed.is_some() { Distribution::Fixed } else { Distribution::Lognormal }),
-            spread: if fixed.is_some() { None } else { Some(SHAREGPT_SPREAD) },
+            distribution: Some(match (fixed, capped) {
+                (Some(_), None) => Distribution::Fixed,
+                (Some(_), Some(_)) => Distribution::Uniform,
+                (None, _) => Distribution::Lognormal,
+            }),
+            spread: match (fixed, capped) {
+                (Some(_), None) => None,
+                (Some(_), Some((_, spread))) => Some(spread),
+                (None, _) => Some(SHAREGPT_SPREAD),
+            },
             // A source that repeats prompts through a prefix cache states the share its cache held.
             prefix_cache_hit_rate: note(row, "prefix_cache_hit_rate"),
             load: Some(load),
