@@ -9,14 +9,21 @@ fn main() {
         let at = info.location().map_or_else(String::new, |l| format!(" at {}:{}", l.file(), l.line()));
         web_sys::console::error_1(&format!("TPS Planner: {what}{at}").into());
     }));
+    // In the page's Web Worker (`ui::worker`) there is no window: it only simulates (`tps_simulate`).
+    let Some(w) = web_sys::window() else { return };
     // The loader's fallback message (index.html) stays hidden once the page runs.
-    if let Some(w) = web_sys::window() {
-        let _ = js_sys::Reflect::set(&w, &"__tpsMounted".into(), &true.into());
-        if let Some(el) = w.document().and_then(|d| d.get_element_by_id("boot-problem")) {
-            el.remove();
-        }
+    let _ = js_sys::Reflect::set(&w, &"__tpsMounted".into(), &true.into());
+    if let Some(el) = w.document().and_then(|d| d.get_element_by_id("boot-problem")) {
+        el.remove();
     }
     leptos::mount::mount_to_body(tps_planner::ui::App);
+}
+
+/// The page's Web Worker's entry (`ui::worker::simulate`): the scenario's load levels, simulated and packed.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn tps_simulate(scenario: &str, progress: &js_sys::Function) -> Vec<f64> {
+    tps_planner::ui::worker::simulate(scenario, progress)
 }
 
 #[cfg(not(target_arch = "wasm32"))]

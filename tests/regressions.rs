@@ -268,3 +268,30 @@ fn vllm_reserve_follows_its_profile_run_and_says_how_to_free_it() {
     let l = plan::evaluate(&scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"load":{"concurrency":[8]},"requests":40}}"#)).unwrap();
     assert!(!l.warnings.iter().any(|w| w.message.contains("--max-num-seqs")));
 }
+
+/// The page's Web Worker (src/ui/worker.rs) gets the scenario as JSON, simulates its levels and sends them back
+/// packed as numbers; the page builds the report from them. That must be the report the page would have built
+/// itself: for every example and a fleet scenario with alternatives, the levels from the JSON round trip are
+/// bit-identical, and the report built from the unpacked levels serialises to the same JSON.
+#[test]
+fn worker_levels_round_trip_to_the_same_report() {
+    use tps_planner::plan::Staged;
+    use tps_planner::scenario::Scenario;
+    let mut texts: Vec<String> = std::fs::read_dir("examples").unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
+    texts.push(r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"workload":{"load":{"request_rate":[0.5,1,2]}},"fleet":{"peak_users":400}}"#.into());
+    for text in texts {
+        let s = Scenario::from_json(&text).unwrap();
+        let mut here = Staged::new(&s, &[]).unwrap();
+        while !here.step() {}
+        let mut there = Staged::new(&Scenario::from_json(&s.to_json()).unwrap(), &[]).unwrap();
+        while !there.step() {}
+        let packed = there.packed();
+        let same = packed.len() == here.packed().len() && packed.iter().zip(here.packed()).all(|(a, b)| a.to_bits() == b.to_bits());
+        assert!(same, "{text}: the worker's levels differ from the page's");
+        let mut page = Staged::new(&s, &[]).unwrap();
+        assert!(!page.unpack(&packed[1..]), "a short message is refused");
+        assert!(page.unpack(&packed));
+        let want = serde_json::to_string(&here.finish()).unwrap();
+        assert_eq!(serde_json::to_string(&page.finish()).unwrap(), want, "{text}: the report from the worker's levels");
+    }
+}

@@ -151,6 +151,31 @@ impl Staged {
         (self.sweep.len() + alts.0, self.levels.len() + alts.1)
     }
 
+    /// Every simulated level, the scenario's then its fleet alternatives', packed as numbers
+    /// ([`report::LoadPoint::pack`]): what the page's Web Worker sends back.
+    #[must_use]
+    pub fn packed(&self) -> Vec<f64> {
+        let mut out = Vec::with_capacity(self.progress().1 * report::PACKED);
+        for p in self.sweep.iter().chain(self.alts.iter().flat_map(|(_, _, s)| s)) {
+            p.pack(&mut out);
+        }
+        out
+    }
+
+    /// Takes the levels [`Self::packed`] wrote for the same scenario (simulated elsewhere: the page's Web Worker);
+    /// false, and nothing taken, when their count is not this scenario's.
+    pub fn unpack(&mut self, v: &[f64]) -> bool {
+        if v.len() != self.progress().1 * report::PACKED {
+            return false;
+        }
+        let mut points = v.chunks_exact(report::PACKED).map(LoadPoint::unpack);
+        self.sweep = points.by_ref().take(self.levels.len()).collect();
+        for (_, levels, sweep) in &mut self.alts {
+            *sweep = points.by_ref().take(levels.len()).collect();
+        }
+        true
+    }
+
     /// Simulates what is left and builds the report (with the capacity search, fleet, energy and cost).
     #[must_use]
     pub fn finish(mut self) -> Report {

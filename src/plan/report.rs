@@ -368,3 +368,55 @@ pub struct Report {
     pub verdict_ok: bool,
     pub warnings: Vec<crate::plan::Warning>,
 }
+
+/// How many numbers [`LoadPoint::pack`] writes per level.
+pub const PACKED: usize = 37;
+
+impl LoadPoint {
+    /// The level as [`PACKED`] numbers, in field order (the page's Web Worker sends its simulated levels so:
+    /// `plan::Staged::packed`); `None` is NaN, a bound its index, a flag 0 or 1.
+    pub fn pack(&self, out: &mut Vec<f64>) {
+        out.extend([self.concurrency.unwrap_or(f64::NAN), self.request_rate.unwrap_or(f64::NAN)]);
+        out.extend([self.per_user_tps, self.system_tps, self.request_throughput, self.goodput_rps]);
+        for p in [&self.ttft_ms, &self.tpot_ms, &self.itl_ms, &self.e2e_ms] {
+            out.extend([p.mean, p.p50, p.p90, p.p95, p.p99]);
+        }
+        out.extend([self.mean_batch, self.kv_utilization, f64::from(self.preemptions), f64::from(self.errors), self.error_rate]);
+        out.extend([self.memory_bound_fraction, self.compute_bound_fraction, self.bound as u8 as f64]);
+        out.extend([f64::from(u8::from(self.saturated)), f64::from(u8::from(self.meets_target)), self.analytic_per_user_tps]);
+    }
+
+    /// The level [`Self::pack`] wrote into `v` (at least [`PACKED`] numbers).
+    #[must_use]
+    pub fn unpack(v: &[f64]) -> Self {
+        let opt = |x: f64| (!x.is_nan()).then_some(x);
+        let pcts = |i: usize| Pcts { mean: v[i], p50: v[i + 1], p90: v[i + 2], p95: v[i + 3], p99: v[i + 4] };
+        Self {
+            concurrency: opt(v[0]),
+            request_rate: opt(v[1]),
+            per_user_tps: v[2],
+            system_tps: v[3],
+            request_throughput: v[4],
+            goodput_rps: v[5],
+            ttft_ms: pcts(6),
+            tpot_ms: pcts(11),
+            itl_ms: pcts(16),
+            e2e_ms: pcts(21),
+            mean_batch: v[26],
+            kv_utilization: v[27],
+            preemptions: v[28] as u32,
+            errors: v[29] as u32,
+            error_rate: v[30],
+            memory_bound_fraction: v[31],
+            compute_bound_fraction: v[32],
+            bound: match v[33] as u8 {
+                0 => Bound::Memory,
+                1 => Bound::Compute,
+                _ => Bound::Overhead,
+            },
+            saturated: v[34] != 0.0,
+            meets_target: v[35] != 0.0,
+            analytic_per_user_tps: v[36],
+        }
+    }
+}

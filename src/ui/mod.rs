@@ -17,6 +17,7 @@ mod serving;
 mod share;
 mod sizing;
 mod table;
+pub mod worker;
 
 use crate::model::quant;
 use crate::model::units::fmt_num;
@@ -90,6 +91,9 @@ pub fn App() -> impl IntoView {
     );
     let job = StoredValue::new(0_u64);
     let simulating = RwSignal::new(None::<(usize, usize)>);
+    let pieces = Pieces { job, evaluated, simulating, last_eval_ms };
+    // The levels are simulated in a Web Worker where one can run (`worker`), else here, in pieces.
+    worker::start(pieces);
     // What stops the inputs from being computed, if anything. One invalid field does not blank the page: the
     // results of the last inputs that could be computed stay, marked as such, while the field says what is wrong.
     let problem = RwSignal::new(None::<ScenarioError>);
@@ -97,6 +101,7 @@ pub fn App() -> impl IntoView {
         let staged = scenario.with(|s| s.as_ref().map_err(Clone::clone).and_then(|s| measurements.with(|ms| crate::plan::Staged::new(s, ms))));
         let gen = job.get_value().wrapping_add(1);
         job.set_value(gen);
+        worker::cancel();
         simulating.set(None);
         if staged.is_ok() {
             problem.set(None);
@@ -124,7 +129,17 @@ pub fn App() -> impl IntoView {
                     simulating.set(Some(st.progress()));
                     AFTER_DRAWINGS
                 };
-                simulate_in_pieces(st, gen, Pieces { job, evaluated, simulating, last_eval_ms }, after_drawings);
+                // The worker gets the scenario only: with imported runs (they widen the levels) the page simulates.
+                let json = scenario.with_untracked(|s| s.as_ref().ok().filter(|_| measurements.with_untracked(Vec::is_empty)).map(Scenario::to_json));
+                let st = match json {
+                    Some(j) => match worker::run(st, gen, &j) {
+                        None => return,
+                        Some(st) => st,
+                    },
+                    None => st,
+                };
+                worker::record(false);
+                simulate_in_pieces(st, gen, pieces, after_drawings);
             }
         }
     });

@@ -1,0 +1,212 @@
+//! The load levels simulated in a Web Worker that runs this same wasm, so that no simulation shares the page's
+//! thread (issue 9: "never blocked"). The page posts the scenario's JSON; the worker builds the same
+//! [`Staged`] from it, simulates every level (announcing each one done) and sends them back packed as numbers
+//! (`LoadPoint::pack`: a few lines instead of a deserializer for the report); the page builds the report from
+//! them (`Staged::unpack`, `Staged::finish`: the capacity search and the fleet stay on the page's side, as they
+//! were). A change while a job runs terminates the worker (the stale work stops) and the next job starts a new one.
+//!
+//! The worker is a script made from a Blob (no file of its own: the single HTML file has none to load). It loads
+//! the page's wasm-bindgen glue and instantiates the page's own compiled `WebAssembly.Module`, posted with the
+//! first job (nothing is compiled twice). The multi-file page's worker is a module that imports Trunk's glue file
+//! (its `modulepreload` link). The single file, opened from disk (file://, an opaque origin), gets no module
+//! worker and cannot import a module from a Blob in Chromium; its loader makes a Blob of a classic-script copy of
+//! the glue's text (`window.__tpsGlueClassic`: scripts/postbuild.py strips the `export`s), and its classic
+//! worker's Blob holds that text and the handler (`importScripts` of a Blob fails there too). Both builds'
+//! Content-Security-Policy allow `worker-src blob:`; nothing else changed. Where a worker cannot start or fails (an older browser, a stricter policy), the
+//! page simulates in its own thread, a few levels per task, as before (`ui::simulate_in_pieces`), for good.
+
+use super::{finished, now_ms, simulate_in_pieces, Pieces};
+use crate::plan::Staged;
+use leptos::prelude::{GetValue, Set};
+use std::cell::RefCell;
+use wasm_bindgen::{closure::Closure, JsCast, JsValue};
+use web_sys::{MessageEvent, Worker};
+
+/// The module worker's script: imports the glue and the module with its first job, then simulates each job.
+/// A failure (the glue not loaded, the module not instantiated) is posted back: the page then simulates itself.
+const MODULE: &str = "let r;onmessage=async e=>{const d=e.data;try{r??=import(d.glue).then(async g=>{await g.default({module_or_path:d.module});return g});const g=await r;postMessage({job:d.job,levels:g.tps_simulate(d.scenario,(k,n)=>postMessage({job:d.job,k,n}))})}catch(x){postMessage({job:d.job,failed:1})}}";
+/// The classic worker's handler (the single file), after the glue's classic copy in the same script.
+const CLASSIC: &str = "\nlet __tpsReady;onmessage=async e=>{const d=e.data;try{__tpsReady??=__wbg_init({module_or_path:d.module});await __tpsReady;postMessage({job:d.job,levels:tps_simulate(d.scenario,(k,n)=>postMessage({job:d.job,k,n}))})}catch(x){postMessage({job:d.job,failed:1})}}";
+
+/// The page's side: the worker, the job it runs (its staged levels and when it was posted), whether a worker
+/// failed, and the message and error handlers (made once, for every worker the page starts).
+struct State {
+    pieces: Pieces,
+    worker: Option<Worker>,
+    pending: Option<(u64, Staged, f64)>,
+    failed: bool,
+    handlers: (JsValue, JsValue),
+}
+
+thread_local! {
+    static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
+}
+
+fn with<T>(f: impl FnOnce(&mut State) -> T) -> Option<T> {
+    STATE.with(|s| s.borrow_mut().as_mut().map(f))
+}
+
+/// Readies the page's side (no worker starts before the first job).
+pub(super) fn start(pieces: Pieces) {
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|ev: MessageEvent| {
+        let Some(p) = with(|s| s.pieces) else { return };
+        match reply(&ev) {
+            Some(Reply::Progress(job, k)) if p.job.try_get_value() == Some(job) => p.simulating.set(Some(k)),
+            Some(Reply::Levels(job, levels)) if p.job.try_get_value() == Some(job) => {
+                let Some((_, mut st, t0)) = with(|s| s.pending.take()).flatten() else { return };
+                if st.unpack(&levels) {
+                    p.evaluated.set(Ok(st.finish()));
+                    p.simulating.set(None);
+                    finished(p.last_eval_ms, now_ms() - t0);
+                } else {
+                    simulate_in_pieces(st, job, p, 0.0);
+                }
+            }
+            Some(Reply::Failed) => failed(),
+            _ => {}
+        }
+    });
+    let on_error = Closure::<dyn FnMut(JsValue)>::new(|_: JsValue| failed());
+    let handlers = (on_message.into_js_value(), on_error.into_js_value());
+    STATE.with(|s| *s.borrow_mut() = Some(State { pieces, worker: None, pending: None, failed: false, handlers }));
+}
+
+/// A worker that cannot start or failed: the page simulates in its own thread from now on, the job in flight too.
+fn failed() {
+    record(false);
+    let Some((p, pending)) = with(|s| {
+        s.failed = true;
+        stop(s);
+        (s.pieces, s.pending.take())
+    }) else {
+        return;
+    };
+    if let Some((job, st, _)) = pending {
+        simulate_in_pieces(st, job, p, 0.0);
+    }
+}
+
+/// Terminates the worker, and with it any job it runs.
+fn stop(s: &mut State) {
+    if let Some(w) = s.worker.take() {
+        w.terminate();
+    }
+}
+
+/// A new evaluation: the job still running, if any, is stale; its worker stops (the next job starts another).
+pub(super) fn cancel() {
+    with(|s| {
+        if s.pending.take().is_some() {
+            stop(s);
+        }
+    });
+}
+
+/// Runs `st`'s levels as job `job` (the scenario's JSON) in the worker, starting one if none runs; gives `st`
+/// back where no worker can run it.
+pub(super) fn run(st: Staged, job: u64, json: &str) -> Option<Staged> {
+    let ran = with(|s| {
+        if s.failed {
+            return false;
+        }
+        if s.worker.is_none() {
+            s.worker = spawn(&s.handlers.0, &s.handlers.1);
+        }
+        let posted = s.worker.as_ref().is_some_and(|w| post(w, job, json));
+        if !posted {
+            s.failed = true;
+            stop(s);
+        }
+        posted
+    });
+    if ran != Some(true) {
+        return Some(st);
+    }
+    with(|s| s.pending = Some((job, st, now_ms())));
+    record(true);
+    None
+}
+
+/// Exposes whether the last evaluation that was not run in one task went to the worker (true) or was simulated
+/// in pieces on the page (false) as `window.__tpsWorker`, for the e2e tests.
+pub(super) fn record(used: bool) {
+    if let Some(w) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&w, &"__tpsWorker".into(), &used.into());
+    }
+}
+
+/// The worker's side (`tps_simulate`, exported by the page's binary): simulates the scenario's levels, calling
+/// `progress(k, n)` after each, and returns them packed; empty when the scenario is not valid.
+#[must_use]
+pub fn simulate(scenario: &str, progress: &js_sys::Function) -> Vec<f64> {
+    let Ok(mut st) = crate::scenario::Scenario::from_json(scenario).and_then(|s| Staged::new(&s, &[])) else {
+        return Vec::new();
+    };
+    while !st.step() {
+        let (k, n) = st.progress();
+        let _ = progress.call2(&JsValue::NULL, &(k as f64).into(), &(n as f64).into());
+    }
+    st.packed()
+}
+
+/// A message from the worker: its job, and either progress (levels done, in all), the packed levels, or that it
+/// failed.
+enum Reply {
+    Progress(u64, (usize, usize)),
+    Levels(u64, Vec<f64>),
+    Failed,
+}
+
+/// Reads a worker's message.
+fn reply(ev: &MessageEvent) -> Option<Reply> {
+    let d = ev.data();
+    let get = |k: &str| js_sys::Reflect::get(&d, &k.into()).ok().filter(|v| !v.is_undefined());
+    if get("failed").is_some() {
+        return Some(Reply::Failed);
+    }
+    let job = get("job")?.as_f64()? as u64;
+    if let Some(levels) = get("levels") {
+        return Some(Reply::Levels(job, levels.dyn_into::<js_sys::Float64Array>().ok()?.to_vec()));
+    }
+    Some(Reply::Progress(job, (get("k")?.as_f64()? as usize, get("n")?.as_f64()? as usize)))
+}
+
+/// The page's glue: the single file's classic copy (its text), or Trunk's module file (its absolute address);
+/// whether it is the classic copy.
+fn glue() -> Option<(JsValue, bool)> {
+    let w = web_sys::window()?;
+    if let Some(classic) = js_sys::Reflect::get(&w, &"__tpsGlueClassic".into()).ok().filter(JsValue::is_string) {
+        return Some((classic, true));
+    }
+    let link = w.document()?.query_selector("link[rel=modulepreload]").ok()??;
+    js_sys::Reflect::get(&link, &"href".into()).ok().map(|h| (h, false))
+}
+
+/// Starts a worker whose messages go to `on_message` and errors to `on_error`; `None` where one cannot start.
+fn spawn(on_message: &JsValue, on_error: &JsValue) -> Option<Worker> {
+    let (glue, classic) = glue()?;
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("text/javascript");
+    let parts = if classic { js_sys::Array::of2(&glue, &CLASSIC.into()) } else { js_sys::Array::of1(&MODULE.into()) };
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).ok()?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+    let o = web_sys::WorkerOptions::new();
+    if !classic {
+        o.set_type(web_sys::WorkerType::Module);
+    }
+    let w = Worker::new_with_options(&url, &o).ok()?;
+    w.set_onmessage(Some(on_message.unchecked_ref()));
+    w.set_onerror(Some(on_error.unchecked_ref()));
+    Some(w)
+}
+
+/// Posts job `job`: the scenario's JSON, with the glue (the module worker's address) and the page's compiled
+/// module (used once).
+fn post(w: &Worker, job: u64, scenario: &str) -> bool {
+    let msg = js_sys::Object::new();
+    let glue = glue().map_or(JsValue::UNDEFINED, |g| g.0);
+    let ok = [("job", JsValue::from(job as f64)), ("scenario", scenario.into()), ("glue", glue), ("module", wasm_bindgen::module())]
+        .into_iter()
+        .all(|(k, v)| js_sys::Reflect::set(&msg, &k.into(), &v).unwrap_or(false));
+    ok && w.post_message(&msg).is_ok()
+}
