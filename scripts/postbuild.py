@@ -39,7 +39,7 @@ js = re.sub(r'//# sourceMappingURL=.*', '', js)
 # import.meta (it only names the default .wasm address; the worker is given the page's compiled module).
 classic = re.sub(r'^export \{[^}]*\};?\s*$', '', js, flags=re.M)
 classic = re.sub(r'^export (class|function|async function|const|let) ', r'\1 ', classic, flags=re.M)
-classic = classic.replace('import.meta.url', 'location.href')
+classic = '"use strict";\n' + classic.replace('import.meta.url', 'location.href')
 if re.search(r'^\s*(export|import)\b|import\.meta|\bimport\(', classic, flags=re.M):
     sys.exit('postbuild: the glue has module syntax the classic copy for the worker does not strip')
 loader = (js + '\nwindow.__tpsGlueClassic = ' + json.dumps(classic).replace('</', '<\\/') +

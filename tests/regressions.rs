@@ -279,6 +279,7 @@ fn worker_levels_round_trip_to_the_same_report() {
     use tps_planner::scenario::Scenario;
     let mut texts: Vec<String> = std::fs::read_dir("examples").unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
     texts.push(r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"workload":{"load":{"request_rate":[0.5,1,2]}},"fleet":{"peak_users":400}}"#.into());
+    let mut alternatives = 0;
     for text in texts {
         let s = Scenario::from_json(&text).unwrap();
         let mut here = Staged::new(&s, &[]).unwrap();
@@ -290,8 +291,15 @@ fn worker_levels_round_trip_to_the_same_report() {
         assert!(same, "{text}: the worker's levels differ from the page's");
         let mut page = Staged::new(&s, &[]).unwrap();
         assert!(!page.unpack(&packed[1..]), "a short message is refused");
+        let mut other = packed.clone();
+        other[0] += 1.0;
+        other[1] += 1.0;
+        assert!(!page.unpack(&other), "levels at other loads are refused");
         assert!(page.unpack(&packed));
-        let want = serde_json::to_string(&here.finish()).unwrap();
+        let report = here.finish();
+        alternatives += packed.len() / tps_planner::plan::report::PACKED - report.sweep.len();
+        let want = serde_json::to_string(&report).unwrap();
         assert_eq!(serde_json::to_string(&page.finish()).unwrap(), want, "{text}: the report from the worker's levels");
     }
+    assert!(alternatives > 0, "no fleet alternative's levels went through the round trip");
 }

@@ -168,7 +168,13 @@ impl Staged {
         if v.len() != self.progress().1 * report::PACKED {
             return false;
         }
-        let mut points = v.chunks_exact(report::PACKED).map(LoadPoint::unpack);
+        let points: Vec<LoadPoint> = v.chunks_exact(report::PACKED).map(LoadPoint::unpack).collect();
+        // Each level at its own load, the scenario's then the alternatives' (else the levels are another scenario's).
+        let loads = self.levels.iter().chain(self.alts.iter().flat_map(|(_, l, _)| l));
+        if !points.iter().zip(loads).all(|(p, x)| p.concurrency.or(p.request_rate) == Some(*x)) {
+            return false;
+        }
+        let mut points = points.into_iter();
         self.sweep = points.by_ref().take(self.levels.len()).collect();
         for (_, levels, sweep) in &mut self.alts {
             *sweep = points.by_ref().take(levels.len()).collect();

@@ -17,16 +17,16 @@
 
 use super::{finished, now_ms, simulate_in_pieces, Pieces};
 use crate::plan::Staged;
-use leptos::prelude::{GetValue, Set};
+use leptos::prelude::Set;
 use std::cell::RefCell;
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 use web_sys::{MessageEvent, Worker};
 
 /// The module worker's script: imports the glue and the module with its first job, then simulates each job.
 /// A failure (the glue not loaded, the module not instantiated) is posted back: the page then simulates itself.
-const MODULE: &str = "let r;onmessage=async e=>{const d=e.data;try{r??=import(d.glue).then(async g=>{await g.default({module_or_path:d.module});return g});const g=await r;postMessage({job:d.job,levels:g.tps_simulate(d.scenario,(k,n)=>postMessage({job:d.job,k,n}))})}catch(x){postMessage({job:d.job,failed:1})}}";
+const MODULE: &str = "let r;onmessage=async e=>{const d=e.data;try{r??=import(d.glue).then(async g=>{await g.default({module_or_path:d.module});return g});const g=await r;postMessage({job:d.job,levels:g.tps_simulate(d.scenario,(k,n)=>postMessage({job:d.job,k,n}))})}catch(x){postMessage({job:d.job,failed:1})}};onmessageerror=()=>postMessage({failed:1})";
 /// The classic worker's handler (the single file), after the glue's classic copy in the same script.
-const CLASSIC: &str = "\nlet __tpsReady;onmessage=async e=>{const d=e.data;try{__tpsReady??=__wbg_init({module_or_path:d.module});await __tpsReady;postMessage({job:d.job,levels:tps_simulate(d.scenario,(k,n)=>postMessage({job:d.job,k,n}))})}catch(x){postMessage({job:d.job,failed:1})}}";
+const CLASSIC: &str = "\nlet __tpsReady;onmessage=async e=>{const d=e.data;try{__tpsReady??=__wbg_init({module_or_path:d.module});await __tpsReady;postMessage({job:d.job,levels:tps_simulate(d.scenario,(k,n)=>postMessage({job:d.job,k,n}))})}catch(x){postMessage({job:d.job,failed:1})}};onmessageerror=()=>postMessage({failed:1})";
 
 /// The page's side: the worker, the job it runs (its staged levels and when it was posted), whether a worker
 /// failed, and the message and error handlers (made once, for every worker the page starts).
@@ -36,6 +36,8 @@ struct State {
     pending: Option<(u64, Staged, f64)>,
     failed: bool,
     handlers: (JsValue, JsValue),
+    /// The worker script's Blob address, made once (each worker the page starts loads the same script).
+    script: Option<String>,
 }
 
 thread_local! {
@@ -49,12 +51,15 @@ fn with<T>(f: impl FnOnce(&mut State) -> T) -> Option<T> {
 /// Readies the page's side (no worker starts before the first job).
 pub(super) fn start(pieces: Pieces) {
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|ev: MessageEvent| {
-        let Some(p) = with(|s| s.pieces) else { return };
+        // Only the job the worker runs now counts: not a job cancelled, nor one already handed to the page.
+        let Some((p, running)) = with(|s| (s.pieces, s.pending.as_ref().map(|j| j.0))) else { return };
         match reply(&ev) {
-            Some(Reply::Progress(job, k)) if p.job.try_get_value() == Some(job) => p.simulating.set(Some(k)),
-            Some(Reply::Levels(job, levels)) if p.job.try_get_value() == Some(job) => {
+            Some(Reply::Progress(job, k)) if running == Some(job) => p.simulating.set(Some(k)),
+            Some(Reply::Levels(job, levels)) if running == Some(job) => {
                 let Some((_, mut st, t0)) = with(|s| s.pending.take()).flatten() else { return };
-                if st.unpack(&levels) {
+                let done = st.unpack(&levels);
+                record(done);
+                if done {
                     p.evaluated.set(Ok(st.finish()));
                     p.simulating.set(None);
                     finished(p.last_eval_ms, now_ms() - t0);
@@ -62,13 +67,13 @@ pub(super) fn start(pieces: Pieces) {
                     simulate_in_pieces(st, job, p, 0.0);
                 }
             }
-            Some(Reply::Failed) => failed(),
+            Some(Reply::Failed(job)) if job.is_none() || job == running => failed(),
             _ => {}
         }
     });
     let on_error = Closure::<dyn FnMut(JsValue)>::new(|_: JsValue| failed());
     let handlers = (on_message.into_js_value(), on_error.into_js_value());
-    STATE.with(|s| *s.borrow_mut() = Some(State { pieces, worker: None, pending: None, failed: false, handlers }));
+    STATE.with(|s| *s.borrow_mut() = Some(State { pieces, worker: None, pending: None, failed: false, handlers, script: None }));
 }
 
 /// A worker that cannot start or failed: the page simulates in its own thread from now on, the job in flight too.
@@ -110,7 +115,7 @@ pub(super) fn run(st: Staged, job: u64, json: &str) -> Option<Staged> {
             return false;
         }
         if s.worker.is_none() {
-            s.worker = spawn(&s.handlers.0, &s.handlers.1);
+            s.worker = spawn(s);
         }
         let posted = s.worker.as_ref().is_some_and(|w| post(w, job, json));
         if !posted {
@@ -123,12 +128,11 @@ pub(super) fn run(st: Staged, job: u64, json: &str) -> Option<Staged> {
         return Some(st);
     }
     with(|s| s.pending = Some((job, st, now_ms())));
-    record(true);
     None
 }
 
-/// Exposes whether the last evaluation that was not run in one task went to the worker (true) or was simulated
-/// in pieces on the page (false) as `window.__tpsWorker`, for the e2e tests.
+/// Exposes whether the last evaluation that was not run in one task was simulated by the worker (true) or in
+/// pieces on the page (false) as `window.__tpsWorker`, for the e2e tests.
 pub(super) fn record(used: bool) {
     if let Some(w) = web_sys::window() {
         let _ = js_sys::Reflect::set(&w, &"__tpsWorker".into(), &used.into());
@@ -154,17 +158,18 @@ pub fn simulate(scenario: &str, progress: &js_sys::Function) -> Vec<f64> {
 enum Reply {
     Progress(u64, (usize, usize)),
     Levels(u64, Vec<f64>),
-    Failed,
+    Failed(Option<u64>),
 }
 
 /// Reads a worker's message.
 fn reply(ev: &MessageEvent) -> Option<Reply> {
     let d = ev.data();
     let get = |k: &str| js_sys::Reflect::get(&d, &k.into()).ok().filter(|v| !v.is_undefined());
+    let job = get("job").and_then(|j| j.as_f64()).map(|j| j as u64);
     if get("failed").is_some() {
-        return Some(Reply::Failed);
+        return Some(Reply::Failed(job));
     }
-    let job = get("job")?.as_f64()? as u64;
+    let job = job?;
     if let Some(levels) = get("levels") {
         return Some(Reply::Levels(job, levels.dyn_into::<js_sys::Float64Array>().ok()?.to_vec()));
     }
@@ -182,21 +187,23 @@ fn glue() -> Option<(JsValue, bool)> {
     js_sys::Reflect::get(&link, &"href".into()).ok().map(|h| (h, false))
 }
 
-/// Starts a worker whose messages go to `on_message` and errors to `on_error`; `None` where one cannot start.
-fn spawn(on_message: &JsValue, on_error: &JsValue) -> Option<Worker> {
+/// Starts a worker with the state's handlers (its script made the first time); `None` where one cannot start.
+fn spawn(s: &mut State) -> Option<Worker> {
     let (glue, classic) = glue()?;
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("text/javascript");
-    let parts = if classic { js_sys::Array::of2(&glue, &CLASSIC.into()) } else { js_sys::Array::of1(&MODULE.into()) };
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).ok()?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+    if s.script.is_none() {
+        let opts = web_sys::BlobPropertyBag::new();
+        opts.set_type("text/javascript");
+        let parts = if classic { js_sys::Array::of2(&glue, &CLASSIC.into()) } else { js_sys::Array::of1(&MODULE.into()) };
+        let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).ok()?;
+        s.script = web_sys::Url::create_object_url_with_blob(&blob).ok();
+    }
     let o = web_sys::WorkerOptions::new();
     if !classic {
         o.set_type(web_sys::WorkerType::Module);
     }
-    let w = Worker::new_with_options(&url, &o).ok()?;
-    w.set_onmessage(Some(on_message.unchecked_ref()));
-    w.set_onerror(Some(on_error.unchecked_ref()));
+    let w = Worker::new_with_options(s.script.as_deref()?, &o).ok()?;
+    w.set_onmessage(Some(s.handlers.0.unchecked_ref()));
+    w.set_onerror(Some(s.handlers.1.unchecked_ref()));
     Some(w)
 }
 
@@ -204,7 +211,7 @@ fn spawn(on_message: &JsValue, on_error: &JsValue) -> Option<Worker> {
 /// module (used once).
 fn post(w: &Worker, job: u64, scenario: &str) -> bool {
     let msg = js_sys::Object::new();
-    let glue = glue().map_or(JsValue::UNDEFINED, |g| g.0);
+    let glue = glue().filter(|g| !g.1).map_or(JsValue::UNDEFINED, |g| g.0);
     let ok = [("job", JsValue::from(job as f64)), ("scenario", scenario.into()), ("glue", glue), ("module", wasm_bindgen::module())]
         .into_iter()
         .all(|(k, v)| js_sys::Reflect::set(&msg, &k.into(), &v).unwrap_or(false));
