@@ -163,7 +163,7 @@ impl Staged {
     }
 
     /// Takes the levels [`Self::packed`] wrote for the same scenario (simulated elsewhere: the page's Web Worker);
-    /// false, and nothing taken, when their count is not this scenario's.
+    /// false, and nothing taken, when their count or their loads are not this scenario's.
     pub fn unpack(&mut self, v: &[f64]) -> bool {
         if v.len() != self.progress().1 * report::PACKED {
             return false;

@@ -458,8 +458,9 @@ const AFTER_DRAWINGS: f64 = -1.0;
 
 /// Simulates job `gen`'s levels in the worker where one can run them (`json`: the scenario), else here in pieces
 /// ([`simulate_in_pieces`]). At start-up (`spent` = [`AFTER_DRAWINGS`]) either begins after the first charts'
-/// drawings queued in the same tick: on two cores a worker started at once competed with them (first chart, median
-/// of three in-suite, 669 ms with the worker started at once, 500 ms after the drawings; ~500 before the worker).
+/// drawings queued in the same tick, which a worker started at once competes with on two cores (first chart in
+/// scripts/test, median of three pages: 669 ms in the one run with the worker started at once; 500, 516 and 646 ms
+/// after; 502 before the worker — the in-suite figure varies by ±100 ms from run to run).
 fn simulate(st: crate::plan::Staged, gen: u64, json: Option<String>, p: Pieces, spent: f64) {
     if spent < 0.0 {
         return set_timeout(
