@@ -131,8 +131,8 @@ pub(super) fn run(st: Staged, job: u64, json: &str) -> Option<Staged> {
     None
 }
 
-/// Exposes whether the last evaluation that was not run in one task was simulated by the worker (true) or in
-/// pieces on the page (false) as `window.__tpsWorker`, for the e2e tests.
+/// Exposes where the last evaluation's levels were simulated, by the worker (true) or on the page (false: in one
+/// task or in pieces), as `window.__tpsWorker`, for the e2e tests.
 pub(super) fn record(used: bool) {
     if let Some(w) = web_sys::window() {
         let _ = js_sys::Reflect::set(&w, &"__tpsWorker".into(), &used.into());
