@@ -523,13 +523,14 @@ fn simulate_in_pieces(mut st: crate::plan::Staged, gen: u64, p: Pieces, spent: f
 /// Records a finished evaluation's time: it decides how the next one runs (in one task or in pieces).
 fn finished(last_eval_ms: StoredValue<f64>, ms: f64) {
     last_eval_ms.set_value(ms);
-    record_eval_ms(ms);
+    expose("__tpsLastEvalMs", ms.into());
 }
 
-/// Exposes the last evaluation time as `window.__tpsLastEvalMs` for the e2e benchmark.
-fn record_eval_ms(ms: f64) {
+/// Sets `window[key]` for the e2e tests and benchmark (`__tpsLastEvalMs`: the last evaluation's time;
+/// `__tpsWorker`: where its levels were simulated).
+fn expose(key: &str, value: wasm_bindgen::JsValue) {
     if let Some(w) = web_sys::window() {
-        let _ = js_sys::Reflect::set(&w, &"__tpsLastEvalMs".into(), &ms.into());
+        let _ = js_sys::Reflect::set(&w, &key.into(), &value);
     }
 }
 

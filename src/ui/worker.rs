@@ -9,11 +9,12 @@
 //! the page's wasm-bindgen glue and instantiates the page's own compiled `WebAssembly.Module`, posted with the
 //! first job (nothing is compiled twice). The multi-file page's worker is a module that imports Trunk's glue file
 //! (its `modulepreload` link). The single file, opened from disk (file://, an opaque origin), gets no module
-//! worker and cannot import a module from a Blob in Chromium; its loader makes a Blob of a classic-script copy of
-//! the glue's text (`window.__tpsGlueClassic`: scripts/postbuild.py strips the `export`s), and its classic
-//! worker's Blob holds that text and the handler (`importScripts` of a Blob fails there too). Both builds'
-//! Content-Security-Policy allow `worker-src blob:`; nothing else changed. Where a worker cannot start or fails (an older browser, a stricter policy), the
-//! page simulates in its own thread, a few levels per task, as before (`ui::simulate_in_pieces`), for good.
+//! worker and cannot load a script from a Blob inside a worker in Chromium; its loader keeps a classic-script copy
+//! of the glue's text (`window.__tpsGlueClassic`: scripts/postbuild.py strips the `export`s), and its classic
+//! worker's own Blob holds that text and the handler. Both builds' Content-Security-Policy allow
+//! `worker-src blob:`; nothing else changed. Where a worker cannot start or fails (an older browser, a stricter
+//! policy), the page simulates in its own thread, a few levels per task, as before (`ui::simulate_in_pieces`),
+//! for good.
 
 use super::{finished, now_ms, simulate_in_pieces, Pieces};
 use crate::plan::Staged;
@@ -36,6 +37,8 @@ struct State {
     pending: Option<(u64, Staged, f64)>,
     failed: bool,
     handlers: (JsValue, JsValue),
+    /// The page's glue ([`glue`]), read once when the page starts.
+    glue: Option<(JsValue, bool)>,
     /// The worker script's Blob address, made once (each worker the page starts loads the same script).
     script: Option<String>,
 }
@@ -73,7 +76,7 @@ pub(super) fn start(pieces: Pieces) {
     });
     let on_error = Closure::<dyn FnMut(JsValue)>::new(|_: JsValue| failed());
     let handlers = (on_message.into_js_value(), on_error.into_js_value());
-    STATE.with(|s| *s.borrow_mut() = Some(State { pieces, worker: None, pending: None, failed: false, handlers, script: None }));
+    STATE.with(|s| *s.borrow_mut() = Some(State { pieces, worker: None, pending: None, failed: false, handlers, glue: glue(), script: None }));
 }
 
 /// A worker that cannot start or failed: the page simulates in its own thread from now on, the job in flight too.
@@ -117,7 +120,8 @@ pub(super) fn run(st: Staged, job: u64, json: &str) -> Option<Staged> {
         if s.worker.is_none() {
             s.worker = spawn(s);
         }
-        let posted = s.worker.as_ref().is_some_and(|w| post(w, job, json));
+        let glue = s.glue.as_ref().filter(|g| !g.1).map_or(JsValue::UNDEFINED, |g| g.0.clone());
+        let posted = s.worker.as_ref().is_some_and(|w| post(w, job, json, glue));
         if !posted {
             s.failed = true;
             stop(s);
@@ -134,9 +138,7 @@ pub(super) fn run(st: Staged, job: u64, json: &str) -> Option<Staged> {
 /// Exposes where the last evaluation's levels were simulated, by the worker (true) or on the page (false: in one
 /// task or in pieces), as `window.__tpsWorker`, for the e2e tests.
 pub(super) fn record(used: bool) {
-    if let Some(w) = web_sys::window() {
-        let _ = js_sys::Reflect::set(&w, &"__tpsWorker".into(), &used.into());
-    }
+    super::expose("__tpsWorker", used.into());
 }
 
 /// The worker's side (`tps_simulate`, exported by the page's binary): simulates the scenario's levels, calling
@@ -189,11 +191,12 @@ fn glue() -> Option<(JsValue, bool)> {
 
 /// Starts a worker with the state's handlers (its script made the first time); `None` where one cannot start.
 fn spawn(s: &mut State) -> Option<Worker> {
-    let (glue, classic) = glue()?;
+    let (glue, classic) = s.glue.as_ref()?;
+    let classic = *classic;
     if s.script.is_none() {
         let opts = web_sys::BlobPropertyBag::new();
         opts.set_type("text/javascript");
-        let parts = if classic { js_sys::Array::of2(&glue, &CLASSIC.into()) } else { js_sys::Array::of1(&MODULE.into()) };
+        let parts = if classic { js_sys::Array::of2(glue, &CLASSIC.into()) } else { js_sys::Array::of1(&MODULE.into()) };
         let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).ok()?;
         s.script = web_sys::Url::create_object_url_with_blob(&blob).ok();
     }
@@ -207,11 +210,10 @@ fn spawn(s: &mut State) -> Option<Worker> {
     Some(w)
 }
 
-/// Posts job `job`: the scenario's JSON, with the glue (the module worker's address) and the page's compiled
-/// module (used once).
-fn post(w: &Worker, job: u64, scenario: &str) -> bool {
+/// Posts job `job`: the scenario's JSON, with the module worker's glue address (`undefined` for the classic one)
+/// and the page's compiled module (used once).
+fn post(w: &Worker, job: u64, scenario: &str, glue: JsValue) -> bool {
     let msg = js_sys::Object::new();
-    let glue = glue().filter(|g| !g.1).map_or(JsValue::UNDEFINED, |g| g.0);
     let ok = [("job", JsValue::from(job as f64)), ("scenario", scenario.into()), ("glue", glue), ("module", wasm_bindgen::module())]
         .into_iter()
         .all(|(k, v)| js_sys::Reflect::set(&msg, &k.into(), &v).unwrap_or(false));
