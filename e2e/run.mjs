@@ -131,6 +131,10 @@ await test('invalid input shows a message next to its field, no panic', async ()
   // One invalid field does not blank the page: the last computed results stay, under a message saying so.
   assert((await page.locator('#ceiling').count()) === 1, 'results blanked by one invalid field');
   assert(/last inputs that could be computed/.test(await page.textContent('#scenario-error')), 'stale results not marked');
+  // The message above the results names the field by its label on the page, not by its scenario path.
+  const label = (await page.textContent('label:has(#hardware-memory_bandwidth_gbps) .label')).trim();
+  const banner = await page.textContent('#scenario-error');
+  assert(banner.includes(`${label}: `) && !banner.includes('hardware.memory_bandwidth_gbps'), `banner: ${banner}`);
   await page.fill('#hardware-memory_bandwidth_gbps', 'abc');
   await page.waitForFunction(() => /not a number/.test(document.querySelector('label.invalid .error')?.textContent || ''));
   await page.screenshot({ path: path.join(shots, '3-invalid.png'), fullPage: true });
@@ -788,6 +792,11 @@ await test('issue 9: "How to read this" is open on a desktop and its sentences c
     .find((c) => c[0] === n), t[1]);
   assert(row, `no table row for ${t[1]} users`);
   assert(near(num9(row[1]), num9(t[3])) && near(num9(row[5]), num9(t[2])), `table row ${row} vs panel TPOT ${t[2]} ms, ${t[3]} tok/s`);
+  // A student's first check, users × per-user TPS, overshoots system TPS: the panel says by how much and why.
+  const less = text.match(/It is less than (\d+) × ([\d.]+) = ([\d.]+) tok\/s because no user streams all the time: a request waits ([\d.]+) ms on average for its first token \(TTFT\) of the ([\d.]+) ms/);
+  assert(less && Math.abs(num9(less[1]) * num9(less[2]) - num9(less[3])) <= 0.01 * num9(less[3]) + 1 && num9(less[4]) < num9(less[5]), `users × per-user sentence: ${less}`);
+  // The bound and the roofline agree in words: the step's two kernels are named with their own intensities.
+  assert(/in memory-bound steps, \d+ % in compute-bound ones/.test(text) && /the weight matmuls, \d+ FLOPs per weight byte at this batch \((left|right) of the engine's ridge/.test(text), 'bound sentence');
   for (const term of ['System TPS', 'Why one falls while the other rises', 'TTFT, TPOT, ITL', 'P50, P95, P99', 'The knee', 'The capacity at the target', 'The operating point', 'Memory- or compute-bound']) {
     assert(text.includes(term), `panel lacks "${term}"`);
   }
@@ -886,11 +895,12 @@ await test('issue 9: dark theme follows the OS, the toggle switches and is remem
   await context.close();
 });
 
-await test('issue 9: on a phone the headline cards and the verdict come before the inputs', async () => {
+await test('issue 9: on a phone the verdict, the headline cards and the meeting\'s cards come before the inputs', async () => {
   const { page: p9, context } = await openPage(origin + '/', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   const top = (sel) => p9.evaluate((s) => document.querySelector(s).getBoundingClientRect().top, sel);
-  const [cards, verdict, inputs, charts] = [await top('#headline'), await top('#verdict'), await top('.inputs'), await top('.charts')];
-  assert(cards < inputs && verdict < inputs && verdict > cards, `cards ${cards}, verdict ${verdict}, inputs ${inputs}`);
+  const [cards, verdict, sizing, inputs, charts] = [await top('#headline'), await top('#verdict'), await top('#sizing'), await top('.inputs'), await top('.charts')];
+  // The verdict's line first (a new user found it fourth, half off the first screen), then the cards.
+  assert(verdict < cards && cards < sizing && sizing < inputs && verdict < 844 / 2, `verdict ${verdict}, cards ${cards}, sizing ${sizing}, inputs ${inputs}`);
   assert(charts > inputs, 'charts should follow the inputs on a phone');
   assert(!(await p9.evaluate(() => document.getElementById('explain').open)), '"How to read this" should start closed on a phone');
   const width = await p9.evaluate(() => document.documentElement.scrollWidth);
@@ -930,6 +940,15 @@ await test('issue 9: a 1920-px projector: charts side by side; presentation mode
   const [t14, l14] = [await box('chart-throughput'), await box('chart-latency')];
   assert(t14[2] > 800 && l14[1] > t14[1] + 100, `presentation mode at 1400 px: throughput ${t14}, latency ${l14}`);
   await pp.screenshot({ path: path.join(shots, '17-present-1400.png') });
+  assert((await pp.getAttribute('#present-toggle', 'aria-pressed')) === 'true', 'the Present button does not show it is on');
+  // Escape leaves presentation mode (and closes an open definition), as a presenter expects.
+  await pp.click('#headline details.info summary');
+  assert(await pp.evaluate(() => document.querySelector('#headline details.info').open), 'the definition did not open');
+  await pp.keyboard.press('Escape');
+  assert(!(await pp.evaluate(() => document.documentElement.hasAttribute('data-present'))), 'Escape did not leave presentation mode');
+  assert(!(await pp.evaluate(() => document.querySelector('#headline details.info').open)), 'Escape did not close the definition');
+  assert((await pp.getAttribute('#present-toggle', 'aria-pressed')) === 'false', 'the Present button still shows it on');
+  await pp.click('#present-toggle');
   await pp.click('#present-toggle');
   assert(!(await pp.evaluate(() => document.documentElement.hasAttribute('data-present'))), 'presentation mode did not switch off');
   await context.close();

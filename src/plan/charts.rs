@@ -29,7 +29,7 @@ fn column(r: &Report, f: impl Fn(&LoadPoint) -> f64) -> Vec<f64> {
 #[must_use]
 pub fn throughput(r: &Report) -> ThroughputData {
     let pct = r.target.percentile;
-    ThroughputData {
+    let mut d = ThroughputData {
         x: column(r, load),
         x_axis: load_axis(r),
         per_user: column(r, |p| p.per_user_tps),
@@ -53,7 +53,22 @@ pub fn throughput(r: &Report) -> ThroughputData {
         band_one: r.band.single_stream_pct / 100.0,
         measured: Vec::new(),
         compare: None,
+    };
+    // The operating point is a simulation of its own between two levels (the capacity search's): the curves
+    // pass through it, so its ring sits on them rather than above or below a straight line between the levels
+    // around it (a new user saw it float above the curve, the simulation's few per cent of noise).
+    if let Some(m) = r.operating_point.as_ref() {
+        if let Some(x) = m.concurrency.or(m.request_rate) {
+            let i = d.x.partition_point(|v| *v < x);
+            if i > 0 && i < d.x.len() && d.x[i] != x {
+                d.x.insert(i, x);
+                d.per_user.insert(i, m.per_user_tps);
+                d.system.insert(i, m.system_tps);
+                d.per_user_tail.insert(i, if m.tpot_p_ms > 0.0 { 1e3 / m.tpot_p_ms } else { 0.0 });
+            }
+        }
     }
+    d
 }
 
 /// A pinned scenario's throughput curves, or `None` when its load axis is not `axis` (users against rates).
@@ -141,6 +156,22 @@ pub fn latency_overlay(a: &Report, axis: LoadAxis) -> Option<latency::Overlay> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_curves_pass_through_the_operating_point() {
+        let s = crate::scenario::Scenario::from_json(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"requests":200,"load":{"concurrency":[1,8,64,256]}}}"#,
+        )
+        .unwrap();
+        let r = crate::plan::evaluate(&s).unwrap();
+        let m = r.operating_point.as_ref().unwrap();
+        let x = m.concurrency.unwrap();
+        assert!(!r.sweep.iter().any(|l| l.concurrency == Some(x)), "the operating point {x} is a level of the sweep: nothing to test");
+        let d = throughput(&r);
+        let i = d.x.iter().position(|v| *v == x).expect("the operating point is on the curves");
+        assert_eq!((d.system[i], d.per_user[i], d.x.len()), (m.system_tps, m.per_user_tps, r.sweep.len() + 1));
+        assert!(d.x.windows(2).all(|w| w[0] < w[1]) && d.per_user_tail.len() == d.x.len());
+    }
 
     #[test]
     fn measured_points_are_the_serving_runs_on_the_axis_with_the_charts_lengths() {

@@ -59,7 +59,7 @@ fn label(peak: PeakLoad, v: f64) -> String {
     match peak {
         PeakLoad::Users(_) if v == 1.0 => "1 user".into(),
         // Whole users as such; Little's-law users (a rate sweep) with a decimal, so the product reads right.
-        PeakLoad::Users(_) if v.fract() == 0.0 => format!("{v:.0} users"),
+        PeakLoad::Users(_) if v.fract() == 0.0 => format!("{} users", super::readout::group(v)),
         PeakLoad::Users(_) => format!("{v:.1} users"),
         PeakLoad::RequestRate(_) => format!("{} req/s", fmt_rate(v)),
     }
@@ -94,7 +94,7 @@ pub fn size(
     let util = |n: u64| if cap_load > 0.0 && n > 0 { peak_v / n as f64 / cap_load } else { 0.0 };
     let devices = r.deployment.hardware.devices;
     let one_fewer = (serving >= 2).then(|| util(serving - 1));
-    let servers = |n: u64| if n == 1 { "1 server".to_string() } else { format!("{n} servers") };
+    let servers = |n: u64| if n == 1 { "1 server".to_string() } else { format!("{} servers", super::readout::group(n as f64)) };
     let spare = match f.spare_replicas {
         0 => String::new(),
         1 => " + 1 spare".into(),
@@ -109,7 +109,7 @@ pub fn size(
         "{} → {} of {hardware} ({} at the operating point of {} each{spare}){fewer}",
         label(peak, peak_v),
         servers(total),
-        serving,
+        super::readout::group(serving as f64),
         label(peak, per),
     );
     Some(Fleet {

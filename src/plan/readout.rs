@@ -69,6 +69,12 @@ pub fn readout(r: &Report, i: usize) -> Option<Readout> {
         Bound::Compute => "compute-bound (each step's arithmetic takes longer than its reads)",
         Bound::Overhead => "overhead-bound (the engine's own time per step dominates)",
     };
+    // Nothing is served when the model does not fit: the level's zeros are not figures to read out.
+    if !r.memory.fits {
+        let text =
+            format!("At {load_text}: nothing is served — the model does not fit (see the verdict); add devices or pick a smaller weight format.");
+        return Some(Readout { load: load_of(l), load_text, text });
+    }
     let verdict = if l.saturated {
         "saturated: the queue grows without bound, so the latencies are lower bounds"
     } else if l.meets_target {
@@ -129,6 +135,16 @@ mod tests {
             assert!(c.text.contains(&format!("{bound}-bound")), "{bound} in {}", c.text);
         }
         assert!(readout(&r, r.sweep.len()).is_none(), "past the sweep's end");
+    }
+
+    #[test]
+    fn a_model_that_does_not_fit_reads_out_no_figures() {
+        // A new user's trial read "At 1 user: 0.0 tok/s … P99 TTFT 0 ms … overhead-bound … saturated".
+        let r =
+            eval(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-70b"},"workload":{"requests":100,"load":{"concurrency":[1,8]}}}"#);
+        assert!(!r.memory.fits);
+        let c = readout(&r, 0).unwrap();
+        assert!(c.text.starts_with("At 1 user: nothing is served") && !c.text.contains("tok/s") && !c.text.contains("bound"), "{}", c.text);
     }
 
     #[test]

@@ -92,6 +92,10 @@ pub struct RooflinePoint {
     pub intensity: f64,
     /// FLOPs ÷ the step's predicted time, TFLOP/s.
     pub tflops: f64,
+    /// The linear layers' own intensity: their matmul FLOPs ÷ the weight bytes they read, FLOP/byte. A step is
+    /// two kernel classes one after the other (`model::roofline`), and the weight matmuls can be right of the
+    /// ridge while the whole step, its KV reads (about 1 FLOP per byte) included, plots left of it.
+    pub linear_intensity: f64,
 }
 
 /// One load level of the sweep.

@@ -38,7 +38,14 @@ pub fn roofline(d: &Deployment, w: &Workload, batches: impl Iterator<Item = f64>
     let point = |load: &StepLoad, tokens: f64| {
         let (flops, bytes) = d.step_work(load);
         let seconds = d.step(load).seconds;
-        (flops > 0.0 && bytes > 0.0 && seconds > 0.0).then(|| RooflinePoint { tokens, intensity: flops / bytes, tflops: flops / seconds / 1e12 })
+        let n = load.decode_seqs + load.prefill_tokens;
+        let linear_intensity = 2.0 * d.model.matmul_params_per_token() * n / d.weight_bytes_read(n);
+        (flops > 0.0 && bytes > 0.0 && seconds > 0.0).then(|| RooflinePoint {
+            tokens,
+            intensity: flops / bytes,
+            tflops: flops / seconds / 1e12,
+            linear_intensity,
+        })
     };
     let ctx = w.mean_context();
     let decode = batches.filter(|b| *b > 0.0).filter_map(|b| point(&d.decode_load(b, ctx), b)).collect();

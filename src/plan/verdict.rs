@@ -17,7 +17,7 @@ pub(super) fn fmt_rate(r: f64) -> String {
 pub(super) fn load_label(m: &Marker) -> String {
     match (m.concurrency, m.request_rate) {
         (Some(c), _) if c.round() == 1.0 => "1 user".to_string(),
-        (Some(c), _) => format!("{c:.0} users"),
+        (Some(c), _) => format!("{} users", super::readout::group(c)),
         (_, Some(r)) => format!("{} req/s", fmt_rate(r)),
         _ => String::new(),
     }
@@ -176,15 +176,15 @@ pub(super) fn verdict(
             let saturated_from = sweep.iter().find(|l| l.saturated).and_then(|l| l.request_rate);
             match saturated_from {
                 Some(rate) => format!(
-                    "batch: capacity about {:.0} tok/s total ({:.1} tok/s each); offered loads from {} req/s on saturate; single stream {:.1} tok/s",
-                    peak.system_tps,
+                    "batch: capacity about {} tok/s total ({:.1} tok/s each); offered loads from {} req/s on saturate; single stream {:.1} tok/s",
+                    super::readout::group(peak.system_tps),
                     peak.per_user_tps,
                     fmt_rate(rate),
                     ss.decode_tps
                 ),
                 None => format!(
-                    "batch: up to {:.0} tok/s total at {} ({:.1} tok/s each); single stream {:.1} tok/s",
-                    peak.system_tps,
+                    "batch: up to {} tok/s total at {} ({:.1} tok/s each); single stream {:.1} tok/s",
+                    super::readout::group(peak.system_tps),
                     load_label(peak),
                     peak.per_user_tps,
                     ss.decode_tps
@@ -199,14 +199,14 @@ pub(super) fn verdict(
                     None => String::new(),
                 };
                 format!(
-                    "at {} (operating point): a {}-step task takes {} s{judged} ({p} TTFT {:.2} s + {:.0} tokens × {p} TPOT {:.1} ms per step), {:.0} tok/s total{}",
+                    "at {} (operating point): a {}-step task takes {} s{judged} ({p} TTFT {:.2} s + {:.0} tokens × {p} TPOT {:.1} ms per step), {} tok/s total{}",
                     load_label(m),
                     r.workload.agent_steps,
                     fmt_against(task, target::task_limit(r)),
                     lp.ttft_ms.at(t.percentile) / 1e3,
                     r.workload.output_tokens,
                     lp.tpot_ms.at(t.percentile),
-                    m.system_tps,
+                    super::readout::group(m.system_tps),
                     limit_note(r, sweep, cap, mem)
                 )
             }
@@ -214,12 +214,12 @@ pub(super) fn verdict(
         },
         Mode::Reader => match op {
             Some(m) => format!(
-                "at {} (operating point, {:.0} % of the {}): {:.0} tok/s each, {:.0} tok/s total, {p} TPOT {} ms ✓ (target {} ms){}",
+                "at {} (operating point, {:.0} % of the {}): {:.0} tok/s each, {} tok/s total, {p} TPOT {} ms ✓ (target {} ms){}",
                 load_label(m),
                 super::load_share(m, cap, r.target.operating_fraction) * 100.0,
                 if cap.is_some() { "capacity" } else { "peak usable load" },
                 m.per_user_tps,
-                m.system_tps,
+                super::readout::group(m.system_tps),
                 fmt_against(m.tpot_p_ms, t.tpot_ms),
                 t.tpot_ms.map_or_else(|| "none".to_string(), |l| fmt_against(l, l)),
                 limit_note(r, sweep, cap, mem)

@@ -92,8 +92,20 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
     v.push((
         "System TPS",
         format!(
-            "is all output tokens of all users ÷ time: {} tok/s at {at}. It is what the server is worth; per-user TPS is what a reader feels.",
-            fmt(l.system_tps)
+            "is all output tokens of all users ÷ time: {} tok/s at {at}. It is what the server is worth; per-user TPS is what a reader feels.{}",
+            fmt(l.system_tps),
+            // A student's first check: users × per-user TPS. It overshoots by the time no token streams.
+            match l.concurrency {
+                Some(n) if n > 1.0 && l.e2e_ms.mean > 0.0 && n * l.per_user_tps > l.system_tps => format!(
+                    " It is less than {} × {} = {} tok/s because no user streams all the time: a request waits {} ms on average for its first token (TTFT) of the {} ms from sending it to its last token.",
+                    fmt(n),
+                    fmt(l.per_user_tps),
+                    fmt(n * l.per_user_tps),
+                    fmt(l.ttft_ms.mean),
+                    fmt(l.e2e_ms.mean)
+                ),
+                _ => String::new(),
+            }
         ),
     ));
     let ok = || r.sweep.iter().filter(|l| !l.saturated);
@@ -183,7 +195,7 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
     v.push((
         "Memory- or compute-bound:",
         format!(
-            "at {at} the steps are {}-bound ({:.0} % of the busy time waiting on memory, {:.0} % on compute). Memory-bound, a step costs the bytes it reads ÷ the bandwidth, so a bigger batch is nearly free (one stream's ceiling: {} tok/s); compute-bound, the batch's arithmetic sets the pace and more users share a fixed throughput.",
+            "at {at} the steps are {}-bound ({:.0} % of the busy time in memory-bound steps, {:.0} % in compute-bound ones). Memory-bound, a step costs the bytes it reads ÷ the bandwidth, so a bigger batch is nearly free (one stream's ceiling: {} tok/s); compute-bound, the batch's arithmetic sets the pace and more users share a fixed throughput.",
             bound(l),
             l.memory_bound_fraction * 100.0,
             l.compute_bound_fraction * 100.0,
@@ -197,13 +209,15 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "The roofline",
             format!(
-                "(last chart) says why: past {:.0} FLOPs per byte read (the hardware's ridge; {ridge:.0} for this engine, where its dashed roof bends) arithmetic, not memory, is the limit. A {:.0}-token prefill chunk does {:.0}, {}. Decode at {at} does {:.0} over its whole step ({}), but its weight matmuls do 2 FLOPs per weight per sequence and attention about 1 per KV byte: the bound above weighs each by its time (and steps carry prompts too), so it can differ.",
+                "(last chart) says why: past {:.0} FLOPs per byte read (the hardware's ridge; {ridge:.0} for this engine, where its dashed roof bends) arithmetic, not memory, is the limit. A {:.0}-token prefill chunk does {:.0}, {}. Decode at {at} does {:.0} over its whole step ({}). But a step is two kernels one after the other: the weight matmuls, {:.0} FLOPs per weight byte at this batch ({}), and attention, about 1 per KV byte (memory-bound); the step is called by whichever takes more of its time (and steps carry prompts too), so the bound above can differ from the whole step's point.",
                 f.ridge,
                 p.tokens,
                 p.intensity,
                 side(p.intensity, ridge),
                 d.intensity,
-                side(d.intensity, ridge)
+                side(d.intensity, ridge),
+                d.linear_intensity,
+                side(d.linear_intensity, ridge)
             ),
         ));
     }

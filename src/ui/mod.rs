@@ -66,9 +66,20 @@ pub fn App() -> impl IntoView {
     };
     let h1 = window_event_listener(leptos::ev::hashchange, move |_| on_nav());
     let h2 = window_event_listener(leptos::ev::popstate, move |_| on_nav());
+    // Presentation mode's state, for the button's pressed state; Escape leaves it and closes an open ⓘ.
+    let present = RwSignal::new(false);
+    let h3 = window_event_listener(leptos::ev::keydown, move |e| {
+        if e.key() == "Escape" {
+            if present.get_untracked() {
+                present.set(toggle_present());
+            }
+            close_open_infos();
+        }
+    });
     on_cleanup(move || {
         h1.remove();
         h2.remove();
+        h3.remove();
     });
     // The address follows the page (an effect: it only talks to the outside world).
     Effect::new(move |_| {
@@ -171,7 +182,7 @@ pub fn App() -> impl IntoView {
         <header class="top">
             <h1>"TPS Planner"</h1>
             <button type="button" class="theme" id="theme-toggle" on:click=move |_| toggle_theme() title="Light or dark theme (remembered in this browser)">"◐ Theme"</button>
-            <button type="button" class="theme present" id="present-toggle" on:click=move |_| toggle_present() title="Presentation mode: larger type, charts side by side on a wide screen (a projector)">"▣ Present"</button>
+            <button type="button" class="theme present" id="present-toggle" on:click=move |_| present.set(toggle_present()) aria-pressed=move || if present.get() { "true" } else { "false" } title="Presentation mode: larger type, charts side by side on a wide screen (a projector)">"▣ Present"</button>
             <p class="tagline">"Tokens per second for one user and for the whole server — and the load where it stops being good enough."</p>
         </header>
         {move || link_error.get().map(|m| view! { <p class="warning link-error" role="alert">{m}</p> })}
@@ -571,13 +582,26 @@ fn toggle_theme() {
 }
 
 /// Presentation mode on or off (`data-present` on `<html>`: larger type, charts side by side on wide screens,
-/// their text drawn larger); the charts redraw at once (a resize event).
-fn toggle_present() {
-    let Some(w) = web_sys::window() else { return };
+/// their text drawn larger); the charts redraw at once (a resize event). Returns whether it is now on.
+fn toggle_present() -> bool {
+    let Some(w) = web_sys::window() else { return false };
+    let mut on = false;
     if let Some(root) = w.document().and_then(|d| d.document_element()) {
-        let _ = if root.has_attribute("data-present") { root.remove_attribute("data-present") } else { root.set_attribute("data-present", "") };
+        on = !root.has_attribute("data-present");
+        let _ = if on { root.set_attribute("data-present", "") } else { root.remove_attribute("data-present") };
     }
     if let Ok(e) = web_sys::Event::new("resize") {
         let _ = w.dispatch_event(&e);
+    }
+    on
+}
+
+/// Closes every open ⓘ definition (Escape).
+fn close_open_infos() {
+    let Some(d) = web_sys::window().and_then(|w| w.document()) else { return };
+    while let Ok(Some(e)) = d.query_selector("details.info[open]") {
+        if e.remove_attribute("open").is_err() {
+            break;
+        }
     }
 }

@@ -47,7 +47,7 @@ pub fn Results(
         problem.get().map(|e| {
             view! {
                 <div class="card error-card lead" role="alert" id="scenario-error">
-                    <strong>"Cannot compute: "</strong>{format!("{}: {}", e.field, e.message)}
+                    <strong>"Cannot compute: "</strong>{format!("{}: {}", field_label(&e.field), e.message)}
                     {report.with(Result::is_ok).then_some(". Below: the last inputs that could be computed.")}
                 </div>
             }
@@ -91,15 +91,17 @@ pub fn Results(
                             "The most sequences the engine runs in one batch: its max batch, or as many prompts as fit in the KV-cache space ({} GB left after {} GB of weights, at {} KB per token). At their full {:.0} tokens, {:.0} fit; past that the engine preempts.",
                             fmt(m.kv_budget_gb.max(0.0)), fmt(m.weights_gb), fmt(m.kv_bytes_per_token / 1e3), m.context_tokens, m.kv_max_sequences.floor()
                         ))}</h2>
-                        <p class="big" id="max-concurrency">{format!("{:.0}", m.max_concurrency)}<small>{if m.max_concurrency.round() == 1.0 { " sequence at once" } else { " sequences at once" }}</small></p>
+                        <p class="big" id="max-concurrency">{format!("{:.0}", m.max_concurrency)}<small>{if m.max_concurrency.round() == 1.0 { " sequence at most" } else { " sequences at most" }}</small></p>
                         <p class="formula">{format!(
                             "KV {} KB/token · {}",
                             fmt(m.kv_bytes_per_token / 1e3),
                             if m.kv_budget_gb >= 0.0 { format!("KV space {} GB", fmt(m.kv_budget_gb)) } else { format!("short by {} GB", fmt(-m.kv_budget_gb)) }
                         )}</p>
                         <p class="note" class:bad=!m.fits>{if m.fits { format!(
-                            "{:.0} fit at their full {} tokens, then the engine preempts. Bar: {}",
-                            m.kv_max_sequences.floor(), m.context_tokens, bar.1
+                            "{:.0} fit at their full {} tokens{}. Bar: {}",
+                            m.kv_max_sequences.floor(), m.context_tokens,
+                            if m.max_concurrency > m.kv_max_sequences.floor() { "; more start while their caches are short, and the engine preempts as they grow" } else { "; the engine's max batch is the cap" },
+                            bar.1
                         ) } else { "does not fit".to_string() }}</p>
                     </div>
                 </div>
@@ -161,4 +163,16 @@ fn memory_bar(r: &Report) -> (String, String) {
     }
     let legend = seg.iter().map(|(l, gb)| format!("{l} {} GB", fmt(*gb))).collect::<Vec<_>>().join(" · ");
     (style, legend)
+}
+
+/// The label a field carries on the page ("Output"), found by its input's id; the scenario path
+/// ("workload.output_tokens") when the page has no such field.
+fn field_label(field: &str) -> String {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(&format!("label:has(#{}) .label", field.replace('.', "-"))).ok().flatten())
+        .and_then(|l| l.text_content())
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| field.to_string())
 }

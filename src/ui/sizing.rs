@@ -66,8 +66,13 @@ fn card(c: Card) -> impl IntoView {
 fn capacity_card(r: &Report) -> Card {
     let mut c = Card::empty("capacity", "capacity-users", "capacity", "Capacity at the target");
     let Some(cap) = r.capacity.as_ref() else {
-        c.sentence =
-            if !r.target.limits_latency() { "No latency target (batch): see the peak.".into() } else { "No load level meets the target.".into() };
+        c.sentence = if !r.memory.fits {
+            "None: the model does not fit on this hardware — add devices or pick a smaller weight format.".into()
+        } else if !r.target.limits_latency() {
+            "No latency target (batch): see the peak.".into()
+        } else {
+            "No load level meets the target.".into()
+        };
         return c;
     };
     c.big = Some((
