@@ -796,7 +796,7 @@ await test('issue 9: "How to read this" is open on a desktop and its sentences c
   const less = text.match(/It is less than (\d+) × ([\d.]+) = ([\d.]+) tok\/s because no user streams all the time: a request waits ([\d.]+) ms on average for its first token \(TTFT\) of the ([\d.]+) ms/);
   assert(less && Math.abs(num9(less[1]) * num9(less[2]) - num9(less[3])) <= 0.01 * num9(less[3]) + 1 && num9(less[4]) < num9(less[5]), `users × per-user sentence: ${less}`);
   // The bound and the roofline agree in words: the step's two kernels are named with their own intensities.
-  assert(/in memory-bound steps, \d+ % in compute-bound ones/.test(text) && /the weight matmuls, \d+ FLOPs per weight byte at this batch \((left|right) of the engine's ridge/.test(text), 'bound sentence');
+  assert(/in memory-bound steps, \d+ % in compute-bound ones/.test(text) && /the weight matmuls, \d+ FLOPs per weight byte over the step's [\d.]+ decodes( and about \d+ prompt tokens of new requests it also carries)? \((left|right) of the engine's ridge/.test(text), 'bound sentence');
   for (const term of ['System TPS', 'Why one falls while the other rises', 'TTFT, TPOT, ITL', 'P50, P95, P99', 'The knee', 'The capacity at the target', 'The operating point', 'Memory- or compute-bound']) {
     assert(text.includes(term), `panel lacks "${term}"`);
   }

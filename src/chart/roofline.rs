@@ -107,15 +107,33 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &RooflineData,
         .map_err(err)?;
     // The labels sit in the headroom above the peak: the ridge's left of its line, "compute-bound" at the right
     // end (both right-aligned, so they never run off the plot), "memory-bound" at the left end.
+    // Where a label would collide (a narrow phone, presentation type: a new user saw "ridge" run into
+    // "compute-bound", and the points near the ridge hide the engine's ridge label), it moves or is left out
+    // (the caption says the same): widths are estimated from the type size.
     let font = (super::SANS, 12.0 * scale).into_font().color(&ROOF);
     let right = font.pos(Pos::new(HPos::Right, VPos::Top));
-    for (text, at, style) in [
+    let at = |x: f64, t: f64| chart.backend_coord(&(x, y(t)));
+    let wide = |s: &str| (s.chars().count() as f64 * 6.6 * scale) as i32;
+    let mut labels = vec![
         (format!("ridge: {ridge:.0} FLOP/byte"), (ridge / 1.08, peak * 2.2), &right),
-        (format!("engine's ridge: {eridge:.0}"), (eridge / 1.08, peak * eta_fl / 1.25), &right),
         ("memory-bound ↙".to_string(), (xlo * 1.3, peak * 1.6), &font),
-        ("compute-bound ↓".to_string(), (xhi / 1.1, peak * 1.6), &right),
-    ] {
-        plot.draw(&Text::new(text, chart.backend_coord(&(at.0, y(at.1))), style.clone())).map_err(err)?;
+    ];
+    // "compute-bound" in the headroom at the right end, unless the ridge's label reaches it.
+    let bound_text = "compute-bound ↓";
+    if at(xhi / 1.1, peak).0 - wide(bound_text) > at(ridge / 1.08, peak).0 + 6 {
+        labels.push((bound_text.to_string(), (xhi / 1.1, peak * 1.6), &right));
+    }
+    // The engine's ridge at the foot of its line, where no point or roof runs: left of it (right of it the
+    // hardware's ridge line may be near), or right where the plot begins too soon.
+    let eridge_text = format!("engine's ridge: {eridge:.0}");
+    let foot = ylo * 10f64.powf(0.08 * y(yhi));
+    labels.push(if at(eridge / 1.08, peak).0 - wide(&eridge_text) > at(xlo, peak).0 {
+        (eridge_text, (eridge / 1.08, foot), &right)
+    } else {
+        (eridge_text, (eridge * 1.08, foot), &font)
+    });
+    for (text, (x, t), style) in labels {
+        plot.draw(&Text::new(text, at(x, t), style.clone())).map_err(err)?;
     }
     let pts: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, y(p.1))).collect();
     chart.draw_series(LineSeries::new(pts.iter().copied(), DECODE.stroke_width(px(3.0)))).map_err(err)?;

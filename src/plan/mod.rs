@@ -230,7 +230,8 @@ pub(super) fn build_report(
     let w = &r.workload;
     let ss = single_stream(d, w);
     let mem = memory(d, w);
-    let roofline = roofline(d, w, sweep.iter().map(|p| p.mean_batch));
+    // Each level's mean prompt tokens per step: requests/s × the prompt each prefills × the mean gap between steps.
+    let roofline = roofline(d, w, sweep.iter().map(|p| (p.mean_batch, p.request_throughput * w.uncached_prompt() * p.itl_ms.mean / 1e3)));
     let mut warnings = warnings::scenario_warnings(r, &mem, &sweep);
     let pct = r.target.percentile;
     let marker = |p: &LoadPoint| marker(p, pct);

@@ -66,7 +66,7 @@ pub fn readout(r: &Report, i: usize) -> Option<Readout> {
     };
     let bound = match l.bound {
         Bound::Memory => "memory-bound (each step reads the weights and the KV cache)",
-        Bound::Compute => "compute-bound (each step's arithmetic takes longer than its reads)",
+        Bound::Compute => "compute-bound (kernels limited by arithmetic, not reads, take most of each step)",
         Bound::Overhead => "overhead-bound (the engine's own time per step dominates)",
     };
     // Nothing is served when the model does not fit: the level's zeros are not figures to read out.

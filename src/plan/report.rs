@@ -92,9 +92,13 @@ pub struct RooflinePoint {
     pub intensity: f64,
     /// FLOPs ÷ the step's predicted time, TFLOP/s.
     pub tflops: f64,
-    /// The linear layers' own intensity: their matmul FLOPs ÷ the weight bytes they read, FLOP/byte. A step is
-    /// two kernel classes one after the other (`model::roofline`), and the weight matmuls can be right of the
-    /// ridge while the whole step, its KV reads (about 1 FLOP per byte) included, plots left of it.
+    /// A decode step's share of new prompts: the prompt tokens a step of the level carries besides its decodes,
+    /// on average (requests/s × prefilled prompt × the mean gap between steps); 0 for the prefill chunk.
+    pub prompt_tokens: f64,
+    /// The linear layers' own intensity over all the step's tokens (decodes and `prompt_tokens`): their matmul
+    /// FLOPs ÷ the weight bytes they read, FLOP/byte. A step is two kernel classes one after the other
+    /// (`model::roofline`), and the weight matmuls can be right of the ridge while the decode step, its KV
+    /// reads (about 1 FLOP per byte) included, plots left of it.
     pub linear_intensity: f64,
 }
 

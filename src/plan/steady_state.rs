@@ -29,28 +29,30 @@ pub fn single_stream(d: &Deployment, w: &Workload) -> SingleStream {
 /// The roofline and the steps on it: the decode step at each of `batches` (the load levels' mean batches) at
 /// the workload's mean context, and one prefill chunk of the prompt.
 #[must_use]
-pub fn roofline(d: &Deployment, w: &Workload, batches: impl Iterator<Item = f64>) -> crate::scenario::Roofline {
+pub fn roofline(d: &Deployment, w: &Workload, levels: impl Iterator<Item = (f64, f64)>) -> crate::scenario::Roofline {
     use crate::scenario::RooflinePoint;
     let hw = &d.hardware;
     let devices = hw.parallel_devices();
     let peak = hw.peak_flops(d.compute_dtype) * devices;
     let bandwidth = hw.memory_bandwidth_gbps * 1e9 * devices;
-    let point = |load: &StepLoad, tokens: f64| {
+    // `prompt_tokens`: the new prompts' tokens a step of this level carries besides its decodes, on average.
+    let point = |load: &StepLoad, tokens: f64, prompt_tokens: f64| {
         let (flops, bytes) = d.step_work(load);
         let seconds = d.step(load).seconds;
-        let n = load.decode_seqs + load.prefill_tokens;
+        let n = load.decode_seqs + load.prefill_tokens + prompt_tokens;
         let linear_intensity = 2.0 * d.model.matmul_params_per_token() * n / d.weight_bytes_read(n);
         (flops > 0.0 && bytes > 0.0 && seconds > 0.0).then(|| RooflinePoint {
             tokens,
             intensity: flops / bytes,
             tflops: flops / seconds / 1e12,
+            prompt_tokens,
             linear_intensity,
         })
     };
     let ctx = w.mean_context();
-    let decode = batches.filter(|b| *b > 0.0).filter_map(|b| point(&d.decode_load(b, ctx), b)).collect();
+    let decode = levels.filter(|l| l.0 > 0.0).filter_map(|(b, pt)| point(&d.decode_load(b, ctx), b, pt.max(0.0))).collect();
     let chunk = w.prompt_tokens.min(f64::from(d.engine.max_batched_tokens.max(1)));
-    let prefill = if chunk >= 1.0 { point(&d.with_prefill(StepLoad::default(), chunk, w.context_depth), chunk) } else { None };
+    let prefill = if chunk >= 1.0 { point(&d.with_prefill(StepLoad::default(), chunk, w.context_depth), chunk, 0.0) } else { None };
     crate::scenario::Roofline {
         peak_tflops: peak / 1e12,
         bandwidth_gbps: bandwidth / 1e9,

@@ -155,7 +155,7 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "The knee",
             format!(
-                "({}, dashed on the chart) is where system TPS reaches 90 % of its maximum: {} of {} tok/s. Past it, more users mostly add waiting, not throughput.",
+                "({}, dashed on the chart) is where system TPS reaches 90 % of its maximum over the levels simulated (more levels place it more finely): {} of {} tok/s. Past it, more users mostly add waiting, not throughput.",
                 load(k.concurrency, k.request_rate),
                 fmt(k.system_tps),
                 fmt(r.peak.system_tps)
@@ -209,7 +209,7 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "The roofline",
             format!(
-                "(last chart) says why: past {:.0} FLOPs per byte read (the hardware's ridge; {ridge:.0} for this engine, where its dashed roof bends) arithmetic, not memory, is the limit. A {:.0}-token prefill chunk does {:.0}, {}. Decode at {at} does {:.0} over its whole step ({}). But a step is two kernels one after the other: the weight matmuls, {:.0} FLOPs per weight byte at this batch ({}), and attention, about 1 per KV byte (memory-bound); the step is called by whichever takes more of its time (and steps carry prompts too), so the bound above can differ from the whole step's point.",
+                "(last chart) says why: past {:.0} FLOPs per byte read (the hardware's ridge; {ridge:.0} for this engine, where its dashed roof bends) arithmetic, not memory, is the limit. A {:.0}-token prefill chunk does {:.0}, {}. Decode at {at} does {:.0} over its whole step ({}). But a step is two kernels one after the other: the weight matmuls, {:.0} FLOPs per weight byte over {} ({}), and attention, about 1 per KV byte (memory-bound); the step is called by whichever takes more of its time, so the bound above can differ from the decode step's point.",
                 f.ridge,
                 p.tokens,
                 p.intensity,
@@ -217,6 +217,11 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
                 d.intensity,
                 side(d.intensity, ridge),
                 d.linear_intensity,
+                if d.prompt_tokens >= 1.0 {
+                    format!("the step's {} decodes and about {} prompt tokens of new requests it also carries", fmt(d.tokens), fmt(d.prompt_tokens))
+                } else {
+                    format!("the step's {} decodes", fmt(d.tokens))
+                },
                 side(d.linear_intensity, ridge)
             ),
         ));
