@@ -794,9 +794,18 @@ await test('issue 9: "How to read this" is open on a desktop and its sentences c
   assert(near(num9(row[1]), num9(t[3])) && near(num9(row[5]), num9(t[2])), `table row ${row} vs panel TPOT ${t[2]} ms, ${t[3]} tok/s`);
   // A student's first check, users × per-user TPS, overshoots system TPS: the panel says by how much and why.
   const less = text.match(/It is less than (\d+) × ([\d.]+) = ([\d.]+) tok\/s because no user streams all the time: a request waits ([\d.]+) ms on average for its first token \(TTFT\) of the ([\d.]+) ms/);
-  assert(less && Math.abs(num9(less[1]) * num9(less[2]) - num9(less[3])) <= 0.01 * num9(less[3]) + 1 && num9(less[4]) < num9(less[5]), `users × per-user sentence: ${less}`);
-  // The bound and the roofline agree in words: the step's two kernels are named with their own intensities.
-  assert(/in memory-bound steps, \d+ % in compute-bound ones/.test(text) && /the weight matmuls, \d+ FLOPs per weight byte over the step's [\d.]+ decodes( and about \d+ prompt tokens of new requests it also carries)? \((left|right) of the engine's ridge/.test(text), 'bound sentence');
+  assert(less && Math.abs(num9(less[1]) * num9(less[2]) - num9(less[3])) <= 0.01 * num9(less[3]) + 1, `users × per-user sentence: ${less}`);
+  // …and its reason accounts for the difference: users × per-user × the share of time streaming ≈ system TPS.
+  const sys = num9(text.match(/System TPS is all output tokens of all users ÷ time: ([\d.]+) tok\/s/)[1]);
+  const streaming = num9(less[3]) * (1 - num9(less[4]) / num9(less[5]));
+  assert(Math.abs(streaming / sys - 1) < 0.1, `users × per-user × (1 − TTFT/E2E) = ${streaming.toFixed(0)} against system ${sys}`);
+  // The bound and the roofline agree in words: the step's two kernels are named with their own intensities, and
+  // a compute-bound step has a kernel right of the engine's ridge, a memory-bound one a kernel left of it.
+  const bound = text.match(/the steps are (memory|compute|overhead)-bound \(\d+ % of the busy time in memory-bound steps, \d+ % in compute-bound ones\)/);
+  const kernels = text.match(/the weight matmuls, \d+ FLOPs per weight byte over the step's [\d.]+ decodes(?: and about \d+ prompt tokens of new requests it also carries)? \((left|right) of the engine's ridge[^)]*\), and attention, \d+ per KV byte \((left|right) of the engine's ridge/);
+  assert(bound && kernels, `bound ${bound} or kernels ${kernels} sentence missing`);
+  const sides = [kernels[1], kernels[2]];
+  assert(bound[1] === 'overhead' || sides.includes(bound[1] === 'compute' ? 'right' : 'left'), `steps ${bound[1]}-bound with kernels ${sides}`);
   for (const term of ['System TPS', 'Why one falls while the other rises', 'TTFT, TPOT, ITL', 'P50, P95, P99', 'The knee', 'The capacity at the target', 'The operating point', 'Memory- or compute-bound']) {
     assert(text.includes(term), `panel lacks "${term}"`);
   }

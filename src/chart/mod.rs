@@ -396,13 +396,19 @@ mod tests {
         let json = r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"preset":"llama-3.1-8b"},"workload":{"requests":200}}"#;
         let r = crate::plan::evaluate(&crate::scenario::Scenario::from_json(json).unwrap()).unwrap();
         let mut d = crate::plan::charts::pareto(&r);
-        // One point per level: per-user tok/s, and the system's tok/s shared by the server's two GPUs.
-        assert_eq!(d.points.len(), r.sweep.len());
-        for (p, l) in d.points.iter().zip(&r.sweep) {
-            assert_eq!(*p, (l.per_user_tps, l.system_tps / 2.0));
-        }
         let op = r.operating_point.as_ref().unwrap();
         assert_eq!(d.operating, Some((op.per_user_tps, op.system_tps / 2.0)));
+        // One point per level: per-user tok/s, and the system's tok/s shared by the server's two GPUs; and the
+        // operating point between two levels (the curve passes through its ring).
+        let mut levels = d.points.clone();
+        if !r.sweep.iter().any(|l| l.concurrency == op.concurrency) {
+            let i = levels.iter().position(|p| Some(*p) == d.operating).expect("the operating point on the curve");
+            levels.remove(i);
+        }
+        assert_eq!(levels.len(), r.sweep.len());
+        for (p, l) in levels.iter().zip(&r.sweep) {
+            assert_eq!(*p, (l.per_user_tps, l.system_tps / 2.0));
+        }
         assert_eq!(d.floor, Some(25.0), "reader target: 40 ms TPOT = 25 tok/s each");
         let svg = |d: &super::pareto::ParetoData| {
             let mut s = String::new();

@@ -114,10 +114,14 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &RooflineData,
     let right = font.pos(Pos::new(HPos::Right, VPos::Top));
     let at = |x: f64, t: f64| chart.backend_coord(&(x, y(t)));
     let wide = |s: &str| (s.chars().count() as f64 * 6.6 * scale) as i32;
-    let mut labels = vec![
-        (format!("ridge: {ridge:.0} FLOP/byte"), (ridge / 1.08, peak * 2.2), &right),
-        ("memory-bound ↙".to_string(), (xlo * 1.3, peak * 1.6), &font),
-    ];
+    let ridge_text = format!("ridge: {ridge:.0} FLOP/byte");
+    let ridge_starts = at(ridge / 1.08, peak).0 - wide(&ridge_text);
+    let mut labels = vec![(ridge_text, (ridge / 1.08, peak * 2.2), &right)];
+    // "memory-bound" at the left end, unless it reaches the ridge's label.
+    let memory_text = "memory-bound ↙";
+    if at(xlo * 1.3, peak).0 + wide(memory_text) + 6 < ridge_starts {
+        labels.push((memory_text.to_string(), (xlo * 1.3, peak * 1.6), &font));
+    }
     // "compute-bound" in the headroom at the right end, unless the ridge's label reaches it.
     let bound_text = "compute-bound ↓";
     if at(xhi / 1.1, peak).0 - wide(bound_text) > at(ridge / 1.08, peak).0 + 6 {

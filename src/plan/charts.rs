@@ -114,12 +114,16 @@ pub fn latency(r: &Report) -> LatencyData {
 #[must_use]
 pub fn pareto(r: &Report) -> ParetoData {
     let per_gpu = 1.0 / f64::from(r.single_stream.devices.max(1));
-    ParetoData {
-        points: r.sweep.iter().map(|p| (p.per_user_tps, p.system_tps * per_gpu)).collect(),
-        floor: r.target.tpot_limit_ms().map(|t| 1e3 / t),
-        operating: r.operating_point.as_ref().map(|m| (m.per_user_tps, m.system_tps * per_gpu)),
-        marker: None,
+    let mut points: Vec<(f64, f64)> = r.sweep.iter().map(|p| (p.per_user_tps, p.system_tps * per_gpu)).collect();
+    let operating = r.operating_point.as_ref().map(|m| (m.per_user_tps, m.system_tps * per_gpu));
+    // The curve passes through the operating point, as on the throughput chart (see there).
+    if let (Some(o), Some(x)) = (operating, r.operating_point.as_ref().and_then(|m| m.concurrency.or(m.request_rate))) {
+        let i = r.sweep.partition_point(|l| load(l) < x);
+        if i > 0 && i < r.sweep.len() && load(&r.sweep[i]) != x {
+            points.insert(i, o);
+        }
     }
+    ParetoData { points, floor: r.target.tpot_limit_ms().map(|t| 1e3 / t), operating, marker: None }
 }
 
 /// The roofline with the decode step of each load level (aligned with the sweep: a level without a step is
@@ -171,6 +175,8 @@ mod tests {
         let i = d.x.iter().position(|v| *v == x).expect("the operating point is on the curves");
         assert_eq!((d.system[i], d.per_user[i], d.x.len()), (m.system_tps, m.per_user_tps, r.sweep.len() + 1));
         assert!(d.x.windows(2).all(|w| w[0] < w[1]) && d.per_user_tail.len() == d.x.len());
+        let p = pareto(&r);
+        assert_eq!((p.points.len(), p.points[i]), (r.sweep.len() + 1, p.operating.unwrap()));
     }
 
     #[test]

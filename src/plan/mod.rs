@@ -230,8 +230,11 @@ pub(super) fn build_report(
     let w = &r.workload;
     let ss = single_stream(d, w);
     let mem = memory(d, w);
-    // Each level's mean prompt tokens per step: requests/s × the prompt each prefills × the mean gap between steps.
-    let roofline = roofline(d, w, sweep.iter().map(|p| (p.mean_batch, p.request_throughput * w.uncached_prompt() * p.itl_ms.mean / 1e3)));
+    // Each level's mean prompt tokens per step: requests/s × the prompt each prefills × the mean gap between steps
+    // (an estimate: exact for a closed loop that keeps the engine busy; a lightly loaded open loop's busy steps
+    // carry more, preemption stalls make it count more). A disaggregated decode pool's steps carry none.
+    let prompts = if r.disaggregation.is_some() { 0.0 } else { w.uncached_prompt() };
+    let roofline = roofline(d, w, sweep.iter().map(|p| (p.mean_batch, p.request_throughput * prompts * p.itl_ms.mean / 1e3)));
     let mut warnings = warnings::scenario_warnings(r, &mem, &sweep);
     let pct = r.target.percentile;
     let marker = |p: &LoadPoint| marker(p, pct);

@@ -38,6 +38,22 @@ pub fn nearest_level(r: &Report, x: Option<f64>) -> Option<usize> {
     (0..r.sweep.len()).reduce(|best, i| if dist(&r.sweep[i]) < dist(&r.sweep[best]) { i } else { best })
 }
 
+/// What does not fit and what would make it fit: the weights (more devices, fewer bits), or, the weights fitting,
+/// one sequence's KV cache (a shorter context, an FP8 cache, more devices).
+#[must_use]
+pub fn no_fit(r: &Report) -> String {
+    let m = &r.memory;
+    if m.kv_budget_gb <= 0.0 {
+        "the model's weights do not fit: add devices or pick a smaller weight format".into()
+    } else {
+        format!(
+            "the KV cache of one {}-token sequence does not fit in the {:.1} GB left after the weights: shorten the context, use an FP8 KV cache or add devices",
+            group(m.context_tokens),
+            m.kv_budget_gb
+        )
+    }
+}
+
 /// The scrubber's card for level `i` of the sweep.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Readout {
@@ -71,8 +87,7 @@ pub fn readout(r: &Report, i: usize) -> Option<Readout> {
     };
     // Nothing is served when the model does not fit: the level's zeros are not figures to read out.
     if !r.memory.fits {
-        let text =
-            format!("At {load_text}: nothing is served — the model does not fit (see the verdict); add devices or pick a smaller weight format.");
+        let text = format!("At {load_text}: nothing is served — {}.", no_fit(r));
         return Some(Readout { load: load_of(l), load_text, text });
     }
     let verdict = if l.saturated {
@@ -145,6 +160,18 @@ mod tests {
         assert!(!r.memory.fits);
         let c = readout(&r, 0).unwrap();
         assert!(c.text.starts_with("At 1 user: nothing is served") && !c.text.contains("tok/s") && !c.text.contains("bound"), "{}", c.text);
+        assert!(c.text.contains("weights do not fit: add devices"), "{}", c.text);
+        // The weights fit, one sequence's KV cache does not: the advice is about the context, not the weights.
+        let r = eval(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"requests":100,"prompt_tokens":2000000,"output_tokens":10,"load":{"concurrency":[1,8]}}}"#,
+        );
+        assert!(!r.memory.fits && r.memory.kv_budget_gb > 0.0, "{:?}", r.memory);
+        let c = readout(&r, 0).unwrap();
+        assert!(
+            c.text.contains("KV cache of one 2\u{2009}000\u{2009}010-token sequence does not fit") && c.text.contains("shorten the context"),
+            "{}",
+            c.text
+        );
     }
 
     #[test]

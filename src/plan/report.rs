@@ -100,6 +100,10 @@ pub struct RooflinePoint {
     /// (`model::roofline`), and the weight matmuls can be right of the ridge while the decode step, its KV
     /// reads (about 1 FLOP per byte) included, plots left of it.
     pub linear_intensity: f64,
+    /// Attention's own intensity in the decode step: its FLOPs ÷ the KV bytes it reads, FLOP/byte (about 2 ×
+    /// query heads ÷ KV heads ÷ bytes per element; hundreds for a latent cache (MLA), which can put attention
+    /// right of the ridge); 0 for the prefill chunk.
+    pub attention_intensity: f64,
 }
 
 /// One load level of the sweep.

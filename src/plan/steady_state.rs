@@ -39,14 +39,20 @@ pub fn roofline(d: &Deployment, w: &Workload, levels: impl Iterator<Item = (f64,
     let point = |load: &StepLoad, tokens: f64, prompt_tokens: f64| {
         let (flops, bytes) = d.step_work(load);
         let seconds = d.step(load).seconds;
-        let n = load.decode_seqs + load.prefill_tokens + prompt_tokens;
+        let mut n = load.decode_seqs + load.prefill_tokens + prompt_tokens;
+        // A pipeline runs the step as micro-batches, one per stage (`Deployment::step`): each a devices-th of it.
+        if hw.parallelism == crate::model::hardware::Parallelism::Pipeline && hw.devices > 1 {
+            n = (n / f64::from(hw.devices)).max(n.min(1.0));
+        }
         let linear_intensity = 2.0 * d.model.matmul_params_per_token() * n / d.weight_bytes_read(n);
+        let attention_intensity = if load.decode_kv_bytes > 0.0 { load.decode_attn_flops / load.decode_kv_bytes } else { 0.0 };
         (flops > 0.0 && bytes > 0.0 && seconds > 0.0).then(|| RooflinePoint {
             tokens,
             intensity: flops / bytes,
             tflops: flops / seconds / 1e12,
             prompt_tokens,
             linear_intensity,
+            attention_intensity,
         })
     };
     let ctx = w.mean_context();

@@ -142,6 +142,17 @@
 //!   efficiency from. A served efficiency for Ada needs served Ada runs from a second source. *Found since*: a
 //!   closed-loop Mistral-7B sweep on one 4090 (4–48 users) holds the balance rule's value within 1.5 % median in
 //!   throughput, 0.8 within 6.5 % (`presets::engines::served_compute`): IOG's bursts are not a class yet.
+//! - **The first wave of a closed loop on a fresh server** (measured 2026-12-04, not modelled: a benchmark's
+//!   transient, not the server a user sizes). SGLang's cookbook at 16 users (80 requests, ~500-token prompts on
+//!   8 × B200 or 8 × MI300X, large MoE models): TTFT P50 right where requests arrive one by one (Qwen3-235B 95
+//!   predicted, 89 measured, held out) but mean and P99 2–4 × short (P99 184 against 727 ms; the same run's ITL
+//!   max 457 ms with its ITL P99 68 ms) — one slow batch: the first wave's prompts prefilled together on a server
+//!   that has not run a batch that size before (kernels compiled or tuned on first use). At 100 users, where every
+//!   wave is such a batch, P99 comes out right (873 against 863 ms): the steady state is modelled, the first batch
+//!   is not. With IOG's tensor-parallel transients over PCIe (seconds of TTFT at 1 req/s, ~100–200 ms at 4–8;
+//!   37 of the 136 paced TTFT P50 figures of current engines) and front ends behind a platform's proxy (GPUStack,
+//!   ~60 ms at one user against ~5–10 elsewhere), these are most of the served TTFT error left (leave-one-source-out
+//!   median 45 % for P50, 35.5 % without the PCIe transients; tests/serving.rs).
 //!
 //! # Assumptions
 //!

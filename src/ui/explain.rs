@@ -60,6 +60,13 @@ pub fn Explain(
 /// `picked` (else the operating point's).
 fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
     let Some(l) = picked.map_or_else(|| example(r), |x| level_near(r, Some(x))) else { return Vec::new() };
+    // A model that does not fit serves nothing: its levels' zeros are not figures to explain.
+    if !r.memory.fits {
+        return vec![(
+            "Nothing to read:",
+            format!("{}: the model does not fit, so no load is served; the verdict above says what is short.", r.hardware),
+        )];
+    }
     let p = r.target.percentile.to_string();
     let at = load(l.concurrency, l.request_rate);
     let mut v = Vec::new();
@@ -209,7 +216,7 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "The roofline",
             format!(
-                "(last chart) says why: past {:.0} FLOPs per byte read (the hardware's ridge; {ridge:.0} for this engine, where its dashed roof bends) arithmetic, not memory, is the limit. A {:.0}-token prefill chunk does {:.0}, {}. Decode at {at} does {:.0} over its whole step ({}). But a step is two kernels one after the other: the weight matmuls, {:.0} FLOPs per weight byte over {} ({}), and attention, about 1 per KV byte (memory-bound); the step is called by whichever takes more of its time, so the bound above can differ from the decode step's point.",
+                "(last chart) says why: past {:.0} FLOPs per byte read (the hardware's ridge; {ridge:.0} for this engine, where its dashed roof bends) arithmetic, not memory, is the limit. A {:.0}-token prefill chunk does {:.0}, {}. Decode at {at} does {:.0} over its whole step ({}). But a step is two kernels one after the other: the weight matmuls, {:.0} FLOPs per weight byte over {} ({}), and attention, {:.0} per KV byte ({}); the step is called by whichever takes more of its time, so the bound above can differ from the decode step's point.",
                 f.ridge,
                 p.tokens,
                 p.intensity,
@@ -222,7 +229,9 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
                 } else {
                     format!("the step's {} decodes", fmt(d.tokens))
                 },
-                side(d.linear_intensity, ridge)
+                side(d.linear_intensity, ridge),
+                d.attention_intensity,
+                side(d.attention_intensity, ridge)
             ),
         ));
     }

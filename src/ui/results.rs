@@ -100,7 +100,7 @@ pub fn Results(
                         <p class="note" class:bad=!m.fits>{if m.fits { format!(
                             "{:.0} fit at their full {} tokens{}. Bar: {}",
                             m.kv_max_sequences.floor(), m.context_tokens,
-                            if m.max_concurrency > m.kv_max_sequences.floor() { "; more start while their caches are short, and the engine preempts as they grow" } else { "; the engine's max batch is the cap" },
+                            if m.max_concurrency > m.kv_max_sequences.floor() { "; more start while their caches are short, and the engine preempts as they grow" } else if m.max_concurrency < m.kv_max_sequences.floor() { "; the engine's max batch is the cap" } else { "" },
                             bar.1
                         ) } else { "does not fit".to_string() }}</p>
                     </div>

@@ -67,7 +67,7 @@ fn capacity_card(r: &Report) -> Card {
     let mut c = Card::empty("capacity", "capacity-users", "capacity", "Capacity at the target");
     let Some(cap) = r.capacity.as_ref() else {
         c.sentence = if !r.memory.fits {
-            "None: the model does not fit on this hardware — add devices or pick a smaller weight format.".into()
+            format!("None: {}.", crate::plan::readout::no_fit(r))
         } else if !r.target.limits_latency() {
             "No latency target (batch): see the peak.".into()
         } else {
