@@ -90,7 +90,7 @@ pub fn App() -> impl IntoView {
     // The first evaluation counts as heavy: the page draws its analytic figures at once and simulates after.
     let last_eval_ms = StoredValue::new(f64::INFINITY);
     let measurements = RwSignal::new(Vec::<crate::import::Measurement>::new());
-    // The evaluation. One that took under 30 ms last time runs in one task; a heavier one (a 64-level DeepSeek-V3
+    // The evaluation. One that took under `IN_TASK_MS` last time runs in one task; a heavier one (a 64-level DeepSeek-V3
     // sweep: ~80 ms) shows the analytic report at once and simulates its levels a few per task (`plan::Staged`,
     // ≤ 8 ms each), so no task holds the page while typing; a newer change drops the job in flight. The first
     // evaluation is simulated in pieces too, after the page is up with the analytic report (the simulated sweep
@@ -125,12 +125,12 @@ pub fn App() -> impl IntoView {
                 problem.set(Some(e));
             }
             Ok(mut st) => {
-                // Light last time: simulated here, in this task, if that takes under ~20 ms; a heavier one (a model
-                // that did not fit, then more devices: a 163 ms task) shows the analytic report and goes on in the
-                // worker (or in pieces, from where it stopped).
+                // Light last time: simulated here, in this task, if that takes under `IN_TASK_MS`; a heavier one (a
+                // model that did not fit, then more devices: a 163 ms task) shows the analytic report and goes on in
+                // the worker (or in pieces, from where it stopped).
                 let t0 = now_ms();
-                if last_eval_ms.get_value() < 30.0 {
-                    while !st.done() && now_ms() - t0 < 20.0 {
+                if last_eval_ms.get_value() < IN_TASK_MS {
+                    while !st.done() && now_ms() - t0 < IN_TASK_MS {
                         st.step();
                     }
                     if st.done() {
@@ -532,6 +532,13 @@ fn simulate_in_pieces(mut st: crate::plan::Staged, gen: u64, p: Pieces, spent: f
 }
 
 /// Records a finished evaluation's time: it decides how the next one runs (in one task or in pieces).
+/// The longest evaluation the page runs in the task of an input, ms: past it the analytic report is drawn at
+/// once and the levels are simulated in the worker. Under the 16 ms from an input to the analytic redraw
+/// with the headline's update (~7 ms measured) beside it; at 30 ms (20 ms in-task slices, until 2026-12-04) the
+/// default scenario's edits took 30–40 ms to the throughput chart's redraw — its sweep takes ~20–60 ms, so the
+/// slice ran out and the analytic report came after it.
+const IN_TASK_MS: f64 = 8.0;
+
 fn finished(last_eval_ms: StoredValue<f64>, ms: f64) {
     last_eval_ms.set_value(ms);
     expose("__tpsLastEvalMs", ms.into());
