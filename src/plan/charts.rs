@@ -54,21 +54,24 @@ pub fn throughput(r: &Report) -> ThroughputData {
         measured: Vec::new(),
         compare: None,
     };
-    // The operating point is a simulation of its own between two levels (the capacity search's): the curves
-    // pass through it, so its ring sits on them rather than above or below a straight line between the levels
-    // around it (a new user saw it float above the curve, the simulation's few per cent of noise).
-    if let Some(m) = r.operating_point.as_ref() {
-        if let Some(x) = m.concurrency.or(m.request_rate) {
-            let i = d.x.partition_point(|v| *v < x);
-            if i > 0 && i < d.x.len() && d.x[i] != x {
-                d.x.insert(i, x);
-                d.per_user.insert(i, m.per_user_tps);
-                d.system.insert(i, m.system_tps);
-                d.per_user_tail.insert(i, if m.tpot_p_ms > 0.0 { 1e3 / m.tpot_p_ms } else { 0.0 });
-            }
-        }
+    if let Some((i, x, m)) = operating_between(r) {
+        d.x.insert(i, x);
+        d.per_user.insert(i, m.per_user_tps);
+        d.system.insert(i, m.system_tps);
+        d.per_user_tail.insert(i, if m.tpot_p_ms > 0.0 { 1e3 / m.tpot_p_ms } else { 0.0 });
     }
     d
+}
+
+/// Where the operating point goes into a chart's series of levels (its index, its load, the point), when it lies
+/// strictly between two levels. It is a simulation of its own (the capacity search's): the curves pass through it,
+/// so its ring sits on them rather than above or below a straight line between the levels around it (a new user
+/// saw it float above the curve, the simulation's few per cent of noise).
+fn operating_between(r: &Report) -> Option<(usize, f64, &crate::scenario::Marker)> {
+    let m = r.operating_point.as_ref()?;
+    let x = m.concurrency.or(m.request_rate)?;
+    let i = r.sweep.partition_point(|l| load(l) < x);
+    (i > 0 && i < r.sweep.len() && load(&r.sweep[i]) != x).then_some((i, x, m))
 }
 
 /// A pinned scenario's throughput curves, or `None` when its load axis is not `axis` (users against rates).
@@ -116,12 +119,8 @@ pub fn pareto(r: &Report) -> ParetoData {
     let per_gpu = 1.0 / f64::from(r.single_stream.devices.max(1));
     let mut points: Vec<(f64, f64)> = r.sweep.iter().map(|p| (p.per_user_tps, p.system_tps * per_gpu)).collect();
     let operating = r.operating_point.as_ref().map(|m| (m.per_user_tps, m.system_tps * per_gpu));
-    // The curve passes through the operating point, as on the throughput chart (see there).
-    if let (Some(o), Some(x)) = (operating, r.operating_point.as_ref().and_then(|m| m.concurrency.or(m.request_rate))) {
-        let i = r.sweep.partition_point(|l| load(l) < x);
-        if i > 0 && i < r.sweep.len() && load(&r.sweep[i]) != x {
-            points.insert(i, o);
-        }
+    if let (Some((i, ..)), Some(o)) = (operating_between(r), operating) {
+        points.insert(i, o);
     }
     ParetoData { points, floor: r.target.tpot_limit_ms().map(|t| 1e3 / t), operating, marker: None }
 }

@@ -80,16 +80,16 @@ pub fn readout(r: &Report, i: usize) -> Option<Readout> {
             format!("{} {}", group(c), if c.round() == 1.0 { "user" } else { "users" })
         }
     };
-    let bound = match l.bound {
-        Bound::Memory => "memory-bound (each step reads the weights and the KV cache)",
-        Bound::Compute => "compute-bound (kernels limited by arithmetic, not reads, take most of each step)",
-        Bound::Overhead => "overhead-bound (the engine's own time per step dominates)",
-    };
     // Nothing is served when the model does not fit: the level's zeros are not figures to read out.
     if !r.memory.fits {
         let text = format!("At {load_text}: nothing is served — {}.", no_fit(r));
         return Some(Readout { load: load_of(l), load_text, text });
     }
+    let bound = match l.bound {
+        Bound::Memory => "memory-bound (each step reads the weights and the KV cache)",
+        Bound::Compute => "compute-bound (kernels limited by arithmetic, not reads, take most of each step)",
+        Bound::Overhead => "overhead-bound (the engine's own time per step dominates)",
+    };
     let verdict = if l.saturated {
         "saturated: the queue grows without bound, so the latencies are lower bounds"
     } else if l.meets_target {

@@ -98,7 +98,7 @@ pub struct RooflinePoint {
     /// The linear layers' own intensity over all the step's tokens (decodes and `prompt_tokens`): their matmul
     /// FLOPs ÷ the weight bytes they read, FLOP/byte. A step is two kernel classes one after the other
     /// (`model::roofline`), and the weight matmuls can be right of the ridge while the decode step, its KV
-    /// reads (about 1 FLOP per byte) included, plots left of it.
+    /// reads (`attention_intensity`, a few FLOPs per byte without a latent cache) included, plots left of it.
     pub linear_intensity: f64,
     /// Attention's own intensity in the decode step: its FLOPs ÷ the KV bytes it reads, FLOP/byte (about 2 ×
     /// query heads ÷ KV heads ÷ bytes per element; hundreds for a latent cache (MLA), which can put attention

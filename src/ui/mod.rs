@@ -531,7 +531,6 @@ fn simulate_in_pieces(mut st: crate::plan::Staged, gen: u64, p: Pieces, spent: f
     );
 }
 
-/// Records a finished evaluation's time: it decides how the next one runs (in one task or in pieces).
 /// The longest evaluation the page runs in the task of an input, ms: past it the analytic report is drawn at
 /// once and the levels are simulated in the worker. Under the 16 ms from an input to the analytic redraw
 /// with the headline's update (~7 ms measured) beside it; at 30 ms (20 ms in-task slices, until 2026-12-04) the
@@ -539,6 +538,7 @@ fn simulate_in_pieces(mut st: crate::plan::Staged, gen: u64, p: Pieces, spent: f
 /// slice ran out and the analytic report came after it.
 const IN_TASK_MS: f64 = 8.0;
 
+/// Records a finished evaluation's time: it decides how the next one runs (in one task or in pieces).
 fn finished(last_eval_ms: StoredValue<f64>, ms: f64) {
     last_eval_ms.set_value(ms);
     expose("__tpsLastEvalMs", ms.into());
