@@ -292,7 +292,9 @@ fn eval_table_prints_the_meeting_lines() {
         "fleet: 500 users → ",
         "  with 1 device per server: ",
         "  with 4 devices per server: ",
-        "energy (±",
+        "energy (÷ / × ",
+        "accuracy (9 in 10 measurements not fitted on fell within): ",
+        "latencies (served, one device or a fast link; 99 served runs) TTFT ÷ / × ",
         "cost: ",
         "USD per million output tokens",
     ] {

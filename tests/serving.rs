@@ -318,7 +318,38 @@ fn served_runs_accuracy() {
     for (name, band, batched) in [("dense", &plan::LOAD_DENSE, common::BATCHED_DENSE_ROWS), ("MoE", &plan::LOAD_MOE, common::BATCHED_MOE_ROWS)] {
         let sel: Vec<&Case> = out.iter().filter(|c| band_class(c).starts_with(name)).collect();
         assert_eq!(sel.len() + batched, band.rows as usize, "{name}: the band table's row count");
-        assert_band_tracks(band, stats(&sel).1);
+        println!("band of served {name} output tok/s, leave-one-source-out: {:.1} % over {} runs", band_pct(&sel), sel.len());
+        assert_band_tracks(band, band_pct(&sel));
+    }
+    // The latency bands (`plan::LATENCY_CLASSES`): paced runs of current engines, held out by source, by whether
+    // the deployment splits a model over PCIe.
+    let paced_held = paced(&current(&loso));
+    println!("latency bands (p90 of the factor off, leave-one-source-out, paced runs of current engines)");
+    for (kind, class) in [("current", &plan::LATENCY_SERVED), ("current, PCIe TP", &plan::LATENCY_PCIE_TP)] {
+        let figure = |metric: &str| -> (f64, usize) {
+            let sel: Vec<&Case> = paced_held.iter().filter(|c| c.kind == kind && c.metric == metric).collect();
+            (band_pct(&sel), sel.len())
+        };
+        let [ttft, ttft_tail, tpot, tpot_tail] = ["TTFT P50", "TTFT P99", "TPOT P50", "TPOT P99"].map(figure);
+        println!(
+            "  {:<40} TTFT P50 {:>7.1} % ({} runs), P99 {:>7.1} % ({}); TPOT P50 {:>6.1} % ({}), P99 {:>6.1} % ({})",
+            class.name, ttft.0, ttft.1, ttft_tail.0, ttft_tail.1, tpot.0, tpot.1, tpot_tail.0, tpot_tail.1
+        );
+        assert_eq!(ttft.1, class.rows as usize, "{}: the latency band's run count", class.name);
+        for (figure, band, what) in [
+            (ttft, class.ttft_pct, "TTFT P50"),
+            (ttft_tail, class.ttft_tail_pct, "TTFT P99"),
+            (tpot, class.tpot_pct, "TPOT P50"),
+            (tpot_tail, class.tpot_tail_pct, "TPOT P99"),
+        ] {
+            assert!(figure.0 <= band, "the {what} band of \"{}\" (± {band} %) no longer covers its data's {:.1} %", class.name, figure.0);
+            assert!(
+                figure.0 >= band - 0.1 * band.max(100.0),
+                "the {what} band of \"{}\" (± {band} %) is wider than its data ({:.1} %): tighten it",
+                class.name,
+                figure.0
+            );
+        }
     }
     summary("served runs on older engine releases, leave-one-source-out", &older(&loso));
     summary("all served runs, leave-one-source-out", &loso);

@@ -407,8 +407,8 @@ mod cli {
         }
         if let Some(e) = &r.energy {
             o += &format!(
-                "energy (±{:.0} %): {:.0} W per server at the operating point, {:.3} J/token, {:.0} tokens/kWh; at the peak {:.0} W, {:.3} J/token{}\n",
-                r.band.energy_pct,
+                "energy ({}): {:.0} W per server at the operating point, {:.3} J/token, {:.0} tokens/kWh; at the peak {:.0} W, {:.3} J/token{}\n",
+                tps_planner::plan::band_text(r.band.energy_pct),
                 e.average_watts,
                 e.joules_per_output_token,
                 e.output_tokens_per_kwh,

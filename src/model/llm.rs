@@ -36,7 +36,7 @@
 //! layer of 15–23 small kernels costs 70–110 µs whatever it reads, which took SGLang's Qwen3-235B-A22B and
 //! DeepSeek-R1 on 8 × B200 at one user from 4.8 and 3.7 ms per token to 8.9 and 8.3 (measured 10.1 and 9.2),
 //! while gpt-oss-120b's fused path went from 2.0 to 4.0 (measured 2.31). The band under load for MoE models says
-//! what is left (±143 %, `plan::band`; ±161 % before vLLM's reserve followed its profile run, with vLLM 0.8.4's DeepSeek-R1 on 8 × H200 at 1k–30k-token prompts held out within 10–13 %; ±175 % before those runs; ±173 % before prompt steps paid their eager launch chain; ±179 % before the serving engines' per-sequence cost; ±286 % until the runs that release every request at once were simulated
+//! what is left (÷ / × 2.53 since the band counts under-predictions as factors, `plan::band`; ±143 % before that; ±161 % before vLLM's reserve followed its profile run, with vLLM 0.8.4's DeepSeek-R1 on 8 × H200 at 1k–30k-token prompts held out within 10–13 %; ±175 % before those runs; ±173 % before prompt steps paid their eager launch chain; ±179 % before the serving engines' per-sequence cost; ±286 % until the runs that release every request at once were simulated
 //! as such, 2026-12: their throughput had been scored against the steady state at the fullest batch).
 //!
 //! **Known misses at large batches** (the all-at-once runs, 1,000 ShareGPT prompts at t = 0, in-sample): on A100s

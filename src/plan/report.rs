@@ -186,7 +186,8 @@ pub struct Marker {
     pub tpot_p_ms: f64,
 }
 
-/// Uncertainty band (± %) from the validation error on the published measurements.
+/// Uncertainty bands (%, `plan::band`: 9 in 10 measured figures lay within ÷ (1 + b) … × (1 + b) of the
+/// prediction) from the validation error on published measurements the model was not fitted on.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Band {
     /// p90 absolute error of single-stream decode predictions.
@@ -202,6 +203,14 @@ pub struct Band {
     /// The class the band under load is measured on, and its measured figures.
     pub load_class: String,
     pub load_rows: u32,
+    /// TTFT's band at the median and at P99, and TPOT's, under a paced load (`plan::LatencyClass`).
+    pub ttft_pct: f64,
+    pub ttft_tail_pct: f64,
+    pub tpot_pct: f64,
+    pub tpot_tail_pct: f64,
+    /// The class the latency bands are measured on, and its served runs.
+    pub latency_class: String,
+    pub latency_rows: u32,
 }
 
 /// What stops more load from meeting the target at the capacity.

@@ -189,13 +189,13 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "The operating point",
             format!(
-                "(green ring) runs at {:.0} % of the capacity's load: {}, {} tok/s each, {} in total. Why not at the capacity? Load comes in bursts: from there {:.0} % more can arrive before the target breaks, and a queue's wait grows like utilisation ÷ (1 − utilisation) service times — 1.5 at 60 % busy, 9 at 90 %, 99 at 99 %: near capacity TTFT explodes. 50–70 % keeps headroom for bursts and for the model's ± {:.0} % error.",
+                "(green ring) runs at {:.0} % of the capacity's load: {}, {} tok/s each, {} in total. Why not at the capacity? Load comes in bursts: from there {:.0} % more can arrive before the target breaks, and a queue's wait grows like utilisation ÷ (1 − utilisation) service times — 1.5 at 60 % busy, 9 at 90 %, 99 at 99 %: near capacity TTFT explodes. 50–70 % keeps headroom for bursts and for the model's error ({} under load).",
                 share * 100.0,
                 load(o.concurrency, o.request_rate),
                 fmt(o.per_user_tps),
                 fmt(o.system_tps),
                 (1.0 / share - 1.0) * 100.0,
-                r.band.batched_pct
+                crate::plan::band_text(r.band.batched_pct)
             ),
         ));
     }

@@ -83,7 +83,7 @@ pub fn Results(
                             fmt(ss.tpot_ms), fmt(ss.decode_tps), fmt(ss.ttft_ms), r.prompt_tokens, fmt(ss.prefill_tps)
                         ))}</h2>
                         <p class="big" id="decode-tps">{fmt(ss.decode_tps)}<small>" tok/s"</small></p>
-                        <p class="formula">{format!("± {:.0} % · TPOT {} ms · TTFT {} ms · prefill {} tok/s", r.band.single_stream_pct, fmt(ss.tpot_ms), fmt(ss.ttft_ms), fmt(ss.prefill_tps))}</p>
+                        <p class="formula">{format!("{} · TPOT {} ms · TTFT {} ms · prefill {} tok/s", crate::plan::band_text(r.band.single_stream_pct), fmt(ss.tpot_ms), fmt(ss.ttft_ms), fmt(ss.prefill_tps))}</p>
                         <p class="note" class:bad=!m.fits>{if m.fits { format!("{} on {} with {}", r.model, r.hardware, r.engine) } else { "does not fit in memory: this is what it would do if it did".to_string() }}</p>
                     </div>
                     <div class="card memcard" id="memory-bar" style=bar.0>
@@ -114,7 +114,7 @@ pub fn Results(
             let Ok(r) = r else { return ().into_any() };
             view! {
                 <p class="context" id="verdict-context">{format!(
-                    "{} ({}) on {} with {}; {} prompt + {} output tokens; {}{}; predictions ± {:.0} % single stream, ± {:.0} % under load (validated p90).",
+                    "{} ({}) on {} with {}; {} prompt + {} output tokens; {}{}; predictions {} single stream, {} under load, TTFT {} (9 in 10 measurements).",
                     r.model, r.quantization, r.hardware, r.engine,
                     r.prompt_tokens, r.output_tokens,
                     if !r.target.limits_latency() {
@@ -123,7 +123,9 @@ pub fn Results(
                         format!("{} targets TTFT ≤ {} ms, TPOT ≤ {} ms", r.target.percentile, limit(r.target.ttft_limit_ms()), limit(r.target.tpot_limit_ms()))
                     },
                     r.target.task_s.map_or_else(String::new, |t| format!(", task ≤ {} s", crate::model::units::fmt_num(t))),
-                    r.band.single_stream_pct, r.band.batched_pct
+                    crate::plan::band_text(r.band.single_stream_pct),
+                    crate::plan::band_text(r.band.batched_pct),
+                    crate::plan::band_text(r.band.ttft_pct)
                 )}</p>
                 // Notes about how the figures were computed are information, not alarms.
                 {r.warnings.iter().map(|w| {

@@ -3,6 +3,7 @@
 //! the report (`capacity`, `fleet`, `energy`, `cost`); the cards only phrase them.
 
 use super::results::fmt;
+use crate::plan::band_text;
 use crate::scenario::{Capacity, Marker, Report, ScenarioError};
 use leptos::prelude::*;
 
@@ -134,7 +135,7 @@ fn energy_card(r: &Report) -> Card {
         return c;
     };
     let meter = e.wall_joules_per_output_token.map(|w| format!(" · {} J/token at the meter (PUE {})", fmt(w), fmt(e.pue.unwrap_or(1.0))));
-    c.big = Some((fmt(e.joules_per_output_token), format!(" J/token ± {:.0} %", r.band.energy_pct)));
+    c.big = Some((fmt(e.joules_per_output_token), format!(" J/token {}", crate::plan::band_text(r.band.energy_pct))));
     c.sentence = format!(
         "{} W per server at the operating point, {} tokens per kWh{}.",
         fmt(e.average_watts),
@@ -203,14 +204,20 @@ pub fn SizingCards(
                     {[capacity_card(r), fleet_card(r), energy_card(r), cost_card(r)].into_iter().map(card).collect_view()}
                 </div>
                 <p class="note band" id="band-meaning">{format!(
-                    "How good is this prediction? One user ± {:.0} % ({}: {}), under load {} ({}: {} measured figures), energy ± {:.0} %: 9 in 10 measurements the model was not fitted on fell within these.",
-                    r.band.single_stream_pct,
+                    "How good is this prediction? One user {} ({}: {}), under load {} ({}: {} measured figures), energy {}; latencies under load ({}: {} served runs) TTFT {} (P99 {}), TPOT {} (P99 {}): 9 in 10 measurements the model was not fitted on fell within these. Runs of your own deployment check them and calibrate the model: \"Compare with your benchmark results\".",
+                    band_text(r.band.single_stream_pct),
                     r.band.single_stream_class,
                     if r.band.single_stream_rows > 0 { format!("{} measured runs", r.band.single_stream_rows) } else { "a stated prior, no measurement".into() },
-                    if r.band.batched_pct > 100.0 { format!("÷ / × {:.1}", 1.0 + r.band.batched_pct / 100.0) } else { format!("± {:.0} %", r.band.batched_pct) },
+                    band_text(r.band.batched_pct),
                     r.band.load_class,
                     r.band.load_rows,
-                    r.band.energy_pct
+                    band_text(r.band.energy_pct),
+                    r.band.latency_class,
+                    r.band.latency_rows,
+                    band_text(r.band.ttft_pct),
+                    band_text(r.band.ttft_tail_pct),
+                    band_text(r.band.tpot_pct),
+                    band_text(r.band.tpot_tail_pct)
                 )}</p>
             })
         })

@@ -1,6 +1,7 @@
 //! The `--table` renderings for people: reports, measurements, comparisons, calibrations, diffs, presets.
 
 use super::*;
+use tps_planner::plan::band_text;
 
 /// The fitted efficiencies and the error of every figure before and after.
 pub(super) fn render_calibration(c: &tps_planner::plan::calibrate::Calibration) -> String {
@@ -165,8 +166,8 @@ pub(super) fn render_table(r: &Report) -> String {
     let m = &r.memory;
     let mut o = format!("{} on {} with {}\n", r.model, r.hardware, r.engine);
     o += &format!(
-        "single stream: ceiling {:.1} tok/s (bandwidth ÷ {:.2} GB/token), predicted {:.1} tok/s (±{:.0} %), TPOT {:.1} ms, TTFT {:.0} ms, prefill {:.0} tok/s, {:?}-bound\n",
-        ss.ceiling_tps, ss.bytes_per_token / 1e9, ss.decode_tps, r.band.single_stream_pct, ss.tpot_ms, ss.ttft_ms, ss.prefill_tps, ss.bound
+        "single stream: ceiling {:.1} tok/s (bandwidth ÷ {:.2} GB/token), predicted {:.1} tok/s ({}), TPOT {:.1} ms, TTFT {:.0} ms, prefill {:.0} tok/s, {:?}-bound\n",
+        ss.ceiling_tps, ss.bytes_per_token / 1e9, ss.decode_tps, tps_planner::plan::band_text(r.band.single_stream_pct), ss.tpot_ms, ss.ttft_ms, ss.prefill_tps, ss.bound
     );
     o += &format!(
         "memory: weights {:.1} GB, KV {:.0} KB/token, KV space {:.1} GB: {:.0} sequences of {:.0} tokens fit at full length, at most {:.0} run at once (max batch, or prompts that fit; more than fit at full length means preemptions){}\n",
@@ -237,8 +238,19 @@ pub(super) fn render_table(r: &Report) -> String {
     o += &mk("operating point", &r.operating_point);
     o += &meeting_lines(r);
     o += &format!(
-        "accuracy (p90 error on measurements not fitted on): one user ±{:.0} % ({}; {} runs), under load ±{:.0} % ({}; {} figures)\n",
-        r.band.single_stream_pct, r.band.single_stream_class, r.band.single_stream_rows, r.band.batched_pct, r.band.load_class, r.band.load_rows
+        "accuracy (9 in 10 measurements not fitted on fell within): one user {} ({}; {} runs), under load {} ({}; {} figures); latencies ({}; {} served runs) TTFT {}, P99 {}, TPOT {}, P99 {}\n",
+        band_text(r.band.single_stream_pct),
+        r.band.single_stream_class,
+        r.band.single_stream_rows,
+        band_text(r.band.batched_pct),
+        r.band.load_class,
+        r.band.load_rows,
+        r.band.latency_class,
+        r.band.latency_rows,
+        band_text(r.band.ttft_pct),
+        band_text(r.band.ttft_tail_pct),
+        band_text(r.band.tpot_pct),
+        band_text(r.band.tpot_tail_pct)
     );
     o += &format!("\nverdict: {}\n", r.verdict);
     for w in &r.warnings {

@@ -1,0 +1,13 @@
+import { chromium } from 'playwright-core';
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+const file = pathToFileURL(path.resolve('dist/tps-planner.html')).href;
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+const p = await b.newPage({ viewport: { width: 1400, height: 1000 } });
+const url = process.argv[2] ? file + process.argv[2] : file;
+await p.goto(url);
+await p.waitForSelector('#band-meaning', { timeout: 30000 });
+await p.waitForTimeout(1500);
+for (const id of ['#band-meaning', '#verdict-context']) console.log(id, ':', await p.textContent(id));
+await p.locator('#band-meaning').screenshot({ path: '/tmp/band.png' });
+await b.close();
