@@ -117,6 +117,23 @@ pub fn band_text(pct: f64) -> String {
     }
 }
 
+impl Band {
+    /// The latency bands in words, for the page and `--table`: "latencies under load (class: N served runs)
+    /// TTFT ÷ / × 2.7 (P99 ÷ / × 5.9), TPOT …".
+    #[must_use]
+    pub fn latency_words(&self) -> String {
+        format!(
+            "latencies under load ({}: {} served runs) TTFT {} (P99 {}), TPOT {} (P99 {})",
+            self.latency_class,
+            self.latency_rows,
+            band_text(self.ttft_pct),
+            band_text(self.ttft_tail_pct),
+            band_text(self.tpot_pct),
+            band_text(self.tpot_tail_pct)
+        )
+    }
+}
+
 /// Every class, for the accuracy table.
 pub const CLASSES: [BandClass; 4] = [SINGLE_FITTED, SINGLE_UNVALIDATED, LOAD_DENSE, LOAD_MOE];
 

@@ -204,7 +204,7 @@ pub fn SizingCards(
                     {[capacity_card(r), fleet_card(r), energy_card(r), cost_card(r)].into_iter().map(card).collect_view()}
                 </div>
                 <p class="note band" id="band-meaning">{format!(
-                    "How good is this prediction? One user {} ({}: {}), under load {} ({}: {} measured figures), energy {}; latencies under load ({}: {} served runs) TTFT {} (P99 {}), TPOT {} (P99 {}): 9 in 10 measurements the model was not fitted on fell within these. Runs of your own deployment check them and calibrate the model: \"Compare with your benchmark results\".",
+                    "How good is this prediction? One user {} ({}: {}), under load {} ({}: {} measured figures), energy {}; {}: 9 in 10 measurements the model was not fitted on fell within these. Runs of your own deployment check them and calibrate the model: \"Compare with your benchmark results\".",
                     band_text(r.band.single_stream_pct),
                     r.band.single_stream_class,
                     if r.band.single_stream_rows > 0 { format!("{} measured runs", r.band.single_stream_rows) } else { "a stated prior, no measurement".into() },
@@ -212,12 +212,7 @@ pub fn SizingCards(
                     r.band.load_class,
                     r.band.load_rows,
                     band_text(r.band.energy_pct),
-                    r.band.latency_class,
-                    r.band.latency_rows,
-                    band_text(r.band.ttft_pct),
-                    band_text(r.band.ttft_tail_pct),
-                    band_text(r.band.tpot_pct),
-                    band_text(r.band.tpot_tail_pct)
+                    r.band.latency_words()
                 )}</p>
             })
         })

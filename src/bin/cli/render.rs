@@ -238,19 +238,14 @@ pub(super) fn render_table(r: &Report) -> String {
     o += &mk("operating point", &r.operating_point);
     o += &meeting_lines(r);
     o += &format!(
-        "accuracy (9 in 10 measurements not fitted on fell within): one user {} ({}; {} runs), under load {} ({}; {} figures); latencies ({}; {} served runs) TTFT {}, P99 {}, TPOT {}, P99 {}\n",
+        "accuracy (9 in 10 measurements not fitted on fell within): one user {} ({}; {} runs), under load {} ({}; {} figures); {}\n",
         band_text(r.band.single_stream_pct),
         r.band.single_stream_class,
         r.band.single_stream_rows,
         band_text(r.band.batched_pct),
         r.band.load_class,
         r.band.load_rows,
-        r.band.latency_class,
-        r.band.latency_rows,
-        band_text(r.band.ttft_pct),
-        band_text(r.band.ttft_tail_pct),
-        band_text(r.band.tpot_pct),
-        band_text(r.band.tpot_tail_pct)
+        r.band.latency_words()
     );
     o += &format!("\nverdict: {}\n", r.verdict);
     for w in &r.warnings {
