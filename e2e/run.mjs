@@ -944,12 +944,17 @@ await test('issue 9: a 1920-px projector: charts side by side; presentation mode
   await pp.waitForTimeout(300);
   const after = await canvasPrint(pp, 'chart-throughput');
   assert(after.h !== before.h, 'presentation mode did not redraw the chart');
+  // A class looks at the chart: the verdict's line and then the charts, whole on the first screen of a projector.
+  const [vt, ct] = await pp.evaluate(() => ['verdict', 'chart-throughput'].map((i) => document.getElementById(i).getBoundingClientRect()).map((r) => [r.top, r.bottom]));
+  assert(vt[0] < ct[0] && ct[1] <= 1080, `presentation mode at 1920 × 1080: verdict ${vt}, throughput chart ${ct} (not whole on the first screen)`);
   await pp.screenshot({ path: path.join(shots, '17-present-1920.png') });
   // On a narrower screen (1400 px) presentation mode keeps one chart per row (two-up left each ~480 px wide).
   await pp.setViewportSize({ width: 1400, height: 900 });
   await pp.waitForTimeout(300);
   const [t14, l14] = [await box('chart-throughput'), await box('chart-latency')];
   assert(t14[2] > 800 && l14[1] > t14[1] + 100, `presentation mode at 1400 px: throughput ${t14}, latency ${l14}`);
+  const c14 = await pp.evaluate(() => document.getElementById('chart-throughput').getBoundingClientRect().top);
+  assert(c14 < 450, `presentation mode at 1400 × 900: the throughput chart starts at ${c14} px`);
   await pp.screenshot({ path: path.join(shots, '17-present-1400.png') });
   assert((await pp.getAttribute('#present-toggle', 'aria-pressed')) === 'true', 'the Present button does not show it is on');
   // Escape leaves presentation mode (and closes an open definition), as a presenter expects.
