@@ -580,7 +580,9 @@ await test('meeting: the Report JSON and the sweep CSV hold what the cards say',
   assert(report.fleet.replicas === card.servers, `report ${report.fleet.replicas} vs card ${card.servers}`);
   assert(report.cost.per_million_output_tokens.toFixed(2) === card.cost, `report ${report.cost.per_million_output_tokens} vs card ${card.cost}`);
   assert(Math.abs(report.energy.joules_per_output_token - card.jpt) < 0.01, `J/token ${report.energy.joules_per_output_token} vs ${card.jpt}`);
-  assert(Math.abs(report.band.energy_pct - card.energyBand) <= 5, `energy band: report ${report.band.energy_pct} vs card ${card.energyBand}`);
+  // The card words the band as plan::band_text does: "± b %" up to 25 %, else "÷ / × (1 + b)" to one decimal.
+  const worded = report.band.energy_pct <= 25 ? report.band.energy_pct : +(((1 + report.band.energy_pct / 100).toFixed(1) - 1) * 100).toFixed(6);
+  assert(Math.abs(worded - card.energyBand) < 1e-6, `energy band: report ${report.band.energy_pct} (worded ${worded}) vs card ${card.energyBand}`);
   const csv = fs.readFileSync(await download(mp, '#export-sweep-csv'), 'utf8').trim().split('\r\n');
   assert(csv[0].startsWith('concurrent_users,per_user_tok_s,system_tok_s,requests_per_s,ttft_p50_ms'), `sweep CSV header: ${csv[0]}`);
   assert(csv.length === report.sweep.length + 1, `${csv.length - 1} CSV rows for ${report.sweep.length} levels`);
@@ -945,8 +947,8 @@ await test('issue 9: a 1920-px projector: charts side by side; presentation mode
   const after = await canvasPrint(pp, 'chart-throughput');
   assert(after.h !== before.h, 'presentation mode did not redraw the chart');
   // A class looks at the chart: the verdict's line and then the charts, whole on the first screen of a projector.
-  const [vt, ct] = await pp.evaluate(() => ['verdict', 'chart-throughput'].map((i) => document.getElementById(i).getBoundingClientRect()).map((r) => [r.top, r.bottom]));
-  assert(vt[0] < ct[0] && ct[1] <= 1080, `presentation mode at 1920 × 1080: verdict ${vt}, throughput chart ${ct} (not whole on the first screen)`);
+  const [vt, ct, st] = await pp.evaluate(() => [document.getElementById('verdict'), document.getElementById('chart-throughput'), document.querySelector('.scrub')].map((e) => e.getBoundingClientRect()).map((r) => [r.top, r.bottom]));
+  assert(vt[0] < ct[0] && ct[1] <= Math.min(1080, st[0]), `presentation mode at 1920 × 1080: verdict ${vt}, throughput chart ${ct}, load bar ${st} (the chart is not whole on the first screen)`);
   await pp.screenshot({ path: path.join(shots, '17-present-1920.png') });
   // On a narrower screen (1400 px) presentation mode keeps one chart per row (two-up left each ~480 px wide).
   await pp.setViewportSize({ width: 1400, height: 900 });

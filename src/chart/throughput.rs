@@ -32,11 +32,11 @@ pub struct ThroughputData {
     /// Operating point (load, per-user, system).
     pub operating: Option<(f64, f64, f64)>,
     /// The single-stream ceiling (bandwidth ÷ bytes per token, tok/s; 0: none): no user decodes faster, so the
-    /// band stops there (a ±63 % band around 20 tok/s reached past a 24 tok/s ceiling).
+    /// band stops there (a × 1.63 band around 20 tok/s reached past a 24 tok/s ceiling).
     pub ceiling: f64,
-    /// ± fraction for the band under load.
+    /// The band under load as a fraction b: drawn from ÷ (1 + b) to × (1 + b) (`plan::band`).
     pub band: f64,
-    /// ± fraction for one user (the single-stream band).
+    /// The same for one user (the single-stream band).
     pub band_one: f64,
     /// Imported measurements: (load, per-user tok/s, system tok/s).
     pub measured: Vec<(f64, Option<f64>, Option<f64>)>,

@@ -249,7 +249,8 @@ impl Hardware {
     }
 
     /// Consumer GPUs linked by PCIe only: no peer-to-peer, every transfer goes through host memory.
-    fn host_staged(&self) -> bool {
+    #[must_use]
+    pub fn host_staged(&self) -> bool {
         self.interconnect_gbps < 100.0 && self.kind == HardwareKind::ConsumerGpu
     }
 

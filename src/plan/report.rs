@@ -190,9 +190,9 @@ pub struct Marker {
 /// prediction) from the validation error on published measurements the model was not fitted on.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Band {
-    /// p90 absolute error of single-stream decode predictions.
+    /// Single-stream decode.
     pub single_stream_pct: f64,
-    /// p90 absolute error of batched throughput predictions.
+    /// Throughput under load (batched and served runs).
     pub batched_pct: f64,
     /// Energy and electricity figures: wider than the throughput band they rest on, because the power model
     /// (an idle floor, TDP while the step loop is busy) is an assumption not validated against measured power.

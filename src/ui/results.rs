@@ -114,7 +114,7 @@ pub fn Results(
             let Ok(r) = r else { return ().into_any() };
             view! {
                 <p class="context" id="verdict-context">{format!(
-                    "{} ({}) on {} with {}; {} prompt + {} output tokens; {}{}; predictions {} single stream, {} under load, TTFT {} (9 in 10 measurements).",
+                    "{} ({}) on {} with {}; {} prompt + {} output tokens; {}{}; predictions {} single stream, {} under load, {} (9 in 10 measurements).",
                     r.model, r.quantization, r.hardware, r.engine,
                     r.prompt_tokens, r.output_tokens,
                     if !r.target.limits_latency() {
@@ -125,7 +125,7 @@ pub fn Results(
                     r.target.task_s.map_or_else(String::new, |t| format!(", task ≤ {} s", crate::model::units::fmt_num(t))),
                     crate::plan::band_text(r.band.single_stream_pct),
                     crate::plan::band_text(r.band.batched_pct),
-                    crate::plan::band_text(r.band.ttft_pct)
+                    r.band.ttft_at(r.target.percentile)
                 )}</p>
                 // Notes about how the figures were computed are information, not alarms.
                 {r.warnings.iter().map(|w| {

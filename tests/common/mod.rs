@@ -145,7 +145,7 @@ impl Case {
     }
 }
 
-/// A band's figure for these cases, %: the p90 (nearest rank, as [`stats`]) of (max(predicted ÷ measured,
+/// A band's figure for these cases, %: the p90 (the nearest rank at or above 9 in 10: the ⌈0.9 n⌉-th smallest) of (max(predicted ÷ measured,
 /// measured ÷ predicted) − 1) × 100 — 9 in 10 measured figures lie within the prediction ÷ (1 + b) … × (1 + b),
 /// the multiplicative band the page draws (`plan::band`). It is wider than [`stats`]' p90 where the model
 /// under-predicts: measured twice the prediction is an error of −50 % but outside a ± 50 % band.
@@ -155,7 +155,7 @@ pub fn band_pct(cases: &[&Case]) -> f64 {
     if e.is_empty() {
         return f64::NAN;
     }
-    e[((0.9 * (e.len() as f64 - 1.0)).round() as usize).min(e.len() - 1)]
+    e[((0.9 * e.len() as f64).ceil() as usize).clamp(1, e.len()) - 1]
 }
 
 /// Median and p90 of absolute percentage errors (nearest-rank on the sorted list).
@@ -206,7 +206,12 @@ pub const BATCHED_MOE_ROWS: usize = 45;
 /// A band class covers a measured p90 (9 in 10 figures inside it).
 #[track_caller]
 pub fn assert_band_covers(class: &tps_planner::plan::BandClass, p90: f64, what: &str) {
-    assert!(p90 <= class.p90_pct, "the band of \"{}\" (± {} %) no longer covers {what}'s p90 {p90:.1} %", class.name, class.p90_pct);
+    assert!(
+        p90 <= class.p90_pct,
+        "the band of \"{}\" ({}) no longer covers {what}'s p90 {p90:.1} %",
+        class.name,
+        tps_planner::plan::band_text(class.p90_pct)
+    );
 }
 
 /// A band class follows its data: its largest measured p90 is inside it and no more than 10 points under it.
@@ -215,8 +220,8 @@ pub fn assert_band_tracks(class: &tps_planner::plan::BandClass, largest_p90: f64
     assert_band_covers(class, largest_p90, "its largest part");
     assert!(
         largest_p90 >= class.p90_pct - 10.0,
-        "the band of \"{}\" (± {} %) is more than 10 points wider than its data ({largest_p90:.1} %): tighten it",
+        "the band of \"{}\" ({}) is more than 10 points wider than its data ({largest_p90:.1} %): tighten it",
         class.name,
-        class.p90_pct
+        tps_planner::plan::band_text(class.p90_pct)
     );
 }
