@@ -294,7 +294,7 @@ fn eval_table_prints_the_meeting_lines() {
         "  with 4 devices per server: ",
         "energy (÷ / × ",
         "accuracy (9 in 10 measurements not fitted on fell within): ",
-        "latencies under load (served by vLLM, SGLang or TensorRT-LLM, one device or a fast link: 101 served runs) TTFT P50 ÷ / × ",
+        "latencies (vLLM, SGLang or TensorRT-LLM on one device or a fast link: 101 runs) TTFT P50 ÷ / × ",
         "cost: ",
         "USD per million output tokens",
     ] {

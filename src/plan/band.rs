@@ -83,7 +83,7 @@ pub struct LatencyClass {
 /// Latencies on one device, devices joined by a fast link (NVLink, xGMI, NVSwitch), or boards that copy peer to
 /// peer over PCIe.
 pub const LATENCY_SERVED: LatencyClass = LatencyClass {
-    name: "served by vLLM, SGLang or TensorRT-LLM, one device or a fast link",
+    name: "vLLM, SGLang or TensorRT-LLM on one device or a fast link",
     counts: [101, 96, 101, 96],
     ttft_pct: 170.0,
     ttft_tail_pct: 491.0,
@@ -130,12 +130,12 @@ impl Band {
         }
     }
 
-    /// The latency bands in words, for the page and `--table`: "latencies under load (class: N served runs)
+    /// The latency bands in words, for the page and `--table`: "latencies (class: N runs)
     /// TTFT ÷ / × 2.7 (P99 ÷ / × 5.9), TPOT …".
     #[must_use]
     pub fn latency_words(&self) -> String {
         format!(
-            "latencies under load ({}: {} served runs) TTFT P50 {} (P99 {}), TPOT P50 {} (P99 {})",
+            "latencies ({}: {} runs) TTFT P50 {} (P99 {}), TPOT P50 {} (P99 {})",
             self.latency_class,
             self.latency_rows,
             band_text(self.ttft_pct),

@@ -204,16 +204,16 @@ pub fn SizingCards(
                     {[capacity_card(r), fleet_card(r), energy_card(r), cost_card(r)].into_iter().map(card).collect_view()}
                 </div>
                 <p class="note band" id="band-meaning">{format!(
-                    "How good is this prediction? 9 in 10 measurements the model was not fitted on fell within: one user {} ({}: {}), under load {} ({}: {} measured figures), {}. Energy {}: the band under load, widened because the power model is not validated. Runs of your own deployment check them and calibrate the model: \"Compare with your benchmark results\".",
+                    "How good is this prediction? 9 in 10 measurements the model was not fitted on fell within: one user {} ({}: {}), under load {} ({}: {} figures); {}. Energy {}: the band under load, widened (the power model is not validated).",
                     band_text(r.band.single_stream_pct),
                     r.band.single_stream_class,
-                    if r.band.single_stream_rows > 0 { format!("{} measured runs", r.band.single_stream_rows) } else { "a stated prior, no measurement".into() },
+                    if r.band.single_stream_rows > 0 { format!("{} runs", r.band.single_stream_rows) } else { "a stated prior".into() },
                     band_text(r.band.batched_pct),
                     r.band.load_class,
                     r.band.load_rows,
                     r.band.latency_words(),
                     band_text(r.band.energy_pct)
-                )}</p>
+                )}<span class="screen-only">" Runs of your own deployment check them and calibrate the model: \"Compare with your benchmark results\"."</span></p>
             })
         })
     }
