@@ -146,6 +146,51 @@ impl Band {
     }
 }
 
+/// Milliseconds in words: whole and grouped from 10 ms ("1 157"), one decimal below ("7.2").
+fn ms_words(v: f64) -> String {
+    if v >= 10.0 {
+        super::readout::group(v)
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// Whether the operating point's latencies meet the target with the validated error applied: the worst case
+/// within the latency bands (prediction × (1 + b) at the target's percentile) against the limits, in a sentence
+/// for the verdict's context ("Within the validated error its P99 TPOT (25 ms) could reach 62 ms, past the 40 ms
+/// target: …"). `None` without an operating point or a latency limit.
+#[must_use]
+pub fn margin_words(r: &Report) -> Option<String> {
+    use crate::percentiles::Pct;
+    let o = r.operating_point.as_ref()?;
+    let t = &r.target;
+    let tail = matches!(t.percentile, Pct::P90 | Pct::P95 | Pct::P99);
+    let (tpot_b, ttft_b) = if tail { (r.band.tpot_tail_pct, r.band.ttft_tail_pct) } else { (r.band.tpot_pct, r.band.ttft_pct) };
+    let worst = |v: f64, b: f64| v * (1.0 + b / 100.0);
+    let mut past = Vec::new();
+    let mut inside = Vec::new();
+    let mut check = |name: &str, v: Option<f64>, b: f64, limit: Option<f64>| {
+        if let (Some(v), Some(l)) = (v, limit) {
+            let w = worst(v, b);
+            let s = format!("{} {name} ({} ms) could reach {} ms", t.percentile, ms_words(v), ms_words(w));
+            if w > l {
+                past.push(format!("{s}, past the {} ms target", ms_words(l)));
+            } else {
+                inside.push(s);
+            }
+        }
+    };
+    check("TPOT", Some(o.tpot_p_ms), tpot_b, t.tpot_limit_ms());
+    check("TTFT", o.ttft_p_ms, ttft_b, t.ttft_limit_ms());
+    if !past.is_empty() {
+        Some(format!("Within the validated error the operating point's {}: a run of your own at that load settles it.", past.join(" and its ")))
+    } else if !inside.is_empty() {
+        Some(format!("Within the validated error the operating point's {}: still inside the target.", inside.join(" and its ")))
+    } else {
+        None
+    }
+}
+
 /// Every class, for the accuracy table.
 pub const CLASSES: [BandClass; 4] = [SINGLE_FITTED, SINGLE_UNVALIDATED, LOAD_DENSE, LOAD_MOE];
 
@@ -195,6 +240,21 @@ mod tests {
         assert_eq!(band_text(81.0), "÷ / × 1.8");
         assert_eq!(band_text(170.0), "÷ / × 2.7");
         assert_eq!(band_text(6214.0), "÷ / × 63");
+    }
+
+    #[test]
+    fn the_margin_applies_the_latency_band_at_the_targets_percentile() {
+        let eval = |json: &str| crate::plan::evaluate(&crate::scenario::Scenario::from_json(json).unwrap()).unwrap();
+        let base = r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":512,"output_tokens":256,"load":{"concurrency":[1,8,32,64,128,256]}},"target":{"tpot_ms":40,"ttft_ms":2000,"percentile":99}}"#;
+        let r = eval(base);
+        let o = r.operating_point.as_ref().unwrap();
+        let words = margin_words(&r).unwrap();
+        let worst = o.tpot_p_ms * (1.0 + r.band.tpot_tail_pct / 100.0);
+        assert!(words.contains(&format!("could reach {} ms", ms_words(worst))), "{words}");
+        assert_eq!(words.contains("past the 40 ms target"), worst > 40.0, "{words}");
+        // A loose target holds with the error applied.
+        let r = eval(&base.replace(r#""tpot_ms":40,"ttft_ms":2000"#, r#""tpot_ms":400,"ttft_ms":60000"#));
+        assert!(margin_words(&r).unwrap().ends_with("still inside the target."));
     }
 
     #[test]

@@ -126,7 +126,7 @@ pub fn Results(
                     crate::plan::band_text(r.band.single_stream_pct),
                     crate::plan::band_text(r.band.batched_pct),
                     r.band.ttft_at(r.target.percentile)
-                )}</p>
+                )}{crate::plan::margin_words(r).map(|m| format!(" {m}"))}</p>
                 // Notes about how the figures were computed are information, not alarms.
                 {r.warnings.iter().map(|w| {
                     let info = w.is_info();

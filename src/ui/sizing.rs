@@ -207,13 +207,13 @@ pub fn SizingCards(
                     "How good is this prediction? 9 in 10 measurements the model was not fitted on fell within: one user {} ({}: {}), under load {} ({}: {} figures); {}. Energy {}: the band under load, widened (the power model is not validated).",
                     band_text(r.band.single_stream_pct),
                     r.band.single_stream_class,
-                    if r.band.single_stream_rows > 0 { format!("{} runs", r.band.single_stream_rows) } else { "a stated prior".into() },
+                    if r.band.single_stream_rows > 0 { format!("{} runs", r.band.single_stream_rows) } else { "assumed, not tested".into() },
                     band_text(r.band.batched_pct),
                     r.band.load_class,
                     r.band.load_rows,
                     r.band.latency_words(),
                     band_text(r.band.energy_pct)
-                )}<span class="screen-only">" Runs of your own deployment check them and calibrate the model: \"Compare with your benchmark results\"."</span></p>
+                )}<span class="screen-only">" (÷ / × 2.7: between the figure ÷ 2.7 and the figure × 2.7.) Runs of your own deployment check them and calibrate the model: \"Compare with your benchmark results\"."</span></p>
             })
         })
     }

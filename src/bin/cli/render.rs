@@ -248,6 +248,9 @@ pub(super) fn render_table(r: &Report) -> String {
         r.band.latency_words()
     );
     o += &format!("\nverdict: {}\n", r.verdict);
+    if let Some(m) = tps_planner::plan::margin_words(r) {
+        o += &format!("  {m}\n");
+    }
     for w in &r.warnings {
         o += &format!("warning: {w}\n");
     }
