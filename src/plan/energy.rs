@@ -19,9 +19,13 @@
 //! - **Compute-bound steps draw TDP; memory-bound steps 60 % of the way from the floor to TDP** (an
 //!   assumption, [`MEMORY_BOUND_DRAW`]): in a memory-bound decode step the tensor cores mostly wait on HBM.
 //!   Splitwise (Patel et al., ISCA 2024) characterises the token phase as memory-bound and drawing well below
-//!   the prompt phase's power, which runs near TDP. Overhead-bound steps (the GPU waits on the scheduler) and
-//!   idle time draw the floor. So a lightly batched, memory-bound server draws about 70 % of TDP, a large
-//!   compute-bound batch TDP.
+//!   the prompt phase's power, which runs near TDP. A step bound by overhead — the scheduler, or all-reduces
+//!   that wait on a slow link — still runs its kernels for part of it: that share (the steady step's kernel
+//!   time ÷ its time, [`super::steady_step`]) draws as its kernels' bound does, the rest and idle time the
+//!   floor. (Until 2026-12-04 overhead-bound time drew the floor whole: vLLM on 4 × RTX 4090 split over PCIe,
+//!   whose decode steps wait on host-staged all-reduces longer than their weights take to stream, came out at
+//!   the idle floor, 450 W for 4 × 450 W boards, at every load; now 709 W at the operating point, activity 0.19.) So a lightly batched,
+//!   memory-bound server draws about 70 % of TDP, a large compute-bound batch TDP.
 //! - **Idle floor, 25 % of TDP (an assumption, not fitted)**: a GPU holding a model, with its CUDA context and
 //!   a serving engine polling it, idles above its bare idle: a CUDA context alone adds 26–50 W on H100 and
 //!   A100 and 66 W on L40S (Vadari, arXiv:2605.23918, 2026: idle power as a function of VRAM allocation),
@@ -75,10 +79,24 @@ pub fn busy_fraction(r: &Resolved, p: &LoadPoint) -> f64 {
 }
 
 /// The activity `a` of the power model: busy × (compute-bound share + [`MEMORY_BOUND_DRAW`] × memory-bound
-/// share of the busy time), 0–1.
+/// share + overhead-bound share × the draw of its kernels' share of the step), 0–1 (module docs).
 #[must_use]
 pub fn activity(r: &Resolved, p: &LoadPoint) -> f64 {
-    (busy_fraction(r, p) * (p.compute_bound_fraction + MEMORY_BOUND_DRAW * p.memory_bound_fraction)).clamp(0.0, 1.0)
+    let overhead = (1.0 - p.compute_bound_fraction - p.memory_bound_fraction).max(0.0);
+    let kernels = if overhead > 0.0 { kernel_draw(r, p.mean_batch.max(1.0)) } else { 0.0 };
+    (busy_fraction(r, p) * (p.compute_bound_fraction + MEMORY_BOUND_DRAW * p.memory_bound_fraction + overhead * kernels)).clamp(0.0, 1.0)
+}
+
+/// The draw of an overhead-bound step at batch `b`: the share of the steady decode step its kernels run
+/// (max(memory, compute) ÷ the step), at TDP's share if compute-bound, else [`MEMORY_BOUND_DRAW`].
+fn kernel_draw(r: &Resolved, b: f64) -> f64 {
+    let (load, _) = steady_step(&r.deployment, &r.workload, b);
+    let c = r.deployment.step(&load);
+    if !(c.seconds > 0.0) {
+        return 0.0;
+    }
+    let share = (c.memory_s.max(c.compute_s) / c.seconds).clamp(0.0, 1.0);
+    share * if c.compute_s > c.memory_s { 1.0 } else { MEMORY_BOUND_DRAW }
 }
 
 /// Power and energy per token for `devices` devices of `tdp` W at activity `a` producing `tps` output tokens/s.
@@ -176,6 +194,23 @@ mod tests {
         let mut q = p.clone();
         q.memory_bound_fraction = 0.5;
         q.compute_bound_fraction = 0.0;
-        assert!((activity(&r, &q) - 0.075).abs() < 1e-9, "overhead-bound time draws the floor");
+        // The other half is overhead-bound: it draws its kernels' share of the step (memory-bound at batch 1).
+        let (load, _) = steady_step(&r.deployment, &r.workload, 1.0);
+        let c = r.deployment.step(&load);
+        let kernels = c.memory_s.max(c.compute_s) / c.seconds;
+        assert!(c.memory_s > c.compute_s && kernels > 0.0 && kernels < 1.0);
+        let want = 0.25 * (0.6 * 0.5 + 0.5 * kernels * 0.6);
+        assert!((activity(&r, &q) - want).abs() < 1e-9, "overhead-bound time draws its kernels' share: {} vs {want}", activity(&r, &q));
+    }
+
+    #[test]
+    fn a_model_split_over_pcie_draws_more_than_the_floor() {
+        // vLLM on 4 × RTX 4090 over PCIe: decode steps wait on host-staged all-reduces longer than the weights
+        // take to stream (overhead-bound), but their kernels still run: the devices draw above their idle floor.
+        let s = crate::scenario::Scenario::from_json(r#"{"hardware":{"preset":"rtx-4090","devices":4,"parallelism":"tensor"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":512,"output_tokens":256}}"#).unwrap();
+        let r = crate::plan::evaluate(&s).unwrap();
+        let e = r.energy.as_ref().unwrap();
+        assert!(e.activity > 0.1, "activity {}", e.activity);
+        assert!(e.average_watts > 4.0 * e.idle_watts * 1.2 && e.average_watts < 4.0 * e.tdp_watts, "{} W", e.average_watts);
     }
 }
