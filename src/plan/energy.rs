@@ -92,7 +92,7 @@ pub fn activity(r: &Resolved, p: &LoadPoint) -> f64 {
 fn kernel_draw(r: &Resolved, b: f64) -> f64 {
     let (load, _) = steady_step(&r.deployment, &r.workload, b);
     let c = r.deployment.step(&load);
-    if !(c.seconds > 0.0) {
+    if c.seconds.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
         return 0.0;
     }
     let share = (c.memory_s.max(c.compute_s) / c.seconds).clamp(0.0, 1.0);
