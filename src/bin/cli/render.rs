@@ -167,7 +167,7 @@ pub(super) fn render_table(r: &Report) -> String {
     let mut o = format!("{} on {} with {}\n", r.model, r.hardware, r.engine);
     o += &format!(
         "single stream: ceiling {:.1} tok/s (bandwidth ÷ {:.2} GB/token), predicted {:.1} tok/s ({}), TPOT {:.1} ms, TTFT {:.0} ms, prefill {:.0} tok/s, {:?}-bound\n",
-        ss.ceiling_tps, ss.bytes_per_token / 1e9, ss.decode_tps, tps_planner::plan::band_text(r.band.single_stream_pct), ss.tpot_ms, ss.ttft_ms, ss.prefill_tps, ss.bound
+        ss.ceiling_tps, ss.bytes_per_token / 1e9, ss.decode_tps, band_text(r.band.single_stream_pct), ss.tpot_ms, ss.ttft_ms, ss.prefill_tps, ss.bound
     );
     o += &format!(
         "memory: weights {:.1} GB, KV {:.0} KB/token, KV space {:.1} GB: {:.0} sequences of {:.0} tokens fit at full length, at most {:.0} run at once (max batch, or prompts that fit; more than fit at full length means preemptions){}\n",
