@@ -118,23 +118,16 @@ pub fn band_text(pct: f64) -> String {
 }
 
 impl Band {
-    /// The latency bands that apply at a target's percentile: (its label, TTFT's band, TPOT's band) — the P99
-    /// bands from P90 up (P90 and P95 take the wider P99 ones), else the median's.
-    #[must_use]
-    pub fn latency_at(&self, pct: crate::percentiles::Pct) -> (&'static str, f64, f64) {
-        use crate::percentiles::Pct;
-        if matches!(pct, Pct::P90 | Pct::P95 | Pct::P99) {
-            ("P99", self.ttft_tail_pct, self.tpot_tail_pct)
-        } else {
-            ("P50", self.ttft_pct, self.tpot_pct)
-        }
-    }
-
-    /// TTFT's band at a target's percentile, with its label ("TTFT P99 ÷ / × 5.9").
+    /// TTFT's band at a target's percentile: the P99 band from P90 up (P90 and P95 take the wider P99 one), else
+    /// the median's; with its label ("TTFT P99 ÷ / × 5.9").
     #[must_use]
     pub fn ttft_at(&self, pct: crate::percentiles::Pct) -> String {
-        let (label, ttft, _) = self.latency_at(pct);
-        format!("TTFT {label} {}", band_text(ttft))
+        use crate::percentiles::Pct;
+        if matches!(pct, Pct::P90 | Pct::P95 | Pct::P99) {
+            format!("TTFT P99 {}", band_text(self.ttft_tail_pct))
+        } else {
+            format!("TTFT P50 {}", band_text(self.ttft_pct))
+        }
     }
 
     /// The latency bands in words, for the page and `--table`: "latencies (class: N runs)
@@ -168,9 +161,11 @@ fn ms_words(v: f64) -> String {
 /// target: …"). `None` without an operating point or a latency limit.
 #[must_use]
 pub fn margin_words(r: &Report) -> Option<String> {
+    use crate::percentiles::Pct;
     let o = r.operating_point.as_ref()?;
     let t = &r.target;
-    let (_, ttft_b, tpot_b) = r.band.latency_at(t.percentile);
+    let tail = matches!(t.percentile, Pct::P90 | Pct::P95 | Pct::P99);
+    let (tpot_b, ttft_b) = if tail { (r.band.tpot_tail_pct, r.band.ttft_tail_pct) } else { (r.band.tpot_pct, r.band.ttft_pct) };
     let worst = |v: f64, b: f64| v * (1.0 + b / 100.0);
     let mut past = Vec::new();
     let mut inside = Vec::new();
@@ -213,8 +208,9 @@ pub fn classes(d: &Deployment) -> (BandClass, BandClass) {
 #[must_use]
 pub fn band(d: &Deployment) -> Band {
     let (single, load) = classes(d);
-    // Split across devices that all-reduce (tensor parallel or row split) through host memory.
-    let pcie_split = d.hardware.parallel_devices() > 1.0 && d.hardware.host_staged();
+    use crate::model::hardware::Parallelism as P;
+    let h = &d.hardware;
+    let pcie_split = h.devices > 1 && matches!(h.parallelism, P::Tensor | P::RowSplit) && h.host_staged();
     let latency = if pcie_split { LATENCY_PCIE_TP } else { LATENCY_SERVED };
     Band {
         single_stream_pct: single.p90_pct,
