@@ -287,6 +287,8 @@ fn eval_reports_capacity_fleet_energy_and_cost() {
 fn eval_table_prints_the_meeting_lines() {
     let (code, out, err) = tps(&["eval", "examples/meeting-2xh100.json", "--table"], None);
     assert_eq!(code, 0, "{err}");
+    let latencies =
+        format!("latencies ({}: {} runs) TTFT P50 ÷ / × ", tps_planner::plan::LATENCY_SERVED.name, tps_planner::plan::LATENCY_SERVED.counts[0]);
     for line in [
         "capacity at the target: ",
         "fleet: 500 users → ",
@@ -294,7 +296,7 @@ fn eval_table_prints_the_meeting_lines() {
         "  with 4 devices per server: ",
         "energy (÷ / × ",
         "accuracy (9 in 10 measurements not fitted on fell within): ",
-        "latencies (vLLM, SGLang or TensorRT-LLM on one device or a fast link: 101 runs) TTFT P50 ÷ / × ",
+        latencies.as_str(),
         "cost: ",
         "USD per million output tokens",
     ] {

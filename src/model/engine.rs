@@ -85,4 +85,7 @@ pub struct EngineParams {
     pub max_batched_tokens: u32,
     pub memory_utilization: f64,
     pub reserve_gb: f64,
+    /// Decode steps replay CUDA graphs (the engines' default); without them (`--enforce-eager`) every step pays the
+    /// host's eager launch chain, as steps with prompt tokens always do (`model::kernels`).
+    pub cuda_graphs: bool,
 }

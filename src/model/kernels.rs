@@ -52,6 +52,13 @@
 //! P99 does not follow P50 because the tail is modelled as the front end's spread (`REQUEST_OVERHEAD_CV`): a
 //! launch chain taken out of the front end takes its share of the tail with it.
 //!
+//! **Without CUDA graphs** (`engine.cuda_graphs: false`: vLLM's `--enforce-eager`, SGLang's
+//! `--disable-cuda-graph`) decode steps are launched the same way, so every step has the eager chain as its floor
+//! (`Deployment::chain_floor_s`). For a small model at a small batch that is the step (Llama-3.1-8B: 32 × 11 ×
+//! 50 µs = 17.6 ms, where its weights stream from an H100 in under 6 ms); a 32B model on one A100 streams its
+//! weights longer than its chain takes and hides it. Scored on one source that served in eager mode
+//! (cssnoeasy/a100-vllm-benchmark-blog, Qwen3-32B on one A100 PCIe: `tests/serving.rs`).
+//!
 //! Known misses: fused paths have fewer kernels than counted here (gpt-oss-120b with FlashInfer's MXFP4 MoE and
 //! fused all-reduce decodes one stream at 2.31 ms on 8 × B200; the chain predicts 4.0); every layer of a MoE
 //! model is counted as MoE (Llama-4 Maverick alternates dense and MoE layers, DeepSeek's first three are dense);
@@ -134,6 +141,24 @@ mod tests {
         assert!(long.memory_s.max(long.compute_s) > 2.0 * chain, "{} s", long.seconds);
         let lm = deployment(r#"{"hardware":{"preset":"a100-80gb-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"lmdeploy"}}"#);
         assert_eq!(lm.eager_floor_s(), 0.0);
+    }
+
+    #[test]
+    fn without_cuda_graphs_every_step_pays_the_launch_chain() {
+        // Llama-3.1-8B on one H100: a one-user decode step streams 16 GB in ~7 ms with graphs; launched eagerly it
+        // takes its chain, 32 layers × 11 kernels × 50 µs = 17.6 ms.
+        let json = |graphs: bool| {
+            format!(
+                r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"vllm","cuda_graphs":{graphs}}}}}"#
+            )
+        };
+        let (graph, eager) = (deployment(&json(true)), deployment(&json(false)));
+        let chain = 32.0 * 11.0 * super::EAGER_LAUNCH_S;
+        let one = |d: &crate::model::roofline::Deployment| d.step(&d.decode_load(1.0, 500.0)).seconds;
+        assert!(one(&graph) < 0.5 * chain, "{} s", one(&graph));
+        assert!(one(&eager) >= chain && one(&eager) < chain * 1.2, "{} s", one(&eager));
+        assert_eq!(eager.chain_floor_s(false), eager.chain_floor_s(true));
+        assert!(graph.chain_floor_s(false) < graph.chain_floor_s(true) / 10.0);
     }
 
     #[test]

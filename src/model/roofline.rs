@@ -416,11 +416,13 @@ impl Deployment {
         }
     }
 
-    /// The floor under a step's kernels: the graph-replayed chain, or for a step with prompt tokens the larger of
-    /// it and the eager launch chain (the chain computed once).
-    fn chain_floor_s(&self, prompt: bool) -> f64 {
+    /// The floor under a step's kernels: the graph-replayed chain, or for a step with prompt tokens (every step
+    /// when the engine runs without CUDA graphs) the larger of it and the eager launch chain (the chain computed
+    /// once).
+    #[must_use]
+    pub fn chain_floor_s(&self, prompt: bool) -> f64 {
         let graph = self.kernel_floor_s();
-        if prompt {
+        if prompt || !self.engine.cuda_graphs {
             graph * self.eager_factor().max(1.0)
         } else {
             graph

@@ -50,17 +50,17 @@ pub const SINGLE_UNVALIDATED: BandClass = BandClass {
 /// Under load, dense models.
 pub const LOAD_DENSE: BandClass = BandClass {
     name: "dense models",
-    rows: 296,
-    p90_pct: 81.0,
-    basis: "leave-one-source-out: batched throughput of dense models (203 rows, 48.6 %) and output tok/s of served runs on current engines (93 runs, 80.9 %)",
+    rows: 326,
+    p90_pct: 75.0,
+    basis: "leave-one-source-out: batched throughput of dense models (203 rows, 48.6 %) and output tok/s of served runs on current engines (123 runs, 74.1 %)",
 };
 
 /// Under load, mixture-of-experts models.
 pub const LOAD_MOE: BandClass = BandClass {
     name: "mixture-of-experts models",
-    rows: 172,
-    p90_pct: 170.0,
-    basis: "leave-one-source-out: batched throughput of MoE models (45 rows, 41.8 %) and output tok/s of served runs on current engines (127 runs, 169.5 %: immature MoE paths of some engine releases, DP attention and MoE kernels at small token counts are not modelled)",
+    rows: 181,
+    p90_pct: 92.0,
+    basis: "leave-one-source-out: batched throughput of MoE models (45 rows, 41.8 %) and output tok/s of served runs on current engines (136 runs, 91.5 %: immature MoE paths of some engine releases, DP attention and MoE kernels at small token counts are not modelled)",
 };
 
 /// The validated error of the latencies (TTFT, TPOT) under a paced load, for one class of deployment.
@@ -84,11 +84,11 @@ pub struct LatencyClass {
 /// peer over PCIe.
 pub const LATENCY_SERVED: LatencyClass = LatencyClass {
     name: "vLLM, SGLang or TensorRT-LLM on one device or a fast link",
-    counts: [101, 96, 101, 96],
-    ttft_pct: 170.0,
-    ttft_tail_pct: 491.0,
-    tpot_pct: 72.0,
-    tpot_tail_pct: 151.0,
+    counts: [110, 135, 110, 135],
+    ttft_pct: 171.0,
+    ttft_tail_pct: 546.0,
+    tpot_pct: 88.0,
+    tpot_tail_pct: 145.0,
     basis: "leave-one-source-out: TTFT and TPOT of the paced served runs of vLLM, SGLang and TensorRT-LLM (tests/serving.rs)",
 };
 
@@ -97,10 +97,10 @@ pub const LATENCY_SERVED: LatencyClass = LatencyClass {
 pub const LATENCY_PCIE_TP: LatencyClass = LatencyClass {
     name: "consumer GPUs split over PCIe (no peer-to-peer)",
     counts: [35, 35, 35, 35],
-    ttft_pct: 6214.0,
-    ttft_tail_pct: 8471.0,
-    tpot_pct: 63.0,
-    tpot_tail_pct: 450.0,
+    ttft_pct: 3850.0,
+    ttft_tail_pct: 2925.0,
+    tpot_pct: 61.0,
+    tpot_tail_pct: 413.0,
     basis: "leave-one-source-out: one source's vLLM 0.8.5 runs on 2–8 RTX 4090 (tests/data/serving_new.csv): seconds of TTFT at 1 request/s, which the model does not reproduce",
 };
 

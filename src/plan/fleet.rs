@@ -129,12 +129,14 @@ pub fn size(
     })
 }
 
-/// The next smaller and larger device counts per replica that fit the model and (tensor parallel) divide its
-/// attention heads; none for disaggregated pools.
+/// The device counts per replica a fleet is compared with, ascending: the fewest that fit the model, the next
+/// smaller and the next larger count, each fitting the model and (tensor parallel) dividing its attention
+/// heads; none for disaggregated pools. The fewest is often the cheapest fleet (no all-reduce, no idle
+/// replication of the weights), so it is offered even when it is not a neighbour.
 #[must_use]
-pub fn neighbour_devices(r: &Resolved) -> (Option<u32>, Option<u32>) {
+pub fn neighbour_devices(r: &Resolved) -> Vec<u32> {
     if r.disaggregation.is_some() {
-        return (None, None);
+        return Vec::new();
     }
     let n = r.deployment.hardware.devices;
     let ok = |k: u32| {
@@ -145,8 +147,9 @@ pub fn neighbour_devices(r: &Resolved) -> (Option<u32>, Option<u32>) {
             && memory(&d, &r.workload).fits
     };
     let prev = (1..n).rev().find(|k| ok(*k));
+    let fewest = prev.and_then(|p| (1..p).find(|k| ok(*k)));
     let next = (n + 1..=n.saturating_mul(4).min(1024)).find(|k| ok(*k));
-    (prev, next)
+    [fewest, prev, next].into_iter().flatten().collect()
 }
 
 /// This scenario with `devices` devices per replica: what an alternative is evaluated on.
@@ -159,13 +162,11 @@ pub fn alternative(r: &Resolved, devices: u32) -> Resolved {
 
 /// The alternatives' fleets, `alt_op` giving an alternative's operating point (the report's own kind of sweep).
 fn alternatives(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> Option<LoadPoint>) -> Vec<FleetAlternative> {
-    let (prev, next) = neighbour_devices(r);
     let peak_v = match f.peak {
         PeakLoad::Users(u) | PeakLoad::RequestRate(u) => u,
     };
-    [prev, next]
+    neighbour_devices(r)
         .into_iter()
-        .flatten()
         .filter_map(|k| {
             let per = alt_op(&alternative(r, k)).map(|p| load_in(f.peak, &p)).filter(|v| *v > 0.0 && v.is_finite())?;
             let n = replicas(peak_v, per, f.spare_replicas)?;
@@ -195,6 +196,22 @@ mod tests {
     }
 
     #[test]
+    fn the_fewest_devices_that_fit_are_an_alternative() {
+        // Llama-3.1-8B under vLLM on 4 × RTX 4090 (tensor parallel): 32 heads divide by 2 and 8 (not 3), and it
+        // fits on one board, the fleet a buyer of consumer GPUs most likely wants to see.
+        let at = |json: &str| crate::scenario::Scenario::from_json(json).unwrap().resolve().unwrap();
+        let r = at(
+            r#"{"hardware":{"preset":"rtx-4090","devices":4},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"}}"#,
+        );
+        assert_eq!(neighbour_devices(&r), [1, 2, 8]);
+        // At 2 the fewest is the next smaller: listed once.
+        let r = at(
+            r#"{"hardware":{"preset":"rtx-4090","devices":2},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"}}"#,
+        );
+        assert_eq!(neighbour_devices(&r), [1, 4]);
+    }
+
+    #[test]
     fn fleet_sentence_and_utilisation_by_hand() {
         let r = crate::scenario::Scenario::from_json(
             r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"fleet":{"peak_users":500,"spare_replicas":1}}"#,
@@ -220,7 +237,7 @@ mod tests {
             "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); with one server fewer, 83 % of capacity each"
         );
         // 70B FP8 fits on one H100 (barely) and on 4 (64 heads divide by 4, not by 3).
-        assert_eq!(neighbour_devices(&r), (Some(1), Some(4)));
+        assert_eq!(neighbour_devices(&r), [1, 4]);
         let devs: Vec<u32> = f.alternatives.iter().map(|a| a.devices_per_replica).collect();
         assert_eq!(devs, [1, 4]);
         for a in &f.alternatives {

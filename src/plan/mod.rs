@@ -201,8 +201,7 @@ fn fleet_alternatives(r: &Resolved) -> Vec<Resolved> {
     if r.fleet.is_none() {
         return Vec::new();
     }
-    let (prev, next) = fleet::neighbour_devices(r);
-    [prev, next].into_iter().flatten().map(|k| fleet::alternative(r, k)).collect()
+    fleet::neighbour_devices(r).into_iter().map(|k| fleet::alternative(r, k)).collect()
 }
 
 /// Evaluates a resolved scenario (simulated sweep).

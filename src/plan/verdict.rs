@@ -59,7 +59,7 @@ fn fmt_against_limit(v: f64, limit: f64) -> String {
     }
 }
 
-/// "; the target holds up to N users, one more user breaks it (P99 TPOT …)": the capacity and what breaks just past it
+/// "; in the model the target holds up to N users, one more user breaks it (P99 TPOT …)": the capacity and what breaks just past it
 /// (from the sweep's levels where the capacity is not resolved).
 pub(super) fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacity>, mem: &Memory) -> String {
     let pct = r.target.percentile;
@@ -88,7 +88,8 @@ pub(super) fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacit
         },
     };
     let more = if next.concurrency.is_some() { "one more user".to_string() } else { load_label(next) };
-    format!("; the target holds up to {load}, {more} breaks it ({why})")
+    // "In the model": the step from N to N + 1 is the model's, not a measurement's (the latency bands are far wider).
+    format!("; in the model the target holds up to {load}, {more} breaks it ({why})")
 }
 
 /// The grid's version of [`limit_note`]: the last level meeting the target and the next level.

@@ -79,6 +79,9 @@ spec!(
         /// b4000 (2024) pay more per-layer overhead than current ones (the default).
         version: String,
         max_batch: u32, max_batched_tokens: u32, memory_utilization: f64, reserve_gb: f64,
+        /// Whether decode steps replay CUDA graphs (default true); false = vLLM's `--enforce-eager`, SGLang's
+        /// `--disable-cuda-graph`: every step launches its kernels from the host, as prompt steps always do.
+        cuda_graphs: bool,
         /// Disaggregated prefill/decode: `prefill_devices` of `hardware.devices` only prefill, the rest decode.
         disaggregation: DisaggregationSpec,
     }

@@ -40,7 +40,7 @@ pub(super) struct LinearSteps {
     matmul: f64,
     comm: f64,
     overhead: f64,
-    /// The kernel chain's floor (`Deployment::kernel_floor_s`): a step at it is overhead-bound.
+    /// The kernel chain's floor of a decode step (`Deployment::chain_floor_s`): a step at it is overhead-bound.
     floor: f64,
     /// Steps before `split` take the first line of the max, steps from `split` on the other.
     split: u64,
@@ -141,7 +141,7 @@ impl LinearSteps {
             matmul: a.matmul_s,
             comm: a.comm_s,
             overhead: a.overhead_s,
-            floor: d.kernel_floor_s(),
+            floor: d.chain_floor_s(false),
             split,
             compute_first,
         };

@@ -73,6 +73,8 @@ pub struct Inputs {
     pub prefix_hit: RwSignal<String>,
     /// Engine cap on sequences running at once (vLLM max_num_seqs, llama.cpp -np).
     pub max_batch: RwSignal<String>,
+    /// CUDA graphs for decode steps: "" (on, the engines' default) or "off" (eager mode).
+    pub cuda_graphs: RwSignal<String>,
     /// Tokens already in the KV cache before the prompt (multi-turn history).
     pub depth: RwSignal<String>,
     /// Agent mode: LLM calls per task.
@@ -141,6 +143,7 @@ impl Inputs {
             spread: s(""),
             prefix_hit: s(""),
             max_batch: s(""),
+            cuda_graphs: s(""),
             depth: s(""),
             agent_steps: s(""),
             task_s: s(""),
@@ -200,6 +203,7 @@ impl Inputs {
         self.spread.set(txt(sc.workload.spread));
         self.prefix_hit.set(txt(sc.workload.prefix_cache_hit_rate.map(|h| h * 100.0)));
         self.max_batch.set(sc.engine.max_batch.map_or_else(String::new, |n| n.to_string()));
+        self.cuda_graphs.set(if sc.engine.cuda_graphs == Some(false) { "off".into() } else { String::new() });
         self.depth.set(txt(sc.workload.context_depth));
         self.agent_steps.set(sc.workload.agent_steps.map_or_else(String::new, |n| n.to_string()));
         self.task_s.set(txt(sc.target.task_s));
@@ -305,7 +309,12 @@ impl Inputs {
                 weight_bits: num(self.bits, "quantization.weight_bits")?,
                 ..base.quantization.clone()
             },
-            engine: EngineSpec { preset: engine_preset, max_batch: int(self.max_batch, "engine.max_batch")?, ..engine },
+            engine: EngineSpec {
+                preset: engine_preset,
+                max_batch: int(self.max_batch, "engine.max_batch")?,
+                cuda_graphs: self.cuda_graphs.with(|g| (g == "off").then_some(false)),
+                ..engine
+            },
             workload: WorkloadSpec {
                 prompt_tokens: num(self.prompt, "workload.prompt_tokens")?,
                 output_tokens: num(self.output, "workload.output_tokens")?,

@@ -67,6 +67,14 @@ pub fn ServingInputs(
                     let (e, hw) = (crate::presets::engines::find(&inputs.engine.get()), crate::presets::hardware::find(&inputs.hw_preset.get()));
                     e.zip(hw).map_or("engine default".into(), |(e, h)| crate::presets::engines::batch_defaults(e, h.memory_gb, h.name).0.to_string())
                 }) error />
+            // Eager mode: every decode step launches its kernels from the host (model::kernels); the Python engines'
+            // switch, which small models on fast GPUs feel most.
+            <Show when=move || inputs.engine.with(|e| matches!(e.as_str(), "vllm" | "sglang"))>
+                <SelectField label="CUDA graphs" field="engine.cuda_graphs" value=inputs.cuda_graphs options=opts(&[
+                    ("", "On (default)"),
+                    ("off", "Off (eager, --enforce-eager)"),
+                ]) error />
+            </Show>
         </fieldset>
     }
 }

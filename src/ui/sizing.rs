@@ -213,7 +213,12 @@ pub fn SizingCards(
                     r.band.load_rows,
                     r.band.latency_words(),
                     band_text(r.band.energy_pct)
-                )}<span class="screen-only">" (÷ / × 2.7: between the figure ÷ 2.7 and the figure × 2.7.) Runs of your own deployment check them and calibrate the model: \"Compare with your benchmark results\"."</span></p>
+                )}<span class="screen-only">{
+                    // The notation explained on a band the note shows (TTFT's is always a factor).
+                    let f = band_text(r.band.ttft_pct);
+                    let x = f.trim_start_matches("÷ / × ");
+                    format!(" ({f}: between the figure ÷ {x} and the figure × {x}.) Runs of your own deployment check them and calibrate the model: \"Compare with your benchmark results\".")
+                }</span></p>
             })
         })
     }

@@ -43,6 +43,19 @@ pub fn flag(row: &HashMap<String, String>, name: &str) -> Option<f64> {
     notes[i + name.len()..].trim_start_matches(['=', ' ']).split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
 }
 
+/// A decimal setting from the notes (`burstiness 0.7`, `--random-range-ratio 0.9`, `gpu_memory_utilization=0.90`).
+pub fn setting(row: &HashMap<String, String>, name: &str) -> Option<f64> {
+    let notes = &row["notes"];
+    let i = notes.find(name)?;
+    notes[i + name.len()..]
+        .trim_start_matches(['=', ' '])
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .next()?
+        .trim_end_matches('.')
+        .parse()
+        .ok()
+}
+
 /// The short name of a row's source (repository or site).
 pub fn source(row: &HashMap<String, String>) -> String {
     let s = row["source"].trim_start_matches("github:").trim_start_matches("https://").trim_start_matches("page: ");
@@ -88,6 +101,9 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
     if row["notes"].starts_with("INCONSISTENT") {
         return Err("the source's own figures disagree");
     }
+    if row["notes"].starts_with("AVERAGED") {
+        return Err("percentiles averaged over repeats (not one run's)");
+    }
     let notes = row["notes"].to_ascii_lowercase();
     if ["eagle", "mtp", "speculative"].iter().any(|w| notes.contains(w)) {
         return Err("speculative decoding (not modelled)");
@@ -109,6 +125,9 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
     let served_output = num(row, "output_tok_s_system").zip(note(row, "Req/s").or_else(|| note(row, "request_throughput_req_s"))).map(|(o, r)| o / r);
     let capped = num(row, "output_len").zip(served_output).filter(|(cap, s)| *s < 0.9 * cap).map(|(cap, s)| (s, cap / s - 1.0));
     let fixed = num(row, "input_len").zip(num(row, "output_len")).map(|(i, o)| (i, capped.map_or(o, |c| c.0)));
+    // `vllm bench serve --random-range-ratio r` (releases since mid-2025; r < 1) draws each length uniformly within
+    // ± r of the configured one; earlier releases' ratio 1 meant fixed lengths.
+    let range = setting(row, "random-range-ratio").filter(|r| *r > 0.0 && *r < 1.0);
     let (prompt, output) = match fixed {
         Some(l) => l,
         None => {
@@ -152,21 +171,27 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
             backend: row["engine"].contains("ROCm").then(|| "rocm".to_string()),
             max_batch: flag(row, "max-num-seqs").map(|v| v as u32),
             max_batched_tokens: flag(row, "max-num-batched-tokens").map(|v| v as u32),
+            // Eager mode (`--enforce-eager`): no CUDA graphs for decode steps either.
+            cuda_graphs: (notes.contains("eager mode") || notes.contains("--enforce-eager") && !notes.contains("no --enforce-eager"))
+                .then_some(false),
             ..Default::default()
         },
         workload: WorkloadSpec {
             prompt_tokens: Some(prompt.round()),
             output_tokens: Some(output.round().max(2.0)),
-            distribution: Some(match (fixed, capped) {
-                (Some(_), None) => Distribution::Fixed,
-                (Some(_), Some(_)) => Distribution::Uniform,
-                (None, _) => Distribution::Lognormal,
+            distribution: Some(match (fixed, capped, range) {
+                (_, _, Some(_)) | (Some(_), Some(_), None) => Distribution::Uniform,
+                (Some(_), None, None) => Distribution::Fixed,
+                (None, _, None) => Distribution::Lognormal,
             }),
-            spread: match (fixed, capped) {
-                (Some(_), None) => None,
-                (Some(_), Some((_, spread))) => Some(spread),
-                (None, _) => Some(SHAREGPT_SPREAD),
+            spread: match (fixed, capped, range) {
+                (_, _, Some(r)) => Some(r),
+                (Some(_), None, None) => None,
+                (Some(_), Some((_, spread)), None) => Some(spread),
+                (None, _, None) => Some(SHAREGPT_SPREAD),
             },
+            // Gamma arrivals of a stated shape (`--burstiness`; 1 = Poisson).
+            burstiness: setting(row, "burstiness"),
             // A source that repeats prompts through a prefix cache states the share its cache held.
             prefix_cache_hit_rate: note(row, "prefix_cache_hit_rate"),
             load: Some(load),
@@ -327,7 +352,7 @@ pub fn served_reference_of(hardware_key: &str) -> tps_planner::model::hardware::
 /// per-sequence cost in the model, so their prior is the flat efficiency that folds it in — as the defaults were
 /// until 2026-12 (with the split efficiency, 0.26 on Hopper, TensorRT-LLM's offline rows at batches up to 2,048
 /// held out went 20.2 / 40.6 → 21.5 / 46.2 %; with vLLM's per-sequence cost too, 30.3 / 52.8 %).
-pub const FLAT_SERVED_COMPUTE: (f64, f64) = (0.45, 0.32);
+pub const FLAT_SERVED_COMPUTE: (f64, f64) = (0.51, 0.32);
 
 /// [`FLAT_SERVED_COMPUTE`] of a served reference generation ([`served_reference_of`]).
 pub fn flat_served_compute(reference: tps_planner::model::hardware::Architecture) -> f64 {
@@ -401,11 +426,12 @@ pub fn fit_request_overhead_cv(exclude: Option<&str>) -> f64 {
 }
 
 /// Every served run: the shared data set's (tests/data/serving.csv) and those TPS Planner added from other
-/// sources (tests/data/serving_new.csv, serving_added.csv; same columns).
+/// sources (tests/data/serving_new.csv, serving_added.csv, serving_more.csv; same columns).
 pub fn served_rows() -> Vec<HashMap<String, String>> {
     let mut rows = super::read_csv("tests/data/serving.csv");
     rows.extend(super::read_csv("tests/data/serving_new.csv"));
     rows.extend(super::read_csv("tests/data/serving_added.csv"));
+    rows.extend(super::read_csv("tests/data/serving_more.csv"));
     rows
 }
 

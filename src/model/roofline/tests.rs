@@ -42,6 +42,7 @@ pub(crate) fn h100_llama8b() -> Deployment {
             max_batched_tokens: 8192,
             memory_utilization: 0.9,
             reserve_gb: 2.0,
+            cuda_graphs: true,
         },
     }
 }

@@ -171,6 +171,7 @@ pub(crate) fn resolve_engine(
         // The default is settled once the device memory is known (`settle_memory`: vLLM's from its profile run,
         // other engines' capped at a tenth of the memory).
         reserve_gb: check("engine.reserve_gb", s.reserve_gb.unwrap_or(p.reserve_gb), 0.0, 10_000.0, "GiB")?,
+        cuda_graphs: s.cuda_graphs.unwrap_or(true),
     })
 }
 
