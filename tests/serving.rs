@@ -257,23 +257,25 @@ fn band_class(c: &Case) -> String {
 // (`engine.cuda_graphs: false`, eager mode: every decode step pays the host's launch chain, `model::kernels`):
 // cssnoeasy/a100-vllm-benchmark-blog (vLLM 0.19 in eager mode on one A100 80GB PCIe, Qwen3-32B BF16 / FP8 KV / AWQ,
 // closed loop at 4–32 users and open loop at 0.5–0.6 req/s; 30 runs, P99 only) and djangodevreng/dgx-spark-benchmarks
-// (vLLM 0.26 on a DGX Spark, gpt-oss-20b, gamma arrivals of shape 0.7, lengths uniform within ± 0.9; 9 runs). Held
+// (vLLM 0.26 on a DGX Spark, gpt-oss-20b, open loop, lengths uniform within ± 0.9; 8 runs, a ninth held back by a
+// client concurrency cap left out). Held
 // out, the A100 source comes out at 6.2 % output (p90 9.6 %; with CUDA graphs assumed 7.3 / 115 %: its AWQ runs at 4–8
 // users decode at the launch chain, TPOT P99 38.6–46.4 ms measured, 39.3–46.9 predicted eagerly, 15.4–24.5 with
 // graphs) and TPOT P99 7.3 % (p90 15.5 %; 55.6 % with graphs);
 // the Spark at 17.9 % output but TPOT P50 2.0 × too slow and TTFT 0.5 × (vLLM's early GB10 build: its own decode is
 // 3–5 × slower than llama.cpp's on the same box, tests/data/batched.csv, while the model scales with the
 // experts each batch touches). Ampere's η_fl refitted 0.58 → 0.52 on the pooled runs. Output tok/s 15.6 → 14.2 %
-// (p90 83.4 → 54.9 %), TTFT mean/P50/P99 49.5/45.4/52.4 → 48.7/45.1/48.9 %, TPOT 13.9/14.0/27.3 → 14.4/15.4/19.0 %;
+// (p90 83.4 → 54.8 %), TTFT mean/P50/P99 49.5/45.4/52.4 → 48.7/47.4/48.5 %, TPOT 13.9/14.0/27.3 → 14.0/15.4/18.9 %;
 // the all-at-once runs' TTFT 44.5/43.7/37.2 → 34.9/34.5/30.8 % and TPOT 36.2/34.2/52.9 → 34.6/33.0/47.8 % (held out,
-// GPUStack's A100 runs take the new source's lower η_fl). Bounds tightened to them, except TPOT's mean/P50 bound,
-// loosened 15 → 16: the Spark's nine runs are a class the model does not cover (a new source, not a model change).
+// GPUStack's runs take the new source's lower η_fl). Bounds tightened to them, except two loosened for the data,
+// not the model: TPOT's mean/P50 bound 15 → 16 (the Spark's runs are a class the model does not cover) and TTFT
+// P50's 46 → 48 (45.1 % with the Spark's capped run, read as an open loop it was not; 47.4 % without it).
 const RATCHET_OUTPUT: f64 = 15.0;
 const RATCHET_TTFT_MEAN: f64 = 49.0;
-const RATCHET_TTFT_P50: f64 = 46.0;
+const RATCHET_TTFT_P50: f64 = 48.0;
 const RATCHET_TTFT: f64 = 49.0;
 const RATCHET_TPOT: f64 = 16.0;
-const RATCHET_TPOT_P99: f64 = 20.0;
+const RATCHET_TPOT_P99: f64 = 19.0;
 
 /// Ratchets of the runs that release every request at once (their latencies, leave-one-source-out, current
 /// engines), first scored 2026-12: TTFT mean/P50/P99 and TPOT mean/P50/P99 as measured then, rounded up (TPOT

@@ -55,9 +55,13 @@
 //! **Without CUDA graphs** (`engine.cuda_graphs: false`: vLLM's `--enforce-eager`, SGLang's
 //! `--disable-cuda-graph`) decode steps are launched the same way, so every step has the eager chain as its floor
 //! (`Deployment::chain_floor_s`). For a small model at a small batch that is the step (Llama-3.1-8B: 32 × 11 ×
-//! 50 µs = 17.6 ms, where its weights stream from an H100 in under 6 ms); a 32B model on one A100 streams its
-//! weights longer than its chain takes and hides it. Scored on one source that served in eager mode
-//! (cssnoeasy/a100-vllm-benchmark-blog, Qwen3-32B on one A100 PCIe: `tests/serving.rs`).
+//! 50 µs = 17.6 ms, where a one-user step streams its weights from an H100 in about 7); Qwen3-32B in BF16 on one
+//! A100 streams its weights (~37 ms) barely longer than its chain takes (64 × 11 × 50 µs = 35 ms) and hides it,
+//! in AWQ (~11 ms) not. Scored on one source that served in eager mode (cssnoeasy/a100-vllm-benchmark-blog,
+//! Qwen3-32B on one A100 PCIe, P99 only: `tests/serving.rs`): its four AWQ runs at 4–8 users, the only ones the
+//! chain sets, measured 38.6–46.4 ms TPOT P99 against 39.3–46.9 predicted eagerly and 15.4–24.5 with graphs —
+//! consistent with the chain's ~550 µs per layer (kernels counted × 50 µs; the count is ± 30 %, and vLLM's eager
+//! mode also turns off torch.compile's fusions), not a test of 50 µs per kernel on its own.
 //!
 //! Known misses: fused paths have fewer kernels than counted here (gpt-oss-120b with FlashInfer's MXFP4 MoE and
 //! fused all-reduce decodes one stream at 2.31 ms on 8 × B200; the chain predicts 4.0); every layer of a MoE

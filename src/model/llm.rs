@@ -97,6 +97,14 @@ pub struct ModelShape {
 }
 
 impl ModelShape {
+    /// Whether tensor parallelism over `k` devices splits this model as the serving engines accept: the attention
+    /// heads divide evenly, and the KV heads divide evenly or are each replicated on `k ÷ kv_heads` devices (vLLM
+    /// refuses 40 heads with 8 KV heads on 5 devices).
+    #[must_use]
+    pub fn splits_over(&self, k: u32) -> bool {
+        k > 0 && self.attention_heads.is_multiple_of(k) && (self.kv_heads == 0 || self.kv_heads.is_multiple_of(k) || k.is_multiple_of(self.kv_heads))
+    }
+
     /// Whether the model is a mixture of experts.
     #[must_use]
     pub fn is_moe(&self) -> bool {

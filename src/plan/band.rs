@@ -58,9 +58,9 @@ pub const LOAD_DENSE: BandClass = BandClass {
 /// Under load, mixture-of-experts models.
 pub const LOAD_MOE: BandClass = BandClass {
     name: "mixture-of-experts models",
-    rows: 181,
+    rows: 180,
     p90_pct: 92.0,
-    basis: "leave-one-source-out: batched throughput of MoE models (45 rows, 41.8 %) and output tok/s of served runs on current engines (136 runs, 91.5 %: immature MoE paths of some engine releases, DP attention and MoE kernels at small token counts are not modelled)",
+    basis: "leave-one-source-out: batched throughput of MoE models (45 rows, 41.8 %) and output tok/s of served runs on current engines (135 runs, 91.5 %: immature MoE paths of some engine releases, DP attention and MoE kernels at small token counts are not modelled)",
 };
 
 /// The validated error of the latencies (TTFT, TPOT) under a paced load, for one class of deployment.
@@ -84,8 +84,8 @@ pub struct LatencyClass {
 /// peer over PCIe.
 pub const LATENCY_SERVED: LatencyClass = LatencyClass {
     name: "vLLM, SGLang or TensorRT-LLM on one device or a fast link",
-    counts: [110, 135, 110, 135],
-    ttft_pct: 171.0,
+    counts: [109, 134, 109, 134],
+    ttft_pct: 172.0,
     ttft_tail_pct: 546.0,
     tpot_pct: 88.0,
     tpot_tail_pct: 145.0,

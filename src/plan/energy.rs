@@ -24,7 +24,9 @@
 //!   time ÷ its time, [`super::steady_step`]) draws as its kernels' bound does, the rest and idle time the
 //!   floor. (Until 2026-12-04 overhead-bound time drew the floor whole: vLLM on 4 × RTX 4090 split over PCIe,
 //!   whose decode steps wait on host-staged all-reduces longer than their weights take to stream, came out at
-//!   the idle floor, 450 W for 4 × 450 W boards, at every load; now 709 W at the operating point, activity 0.19.) So a lightly batched,
+//!   the idle floor, 450 W for 4 × 450 W boards, at every load; now 709 W at the operating point, activity 0.19.)
+//!   Without CUDA graphs the host's launch chain sets a light decode step (`engine.cuda_graphs`), and the kernels'
+//!   share is what they take with graphs: the GPU idles between launches. So a lightly batched,
 //!   memory-bound server draws about 70 % of TDP, a large compute-bound batch TDP.
 //! - **Idle floor, 25 % of TDP (an assumption, not fitted)**: a GPU holding a model, with its CUDA context and
 //!   a serving engine polling it, idles above its bare idle: a CUDA context alone adds 26–50 W on H100 and
@@ -88,15 +90,24 @@ pub fn activity(r: &Resolved, p: &LoadPoint) -> f64 {
 }
 
 /// The draw of an overhead-bound step at batch `b`: the share of the steady decode step its kernels run
-/// (max(memory, compute) ÷ the step), at TDP's share if compute-bound, else [`MEMORY_BOUND_DRAW`].
+/// (max(memory, compute) ÷ the step), at TDP's share if compute-bound, else [`MEMORY_BOUND_DRAW`]. The kernels'
+/// time is taken as the GPU runs them with CUDA graphs: without graphs (`engine.cuda_graphs: false`) the host's
+/// launch chain sets the step, and the GPU idles between the launches it waits for.
 fn kernel_draw(r: &Resolved, b: f64) -> f64 {
     let (load, _) = steady_step(&r.deployment, &r.workload, b);
     let c = r.deployment.step(&load);
     if c.seconds.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
         return 0.0;
     }
-    let share = (c.memory_s.max(c.compute_s) / c.seconds).clamp(0.0, 1.0);
-    share * if c.compute_s > c.memory_s { 1.0 } else { MEMORY_BOUND_DRAW }
+    let gpu = if r.deployment.engine.cuda_graphs {
+        c
+    } else {
+        let mut graphs = r.deployment.clone();
+        graphs.engine.cuda_graphs = true;
+        graphs.step(&load)
+    };
+    let share = (gpu.memory_s.max(gpu.compute_s) / c.seconds).clamp(0.0, 1.0);
+    share * if gpu.compute_s > gpu.memory_s { 1.0 } else { MEMORY_BOUND_DRAW }
 }
 
 /// Power and energy per token for `devices` devices of `tdp` W at activity `a` producing `tps` output tokens/s.
@@ -212,5 +223,26 @@ mod tests {
         let e = r.energy.as_ref().unwrap();
         assert!(e.activity > 0.1, "activity {}", e.activity);
         assert!(e.average_watts > 4.0 * e.idle_watts * 1.2 && e.average_watts < 4.0 * e.tdp_watts, "{} W", e.average_watts);
+    }
+
+    #[test]
+    fn an_eager_step_draws_its_kernels_not_its_launch_chain() {
+        // Llama-3.1-8B on one H100 under vLLM at one user: with graphs the step streams the weights (~7 ms); in
+        // eager mode the host's launch chain makes it 17.6 ms, during which the GPU works the same ~7 ms. The
+        // overhead-bound step's draw is that share, about 0.6 × 7 ÷ 17.6, not a fully busy memory-bound step.
+        let json = |g: bool| {
+            format!(r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"vllm","cuda_graphs":{g}}}}}"#)
+        };
+        let (eager, graphs) = (
+            crate::scenario::Scenario::from_json(&json(false)).unwrap().resolve().unwrap(),
+            crate::scenario::Scenario::from_json(&json(true)).unwrap().resolve().unwrap(),
+        );
+        let (load, _) = steady_step(&graphs.deployment, &graphs.workload, 1.0);
+        let g = graphs.deployment.step(&load);
+        let e = eager.deployment.step(&load);
+        assert!(e.seconds > 2.0 * g.seconds, "{} vs {} s", e.seconds, g.seconds);
+        let want = g.memory_s.max(g.compute_s) / e.seconds * MEMORY_BOUND_DRAW;
+        assert!((kernel_draw(&eager, 1.0) - want).abs() < 1e-9, "{} vs {want}", kernel_draw(&eager, 1.0));
+        assert!(kernel_draw(&eager, 1.0) < 0.5 * MEMORY_BOUND_DRAW);
     }
 }

@@ -142,7 +142,7 @@ pub fn neighbour_devices(r: &Resolved) -> Vec<u32> {
     let ok = |k: u32| {
         let d = r.at_devices(k);
         let par = d.hardware.parallelism;
-        (k == 1 || par != Parallelism::Tensor || d.model.attention_heads.is_multiple_of(k))
+        (k == 1 || par != Parallelism::Tensor || d.model.splits_over(k))
             && (!matches!(par, Parallelism::LayerSplit | Parallelism::Pipeline) || k <= d.model.layers)
             && memory(&d, &r.workload).fits
     };
@@ -204,6 +204,13 @@ mod tests {
             r#"{"hardware":{"preset":"rtx-4090","devices":4},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"}}"#,
         );
         assert_eq!(neighbour_devices(&r), [1, 2, 8]);
+        // Qwen2.5-32B (40 heads, 8 KV heads) in BF16 on 24 GB boards: vLLM refuses 8 KV heads over 5 or 10
+        // devices although 40 attention heads divide; no such count is offered.
+        let q = at(
+            r#"{"hardware":{"preset":"rtx-4090","devices":8},"model":{"preset":"qwen2.5-32b"},"quantization":{"weights":"bf16"},"engine":{"preset":"vllm"}}"#,
+        );
+        assert!(!q.deployment.model.splits_over(5) && !q.deployment.model.splits_over(10) && q.deployment.model.splits_over(4));
+        assert!(neighbour_devices(&q).iter().all(|k| q.deployment.model.splits_over(*k)), "{:?}", neighbour_devices(&q));
         // At 2 the fewest is the next smaller: listed once.
         let r = at(
             r#"{"hardware":{"preset":"rtx-4090","devices":2},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"}}"#,

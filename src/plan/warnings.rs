@@ -139,12 +139,12 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
     if d.engine.kind == crate::model::engine::EngineKind::LlamaCpp && matches!(d.compute_dtype, crate::model::quant::ComputeDtype::Fp8) {
         warnings.push(Warning::new(WarningKind::NoFp8, "llama.cpp has no FP8 weight format; its 8-bit format is GGUF Q8_0 (8.5 bits)"));
     }
-    if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::Tensor && !d.model.attention_heads.is_multiple_of(hw.devices) {
+    if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::Tensor && !d.model.splits_over(hw.devices) {
         warnings.push(Warning::new(
             WarningKind::UnevenHeads,
             format!(
-                "tensor parallelism over {} devices needs the {} attention heads to divide evenly; engines refuse this split",
-                hw.devices, d.model.attention_heads
+                "tensor parallelism over {} devices needs the {} attention heads and the {} KV heads to divide evenly (or the devices to be a multiple of the KV heads); engines refuse this split",
+                hw.devices, d.model.attention_heads, d.model.kv_heads
             ),
         ));
     }

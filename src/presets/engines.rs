@@ -13,7 +13,7 @@
 //!
 //! **GPU generation, back end and software era** are classes of their own, each fitted where data exists:
 //! - generation (`hardware.architecture`): TensorRT-LLM's compute efficiency Hopper 0.47 / Blackwell 0.28 and
-//!   vLLM/SGLang's served compute Ampere 0.58 / Hopper 0.33 with a cost per running sequence ([`trtllm_compute`], [`served_compute`], [`SEQUENCE_OVERHEAD_US`]: H100 has
+//!   vLLM/SGLang's served compute Ampere 0.52 / Hopper 0.33 with a cost per running sequence ([`trtllm_compute`], [`served_compute`], [`SEQUENCE_OVERHEAD_US`]: H100 has
 //!   3.2 × A100's tensor peak but 1.6 × its bandwidth and 1.75 × its power, and served runs gain only
 //!   1.3–1.6 ×); generations without served runs (Ada, Blackwell, CDNA, …) take the fitted generation of their
 //!   machine balance, FLOP per byte ([`served_reference`]; the finite IOG runs on one RTX 4090 say Ada's is
@@ -347,8 +347,8 @@ pub const SERVED_BALANCE_SPLIT: f64 = 210.0;
 /// closed-loop drift comes from the front end alone (`sim`'s tail-latency notes), a coupling that should go.
 /// 0.52 since 2026-12-04, when an A100 80GB PCIe source joined (cssnoeasy/a100-vllm-benchmark-blog, vLLM 0.19 in
 /// eager mode, Qwen3-32B at 4–32 users with 512- and 2,048-token prompts: 30 runs, 24 of them moved by η_fl):
-/// pooled over 61 runs the fit is 0.52. Held out, that source was predicted within 5.4 % (median output tok/s)
-/// with the others' fit, and GPUStack's A100 and H100 runs held out went from 1.28 × their measured output to
+/// pooled over 61 runs the fit is 0.52. Held out (leave-one-source-out, every default refitted without it), that
+/// source was predicted within 6.2 % (median output tok/s), and GPUStack's runs held out went from 1.28 × their measured output to
 /// 0.97 × (median) with the new source in the others' fit: the lower value generalises better. (The PCIe board's
 /// 300 W against the SXM board's 400 W may hold its sustained tensor rate lower; one source cannot tell that
 /// apart from the pooled value, so both boards take it.)

@@ -138,7 +138,7 @@
 //!   its first token within 357 ms at 32 req/s (the model queues them: TTFT P95 7.9 s). The longest
 //!   inter-token gap measured, 197 ms, is what one full 2,048-token prefill step takes at the board's whole
 //!   165 TFLOP/s (FP32-accumulate peak), where the model, with Ampere's served efficiency (0.58, by machine
-//!   balance), takes 340 ms (measured with 0.58; 0.56 after, 0.58 again now): Ada's prefill GEMMs run nearer their peak than the generation the board borrows its
+//!   balance), takes 340 ms (measured with 0.58; 0.56 after, 0.58 again, 0.52 since 2026-12-04: slower still): Ada's prefill GEMMs run nearer their peak than the generation the board borrows its
 //!   efficiency from. A served efficiency for Ada needs served Ada runs from a second source. *Found since*: a
 //!   closed-loop Mistral-7B sweep on one 4090 (4–48 users) holds the balance rule's value within 1.5 % median in
 //!   throughput, 0.8 within 6.5 % (`presets::engines::served_compute`): IOG's bursts are not a class yet.

@@ -312,7 +312,8 @@ impl Inputs {
             engine: EngineSpec {
                 preset: engine_preset,
                 max_batch: int(self.max_batch, "engine.max_batch")?,
-                cuda_graphs: self.cuda_graphs.with(|g| (g == "off").then_some(false)),
+                // Only where the page shows the switch (vLLM, SGLang): kept while hidden, sent when shown.
+                cuda_graphs: (matches!(self.engine.get().as_str(), "vllm" | "sglang") && self.cuda_graphs.get() == "off").then_some(false),
                 ..engine
             },
             workload: WorkloadSpec {

@@ -214,10 +214,10 @@ pub fn SizingCards(
                     r.band.latency_words(),
                     band_text(r.band.energy_pct)
                 )}<span class="screen-only">{
-                    // The notation explained on a band the note shows (TTFT's is always a factor).
+                    // The notation explained on a band the note shows (TTFT's, a factor in every class so far).
                     let f = band_text(r.band.ttft_pct);
-                    let x = f.trim_start_matches("÷ / × ");
-                    format!(" ({f}: between the figure ÷ {x} and the figure × {x}.) Runs of your own deployment check them and calibrate the model: \"Compare with your benchmark results\".")
+                    let example = f.strip_prefix("÷ / × ").map(|x| format!(" ({f}: between the figure ÷ {x} and the figure × {x}.)")).unwrap_or_default();
+                    format!("{example} Runs of your own deployment check them and calibrate the model: \"Compare with your benchmark results\".")
                 }</span></p>
             })
         })

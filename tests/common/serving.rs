@@ -125,8 +125,9 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
     let served_output = num(row, "output_tok_s_system").zip(note(row, "Req/s").or_else(|| note(row, "request_throughput_req_s"))).map(|(o, r)| o / r);
     let capped = num(row, "output_len").zip(served_output).filter(|(cap, s)| *s < 0.9 * cap).map(|(cap, s)| (s, cap / s - 1.0));
     let fixed = num(row, "input_len").zip(num(row, "output_len")).map(|(i, o)| (i, capped.map_or(o, |c| c.0)));
-    // `vllm bench serve --random-range-ratio r` (releases since mid-2025; r < 1) draws each length uniformly within
-    // ± r of the configured one; earlier releases' ratio 1 meant fixed lengths.
+    // `vllm bench serve --random-range-ratio r` (since vLLM 0.8.5, April 2025; r < 1) draws each length uniformly
+    // within ± r of the configured one; earlier releases' ratio 1 meant fixed lengths (every row with r < 1 is a
+    // current vLLM run; SGLang's `bench_serving` draws from [r · L, L] and is not read this way).
     let range = setting(row, "random-range-ratio").filter(|r| *r > 0.0 && *r < 1.0);
     let (prompt, output) = match fixed {
         Some(l) => l,
@@ -143,7 +144,22 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
     let (load, offline) = if load_type.starts_with("closed") {
         (LoadSpec { concurrency: Some(vec![num(row, "batch_or_concurrency").ok_or("no concurrency")?]), ..Default::default() }, false)
     } else if load_type.starts_with("open") {
-        (LoadSpec { request_rate: Some(vec![num(row, "request_rate_qps").ok_or("no rate")?]), ..Default::default() }, false)
+        let rate = num(row, "request_rate_qps").ok_or("no rate")?;
+        // A client cap (`--max-concurrency`) that held the run below its rate makes it neither open nor closed loop
+        // (DGX Spark at 1.5 req/s capped at 25: 0.61 req/s served, the rest waited in the client).
+        let notes = &row["notes"];
+        let cap = ["max-concurrency", "max_concurrency"]
+            .iter()
+            .flat_map(|name| notes.match_indices(name).map(move |(i, _)| &notes[i + name.len()..]))
+            .find_map(|rest| {
+                let rest = rest.trim_start_matches(['=', ' ']);
+                rest.strip_prefix("cap ").unwrap_or(rest).split(|c: char| !c.is_ascii_digit()).next()?.parse::<f64>().ok()
+            });
+        let served = note(row, "request_throughput_req_s").or_else(|| note(row, "Req/s"));
+        if cap.is_some() && served.is_some_and(|s| s < 0.9 * rate) {
+            return Err("open loop held back by a client concurrency cap");
+        }
+        (LoadSpec { request_rate: Some(vec![rate]), ..Default::default() }, false)
     } else {
         (LoadSpec { offline: Some(true), ..Default::default() }, true)
     };
@@ -172,8 +188,10 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
             max_batch: flag(row, "max-num-seqs").map(|v| v as u32),
             max_batched_tokens: flag(row, "max-num-batched-tokens").map(|v| v as u32),
             // Eager mode (`--enforce-eager`): no CUDA graphs for decode steps either.
-            cuda_graphs: (notes.contains("eager mode") || notes.contains("--enforce-eager") && !notes.contains("no --enforce-eager"))
-                .then_some(false),
+            cuda_graphs: (notes.contains("eager mode")
+                || (notes.contains("--enforce-eager") && !notes.contains("no --enforce-eager"))
+                || notes.contains("--disable-cuda-graph"))
+            .then_some(false),
             ..Default::default()
         },
         workload: WorkloadSpec {

@@ -12,6 +12,9 @@ pub(super) fn vllm_serve(ctx: &Ctx, notes: &mut Vec<String>) -> Step {
     f.push(flag("--gpu-memory-utilization", trim(e.memory_utilization, 3)));
     f.push(flag("--max-model-len", ctx.max_len));
     f.push(if ctx.prefix > 0 { "--enable-prefix-caching".into() } else { "--no-enable-prefix-caching".into() });
+    if !e.cuda_graphs {
+        f.push("--enforce-eager".into());
+    }
     Step { title: "Start the server (vLLM)".into(), text: command(&format!("vllm serve {}", ctx.repo), &f) }
 }
 
@@ -56,6 +59,9 @@ pub(super) fn sglang_serve(ctx: &Ctx, notes: &mut Vec<String>) -> Step {
     f.push(flag("--context-length", ctx.max_len));
     if ctx.prefix == 0 {
         f.push("--disable-radix-cache".into());
+    }
+    if !e.cuda_graphs {
+        f.push("--disable-cuda-graph".into());
     }
     Step { title: "Start the server (SGLang)".into(), text: command("python3 -m sglang.launch_server", &f) }
 }

@@ -84,6 +84,18 @@ fn flags_follow_changes() {
     }
     assert!(!all.contains("--tensor-parallel-size"), "one device: {all}");
     assert!(!all.contains("--no-enable-prefix-caching"));
+    assert!(!all.contains("--enforce-eager"), "graphs are the default: {all}");
+}
+
+#[test]
+fn eager_mode_is_passed_to_the_server() {
+    // A scenario predicted without CUDA graphs is measured on a server started without them.
+    for (engine, flag) in [("vllm", "--enforce-eager"), ("sglang", "--disable-cuda-graph")] {
+        let (r, _) = run(&format!(
+            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"{engine}","cuda_graphs":false}}}}"#
+        ));
+        assert!(r.steps[0].text.contains(flag), "{flag} missing: {}", r.steps[0].text);
+    }
 }
 
 #[test]
