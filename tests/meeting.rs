@@ -213,3 +213,21 @@ fn print_the_cost_of_the_capacity_search() {
         assert!(extra <= 10, "{path}: {extra} extra levels");
     }
 }
+
+/// The meeting with fixed-length users (the page's default lengths): the capacity is TTFT-bound because the users
+/// move in lock-step, and the report says so and what to change; with the example's lognormal lengths it is not.
+#[test]
+fn a_lock_step_capacity_says_so() {
+    let mut s = scenario("examples/meeting-2xh100.json");
+    let lognormal = plan::evaluate(&s).unwrap();
+    let says = |r: &Report| r.warnings.iter().any(|w| w.message.contains("lock-step"));
+    assert!(!says(&lognormal), "{:?}", lognormal.warnings);
+    s.workload.distribution = None;
+    s.workload.spread = None;
+    let fixed = plan::evaluate(&s).unwrap();
+    let cap = fixed.capacity.as_ref().unwrap();
+    assert_eq!(cap.limited_by, tps_planner::scenario::LimitedBy::Ttft, "{}", fixed.verdict);
+    assert!(says(&fixed), "{:?}", fixed.warnings);
+    // The same server holds more users of varied lengths.
+    assert!(lognormal.capacity.as_ref().unwrap().max_users_at_target.unwrap() > cap.max_users_at_target.unwrap());
+}

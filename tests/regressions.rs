@@ -303,3 +303,20 @@ fn worker_levels_round_trip_to_the_same_report() {
     }
     assert!(alternatives > 0, "no fleet alternative's levels went through the round trip");
 }
+
+/// "the target holds up to 18 req/s, 18 req/s breaks it": on a rate sweep the capacity and the rate past it are
+/// printed so that they differ.
+#[test]
+fn the_rate_past_the_capacity_reads_apart_from_it() {
+    let s = tps_planner::scenario::Scenario::from_json(
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"load":{"request_rate":[]}}}"#,
+    )
+    .unwrap();
+    let r = tps_planner::plan::evaluate(&s).unwrap();
+    let v = &r.verdict;
+    let holds = v.split("holds up to ").nth(1).and_then(|t| t.split(", ").next()).unwrap_or_else(|| panic!("{v}"));
+    let breaks = v.split(", ").find(|t| t.ends_with("breaks it") || t.contains(" breaks it (")).unwrap_or_else(|| panic!("{v}"));
+    let breaks = breaks.split(" breaks it").next().unwrap();
+    assert!(holds.ends_with("req/s") && breaks.ends_with("req/s"), "{v}");
+    assert_ne!(holds, breaks, "{v}");
+}

@@ -90,8 +90,12 @@ pub fn size(
         return None;
     };
     let serving = total - u64::from(f.spare_replicas);
-    let cap_load = load_in(peak, cap);
-    let util = |n: u64| if cap_load > 0.0 && n > 0 { peak_v / n as f64 / cap_load } else { 0.0 };
+    // Utilisation in the sweep's own unit (users of a user sweep, req/s of a rate sweep): a peak in the other unit
+    // scales the operating point's load. (Users at a rate sweep's capacity are rate × an E2E that balloons there,
+    // so "users ÷ users at capacity" had read 26 % for a fleet one server short of its operating point.)
+    let native = |p: &LoadPoint| p.concurrency.unwrap_or_else(|| rate_at(p));
+    let (op_native, cap_native) = (native(op.1), native(cap));
+    let util = |n: u64| if cap_native > 0.0 && per > 0.0 && n > 0 { peak_v / n as f64 / per * op_native / cap_native } else { 0.0 };
     let devices = r.deployment.hardware.devices;
     let one_fewer = (serving >= 2).then(|| util(serving - 1));
     let servers = |n: u64| if n == 1 { "1 server".to_string() } else { format!("{} servers", super::readout::group(n as f64)) };
@@ -216,6 +220,21 @@ mod tests {
             r#"{"hardware":{"preset":"rtx-4090","devices":2},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"}}"#,
         );
         assert_eq!(neighbour_devices(&r), [1, 4]);
+    }
+
+    #[test]
+    fn a_users_peak_on_a_rate_sweep_reads_utilisation_in_rates() {
+        // 500 users sized on a sweep of request rates: one server fewer must load each more, not less.
+        let s = crate::scenario::Scenario::from_json(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"load":{"request_rate":[]}},"fleet":{"peak_users":500}}"#,
+        )
+        .unwrap();
+        let f = crate::plan::evaluate(&s).unwrap().fleet.unwrap();
+        let (at, fewer) = (f.utilisation_at_peak, f.utilisation_one_fewer.unwrap());
+        // Each server carries at most the operating point's load, 50–70 % of its capacity (it read 27 % when
+        // users at the capacity came from Little's law).
+        assert!(at > 0.45 && at <= 0.75, "at peak {at}");
+        assert!(fewer > at, "one fewer {fewer} against {at}");
     }
 
     #[test]

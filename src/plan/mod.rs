@@ -275,6 +275,18 @@ pub(super) fn build_report(
     }
     let peak_usable_idx = sweep.iter().rposition(|p| p.meets_target);
     let (capacity, cap_point, op) = capacity_and_operating(r, &sweep, &mem, level);
+    // Fixed-length users of a closed loop finish together and send together: each wave's prompts are prefilled at
+    // once, and TTFT grows with the users (a benchmark's pattern; `sim`'s notes). Real users' lengths vary and
+    // they drift apart, so a TTFT-bound capacity here understates what a server holds for real traffic.
+    if capacity.as_ref().is_some_and(|c| c.limited_by == LimitedBy::Ttft)
+        && w.distribution == crate::scenario::Distribution::Fixed
+        && !matches!(w.load, Load::RequestRate(_) | Load::Offline)
+    {
+        warnings.push(Warning::new(
+            WarningKind::LockStep,
+            "the capacity is limited by TTFT because fixed-length users move in lock-step (each wave's prompts are prefilled together, as in a benchmark); real users' lengths vary and they drift apart — set Request lengths to Lognormal before sizing servers for real traffic",
+        ));
+    }
     // The peak usable load is the capacity where it was resolved, else the last level meeting the target.
     let peak_usable = match &capacity {
         Some(c) => Some(c.at.clone()),

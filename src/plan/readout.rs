@@ -88,7 +88,9 @@ pub fn readout(r: &Report, i: usize) -> Option<Readout> {
     let bound = match l.bound {
         Bound::Memory => "memory-bound (each step reads the weights and the KV cache)",
         Bound::Compute => "compute-bound (kernels limited by arithmetic, not reads, take most of each step)",
-        Bound::Overhead => "overhead-bound (the engine's own time per step dominates)",
+        Bound::Overhead => {
+            "overhead-bound (the engine's own time, the kernel launches or the all-reduces, not the kernels' bytes or FLOPs, set the step)"
+        }
     };
     let verdict = if l.saturated {
         "saturated: the queue grows without bound, so the latencies are lower bounds"

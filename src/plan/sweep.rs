@@ -103,7 +103,12 @@ pub(super) fn simulate_level(r: &Resolved, x: f64) -> LoadPoint {
     let total = f64::from(s.completed + s.rejected + s.timed_out).max(1.0);
     let errors = s.rejected + s.timed_out;
     let error_rate = f64::from(errors) / total;
-    let bound = if s.compute_bound_fraction > s.memory_bound_fraction {
+    // The bound that held the most step time: overhead-bound time (the kernel chain's floor, all-reduces, the
+    // engine's own work) counts too — eager decode steps at 18 ms had been labelled by their prompt steps' share.
+    let overhead = (1.0 - s.compute_bound_fraction - s.memory_bound_fraction).max(0.0);
+    let bound = if overhead > s.compute_bound_fraction.max(s.memory_bound_fraction) {
+        Bound::Overhead
+    } else if s.compute_bound_fraction > s.memory_bound_fraction {
         Bound::Compute
     } else if s.memory_bound_fraction > 0.0 {
         Bound::Memory

@@ -87,7 +87,12 @@ pub(super) fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacit
             None => "the queue grows without bound".into(),
         },
     };
-    let more = if next.concurrency.is_some() { "one more user".to_string() } else { load_label(next) };
+    let mut more = if next.concurrency.is_some() { "one more user".to_string() } else { load_label(next) };
+    // Two rates that round alike ("holds up to 18 req/s, 18 req/s breaks it") get a decimal more.
+    let mut load = load;
+    if let (true, Some(a), Some(b)) = (more == load, c.at.request_rate, next.request_rate) {
+        (load, more) = (format!("{a:.1} req/s"), format!("{b:.1} req/s"));
+    }
     // "In the model": the step from N to N + 1 is the model's, not a measurement's (the latency bands are far wider).
     format!("; in the model the target holds up to {load}, {more} breaks it ({why})")
 }

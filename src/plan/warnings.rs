@@ -31,6 +31,8 @@ pub enum WarningKind {
     Cost,
     /// vLLM's profile run keeps more memory than a smaller `max_batch` would.
     SamplerReserve,
+    /// The capacity is TTFT-bound with fixed-length users, who move in lock-step waves.
+    LockStep,
 }
 
 /// One warning: its kind and the sentence shown.
