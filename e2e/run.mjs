@@ -658,8 +658,10 @@ await test('meeting: pin A, switch to 1 × H200 (B): the difference table and bo
   assert(/2 × NVIDIA H100/.test(await mp.textContent('.compare .sides')), 'A side not named');
   // The comparison in one sentence: B's servers against A's, the fleet's cost, and B's wins counted.
   const verdict = await mp.textContent('#diff-verdict');
-  const m = /^B needs (\d+) servers? against A's (\d+), costing USD [\d\u2009.]+ an hour against [\d\u2009.]+.*: (B is better on every figure that differs|B is better on \d+ of the \d+ figures that differ|A is better on every figure that differs)\.$/.exec(verdict);
+  // Servers of 2 × H100 against servers of 1 × H200: the devices follow in brackets.
+  const m = /^B needs (\d+) servers? against A's (\d+) \((\d+) devices? against (\d+)\), costing USD [\d\u2009.]+ an hour against [\d\u2009.]+.*: (B is better on every figure that differs|B is better on \d+ of the \d+ figures that differ|A is better on every figure that differs)\.$/.exec(verdict);
   assert(m && +m[1] === num(rows.replicas[2]) && +m[2] === num(rows.replicas[1]), `A-vs-B sentence: ${verdict}`);
+  assert(+m[3] === num(rows.devices_total[2]) && +m[4] === num(rows.devices_total[1]), `A-vs-B devices: ${verdict}`);
   const after = { t: await canvasPrint(mp, 'chart-throughput'), l: await canvasPrint(mp, 'chart-latency') };
   assert(after.t.h !== beforePin.t.h && after.l.h !== beforePin.l.h, 'a chart did not change');
   beforePin.ab = after;

@@ -68,7 +68,11 @@ fn summary(rows: &[DiffRow], currency: &str) -> String {
     let both = |m: &str| rows.iter().find(|r| r.metric == m).and_then(|r| Some((r.a?, r.b?)));
     let plural = |n: f64, one: &str, many: &str| format!("{} {}", figure(n), if n == 1.0 { one } else { many });
     let mut s = if let Some((a, b)) = both("replicas") {
-        format!("B needs {} against A's {}", plural(b, "server", "servers"), figure(a))
+        // Servers of different sizes (2 × H100 against 1 × H200) are compared by their devices too.
+        let devices = both("devices_total")
+            .filter(|(da, db)| (da / a - db / b).abs() > 1e-9)
+            .map_or(String::new(), |(da, db)| format!(" ({} against {})", plural(db, "device", "devices"), figure(da)));
+        format!("B needs {} against A's {}{devices}", plural(b, "server", "servers"), figure(a))
     } else if let Some((a, b)) = both("max_users_at_target") {
         format!("B holds {} at the target against A's {}", plural(b, "user", "users"), figure(a))
     } else if let Some((a, b)) = both("max_request_rate_at_target") {
@@ -220,6 +224,9 @@ mod tests {
         // One server, no fleet cost, B better on everything; then nothing to compare.
         let rows = vec![row("replicas", "", "", Some(2.0), Some(1.0)), row("fleet_kw", "", "kW", None, Some(1.0))];
         assert_eq!(summary(&rows, ""), "B needs 1 server against A's 2: B is better on every figure that differs.");
+        // Servers of different sizes: the devices too (the meeting's 23 × 2 H100 against 50 × 1 H200).
+        let rows = vec![row("replicas", "", "", Some(23.0), Some(50.0)), row("devices_total", "", "", Some(46.0), Some(50.0))];
+        assert_eq!(summary(&rows, ""), "B needs 50 servers against A's 23 (50 devices against 46): A is better on every figure that differs.");
         let rows = vec![row("max_users_at_target", "", "", Some(12.0), Some(12.0))];
         assert_eq!(summary(&rows, ""), "B holds 12 users at the target against A's 12: the compared figures are equal.");
         assert!(summary(&[], "").starts_with("Neither side"));

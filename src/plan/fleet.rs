@@ -134,8 +134,8 @@ pub fn size(
 }
 
 /// The device counts per replica a fleet is compared with, ascending: the fewest that fit the model, the next
-/// smaller and the next larger count, each fitting the model and (tensor parallel) dividing its attention
-/// heads; none for disaggregated pools. The fewest is often the cheapest fleet (no all-reduce, no idle
+/// smaller and the next larger count, each fitting the model and (tensor parallel) splitting its attention and KV
+/// heads as the engines accept (`ModelShape::splits_over`); none for disaggregated pools. The fewest is often the cheapest fleet (no all-reduce, no idle
 /// replication of the weights), so it is offered even when it is not a neighbour.
 #[must_use]
 pub fn neighbour_devices(r: &Resolved) -> Vec<u32> {

@@ -312,8 +312,13 @@ impl Inputs {
             engine: EngineSpec {
                 preset: engine_preset,
                 max_batch: int(self.max_batch, "engine.max_batch")?,
-                // Only where the page shows the switch (vLLM, SGLang): kept while hidden, sent when shown.
-                cuda_graphs: (matches!(self.engine.get().as_str(), "vllm" | "sglang") && self.cuda_graphs.get() == "off").then_some(false),
+                // Where the page shows the switch (vLLM, SGLang) as set there, kept while hidden; another engine keeps
+                // what a loaded scenario said of it (switching engines on the page drops that with the base).
+                cuda_graphs: if matches!(self.engine.get().as_str(), "vllm" | "sglang") {
+                    (self.cuda_graphs.get() == "off").then_some(false)
+                } else {
+                    engine.cuda_graphs
+                },
                 ..engine
             },
             workload: WorkloadSpec {
