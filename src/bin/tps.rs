@@ -395,13 +395,12 @@ mod cli {
             o += &format!("fleet: {}\n", f.sentence);
             for a in &f.alternatives {
                 o += &format!(
-                    "  with {} device{} per server: {} servers, {} devices ({:.1} {} per server)\n",
+                    "  with {} device{} per server: {} servers, {} devices ({} per server)\n",
                     a.devices_per_replica,
                     if a.devices_per_replica == 1 { "" } else { "s" },
                     a.replicas,
                     a.devices_total,
-                    a.load_per_replica,
-                    if f.peak_users.is_some() { "users" } else { "req/s" }
+                    tps_planner::plan::fleet::load_words(f, a.load_per_replica)
                 );
             }
         }

@@ -65,6 +65,13 @@ fn label(peak: PeakLoad, v: f64) -> String {
     }
 }
 
+/// A fleet's load per server in words: "1 user", "26 users", "22.6 users" (Little's-law users of a rate sweep),
+/// "1.50 req/s" (not "2.00 users").
+#[must_use]
+pub fn load_words(f: &Fleet, v: f64) -> String {
+    label(if f.peak_users.is_some() { PeakLoad::Users(v) } else { PeakLoad::RequestRate(v) }, v)
+}
+
 /// The fleet for `f` with replicas at the operating point `op` (its marker and level) and a capacity at
 /// the target read from `cap`. `None` (with a note in `warnings`) when a replica carries no load.
 #[must_use]
@@ -262,6 +269,8 @@ mod tests {
             f.sentence,
             "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); with one server fewer, 83 % of capacity each"
         );
+        // Loads per server in words: whole users without decimals ("2.00 users each" was printed).
+        assert_eq!([load_words(&f, 1.0), load_words(&f, 2.0), load_words(&f, 22.6)], ["1 user", "2 users", "22.6 users"]);
         // 70B FP8 fits on one H100 (barely) and on 4 (64 heads divide by 4, not by 3).
         assert_eq!(neighbour_devices(&r), [1, 4]);
         let devs: Vec<u32> = f.alternatives.iter().map(|a| a.devices_per_replica).collect();

@@ -99,7 +99,6 @@ fn fleet_card(r: &Report) -> Card {
         c.sentence = "Type the peak users (or requests/s) under Fleet and cost to size the fleet.".into();
         return c;
     };
-    let unit = if f.peak_users.is_some() { "users" } else { "req/s" };
     let s = |n: u64| if n == 1 { "" } else { "s" };
     c.big = Some((f.replicas.to_string(), format!(" server{} · {} device{}", s(f.replicas), f.devices_total, s(f.devices_total))));
     c.sentence = f.sentence.clone();
@@ -109,13 +108,13 @@ fn fleet_card(r: &Report) -> Card {
         .map(|a| {
             let n = a.devices_per_replica;
             format!(
-                "{n} device{} per server: {} server{}, {} device{} ({} {unit} each)",
+                "{n} device{} per server: {} server{}, {} device{} ({} each)",
                 s(u64::from(n)),
                 a.replicas,
                 s(a.replicas),
                 a.devices_total,
                 s(a.devices_total),
-                fmt(a.load_per_replica)
+                crate::plan::fleet::load_words(f, a.load_per_replica)
             )
         })
         .collect();
