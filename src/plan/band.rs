@@ -122,8 +122,7 @@ impl Band {
     /// the median's; with its label ("TTFT P99 ÷ / × 5.9").
     #[must_use]
     pub fn ttft_at(&self, pct: crate::percentiles::Pct) -> String {
-        use crate::percentiles::Pct;
-        if matches!(pct, Pct::P90 | Pct::P95 | Pct::P99) {
+        if tail(pct) {
             format!("TTFT P99 {}", band_text(self.ttft_tail_pct))
         } else {
             format!("TTFT P50 {}", band_text(self.ttft_pct))
@@ -146,6 +145,12 @@ impl Band {
     }
 }
 
+/// Whether a target's percentile takes the P99 bands (P90 and P95 take the wider P99 ones) rather than the median's.
+fn tail(pct: crate::percentiles::Pct) -> bool {
+    use crate::percentiles::Pct;
+    matches!(pct, Pct::P90 | Pct::P95 | Pct::P99)
+}
+
 /// Milliseconds in words: whole and grouped from 10 ms ("1 157"), one decimal below ("7.2").
 fn ms_words(v: f64) -> String {
     if v >= 10.0 {
@@ -161,11 +166,9 @@ fn ms_words(v: f64) -> String {
 /// target: …"). `None` without an operating point or a latency limit.
 #[must_use]
 pub fn margin_words(r: &Report) -> Option<String> {
-    use crate::percentiles::Pct;
     let o = r.operating_point.as_ref()?;
     let t = &r.target;
-    let tail = matches!(t.percentile, Pct::P90 | Pct::P95 | Pct::P99);
-    let (tpot_b, ttft_b) = if tail { (r.band.tpot_tail_pct, r.band.ttft_tail_pct) } else { (r.band.tpot_pct, r.band.ttft_pct) };
+    let (tpot_b, ttft_b) = if tail(t.percentile) { (r.band.tpot_tail_pct, r.band.ttft_tail_pct) } else { (r.band.tpot_pct, r.band.ttft_pct) };
     let worst = |v: f64, b: f64| v * (1.0 + b / 100.0);
     let mut past = Vec::new();
     let mut inside = Vec::new();

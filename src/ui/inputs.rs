@@ -98,6 +98,13 @@ pub struct Inputs {
     pub base: RwSignal<Scenario>,
 }
 
+/// Whether the page offers the CUDA-graphs switch for this engine (the Python engines' `--enforce-eager`,
+/// `--disable-cuda-graph`).
+#[must_use]
+pub fn has_graphs_switch(engine: &str) -> bool {
+    matches!(engine, "vllm" | "sglang")
+}
+
 impl Inputs {
     /// The load choice in the select.
     #[must_use]
@@ -287,6 +294,13 @@ impl Inputs {
         let hardware = if hw_preset == base.hardware.preset { base.hardware.clone() } else { HardwareSpec::default() };
         let model = if model_preset == base.model.preset { base.model.clone() } else { ModelSpec::default() };
         let engine = if engine_preset == base.engine.preset { base.engine.clone() } else { EngineSpec::default() };
+        // Where the page shows the switch (vLLM, SGLang) as set there, kept while hidden; another engine keeps what a
+        // loaded scenario said of it (switching engines on the page drops that with the base).
+        let cuda_graphs = if engine_preset.as_deref().is_some_and(has_graphs_switch) {
+            (self.cuda_graphs.get() == "off").then_some(false)
+        } else {
+            engine.cuda_graphs
+        };
         Ok(Scenario {
             version: Some(crate::scenario::VERSION),
             hardware: HardwareSpec {
@@ -309,18 +323,7 @@ impl Inputs {
                 weight_bits: num(self.bits, "quantization.weight_bits")?,
                 ..base.quantization.clone()
             },
-            engine: EngineSpec {
-                preset: engine_preset,
-                max_batch: int(self.max_batch, "engine.max_batch")?,
-                // Where the page shows the switch (vLLM, SGLang) as set there, kept while hidden; another engine keeps
-                // what a loaded scenario said of it (switching engines on the page drops that with the base).
-                cuda_graphs: if matches!(self.engine.get().as_str(), "vllm" | "sglang") {
-                    (self.cuda_graphs.get() == "off").then_some(false)
-                } else {
-                    engine.cuda_graphs
-                },
-                ..engine
-            },
+            engine: EngineSpec { preset: engine_preset, max_batch: int(self.max_batch, "engine.max_batch")?, cuda_graphs, ..engine },
             workload: WorkloadSpec {
                 prompt_tokens: num(self.prompt, "workload.prompt_tokens")?,
                 output_tokens: num(self.output, "workload.output_tokens")?,

@@ -1,6 +1,6 @@
 //! Inputs for serving under load: the use case, the load levels, request-length spread and prefix caching.
 
-use super::inputs::{Inputs, LoadKind, NumField, SelectField};
+use super::inputs::{has_graphs_switch, Inputs, LoadKind, NumField, SelectField};
 use crate::scenario::{Distribution, Mode, ScenarioError};
 use leptos::prelude::*;
 
@@ -69,7 +69,7 @@ pub fn ServingInputs(
                 }) error />
             // Eager mode: every decode step launches its kernels from the host (model::kernels); the Python engines'
             // switch, which small models on fast GPUs feel most.
-            <Show when=move || inputs.engine.with(|e| matches!(e.as_str(), "vllm" | "sglang"))>
+            <Show when=move || inputs.engine.with(|e| has_graphs_switch(e))>
                 <SelectField label="CUDA graphs" field="engine.cuda_graphs" value=inputs.cuda_graphs options=opts(&[
                     ("", "On (default)"),
                     ("off", "Off (eager, --enforce-eager)"),
