@@ -270,10 +270,15 @@ fn band_class(c: &Case) -> String {
 // GPUStack's runs take the new source's lower η_fl). Bounds tightened to them, except two loosened for the data,
 // not the model: TPOT's mean/P50 bound 15 → 16 (the Spark's runs are a class the model does not cover) and TTFT
 // P50's 46 → 48 (45.1 % with the Spark's capped run, read as an open loop it was not; 47.4 % without it).
-const RATCHET_OUTPUT: f64 = 15.0;
-const RATCHET_TTFT_MEAN: f64 = 49.0;
-const RATCHET_TTFT_P50: f64 = 48.0;
-const RATCHET_TTFT: f64 = 49.0;
+// On 2026-12-04 (a later step) SGLang's cookbook runs were read with the random lengths its `bench_serving`
+// draws (uniform from 1 to the configured length, not lognormal: tests/common/serving.rs), and what they set off
+// refitted (SGLang's front end 22 → 14 ms, the front end's CV 0.90 → 1.05, Hopper's flat prior 0.32 → 0.28):
+// output tok/s 14.2 → 12.5 %, TTFT mean/P50/P99 48.7/47.4/48.5 → 47.5/44.7/45.6 %, TPOT 14.0/15.4/18.9 →
+// 14.3/15.4/18.4 %; the all-at-once runs unchanged. Bounds tightened to them.
+const RATCHET_OUTPUT: f64 = 13.0;
+const RATCHET_TTFT_MEAN: f64 = 48.0;
+const RATCHET_TTFT_P50: f64 = 45.0;
+const RATCHET_TTFT: f64 = 46.0;
 const RATCHET_TPOT: f64 = 16.0;
 const RATCHET_TPOT_P99: f64 = 19.0;
 

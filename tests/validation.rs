@@ -79,12 +79,12 @@ fn batched_cases(held_out: bool) -> Vec<Case> {
             match engine {
                 "tensorrt-llm" => {
                     s.engine.compute_efficiency =
-                        Some(common::serving::flat_served_compute(common::serving::served_reference_of(&row["hardware_key"])));
+                        Some(common::serving::held_out_cpp_compute(common::serving::served_reference_of(&row["hardware_key"])));
                     s.engine.moe_efficiency = Some(1.0);
                 }
                 "lmdeploy" => {
                     s.engine.compute_efficiency =
-                        Some(common::serving::flat_served_compute(common::serving::served_reference_of(&row["hardware_key"])));
+                        Some(common::serving::held_out_cpp_compute(common::serving::served_reference_of(&row["hardware_key"])));
                     s.engine.step_overhead_ms = Some(
                         1.0 + 0.01 * f64::from(tps_planner::presets::models::find(s.model.preset.as_deref().unwrap_or("")).map_or(32, |m| m.layers)),
                     );

@@ -271,8 +271,8 @@ pub fn has_vllm_default_reserve(d: &crate::model::roofline::Deployment) -> bool 
 /// (206–378); RTX 30/40/50 cards (71–164), V100 (139), MI250X (117) and T4 (203) with Ampere (153–215). Until
 /// 2026-12 such generations took 0.5 flat; the balance rule was checked on the TensorRT-LLM perf overview's
 /// Blackwell rows held out (their own fit is 0.28; the rule gave Hopper's 0.30, the flat prior 0.5) — those rows
-/// were its only test until 2026-12-03. (Held out, a C++ engine takes the flat efficiency the served runs fit
-/// without the per-sequence cost, 0.30 on Hopper: tests/common/serving.rs `FLAT_SERVED_COMPUTE`.)
+/// were its only test until 2026-12-03. (Held out, a C++ engine takes this efficiency, without the Python engines'
+/// per-sequence cost: tests/common/serving.rs `held_out_cpp_compute`.)
 ///
 /// **Tested across sources since 2026-12-03, and not confirmed for Hopper.** The fit now pools every device the
 /// rule sends to a generation, on the runs whose throughput the efficiency moves (tests/common/serving.rs
@@ -424,8 +424,10 @@ pub fn request_overhead_ms(engine: &str) -> f64 {
 /// [`SEQUENCE_OVERHEAD_US`]; 0.50 since the eager launch chain of prompt steps, `model::kernels`, took most of
 /// the mean front end; 0.90 since 2026-12-03, when vLLM's mean front end went 2 → 8 ms with a third deployment
 /// in its fit: the fit's median |log error| of TTFT P99 is 0.357 at 0.6, 0.355 at 0.8, 0.310 at 0.9 and 0.336 at
-/// 0.95 — a dip on a plateau from 0.6, so the tail is known to that range, not to the step).
-pub const REQUEST_OVERHEAD_CV: f64 = 0.90;
+/// 0.95 — a dip on a plateau from 0.6, so the tail is known to that range, not to the step; 1.05 since 2026-12-04,
+/// when SGLang's front end went 22 → 14 ms with its cookbook's uniform random lengths: the same measured tails over
+/// a smaller mean, as in 2026-11).
+pub const REQUEST_OVERHEAD_CV: f64 = 1.05;
 
 /// vLLM's per-request front-end time, ms (see [`request_overhead_ms`]). 12 ms until 2026-12-02, when steps
 /// that carry prompt tokens started to pay their eager launch chain (`model::kernels::EAGER_LAUNCH_S`:
@@ -453,8 +455,10 @@ pub const VLLM_REQUEST_OVERHEAD_MS: f64 = 8.0;
 /// [`served_reference`]) instead of a flat 0.5: part of what looked like front end was prefill; 40 ms since Hopper's
 /// served η_fl is 0.26 with the per-sequence cost ([`SEQUENCE_OVERHEAD_US`]); 22 ms since prompt steps pay their
 /// eager launch chain (`model::kernels`: 70 ms for DeepSeek-R1's, 61 layers × 23 kernels × 50 µs), which is most
-/// of what a short prompt's TTFT on 8 GPUs is.
-pub const SGLANG_REQUEST_OVERHEAD_MS: f64 = 22.0;
+/// of what a short prompt's TTFT on 8 GPUs is; 14 ms since 2026-12-04, when the cookbook's random lengths are read
+/// as SGLang's `bench_serving` draws them (uniform from 1 to the configured length, mean half of it, not lognormal:
+/// a one-user run's median prompt is longer than the lognormal's, so more of its TTFT is prefill).
+pub const SGLANG_REQUEST_OVERHEAD_MS: f64 = 14.0;
 /// TensorRT-LLM's `trtllm-serve`, ms (38 before the eager launch chain of prompt steps; one low-load run).
 pub const TRTLLM_REQUEST_OVERHEAD_MS: f64 = 25.0;
 

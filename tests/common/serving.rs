@@ -18,7 +18,7 @@ use tps_planner::scenario::{Distribution, EngineSpec, HardwareSpec, LoadSpec, Mo
 /// Measured 2026-12 and left: 0.6, the drain's own estimate (3.6 × the mean), takes the served runs'
 /// leave-one-source-out output tok/s 21.7 → 18.7 % and TPOT mean/P50/P99 17.2/17.3/30.1 → 16.2/16.5/29.7 %
 /// (in-sample output 19.6 → 13.6 %; TTFT unchanged), but the served runs then fit a lower flat compute efficiency
-/// (Hopper 0.30 → 0.25, Ampere 0.48 → 0.46: `FLAT_SERVED_COMPUTE`), the prior a held-out TensorRT-LLM or LMDeploy
+/// (Hopper 0.30 → 0.25, Ampere 0.48 → 0.46: the flat prior of `held_out_cpp_compute` then), the prior a held-out TensorRT-LLM or LMDeploy
 /// source takes in the batched validation, which goes 17.5 / 39.6 → 19.2 / 45.7 %; the all-at-once runs' TPOT P99
 /// 53.2 → 55.6 % and the dense band's p90 54 → 62 %. The C++ engines' held-out prior should not hang on the
 /// Python engines' length model: the next step before this one. Tried 2026-12-03 and not enough: fitting that
@@ -129,6 +129,16 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
     // within ± r of the configured one; earlier releases' ratio 1 meant fixed lengths (every row with r < 1 is a
     // current vLLM run; SGLang's `bench_serving` draws from [r · L, L] and is not read this way).
     let range = setting(row, "random-range-ratio").filter(|r| *r > 0.0 && *r < 1.0);
+    // SGLang's `bench_serving --dataset-name random` without `--random-range-ratio` draws every length uniformly
+    // from 1 to the configured one (its default ratio is 0: `randint(max(L · r, 1), L + 1)`), so the mean is half
+    // of it (the cookbook's 1,000-token runs total 496 per request): uniform within ± 1 × the mean, not ShareGPT's
+    // lognormal the reader takes for lengths it is not told.
+    let sglang_uniform = fixed.is_none()
+        && range.is_none()
+        && (row["dataset"].contains("uniformly up to")
+            || (row["notes"].contains("sglang.bench_serving")
+                && row["notes"].contains("--dataset-name random")
+                && !row["notes"].contains("range-ratio")));
     let (prompt, output) = match fixed {
         Some(l) => l,
         None => {
@@ -198,11 +208,13 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
             prompt_tokens: Some(prompt.round()),
             output_tokens: Some(output.round().max(2.0)),
             distribution: Some(match (fixed, capped, range) {
+                _ if sglang_uniform => Distribution::Uniform,
                 (_, _, Some(_)) | (Some(_), Some(_), None) => Distribution::Uniform,
                 (Some(_), None, None) => Distribution::Fixed,
                 (None, _, None) => Distribution::Lognormal,
             }),
             spread: match (fixed, capped, range) {
+                _ if sglang_uniform => Some(1.0),
                 (_, _, Some(r)) => Some(r),
                 (Some(_), None, None) => None,
                 (Some(_), Some((_, spread)), None) => Some(spread),
@@ -294,7 +306,7 @@ pub fn fit_served_compute(arch: tps_planner::model::hardware::Architecture, excl
 
 /// [`fit_served_compute`] with the engines' cost per running sequence set to `sequence_us` (`None`: the default).
 /// With `Some(0.0)` it is the flat efficiency the served runs fit when that cost is not modelled apart — the prior
-/// a held-out engine without such a cost of its own takes ([`FLAT_SERVED_COMPUTE`]).
+/// a held-out engine without such a cost of its own took until 2026-12-04 ([`held_out_cpp_compute`]).
 pub fn fit_served_compute_with(
     arch: tps_planner::model::hardware::Architecture,
     exclude: Option<&str>,
@@ -364,20 +376,22 @@ pub fn served_reference_of(hardware_key: &str) -> tps_planner::model::hardware::
     tps_planner::presets::engines::served_reference(tps_planner::presets::hardware::architecture(hardware_key), super::balance_of(hardware_key))
 }
 
-/// The served compute efficiency (Ampere, Hopper) that vLLM's and SGLang's served runs fit when the engines' cost
-/// per running sequence is not modelled apart (`fit_served_compute_with(…, Some(0.0))`, checked by tests/fit.rs):
-/// the prior of a held-out TensorRT-LLM or LMDeploy source in the batched validation. Those C++ engines have no
-/// per-sequence cost in the model, so their prior is the flat efficiency that folds it in — as the defaults were
-/// until 2026-12 (with the split efficiency, 0.26 on Hopper, TensorRT-LLM's offline rows at batches up to 2,048
-/// held out went 20.2 / 40.6 → 21.5 / 46.2 %; with vLLM's per-sequence cost too, 30.3 / 52.8 %).
-pub const FLAT_SERVED_COMPUTE: (f64, f64) = (0.51, 0.32);
-
-/// [`FLAT_SERVED_COMPUTE`] of a served reference generation ([`served_reference_of`]).
-pub fn flat_served_compute(reference: tps_planner::model::hardware::Architecture) -> f64 {
-    match reference {
-        tps_planner::model::hardware::Architecture::Ampere => FLAT_SERVED_COMPUTE.0,
-        _ => FLAT_SERVED_COMPUTE.1,
-    }
+/// The prior of a held-out TensorRT-LLM or LMDeploy source in the batched validation: the served compute
+/// efficiency of its device's reference generation as vLLM's and SGLang's served runs fit it with their cost per
+/// running sequence apart (`presets::engines::served_compute`) — the kernels' share of the tensor peak. The model
+/// gives those C++ engines no per-sequence cost (their schedulers do not pay the Python engines' per-sequence
+/// host work), so they take the efficiency without it.
+///
+/// Until 2026-12-04 they took the flat efficiency the served runs fit with no per-sequence cost at all (0.51 / 0.32,
+/// which folds that cost into the kernels): when SGLang's cookbook runs were read with the uniform random lengths
+/// its `bench_serving` draws, that flat fit fell to 0.51 / 0.28 and the batched leave-one-source-out went
+/// 16.0 / 38.1 → 17.4 / 40.8 % (TensorRT-LLM's offline rows 19.8 / 41.8 %) — a prior moving with the Python
+/// engines' length model, which it should not. With the split efficiency (0.52 / 0.33 then) it is 15.2 / 38.5 %
+/// (TensorRT-LLM 16.9 / 38.0 %). The split efficiency had been tried once before and rejected (2026-12-02: then
+/// 0.26 on Hopper, TensorRT-LLM 20.2 / 40.6 → 21.5 / 46.2 %), before prompt steps paid their eager launch chain
+/// and Ampere's and Hopper's served fits took their present values.
+pub fn held_out_cpp_compute(reference: tps_planner::model::hardware::Architecture) -> f64 {
+    tps_planner::presets::engines::served_compute(reference, None)
 }
 
 /// Whether a run used a current engine release — vLLM ≥ 0.8 (the V1 engine), SGLang ≥ 0.5, TensorRT-LLM ≥ 1.0
