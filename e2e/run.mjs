@@ -452,8 +452,11 @@ await test('bug 8: print keeps charts whole, hides collapsed sections, prints th
     const figs = [...document.querySelectorAll('figure.chart')].filter((f) => getComputedStyle(f).display !== 'none').map((f) => getComputedStyle(f).breakInside);
     const closed = [...document.querySelectorAll('details:not([open])')].map((d) => getComputedStyle(d).display);
     const link = document.getElementById('print-link');
-    return { figs, closed, linkShown: link && getComputedStyle(link).display !== 'none', link: link ? link.textContent : '' };
+    return { figs, closed, linkShown: link && getComputedStyle(link).display !== 'none', link: link ? link.textContent : '', href: location.href };
   });
+  // The printed address shows quotes as quotes (shorter on paper); encoded again, it is the page's own.
+  const printed = checks.link.split('This scenario: ')[1] || '';
+  assert(printed.includes('#s={"version":1') && printed.replaceAll('"', '%22') === checks.href, `printed link ${printed.slice(0, 80)} vs ${checks.href.slice(0, 80)}`);
   assert(checks.figs.length === 2 && checks.figs.every((b) => b === 'avoid'), `charts may split: ${checks.figs}`);
   assert(checks.closed.every((d) => d === 'none'), `collapsed sections print: ${checks.closed}`);
   assert(checks.linkShown && /\d{4}-\d{2}-\d{2}/.test(checks.link) && /#s=/.test(checks.link), `print link/date: ${checks.link.slice(0, 120)}`);
@@ -597,6 +600,20 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   await mp.screenshot({ path: path.join(shots, '11-meeting-first-screen.png') });
 });
 
+await test('meeting: a target no load meets says so on the fleet and cost cards, not "type a price" (prices and peak users typed)', async () => {
+  const strict = { ...meetingA, target: { ...meetingA.target, tpot_ms: 2 } };
+  const { page: sp, context: sc, errors: se } = await openPage(origin + '/#s=' + encodeURIComponent(JSON.stringify(strict)));
+  await sp.waitForFunction(() => /No load level meets the target/.test(document.querySelector('#capacity')?.textContent || ''), null, { timeout: 30000 });
+  const fleet = await sp.textContent('#fleet-sentence');
+  const cost = await sp.textContent('#cost');
+  assert(fleet === 'No fleet: no load meets the target, so there is no load per server to size servers by.', `fleet card: ${fleet}`);
+  assert(cost === 'No cost per token: no load meets the target, so there is no operating point to cost.', `cost card: ${cost}`);
+  assert(/no load meets the target/.test(await sp.textContent('#energy')), `energy card: ${await sp.textContent('#energy')}`);
+  assert((await sp.inputValue('#cost-device_hour')) === '2.1' && (await sp.inputValue('#fleet-peak_users')) === '500', 'the typed prices and peak were lost');
+  assert(se.length === 0, `console errors: ${se.slice(0, 2).join(' | ')}`);
+  await sc.close();
+});
+
 await test('meeting: the Report JSON and the sweep CSV hold what the cards say', async () => {
   const report = JSON.parse(fs.readFileSync(await download(mp, '#export-report-json'), 'utf8'));
   assert(report.capacity.max_users_at_target === card.users, `report ${report.capacity.max_users_at_target} vs card ${card.users}`);
@@ -659,9 +676,13 @@ await test('meeting: pin A, switch to 1 × H200 (B): the difference table and bo
   // The comparison in one sentence: B's servers against A's, the fleet's cost, and B's wins counted.
   const verdict = await mp.textContent('#diff-verdict');
   // Servers of 2 × H100 against servers of 1 × H200: the devices follow in brackets.
-  const m = /^B needs (\d+) servers? against A's (\d+) \((\d+) devices? against (\d+)\), costing USD [\d\u2009.]+ an hour against [\d\u2009.]+.*: (B is better on every figure that differs|B is better on \d+ of the \d+ figures that differ|A is better on every figure that differs)\.$/.exec(verdict);
+  const m = /^B needs (\d+) servers? against A's (\d+) \((\d+) devices? against (\d+)\), costing USD [\d\u2009.]+ an hour against [\d\u2009.]+.*: (B is better on every figure that differs|B is better on \d+ of the \d+ figures that differ|A is better on every figure that differs)\. A (?:(\d+) % gap, inside|([\d.]+) × gap, wider than) one figure's validated error under load \(÷ \/ × ([\d.]+)\)/.exec(verdict);
   assert(m && +m[1] === num(rows.replicas[2]) && +m[2] === num(rows.replicas[1]), `A-vs-B sentence: ${verdict}`);
   assert(+m[3] === num(rows.devices_total[2]) && +m[4] === num(rows.devices_total[1]), `A-vs-B devices: ${verdict}`);
+  // The gap weighed against the band under load: the devices' ratio (servers of different sizes), inside or outside
+  // it as the band says.
+  const gap = Math.max(+m[3], +m[4]) / Math.min(+m[3], +m[4]);
+  assert(m[6] ? gap < +m[8] + 0.05 && Math.abs(+m[6] - Math.round((gap - 1) * 100)) <= 1 : gap >= +m[8] - 0.05 && Math.abs(+m[7] - gap) < 0.06, `A-vs-B margin: ${verdict}`);
   const after = { t: await canvasPrint(mp, 'chart-throughput'), l: await canvasPrint(mp, 'chart-latency') };
   assert(after.t.h !== beforePin.t.h && after.l.h !== beforePin.l.h, 'a chart did not change');
   beforePin.ab = after;
@@ -1314,6 +1335,31 @@ await test('the max-running-sequences placeholder is the default in effect: vLLM
   await p5.waitForTimeout(300);
   assert(/^\d+$/.test(await ph()), `SGLang placeholder ${await ph()}`);
   assert(e5.length === 0, `console errors: ${e5.slice(0, 2).join(' | ')}`);
+  await context.close();
+});
+
+await test('GPU memory the engine takes: the placeholder is the engine\'s default, a lower share leaves less KV space, out of range is refused next to the field, llama.cpp hides it', async () => {
+  const { page: p6, context, errors: e6 } = await openPage(origin + '/');
+  const kv = async () => num((await p6.textContent('#memory-bar .formula')).match(/KV space ([\d.\u2009]+) GB/)[1]);
+  assert((await p6.getAttribute('#engine-memory_utilization', 'placeholder')) === '90', 'vLLM placeholder');
+  const before = await kv();
+  await p6.fill('#engine-memory_utilization', '50');
+  await p6.waitForFunction((b) => { const m = document.querySelector('#memory-bar .formula').textContent.match(/KV space ([\d.\u2009]+) GB/); return m && parseFloat(m[1].replace(/\u2009/g, '')) < b; }, before, { timeout: 10000 });
+  const after = await kv();
+  // 40 % of the H100's 80 GiB less: ~34 GB.
+  assert(Math.abs(before - after - 0.4 * 85.9) < 1.5, `KV space ${before} -> ${after} GB`);
+  assert(p6.url().includes('memory_utilization'), 'the share is not in the link');
+  await p6.fill('#engine-memory_utilization', '150');
+  await p6.waitForSelector('label.invalid .error:not(:empty)', { timeout: 5000 });
+  assert(/150 % is out of range: allowed 5–100 %/.test(await p6.textContent('label.invalid .error')), `message: ${await p6.textContent('label.invalid .error')}`);
+  await p6.fill('#engine-memory_utilization', '50');
+  await p6.selectOption('#engine-preset', 'llama.cpp');
+  await p6.waitForTimeout(300);
+  assert((await p6.locator('#engine-memory_utilization').count()) === 0, 'shown for llama.cpp');
+  await p6.selectOption('#engine-preset', 'vllm');
+  await p6.waitForTimeout(300);
+  assert((await p6.inputValue('#engine-memory_utilization')) === '50', 'the typed share was lost across engines');
+  assert(e6.length === 0, `console errors: ${e6.slice(0, 2).join(' | ')}`);
   await context.close();
 });
 

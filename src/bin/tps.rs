@@ -394,14 +394,7 @@ mod cli {
         if let Some(f) = &r.fleet {
             o += &format!("fleet: {}\n", f.sentence);
             for a in &f.alternatives {
-                o += &format!(
-                    "  with {} device{} per server: {} servers, {} devices ({} per server)\n",
-                    a.devices_per_replica,
-                    if a.devices_per_replica == 1 { "" } else { "s" },
-                    a.replicas,
-                    a.devices_total,
-                    tps_planner::plan::fleet::load_words(f, a.load_per_replica)
-                );
+                o += &format!("  with {}\n", tps_planner::plan::fleet::alternative_words(f, a));
             }
         }
         if let Some(e) = &r.energy {

@@ -62,6 +62,31 @@ impl DiffRow {
     }
 }
 
+/// The figures [`margin`] weighs, in the order [`summary`] picks its headline: the fleet (by its devices, so that
+/// servers of different sizes compare: 57 × 1 H200 against 26 × 2 H100 is a 10 % gap, not 2.2 ×), the capacity
+/// at the target, per-user tok/s.
+const HEADLINES: [&str; 4] = ["devices_total", "max_users_at_target", "max_request_rate_at_target", "per_user_tps"];
+
+/// Whether the headline's gap outgrows the model's validated error under load (`band_pct`, the wider of the two
+/// sides' bands, `plan::band`): a sentence for a meeting that must know whether "B beats A" is settled. Each
+/// side's figure may be off by the band; the two share the model, so their errors are partly common and the gap
+/// is surer than either figure — but that share is not validated, so a gap inside one figure's band is called
+/// the model's answer, to be confirmed by a run of each.
+fn margin(rows: &[DiffRow], band_pct: f64) -> Option<String> {
+    let (a, b) = HEADLINES.iter().find_map(|m| rows.iter().find(|r| r.metric == *m).and_then(|r| Some((r.a?, r.b?))))?;
+    if a <= 0.0 || b <= 0.0 || a == b || !band_pct.is_finite() {
+        return None;
+    }
+    let gap = a.max(b) / a.min(b);
+    let band = super::band_text(band_pct);
+    Some(if gap < 1.0 + band_pct / 100.0 {
+        let pct = ((gap - 1.0) * 100.0).round().max(1.0);
+        format!("A {pct:.0} % gap, inside one figure's validated error under load ({band}): a run of each settles it.")
+    } else {
+        format!("A {gap:.1} × gap, wider than one figure's validated error under load ({band}).")
+    })
+}
+
 /// [`Diff::summary`] of these rows.
 fn summary(rows: &[DiffRow], currency: &str) -> String {
     let figure = |v: f64| if v.fract() == 0.0 { format!("{v:.0}") } else { super::verdict::fmt_against(v, None) };
@@ -185,7 +210,10 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
         a.energy.as_ref().map(|e| e.joules_per_output_token),
         b.energy.as_ref().map(|e| e.joules_per_output_token),
     ));
-    let summary = summary(&rows, &currency);
+    let mut summary = summary(&rows, &currency);
+    if let Some(m) = margin(&rows, a.band.batched_pct.max(b.band.batched_pct)) {
+        summary = format!("{summary} {m}");
+    }
     Diff { a: side(a), b: side(b), rows, summary }
 }
 
@@ -232,5 +260,26 @@ mod tests {
         assert!(summary(&[], "").starts_with("Neither side"));
         let one = [row("per_user_tps", "", "tok/s", Some(40.0), None), row("joules_per_output_token", "", "J", Some(0.5), Some(0.4))];
         assert_eq!(summary(&one, ""), "Only A has an operating point.");
+    }
+
+    #[test]
+    fn the_margin_weighs_the_headline_gap_against_the_band() {
+        // 26 against 23 servers of one size: a 13 % gap inside ÷ / × 1.75 (shown as 1.8).
+        let rows = vec![row("per_user_tps", "", "", Some(40.0), Some(20.0)), row("devices_total", "", "", Some(23.0), Some(26.0))];
+        let m = margin(&rows, 75.0).unwrap();
+        assert_eq!(m, "A 13 % gap, inside one figure's validated error under load (÷ / × 1.8): a run of each settles it.");
+        // 50 against 23: 2.2 × is wider. Servers of different sizes are weighed by their devices (57 × 1 against
+        // 26 × 2: 10 %).
+        let rows = vec![row("devices_total", "", "", Some(23.0), Some(50.0))];
+        assert_eq!(margin(&rows, 75.0).unwrap(), "A 2.2 × gap, wider than one figure's validated error under load (÷ / × 1.8).");
+        let rows = vec![row("replicas", "", "", Some(26.0), Some(57.0)), row("devices_total", "", "", Some(52.0), Some(57.0))];
+        assert!(margin(&rows, 75.0).unwrap().starts_with("A 10 % gap, inside"));
+        // Without servers, the capacity is the headline (B's 30 users against A's 20: 1.5 × inside ÷ / × 2.3).
+        let rows = vec![row("per_user_tps", "", "", Some(10.0), Some(50.0)), row("max_users_at_target", "", "", Some(20.0), Some(30.0))];
+        assert!(margin(&rows, 130.0).unwrap().starts_with("A 50 % gap, inside"));
+        // Equal, missing or zero headlines: nothing to weigh.
+        assert_eq!(margin(&[row("devices_total", "", "", Some(3.0), Some(3.0))], 75.0), None);
+        assert_eq!(margin(&[row("devices_total", "", "", None, Some(3.0))], 75.0), None);
+        assert_eq!(margin(&[], 75.0), None);
     }
 }

@@ -72,6 +72,32 @@ pub fn load_words(f: &Fleet, v: f64) -> String {
     label(if f.peak_users.is_some() { PeakLoad::Users(v) } else { PeakLoad::RequestRate(v) }, v)
 }
 
+/// An alternative server size in words, against the fleet it is an alternative to: "1 device per server: 501
+/// servers, 501 devices (1 user each), 9.6 × the devices" — a far worse option says how much worse, so a meeting
+/// does not weigh it by its server count alone. Within 5 % of the fleet's devices no comparison is added.
+#[must_use]
+pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
+    let s = |n: u64| if n == 1 { "" } else { "s" };
+    let n = u64::from(a.devices_per_replica);
+    let ratio = a.devices_total as f64 / (f.devices_total as f64).max(1.0);
+    let versus = if ratio >= 1.05 {
+        format!(", {} × the devices", if ratio < 10.0 { format!("{ratio:.1}") } else { format!("{ratio:.0}") })
+    } else if ratio <= 1.0 / 1.05 {
+        format!(", {:.0} % fewer devices", (1.0 - ratio) * 100.0)
+    } else {
+        String::new()
+    };
+    format!(
+        "{n} device{} per server: {} server{}, {} device{} ({} each){versus}",
+        s(n),
+        a.replicas,
+        s(a.replicas),
+        a.devices_total,
+        s(a.devices_total),
+        load_words(f, a.load_per_replica)
+    )
+}
+
 /// The fleet for `f` with replicas at the operating point `op` (its marker and level) and a capacity at
 /// the target read from `cap`. `None` (with a note in `warnings`) when a replica carries no load.
 #[must_use]
@@ -279,5 +305,16 @@ mod tests {
             assert_eq!(Some(a.replicas), replicas(500.0, a.load_per_replica, 1));
             assert_eq!(a.devices_total, a.replicas * u64::from(a.devices_per_replica));
         }
+        // An alternative in words says how many devices it takes against the fleet's 14.
+        let alt = |n: u32, replicas: u64, load: f64| FleetAlternative {
+            devices_per_replica: n,
+            replicas,
+            devices_total: replicas * u64::from(n),
+            load_per_replica: load,
+        };
+        assert_eq!(alternative_words(&f, &alt(1, 135, 4.0)), "1 device per server: 135 servers, 135 devices (4 users each), 9.6 × the devices");
+        assert_eq!(alternative_words(&f, &alt(1, 501, 1.0)), "1 device per server: 501 servers, 501 devices (1 user each), 36 × the devices");
+        assert_eq!(alternative_words(&f, &alt(4, 3, 250.0)), "4 devices per server: 3 servers, 12 devices (250 users each), 14 % fewer devices");
+        assert_eq!(alternative_words(&f, &alt(1, 14, 40.0)), "1 device per server: 14 servers, 14 devices (40 users each)");
     }
 }

@@ -133,7 +133,7 @@ pub(super) fn grid_limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
     } else {
         String::new()
     };
-    format!("; the target holds up to {load}, the next level breaks it ({why}){cap_note}")
+    format!("; in the model the target holds up to {load}, the next level breaks it ({why}){cap_note}")
 }
 
 /// "P99 TTFT ≤ 2000 ms and TPOT ≤ 40 ms", "a 10-step task ≤ 30 s at P99", or both.

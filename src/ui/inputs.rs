@@ -73,6 +73,8 @@ pub struct Inputs {
     pub prefix_hit: RwSignal<String>,
     /// Engine cap on sequences running at once (vLLM max_num_seqs, llama.cpp -np).
     pub max_batch: RwSignal<String>,
+    /// Share of device memory the engine takes (vLLM --gpu-memory-utilization), percent.
+    pub mem_util: RwSignal<String>,
     /// CUDA graphs for decode steps: "" (on, the engines' default) or "off" (eager mode).
     pub cuda_graphs: RwSignal<String>,
     /// Tokens already in the KV cache before the prompt (multi-turn history).
@@ -150,6 +152,7 @@ impl Inputs {
             spread: s(""),
             prefix_hit: s(""),
             max_batch: s(""),
+            mem_util: s(""),
             cuda_graphs: s(""),
             depth: s(""),
             agent_steps: s(""),
@@ -210,6 +213,7 @@ impl Inputs {
         self.spread.set(txt(sc.workload.spread));
         self.prefix_hit.set(txt(sc.workload.prefix_cache_hit_rate.map(|h| h * 100.0)));
         self.max_batch.set(sc.engine.max_batch.map_or_else(String::new, |n| n.to_string()));
+        self.mem_util.set(txt(sc.engine.memory_utilization.map(|m| m * 100.0)));
         self.cuda_graphs.set(if sc.engine.cuda_graphs == Some(false) { "off".into() } else { String::new() });
         self.depth.set(txt(sc.workload.context_depth));
         self.agent_steps.set(sc.workload.agent_steps.map_or_else(String::new, |n| n.to_string()));
@@ -256,6 +260,13 @@ impl Inputs {
     pub fn scenario(&self) -> Result<Scenario, ScenarioError> {
         let opt = |s: RwSignal<String>| s.with(|v| if v.trim().is_empty() { None } else { Some(v.trim().to_string()) });
         let num = |s: RwSignal<String>, field: &str| s.with(|v| parse_num(v, field));
+        // A percentage field as a fraction, within [lo, 100] %.
+        let share = |s: RwSignal<String>, field: &str, lo: f64| match num(s, field)? {
+            Some(p) if !(lo..=100.0).contains(&p) => {
+                Err(ScenarioError::new(field, format!("{} % is out of range: allowed {}–100 %", fmt_num(p), fmt_num(lo))))
+            }
+            p => Ok(p.map(|p| p / 100.0)),
+        };
         let int = |s: RwSignal<String>, field: &str| -> Result<Option<u32>, ScenarioError> {
             match num(s, field)? {
                 None => Ok(None),
@@ -301,6 +312,12 @@ impl Inputs {
         } else {
             engine.cuda_graphs
         };
+        // Sent where the page shows it (not for llama.cpp), kept in the field across engine switches.
+        let memory_utilization = if engine_preset.as_deref() == Some("llama.cpp") {
+            engine.memory_utilization
+        } else {
+            share(self.mem_util, "engine.memory_utilization", 5.0)?
+        };
         Ok(Scenario {
             version: Some(crate::scenario::VERSION),
             hardware: HardwareSpec {
@@ -323,7 +340,13 @@ impl Inputs {
                 weight_bits: num(self.bits, "quantization.weight_bits")?,
                 ..base.quantization.clone()
             },
-            engine: EngineSpec { preset: engine_preset, max_batch: int(self.max_batch, "engine.max_batch")?, cuda_graphs, ..engine },
+            engine: EngineSpec {
+                preset: engine_preset,
+                max_batch: int(self.max_batch, "engine.max_batch")?,
+                memory_utilization,
+                cuda_graphs,
+                ..engine
+            },
             workload: WorkloadSpec {
                 prompt_tokens: num(self.prompt, "workload.prompt_tokens")?,
                 output_tokens: num(self.output, "workload.output_tokens")?,
@@ -333,15 +356,7 @@ impl Inputs {
                 mode: Some(mode),
                 distribution: Some(self.distribution.with(|d| Distribution::from_id(d)).unwrap_or_default()),
                 spread: num(self.spread, "workload.spread")?,
-                prefix_cache_hit_rate: match num(self.prefix_hit, "workload.prefix_cache_hit_rate")? {
-                    Some(p) if !(0.0..=100.0).contains(&p) => {
-                        return Err(ScenarioError::new(
-                            "workload.prefix_cache_hit_rate",
-                            format!("{} % is out of range: allowed 0–100 %", fmt_num(p)),
-                        ))
-                    }
-                    p => p.map(|p| p / 100.0),
-                },
+                prefix_cache_hit_rate: share(self.prefix_hit, "workload.prefix_cache_hit_rate", 0.0)?,
                 ..base.workload.clone()
             },
             target: TargetSpec {

@@ -22,9 +22,18 @@ fn question(s: &Scenario, r: &Report) -> String {
         format!("{} TTFT ≤ {}, TPOT ≤ {}", t.percentile, lim(t.ttft_limit_ms()), lim(t.tpot_limit_ms()))
     };
     let task = t.task_s.map_or_else(String::new, |x| format!(", task ≤ {} s", crate::model::units::fmt_num(x)));
+    // How the load arrives: users who each wait for their answer (closed loop), arrivals at a rate, or all at once.
+    let load = w.load.as_ref();
+    let arrivals = if load.and_then(|l| l.offline).unwrap_or(false) || w.mode == Some(crate::scenario::Mode::Batch) {
+        "every request at once"
+    } else if load.is_some_and(|l| l.request_rate.is_some()) {
+        "requests arriving at a rate"
+    } else {
+        "users each waiting for their answer"
+    };
     let mut parts = vec![
         format!("{} ({}) on {} with {}", r.model, r.quantization, r.hardware, r.engine),
-        format!("{} prompt + {} output tokens{dist}", fmt(r.prompt_tokens), fmt(r.output_tokens)),
+        format!("{} prompt + {} output tokens{dist}, {arrivals}", fmt(r.prompt_tokens), fmt(r.output_tokens)),
         format!("{target}{task}"),
     ];
     if let Some(f) = &s.fleet {
@@ -88,6 +97,7 @@ pub fn PrintFooter(
                     crate::plan::energy::MEMORY_BOUND_DRAW * 100.0
                 )}</p>
         </section>
-        <p class="print-only" id="print-link">{move || format!("Printed {} from TPS Planner. This scenario: {}", super::today(), link.get())}</p>
+        // Quotes as quotes on paper (a third shorter than %22; a browser encodes them again when the address is typed).
+        <p class="print-only" id="print-link">{move || format!("Printed {} from TPS Planner. This scenario: {}", super::today(), link.get().replace("%22", "\""))}</p>
     }
 }

@@ -1,6 +1,7 @@
 //! Inputs for serving under load: the use case, the load levels, request-length spread and prefix caching.
 
 use super::inputs::{has_graphs_switch, Inputs, LoadKind, NumField, SelectField};
+use crate::model::units::fmt_num;
 use crate::scenario::{Distribution, Mode, ScenarioError};
 use leptos::prelude::*;
 
@@ -67,6 +68,15 @@ pub fn ServingInputs(
                     let (e, hw) = (crate::presets::engines::find(&inputs.engine.get()), crate::presets::hardware::find(&inputs.hw_preset.get()));
                     e.zip(hw).map_or("engine default".into(), |(e, h)| crate::presets::engines::batch_defaults(e, h.memory_gb, h.name).0.to_string())
                 }) error />
+            // The share of each device's memory the engine takes (the KV cache is what is left of it after the
+            // weights and the engine's reserve); llama.cpp has no such setting.
+            <Show when=move || inputs.engine.with(|e| e != "llama.cpp")>
+                <NumField label="GPU memory the engine may use (vLLM gpu_memory_utilization, SGLang mem_fraction_static)" unit="%"
+                    field="engine.memory_utilization" value=inputs.mem_util
+                    placeholder=Signal::derive(move || {
+                        crate::presets::engines::find(&inputs.engine.get()).map_or("engine default".into(), |e| fmt_num(e.memory_utilization * 100.0))
+                    }) error />
+            </Show>
             // Eager mode: every decode step launches its kernels from the host (model::kernels); the Python engines'
             // switch, which small models on fast GPUs feel most.
             <Show when=move || inputs.engine.with(|e| has_graphs_switch(e))>

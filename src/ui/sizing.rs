@@ -96,29 +96,29 @@ fn capacity_card(r: &Report) -> Card {
 fn fleet_card(r: &Report) -> Card {
     let mut c = Card::empty("fleet", "fleet-servers", "fleet-sentence", "Fleet");
     let Some(f) = r.fleet.as_ref() else {
-        c.sentence = "Type the peak users (or requests/s) under Fleet and cost to size the fleet.".into();
+        c.sentence = match no_operating_point(r) {
+            Some(why) => format!("No fleet: {why}, so there is no load per server to size servers by."),
+            None => "Type the peak users (or requests/s) under Fleet and cost to size the fleet.".into(),
+        };
         return c;
     };
     let s = |n: u64| if n == 1 { "" } else { "s" };
     c.big = Some((f.replicas.to_string(), format!(" server{} · {} device{}", s(f.replicas), f.devices_total, s(f.devices_total))));
     c.sentence = f.sentence.clone();
-    c.list = f
-        .alternatives
-        .iter()
-        .map(|a| {
-            let n = a.devices_per_replica;
-            format!(
-                "{n} device{} per server: {} server{}, {} device{} ({} each)",
-                s(u64::from(n)),
-                a.replicas,
-                s(a.replicas),
-                a.devices_total,
-                s(a.devices_total),
-                crate::plan::fleet::load_words(f, a.load_per_replica)
-            )
-        })
-        .collect();
+    c.list = f.alternatives.iter().map(|a| crate::plan::fleet::alternative_words(f, a)).collect();
     c
+}
+
+/// Why a report has no operating point (the model does not fit, or no load meets the target), if it has none:
+/// the fleet and the cost rest on it, whatever prices and peak load were typed.
+fn no_operating_point(r: &Report) -> Option<&'static str> {
+    if !r.memory.fits {
+        Some("the model does not fit")
+    } else if r.operating_point.is_none() && r.target.limits_latency() {
+        Some("no load meets the target")
+    } else {
+        None
+    }
 }
 
 fn energy_card(r: &Report) -> Card {
@@ -171,7 +171,10 @@ fn money(v: f64) -> String {
 fn cost_card(r: &Report) -> Card {
     let mut c = Card::empty("cost", "cost-per-million", "cost", "Cost");
     let Some(k) = r.cost.as_ref() else {
-        c.sentence = "Type a device-hour or electricity price under Fleet and cost (none is assumed).".into();
+        c.sentence = match no_operating_point(r) {
+            Some(why) => format!("No cost per token: {why}, so there is no operating point to cost."),
+            None => "Type a device-hour or electricity price under Fleet and cost (none is assumed).".into(),
+        };
         return c;
     };
     let cur = k.currency.clone().map_or_else(String::new, |c| format!("{c} "));

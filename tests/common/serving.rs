@@ -197,6 +197,11 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
             backend: row["engine"].contains("ROCm").then(|| "rocm".to_string()),
             max_batch: flag(row, "max-num-seqs").map(|v| v as u32),
             max_batched_tokens: flag(row, "max-num-batched-tokens").map(|v| v as u32),
+            // The share of memory the run gave the engine, where its notes state it (0.9 / 0.88 otherwise).
+            memory_utilization: ["gpu-memory-utilization", "gpu_memory_utilization", "mem-fraction-static", "mem_fraction_static"]
+                .iter()
+                .find_map(|name| setting(row, name))
+                .filter(|m| *m > 0.0 && *m <= 1.0),
             // Eager mode (`--enforce-eager`): no CUDA graphs for decode steps either.
             cuda_graphs: (notes.contains("eager mode")
                 || (notes.contains("--enforce-eager") && !notes.contains("no --enforce-eager"))
