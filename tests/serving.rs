@@ -274,10 +274,16 @@ fn band_class(c: &Case) -> String {
 // draws (uniform from 1 to the configured length, not lognormal: tests/common/serving.rs), and what they set off
 // refitted (SGLang's front end 22 → 14 ms, the front end's CV 0.90 → 1.05, Hopper's flat prior 0.32 → 0.28):
 // output tok/s 14.2 → 12.5 %, TTFT mean/P50/P99 48.7/47.4/48.5 → 47.5/44.7/45.6 %, TPOT 14.0/15.4/18.9 →
-// 14.3/15.4/18.4 %; the all-at-once runs unchanged. Bounds tightened to them.
+// 14.3/15.4/18.4 %; the all-at-once runs unchanged (Hopper's flat prior would have moved 0.32 → 0.28; the held-out
+// C++ engines take the split efficiency instead). Bounds tightened to them. Then IOG's runs were read with the
+// prefix cache their protocol leaves warm (run_benchmark.sh: QPS 32, 16, 8, 4, 1 in turn against one vLLM V1 server,
+// the same 200 prompts; tests/data/README.md), and the host-staged all-reduce's share of the PCIe link refitted 0.375
+// → 0.25 on those runs: output 12.5 → 12.3 %, TTFT mean/P50/P99 47.5/44.7/45.6 → 45.3/41.4/45.9 %, TPOT 14.3/15.4/
+// 18.4 → 14.8/15.4/18.4 % (without the PCIe runs TTFT 44.5/39.8/44.5 → 42.2/37.7/44.5 %, TPOT 12.2/13.2/12.4 →
+// 10.1/11.8/12.2 %).
 const RATCHET_OUTPUT: f64 = 13.0;
-const RATCHET_TTFT_MEAN: f64 = 48.0;
-const RATCHET_TTFT_P50: f64 = 45.0;
+const RATCHET_TTFT_MEAN: f64 = 46.0;
+const RATCHET_TTFT_P50: f64 = 42.0;
 const RATCHET_TTFT: f64 = 46.0;
 const RATCHET_TPOT: f64 = 16.0;
 const RATCHET_TPOT_P99: f64 = 19.0;

@@ -408,6 +408,9 @@ mod cli {
                 e.at_peak.joules_per_output_token,
                 e.wall_joules_per_output_token.map_or_else(String::new, |w| format!("; {w:.3} J/token at the meter (PUE {})", e.pue.unwrap_or(1.0)))
             );
+            if let Some(w) = tps_planner::plan::energy::fleet_power_words(r) {
+                o += &format!("  the fleet {w}\n");
+            }
         }
         if let Some(c) = &r.cost {
             let cur = c.currency.as_deref().map_or_else(String::new, |c| format!(" {c}"));

@@ -67,23 +67,34 @@ impl DiffRow {
 /// at the target, per-user tok/s.
 const HEADLINES: [&str; 4] = ["devices_total", "max_users_at_target", "max_request_rate_at_target", "per_user_tps"];
 
-/// Whether the headline's gap outgrows the model's validated error under load (`band_pct`, the wider of the two
-/// sides' bands, `plan::band`): a sentence for a meeting that must know whether "B beats A" is settled. Each
-/// side's figure may be off by the band; the two share the model, so their errors are partly common and the gap
-/// is surer than either figure — but that share is not validated, so a gap inside one figure's band is called
-/// the model's answer, to be confirmed by a run of each.
+/// Whether the headline's gap outgrows the model's validated throughput error under load (`band_pct`, the wider
+/// of the two sides' bands, `plan::band`): a sentence for a meeting that must know whether "B beats A" is settled.
+/// Each side's figure may be off by the band; the two share the model, so their errors are partly common and the
+/// gap is surer than either figure — but that share is not validated, so a gap inside one figure's band is called
+/// the model's answer, to be confirmed by a run of each. A capacity or fleet set by a latency limit rests on the
+/// latencies too, whose bands are wider (`LatencyClass`): the sentence names the throughput band it weighs by.
 fn margin(rows: &[DiffRow], band_pct: f64) -> Option<String> {
-    let (a, b) = HEADLINES.iter().find_map(|m| rows.iter().find(|r| r.metric == *m).and_then(|r| Some((r.a?, r.b?))))?;
+    let (metric, a, b) = HEADLINES.iter().find_map(|m| rows.iter().find(|r| r.metric == *m).and_then(|r| Some((*m, r.a?, r.b?))))?;
+    // Which gap: a meeting sees several (servers, devices, cost) and must know the one weighed.
+    let what = match metric {
+        "devices_total" => "in devices",
+        "max_users_at_target" => "in users at the target",
+        "max_request_rate_at_target" => "in req/s at the target",
+        _ => "in per-user tok/s",
+    };
     if a <= 0.0 || b <= 0.0 || a == b || !band_pct.is_finite() {
         return None;
     }
     let gap = a.max(b) / a.min(b);
-    let band = super::band_text(band_pct);
-    Some(if gap < 1.0 + band_pct / 100.0 {
+    // The band to two decimals, so that a gap and a band that round alike are not called "wider".
+    let factor = 1.0 + band_pct / 100.0;
+    Some(if gap < factor {
         let pct = ((gap - 1.0) * 100.0).round().max(1.0);
-        format!("A {pct:.0} % gap, inside one figure's validated error under load ({band}): a run of each settles it.")
+        format!(
+            "The gap {what}, {pct:.0} %, is within one figure's validated throughput error under load (÷ / × {factor:.2}): a run of each settles it."
+        )
     } else {
-        format!("A {gap:.1} × gap, wider than one figure's validated error under load ({band}).")
+        format!("The gap {what}, {gap:.2} ×, is beyond one figure's validated throughput error under load (÷ / × {factor:.2}).")
     })
 }
 
@@ -194,12 +205,7 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     // (the serving replicas at the operating point, the spares idle, at the meter when a PUE is given).
     let hour = |c: &crate::scenario::Cost| c.fleet_per_hour;
     rows.push(row("fleet_per_hour", "the fleet's cost", &per("per hour"), cost(a, hour), cost(b, hour)));
-    let kw = |r: &Report| {
-        let (e, f) = (r.energy.as_ref()?, r.fleet.as_ref()?);
-        let spares = f64::from(f.spare_replicas);
-        let w = (f.replicas as f64 - spares) * e.average_watts + spares * e.idle_watts * f64::from(f.devices_per_replica);
-        Some(w * e.pue.unwrap_or(1.0) / 1e3)
-    };
+    let kw = super::energy::fleet_kw;
     let metered = a.energy.as_ref().and_then(|e| e.pue).is_some() || b.energy.as_ref().and_then(|e| e.pue).is_some();
     let kw_label = if metered { "the fleet's power at the meter" } else { "the fleet's power (accelerators)" };
     rows.push(row("fleet_kw", kw_label, "kW", kw(a), kw(b)));
@@ -267,16 +273,24 @@ mod tests {
         // 26 against 23 servers of one size: a 13 % gap inside ÷ / × 1.75 (shown as 1.8).
         let rows = vec![row("per_user_tps", "", "", Some(40.0), Some(20.0)), row("devices_total", "", "", Some(23.0), Some(26.0))];
         let m = margin(&rows, 75.0).unwrap();
-        assert_eq!(m, "A 13 % gap, inside one figure's validated error under load (÷ / × 1.8): a run of each settles it.");
+        assert_eq!(
+            m,
+            "The gap in devices, 13 %, is within one figure's validated throughput error under load (÷ / × 1.75): a run of each settles it."
+        );
         // 50 against 23: 2.2 × is wider. Servers of different sizes are weighed by their devices (57 × 1 against
         // 26 × 2: 10 %).
         let rows = vec![row("devices_total", "", "", Some(23.0), Some(50.0))];
-        assert_eq!(margin(&rows, 75.0).unwrap(), "A 2.2 × gap, wider than one figure's validated error under load (÷ / × 1.8).");
+        assert_eq!(
+            margin(&rows, 75.0).unwrap(),
+            "The gap in devices, 2.17 ×, is beyond one figure's validated throughput error under load (÷ / × 1.75)."
+        );
+        // A gap that would round like the band is still called within it (1.74 × against ÷ / × 1.75).
+        assert!(margin(&[row("devices_total", "", "", Some(100.0), Some(174.0))], 75.0).unwrap().starts_with("The gap in devices, 74 %, is within"));
         let rows = vec![row("replicas", "", "", Some(26.0), Some(57.0)), row("devices_total", "", "", Some(52.0), Some(57.0))];
-        assert!(margin(&rows, 75.0).unwrap().starts_with("A 10 % gap, inside"));
+        assert!(margin(&rows, 75.0).unwrap().starts_with("The gap in devices, 10 %, is within"));
         // Without servers, the capacity is the headline (B's 30 users against A's 20: 1.5 × inside ÷ / × 2.3).
         let rows = vec![row("per_user_tps", "", "", Some(10.0), Some(50.0)), row("max_users_at_target", "", "", Some(20.0), Some(30.0))];
-        assert!(margin(&rows, 130.0).unwrap().starts_with("A 50 % gap, inside"));
+        assert!(margin(&rows, 130.0).unwrap().starts_with("The gap in users at the target, 50 %, is within"));
         // Equal, missing or zero headlines: nothing to weigh.
         assert_eq!(margin(&[row("devices_total", "", "", Some(3.0), Some(3.0))], 75.0), None);
         assert_eq!(margin(&[row("devices_total", "", "", None, Some(3.0))], 75.0), None);

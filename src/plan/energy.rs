@@ -122,6 +122,36 @@ pub fn figures(devices: u32, tdp: f64, a: f64, tps: f64) -> Option<EnergyFigures
     Some(EnergyFigures { average_watts: watts, joules_per_output_token: j, output_tokens_per_kwh: 3.6e6 / j })
 }
 
+/// The whole fleet's power, kW, on the cost's basis: the serving replicas at the operating point, the spares idle,
+/// × the PUE when one is given (at the meter); `None` without a fleet or an energy estimate.
+#[must_use]
+pub fn fleet_kw(r: &crate::scenario::Report) -> Option<f64> {
+    let (e, f) = (r.energy.as_ref()?, r.fleet.as_ref()?);
+    let spares = f64::from(f.spare_replicas);
+    let w = (f.replicas as f64 - spares) * e.average_watts + spares * e.idle_watts * f64::from(f.devices_per_replica);
+    Some(w * e.pue.unwrap_or(1.0) / 1e3)
+}
+
+/// The fleet's power in words, for the energy card and `--table`: "37.1 kW at the meter, 26.7 MWh a month
+/// (30 days)"; `None` without a fleet. (Callers put "the fleet" before it: capitalising here would bring Unicode's
+/// case tables into the page, `chart`'s note.)
+#[must_use]
+pub fn fleet_power_words(r: &crate::scenario::Report) -> Option<String> {
+    let kw = fleet_kw(r)?;
+    let metered = r.energy.as_ref().and_then(|e| e.pue).is_some();
+    let month_mwh = kw * 24.0 * 30.0 / 1e3;
+    let fmt = |v: f64| {
+        if v >= 100.0 {
+            format!("{v:.0}")
+        } else if v >= 10.0 {
+            format!("{v:.1}")
+        } else {
+            format!("{v:.2}")
+        }
+    };
+    Some(format!("{} kW{}, {} MWh a month (30 days)", fmt(kw), if metered { " at the meter" } else { " (accelerators)" }, fmt(month_mwh)))
+}
+
 /// Energy at the operating point (its marker and the level it was read from) and at the peak (its marker and
 /// the sweep level with the highest throughput). `None` without a TDP or when no tokens are produced.
 #[must_use]

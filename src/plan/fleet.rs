@@ -81,7 +81,7 @@ pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
     let n = u64::from(a.devices_per_replica);
     let ratio = a.devices_total as f64 / (f.devices_total as f64).max(1.0);
     let versus = if ratio >= 1.05 {
-        format!(", {} × the devices", if ratio < 10.0 { format!("{ratio:.1}") } else { format!("{ratio:.0}") })
+        format!(", {} × the devices", if ratio < 9.95 { format!("{ratio:.1}") } else { format!("{ratio:.0}") })
     } else if ratio <= 1.0 / 1.05 {
         format!(", {:.0} % fewer devices", (1.0 - ratio) * 100.0)
     } else {
@@ -123,6 +123,16 @@ pub fn size(
         return None;
     };
     let serving = total - u64::from(f.spare_replicas);
+    // A peak in requests/s sized on a sweep of users: each server's rate is what its closed-loop users complete,
+    // and a closed loop never lets a request wait for a slot, where Poisson arrivals at that rate queue in bursts —
+    // the server holds less at the same latency target (a new user's trial: 11 servers here, 18 sized on a rate
+    // sweep, for 30 req/s of a 70B model on 2 × H100).
+    if matches!(peak, PeakLoad::RequestRate(_)) && op.1.concurrency.is_some() {
+        warnings.push(super::Warning::new(
+            super::WarningKind::Fleet,
+            "fleet: the peak is in requests/s but the load swept is concurrent users, whose requests never wait for a slot; arrivals at a rate come in bursts and queue, so a server holds fewer requests/s at the same target — set Load to a request rate to size this fleet",
+        ));
+    }
     // Utilisation in the sweep's own unit (users of a user sweep, req/s of a rate sweep): a peak in the other unit
     // scales the operating point's load. (Users at a rate sweep's capacity are rate × an E2E that balloons there,
     // so "users ÷ users at capacity" had read 26 % for a fleet one server short of its operating point.)
@@ -268,6 +278,21 @@ mod tests {
         // users at the capacity came from Little's law).
         assert!(at > 0.45 && at <= 0.75, "at peak {at}");
         assert!(fewer > at, "one fewer {fewer} against {at}");
+    }
+
+    #[test]
+    fn a_rate_peak_on_a_users_sweep_is_flagged() {
+        let warned = |load: &str| {
+            let s = crate::scenario::Scenario::from_json(&format!(
+                r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"vllm"}},"workload":{{"load":{load}}},"fleet":{{"peak_request_rate":30}}}}"#
+            ))
+            .unwrap();
+            let r = crate::plan::evaluate(&s).unwrap();
+            assert!(r.fleet.is_some(), "{load}: no fleet");
+            r.warnings.iter().any(|w| w.message.contains("the load swept is concurrent users"))
+        };
+        assert!(warned(r#"{"concurrency":[1,8,32,64]}"#));
+        assert!(!warned(r#"{"request_rate":[]}"#));
     }
 
     #[test]

@@ -77,13 +77,15 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
         warnings.push(Warning::new(
             WarningKind::DoesNotFit,
             format!(
-                "the weights ({:.1} GB) do not fit: {:.1} GB usable on {} × {:.1} GiB after the engine keeps {:.1} GiB each{}",
+                // Both sides in GB (the device's GiB in brackets): "25.2 GB usable on 1 × 24.0 GiB" read as more than the device.
+                "the weights ({:.1} GB) do not fit: {:.1} GB usable of {} × {:.1} GB ({:.1} GiB) after the engine keeps {:.1} GiB each{}",
                 mem.weights_gb,
                 ((d.hardware.accelerator_memory_bytes() * d.engine.memory_utilization
                     - d.engine.reserve_gb * crate::model::units::GIB * f64::from(d.hardware.devices))
                     / 1e9)
                     .max(0.0),
                 d.hardware.devices,
+                d.hardware.memory_gb * crate::model::units::GIB / 1e9,
                 d.hardware.memory_gb,
                 d.engine.reserve_gb,
                 if d.hardware.accelerator_memory_fraction() < 1.0 {

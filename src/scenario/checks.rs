@@ -14,7 +14,11 @@ pub(crate) fn default_backend(kind: HardwareKind) -> &'static str {
 
 pub(crate) fn unknown<'a>(field: &str, id: &str, valid: impl Iterator<Item = &'a str>) -> ScenarioError {
     let list: Vec<&str> = valid.collect();
-    let shown = if list.len() > 12 { format!("{}, … ({} in all; see `tps presets`)", list[..12].join(", "), list.len()) } else { list.join(", ") };
+    let shown = if list.len() > 12 {
+        format!("{}, … ({} in all: the page's lists, or `tps presets`)", list[..12].join(", "), list.len())
+    } else {
+        list.join(", ")
+    };
     ScenarioError::new(field, format!("unknown id \"{id}\"; valid: {shown}"))
 }
 

@@ -32,7 +32,7 @@ spec!(
         /// GB/s per device per direction.
         interconnect_gbps: f64,
         /// Latency of one all-reduce, µs (default: 8 over NVLink-class links; below 100 GB/s 40 + 10 × 2(n − 1) between
-        /// consumer GPUs, whose all-reduce also moves 0.375 of the link's bandwidth, and 25 between other boards).
+        /// consumer GPUs, whose all-reduce also moves 0.25 of the link's bandwidth, and 25 between other boards).
         allreduce_us: f64,
         tdp_watts: f64,
     }

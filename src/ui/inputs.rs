@@ -100,6 +100,14 @@ pub struct Inputs {
     pub base: RwSignal<Scenario>,
 }
 
+/// Whether the page shows the engine's memory share (`engine.memory_utilization`): vLLM's gpu_memory_utilization and
+/// SGLang's mem_fraction_static are shares of the whole device memory, as the model reads it; TensorRT-LLM's and
+/// LMDeploy's settings are shares of what the weights leave, so the field would mean something else there.
+#[must_use]
+pub fn has_memory_share(engine: &str) -> bool {
+    matches!(engine, "vllm" | "sglang")
+}
+
 /// Whether the page offers the CUDA-graphs switch for this engine (the Python engines' `--enforce-eager`,
 /// `--disable-cuda-graph`).
 #[must_use]
@@ -172,6 +180,8 @@ impl Inputs {
     /// Shows a scenario in the fields (and keeps the rest of it as the base).
     pub fn load(&self, sc: &Scenario) {
         let txt = |v: Option<f64>| v.map_or_else(String::new, fmt_num);
+        // A stored fraction as a percentage, without the float noise of × 100 (0.57 → "57", not "56.99999999999999").
+        let pct = |v: Option<f64>| txt(v.map(|f| (f * 100.0 * 1e9).round() / 1e9));
         self.hw_preset.set(sc.hardware.preset.clone().unwrap_or_default());
         self.bandwidth.set(txt(sc.hardware.memory_bandwidth_gbps));
         self.memory.set(txt(sc.hardware.memory_gb));
@@ -211,9 +221,9 @@ impl Inputs {
         }
         self.distribution.set(sc.workload.distribution.unwrap_or_default().id().into());
         self.spread.set(txt(sc.workload.spread));
-        self.prefix_hit.set(txt(sc.workload.prefix_cache_hit_rate.map(|h| h * 100.0)));
+        self.prefix_hit.set(pct(sc.workload.prefix_cache_hit_rate));
         self.max_batch.set(sc.engine.max_batch.map_or_else(String::new, |n| n.to_string()));
-        self.mem_util.set(txt(sc.engine.memory_utilization.map(|m| m * 100.0)));
+        self.mem_util.set(pct(sc.engine.memory_utilization));
         self.cuda_graphs.set(if sc.engine.cuda_graphs == Some(false) { "off".into() } else { String::new() });
         self.depth.set(txt(sc.workload.context_depth));
         self.agent_steps.set(sc.workload.agent_steps.map_or_else(String::new, |n| n.to_string()));
@@ -312,11 +322,12 @@ impl Inputs {
         } else {
             engine.cuda_graphs
         };
-        // Sent where the page shows it (not for llama.cpp), kept in the field across engine switches.
-        let memory_utilization = if engine_preset.as_deref() == Some("llama.cpp") {
-            engine.memory_utilization
-        } else {
+        // Sent where the page shows it (vLLM, SGLang: a share of the whole memory), kept in the field across engine
+        // switches; other engines keep what a loaded scenario said.
+        let memory_utilization = if engine_preset.as_deref().is_some_and(has_memory_share) {
             share(self.mem_util, "engine.memory_utilization", 5.0)?
+        } else {
+            engine.memory_utilization
         };
         Ok(Scenario {
             version: Some(crate::scenario::VERSION),

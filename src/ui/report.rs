@@ -22,9 +22,10 @@ fn question(s: &Scenario, r: &Report) -> String {
         format!("{} TTFT ≤ {}, TPOT ≤ {}", t.percentile, lim(t.ttft_limit_ms()), lim(t.tpot_limit_ms()))
     };
     let task = t.task_s.map_or_else(String::new, |x| format!(", task ≤ {} s", crate::model::units::fmt_num(x)));
-    // How the load arrives: users who each wait for their answer (closed loop), arrivals at a rate, or all at once.
+    // How the load arrives: users who each wait for their answer (closed loop), arrivals at a rate, or all at once
+    // (by the load alone: the page's batch mode sweeps users or rates too).
     let load = w.load.as_ref();
-    let arrivals = if load.and_then(|l| l.offline).unwrap_or(false) || w.mode == Some(crate::scenario::Mode::Batch) {
+    let arrivals = if load.and_then(|l| l.offline).unwrap_or(false) {
         "every request at once"
     } else if load.is_some_and(|l| l.request_rate.is_some()) {
         "requests arriving at a rate"

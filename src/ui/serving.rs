@@ -1,6 +1,6 @@
 //! Inputs for serving under load: the use case, the load levels, request-length spread and prefix caching.
 
-use super::inputs::{has_graphs_switch, Inputs, LoadKind, NumField, SelectField};
+use super::inputs::{has_graphs_switch, has_memory_share, Inputs, LoadKind, NumField, SelectField};
 use crate::model::units::fmt_num;
 use crate::scenario::{Distribution, Mode, ScenarioError};
 use leptos::prelude::*;
@@ -69,8 +69,8 @@ pub fn ServingInputs(
                     e.zip(hw).map_or("engine default".into(), |(e, h)| crate::presets::engines::batch_defaults(e, h.memory_gb, h.name).0.to_string())
                 }) error />
             // The share of each device's memory the engine takes (the KV cache is what is left of it after the
-            // weights and the engine's reserve); llama.cpp has no such setting.
-            <Show when=move || inputs.engine.with(|e| e != "llama.cpp")>
+            // weights and the engine's reserve): vLLM and SGLang only (`has_memory_share`).
+            <Show when=move || inputs.engine.with(|e| has_memory_share(e))>
                 <NumField label="GPU memory the engine may use (vLLM gpu_memory_utilization, SGLang mem_fraction_static)" unit="%"
                     field="engine.memory_utilization" value=inputs.mem_util
                     placeholder=Signal::derive(move || {

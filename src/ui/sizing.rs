@@ -109,15 +109,17 @@ fn fleet_card(r: &Report) -> Card {
     c
 }
 
-/// Why a report has no operating point (the model does not fit, or no load meets the target), if it has none:
-/// the fleet and the cost rest on it, whatever prices and peak load were typed.
+/// Why a report has no operating point (the model does not fit, no load meets the target, or in batch mode every
+/// level saturates), if it has none: the fleet and the cost rest on it, whatever prices and peak load were typed.
 fn no_operating_point(r: &Report) -> Option<&'static str> {
     if !r.memory.fits {
         Some("the model does not fit")
-    } else if r.operating_point.is_none() && r.target.limits_latency() {
+    } else if r.operating_point.is_some() {
+        None
+    } else if r.target.limits_latency() || r.target.task_s.is_some() {
         Some("no load meets the target")
     } else {
-        None
+        Some("no load level runs without saturating")
     }
 }
 
@@ -136,10 +138,12 @@ fn energy_card(r: &Report) -> Card {
     let meter = e.wall_joules_per_output_token.map(|w| format!(" · {} J/token at the meter (PUE {})", fmt(w), fmt(e.pue.unwrap_or(1.0))));
     c.big = Some((fmt(e.joules_per_output_token), format!(" J/token {}", crate::plan::band_text(r.band.energy_pct))));
     c.sentence = format!(
-        "{} W per server at the operating point, {} tokens per kWh{}.",
+        "{} W per server at the operating point, {} tokens per kWh{}.{}",
         fmt(e.average_watts),
         fmt_tokens(e.output_tokens_per_kwh),
-        meter.unwrap_or_default()
+        meter.unwrap_or_default(),
+        // The meeting's "this energy": the whole fleet, spares idle (as A versus B counts it).
+        crate::plan::energy::fleet_power_words(r).map_or_else(String::new, |w| format!(" The fleet {w}."))
     );
     c.note = format!(
         "At the peak: {} W, {} J/token. Accelerators only; each draws {} W idle to {} W (TDP) as busy as its steps are — an assumption, hence the wider band.",
