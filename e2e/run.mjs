@@ -247,11 +247,17 @@ await test('serving inputs: request-rate levels, lengths, use case', async () =>
   await page.click('.sweep-table summary');
   const first = await page.textContent('#sweep-table tbody tr td');
   assert(/req\/s/.test(first), `table shows ${first}`);
+  const tpotTyped = await page.inputValue('#target-tpot_ms');
   await page.selectOption('#workload-mode', 'batch');
   await page.waitForTimeout(300);
   assert(/batch/.test(await page.textContent('#verdict')), 'batch verdict missing');
+  // Batch is latency-free: no latency target is shown or applied (the capacity card had said "no load level meets
+  // the target" beside a batch peak), and the typed target comes back with another use case.
+  assert(await page.locator('#target-tpot_ms').isHidden(), 'latency target shown in batch mode');
+  await page.waitForFunction(() => /No latency target \(batch\)/.test(document.querySelector('#capacity')?.textContent || ''), null, { timeout: 10000 });
   await page.screenshot({ path: path.join(shots, '8-request-rate.png'), fullPage: true });
   await page.selectOption('#workload-mode', 'reader');
+  assert((await page.inputValue('#target-tpot_ms')) === tpotTyped, `the typed TPOT target was lost: ${tpotTyped}`);
   await page.selectOption('#workload-load', 'auto');
   await page.selectOption('#workload-distribution', 'fixed');
 });

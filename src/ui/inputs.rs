@@ -370,13 +370,19 @@ impl Inputs {
                 prefix_cache_hit_rate: share(self.prefix_hit, "workload.prefix_cache_hit_rate", 0.0)?,
                 ..base.workload.clone()
             },
-            target: TargetSpec {
-                tpot_ms: num(self.tpot, "target.tpot_ms")?,
-                ttft_ms: num(self.ttft, "target.ttft_ms")?,
-                percentile: num(self.percentile, "target.percentile")?,
-                // Kept while another use case is shown (nothing typed is lost), applied in agent mode only.
-                task_s: if mode == Mode::Agent { num(self.task_s, "target.task_s")? } else { None },
-                ..base.target.clone()
+            // Batch is latency-free ("total throughput"): its latency limits are kept in the fields while hidden, not
+            // sent (a new user's trial: the headline's batch peak beside "no load level meets the target").
+            target: if mode == Mode::Batch {
+                TargetSpec::default()
+            } else {
+                TargetSpec {
+                    tpot_ms: num(self.tpot, "target.tpot_ms")?,
+                    ttft_ms: num(self.ttft, "target.ttft_ms")?,
+                    percentile: num(self.percentile, "target.percentile")?,
+                    // Kept while another use case is shown (nothing typed is lost), applied in agent mode only.
+                    task_s: if mode == Mode::Agent { num(self.task_s, "target.task_s")? } else { None },
+                    ..base.target.clone()
+                }
             },
             fleet,
             cost,

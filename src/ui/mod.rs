@@ -358,14 +358,19 @@ fn WorkloadInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
             <NumField label="Prompt" unit="tokens" field="workload.prompt_tokens" value=inputs.prompt placeholder=Signal::derive(|| fmt_num(crate::scenario::DEFAULT_PROMPT_TOKENS)) error />
             <NumField label="Output" unit="tokens" field="workload.output_tokens" value=inputs.output placeholder=Signal::derive(|| fmt_num(crate::scenario::DEFAULT_OUTPUT_TOKENS)) error />
             <NumField label="Context already cached (earlier turns)" unit="tokens" field="workload.context_depth" value=inputs.depth placeholder=Signal::derive(|| "0".to_string()) error />
-            <SelectField label="Judge latency at" field="target.percentile" value=inputs.percentile options=vec![
-                ("99".to_string(), "P99 (the 1 % slowest)".to_string()),
-                ("95".to_string(), "P95".to_string()),
-                ("90".to_string(), "P90".to_string()),
-                ("50".to_string(), "P50 (median)".to_string()),
-            ] error />
-            <NumField label="TPOT target (time per output token)" unit="ms" field="target.tpot_ms" value=inputs.tpot placeholder=Signal::derive(|| reader_target(|t| t.tpot_ms)) error />
-            <NumField label="TTFT target (time to first token)" unit="ms" field="target.ttft_ms" value=inputs.ttft placeholder=Signal::derive(|| reader_target(|t| t.ttft_ms)) error />
+            // Batch (Serving → Use case) is latency-free: the latency target is hidden, kept, and not sent (hidden by
+            // a class, not a <Show>: that would cost the page 2.7 KB).
+            <p class="note" class:hidden=move || inputs.mode.with(|m| m != "batch")>"Batch use case: no latency target (total throughput)."</p>
+            <div class:hidden=move || inputs.mode.with(|m| m == "batch")>
+                <SelectField label="Judge latency at" field="target.percentile" value=inputs.percentile options=vec![
+                    ("99".to_string(), "P99 (the 1 % slowest)".to_string()),
+                    ("95".to_string(), "P95".to_string()),
+                    ("90".to_string(), "P90".to_string()),
+                    ("50".to_string(), "P50 (median)".to_string()),
+                ] error />
+                <NumField label="TPOT target (time per output token)" unit="ms" field="target.tpot_ms" value=inputs.tpot placeholder=Signal::derive(|| reader_target(|t| t.tpot_ms)) error />
+                <NumField label="TTFT target (time to first token)" unit="ms" field="target.ttft_ms" value=inputs.ttft placeholder=Signal::derive(|| reader_target(|t| t.ttft_ms)) error />
+            </div>
         </fieldset>
     }
 }
