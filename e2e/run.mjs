@@ -866,7 +866,8 @@ await test('issue 9: "How to read this" is open on a desktop and its sentences c
   assert(bound && kernels, `bound ${bound} or kernels ${kernels} sentence missing`);
   const sides = [kernels[1], kernels[2]];
   assert(bound[1] === 'overhead' || sides.includes(bound[1] === 'compute' ? 'right' : 'left'), `steps ${bound[1]}-bound with kernels ${sides}`);
-  for (const term of ['System TPS', 'Why one falls while the other rises', 'TTFT, TPOT, ITL', 'P50, P95, P99', 'The knee', 'The capacity at the target', 'The operating point', 'Memory- or compute-bound']) {
+  for (const term of ['System TPS', 'Why one falls while the other rises', 'TTFT, TPOT, ITL', 'P50, P95, P99', 'The knee', 'The capacity at the target', 'The operating point', 'Memory- or compute-bound',
+    'Words the page uses:', 'the KV cache holds', 'Prefill reads a prompt', 'Continuous batching', 'a preemption', 'a closed loop', 'Poisson arrivals', 'TDP is', 'η_fl']) {
     assert(text.includes(term), `panel lacks "${term}"`);
   }
   assert(/1 % slowest/.test(text) && /50–70 %/.test(text), 'percentile or headroom sentence missing');

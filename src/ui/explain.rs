@@ -235,6 +235,14 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
             ),
         ));
     }
+    // The words the cards and charts use without defining them (a teacher's trial: they needed the README).
+    let band = crate::plan::band_text(r.band.batched_pct);
+    v.push((
+        "Words the page uses:",
+        format!(
+            "the KV cache holds each running request's keys and values, one entry per token, in the memory the weights leave: it caps how many requests run at once. Prefill reads a prompt in one pass (arithmetic-heavy: it sets TTFT); decode then makes one token per step for every running request (reading-heavy: it sets TPOT). Continuous batching lets requests join and leave the running batch at every step; a preemption evicts one when the KV cache is full, to recompute it later. Users (a closed loop) each send their next request when an answer ends; a request rate (Poisson arrivals) sends them at random instants whatever the server does. “{band}” says that 9 in 10 measurements the model was not fitted on lay within that factor of the figure, either way. TDP is a device's rated power; η_bw, η_kv and η_fl (Defaults used) are the shares of the bandwidth (weights, KV cache) and of the tensor peak an engine reaches."
+        ),
+    ));
     v
 }
 
