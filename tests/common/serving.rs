@@ -128,17 +128,18 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
     // `vllm bench serve --random-range-ratio r` (since vLLM 0.8.5, April 2025; r < 1) draws each length uniformly
     // within ± r of the configured one; earlier releases' ratio 1 meant fixed lengths (every row with r < 1 is a
     // current vLLM run; SGLang's `bench_serving` draws from [r · L, L] and is not read this way).
-    let range = setting(row, "random-range-ratio").filter(|r| *r > 0.0 && *r < 1.0);
+    let stated_range = setting(row, "random-range-ratio").filter(|r| *r > 0.0 && *r < 1.0);
     // SGLang's `bench_serving --dataset-name random` without `--random-range-ratio` draws every length uniformly
     // from 1 to the configured one (its default ratio is 0: `randint(max(L · r, 1), L + 1)`), so the mean is half
     // of it (the cookbook's 1,000-token runs total 496 per request): uniform within ± 1 × the mean, not ShareGPT's
-    // lognormal the reader takes for lengths it is not told.
+    // lognormal the reader takes for lengths it is not told: a range of ± 1.
     let sglang_uniform = fixed.is_none()
-        && range.is_none()
+        && stated_range.is_none()
         && (row["dataset"].contains("uniformly up to")
             || (row["notes"].contains("sglang.bench_serving")
                 && row["notes"].contains("--dataset-name random")
                 && !row["notes"].contains("range-ratio")));
+    let range = stated_range.or(sglang_uniform.then_some(1.0));
     let (prompt, output) = match fixed {
         Some(l) => l,
         None => {
@@ -213,13 +214,11 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
             prompt_tokens: Some(prompt.round()),
             output_tokens: Some(output.round().max(2.0)),
             distribution: Some(match (fixed, capped, range) {
-                _ if sglang_uniform => Distribution::Uniform,
                 (_, _, Some(_)) | (Some(_), Some(_), None) => Distribution::Uniform,
                 (Some(_), None, None) => Distribution::Fixed,
                 (None, _, None) => Distribution::Lognormal,
             }),
             spread: match (fixed, capped, range) {
-                _ if sglang_uniform => Some(1.0),
                 (_, _, Some(r)) => Some(r),
                 (Some(_), None, None) => None,
                 (Some(_), Some((_, spread)), None) => Some(spread),
