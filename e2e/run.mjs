@@ -189,7 +189,7 @@ await test('CUDA graphs off (eager mode): every decode step pays the launch chai
   // Hidden for llama.cpp (no effect there), kept for when vLLM comes back.
   await page.selectOption('#engine-preset', 'llama.cpp');
   await page.waitForTimeout(200);
-  assert((await page.locator('#engine-cuda_graphs').count()) === 0, 'the CUDA graphs switch shows for llama.cpp');
+  assert(await page.locator('#engine-cuda_graphs').isHidden(), 'the CUDA graphs switch shows for llama.cpp');
   await page.selectOption('#engine-preset', 'vllm');
   await page.selectOption('#quantization-weights', 'bf16');
   await page.waitForTimeout(200);
@@ -604,7 +604,10 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   const c = cost.match(/^USD ([\d.]+) per million output tokens$/);
   assert(c && +c[1] > 0.1 && +c[1] < 50, `cost: ${cost}`);
   card.cost = c[1];
-  assert(/^USD [\d.]+ per server-hour \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD [\d.\u2009]+ per hour\.$/.test(await mp.textContent('#cost')), `cost sentence: ${await mp.textContent('#cost')}`);
+  const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u2009]+) per hour, USD ([\d.\u2009]+) a month \(30 days\)\.$/);
+  assert(cs, `cost sentence: ${await mp.textContent('#cost')}`);
+  // A month is 720 hours of the fleet (each figure rounded as shown).
+  assert(Math.abs(num(cs[2]) - 720 * num(cs[1])) <= 0.005 * 720 * num(cs[1]) + 1, `a month ${cs[2]} against 720 × ${cs[1]}`);
   await mp.screenshot({ path: path.join(shots, '11-meeting.png'), fullPage: true });
   await mp.screenshot({ path: path.join(shots, '11-meeting-first-screen.png') });
 });
@@ -686,7 +689,7 @@ await test('meeting: pin A, switch to 1 × H200 (B): the difference table and bo
   // The comparison in one sentence: B's servers against A's, the fleet's cost, and B's wins counted.
   const verdict = await mp.textContent('#diff-verdict');
   // Servers of 2 × H100 against servers of 1 × H200: the devices follow in brackets.
-  const m = /^B needs (\d+) servers? against A's (\d+) \((\d+) devices? against (\d+)\), costing USD [\d\u2009.]+ an hour against [\d\u2009.]+.*: (B is better on every figure that differs|B is better on \d+ of the \d+ figures that differ|A is better on every figure that differs)\. The gap in devices, (?:(\d+) %, is within|([\d.]+) ×, is beyond) one figure's validated throughput error under load \(÷ \/ × ([\d.]+)\)/.exec(verdict);
+  const m = /^B needs (\d+) servers? against A's (\d+) \((\d+) devices? against (\d+)\), costing USD [\d\u2009.]+ an hour against [\d\u2009.]+.*: (B is better on every figure that differs|B is better on \d+ of the \d+ figures that differ|A is better on every figure that differs)(?:; [AB]'s fleet costs \d+ % less)?\. The gap in devices, (?:(\d+) %, is within|([\d.]+) ×, is beyond) one figure's validated throughput error under load \(÷ \/ × ([\d.]+)\)/.exec(verdict);
   assert(m && +m[1] === num(rows.replicas[2]) && +m[2] === num(rows.replicas[1]), `A-vs-B sentence: ${verdict}`);
   assert(+m[3] === num(rows.devices_total[2]) && +m[4] === num(rows.devices_total[1]), `A-vs-B devices: ${verdict}`);
   // The gap weighed against the band under load: the devices' ratio (servers of different sizes), inside or outside
@@ -840,7 +843,7 @@ await test('issue 9: "How to read this" is open on a desktop and its sentences c
   const text = (await p9.textContent('#explain')).replace(/[\u2009\u202f]/g, '');
   // The verdict's operating point: "at 15 users (…): 106 tok/s each, 1050 tok/s total".
   const verdict = (await p9.textContent('#verdict')).replace(/[\u2009\u202f]/g, '');
-  const v = verdict.match(/at (\d+) users \(operating point[^)]*\): ([\d.]+) tok\/s each, ([\d.]+) tok\/s total/);
+  const v = verdict.match(/at (\d+) users \(operating point[^)]*\): ([\d.]+) tok\/s each \(median\), ([\d.]+) tok\/s total/);
   assert(v, `verdict: ${verdict}`);
   const e = text.match(/at (\d+) users each reader gets ([\d.]+) tok\/s, ([\d.]+) tok\/s in total/);
   assert(e, `panel's first sentence: ${text.slice(0, 300)}`);
@@ -861,7 +864,9 @@ await test('issue 9: "How to read this" is open on a desktop and its sentences c
   assert(Math.abs(streaming / sys - 1) < 0.1, `users × per-user × (1 − TTFT/E2E) = ${streaming.toFixed(0)} against system ${sys}`);
   // The bound and the roofline agree in words: the step's two kernels are named with their own intensities, and
   // a compute-bound step has a kernel right of the engine's ridge, a memory-bound one a kernel left of it.
-  const bound = text.match(/the steps are (memory|compute|overhead)-bound \(\d+ % of the busy time in memory-bound steps, \d+ % in compute-bound ones\)/);
+  const bound = text.match(/the steps are (memory|compute|overhead)-bound \((\d+) % of the busy time in memory-bound steps, (\d+) % in compute-bound ones, (\d+) % in overhead-bound ones: /);
+  // The three shares are the whole busy time.
+  assert(bound && Math.abs(+bound[2] + +bound[3] + +bound[4] - 100) <= 2, `the bound's shares do not add up: ${bound && bound.slice(2)}`);
   const kernels = text.match(/the weight matmuls, \d+ FLOPs per weight byte over the step's [\d.]+ decodes(?: and about \d+ prompt tokens of new requests it also carries)? \((left|right) of the engine's ridge[^)]*\), and attention, \d+ per KV byte \((left|right) of the engine's ridge/);
   assert(bound && kernels, `bound ${bound} or kernels ${kernels} sentence missing`);
   const sides = [kernels[1], kernels[2]];
@@ -1363,14 +1368,18 @@ await test('GPU memory the engine may use: the placeholder is the engine\'s defa
   await p6.fill('#engine-memory_utilization', '150');
   await p6.waitForSelector('label.invalid .error:not(:empty)', { timeout: 5000 });
   assert(/150 % is out of range: allowed 5–100 %/.test(await p6.textContent('label.invalid .error')), `message: ${await p6.textContent('label.invalid .error')}`);
+  // vLLM's flag takes a fraction: 0.9 typed here is named for what it would be.
+  await p6.fill('#engine-memory_utilization', '0.9');
+  await p6.waitForFunction(() => /for the fraction 0\.9, type 90\)/.test(document.querySelector('#engine-memory_utilization-error')?.textContent || ''), null, { timeout: 5000 });
+  assert((await p6.getAttribute('#engine-memory_utilization', 'aria-describedby')) === 'engine-memory_utilization-error', 'the message is not tied to its field');
   await p6.fill('#engine-memory_utilization', '50');
   await p6.selectOption('#engine-preset', 'llama.cpp');
   await p6.waitForTimeout(300);
-  assert((await p6.locator('#engine-memory_utilization').count()) === 0, 'shown for llama.cpp');
+  assert(await p6.locator('#engine-memory_utilization').isHidden(), 'shown for llama.cpp');
   // TensorRT-LLM's KV share is of the memory the weights leave, not the whole: not this field.
   await p6.selectOption('#engine-preset', 'tensorrt-llm');
   await p6.waitForTimeout(300);
-  assert((await p6.locator('#engine-memory_utilization').count()) === 0, 'shown for TensorRT-LLM');
+  assert(await p6.locator('#engine-memory_utilization').isHidden(), 'shown for TensorRT-LLM');
   await p6.selectOption('#engine-preset', 'vllm');
   await p6.waitForTimeout(300);
   assert((await p6.inputValue('#engine-memory_utilization')) === '50', 'the typed share was lost across engines');

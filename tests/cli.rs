@@ -367,6 +367,10 @@ fn diff_compares_two_scenarios() {
         );
         let kw = (serving * e("average_watts") + spares * idle_watts) * pue / 1e3;
         assert!(close(row("fleet_kw")[side].as_f64().unwrap(), kw), "{side}: {} vs {kw}", row("fleet_kw")[side]);
+        // The table's month is 720 of those hours.
+        let (_, table, _) = tps(&["eval", file, "--table"], None);
+        let hour = row("fleet_per_hour")[side].as_f64().unwrap();
+        assert!(table.contains(&format!("the fleet {hour:.2} USD per hour, {:.0} USD a month (30 days)", hour * 720.0)), "{table}");
     }
     assert!(v["b"]["hardware"].as_str().unwrap().contains("H200"));
     let (code, out, _) =

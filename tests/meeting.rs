@@ -230,4 +230,13 @@ fn a_lock_step_capacity_says_so() {
     assert!(says(&fixed), "{:?}", fixed.warnings);
     // The same server holds more users of varied lengths.
     assert!(lognormal.capacity.as_ref().unwrap().max_users_at_target.unwrap() > cap.max_users_at_target.unwrap());
+    // Whatever limits the capacity, a fleet sized on fixed lengths says so (a TTFT target of a minute: TPOT limits).
+    s.target.ttft_ms = Some(60_000.0);
+    let tpot_bound = plan::evaluate(&s).unwrap();
+    assert_ne!(tpot_bound.capacity.as_ref().unwrap().limited_by, tps_planner::scenario::LimitedBy::Ttft);
+    assert!(
+        tpot_bound.fleet.is_some() && tpot_bound.warnings.iter().any(|w| w.message.contains("fleet is sized on fixed-length users")),
+        "{:?}",
+        tpot_bound.warnings
+    );
 }

@@ -320,3 +320,103 @@ fn the_rate_past_the_capacity_reads_apart_from_it() {
     assert!(holds.ends_with("req/s") && breaks.ends_with("req/s"), "{v}");
     assert_ne!(holds, breaks, "{v}");
 }
+
+/// A review's audit, 2026-12-04 (1): a closed loop's throughput counted over its arrival window depended on the
+/// run's length (256 users: 2,661 tok/s over 300 requests, 1,975 over 8,000, where users × output ÷ E2E is
+/// 1,991). By Little's law it is users ÷ mean E2E at any length that measures every user once.
+#[test]
+fn a_closed_loops_throughput_is_users_over_its_cycle() {
+    for requests in [300, 600, 2000] {
+        let r = plan::evaluate(&scenario(&format!(
+            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"bf16"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1024,"output_tokens":128,"requests":{requests},"load":{{"concurrency":[256]}}}}}}"#
+        )))
+        .unwrap();
+        let p = &r.sweep[0];
+        let little = 256.0 * 128.0 / (p.e2e_ms.mean / 1e3);
+        assert!((p.system_tps / little - 1.0).abs() < 0.01, "{requests} requests: {} tok/s against {little}", p.system_tps);
+        assert!((p.request_throughput * 128.0 / p.system_tps - 1.0).abs() < 0.01, "requests × output against tokens");
+    }
+}
+
+/// The audit (2): one 1,024-token prompt of a 70B model on a 4-device pipeline prefilled at 940 TFLOPS, above
+/// one device's 733 peak; its chunk passes the stages one after another, as on a layer split.
+#[test]
+fn one_prompt_through_a_pipeline_is_no_faster_than_one_device() {
+    let json = |split: &str| {
+        format!(
+            r#"{{"hardware":{{"preset":"l40s","devices":4,"parallelism":"{split}"}},"model":{{"preset":"llama-3.1-70b"}},"quantization":{{"weights":"fp8"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1024,"output_tokens":64,"load":{{"concurrency":[1]}}}}}}"#
+        )
+    };
+    let pp = plan::evaluate(&scenario(&json("pipeline"))).unwrap();
+    let prefill = pp.roofline.prefill.as_ref().unwrap();
+    assert!(prefill.tflops < pp.roofline.peak_tflops, "{} TFLOPS above one device's {}", prefill.tflops, pp.roofline.peak_tflops);
+    let layers = plan::evaluate(&scenario(&json("layer-split"))).unwrap();
+    assert!(
+        (pp.single_stream.ttft_ms / layers.single_stream.ttft_ms - 1.0).abs() < 0.05,
+        "{} vs {}",
+        pp.single_stream.ttft_ms,
+        layers.single_stream.ttft_ms
+    );
+}
+
+/// The audit (3): a llama.cpp layer split pipelines a long prompt's micro-batches; the one-user TTFT did and the
+/// simulation did not (1,429 against 3,266 ms for 4,096 tokens on 4 × L40S).
+#[test]
+fn a_layer_splits_one_user_ttft_is_the_simulated_one() {
+    for prompt in [512, 4096, 10_000] {
+        let r = plan::evaluate(&scenario(&format!(
+            r#"{{"hardware":{{"preset":"l40s","devices":4,"parallelism":"layer-split"}},"model":{{"preset":"llama-3.1-70b"}},"quantization":{{"weights":"fp8"}},"engine":{{"preset":"llama.cpp"}},"workload":{{"prompt_tokens":{prompt},"output_tokens":64,"load":{{"concurrency":[1]}}}}}}"#
+        )))
+        .unwrap();
+        let (one, sim) = (r.single_stream.ttft_ms, r.sweep[0].ttft_ms.p50);
+        assert!((sim / one - 1.0).abs() < 0.1, "{prompt} tokens: simulated {sim} ms against {one}");
+    }
+}
+
+/// The audit (4): a disaggregated deployment's one-user figures took both devices' bandwidth (ceiling 431 tok/s
+/// for one decode H100's 215; predicted 201 against the simulated 135).
+#[test]
+fn a_disaggregated_users_figures_are_the_decode_pools() {
+    let r = plan::evaluate(&scenario(&std::fs::read_to_string("examples/disaggregated.json").unwrap())).unwrap();
+    let ss = &r.single_stream;
+    assert!((ss.ceiling_tps - 3350.0 / (ss.bytes_per_token / 1e9)).abs() < 0.01 * ss.ceiling_tps, "{}", ss.ceiling_tps);
+    assert!((ss.decode_tps / r.sweep[0].per_user_tps - 1.0).abs() < 0.05, "{} vs {}", ss.decode_tps, r.sweep[0].per_user_tps);
+    assert!((ss.ttft_ms / r.sweep[0].ttft_ms.p50 - 1.0).abs() < 0.1, "{} vs {}", ss.ttft_ms, r.sweep[0].ttft_ms.p50);
+}
+
+/// The audit (5): the peak was the highest of the levels only, below the operating point and the capacity the
+/// search had simulated (levels 1, 16, 64 users: peak 3,189 tok/s, operating point 3,593, capacity 3,831).
+#[test]
+fn the_peak_is_the_most_of_every_load_simulated() {
+    let r = plan::evaluate(&scenario(
+        r#"{"hardware":{"preset":"h100-sxm","devices":8},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":1024,"output_tokens":256,"load":{"concurrency":[1,16,64]}},"fleet":{"peak_users":500},"cost":{"device_hour":2}}"#,
+    ))
+    .unwrap();
+    let op = r.operating_point.as_ref().unwrap();
+    let usable = r.peak_usable.as_ref().unwrap();
+    assert!(r.peak.system_tps >= op.system_tps && r.peak.system_tps >= usable.system_tps, "{:?} {op:?} {usable:?}", r.peak);
+    let e = r.energy.as_ref().unwrap();
+    assert!(e.at_peak.joules_per_output_token <= e.joules_per_output_token, "the peak's J/token above the operating point's");
+    // The rate case: levels far below the capacity (0.5–50 req/s of 3-token answers).
+    let r = plan::evaluate(&scenario(
+        r#"{"hardware":{"preset":"h100-sxm","devices":8},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":1,"output_tokens":3,"load":{"request_rate":[0.5,5,50]}}}"#,
+    ))
+    .unwrap();
+    assert!(r.peak.system_tps >= r.peak_usable.as_ref().unwrap().system_tps, "{:?} {:?}", r.peak, r.peak_usable);
+}
+
+/// The audit (11): the batch target's preset (no latency limit) for readers read "P99 TPOT 139 ms ✓ (target none
+/// ms)"; with a TTFT limit alone, the verdict judges TTFT.
+#[test]
+fn a_ttft_only_target_is_judged_in_the_verdict_by_ttft() {
+    let json = |target: &str| {
+        format!(
+            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"workload":{{"requests":300,"load":{{"concurrency":[1,8,32]}}}},"target":{target}}}"#
+        )
+    };
+    let r = plan::evaluate(&scenario(&json(r#"{"preset":"batch","ttft_ms":2000,"percentile":99}"#))).unwrap();
+    assert!(!r.verdict.contains("none ms"), "{}", r.verdict);
+    assert!(r.verdict.contains("P99 TTFT") && r.verdict.contains("(target 2000 ms)"), "{}", r.verdict);
+    let r = plan::evaluate(&scenario(&json(r#"{"preset":"batch"}"#))).unwrap();
+    assert!(!r.verdict.contains("none ms") && r.verdict.contains("(no latency target)"), "{}", r.verdict);
+}

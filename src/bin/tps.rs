@@ -425,7 +425,7 @@ mod cli {
                 c.at_peak.per_million_output_tokens,
                 c.per_hour,
                 parts.join(" + "),
-                c.fleet_per_hour.map_or_else(String::new, |f| format!("; the fleet {f:.2}{cur} per hour"))
+                c.fleet_per_hour.map_or_else(String::new, |f| format!("; the fleet {f:.2}{cur} per hour, {:.0}{cur} a month (30 days)", f * 720.0))
             );
         }
         o

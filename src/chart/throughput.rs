@@ -3,8 +3,9 @@
 //! The two numbers move in opposite directions as load grows. They have different units and scales, so they
 //! are drawn as two stacked panels sharing the load axis rather than on one plot with two y-axes, where the
 //! lines would cross at a point that means nothing (and readers took that crossing for the operating point).
-//! Both panels mark the saturation knee, the capacity at the target and the operating point; the upper one
-//! also the per-user floor the target implies (1000 ÷ TPOT target) and the model's uncertainty band.
+//! Both panels mark the operating point; the upper one the capacity at the target (where the per-user figures
+//! are judged), the per-user floor the target implies (1000 ÷ TPOT target) and the model's uncertainty band; the
+//! lower one the saturation knee (where the system's throughput flattens).
 
 use super::{LegendEntry, LoadAxis, LoadScale, Swatch};
 use plotters::coord::Shift;
@@ -186,11 +187,13 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
         if let (0, Some(f)) = (k, floor) {
             chart.draw_series(LineSeries::new([(xlo, f), (xhi, f)], FLOOR.stroke_width(px(1.0)))).map_err(err)?;
         }
-        // The knee (dashed), the capacity (dotted) and the scrubber's load (thin, solid) across the panel.
-        if let Some(x) = d.knee_x {
+        // The capacity (dotted) where the per-user figures are judged, the knee (dashed) where the system's
+        // throughput flattens, each in its own panel (in one, the two often stood a few users apart and read as
+        // one line); the scrubber's load (thin, solid) across both.
+        if let (1, Some(x)) = (k, d.knee_x) {
             chart.draw_series(DashedLineSeries::new([(x, 0.0), (x, ymax)], px(8.0), px(4.0), KNEE.stroke_width(px(2.0)))).map_err(err)?;
         }
-        if let Some(x) = d.capacity_x.filter(|x| in_range(*x)) {
+        if let (0, Some(x)) = (k, d.capacity_x.filter(|x| in_range(*x))) {
             chart.draw_series(DashedLineSeries::new([(x, 0.0), (x, ymax)], px(2.0), px(4.0), CAP.stroke_width(px(2.0)))).map_err(err)?;
         }
         if let Some(x) = d.marker.filter(|x| in_range(*x)) {

@@ -147,7 +147,17 @@ pub struct StepLoad {
     pub prefill_kv_bytes: f64,
     /// Attention FLOPs of the prefill chunk.
     pub prefill_attn_flops: f64,
+    /// Sequences whose prompt chunks make up `prefill_tokens` (a pipeline can put different sequences' chunks in
+    /// different micro-batches, never split one).
+    pub prefill_seqs: f64,
+    /// A llama.cpp layer split's micro-batch that more of the same batch follow (`-ub` chunks of one `-b`
+    /// batch): it moves through the devices like a pipeline, one device-th of its time on the clock
+    /// ([`Deployment::layer_split_prefill_factor`]; the simulator marks such steps).
+    pub pipelined: bool,
 }
+
+/// llama.cpp's micro-batches in flight in one batch: `-b` 2048 ÷ `-ub` 512.
+pub const LAYER_SPLIT_IN_FLIGHT: u32 = 4;
 
 /// Time of one step and its parts, seconds.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -304,6 +314,9 @@ impl Deployment {
     pub fn with_prefill(&self, mut load: StepLoad, tokens: f64, prior: f64) -> StepLoad {
         let tokens = tokens.max(0.0);
         load.prefill_tokens += tokens;
+        if tokens > 0.0 {
+            load.prefill_seqs += 1.0;
+        }
         load.prefill_kv_bytes += self.kv_bytes(prior);
         // Σ over the chunk's tokens of their context = tokens·prior + tokens²/2 (causal).
         let mean_ctx = prior + tokens / 2.0;
@@ -316,17 +329,25 @@ impl Deployment {
     pub fn step(&self, load: &StepLoad) -> StepCost {
         let hw = &self.hardware;
         if hw.parallelism == Parallelism::Pipeline && hw.devices > 1 {
-            // n micro-batches in flight: the step of B costs what one device needs for B/n (at least one sequence,
-            // or one token of a prompt: a prompt's tokens pipeline through the stages as micro-batches too).
-            let seqs = load.decode_seqs + load.prefill_tokens;
-            let f = (1.0 / f64::from(hw.devices)).max(if seqs > 0.0 { 1.0 / seqs } else { 1.0 }).min(1.0);
+            // n micro-batches in flight: the step of B decoding sequences costs what one device needs for B/n (at
+            // least one sequence), and the prompt chunks of P sequences are spread the same way, at least one
+            // sequence's chunk per micro-batch: one prompt's chunk is never split, it rides whole in one
+            // micro-batch, whose stages then set the pace of the round (each stage waits for the slowest
+            // micro-batch). Dividing one chunk too (until 2026-12-04) let one 1,024-token prompt of a 70B model on
+            // 4 × L40S prefill at 940 TFLOPS, above one device's 733 peak, where its stages can only run one after
+            // the other (a review's audit).
+            let n = f64::from(hw.devices);
+            let share = |count: f64| (1.0 / n).max(if count > 0.0 { 1.0 / count } else { 1.0 }).min(1.0);
+            let (f, fp) = (share(load.decode_seqs), share(load.prefill_seqs));
             let micro = StepLoad {
                 decode_seqs: load.decode_seqs * f,
                 decode_kv_bytes: load.decode_kv_bytes * f,
                 decode_attn_flops: load.decode_attn_flops * f,
-                prefill_tokens: load.prefill_tokens * f,
-                prefill_kv_bytes: load.prefill_kv_bytes * f,
-                prefill_attn_flops: load.prefill_attn_flops * f,
+                prefill_tokens: load.prefill_tokens * fp,
+                prefill_kv_bytes: load.prefill_kv_bytes * fp,
+                prefill_attn_flops: load.prefill_attn_flops * fp,
+                prefill_seqs: load.prefill_seqs * fp,
+                pipelined: false,
             };
             let mut single = self.clone();
             single.hardware.parallelism = Parallelism::LayerSplit;
@@ -381,7 +402,11 @@ impl Deployment {
         };
         // The engine's per-step work: a fixed part and, in the Python serving engines, a part per running sequence.
         let overhead_s = self.engine.step_overhead_ms / 1e3 + self.engine.sequence_overhead_us * 1e-6 * load.decode_seqs;
-        let seconds = kernels_s + comm_s + overhead_s;
+        let mut seconds = kernels_s + comm_s + overhead_s;
+        if load.pipelined && hw.parallelism == Parallelism::LayerSplit && hw.devices > 1 {
+            // Its devices work on it and the micro-batches after it at once: one stage's time on the clock.
+            seconds /= n;
+        }
         let bound =
             if floor > gemm_s + kv_s.max(attn_s) { Bound::Overhead } else { classify(weights_s, matmul_s, kv_s, attn_s, overhead_s + comm_s) };
         StepCost { seconds, memory_s, compute_s, weights_s, matmul_s, comm_s, overhead_s, bound }
@@ -448,6 +473,13 @@ impl Deployment {
     /// prompts use a 64-point midpoint rule over the chunks, so the cost is bounded for any input.
     #[must_use]
     pub fn prefill_seconds(&self, prompt: f64, prior: f64) -> f64 {
+        let chunk = f64::from(self.engine.max_batched_tokens.max(1));
+        self.prefill_chunks_seconds(prompt, prior) * self.layer_split_prefill_factor((prompt.max(0.0) / chunk).ceil())
+    }
+
+    /// [`Deployment::prefill_seconds`] with the chunks one after another (no llama.cpp pipelining of them).
+    #[must_use]
+    pub fn prefill_chunks_seconds(&self, prompt: f64, prior: f64) -> f64 {
         let prompt = prompt.max(0.0);
         if prompt <= 0.0 {
             return 0.0;
@@ -470,7 +502,7 @@ impl Deployment {
         if rest > 0.0 {
             t += self.step(&self.with_prefill(StepLoad::default(), rest, prior + full * chunk)).seconds;
         }
-        t * self.layer_split_prefill_factor(full + if rest > 0.0 { 1.0 } else { 0.0 })
+        t
     }
 
     /// llama.cpp pipelines a prompt's micro-batches through a layer split: the `-ub` chunks of one `-b` batch
@@ -480,7 +512,7 @@ impl Deployment {
     /// sequential time of `chunks` chunks (1 for any other parallelism).
     #[must_use]
     pub fn layer_split_prefill_factor(&self, chunks: f64) -> f64 {
-        const IN_FLIGHT: f64 = 4.0;
+        const IN_FLIGHT: f64 = LAYER_SPLIT_IN_FLIGHT as f64;
         let n = f64::from(self.hardware.devices);
         if self.hardware.parallelism != Parallelism::LayerSplit || n <= 1.0 || chunks <= 1.0 {
             return 1.0;
@@ -499,6 +531,7 @@ impl Deployment {
         load.prefill_tokens += count * one.prefill_tokens;
         load.prefill_kv_bytes += count * one.prefill_kv_bytes;
         load.prefill_attn_flops += count * one.prefill_attn_flops;
+        load.prefill_seqs += count * one.prefill_seqs;
         load
     }
 

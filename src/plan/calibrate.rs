@@ -113,7 +113,7 @@ impl Calibration {
 }
 
 /// Three significant digits (0.623, 12.4, 183).
-fn sig3(v: f64) -> String {
+pub(crate) fn sig3(v: f64) -> String {
     let d = if v.abs() >= 100.0 {
         0
     } else if v.abs() >= 10.0 {

@@ -20,7 +20,12 @@ pub fn load_axis(r: &Report) -> LoadAxis {
     }
 }
 
+/// One figure per level; none when the model does not fit (its levels are all zero: flat lines at zero had read
+/// as results).
 fn column(r: &Report, f: impl Fn(&LoadPoint) -> f64) -> Vec<f64> {
+    if !r.memory.fits {
+        return Vec::new();
+    }
     r.sweep.iter().map(f).collect()
 }
 

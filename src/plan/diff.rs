@@ -74,7 +74,10 @@ const HEADLINES: [&str; 4] = ["devices_total", "max_users_at_target", "max_reque
 /// the model's answer, to be confirmed by a run of each. A capacity or fleet set by a latency limit rests on the
 /// latencies too, whose bands are wider (`LatencyClass`): the sentence names the throughput band it weighs by.
 fn margin(rows: &[DiffRow], band_pct: f64) -> Option<String> {
-    let (metric, a, b) = HEADLINES.iter().find_map(|m| rows.iter().find(|r| r.metric == *m).and_then(|r| Some((*m, r.a?, r.b?))))?;
+    // The first headline figure on which the two differ: the same fleet for both (4 servers of 8 × H100 against 4
+    // of 8 × H200) is weighed by the capacity behind it, not left without a word (a new user's trial, 2026-12-04).
+    let (metric, a, b) =
+        HEADLINES.iter().find_map(|m| rows.iter().find(|r| r.metric == *m).and_then(|r| Some((*m, r.a?, r.b?))).filter(|(_, a, b)| a != b))?;
     // Which gap: a meeting sees several (servers, devices, cost) and must know the one weighed.
     let what = match metric {
         "devices_total" => "in devices",
@@ -142,7 +145,16 @@ fn summary(rows: &[DiffRow], currency: &str) -> String {
         (0, _) => "A is better on every figure that differs".to_string(),
         (w, n) => format!("B is better on {w} of the {n} figures that differ"),
     };
-    format!("{s}: {verdict}.")
+    // A count of figures does not weigh them: where the fleets' costs differ, say which is cheaper and by how much
+    // (B better on 4 of 7 figures by 1–2 % each, at 1.39 × the cost, had read as B's win).
+    let cheaper = match cost {
+        Some((a, b)) if a > 0.0 && b > 0.0 && (a / b - 1.0).abs() >= 0.005 => {
+            let (who, pct) = if a < b { ("A", (1.0 - a / b) * 100.0) } else { ("B", (1.0 - b / a) * 100.0) };
+            format!("; {who}'s fleet costs {pct:.0} % less")
+        }
+        _ => String::new(),
+    };
+    format!("{s}: {verdict}{cheaper}.")
 }
 
 fn side(r: &Report) -> DiffSide {
@@ -250,7 +262,7 @@ mod tests {
         ];
         assert_eq!(
             summary(&rows, "USD"),
-            "B needs 20 servers against A's 22, costing USD 1600 an hour against 1408 and drawing 28 kW against 31: B is better on 2 of the 4 figures that differ."
+            "B needs 20 servers against A's 22, costing USD 1600 an hour against 1408 and drawing 28 kW against 31: B is better on 2 of the 4 figures that differ; A's fleet costs 12 % less."
         );
         // Power without a cost on either side: a comma, not "and".
         let rows = vec![row("replicas", "", "", Some(22.0), Some(20.0)), row("fleet_kw", "", "kW", Some(31.0), Some(28.0))];
@@ -266,6 +278,17 @@ mod tests {
         assert!(summary(&[], "").starts_with("Neither side"));
         let one = [row("per_user_tps", "", "tok/s", Some(40.0), None), row("joules_per_output_token", "", "J", Some(0.5), Some(0.4))];
         assert_eq!(summary(&one, ""), "Only A has an operating point.");
+    }
+
+    #[test]
+    fn the_same_fleet_is_weighed_by_the_capacity_behind_it() {
+        // 32 devices each (4 servers of 8 × H100 against 4 of 8 × H200): the users at the target decide.
+        let rows = vec![row("devices_total", "", "", Some(32.0), Some(32.0)), row("max_users_at_target", "", "", Some(208.0), Some(209.0))];
+        assert_eq!(
+            margin(&rows, 70.0).unwrap(),
+            "The gap in users at the target, 1 %, is within one figure's validated throughput error under load (÷ / × 1.70): a run of each settles it."
+        );
+        assert_eq!(margin(&rows[..1], 70.0), None, "nothing differs: nothing to weigh");
     }
 
     #[test]

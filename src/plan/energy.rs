@@ -140,16 +140,8 @@ pub fn fleet_power_words(r: &crate::scenario::Report) -> Option<String> {
     let kw = fleet_kw(r)?;
     let metered = r.energy.as_ref().and_then(|e| e.pue).is_some();
     let month_mwh = kw * 24.0 * 30.0 / 1e3;
-    let fmt = |v: f64| {
-        if v >= 100.0 {
-            format!("{v:.0}")
-        } else if v >= 10.0 {
-            format!("{v:.1}")
-        } else {
-            format!("{v:.2}")
-        }
-    };
-    Some(format!("{} kW{}, {} MWh a month (30 days)", fmt(kw), if metered { " at the meter" } else { " (accelerators)" }, fmt(month_mwh)))
+    let sig3 = super::calibrate::sig3;
+    Some(format!("{} kW{}, {} MWh a month (30 days)", sig3(kw), if metered { " at the meter" } else { " (accelerators)" }, sig3(month_mwh)))
 }
 
 /// Energy at the operating point (its marker and the level it was read from) and at the peak (its marker and

@@ -149,7 +149,8 @@ pub fn size(
     };
     let fewer = match one_fewer {
         Some(u) if u <= 1.0 => format!("; with one server fewer, {:.0} % of capacity each", u * 100.0),
-        Some(u) => format!("; with one server fewer, over capacity ({:.0} %)", u * 100.0),
+        // Whole per cents, rounded up past capacity: 100.1 % is over it, not "(100 %)".
+        Some(u) => format!("; with one server fewer, over capacity ({:.0} %)", (u * 100.0).ceil().max(101.0)),
         None => String::new(),
     };
     let sentence = format!(

@@ -40,9 +40,12 @@ pub fn roofline(d: &Deployment, w: &Workload, levels: impl Iterator<Item = (f64,
         let (flops, bytes) = d.step_work(load);
         let seconds = d.step(load).seconds;
         let mut n = load.decode_seqs + load.prefill_tokens + prompt_tokens;
-        // A pipeline runs the step as micro-batches, one per stage (`Deployment::step`): each a devices-th of it.
+        // A pipeline runs the step as micro-batches, one per stage (`Deployment::step`): a devices-th of its
+        // decodes and of its prompts each, one prompt's chunk never split.
         if hw.parallelism == crate::model::hardware::Parallelism::Pipeline && hw.devices > 1 {
-            n = (n / f64::from(hw.devices)).max(n.min(1.0));
+            let k = f64::from(hw.devices);
+            let share = |count: f64| (1.0 / k).max(if count > 0.0 { 1.0 / count } else { 1.0 }).min(1.0);
+            n = load.decode_seqs * share(load.decode_seqs) + load.prefill_tokens * share(load.prefill_seqs) + prompt_tokens / k;
         }
         let linear_intensity = 2.0 * d.model.matmul_params_per_token() * n / d.weight_bytes_read(n);
         let attention_intensity = if load.decode_kv_bytes > 0.0 { load.decode_attn_flops / load.decode_kv_bytes } else { 0.0 };
@@ -113,15 +116,29 @@ pub fn batch_prefill_seconds(d: &Deployment, b: f64, prompt: f64, prior: f64) ->
     if b <= 0.0 || prompt <= 0.0 {
         return 0.0;
     }
+    // A pipeline fills its micro-batches with different prompts' chunks: a round of its n stages reads n chunks,
+    // each as one device would, in one chunk's time — n lanes for n prompts or more, one prompt alone gains
+    // nothing. The chunks are costed on one stage chain (a layer split, `Deployment::step`'s own micro-batch
+    // path) and the lanes divide the sum.
+    let pipeline = d.hardware.parallelism == crate::model::hardware::Parallelism::Pipeline && d.hardware.devices > 1;
+    let (d, lanes) = if pipeline {
+        let mut chain = d.clone();
+        chain.hardware.parallelism = crate::model::hardware::Parallelism::LayerSplit;
+        (std::borrow::Cow::Owned(chain), f64::from(d.hardware.devices).min(b).max(1.0))
+    } else {
+        (std::borrow::Cow::Borrowed(d), 1.0)
+    };
     let chunk = f64::from(d.engine.max_batched_tokens.max(1));
     if prompt >= chunk {
-        return b * d.prefill_seconds(prompt, prior);
+        // (The chain is not llama.cpp's layer split: its chunks are not pipelined within one prompt.)
+        let one = if pipeline { d.prefill_chunks_seconds(prompt, prior) } else { d.prefill_seconds(prompt, prior) };
+        return b * one / lanes;
     }
     let per_chunk = (chunk / prompt).floor().max(1.0);
     let full = (b / per_chunk).floor();
     let rest = b - full * per_chunk;
     let cost = |count: f64| d.step(&d.with_prefill_many(StepLoad::default(), count, prompt, prior)).seconds;
-    full * cost(per_chunk) + if rest > 0.0 { cost(rest) } else { 0.0 }
+    (full * cost(per_chunk) + if rest > 0.0 { cost(rest) } else { 0.0 }) / lanes
 }
 
 /// The steady state of `b` sequences: in the time every slot produces its `output` tokens (one decode step

@@ -220,14 +220,18 @@ pub(super) fn verdict(
         },
         Mode::Reader => match op {
             Some(m) => format!(
-                "at {} (operating point, {:.0} % of the {}): {:.0} tok/s each, {} tok/s total, {p} TPOT {} ms ✓ (target {} ms){}",
+                "at {} (operating point, {:.0} % of the {}): {:.0} tok/s each (median), {} tok/s total, {}{}",
                 load_label(m),
                 super::load_share(m, cap, r.target.operating_fraction) * 100.0,
                 if cap.is_some() { "capacity" } else { "peak usable load" },
                 m.per_user_tps,
                 super::readout::group(m.system_tps),
-                fmt_against(m.tpot_p_ms, t.tpot_ms),
-                t.tpot_ms.map_or_else(|| "none".to_string(), |l| fmt_against(l, l)),
+                // The limit the target sets: TPOT's, else TTFT's alone ("target none ms" had stood there).
+                match (t.tpot_ms, t.ttft_ms) {
+                    (None, Some(l)) => format!("{p} TTFT {} ms ✓ (target {} ms)", fmt_against(m.ttft_p_ms.unwrap_or(f64::NAN), l), fmt_against(l, l)),
+                    (None, None) => format!("{p} TPOT {} ms (no latency target)", fmt_against(m.tpot_p_ms, None)),
+                    (Some(l), _) => format!("{p} TPOT {} ms ✓ (target {} ms)", fmt_against(m.tpot_p_ms, l), fmt_against(l, l)),
+                },
                 limit_note(r, sweep, cap, mem)
             ),
             None => format!("✗ no load level meets {}; one user gets {:.1} tok/s", target_text(r), ss.decode_tps),

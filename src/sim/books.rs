@@ -119,6 +119,10 @@ pub(super) struct Books {
     /// alone is then too short to measure it: a few steps, some longer than the window).
     tokens_since_start: u64,
     completions_in_window: u64,
+    /// Output tokens of the measured requests that completed, and how many of those met the targets (a closed
+    /// loop's throughput by Little's law, `summary`).
+    measured_tokens: u64,
+    measured_good: u64,
 }
 
 impl Books {
@@ -206,6 +210,8 @@ impl Books {
             tokens_in_window: 0,
             tokens_since_start: 0,
             completions_in_window: 0,
+            measured_tokens: 0,
+            measured_good: 0,
         };
         if books.warmup == 0 {
             books.start_measuring(0.0);
@@ -460,6 +466,8 @@ impl Books {
         if s.measured {
             if ok {
                 self.completed += 1;
+                self.measured_tokens += u64::from(s.output);
+                self.measured_good += u64::from(meets);
                 self.ttft.push(ttft);
                 self.e2e.push(e2e);
                 if let Some(x) = tpot {

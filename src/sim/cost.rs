@@ -74,6 +74,8 @@ pub(super) struct StepAcc {
     sum_min: u64,
     /// A sequence was preempted while building the step.
     pub(super) preempted: bool,
+    /// A prompt in the step has chunks left after it (a layer split pipelines such steps: [`StepLoad::pipelined`]).
+    pub(super) continuing: bool,
 }
 
 impl StepAcc {

@@ -63,7 +63,13 @@
 //! (or, when they arrive together, to the end of the last one): the load is steady throughout. Throughputs
 //! (`system_output_tps`, `request_throughput`, `goodput_rps`) count every token and request completed in
 //! the window, divided by its length; the time-averaged quantities (`mean_batch`, `mean_kv_utilization`,
-//! bound fractions) are weighted by step time over the steps that start in the window.
+//! bound fractions) are weighted by step time over the steps that start in the window. A closed loop's
+//! throughputs come from Little's law instead — users ÷ mean E2E requests per second, times the measured
+//! requests' mean output — when every measured request completed and there were at least as many as users:
+//! each user always has one request in the system, so that is exact in steady state, where a window's count
+//! depends on where its ends fall in the users' cycles (a review's audit, 2026-12-04: 256 users read 2,661,
+//! 2,276, 2,016 and 1,975 tok/s over 300, 600, 2,000 and 8,000 requests; users × output ÷ E2E was 1,991 at
+//! each; with Little's law 2,094, 1,991, 1,991 and 1,991 — the first one's E2E is itself short of steady state).
 //!
 //! Metrics follow `vllm bench serve`: TTFT = first token − arrival (queueing included); TPOT = (E2E − TTFT) ÷
 //! (n − 1), requests with n = 1 skipped; ITL = every gap between consecutive tokens of a request, pooled over

@@ -78,7 +78,11 @@ pub(super) struct Pool<'a> {
     running: Vec<Seq>,
     pub(super) waiting: VecDeque<Seq>,
     max_batch: usize,
+    /// Tokens one step may carry: the engine's budget, or a pipeline's per micro-batch times its stages (a round
+    /// of n micro-batches, each with its own budget).
     max_tokens: u32,
+    /// Tokens of one sequence's prompt one step may carry (one micro-batch's budget).
+    chunk_cap: u32,
     /// Seconds after arrival at which an unfinished request is aborted (infinite without a timeout).
     timeout: f64,
     /// Prefill-only pool (disaggregated serving): a sequence leaves the batch when its first token is sampled,
@@ -104,6 +108,8 @@ pub(super) struct Pool<'a> {
     /// Fewest output tokens still to generate among the sequences of the last normal step, finished ones
     /// included (0): a decode stretch is impossible while it is ≤ 1.
     min_left: u32,
+    /// Micro-batches of the current llama.cpp batch already pipelined through a layer split ([`Pool::pipelining`]).
+    in_flight: u32,
     /// Preemptions during the measurement window.
     pub(super) preemptions: u32,
     pub(super) stats: BusyStats,
@@ -124,7 +130,12 @@ impl<'a> Pool<'a> {
             running: Vec::with_capacity(d.engine.max_batch.clamp(1, 4096) as usize),
             waiting: VecDeque::with_capacity(in_flight),
             max_batch: d.engine.max_batch.max(1) as usize,
-            max_tokens: d.engine.max_batched_tokens.max(1),
+            max_tokens: d
+                .engine
+                .max_batched_tokens
+                .max(1)
+                .saturating_mul(if d.hardware.parallelism == crate::model::hardware::Parallelism::Pipeline { d.hardware.devices.max(1) } else { 1 }),
+            chunk_cap: d.engine.max_batched_tokens.max(1),
             timeout,
             handoff: false,
             handed: Vec::new(),
@@ -135,6 +146,7 @@ impl<'a> Pool<'a> {
             pending: Vec::new(),
             done: Vec::new(),
             min_left: 0,
+            in_flight: 0,
             preemptions: 0,
             stats: BusyStats::default(),
         }

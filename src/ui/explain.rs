@@ -141,10 +141,11 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
     v.push((
         "TTFT, TPOT, ITL:",
         format!(
-            "TTFT (time to first token) is the wait before the answer starts — queueing plus reading the prompt: {} ms median at {at}. TPOT (time per output token) is the mean gap after the first token, (E2E − TTFT) ÷ (output tokens − 1). ITL (inter-token latency) is each single gap: {} ms median, {} ms at P99.",
+            "TTFT (time to first token) is the wait before the answer starts — queueing plus reading the prompt: {} ms median at {at}. TPOT (time per output token) is the mean gap after the first token, (E2E − TTFT) ÷ (output tokens − 1). ITL (inter-token latency) is each single gap: {} ms median, {} ms at P99 (TPOT P99 {} ms). Why the tails differ: a decode step that also reads another request's prompt chunk is long, and everyone in the batch waits for it — one long gap in a request's hundreds. ITL's P99 counts those gaps; TPOT averages each request's gaps, so they hardly move it.",
             fmt(l.ttft_ms.p50),
             fmt(l.itl_ms.p50),
-            fmt(l.itl_ms.p99)
+            fmt(l.itl_ms.p99),
+            fmt(l.tpot_ms.p99)
         ),
     ));
     v.push((
@@ -162,7 +163,7 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "The knee",
             format!(
-                "({}, dashed on the chart) is where system TPS reaches 90 % of its maximum over the levels simulated (more levels place it more finely): {} of {} tok/s. Past it, more users mostly add waiting, not throughput.",
+                "({}, dashed on the system panel) is where system TPS reaches 90 % of its maximum over the levels simulated (more levels place it more finely): {} of {} tok/s. Past it, more users mostly add waiting, not throughput.",
                 load(k.concurrency, k.request_rate),
                 fmt(k.system_tps),
                 fmt(r.peak.system_tps)
@@ -173,7 +174,7 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "The capacity at the target",
             format!(
-                "(dotted) is {}: the most load whose {p} still meets the target, limited by {}{}.",
+                "(dotted, on the per-user panel) is {}: the most load whose {p} still meets the target, limited by {}{}.",
                 load(c.max_users_at_target, c.max_request_rate_at_target),
                 crate::plan::limit_words(c.limited_by),
                 c.next.as_ref().map_or_else(String::new, |n| format!(
@@ -202,10 +203,11 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
     v.push((
         "Memory- or compute-bound:",
         format!(
-            "at {at} the steps are {}-bound ({:.0} % of the busy time in memory-bound steps, {:.0} % in compute-bound ones). Memory-bound, a step costs the bytes it reads ÷ the bandwidth, so a bigger batch is nearly free (one stream's ceiling: {} tok/s); compute-bound, the batch's arithmetic sets the pace and more users share a fixed throughput.",
+            "at {at} the steps are {}-bound ({:.0} % of the busy time in memory-bound steps, {:.0} % in compute-bound ones, {:.0} % in overhead-bound ones: the engine's own work per step, all-reduces between devices, or a chain of small kernels none of which can finish sooner). Memory-bound, a step costs the bytes it reads ÷ the bandwidth, so a bigger batch is nearly free (one stream's ceiling: {} tok/s); compute-bound, the batch's arithmetic sets the pace and more users share a fixed throughput. One step is read as a whole: its weight matmuls can be compute-bound while its attention reads the KV cache at the memory's pace, so a step called compute-bound can still sit left of the ridge on the roofline below, which plots all its FLOPs over all its bytes.",
             bound(l),
             l.memory_bound_fraction * 100.0,
             l.compute_bound_fraction * 100.0,
+            ((1.0 - l.memory_bound_fraction - l.compute_bound_fraction) * 100.0).max(0.0),
             fmt(r.single_stream.ceiling_tps)
         ),
     ));

@@ -273,7 +273,13 @@ impl Inputs {
         // A percentage field as a fraction, within [lo, 100] %.
         let share = |s: RwSignal<String>, field: &str, lo: f64| match num(s, field)? {
             Some(p) if !(lo..=100.0).contains(&p) => {
-                Err(ScenarioError::new(field, format!("{} % is out of range: allowed {}–100 %", fmt_num(p), fmt_num(lo))))
+                // A fraction typed as the engines' flags take it (vLLM's 0.9): say what it would be in per cent.
+                let hint = if p > 0.0 && p <= 1.0 && p * 100.0 >= lo {
+                    format!(" (for the fraction {}, type {})", fmt_num(p), fmt_num((p * 1e4).round() / 100.0))
+                } else {
+                    String::new()
+                };
+                Err(ScenarioError::new(field, format!("{} % is out of range: allowed {}–100 %{hint}", fmt_num(p), fmt_num(lo))))
             }
             p => Ok(p.map(|p| p / 100.0)),
         };
@@ -437,6 +443,8 @@ pub fn NumField(
     unit_text: Option<Signal<String>>,
 ) -> impl IntoView {
     let id = field.replace('.', "-");
+    // The message is tied to its input (`aria-describedby`): a screen reader reads it with the field.
+    let err_id = format!("{id}-error");
     let msg = move || error.with(|e| e.as_ref().filter(|e| e.field == field).map(|e| e.message.clone()));
     let unit = move || unit_text.map_or_else(|| unit.to_string(), |u| u.get());
     view! {
@@ -445,6 +453,7 @@ pub fn NumField(
             <span class="control">
                 <input
                     id=id.clone()
+                    aria-describedby=err_id.clone()
                     type="text"
                     inputmode="decimal"
                     autocomplete="off"
@@ -455,7 +464,7 @@ pub fn NumField(
                 />
                 <span class="unit">{unit}</span>
             </span>
-            <span class="error" role="alert">{msg}</span>
+            <span class="error" id=err_id role="alert">{msg}</span>
         </label>
     }
 }

@@ -70,21 +70,22 @@ pub fn ServingInputs(
                 }) error />
             // The share of each device's memory the engine takes (the KV cache is what is left of it after the
             // weights and the engine's reserve): vLLM and SGLang only (`has_memory_share`).
-            <Show when=move || inputs.engine.with(|e| has_memory_share(e))>
+            // Hidden by a class, not removed (a `<Show>` costs ~1–2 KB of wasm each): the value is kept and not sent.
+            <div class:hidden=move || !inputs.engine.with(|e| has_memory_share(e))>
                 <NumField label="GPU memory the engine may use (vLLM gpu_memory_utilization, SGLang mem_fraction_static)" unit="%"
                     field="engine.memory_utilization" value=inputs.mem_util
                     placeholder=Signal::derive(move || {
                         crate::presets::engines::find(&inputs.engine.get()).map_or("engine default".into(), |e| fmt_num(e.memory_utilization * 100.0))
                     }) error />
-            </Show>
+            </div>
             // Eager mode: every decode step launches its kernels from the host (model::kernels); the Python engines'
             // switch, which small models on fast GPUs feel most.
-            <Show when=move || inputs.engine.with(|e| has_graphs_switch(e))>
+            <div class:hidden=move || !inputs.engine.with(|e| has_graphs_switch(e))>
                 <SelectField label="CUDA graphs" field="engine.cuda_graphs" value=inputs.cuda_graphs options=opts(&[
                     ("", "On (default)"),
                     ("off", "Off (eager, --enforce-eager)"),
                 ]) error />
-            </Show>
+            </div>
         </fieldset>
     }
 }

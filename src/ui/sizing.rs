@@ -187,7 +187,8 @@ fn cost_card(r: &Report) -> Card {
             .into_iter()
             .flatten()
             .collect();
-    let fleet = k.fleet_per_hour.map(|f| format!(" The fleet: {cur}{} per hour.", money(f)));
+    // A month of 30 days, as the energy card's MWh (a quote is often monthly).
+    let fleet = k.fleet_per_hour.map(|f| format!(" The fleet: {cur}{} per hour, {cur}{} a month (30 days).", money(f), money(f * 720.0)));
     c.big = Some((format!("{cur}{}", money(k.per_million_output_tokens)), " per million output tokens".into()));
     c.sentence = format!("{cur}{} per server-hour ({}).{}", money(k.per_hour), parts.join(" + "), fleet.unwrap_or_default());
     c.note = format!(

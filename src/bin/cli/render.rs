@@ -170,7 +170,7 @@ pub(super) fn render_table(r: &Report) -> String {
         ss.ceiling_tps, ss.bytes_per_token / 1e9, ss.decode_tps, band_text(r.band.single_stream_pct), ss.tpot_ms, ss.ttft_ms, ss.prefill_tps, ss.bound
     );
     o += &format!(
-        "memory: weights {:.1} GB, KV {:.0} KB/token, KV space {:.1} GB: {:.0} sequences of {:.0} tokens fit at full length, at most {:.0} run at once (max batch, or prompts that fit; more than fit at full length means preemptions){}\n",
+        "memory: weights {:.1} GB, KV {:.0} KB/token, KV space {:.1} GB: {:.0} sequences of {:.0} tokens fit at full length, about {:.0} run at once (max batch, or prompts that fit, give or take the chunks of prompts still being read; more than fit at full length means preemptions){}\n",
         m.weights_gb, m.kv_bytes_per_token / 1e3, m.kv_budget_gb, m.kv_max_sequences.floor(), m.context_tokens, m.max_concurrency, if m.fits { "" } else { " — DOES NOT FIT" }
     );
     let pct = r.target.percentile;
@@ -191,6 +191,13 @@ pub(super) fn render_table(r: &Report) -> String {
             fmt_limit(r.target.ttft_limit_ms()),
             fmt_limit(r.target.tpot_limit_ms())
         );
+    }
+    // A deployment that does not fit serves nothing: no rows of zeros that read like measurements.
+    if !m.fits {
+        o += "no load simulated: the model does not fit in memory (see above)\n";
+        o += &format!("\nverdict: {}\n", r.verdict);
+        o += &warnings_and_defaults(r);
+        return o;
     }
     o += &format!(
         "{:>9} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6} {:>8} {}\n",
@@ -251,6 +258,12 @@ pub(super) fn render_table(r: &Report) -> String {
     if let Some(m) = tps_planner::plan::margin_words(r) {
         o += &format!("  {m}\n");
     }
+    o + &warnings_and_defaults(r)
+}
+
+/// The report's warnings and the defaults it used, a line each.
+fn warnings_and_defaults(r: &Report) -> String {
+    let mut o = String::new();
     for w in &r.warnings {
         o += &format!("warning: {w}\n");
     }

@@ -24,7 +24,7 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
         }
     };
     let devices = check_u("hardware.devices", s.devices.unwrap_or(1), 1, 1024)?;
-    let memory_gb = opt_pos("hardware.memory_gb", s.memory_gb.or(p.map(|p| p.memory_gb)), 100_000.0, "GB")?;
+    let memory_gb = opt_pos("hardware.memory_gb", s.memory_gb.or(p.map(|p| p.memory_gb)), 100_000.0, "GiB")?;
     let fp16 = match opt_pos("hardware.fp16_tflops", s.fp16_tflops.or(p.and_then(|p| p.fp16_tflops)), 1e6, "TFLOPS")? {
         Some(v) => v,
         None => {

@@ -94,8 +94,24 @@ pub(crate) fn resolve_model(s: &ModelSpec, defaults: &mut Vec<String>) -> Result
         }
         Attention::Full => {}
     }
+    // A parameter count typed over a preset changes the weights, not the preset's shape (layers, KV heads): the
+    // name says so, and so does a note (a new user typed 32 over Llama-3-8B and got reports named "Llama-3-8B"
+    // with 64 GB of weights and the 8B's KV cache).
+    let retyped = p.filter(|p| s.params_b.is_some_and(|v| (v / p.params_b - 1.0).abs() > 0.005));
+    if let Some(p) = retyped {
+        defaults.push(format!(
+            "model: {} B typed over {}'s {} B — its shape (layers, KV heads, so the KV cache per token) stays the preset's; pick Custom to give another",
+            crate::model::units::fmt_num(params),
+            p.name,
+            crate::model::units::fmt_num(p.params_b)
+        ));
+    }
+    let preset_name = |p: &presets::models::ModelPreset| match retyped {
+        Some(_) => format!("{} at {} B (typed)", p.name, crate::model::units::fmt_num(params)),
+        None => p.name.to_string(),
+    };
     Ok(ModelShape {
-        name: s.name.clone().or(p.map(|p| p.name.to_string())).unwrap_or_else(|| format!("{params}B model")),
+        name: s.name.clone().or(p.map(preset_name)).unwrap_or_else(|| format!("{params}B model")),
         params_b: params,
         active_params_b: active,
         layers,

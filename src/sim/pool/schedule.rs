@@ -5,7 +5,8 @@
 //! [`crate::sim`].
 
 use super::{ceil_block, Pool, Step};
-use crate::model::roofline::StepLoad;
+use crate::model::hardware::Parallelism;
+use crate::model::roofline::{StepLoad, LAYER_SPLIT_IN_FLIGHT};
 use crate::sim::books::Books;
 use crate::sim::cost::StepAcc;
 
@@ -36,7 +37,7 @@ impl Pool<'_> {
     /// itself (it is then back in the waiting queue and no sequence after it remains).
     fn schedule_running(&mut self, i: usize, budget: u32, acc: &mut StepAcc, in_window: bool) -> Option<u32> {
         let s = self.running[i];
-        let n = s.target.saturating_sub(s.computed).clamp(1, budget);
+        let n = s.target.saturating_sub(s.computed).clamp(1, budget.min(self.chunk_cap));
         let want = s.computed.saturating_add(n);
         if want > s.alloc_tokens {
             let tokens = ceil_block(want);
@@ -57,6 +58,7 @@ impl Pool<'_> {
             self.pool_used += delta;
         }
         self.running[i].sched = n;
+        acc.continuing |= s.target > want;
         acc.add(self.d, s.computed, n, self.window);
         Some(n)
     }
@@ -95,13 +97,13 @@ impl Pool<'_> {
             }
         }
         if i < self.running.len() || acc.preempted {
-            let load = acc.finish(&self.cost);
+            let load = self.pipelining(acc.continuing, acc.finish(&self.cost));
             return (load, i, acc.preempted);
         }
         // vLLM V1 admits new requests only in steps without preemption.
         while budget > 0 && self.running.len() < self.max_batch {
             let Some(front) = self.waiting.front() else { break };
-            let n = front.target.saturating_sub(front.computed).clamp(1, budget);
+            let n = front.target.saturating_sub(front.computed).clamp(1, budget.min(self.chunk_cap));
             let tokens = ceil_block(front.computed.saturating_add(n));
             let bytes = self.d.kv_bytes(f64::from(tokens));
             if self.pool_used + bytes > self.cap_limit {
@@ -111,12 +113,30 @@ impl Pool<'_> {
             s.alloc_tokens = tokens;
             s.alloc_bytes = bytes;
             s.sched = n;
+            acc.continuing |= s.target > s.computed.saturating_add(n);
             self.pool_used += bytes;
             budget -= n;
             acc.add(self.d, s.computed, n, window);
             self.running.push(s);
         }
-        (acc.finish(&self.cost), self.running.len(), false)
+        (self.pipelining(acc.continuing, acc.finish(&self.cost)), self.running.len(), false)
+    }
+
+    /// Marks a step a llama.cpp layer split pipelines: one that more micro-batches of the same batch follow (a
+    /// prompt still has chunks after it), except the last of each batch of [`LAYER_SPLIT_IN_FLIGHT`], which
+    /// waits for its pipeline to drain — per chunk what `Deployment::layer_split_prefill_factor` gives one
+    /// prompt alone, so that the one-user TTFT and the simulated one agree.
+    fn pipelining(&mut self, continuing: bool, mut load: StepLoad) -> StepLoad {
+        if self.d.hardware.parallelism != Parallelism::LayerSplit || self.d.hardware.devices <= 1 {
+            return load;
+        }
+        if continuing && self.in_flight + 1 < LAYER_SPLIT_IN_FLIGHT {
+            self.in_flight += 1;
+            load.pipelined = true;
+        } else {
+            self.in_flight = 0;
+        }
+        load
     }
 
     /// Ends the step `[now, t_end]`: applies the scheduled tokens, samples, finishes and times out requests
