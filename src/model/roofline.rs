@@ -156,8 +156,9 @@ pub struct StepLoad {
     pub pipelined: bool,
 }
 
-/// llama.cpp's micro-batches in flight in one batch: `-b` 2048 ÷ `-ub` 512.
-pub const LAYER_SPLIT_IN_FLIGHT: u32 = 4;
+/// llama.cpp's batch, `-b` (its default): the micro-batches (`-ub`, the step budget) of one batch move through a
+/// layer split's devices like a pipeline.
+pub const LLAMA_CPP_BATCH: u32 = 2048;
 
 /// Time of one step and its parts, seconds.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -512,15 +513,21 @@ impl Deployment {
     /// sequential time of `chunks` chunks (1 for any other parallelism).
     #[must_use]
     pub fn layer_split_prefill_factor(&self, chunks: f64) -> f64 {
-        const IN_FLIGHT: f64 = LAYER_SPLIT_IN_FLIGHT as f64;
+        let in_flight = self.layer_split_in_flight();
         let n = f64::from(self.hardware.devices);
         if self.hardware.parallelism != Parallelism::LayerSplit || n <= 1.0 || chunks <= 1.0 {
             return 1.0;
         }
-        let groups = (chunks / IN_FLIGHT).floor();
-        let rest = chunks - groups * IN_FLIGHT;
-        let pipelined = groups * (IN_FLIGHT + n - 1.0) / n + if rest > 0.0 { (rest + n - 1.0) / n } else { 0.0 };
+        let groups = (chunks / in_flight).floor();
+        let rest = chunks - groups * in_flight;
+        let pipelined = groups * (in_flight + n - 1.0) / n + if rest > 0.0 { (rest + n - 1.0) / n } else { 0.0 };
         (pipelined / chunks).min(1.0)
+    }
+
+    /// Micro-batches of one llama.cpp batch: `-b` ÷ `-ub` (2048 ÷ 512 = 4 by default; 16 at `-ub` 128).
+    #[must_use]
+    pub fn layer_split_in_flight(&self) -> f64 {
+        (f64::from(LLAMA_CPP_BATCH) / f64::from(self.engine.max_batched_tokens.max(1))).floor().max(1.0)
     }
 
     /// Adds `count` prompt pieces of `tokens` tokens each, all after `prior` tokens of context (several short

@@ -76,14 +76,23 @@ const HEADLINES: [&str; 4] = ["devices_total", "max_users_at_target", "max_reque
 fn margin(rows: &[DiffRow], band_pct: f64) -> Option<String> {
     // The first headline figure on which the two differ: the same fleet for both (4 servers of 8 × H100 against 4
     // of 8 × H200) is weighed by the capacity behind it, not left without a word (a new user's trial, 2026-12-04).
+    // Servers of different sizes: a capacity per server is weighed per device (1 against 2 H100s per server
+    // at 120 and 209 users is 13 % fewer users per device for B, not 1.74 × more; a review).
+    let per_server = |m: &str| rows.iter().find(|r| r.metric == m).and_then(|r| Some((r.a?, r.b?)));
+    let (dev_a, dev_b) = match (per_server("devices_total"), per_server("replicas")) {
+        (Some((da, db)), Some((ra, rb))) if ra > 0.0 && rb > 0.0 => (da / ra, db / rb),
+        _ => (1.0, 1.0),
+    };
     let (metric, a, b) =
         HEADLINES.iter().find_map(|m| rows.iter().find(|r| r.metric == *m).and_then(|r| Some((*m, r.a?, r.b?))).filter(|(_, a, b)| a != b))?;
+    let (a, b) = if metric.starts_with("max_") && (dev_a - dev_b).abs() > 1e-9 { (a / dev_a, b / dev_b) } else { (a, b) };
     // Which gap: a meeting sees several (servers, devices, cost) and must know the one weighed.
+    let per_device = if (dev_a - dev_b).abs() > 1e-9 { " per device" } else { "" };
     let what = match metric {
-        "devices_total" => "in devices",
-        "max_users_at_target" => "in users at the target",
-        "max_request_rate_at_target" => "in req/s at the target",
-        _ => "in per-user tok/s",
+        "devices_total" => "in devices".to_string(),
+        "max_users_at_target" => format!("in users at the target{per_device}"),
+        "max_request_rate_at_target" => format!("in req/s at the target{per_device}"),
+        _ => "in per-user tok/s".to_string(),
     };
     if a <= 0.0 || b <= 0.0 || a == b || !band_pct.is_finite() {
         return None;
@@ -278,6 +287,20 @@ mod tests {
         assert!(summary(&[], "").starts_with("Neither side"));
         let one = [row("per_user_tps", "", "tok/s", Some(40.0), None), row("joules_per_output_token", "", "J", Some(0.5), Some(0.4))];
         assert_eq!(summary(&one, ""), "Only A has an operating point.");
+    }
+
+    #[test]
+    fn servers_of_different_sizes_are_weighed_per_device() {
+        // 2 servers of 1 H100 at 120 users each against 1 of 2 at 209: 104.5 users per device against 120.
+        let rows = vec![
+            row("replicas", "", "", Some(2.0), Some(1.0)),
+            row("devices_total", "", "", Some(2.0), Some(2.0)),
+            row("max_users_at_target", "", "", Some(120.0), Some(209.0)),
+        ];
+        assert_eq!(
+            margin(&rows, 70.0).unwrap(),
+            "The gap in users at the target per device, 15 %, is within one figure's validated throughput error under load (÷ / × 1.70): a run of each settles it."
+        );
     }
 
     #[test]

@@ -307,12 +307,8 @@ pub(super) fn build_report(
             WarningKind::LockStep,
             "the capacity is limited by TTFT because fixed-length users move in lock-step (each wave's prompts are prefilled together, as in a benchmark); real users' lengths vary and they drift apart — set Request lengths to Lognormal before sizing servers for real traffic",
         ));
-    } else if lock_step && r.fleet.is_some() && mem.fits {
-        warnings.push(Warning::new(
-            WarningKind::LockStep,
-            "the fleet is sized on fixed-length users, who move in lock-step as in a benchmark; real users' lengths vary and they drift apart, which changes the capacity per server — set Request lengths to Lognormal before quoting servers for real traffic",
-        ));
     }
+    let ttft_lock_step = warnings.iter().any(|w| w.kind == WarningKind::LockStep);
     // The peak usable load is the capacity where it was resolved, else the last level meeting the target.
     let peak_usable = match &capacity {
         Some(c) => Some(c.at.clone()),
@@ -332,6 +328,12 @@ pub(super) fn build_report(
         }
         _ => None,
     };
+    if lock_step && !ttft_lock_step && fleet.is_some() {
+        warnings.push(Warning::new(
+            WarningKind::LockStep,
+            "the fleet is sized on fixed-length users, who move in lock-step as in a benchmark; real users' lengths vary and they drift apart, which changes the capacity per server — set Request lengths to Lognormal before quoting servers for real traffic",
+        ));
+    }
     let cost = match (&r.cost, &op) {
         (Some(c), Some((m, _))) => cost::cost(
             c,

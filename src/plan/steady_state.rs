@@ -138,7 +138,9 @@ pub fn batch_prefill_seconds(d: &Deployment, b: f64, prompt: f64, prior: f64) ->
     let full = (b / per_chunk).floor();
     let rest = b - full * per_chunk;
     let cost = |count: f64| d.step(&d.with_prefill_many(StepLoad::default(), count, prompt, prior)).seconds;
-    (full * cost(per_chunk) + if rest > 0.0 { cost(rest) } else { 0.0 }) / lanes
+    // Packed prompts share a chunk: the lanes are the chunks, not the prompts.
+    let chunks = full + if rest > 0.0 { 1.0 } else { 0.0 };
+    (full * cost(per_chunk) + if rest > 0.0 { cost(rest) } else { 0.0 }) / lanes.min(chunks).max(1.0)
 }
 
 /// The steady state of `b` sequences: in the time every slot produces its `output` tokens (one decode step

@@ -111,7 +111,7 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
     }
     if !matches!(w.load, Load::Offline) && !w.benchmark_run && sim_requests(w) < w.requests {
         warnings.push(Warning::new(WarningKind::FewerRequests, format!(
-            "{} requests simulated per load level instead of {} to bound the work (about 600,000 request-steps per level); the tail percentiles rest on fewer samples",
+            "{} requests simulated per load level instead of {} to bound the work (about 600,000 request-steps per level; a level of more users measures one per user); the tail percentiles rest on fewer samples",
             sim_requests(w),
             w.requests
         )));

@@ -49,7 +49,7 @@
 //! (closed loop: at least one full wave, `min(N, requests)`) have left the system — served, rejected or timed
 //! out. Counting departures rather than arrivals means the server has filled its batch and turned it over
 //! whatever the load, so the start-up burst and the empty-server start do not bias the steady state. The next
-//! `requests` requests to arrive are the measured ones. After them, filler requests (at most `requests/2`)
+//! `requests` requests to arrive are the measured ones. After them, filler requests (at most `requests/2`, or one per closed-loop user)
 //! keep the load up while the last measured ones finish, so they do not run on a draining server. Warm-up and
 //! filler requests are excluded from all latency statistics.
 //!

@@ -166,7 +166,8 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
                 "({}, dashed on the system panel) is where system TPS reaches 90 % of its maximum over the levels simulated (more levels place it more finely): {} of {} tok/s. Past it, more users mostly add waiting, not throughput.",
                 load(k.concurrency, k.request_rate),
                 fmt(k.system_tps),
-                fmt(r.peak.system_tps)
+                // The levels' own maximum (the peak may be a load the capacity search added).
+                fmt(r.sweep.iter().filter(|p| !p.saturated).map(|p| p.system_tps).fold(0.0, f64::max))
             ),
         ));
     }

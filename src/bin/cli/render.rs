@@ -185,12 +185,12 @@ pub(super) fn render_table(r: &Report) -> String {
             if task.is_empty() { "no latency limit".to_string() } else { format!("no per-token limit{task}") }
         );
     } else {
-        o += &format!(
-            "target: {} — {pct} TTFT ≤ {} ms, TPOT ≤ {} ms{task}\n\n",
-            r.target.name,
-            fmt_limit(r.target.ttft_limit_ms()),
-            fmt_limit(r.target.tpot_limit_ms())
-        );
+        // Only the limits the target sets ("TPOT ≤ none ms" had stood for a TTFT-only target).
+        let limits: Vec<String> = [("TTFT", r.target.ttft_limit_ms()), ("TPOT", r.target.tpot_limit_ms())]
+            .into_iter()
+            .filter_map(|(k, l)| l.map(|l| format!("{k} ≤ {} ms", fmt_limit(Some(l)))))
+            .collect();
+        o += &format!("target: {} — {pct} {}{task}\n\n", r.target.name, limits.join(", "));
     }
     // A deployment that does not fit serves nothing: no rows of zeros that read like measurements.
     if !m.fits {

@@ -6,7 +6,7 @@
 
 use super::{ceil_block, Pool, Step};
 use crate::model::hardware::Parallelism;
-use crate::model::roofline::{StepLoad, LAYER_SPLIT_IN_FLIGHT};
+use crate::model::roofline::StepLoad;
 use crate::sim::books::Books;
 use crate::sim::cost::StepAcc;
 
@@ -123,14 +123,17 @@ impl Pool<'_> {
     }
 
     /// Marks a step a llama.cpp layer split pipelines: one that more micro-batches of the same batch follow (a
-    /// prompt still has chunks after it), except the last of each batch of [`LAYER_SPLIT_IN_FLIGHT`], which
+    /// prompt still has chunks after it), except the last of each batch (`Deployment::layer_split_in_flight` of them), which
     /// waits for its pipeline to drain — per chunk what `Deployment::layer_split_prefill_factor` gives one
     /// prompt alone, so that the one-user TTFT and the simulated one agree.
+    ///
+    /// A step that carries decodes is not pipelined: its decoding users get their next token only when the whole
+    /// batch is through the chain (a review: 4 users on a 4-device split had decoded faster than one alone).
     fn pipelining(&mut self, continuing: bool, mut load: StepLoad) -> StepLoad {
         if self.d.hardware.parallelism != Parallelism::LayerSplit || self.d.hardware.devices <= 1 {
             return load;
         }
-        if continuing && self.in_flight + 1 < LAYER_SPLIT_IN_FLIGHT {
+        if continuing && load.decode_seqs == 0.0 && f64::from(self.in_flight + 1) < self.d.layer_split_in_flight() {
             self.in_flight += 1;
             load.pipelined = true;
         } else {
