@@ -214,7 +214,7 @@ fn print_the_cost_of_the_capacity_search() {
     }
 }
 
-/// The meeting with fixed-length users (the page's default lengths): the capacity is TTFT-bound because the users
+/// The meeting with fixed-length users (the scenario format's default lengths; the page opens with lognormal ones): the capacity is TTFT-bound because the users
 /// move in lock-step, and the report says so and what to change; with the example's lognormal lengths it is not.
 #[test]
 fn a_lock_step_capacity_says_so() {

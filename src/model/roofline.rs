@@ -150,6 +150,8 @@ pub struct StepLoad {
     /// Sequences whose prompt chunks make up `prefill_tokens` (a pipeline can put different sequences' chunks in
     /// different micro-batches, never split one).
     pub prefill_seqs: f64,
+    /// The largest of those chunks, tokens: a pipeline's micro-batch that carries it sets the round's pace.
+    pub prefill_max_chunk: f64,
     /// A llama.cpp layer split's micro-batch that more of the same batch follow (`-ub` chunks of one `-b`
     /// batch): it moves through the devices like a pipeline, one device-th of its time on the clock
     /// ([`Deployment::layer_split_prefill_factor`]; the simulator marks such steps).
@@ -317,6 +319,7 @@ impl Deployment {
         load.prefill_tokens += tokens;
         if tokens > 0.0 {
             load.prefill_seqs += 1.0;
+            load.prefill_max_chunk = load.prefill_max_chunk.max(tokens);
         }
         load.prefill_kv_bytes += self.kv_bytes(prior);
         // Σ over the chunk's tokens of their context = tokens·prior + tokens²/2 (causal).
@@ -339,7 +342,9 @@ impl Deployment {
             // the other (a review's audit).
             let n = f64::from(hw.devices);
             let share = |count: f64| (1.0 / n).max(if count > 0.0 { 1.0 / count } else { 1.0 }).min(1.0);
-            let (f, fp) = (share(load.decode_seqs), share(load.prefill_seqs));
+            // A micro-batch carries at least the largest chunk (the round waits for it), not the mean one.
+            let largest = if load.prefill_tokens > 0.0 { load.prefill_max_chunk / load.prefill_tokens } else { 0.0 };
+            let (f, fp) = (share(load.decode_seqs), share(load.prefill_seqs).max(largest).min(1.0));
             let micro = StepLoad {
                 decode_seqs: load.decode_seqs * f,
                 decode_kv_bytes: load.decode_kv_bytes * f,
@@ -348,6 +353,7 @@ impl Deployment {
                 prefill_kv_bytes: load.prefill_kv_bytes * fp,
                 prefill_attn_flops: load.prefill_attn_flops * fp,
                 prefill_seqs: load.prefill_seqs * fp,
+                prefill_max_chunk: load.prefill_max_chunk,
                 pipelined: false,
             };
             let mut single = self.clone();
@@ -539,6 +545,7 @@ impl Deployment {
         load.prefill_kv_bytes += count * one.prefill_kv_bytes;
         load.prefill_attn_flops += count * one.prefill_attn_flops;
         load.prefill_seqs += count * one.prefill_seqs;
+        load.prefill_max_chunk = load.prefill_max_chunk.max(one.prefill_max_chunk);
         load
     }
 

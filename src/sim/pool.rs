@@ -231,6 +231,8 @@ impl<'a> Pool<'a> {
 
     /// Returns a running sequence to the front of the waiting queue, freeing its blocks (recompute preemption).
     fn preempt(&mut self, mut s: Seq, in_window: bool) {
+        // A prompt being read may be the one evicted: the next batch of a layer split starts afresh.
+        self.in_flight = 0;
         self.pool_used -= s.alloc_bytes;
         s.alloc_bytes = 0.0;
         s.alloc_tokens = 0;
