@@ -301,7 +301,9 @@ pub(super) fn build_report(
     // they drift apart, so a TTFT-bound capacity here understates what a server holds for real traffic.
     // A fleet sized on them is too (a new user's trial: 8 × H100 for 500 users of a 70B model took 4 servers with
     // fixed lengths and 5 with lognormal ones, and the best server size flipped), whatever limits the capacity.
-    let lock_step = w.distribution == crate::scenario::Distribution::Fixed && !matches!(w.load, Load::RequestRate(_) | Load::Offline);
+    // (A spread of 0 is fixed lengths under another name.)
+    let lock_step =
+        (w.distribution == crate::scenario::Distribution::Fixed || w.spread <= 0.0) && !matches!(w.load, Load::RequestRate(_) | Load::Offline);
     if lock_step && capacity.as_ref().is_some_and(|c| c.limited_by == LimitedBy::Ttft) {
         warnings.push(Warning::new(
             WarningKind::LockStep,

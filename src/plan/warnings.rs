@@ -140,6 +140,14 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
             warnings.push(Warning::new(WarningKind::WrongSplit, why));
         }
     }
+    // …and a serving engine's tensor parallelism asked of llama.cpp (a new user's trial: 8B on 4 × L40S read +60 %
+    // over one device, silently).
+    if hw.devices > 1 && d.engine.kind == crate::model::engine::EngineKind::LlamaCpp && hw.parallelism == Parallelism::Tensor {
+        warnings.push(Warning::new(
+            WarningKind::WrongSplit,
+            "llama.cpp has no tensor-parallel split: its multi-GPU modes are the layer split (-sm layer, its default) and the row split (-sm row); \"tensor\" here is what an engine with one would do",
+        ));
+    }
     if d.engine.kind == crate::model::engine::EngineKind::LlamaCpp && matches!(d.compute_dtype, crate::model::quant::ComputeDtype::Fp8) {
         warnings.push(Warning::new(WarningKind::NoFp8, "llama.cpp has no FP8 weight format; its 8-bit format is GGUF Q8_0 (8.5 bits)"));
     }

@@ -111,6 +111,13 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
                     fmt(l.ttft_ms.mean),
                     fmt(l.e2e_ms.mean)
                 ),
+                // Varied TPOTs: 1 ÷ the median understates the faster requests, which make more of the tokens.
+                Some(n) if n > 1.0 && l.system_tps > 0.0 => format!(
+                    " Here {} × {} = {} tok/s does not exceed it: per-user TPS is 1 ÷ the median TPOT, and the requests faster than the median make more than their share of the tokens.",
+                    fmt(n),
+                    fmt(l.per_user_tps),
+                    fmt(n * l.per_user_tps)
+                ),
                 _ => String::new(),
             }
         ),

@@ -27,7 +27,8 @@ pub fn SweepTable(
                             <td>{super::results::group(l.ttft_ms.p50)}</td>
                             <td>{super::results::group(l.ttft_ms.at(p))}</td>
                             <td>{format!("{:.1}", l.tpot_ms.p50)}</td>
-                            <td>{format!("{:.1}", l.tpot_ms.at(p))}</td>
+                            // Against the target: a failing 40.002 ms is not shown as "40.0" (the verdict's rule).
+                            <td>{tenth_against(l.tpot_ms.at(p), r.target.tpot_ms)}</td>
                             <td>{format!("{:.1}", l.mean_batch)}</td>
                             <td>{l.bound.id()}</td>
                             <td>{if l.saturated { "saturated" } else if l.meets_target { "✓" } else { "✗" }}</td>
@@ -125,4 +126,14 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
         ),
         ("target".into(), "the target column", format!("✓ the level meets the target at {pp}; ✗ it does not; saturated: the queue grows without bound.")),
     ]
+}
+
+/// `v` to a tenth, or to as many digits as it takes not to round a failing figure onto its limit (40.002 ms against
+/// ≤ 40 ms had read "40.0 ✗").
+fn tenth_against(v: f64, limit: Option<f64>) -> String {
+    let s = format!("{v:.1}");
+    match limit {
+        Some(t) if (v > t) != (s.parse::<f64>().unwrap_or(v) > t) => crate::plan::fmt_against(v, t),
+        _ => s,
+    }
 }
