@@ -92,6 +92,11 @@ pub const LATENCY_SERVED: LatencyClass = LatencyClass {
     basis: "leave-one-source-out: TTFT and TPOT of the paced served runs of vLLM, SGLang and TensorRT-LLM (tests/serving.rs)",
 };
 
+/// llama.cpp's latencies: it has no served runs in the data, so it takes the serving engines' band, and says so (a
+/// new user's trial read llama.cpp's band as named for vLLM, SGLang or TensorRT-LLM).
+pub const LATENCY_LLAMA_CPP: LatencyClass =
+    LatencyClass { name: "llama.cpp (no served runs: the serving engines' band, one device or a fast link)", ..LATENCY_SERVED };
+
 /// Latencies of a model split over consumer GPUs on PCIe (tensor parallelism or llama.cpp's row split without
 /// peer-to-peer copies: every all-reduce goes through host memory, `model::hardware`).
 pub const LATENCY_PCIE_TP: LatencyClass = LatencyClass {
@@ -214,7 +219,13 @@ pub fn band(d: &Deployment) -> Band {
     use crate::model::hardware::Parallelism as P;
     let h = &d.hardware;
     let pcie_split = h.devices > 1 && matches!(h.parallelism, P::Tensor | P::RowSplit) && h.host_staged();
-    let latency = if pcie_split { LATENCY_PCIE_TP } else { LATENCY_SERVED };
+    let latency = if pcie_split {
+        LATENCY_PCIE_TP
+    } else if d.engine.kind == crate::model::engine::EngineKind::LlamaCpp {
+        LATENCY_LLAMA_CPP
+    } else {
+        LATENCY_SERVED
+    };
     Band {
         single_stream_pct: single.p90_pct,
         batched_pct: load.p90_pct,
@@ -263,7 +274,7 @@ mod tests {
     #[test]
     fn a_model_split_over_pcie_takes_the_pcie_latency_class() {
         let s = |json: &str| crate::scenario::Scenario::from_json(json).unwrap().resolve().unwrap().deployment;
-        let one = s(r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-8b"}}"#);
+        let one = s(r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"}}"#);
         let split = s(
             r#"{"hardware":{"preset":"rtx-4090","devices":4,"parallelism":"tensor"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"}}"#,
         );
@@ -274,7 +285,12 @@ mod tests {
         assert_eq!(band(&split).latency_class, LATENCY_PCIE_TP.name);
         assert_eq!(band(&nvlink).latency_class, LATENCY_SERVED.name);
         assert_eq!(band(&p2p).latency_class, LATENCY_SERVED.name, "datacenter boards on PCIe copy peer to peer");
-        assert_eq!(band(&layers).latency_class, LATENCY_SERVED.name, "a layer split moves activations once per device, no all-reduce");
+        // (A consumer GPU's default engine is llama.cpp.)
+        assert_eq!(band(&layers).latency_class, LATENCY_LLAMA_CPP.name, "a layer split moves activations once per device, no all-reduce");
         assert!(band(&split).ttft_pct > band(&one).ttft_pct);
+        // llama.cpp has no served runs: the serving engines' figures, under a name that says so.
+        let cpp = s(r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"llama.cpp"}}"#);
+        let b = band(&cpp);
+        assert_eq!((b.latency_class.as_str(), b.ttft_pct), (LATENCY_LLAMA_CPP.name, LATENCY_SERVED.ttft_pct));
     }
 }
