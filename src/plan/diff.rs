@@ -78,16 +78,15 @@ fn margin(rows: &[DiffRow], band_pct: f64) -> Option<String> {
     // of 8 × H200) is weighed by the capacity behind it, not left without a word (a new user's trial, 2026-12-04).
     // Servers of different sizes: a capacity per server is weighed per device (1 against 2 H100s per server
     // at 120 and 209 users is 13 % fewer users per device for B, not 1.74 × more; a review).
-    let per_server = |m: &str| rows.iter().find(|r| r.metric == m).and_then(|r| Some((r.a?, r.b?)));
-    let (dev_a, dev_b) = match (per_server("devices_total"), per_server("replicas")) {
+    let (dev_a, dev_b) = match (both(rows, "devices_total"), both(rows, "replicas")) {
         (Some((da, db)), Some((ra, rb))) if ra > 0.0 && rb > 0.0 => (da / ra, db / rb),
         _ => (1.0, 1.0),
     };
-    let (metric, a, b) =
-        HEADLINES.iter().find_map(|m| rows.iter().find(|r| r.metric == *m).and_then(|r| Some((*m, r.a?, r.b?))).filter(|(_, a, b)| a != b))?;
-    let (a, b) = if metric.starts_with("max_") && (dev_a - dev_b).abs() > 1e-9 { (a / dev_a, b / dev_b) } else { (a, b) };
+    let sizes_differ = (dev_a - dev_b).abs() > 1e-9;
+    let (metric, a, b) = HEADLINES.iter().find_map(|m| both(rows, m).map(|(a, b)| (*m, a, b)).filter(|(_, a, b)| a != b))?;
+    let (a, b) = if metric.starts_with("max_") && sizes_differ { (a / dev_a, b / dev_b) } else { (a, b) };
     // Which gap: a meeting sees several (servers, devices, cost) and must know the one weighed.
-    let per_device = if (dev_a - dev_b).abs() > 1e-9 { " per device" } else { "" };
+    let per_device = if sizes_differ { " per device" } else { "" };
     let what = match metric {
         "devices_total" => "in devices".to_string(),
         "max_users_at_target" => format!("in users at the target{per_device}"),
@@ -110,10 +109,15 @@ fn margin(rows: &[DiffRow], band_pct: f64) -> Option<String> {
     })
 }
 
+/// A and B of `metric`'s row, when both sides have it.
+fn both(rows: &[DiffRow], metric: &str) -> Option<(f64, f64)> {
+    rows.iter().find(|r| r.metric == metric).and_then(|r| Some((r.a?, r.b?)))
+}
+
 /// [`Diff::summary`] of these rows.
 fn summary(rows: &[DiffRow], currency: &str) -> String {
     let figure = |v: f64| if v.fract() == 0.0 { format!("{v:.0}") } else { super::verdict::fmt_against(v, None) };
-    let both = |m: &str| rows.iter().find(|r| r.metric == m).and_then(|r| Some((r.a?, r.b?)));
+    let both = |m: &str| both(rows, m);
     let plural = |n: f64, one: &str, many: &str| format!("{} {}", figure(n), if n == 1.0 { one } else { many });
     let mut s = if let Some((a, b)) = both("replicas") {
         // Servers of different sizes (2 × H100 against 1 × H200) are compared by their devices too.

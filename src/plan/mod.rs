@@ -304,13 +304,13 @@ pub(super) fn build_report(
     // (A spread of 0 is fixed lengths under another name.)
     let lock_step =
         (w.distribution == crate::scenario::Distribution::Fixed || w.spread <= 0.0) && !matches!(w.load, Load::RequestRate(_) | Load::Offline);
-    if lock_step && capacity.as_ref().is_some_and(|c| c.limited_by == LimitedBy::Ttft) {
+    let ttft_lock_step = lock_step && capacity.as_ref().is_some_and(|c| c.limited_by == LimitedBy::Ttft);
+    if ttft_lock_step {
         warnings.push(Warning::new(
             WarningKind::LockStep,
             "the capacity is limited by TTFT because fixed-length users move in lock-step (each wave's prompts are prefilled together, as in a benchmark); real users' lengths vary and they drift apart — set Request lengths to Lognormal before sizing servers for real traffic",
         ));
     }
-    let ttft_lock_step = warnings.iter().any(|w| w.kind == WarningKind::LockStep);
     // The peak usable load is the capacity where it was resolved, else the last level meeting the target.
     let peak_usable = match &capacity {
         Some(c) => Some(c.at.clone()),
