@@ -174,6 +174,36 @@ fn experts_only_formats_count_the_other_tensors_at_their_own_width() {
     assert!((qwen / weights("vllm", "bf16", "qwen3-30b-a3b") - 4.25 / 16.0).abs() < 1e-9, "{qwen}");
 }
 
+/// gpt-oss's MXFP4 experts meet 8-bit activations, not 4-bit ones: on a device with FP4 units they run at the FP8
+/// tensor rate (`quant::runs_w4a8`), which a DGX Spark's served prompts follow (tests/serving.rs
+/// `mxfp4_experts_prefill_at_the_fp8_rate`); FP4 × FP4 formats (NVFP4) keep the FP4 rate, devices without FP4 units
+/// the 16-bit one, and llama.cpp its own path. The defaults list says so.
+#[test]
+fn mxfp4_experts_run_at_the_fp8_rate_on_fp4_hardware() {
+    use tps_planner::model::quant::ComputeDtype as D;
+    let resolve = |hw: &str, model: &str, fmt: &str, engine: &str| {
+        scenario(&format!(
+            r#"{{"hardware":{{"preset":"{hw}"}},"model":{{"preset":"{model}"}},"quantization":{{"weights":"{fmt}"}},"engine":{{"preset":"{engine}"}}}}"#
+        ))
+        .resolve()
+        .unwrap()
+    };
+    let spark = resolve("dgx-spark-gb10", "gpt-oss-20b", "mxfp4", "vllm");
+    assert_eq!(spark.deployment.compute_dtype, D::Fp8);
+    assert!(spark.defaults_used.iter().any(|d| d.contains("W4A8") && d.contains("FP8 tensor rate")), "{:?}", spark.defaults_used);
+    assert_eq!(resolve("b200", "gpt-oss-120b", "mxfp4", "sglang").deployment.compute_dtype, D::Fp8);
+    assert_eq!(resolve("b200", "gpt-oss-120b", "mxfp4", "tensorrt-llm").deployment.compute_dtype, D::Fp8);
+    // What keeps its rate: llama.cpp, an FP4 × FP4 format, MXFP4 over every tensor of a model not released in
+    // it, and a device without FP4 units (whose 4-bit weights run at the 16-bit rate).
+    assert_eq!(resolve("dgx-spark-gb10", "gpt-oss-20b", "mxfp4", "llama.cpp").deployment.compute_dtype, D::Fp4);
+    assert_eq!(resolve("b200", "llama-3.1-70b", "nvfp4", "vllm").deployment.compute_dtype, D::Fp4);
+    assert_eq!(resolve("b200", "qwen3-30b-a3b", "mxfp4", "vllm").deployment.compute_dtype, D::Fp4);
+    let h100 = resolve("h100-sxm", "gpt-oss-120b", "mxfp4", "vllm");
+    assert_eq!(h100.deployment.compute_dtype, D::Fp4);
+    assert_eq!(h100.deployment.hardware.peak_flops(D::Fp4), h100.deployment.hardware.peak_flops(D::Fp16));
+    assert!(!h100.defaults_used.iter().any(|d| d.contains("W4A8")));
+}
+
 #[test]
 fn an_evaluation_in_pieces_is_the_evaluation() {
     // The page simulates a heavy scenario a few levels per task (plan::Staged): stepped to the end, it is exactly

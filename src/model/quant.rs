@@ -95,6 +95,24 @@ pub fn dense_part_bits(format: Option<&str>, native: Option<&str>, engine: &str,
     experts_only.then_some(if engine == "llama.cpp" { 8.5 } else { 16.0 })
 }
 
+/// Whether a MoE model's own MXFP4 release (gpt-oss: the experts in MXFP4, activations not quantised) runs its
+/// GEMMs at the FP8 tensor rate on a device with FP4 units. Blackwell's tensor cores (and CDNA4's) run FP4 × FP4 at
+/// twice the FP8 rate, but a 4-bit weight times an 8-bit activation (the mixed-operand instruction) at the FP8
+/// rate; the serving engines' MXFP4 MoE kernels quantise the activations to MXFP8 for it (FlashInfer's and
+/// TensorRT-LLM's MXFP4 × MXFP8 MoE on B200, the CUTLASS FP8 × FP4 path on DGX Spark's GB10, whose port notes
+/// say "BF16/FP16 activations are quantized to FP8 by vLLM first"); older vLLM releases on the Blackwell
+/// workstation parts fall back to Marlin (W4A16, the 16-bit rate: vLLM issues #30135, #31085, #40153), which
+/// this does not follow. Only the FP4 × FP4 formats (NVFP4, W4A4 MXFP4 checkpoints) reach the FP4 rate.
+/// Checked on the one served source it moves (vLLM 0.26 on a DGX Spark, gpt-oss-20b, 4,000-token prompts at
+/// 0.1–1 req/s, held out): TTFT P50 at the FP4 rate 348–516 ms against 747–1,265 measured (0.47 ×), at the 16-bit
+/// rate 1,363–11,129 (1.8 × and a queue at 1 req/s), at FP8's 666–1,127 (0.89 ×). Devices without FP4 units
+/// already run 4-bit weights at the 16-bit rate ([`crate::model::hardware::Hardware::peak_flops`]); llama.cpp's
+/// MXFP4 path keeps its format's rate (its efficiencies are fitted on its own rows).
+#[must_use]
+pub fn runs_w4a8(dtype: ComputeDtype, experts_only: bool, engine: &str, fp4_units: bool) -> bool {
+    dtype == ComputeDtype::Fp4 && experts_only && fp4_units && engine != "llama.cpp"
+}
+
 /// Looks a weight format up by id (case-insensitive).
 #[must_use]
 pub fn weight_format(id: &str) -> Option<&'static WeightFormat> {
@@ -130,6 +148,16 @@ pub fn kv_format(id: &str) -> Option<&'static KvFormat> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_experts_only_fp4_on_fp4_units_runs_w4a8() {
+        assert!(runs_w4a8(ComputeDtype::Fp4, true, "vllm", true));
+        assert!(runs_w4a8(ComputeDtype::Fp4, true, "tensorrt-llm", true));
+        assert!(!runs_w4a8(ComputeDtype::Fp4, true, "llama.cpp", true));
+        assert!(!runs_w4a8(ComputeDtype::Fp4, false, "vllm", true));
+        assert!(!runs_w4a8(ComputeDtype::Fp4, true, "vllm", false));
+        assert!(!runs_w4a8(ComputeDtype::Fp8, true, "vllm", true));
+    }
 
     #[test]
     fn q4_0_is_four_and_a_half_bits() {

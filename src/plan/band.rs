@@ -85,10 +85,10 @@ pub struct LatencyClass {
 pub const LATENCY_SERVED: LatencyClass = LatencyClass {
     name: "vLLM, SGLang or TensorRT-LLM on one device or a fast link",
     counts: [109, 134, 109, 134],
-    ttft_pct: 137.0,
-    ttft_tail_pct: 475.0,
-    tpot_pct: 88.0,
-    tpot_tail_pct: 146.0,
+    ttft_pct: 133.0,
+    ttft_tail_pct: 313.0,
+    tpot_pct: 104.0,
+    tpot_tail_pct: 129.0,
     basis: "leave-one-source-out: TTFT and TPOT of the paced served runs of vLLM, SGLang and TensorRT-LLM (tests/serving.rs)",
 };
 
@@ -102,8 +102,8 @@ pub const LATENCY_LLAMA_CPP: LatencyClass =
 pub const LATENCY_PCIE_TP: LatencyClass = LatencyClass {
     name: "consumer GPUs split over PCIe (no peer-to-peer)",
     counts: [35, 35, 35, 35],
-    ttft_pct: 4975.0,
-    ttft_tail_pct: 3160.0,
+    ttft_pct: 8108.0,
+    ttft_tail_pct: 10962.0,
     tpot_pct: 91.0,
     tpot_tail_pct: 351.0,
     basis: "leave-one-source-out: one source's vLLM 0.8.5 runs on 2–8 RTX 4090 (tests/data/serving_new.csv): seconds of TTFT at 1 request/s, which the model does not reproduce",

@@ -168,14 +168,19 @@ impl Scenario {
             defaults.push(format!("hardware.parallelism: {id}"));
         }
         let native = self.model.preset.as_deref().and_then(presets::models::find).map(|m| m.native_weights);
-        let (weight_bits, compute_dtype) = resolve_quant(&self.quantization, engine_preset.id, native, &mut defaults)?;
+        let (weight_bits, mut compute_dtype) = resolve_quant(&self.quantization, engine_preset.id, native, &mut defaults)?;
         // The weight format by id: the user's, or the default when no bits were typed either (`None`: custom bits).
         let format = self
             .quantization
             .weights
             .as_deref()
             .or_else(|| self.quantization.weight_bits.is_none().then(|| default_weights(engine_preset.id, native)));
-        let dense_bits = quant::dense_part_bits(format, native, engine_preset.id, model.is_moe()).unwrap_or(weight_bits);
+        let experts_only = quant::dense_part_bits(format, native, engine_preset.id, model.is_moe());
+        if quant::runs_w4a8(compute_dtype, experts_only.is_some(), engine_preset.id, hardware.fp4_tflops.is_some()) {
+            compute_dtype = quant::ComputeDtype::Fp8;
+            defaults.push("MXFP4 experts with 8-bit activations (W4A8): prompts and large batches at the FP8 tensor rate, not FP4's".into());
+        }
+        let dense_bits = experts_only.unwrap_or(weight_bits);
         let kv_id = self.quantization.kv_cache.clone().unwrap_or_else(|| "fp16".into());
         let kv = quant::kv_format(&kv_id).ok_or_else(|| unknown("quantization.kv_cache", &kv_id, quant::KV_FORMATS.iter().map(|k| k.id)))?;
         let engine = resolve_engine(&self.engine, engine_preset, &hardware, &model, &mut defaults)?;
