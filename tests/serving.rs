@@ -629,7 +629,10 @@ fn mxfp4_experts_prefill_at_the_fp8_rate() {
             plan::evaluate(&s).unwrap().sweep[0].ttft_ms.p50
         };
         let (model, fast) = (at(None), at(Some(500.0)));
-        println!("  {} {:>4} req/s: TTFT P50 {measured:>5.0} ms measured, {model:>5.0} at the FP8 rate, {fast:>5.0} at the FP4 rate", row["id"], row["request_rate_qps"]);
+        println!(
+            "  {} {:>4} req/s: TTFT P50 {measured:>5.0} ms measured, {model:>5.0} at the FP8 rate, {fast:>5.0} at the FP4 rate",
+            row["id"], row["request_rate_qps"]
+        );
         w4a8.push((model / measured - 1.0).abs());
         fp4.push((fast / measured - 1.0).abs());
     }
