@@ -388,6 +388,28 @@ fn the_same_run_in_four_formats_merges_to_one_set_of_rows() {
     assert_eq!(serving.len(), 8);
 }
 
+/// genai-perf's and AIPerf's CSV summaries leave the load out; their JSON exports of the same run record it. Read
+/// together (a folder holds both), the run is kept once, with the load, and without the CSV's "import the JSON"
+/// note (a new user's trial had read each run twice, and calibration counted it twice). A CSV alone stays a run
+/// without a load, and another run's CSV (other figures) is not merged.
+#[test]
+fn a_csv_summary_without_the_load_merges_with_its_json() {
+    for tool in ["genai-perf", "aiperf"] {
+        let (csv, json) = (read(&format!("{tool}-profile_export.csv")), read(&format!("{tool}-profile_export.json")));
+        assert!(!csv[0].load_recorded && json[0].load_recorded, "{tool}: the samples' CSV has no load, the JSON has");
+        let mut all = Vec::new();
+        assert_eq!(import::merge(&mut all, csv.clone()), 0);
+        assert_eq!(import::merge(&mut all, json.clone()), 1, "{tool}: the JSON is the CSV's run");
+        assert_eq!(all.len(), 1);
+        assert!(all[0].load_recorded && all[0].concurrency == Some(32.0), "{tool}: {:?}", all[0].concurrency);
+        assert_eq!(all[0].label, json[0].label);
+        assert!(!all[0].notes.iter().any(|n| n.contains("not record the load")), "{:?}", all[0].notes);
+        let mut other = csv[0].clone();
+        other.system_output_tps = other.system_output_tps.map(|t| t * 1.2);
+        assert!(!import::same_run(&other, &json[0]), "{tool}: other figures, another run");
+    }
+}
+
 /// Issue 15: a run from which no figure can be read is not a measurement; a file of nothing else is an error
 /// that says what was expected.
 #[test]

@@ -174,34 +174,47 @@ fn experts_only_formats_count_the_other_tensors_at_their_own_width() {
     assert!((qwen / weights("vllm", "bf16", "qwen3-30b-a3b") - 4.25 / 16.0).abs() < 1e-9, "{qwen}");
 }
 
-/// gpt-oss's MXFP4 experts meet 8-bit activations, not 4-bit ones: on a device with FP4 units they run at the FP8
-/// tensor rate (`quant::runs_w4a8`), which a DGX Spark's served prompts follow (tests/serving.rs
-/// `mxfp4_experts_prefill_at_the_fp8_rate`); FP4 × FP4 formats (NVFP4) keep the FP4 rate, devices without FP4 units
-/// the 16-bit one, and llama.cpp its own path. The defaults list says so.
+/// gpt-oss's MXFP4 experts never run at the FP4 × FP4 rate in a serving engine (`quant::experts_only_fp4_rate`):
+/// vLLM multiplies them by 16-bit activations, SGLang and TensorRT-LLM by 8-bit ones, llama.cpp like its other GGUF
+/// types (16-bit); an FP4 × FP4 format (NVFP4) keeps the FP4 rate, and a device without FP4 units runs 4-bit weights at
+/// the 16-bit rate.
+/// The release's BF16 attention and head multiply at the 16-bit rate whatever the experts do. The defaults list
+/// says which rate and why, naming the engine.
 #[test]
-fn mxfp4_experts_run_at_the_fp8_rate_on_fp4_hardware() {
+fn gpt_oss_mxfp4_runs_at_its_engines_activation_rate() {
     use tps_planner::model::quant::ComputeDtype as D;
-    let resolve = |hw: &str, model: &str, fmt: &str, engine: &str| {
-        scenario(&format!(
-            r#"{{"hardware":{{"preset":"{hw}"}},"model":{{"preset":"{model}"}},"quantization":{{"weights":"{fmt}"}},"engine":{{"preset":"{engine}"}}}}"#
-        ))
-        .resolve()
-        .unwrap()
+    let resolve = |hw: &str, model: &str, weights: Option<&str>, engine: &str| {
+        let q = weights.map_or(String::new(), |w| format!(r#","quantization":{{"weights":"{w}"}}"#));
+        scenario(&format!(r#"{{"hardware":{{"preset":"{hw}"}},"model":{{"preset":"{model}"}}{q},"engine":{{"preset":"{engine}"}}}}"#))
+            .resolve()
+            .unwrap()
     };
-    let spark = resolve("dgx-spark-gb10", "gpt-oss-20b", "mxfp4", "vllm");
-    assert_eq!(spark.deployment.compute_dtype, D::Fp8);
-    assert!(spark.defaults_used.iter().any(|d| d.contains("W4A8") && d.contains("FP8 tensor rate")), "{:?}", spark.defaults_used);
-    assert_eq!(resolve("b200", "gpt-oss-120b", "mxfp4", "sglang").deployment.compute_dtype, D::Fp8);
-    assert_eq!(resolve("b200", "gpt-oss-120b", "mxfp4", "tensorrt-llm").deployment.compute_dtype, D::Fp8);
-    // What keeps its rate: llama.cpp, an FP4 × FP4 format, MXFP4 over every tensor of a model not released in
-    // it, and a device without FP4 units (whose 4-bit weights run at the 16-bit rate).
-    assert_eq!(resolve("dgx-spark-gb10", "gpt-oss-20b", "mxfp4", "llama.cpp").deployment.compute_dtype, D::Fp4);
-    assert_eq!(resolve("b200", "llama-3.1-70b", "nvfp4", "vllm").deployment.compute_dtype, D::Fp4);
-    assert_eq!(resolve("b200", "qwen3-30b-a3b", "mxfp4", "vllm").deployment.compute_dtype, D::Fp4);
-    let h100 = resolve("h100-sxm", "gpt-oss-120b", "mxfp4", "vllm");
-    assert_eq!(h100.deployment.compute_dtype, D::Fp4);
-    assert_eq!(h100.deployment.hardware.peak_flops(D::Fp4), h100.deployment.hardware.peak_flops(D::Fp16));
-    assert!(!h100.defaults_used.iter().any(|d| d.contains("W4A8")));
+    let spark = resolve("dgx-spark-gb10", "gpt-oss-20b", Some("mxfp4"), "vllm");
+    assert_eq!(spark.deployment.compute_dtype, D::Fp16);
+    assert!(spark.defaults_used.iter().any(|d| d.starts_with("compute rate: 16-bit, not FP4 — vLLM")), "{:?}", spark.defaults_used);
+    // The release's own format is the default: the same without quantization.weights.
+    assert_eq!(resolve("dgx-spark-gb10", "gpt-oss-20b", None, "vllm").deployment.compute_dtype, D::Fp16);
+    let b200 = resolve("b200", "gpt-oss-120b", Some("mxfp4"), "sglang");
+    assert_eq!(b200.deployment.compute_dtype, D::Fp8);
+    assert!(b200.defaults_used.iter().any(|d| d.starts_with("compute rate: FP8, not FP4 — SGLang")), "{:?}", b200.defaults_used);
+    assert_eq!(resolve("b200", "gpt-oss-120b", Some("mxfp4"), "tensorrt-llm").deployment.compute_dtype, D::Fp8);
+    assert_eq!(resolve("b200", "gpt-oss-120b", Some("mxfp4"), "lmdeploy").deployment.compute_dtype, D::Fp16);
+    // llama.cpp multiplies MXFP4 like its other GGUF types (the 16-bit rate), without the note.
+    let gguf = resolve("dgx-spark-gb10", "gpt-oss-20b", Some("mxfp4"), "llama.cpp");
+    assert_eq!(gguf.deployment.compute_dtype, D::Fp16);
+    assert!(!gguf.defaults_used.iter().any(|d| d.starts_with("compute rate")));
+    assert_eq!(resolve("b200", "llama-3.1-70b", Some("nvfp4"), "vllm").deployment.compute_dtype, D::Fp4);
+    let h100 = resolve("h100-sxm", "gpt-oss-120b", Some("mxfp4"), "vllm");
+    assert_eq!(h100.deployment.hardware.peak_flops(h100.deployment.compute_dtype), h100.deployment.hardware.peak_flops(D::Fp16));
+    assert!(!h100.defaults_used.iter().any(|d| d.starts_with("compute rate")));
+    // The BF16 dense part: at SGLang's FP8 expert rate, a prompt's step is slower than if every matrix ran at FP8.
+    let d = &b200.deployment;
+    let fp8_flops = d.hardware.peak_flops(D::Fp8) * d.engine.compute_efficiency * d.hardware.parallel_devices();
+    assert!((d.effective_dense_flops() * 2.0 - fp8_flops).abs() < 1e-6 * fp8_flops, "BF16 layers at half the FP8 rate on B200");
+    assert_eq!(resolve("b200", "llama-3.1-70b", Some("fp8"), "vllm").deployment.effective_dense_flops(), {
+        let d = resolve("b200", "llama-3.1-70b", Some("fp8"), "vllm").deployment;
+        d.effective_flops()
+    });
 }
 
 #[test]

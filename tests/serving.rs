@@ -281,16 +281,21 @@ fn band_class(c: &Case) -> String {
 // → 0.25 on those runs: output 12.5 → 12.3 %, TTFT mean/P50/P99 47.5/44.7/45.6 → 45.3/41.4/45.9 %, TPOT 14.3/15.4/
 // 18.4 → 14.8/15.4/18.4 % (without the PCIe runs TTFT 44.5/39.8/44.5 → 42.2/37.7/44.5 %, TPOT 12.2/13.2/12.4 →
 // 10.1/11.8/12.2 %).
-// On 2026-12-04 (last step) gpt-oss's MXFP4 experts on a device with FP4 units run at the FP8 tensor rate (W4A8, the
-// mixed-operand instruction; `model::quant::runs_w4a8`), not at FP4 × FP4's: the Spark's TTFT, 0.5 × before, comes
-// within 5 % (test `mxfp4_experts_prefill_at_the_fp8_rate`), and with its low-load residual gone from the fits, IOG's
-// one-4090 runs held out come within 10 % (ratio 1.47 → 1.01). Output 12.3 → 12.4 %, TTFT mean/P50/P99 45.3/41.4/45.9
-// → 41.7/37.7/44.5 %, TPOT 14.8/15.4/18.4 → 14.8/15.5/18.3 % (without the PCIe runs TTFT 42.2/37.7/44.5 →
-// 33.0/27.6/32.4 %); the all-at-once runs unchanged. Bounds tightened to them.
+// On 2026-12-04 (last step) gpt-oss's MXFP4 experts left the FP4 × FP4 rate, which needs 4-bit activations that no
+// serving engine gives them (`model::quant::experts_only_fp4_rate`): vLLM multiplies them by 16-bit activations
+// (its default MoE backends), SGLang and TensorRT-LLM by 8-bit ones (the FP8 rate), and the release's BF16 attention
+// and head run at the 16-bit rate. The one served source it moves (vLLM 0.26 on a DGX Spark, gpt-oss-20b) goes
+// from TTFT 0.47 × the measured to 1.8 ×: the flat MoE kernel factor (0.5 of a dense layer, fitted on 128-expert
+// TP8 deployments) and the served η_fl (0.33, where one GPU's long prefill reaches more, `model::prefill`) both
+// charge this one-GPU prefill of ~500 tokens per expert — the open step (README, Accuracy). (An FP8 rate for
+// vLLM too had fitted the Spark within 5 % and taken TTFT to 41.7/37.7/44.5 %; a review of that commit found vLLM's
+// default is W4A16, so the fit was the two errors cancelling, and it was replaced.) Output 12.3 → 12.5 %, TTFT
+// mean/P50/P99 45.3/41.4/45.9 → 47.0/43.3/47.2 %, TPOT 14.8/15.4/18.4 → 15.0/15.5/18.4 %; the all-at-once runs
+// unchanged. The TTFT bounds are loosened 46/42/46 → 47/44/48: for a rate the engines are known to run, not to pass.
 const RATCHET_OUTPUT: f64 = 13.0;
-const RATCHET_TTFT_MEAN: f64 = 42.0;
-const RATCHET_TTFT_P50: f64 = 38.0;
-const RATCHET_TTFT: f64 = 45.0;
+const RATCHET_TTFT_MEAN: f64 = 47.0;
+const RATCHET_TTFT_P50: f64 = 44.0;
+const RATCHET_TTFT: f64 = 48.0;
 const RATCHET_TPOT: f64 = 16.0;
 const RATCHET_TPOT_P99: f64 = 19.0;
 
@@ -553,17 +558,11 @@ fn served_runs_calibrated_on_their_own_runs() {
         let b = summary("  the other runs with the defaults, held out of their source (leave-one-source-out)", &before);
         let a = summary(&format!("  the same runs calibrated on the deployment's {on}"), &after);
         // Calibration must pay where the defaults cannot know the deployment: the front end's time differs from
-        // deployment to deployment of one engine (12 to 60 ms for vLLM), so TTFT on a light run. With a heavy run
-        // too, the throughput and the tail as well. Its mean and median TTFT then stay within 25 %, but need not
-        // beat the defaults: since gpt-oss's MXFP4 experts run at the FP8 rate (2026-12-04), the defaults held out
-        // predict this subset's TTFT mean within 14.5 % (47.6 % before; calibrated 22.6 → 22.1 %, unchanged), and
-        // five parameters fitted on two runs move the runs between them — IOG's RTX 4090 (η_fl 0.52 → 0.87 from
-        // its 32 req/s run) and the DGX Spark (η_bw 0.70 → 0.32) come out 10–15 % further off than held out.
+        // deployment to deployment of one engine (12 to 60 ms for vLLM), so TTFT. With a heavy run too, the
+        // throughput as well.
         for ((metric, mb, _), (_, ma, _)) in b.iter().zip(&a) {
-            let beats = if heaviest_too { matches!(*metric, "TTFT P99" | "output tok/s") } else { matches!(*metric, "TTFT mean" | "TTFT P50") };
-            assert!(!beats || ma < mb, "calibrated on the {on}, {metric}: median {ma:.1} % is not below the uncalibrated {mb:.1} %");
-            let bounded = heaviest_too && matches!(*metric, "TTFT mean" | "TTFT P50");
-            assert!(!bounded || *ma <= 25.0, "calibrated on the {on}, {metric}: median {ma:.1} % (uncalibrated {mb:.1} %)");
+            let must = matches!(*metric, "TTFT mean" | "TTFT P50") || heaviest_too && matches!(*metric, "TTFT P99" | "output tok/s");
+            assert!(!must || ma < mb, "calibrated on the {on}, {metric}: median {ma:.1} % is not below the uncalibrated {mb:.1} %");
         }
         assert!(scored.len() >= if heaviest_too { 15 } else { 30 }, "only {} runs scored after calibration", scored.len());
     }
@@ -610,38 +609,34 @@ fn ada_second_source_takes_the_balance_rule() {
     assert!(r <= 8.0, "the balance rule's η_fl misses the second Ada source's throughput by a median {r:.1} %");
 }
 
-/// gpt-oss's MXFP4 experts run at the FP8 tensor rate on a device with FP4 units, not at FP4 × FP4's
-/// (`model::quant::runs_w4a8`): the one served source of that class (vLLM 0.26 on a DGX Spark, gpt-oss-20b,
-/// ~4,200-token prompts at 0.1–1 req/s) measures a TTFT P50 the FP8 rate follows and the FP4 rate (emulated here by
-/// giving the FP8 units FP4's 500 TFLOPS) halves. Printed per run, the FP8 rate's median error bounded (17 % with the
-/// fitted defaults, 0.8 × the measured; 5 % held out of the fits, where Hopper's η_fl refits without it).
+/// gpt-oss's MXFP4 experts under vLLM run at the 16-bit rate (`model::quant::experts_only_fp4_rate`: vLLM's default
+/// MoE kernels take 16-bit activations), not at FP4 × FP4's. The one served source of the class (vLLM 0.26 on a DGX
+/// Spark, gpt-oss-20b, ~4,200-token prompts at 0.1–1 req/s): its TTFT P50 printed at the model's rate (the 16-bit
+/// one, 125 TFLOPS) and with the matrices at FP8's 250 and FP4's 500 TFLOPS. At the FP4 rate the model was 0.47 × the
+/// measured; at the 16-bit rate it is 1.8 × — the flat MoE kernel factor and the served η_fl on a one-GPU prefill of
+/// ~500 tokens per expert (README, Accuracy). Bounded within 2 × either way, so a rate as wrong as FP4's fails.
 #[test]
-fn mxfp4_experts_prefill_at_the_fp8_rate() {
+fn gpt_oss_mxfp4_prefill_under_vllm_at_the_16_bit_rate() {
     let rows: Vec<_> = common::serving::served_rows().into_iter().filter(|r| r["source"].contains("djangodevreng/dgx-spark-benchmarks")).collect();
-    let mut w4a8 = Vec::new();
-    let mut fp4 = Vec::new();
+    let mut ratios = Vec::new();
     for row in &rows {
         let Ok(run) = run_of(row) else { continue };
         let Some(measured) = num(row, "ttft_ms_p50") else { continue };
-        let at = |fp8_tflops: Option<f64>| {
+        let at = |fp16_tflops: Option<f64>| {
             let mut s = run.scenario.clone();
-            s.hardware.fp8_tflops = fp8_tflops;
+            s.hardware.fp16_tflops = fp16_tflops;
             plan::evaluate(&s).unwrap().sweep[0].ttft_ms.p50
         };
-        let (model, fast) = (at(None), at(Some(500.0)));
+        let (model, fp8, fp4) = (at(None), at(Some(250.0)), at(Some(500.0)));
         println!(
-            "  {} {:>4} req/s: TTFT P50 {measured:>5.0} ms measured, {model:>5.0} at the FP8 rate, {fast:>5.0} at the FP4 rate",
+            "  {} {:>4} req/s: TTFT P50 {measured:>5.0} ms measured; {model:>5.0} at the 16-bit rate, {fp8:>5.0} at FP8's, {fp4:>5.0} at FP4's",
             row["id"], row["request_rate_qps"]
         );
-        w4a8.push((model / measured - 1.0).abs());
-        fp4.push((fast / measured - 1.0).abs());
+        ratios.push(model / measured);
     }
-    assert_eq!(w4a8.len(), 8, "the Spark source's eight open-loop runs");
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0 * 100.0
-    };
-    let (a, b) = (median(&mut w4a8), median(&mut fp4));
-    println!("DGX Spark, gpt-oss-20b MXFP4 under vLLM: TTFT P50 median |error| {a:.1} % at the FP8 rate, {b:.1} % at the FP4 rate");
-    assert!(a <= 20.0 && a < b, "MXFP4 experts at the FP8 rate miss the Spark's TTFT P50 by a median {a:.1} % (FP4 rate {b:.1} %)");
+    assert_eq!(ratios.len(), 8, "the Spark source's eight open-loop runs");
+    ratios.sort_by(f64::total_cmp);
+    let median = (ratios[3] + ratios[4]) / 2.0;
+    println!("DGX Spark, gpt-oss-20b MXFP4 under vLLM: TTFT P50 median {median:.2} × the measured at the model's rate");
+    assert!((0.5..=2.0).contains(&median), "the Spark's TTFT P50 at the model's rate is {median:.2} × the measured");
 }

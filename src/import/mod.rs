@@ -216,13 +216,14 @@ pub fn same_run(a: &Measurement, b: &Measurement) -> bool {
         _ => false,
     };
     let name = |x: &Option<String>, y: &Option<String>| x.as_ref().zip(y.as_ref()).is_none_or(|(x, y)| x.trim().eq_ignore_ascii_case(y.trim()));
+    // One export may leave the load out (genai-perf's and AIPerf's CSV summaries have no concurrency, their JSON
+    // has): such a run matches the one that records it when enough figures agree (below).
+    let one_without_load = a.load_recorded != b.load_recorded;
+    let same_load = one_without_load || a.label == b.label && exact(a.concurrency, b.concurrency) && exact(a.request_rate, b.request_rate);
     let same_setup = tool_family(&a.tool) == tool_family(&b.tool)
         && a.kind == b.kind
-        && a.label == b.label
+        && same_load
         && (a.context_depth - b.context_depth).abs() < 0.5
-        && a.load_recorded == b.load_recorded
-        && exact(a.concurrency, b.concurrency)
-        && exact(a.request_rate, b.request_rate)
         && both(a.prompt_tokens, b.prompt_tokens)
         && both(a.output_tokens, b.output_tokens)
         && both(a.weight_bits, b.weight_bits)
@@ -239,7 +240,7 @@ pub fn same_run(a: &Measurement, b: &Measurement) -> bool {
         v
     };
     let pairs: Vec<(f64, f64)> = figures(a).into_iter().zip(figures(b)).filter_map(|(x, y)| x.zip(y)).collect();
-    !pairs.is_empty() && pairs.iter().all(|&(x, y)| near(x, y))
+    pairs.len() >= if one_without_load { 4 } else { 1 } && pairs.iter().all(|&(x, y)| near(x, y))
 }
 
 /// Adds `new` to `existing`, skipping each run that is already there ([`same_run`]); a skipped run fills in what
@@ -270,6 +271,13 @@ impl Measurement {
             for (x, y) in [(&mut a.mean, b.mean), (&mut a.p50, b.p50), (&mut a.p90, b.p90), (&mut a.p95, b.p95), (&mut a.p99, b.p99)] {
                 opt(x, &y);
             }
+        }
+        if !self.load_recorded && other.load_recorded {
+            self.load_recorded = true;
+            self.label.clone_from(&other.label);
+            self.concurrency = other.concurrency;
+            self.request_rate = other.request_rate;
+            self.notes.retain(|n| !n.contains("not record the load"));
         }
         opt(&mut self.model, &other.model);
         opt(&mut self.hardware, &other.hardware);

@@ -53,7 +53,22 @@
 //! (DeepSeek-R1 on H200, Qwen3-235B on H100) decode 1.5–2.5 × slower than modelled while their throughput is
 //! within 15–50 %: the step at hundreds of sequences is longer than the bytes and FLOPs say, at 30+ tokens per
 //! expert, where the cookbook's runs at 16–64 users on B200 are 20–35 % faster than modelled — one flat
-//! `moe_efficiency` cannot be both.
+//! `moe_efficiency` cannot be both. Nor one GPU: gpt-oss on one A100, H100 or DGX Spark under vLLM decodes 1.2–2 ×
+//! slower in the model than measured (TPOT P50, held out) and, since its MXFP4 experts run at vLLM's 16-bit rate
+//! (`super::quant::experts_only_fp4_rate`), prefills its ~4,000-token prompts on the Spark 1.8 × slower — each
+//! expert there gets ~500 tokens a step and is one GPU's whole 2,880-wide matrix, where the factor's 128-expert
+//! TP8 deployments give each GPU a slice of 192 (or, with expert parallelism, the engines' dispatch). A flat 1.0 on
+//! one device was tried (2026-12-04) and is worse overall (served output 12.5 → 15.6 %, TPOT P99 18.4 → 25.4 %:
+//! the one-GPU gpt-oss runs that release 1,000 prompts at once need the factor), so the factor needs the tokens
+//! per expert and the expert's size per device together, not the device count. It should come with a count
+//! the presets get wrong today: gpt-oss's active parameters (5.1 / 3.6 B, OpenAI's card) count the output head but
+//! not the input embedding, which the model subtracts again, so 0.58 B BF16 parameters (1.16 GB a token under the
+//! serving engines) go unread (a new user's trial, 2026-12-04: "3,350 GB/s ÷ 3.77 GB per token = 888 tok/s" where
+//! the card's own count gives ≈ 4.95 GB). Counted (active 5.71 / 4.19 B, which also makes the derived expert size
+//! exact), single-stream held out went 8.5 → 8.3 % and llama.cpp's MoE token batches 46 → 44 %, but the refits it set
+//! off (served η_fl Ampere 0.52 → 0.56, Hopper 0.33 → 0.40, the front end's CV 1.05 → 0.90, ROCm's compute factor 0.52
+//! → 0.60) took served output 12.5 → 14.4 % and batched p90 38.5 → 43.1 %: the one-GPU gpt-oss decode this factor
+//! already makes too slow got slower. So both wait for the factor.
 
 use serde::{Deserialize, Serialize};
 

@@ -28,7 +28,8 @@
 //!
 //! Compute dtype: the matmul rate a format can use. Weight-only formats (GGUF k-quants, AWQ, GPTQ) dequantise
 //! to F16 and use the F16 tensor rate; FP8 uses the FP8 rate where the hardware has it; NVFP4/MXFP4 use the
-//! FP4 rate on Blackwell-class parts, else fall back to FP8, else F16; INT8 W8A8 uses the INT8 rate.
+//! FP4 rate on parts with FP4 units, else F16 (weight-only); INT8 W8A8 uses the INT8 rate. A MoE model's own
+//! MXFP4 release (gpt-oss) is multiplied at the rate its engine's activations allow ([`experts_only_fp4_rate`]).
 //!
 //! **Experts-only formats** ([`dense_part_bits`]): a MoE model released in MXFP4 (gpt-oss) quantises only the
 //! routed experts' matrices; attention, router, embeddings and the head stay BF16 (the checkpoint's
@@ -95,22 +96,40 @@ pub fn dense_part_bits(format: Option<&str>, native: Option<&str>, engine: &str,
     experts_only.then_some(if engine == "llama.cpp" { 8.5 } else { 16.0 })
 }
 
-/// Whether a MoE model's own MXFP4 release (gpt-oss: the experts in MXFP4, activations not quantised) runs its
-/// GEMMs at the FP8 tensor rate on a device with FP4 units. Blackwell's tensor cores (and CDNA4's) run FP4 × FP4 at
-/// twice the FP8 rate, but a 4-bit weight times an 8-bit activation (the mixed-operand instruction) at the FP8
-/// rate; the serving engines' MXFP4 MoE kernels quantise the activations to MXFP8 for it (FlashInfer's and
-/// TensorRT-LLM's MXFP4 × MXFP8 MoE on B200, the CUTLASS FP8 × FP4 path on DGX Spark's GB10, whose port notes
-/// say "BF16/FP16 activations are quantized to FP8 by vLLM first"); older vLLM releases on the Blackwell
-/// workstation parts fall back to Marlin (W4A16, the 16-bit rate: vLLM issues #30135, #31085, #40153), which
-/// this does not follow. Only the FP4 × FP4 formats (NVFP4, W4A4 MXFP4 checkpoints) reach the FP4 rate.
-/// Checked on the one served source it moves (vLLM 0.26 on a DGX Spark, gpt-oss-20b, 4,000-token prompts at
-/// 0.1–1 req/s, held out): TTFT P50 at the FP4 rate 348–516 ms against 747–1,265 measured (0.47 ×), at the 16-bit
-/// rate 1,363–11,129 (1.8 × and a queue at 1 req/s), at FP8's 666–1,127 (0.89 ×). Devices without FP4 units
-/// already run 4-bit weights at the 16-bit rate ([`crate::model::hardware::Hardware::peak_flops`]); llama.cpp's
-/// MXFP4 path keeps its format's rate (its efficiencies are fitted on its own rows).
+/// The tensor rate a MoE model's own MXFP4 release (gpt-oss: the experts' weights in MXFP4, activations not
+/// quantised) multiplies its experts at, on a device with FP4 tensor units: the FP4 × FP4 rate needs 4-bit
+/// activations too, and what each engine feeds the 4-bit weights is its own choice.
+/// - vLLM: 16-bit activations (W4A16). Its MXFP4 MoE backend picks only BF16-activation kernels by default
+///   (FlashInfer's MXFP4 × BF16 on B200; Marlin, weight-only, on the 12.x parts — RTX 50, RTX PRO Blackwell, DGX
+///   Spark: vLLM issues #30135, #31085, #40153, #41477); MXFP8 activations are opt-in
+///   (`VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1`). So: the 16-bit rate.
+/// - SGLang and TensorRT-LLM: 8-bit activations (W4A8: SGLang's FlashInfer MXFP4 runner quantises them to MXFP8
+///   by default; TensorRT-LLM picks `W4A8_MXFP4_MXFP8` from SM 100). Blackwell multiplies a 4-bit by an 8-bit
+///   operand (`kind::f8f6f4`) at its FP8 rate. So: the FP8 rate.
+/// - llama.cpp: its MXFP4 runs like its other GGUF types, at the 16-bit rate (set where the format resolves,
+///   `scenario`): on a DGX Spark its gpt-oss-20b prompts run at ≈ 21 TFLOPS (3,514 tok/s at 4,096 tokens, build
+///   6918), where the FP4 rate had said 33,419 tok/s (a new user's trial, 2026-12-04; on an RTX 5090 the FP4 rate
+///   had prefilled at 458 TFLOPS, twice the card's 16-bit peak). A native W4A4 path on Blackwell (llama.cpp PR
+///   #17906, later builds) is not modelled.
+/// - Other engines (LMDeploy, TGI, generic): no evidence either way; the 16-bit rate, like vLLM's default.
+///
+/// Applied only to such a release on a device with FP4 units (without them 4-bit weights run at the 16-bit rate anyway,
+/// [`crate::model::hardware::Hardware::peak_flops`]). The release's BF16 attention, router and head run at the
+/// 16-bit rate whatever the experts do (`model::roofline`).
+///
+/// Before 2026-12-04 every engine ran these experts at the FP4 rate, and the one served source of the class (vLLM 0.26
+/// on a DGX Spark, gpt-oss-20b, ~4,200-token prompts at 0.1–1 req/s) measured TTFT P50 747–1,265 ms where the model
+/// said 348–516 (0.47 ×). With vLLM at the 16-bit rate it is 1.8 × too slow instead — the flat MoE kernel factor
+/// (`engine.moe_efficiency`, 0.5 of a dense layer's rate, fitted on 128-expert TP8 deployments) charged on experts
+/// that here see ~500 tokens each per step, where a grouped GEMM runs like a dense one; the same factor on the
+/// experts' bytes makes gpt-oss's one-GPU TPOT 1.2–2 × too slow (`model::llm`). A factor that follows the tokens
+/// per expert is the open step; this function states the rate, not a fit.
 #[must_use]
-pub fn runs_w4a8(dtype: ComputeDtype, experts_only: bool, engine: &str, fp4_units: bool) -> bool {
-    dtype == ComputeDtype::Fp4 && experts_only && fp4_units && engine != "llama.cpp"
+pub fn experts_only_fp4_rate(engine: &str) -> ComputeDtype {
+    match engine {
+        "sglang" | "tensorrt-llm" => ComputeDtype::Fp8,
+        _ => ComputeDtype::Fp16,
+    }
 }
 
 /// Looks a weight format up by id (case-insensitive).
@@ -150,13 +169,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_experts_only_fp4_on_fp4_units_runs_w4a8() {
-        assert!(runs_w4a8(ComputeDtype::Fp4, true, "vllm", true));
-        assert!(runs_w4a8(ComputeDtype::Fp4, true, "tensorrt-llm", true));
-        assert!(!runs_w4a8(ComputeDtype::Fp4, true, "llama.cpp", true));
-        assert!(!runs_w4a8(ComputeDtype::Fp4, false, "vllm", true));
-        assert!(!runs_w4a8(ComputeDtype::Fp4, true, "vllm", false));
-        assert!(!runs_w4a8(ComputeDtype::Fp8, true, "vllm", true));
+    fn experts_only_mxfp4_runs_at_its_engines_activation_rate() {
+        assert_eq!(experts_only_fp4_rate("vllm"), ComputeDtype::Fp16);
+        assert_eq!(experts_only_fp4_rate("sglang"), ComputeDtype::Fp8);
+        assert_eq!(experts_only_fp4_rate("tensorrt-llm"), ComputeDtype::Fp8);
+        assert_eq!(experts_only_fp4_rate("lmdeploy"), ComputeDtype::Fp16);
     }
 
     #[test]

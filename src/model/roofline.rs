@@ -281,6 +281,17 @@ impl Deployment {
         self.hardware.peak_flops(self.compute_dtype) * self.engine.compute_efficiency * self.hardware.parallel_devices()
     }
 
+    /// Effective compute for the matrices other than the routed experts, FLOP/s: 16-bit ones (the experts-only
+    /// release's, `dense_bits` ≥ 16) at the 16-bit rate, else as [`Self::effective_flops`].
+    #[must_use]
+    pub fn effective_dense_flops(&self) -> f64 {
+        if self.dense_bits >= 16.0 && self.dense_bits > self.weight_bits {
+            self.hardware.peak_flops(ComputeDtype::Fp16) * self.engine.compute_efficiency * self.hardware.parallel_devices()
+        } else {
+            self.effective_flops()
+        }
+    }
+
     /// Effective compute for attention, FLOP/s: attention runs at the KV cache's precision (FP8 kernels for an FP8
     /// cache, else FP16), never at a 4-bit weight format's rate.
     #[must_use]
@@ -382,7 +393,10 @@ impl Deployment {
         // A row split keeps the KV cache and attention on the main device.
         let main_only = if hw.parallelism == Parallelism::RowSplit { hw.parallel_devices() } else { 1.0 };
         let kv_s = main_only * kv_bytes / (self.effective_bandwidth() * self.engine.kv_bandwidth_efficiency / self.engine.bandwidth_efficiency);
-        let matmul_s = (matmul_flops + expert_flops * moe_extra) / self.effective_flops();
+        // A release that quantises the experts only (gpt-oss's MXFP4) keeps its other matrices at 16 bits, and
+        // they multiply at the 16-bit rate whatever the experts' kernels run at.
+        let dense_s = (matmul_flops - expert_flops) / self.effective_dense_flops();
+        let matmul_s = dense_s + expert_flops * (1.0 + moe_extra) / self.effective_flops();
         let attn_s = main_only * attn_flops / self.effective_attention_flops();
         let gemm_s = weights_s.max(matmul_s);
         // A serving engine's layer is a chain of kernels none of which finishes faster than a floor

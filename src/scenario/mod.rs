@@ -176,9 +176,15 @@ impl Scenario {
             .as_deref()
             .or_else(|| self.quantization.weight_bits.is_none().then(|| default_weights(engine_preset.id, native)));
         let experts_only = quant::dense_part_bits(format, native, engine_preset.id, model.is_moe());
-        if quant::runs_w4a8(compute_dtype, experts_only.is_some(), engine_preset.id, hardware.fp4_tflops.is_some()) {
-            compute_dtype = quant::ComputeDtype::Fp8;
-            defaults.push("MXFP4 experts with 8-bit activations (W4A8): prompts and large batches at the FP8 tensor rate, not FP4's".into());
+        if compute_dtype == quant::ComputeDtype::Fp4 && experts_only.is_some() && hardware.fp4_tflops.is_some() {
+            compute_dtype = quant::experts_only_fp4_rate(engine_preset.id);
+            if compute_dtype != quant::ComputeDtype::Fp4 {
+                let (bits, rate) = if compute_dtype == quant::ComputeDtype::Fp8 { ("8-bit", "FP8") } else { ("16-bit", "16-bit") };
+                defaults.push(format!(
+                    "compute rate: {rate}, not FP4 — {} multiplies the model's MXFP4 experts by {bits} activations (FP4's rate needs 4-bit ones, as NVFP4 has)",
+                    engine_preset.name
+                ));
+            }
         }
         let dense_bits = experts_only.unwrap_or(weight_bits);
         let kv_id = self.quantization.kv_cache.clone().unwrap_or_else(|| "fp16".into());

@@ -14,7 +14,7 @@ pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> 
     if s.prompt_tokens.is_none() && s.output_tokens.is_none() {
         defaults.push("workload: 512 prompt + 128 output tokens".into());
     }
-    let prompt = check("workload.prompt_tokens", s.prompt_tokens.unwrap_or(DEFAULT_PROMPT_TOKENS), 0.0, 10_000_000.0, "tokens")?;
+    let prompt = check("workload.prompt_tokens", s.prompt_tokens.unwrap_or(DEFAULT_PROMPT_TOKENS), 1.0, 10_000_000.0, "tokens")?;
     // TPOT = (E2E − TTFT) / (n − 1) needs at least two output tokens.
     let output = check("workload.output_tokens", s.output_tokens.unwrap_or(DEFAULT_OUTPUT_TOKENS), 2.0, 10_000_000.0, "tokens")?;
     let depth = check("workload.context_depth", s.context_depth.unwrap_or(0.0), 0.0, 10_000_000.0, "tokens")?;
