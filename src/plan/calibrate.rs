@@ -119,8 +119,9 @@ impl Calibration {
     }
 
     /// What to weigh before keeping the fit: figures it made worse by more than 10 points (a median can improve while
-    /// the figure that matters gets worse: a new user's trial saw one-user decode go +37 → −27 % while prefill's
-    /// 163 % fell), and efficiencies that ended at a bound of their range (the model may lack what the runs show).
+    /// the figure that matters gets worse: a new user's trial saw a MoE model's prefill error fall from 163 % while
+    /// the fit put that slow prefill down to memory bandwidth and turned one-user decode from 37 % high to 27 % low),
+    /// and efficiencies that ended at a bound of their range (the model may lack what the runs show).
     fn caveats(&self) -> String {
         let pct = |pred: f64, meas: f64| (pred / meas - 1.0) * 100.0;
         let worse: Vec<String> = self
