@@ -889,6 +889,16 @@ await test('issue 9: "How to read this" is open on a desktop and its sentences c
   await p9.screenshot({ path: path.join(shots, '14-light.png') });
   await p9.evaluate(() => document.getElementById('explain').scrollIntoView());
   await p9.screenshot({ path: path.join(shots, '14-light-explain.png') });
+  // A dense model's weights are read once for the whole batch; a mixture-of-experts model's only in part (a
+  // teacher's trial read "read once for all of them" against gpt-oss's per-user speed falling 7 × with 24 users).
+  assert(!/mixture-of-experts/.test(text), 'the dense model is explained as a mixture of experts');
+  const dense = await p9.textContent('#explain');
+  await p9.selectOption('#model-preset', 'gpt-oss-120b');
+  await p9.waitForFunction((b) => document.getElementById('explain').textContent !== b, dense, { timeout: 30000 });
+  await p9.waitForFunction(() => /experts/.test(document.getElementById('explain').textContent), null, { timeout: 30000 });
+  const moe = await p9.textContent('#explain');
+  assert(/read once for all of them \(a mixture-of-experts model's shared layers: each token also reads its own few experts/.test(moe), `MoE batching sentence: ${moe.slice(0, 400)}`);
+  assert(/nearly free — of a mixture-of-experts model, only until the batch's tokens have touched most experts/.test(moe), 'MoE memory-bound sentence');
   assert(e9.length === 0, `console errors: ${e9.slice(0, 2).join(' | ')}`);
   await context.close();
 });

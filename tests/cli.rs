@@ -175,6 +175,21 @@ fn a_file_without_any_figure_exits_2_naming_it() {
     let _ = std::fs::remove_file(f);
 }
 
+/// A model that does not fit: the table's one-user line says its figures are what it would do if it did (a trial
+/// had read "predicted 59.9 tok/s" beside "DOES NOT FIT" as a promise), and no load is simulated.
+#[test]
+fn the_table_of_a_model_that_does_not_fit_says_so_on_every_figure() {
+    let s = r#"{"hardware":{"preset":"m4-pro"},"model":{"preset":"gpt-oss-120b"},"engine":{"preset":"llama.cpp"}}"#;
+    let (code, out, err) = tps(&["eval", "-", "--table"], Some(s));
+    assert_eq!(code, 0, "{err}");
+    let single = out.lines().find(|l| l.starts_with("single stream:")).unwrap();
+    assert!(single.ends_with("— if it fitted: it does not (memory, below)"), "{single}");
+    assert!(out.contains("— DOES NOT FIT") && out.contains("no load simulated: the model does not fit"), "{out}");
+    let fits = r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"load":{"concurrency":[1]},"requests":20}}"#;
+    let (_, out, _) = tps(&["eval", "-", "--table"], Some(fits));
+    assert!(!out.contains("if it fitted"), "{out}");
+}
+
 #[test]
 fn compare_says_when_the_deployment_does_not_fit_or_the_file_is_for_another_model() {
     let s = temp_file(

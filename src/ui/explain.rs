@@ -123,6 +123,14 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         ),
     ));
     let ok = || r.sweep.iter().filter(|l| !l.saturated);
+    // A mixture-of-experts model shares only its common layers: each token reads its own few experts, so a bigger
+    // batch reads more of them (a teacher's trial read "read once for all of them" against per-user speed falling
+    // 7 × from one user to 24 on gpt-oss-120b).
+    let moe = if r.band.load_class.starts_with("mixture") {
+        " (a mixture-of-experts model's shared layers: each token also reads its own few experts, so a bigger batch reads more of them)"
+    } else {
+        ""
+    };
     if let (Some(a), Some(b)) = (r.sweep.first(), ok().next_back()) {
         // System TPS up to its highest level, and what follows it when it falls again (a full KV cache).
         let top = ok().fold(a, |m, l| if l.system_tps > m.system_tps { l } else { m });
@@ -135,7 +143,7 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "Why one falls while the other rises:",
             format!(
-                "the engine decodes every running sequence in one step, so the batch shares each step and the weights are read once for all of them — more users, more tokens per step (system {} → {} tok/s from {} to {}{after}). But a step grows with the batch (more KV cache to read, more arithmetic), so each user waits longer between tokens (per user {} → {} tok/s).",
+                "the engine decodes every running sequence in one step, so the batch shares each step and the weights are read once for all of them{moe} — more users, more tokens per step (system {} → {} tok/s from {} to {}{after}). But a step grows with the batch (more KV cache to read, more arithmetic), so each user waits longer between tokens (per user {} → {} tok/s).",
                 fmt(a.system_tps),
                 fmt(top.system_tps),
                 load(a.concurrency, a.request_rate),
@@ -211,11 +219,12 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
     v.push((
         "Memory- or compute-bound:",
         format!(
-            "at {at} the steps are {}-bound ({:.0} % of the busy time in memory-bound steps, {:.0} % in compute-bound ones, {:.0} % in overhead-bound ones: the engine's own work per step, all-reduces between devices, or a chain of small kernels none of which can finish sooner). Memory-bound, a step costs the bytes it reads ÷ the bandwidth, so a bigger batch is nearly free (one stream's ceiling: {} tok/s); compute-bound, the batch's arithmetic sets the pace and more users share a fixed throughput. One step is read as a whole: its weight matmuls can be compute-bound while its attention reads the KV cache at the memory's pace, so a step called compute-bound can still sit left of the ridge on the roofline below, which plots all its FLOPs over all its bytes.",
+            "at {at} the steps are {}-bound ({:.0} % of the busy time in memory-bound steps, {:.0} % in compute-bound ones, {:.0} % in overhead-bound ones: the engine's own work per step, all-reduces between devices, or a chain of small kernels none of which can finish sooner). Memory-bound, a step costs the bytes it reads ÷ the bandwidth, so a bigger batch is nearly free{} (one stream's ceiling: {} tok/s); compute-bound, the batch's arithmetic sets the pace and more users share a fixed throughput. One step is read as a whole: its weight matmuls can be compute-bound while its attention reads the KV cache at the memory's pace, so a step called compute-bound can still sit left of the ridge on the roofline below, which plots all its FLOPs over all its bytes.",
             bound(l),
             l.memory_bound_fraction * 100.0,
             l.compute_bound_fraction * 100.0,
             ((1.0 - l.memory_bound_fraction - l.compute_bound_fraction) * 100.0).max(0.0),
+            if moe.is_empty() { "" } else { " — of a mixture-of-experts model, only until the batch's tokens have touched most experts" },
             fmt(r.single_stream.ceiling_tps)
         ),
     ));

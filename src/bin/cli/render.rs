@@ -166,8 +166,17 @@ pub(super) fn render_table(r: &Report) -> String {
     let m = &r.memory;
     let mut o = format!("{} on {} with {}\n", r.model, r.hardware, r.engine);
     o += &format!(
-        "single stream: ceiling {:.1} tok/s (bandwidth ÷ {:.2} GB/token), predicted {:.1} tok/s ({}), TPOT {:.1} ms, TTFT {:.0} ms, prefill {:.0} tok/s, {:?}-bound\n",
-        ss.ceiling_tps, ss.bytes_per_token / 1e9, ss.decode_tps, band_text(r.band.single_stream_pct), ss.tpot_ms, ss.ttft_ms, ss.prefill_tps, ss.bound
+        "single stream: ceiling {:.1} tok/s (bandwidth ÷ {:.2} GB/token), predicted {:.1} tok/s ({}), TPOT {:.1} ms, TTFT {:.0} ms, prefill {:.0} tok/s, {:?}-bound{}\n",
+        ss.ceiling_tps,
+        ss.bytes_per_token / 1e9,
+        ss.decode_tps,
+        band_text(r.band.single_stream_pct),
+        ss.tpot_ms,
+        ss.ttft_ms,
+        ss.prefill_tps,
+        ss.bound,
+        // As the page's card says it: a trial read "predicted 59.9 tok/s" beside "DOES NOT FIT" as a promise.
+        if m.fits { "" } else { " — if it fitted: it does not (memory, below)" }
     );
     o += &format!(
         "memory: weights {:.1} GB, KV {:.0} KB/token, KV space {:.1} GB: {:.0} sequences of {:.0} tokens fit at full length, about {:.0} run at once (max batch, or prompts that fit, give or take the chunks of prompts still being read; more than fit at full length means preemptions){}\n",
