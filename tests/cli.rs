@@ -175,6 +175,22 @@ fn a_file_without_any_figure_exits_2_naming_it() {
     let _ = std::fs::remove_file(f);
 }
 
+/// Levels where the engine preempted sequences say so in the table, with one line on what it means (a trial saw
+/// system TPS fall from 192 to 256 users with no reason given; the page's "How to read this" gives it).
+#[test]
+fn the_table_marks_preempted_levels_and_says_why_throughput_can_fall() {
+    let s = r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":2000,"output_tokens":200,"load":{"concurrency":[64,256]},"requests":600}}"#;
+    let (code, out, err) = tps(&["eval", "-", "--table"], Some(s));
+    assert_eq!(code, 0, "{err}");
+    let row = |users: &str| out.lines().find(|l| l.trim_start().starts_with(&format!("{users} "))).unwrap().to_string();
+    assert!(!row("64").contains("preempted"), "{out}");
+    assert!(row("256").trim_end().ends_with("preempted"), "{out}");
+    assert!(out.contains("preempted: the KV cache was full at that load"), "{out}");
+    let light = r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"load":{"concurrency":[1]},"requests":20}}"#;
+    let (_, out, _) = tps(&["eval", "-", "--table"], Some(light));
+    assert!(!out.contains("preempted"), "{out}");
+}
+
 /// A model that does not fit: the table's one-user line says its figures are what it would do if it did (a trial
 /// had read "predicted 59.9 tok/s" beside "DOES NOT FIT" as a promise), and no load is simulated.
 #[test]

@@ -232,8 +232,14 @@ pub(super) fn render_table(r: &Report) -> String {
             p.mean_batch,
             format!("{:?}", p.bound).to_lowercase(),
             if p.meets_target { "✓" } else { "✗" },
-            if p.saturated { " saturated" } else { "" }
+            if p.saturated { " saturated".to_string() } else { String::new() }
+                + &if p.preemptions > 0 { format!(" {} preempted", p.preemptions) } else { String::new() }
         );
+    }
+    // Why system TPS can fall between levels (the page's "How to read this" says it; a trial found the table silent).
+    if r.sweep.iter().any(|p| p.preemptions > 0) {
+        o += "preempted: the KV cache was full at that load and the engine evicted running sequences to recompute them \
+              later, so system TPS can fall and TTFT jump there\n";
     }
     let mk = |name: &str, m: &Option<tps_planner::scenario::Marker>| match m {
         Some(m) => format!(
