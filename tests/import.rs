@@ -408,6 +408,12 @@ fn a_csv_summary_without_the_load_merges_with_its_json() {
         other.system_output_tps = other.system_output_tps.map(|t| t * 1.2);
         assert!(!import::same_run(&other, &json[0]), "{tool}: other figures, another run");
     }
+    // Only those summaries: two vLLM /metrics scrapes of one server (lifetime histograms, one taken while requests
+    // ran, one after) agree in their figures but are not one run with a load to take.
+    let during = read("vllm-metrics.prom").remove(0);
+    let mut after = during.clone();
+    after.load_recorded = !during.load_recorded;
+    assert!(!import::same_run(&during, &after) && !import::same_run(&after, &during));
 }
 
 /// Issue 15: a run from which no figure can be read is not a measurement; a file of nothing else is an error

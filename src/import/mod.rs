@@ -218,8 +218,12 @@ pub fn same_run(a: &Measurement, b: &Measurement) -> bool {
     let name = |x: &Option<String>, y: &Option<String>| x.as_ref().zip(y.as_ref()).is_none_or(|(x, y)| x.trim().eq_ignore_ascii_case(y.trim()));
     // One export may leave the load out (genai-perf's and AIPerf's CSV summaries have no concurrency, their JSON
     // has): such a run matches the one that records it when enough figures agree (below).
-    let one_without_load = a.load_recorded != b.load_recorded;
-    let same_load = one_without_load || a.label == b.label && exact(a.concurrency, b.concurrency) && exact(a.request_rate, b.request_rate);
+    // Only those tools: a vLLM /metrics scrape has no load either, and two scrapes of one server's lifetime
+    // histograms can agree while being different runs.
+    let summaries = |t: &str| matches!(t, "genai-perf" | "AIPerf");
+    let one_without_load = a.load_recorded != b.load_recorded && summaries(&a.tool) && summaries(&b.tool);
+    let same_load = one_without_load
+        || a.load_recorded == b.load_recorded && a.label == b.label && exact(a.concurrency, b.concurrency) && exact(a.request_rate, b.request_rate);
     let same_setup = tool_family(&a.tool) == tool_family(&b.tool)
         && a.kind == b.kind
         && same_load

@@ -113,6 +113,9 @@ pub fn dense_part_bits(format: Option<&str>, native: Option<&str>, engine: &str,
 ///   #17906, later builds) is not modelled.
 /// - Other engines (LMDeploy, TGI, generic): no evidence either way; the 16-bit rate, like vLLM's default.
 ///
+/// The release is recognised by its preset (`native`): MXFP4 typed for another MoE model, or for gpt-oss's shape
+/// typed by hand, is taken as an FP4 × FP4 checkpoint (as AMD's Quark MXFP4 releases are) and keeps the FP4 rate.
+///
 /// Applied only to such a release on a device with FP4 units (without them 4-bit weights run at the 16-bit rate anyway,
 /// [`crate::model::hardware::Hardware::peak_flops`]). The release's BF16 attention, router and head run at the
 /// 16-bit rate whatever the experts do (`model::roofline`).

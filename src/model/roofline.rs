@@ -395,7 +395,8 @@ impl Deployment {
         let kv_s = main_only * kv_bytes / (self.effective_bandwidth() * self.engine.kv_bandwidth_efficiency / self.engine.bandwidth_efficiency);
         // A release that quantises the experts only (gpt-oss's MXFP4) keeps its other matrices at 16 bits, and
         // they multiply at the 16-bit rate whatever the experts' kernels run at.
-        let dense_s = (matmul_flops - expert_flops) / self.effective_dense_flops();
+        // (Clamped: typed shapes can make the shared part smaller than the unread embedding it is net of.)
+        let dense_s = (matmul_flops - expert_flops).max(0.0) / self.effective_dense_flops();
         let matmul_s = dense_s + expert_flops * (1.0 + moe_extra) / self.effective_flops();
         let attn_s = main_only * attn_flops / self.effective_attention_flops();
         let gemm_s = weights_s.max(matmul_s);

@@ -122,7 +122,8 @@ impl Calibration {
     /// the figure that matters gets worse: a new user's trial saw a MoE model's prefill error fall from 163 % while
     /// the fit put that slow prefill down to memory bandwidth and turned one-user decode from 37 % high to 27 % low),
     /// and efficiencies that ended at a bound of their range (the model may lack what the runs show).
-    fn caveats(&self) -> String {
+    #[must_use]
+    pub fn caveats(&self) -> String {
         let pct = |pred: f64, meas: f64| (pred / meas - 1.0) * 100.0;
         let worse: Vec<String> = self
             .rows
@@ -133,7 +134,12 @@ impl Calibration {
         let bound: Vec<String> = self
             .fitted
             .iter()
-            .filter(|f| (f.after - f.lo).abs() <= 0.01 * f.lo.abs().max(0.01) || (f.hi - f.after).abs() <= 0.01 * f.hi.abs())
+            // Only what the fit moved there: llama.cpp's front end starts at 0 and its MoE factor at 1, both bounds.
+            .filter(|f| {
+                let tol = 0.001 * (f.hi - f.lo);
+                let moved = (f.after - f.before).abs() > 1e-6 * f.before.abs().max(1e-9);
+                moved && ((f.after - f.lo).abs() <= tol || (f.hi - f.after).abs() <= tol)
+            })
             .map(|f| format!("{} ({})", f.field.trim_start_matches("engine."), sig3(f.after)))
             .collect();
         let mut out = String::new();
@@ -480,6 +486,12 @@ mod tests {
         assert!(!worse.contains("prefill (tg32)") && !worse.contains("At the bound"), "{worse}");
         let bound = cal(vec![row("prefill", 3514.0, 9250.0, 3900.0)], 0.9).summary();
         assert!(bound.contains("At the bound of its range: compute_efficiency (0.900)") && !bound.contains("Worse after"), "{bound}");
+        // A parameter that starts at a bound and stays there (llama.cpp's front end at 0) is not the fit's doing.
+        let mut still = cal(vec![row("prefill", 3514.0, 9250.0, 3900.0)], 0.47);
+        still.fitted.push(Fitted { field: "engine.request_overhead_ms", before: 0.0, after: 0.0, lo: 0.0, hi: 2000.0 });
+        assert!(!still.summary().contains("At the bound"), "{}", still.summary());
+        still.fitted[1] = Fitted { field: "engine.request_overhead_ms", before: 8.0, after: 3e-4, lo: 0.0, hi: 2000.0 };
+        assert!(still.summary().contains("At the bound of its range: request_overhead_ms"), "{}", still.summary());
     }
 
     #[test]

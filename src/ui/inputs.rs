@@ -291,8 +291,8 @@ impl Inputs {
                 None => Ok(None),
                 // The field's own range (devices 1–1024, …) is the scenario's check; here only what no field takes.
                 Some(v) if v >= 1.0 && v.fract() == 0.0 && v <= 4e9 => Ok(Some(v as u32)),
-                Some(v) if v.is_finite() && v < 4e9 => Err(ScenarioError::new(field, format!("{} must be a whole number, at least 1", fmt_num(v)))),
-                Some(_) => Err(ScenarioError::new(field, "too large a number")),
+                Some(v) if v > 4e9 => Err(ScenarioError::new(field, "too large a number")),
+                Some(v) => Err(ScenarioError::new(field, format!("{} must be a whole number, at least 1", fmt_num(v)))),
             }
         };
         let mode = self.mode();

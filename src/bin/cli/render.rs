@@ -23,6 +23,11 @@ pub(super) fn render_calibration(c: &tps_planner::plan::calibrate::Calibration) 
             (a / m - 1.0) * 100.0
         );
     }
+    // What to weigh before keeping the fit (figures made worse, efficiencies at a bound), as the page says it.
+    let caveats = c.caveats();
+    if !caveats.is_empty() {
+        out += &format!("\n{}\n", caveats.trim());
+    }
     out
 }
 
@@ -233,13 +238,13 @@ pub(super) fn render_table(r: &Report) -> String {
             format!("{:?}", p.bound).to_lowercase(),
             if p.meets_target { "✓" } else { "✗" },
             if p.saturated { " saturated".to_string() } else { String::new() }
-                + &if p.preemptions > 0 { format!(" {} preempted", p.preemptions) } else { String::new() }
+                + &if p.preemptions > 0 { format!(" {} preemptions", p.preemptions) } else { String::new() }
         );
     }
     // Why system TPS can fall between levels (the page's "How to read this" says it; a trial found the table silent).
     if r.sweep.iter().any(|p| p.preemptions > 0) {
-        o += "preempted: the KV cache was full at that load and the engine evicted running sequences to recompute them \
-              later, so system TPS can fall and TTFT jump there\n";
+        o += "preemptions: the KV cache was full at that load and the engine evicted running sequences to recompute \
+              them later, so system TPS can fall and TTFT jump there\n";
     }
     let mk = |name: &str, m: &Option<tps_planner::scenario::Marker>| match m {
         Some(m) => format!(
