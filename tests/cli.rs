@@ -175,6 +175,26 @@ fn a_file_without_any_figure_exits_2_naming_it() {
     let _ = std::fs::remove_file(f);
 }
 
+/// A sliding-window model's memory line says what one sequence holds, so "KV space ÷ that" is the sequences that fit
+/// (a trial's hand check with KV per token × tokens gave 90 where the line said 155); a full-attention model's needs
+/// no such clause.
+#[test]
+fn the_memory_line_says_what_a_sliding_window_sequence_holds() {
+    let s = r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"gpt-oss-120b"},"engine":{"preset":"vllm"},"workload":{"load":{"concurrency":[1]},"requests":20}}"#;
+    let (code, out, err) = tps(&["eval", "-", "--table"], Some(s));
+    assert_eq!(code, 0, "{err}");
+    let line = out.lines().find(|l| l.starts_with("memory:")).unwrap();
+    let num = |re: &str| -> f64 {
+        let i = line.find(re).unwrap() + re.len();
+        line[i..].split(|c: char| !(c.is_ascii_digit() || c == '.')).next().unwrap().parse().unwrap()
+    };
+    let (space_gb, fit, per_seq_mb) = (num("KV space "), num("GB: "), num(" tokens holds "));
+    assert!((space_gb * 1e3 / per_seq_mb - fit).abs() <= 0.02 * fit + 1.0, "{space_gb} GB ÷ {per_seq_mb} MB against {fit}: {line}");
+    assert!(line.contains("the sliding-window layers keep only their window"), "{line}");
+    let (_, out, _) = tps(&["eval", "examples/h100-llama8b.json", "--table"], None);
+    assert!(!out.contains("sliding-window layers"), "{out}");
+}
+
 /// Levels where the engine preempted sequences say so in the table, with one line on what it means (a trial saw
 /// system TPS fall from 192 to 256 users with no reason given; the page's "How to read this" gives it).
 #[test]
