@@ -275,10 +275,15 @@ impl Deployment {
         self.hardware.memory_bandwidth_gbps * GB * self.engine.bandwidth_efficiency * self.hardware.parallel_devices()
     }
 
+    /// Effective compute at a dtype's tensor rate over the devices that work on one step, FLOP/s.
+    fn effective_flops_at(&self, dtype: ComputeDtype) -> f64 {
+        self.hardware.peak_flops(dtype) * self.engine.compute_efficiency * self.hardware.parallel_devices()
+    }
+
     /// Effective compute for one step, FLOP/s.
     #[must_use]
     pub fn effective_flops(&self) -> f64 {
-        self.hardware.peak_flops(self.compute_dtype) * self.engine.compute_efficiency * self.hardware.parallel_devices()
+        self.effective_flops_at(self.compute_dtype)
     }
 
     /// Effective compute for the matrices other than the routed experts, FLOP/s: 16-bit ones (the experts-only
@@ -286,7 +291,7 @@ impl Deployment {
     #[must_use]
     pub fn effective_dense_flops(&self) -> f64 {
         if self.dense_bits >= 16.0 && self.dense_bits > self.weight_bits {
-            self.hardware.peak_flops(ComputeDtype::Fp16) * self.engine.compute_efficiency * self.hardware.parallel_devices()
+            self.effective_flops_at(ComputeDtype::Fp16)
         } else {
             self.effective_flops()
         }
@@ -296,8 +301,7 @@ impl Deployment {
     /// cache, else FP16), never at a 4-bit weight format's rate.
     #[must_use]
     pub fn effective_attention_flops(&self) -> f64 {
-        let dtype = if self.kv_elem_bytes <= 1.0 && self.hardware.fp8_tflops.is_some() { ComputeDtype::Fp8 } else { ComputeDtype::Fp16 };
-        self.hardware.peak_flops(dtype) * self.engine.compute_efficiency * self.hardware.parallel_devices()
+        self.effective_flops_at(if self.kv_elem_bytes <= 1.0 && self.hardware.fp8_tflops.is_some() { ComputeDtype::Fp8 } else { ComputeDtype::Fp16 })
     }
 
     /// Bytes and FLOPs of the routed experts in a step of `tokens` tokens (0 for a dense model).
