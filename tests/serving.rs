@@ -366,6 +366,30 @@ fn served_runs_accuracy() {
         println!("band of served {name} output tok/s, leave-one-source-out: {:.1} % over {} runs", band_pct(&sel), sel.len());
         assert_band_tracks(band, band_pct(&sel));
     }
+    // One user of a MoE model on a serving engine (`plan::SINGLE_SERVING_MOE`): TPOT P50 of the closed-loop runs at
+    // concurrency 1, held out by source; the dense ones are printed beside the stated prior they stay under.
+    let one_user: std::collections::HashSet<String> = common::serving::served_rows()
+        .into_iter()
+        .filter(|r| r["load_type"].starts_with("closed") && r["batch_or_concurrency"].trim() == "1")
+        .map(|r| r["id"].clone())
+        .collect();
+    let held_current = current(&loso);
+    for moe in [true, false] {
+        let sel: Vec<&Case> =
+            held_current.iter().filter(|c| one_user.contains(&c.id) && c.metric == "TPOT P50" && c.source.contains("|MoE ") == moe).collect();
+        println!(
+            "one user, {}: TPOT P50 held out, {:.1} % (p90 of the factor off) over {} runs",
+            if moe { "MoE" } else { "dense" },
+            band_pct(&sel),
+            sel.len()
+        );
+        if moe {
+            assert_eq!(sel.len(), plan::SINGLE_SERVING_MOE.rows as usize, "one user, MoE: the band table's row count");
+            assert_band_tracks(&plan::SINGLE_SERVING_MOE, band_pct(&sel));
+        } else {
+            assert_band_covers(&plan::SINGLE_UNVALIDATED, band_pct(&sel), "the dense one-user runs");
+        }
+    }
     // The latency bands (`plan::LatencyClass`): paced runs of current engines, held out by source, in the class
     // the page puts their deployment in.
     let paced_held = paced(&current(&loso));
