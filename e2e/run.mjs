@@ -1403,6 +1403,16 @@ await test('GPU memory the engine may use: the placeholder is the engine\'s defa
   await context.close();
 });
 
+await test('the memory card says what a hand check of the KV figures misses: a latent cache kept whole on every device', async () => {
+  const sc = { version: 1, hardware: { preset: 'h200-sxm', devices: 8 }, model: { preset: 'deepseek-v3' }, engine: { preset: 'sglang' } };
+  const { page: pm, context, errors: em } = await openPage(origin + '/#s=' + encodeURIComponent(JSON.stringify(sc)));
+  await pm.waitForSelector('#memory-bar .note');
+  const note = await pm.textContent('#memory-bar .note');
+  assert(/each token's 70\.3 KB is kept whole on each of 8 devices/.test(note), `memory card: ${note}`);
+  assert(em.length === 0, `console errors: ${em.slice(0, 2).join(' | ')}`);
+  await context.close();
+});
+
 await browser.close();
 server.close();
 console.log(`screenshots: ${shots}`);

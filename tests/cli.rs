@@ -195,6 +195,41 @@ fn the_memory_line_says_what_a_sliding_window_sequence_holds() {
     assert!(!out.contains("sliding-window layers"), "{out}");
 }
 
+/// A latent (MLA) cache is kept whole on every tensor-parallel device, and KV heads fewer than the devices are
+/// copied: the memory line says what one copy is, so "layers × KV width × bytes" checks by hand against it
+/// (the page's memory card says the same, `plan::Memory::kv_clauses`).
+#[test]
+fn the_memory_line_says_which_kv_is_copied_over_the_devices() {
+    let line = |s: &str| {
+        let (code, out, err) = tps(&["eval", "-", "--table"], Some(s));
+        assert_eq!(code, 0, "{err}");
+        out.lines().find(|l| l.starts_with("memory:")).unwrap().to_string()
+    };
+    let num = |line: &str, re: &str| -> f64 {
+        let i = line.find(re).unwrap() + re.len();
+        line[i..].split(|c: char| !(c.is_ascii_digit() || c == '.')).next().unwrap().parse().unwrap()
+    };
+    // DeepSeek-V3: 61 layers × (512 + 64) latent × 2 bytes = 70.3 KB a token, on each of 8 devices.
+    let ds = line(
+        r#"{"hardware":{"preset":"h200-sxm","devices":8},"model":{"preset":"deepseek-v3"},"engine":{"preset":"sglang"},"workload":{"load":{"concurrency":[1]},"requests":10}}"#,
+    );
+    let (all, once) = (num(&ds, "KV "), num(&ds, "each token's "));
+    assert!((once - 61.0 * 576.0 * 2.0 / 1e3).abs() < 0.1, "{ds}");
+    assert!((all - 8.0 * once).abs() <= 1.0, "{all} KB against 8 × {once}: {ds}");
+    assert!(ds.contains("kept whole on each of 8 devices"), "{ds}");
+    // Llama-3.1-70B's 8 KV heads on 16 devices: each head on 2.
+    let l70 = line(
+        r#"{"hardware":{"preset":"h100-sxm","devices":16},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"vllm"},"workload":{"load":{"concurrency":[1]},"requests":10}}"#,
+    );
+    assert!(l70.contains("is kept on 2 devices"), "{l70}");
+    assert!((num(&l70, "KV ") - 2.0 * num(&l70, "each token's ")).abs() <= 1.0, "{l70}");
+    // Eight devices for eight KV heads split them: no clause.
+    let l8 = line(
+        r#"{"hardware":{"preset":"h100-sxm","devices":8},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"vllm"},"workload":{"load":{"concurrency":[1]},"requests":10}}"#,
+    );
+    assert!(!l8.contains("each token's"), "{l8}");
+}
+
 /// Levels where the engine preempted sequences say so in the table, with one line on what it means (a trial saw
 /// system TPS fall from 192 to 256 users with no reason given; the page's "How to read this" gives it).
 #[test]

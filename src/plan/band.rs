@@ -324,6 +324,5 @@ mod tests {
         assert_eq!(classes(&cpp).0, SINGLE_FITTED);
         let dense = s(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"}}"#);
         assert_eq!(classes(&dense).0, SINGLE_UNVALIDATED);
-        assert!(SINGLE_SERVING_MOE.p90_pct > SINGLE_UNVALIDATED.p90_pct, "the served one-user MoE runs are off by more than the prior");
     }
 }

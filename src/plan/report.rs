@@ -51,6 +51,44 @@ pub struct Memory {
     /// preempts as their caches grow.
     pub kv_max_sequences: f64,
     pub fits: bool,
+    /// Devices that keep each KV entry (1 unless tensor parallelism replicates it: an MLA latent cache on every
+    /// device, or KV heads fewer than the devices); `kv_bytes_per_token` counts every copy.
+    pub kv_copies: f64,
+    /// Bytes one sequence of `context_tokens` holds over all devices: less than `kv_bytes_per_token ×
+    /// context_tokens` where sliding-window layers keep only their window.
+    pub sequence_kv_bytes: f64,
+    /// The model keeps a latent KV cache (MLA), which tensor parallelism cannot split by heads.
+    #[serde(skip_serializing)]
+    pub kv_latent: bool,
+}
+
+impl Memory {
+    /// What a hand check of the KV figures (layers × KV width × bytes, times tokens) would miss, as clauses for
+    /// the CLI's memory line and the page's memory card: the copies tensor parallelism keeps, and what one
+    /// sequence of a sliding-window model holds. Empty when neither applies.
+    #[must_use]
+    pub fn kv_clauses(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.kv_copies > 1.0 {
+            let once = format!("{:.1}", self.kv_bytes_per_token / self.kv_copies / 1e3);
+            out.push(if self.kv_latent {
+                format!("each token's {once} KB is kept whole on each of {:.0} devices: a latent cache is not split by heads", self.kv_copies)
+            } else {
+                format!(
+                    "each token's {once} KB is kept on {:.0} devices: tensor parallelism over more devices than KV heads copies every head",
+                    self.kv_copies
+                )
+            });
+        }
+        if self.sequence_kv_bytes > 0.0 && self.sequence_kv_bytes < 0.95 * self.kv_bytes_per_token * self.context_tokens {
+            out.push(format!(
+                "a sequence of {:.0} tokens holds {:.1} MB: the sliding-window layers keep only their window",
+                self.context_tokens,
+                self.sequence_kv_bytes / 1e6
+            ));
+        }
+        out
+    }
 }
 
 /// The roofline of the deployment (attainable FLOP/s against arithmetic intensity) with the steps on it: the

@@ -96,6 +96,9 @@ pub fn memory(d: &Deployment, w: &Workload) -> Memory {
         },
         kv_max_sequences: kv_max,
         fits: d.fits() && kv_max >= 1.0,
+        kv_copies: d.kv_replication(),
+        sequence_kv_bytes: d.kv_bytes(ctx),
+        kv_latent: matches!(d.model.attention, crate::model::llm::Attention::Mla { .. }),
     }
 }
 

@@ -98,8 +98,9 @@ pub fn Results(
                             if m.kv_budget_gb >= 0.0 { format!("KV space {} GB", fmt(m.kv_budget_gb)) } else { format!("short by {} GB", fmt(-m.kv_budget_gb)) }
                         )}</p>
                         <p class="note" class:bad=!m.fits>{if m.fits { format!(
-                            "{:.0} fit at their full {} tokens{}. Bar: {}",
+                            "{:.0} fit at their full {} tokens{}{}. Bar: {}",
                             m.kv_max_sequences.floor(), m.context_tokens,
+                            m.kv_clauses().iter().map(|c| format!(" ({c})")).collect::<String>(),
                             if m.max_concurrency > m.kv_max_sequences.floor() { "; more start while their caches are short, and the engine preempts as they grow" } else if m.max_concurrency < m.kv_max_sequences.floor() { "; the engine's max batch is the cap" } else { "" },
                             bar.1
                         ) } else { "does not fit".to_string() }}</p>

@@ -183,14 +183,10 @@ pub(super) fn render_table(r: &Report) -> String {
         // As the page's card says it: a trial read "predicted 59.9 tok/s" beside "DOES NOT FIT" as a promise.
         if m.fits { "" } else { " — if it fitted: it does not (memory, below)" }
     );
-    // A sliding-window model's sequence holds less than its KV per token × its length (a trial's hand check of
-    // "KV space ÷ (tokens × KV per token)" gave 90 where the line said 155 sequences fit): say what one holds.
-    let per_seq = if m.kv_max_sequences > 0.0 { m.kv_budget_gb * 1e9 / m.kv_max_sequences } else { 0.0 };
-    let window = if per_seq > 0.0 && per_seq < 0.95 * m.kv_bytes_per_token * m.context_tokens {
-        format!(" (a sequence of {:.0} tokens holds {:.1} MB: the sliding-window layers keep only their window)", m.context_tokens, per_seq / 1e6)
-    } else {
-        String::new()
-    };
+    // What a hand check of the KV figures misses (a trial's check of "KV space ÷ (tokens × KV per token)" gave 90
+    // where the line said 155 sequences fit): the copies tensor parallelism keeps, what a sliding-window sequence holds.
+    let clauses = m.kv_clauses();
+    let window = if clauses.is_empty() { String::new() } else { format!(" ({})", clauses.join("; ")) };
     o += &format!(
         "memory: weights {:.1} GB, KV {:.0} KB/token, KV space {:.1} GB: {:.0} sequences of {:.0} tokens fit at full length{window}, about {:.0} run at once (max batch, or prompts that fit, give or take the chunks of prompts still being read; more than fit at full length means preemptions){}\n",
         m.weights_gb, m.kv_bytes_per_token / 1e3, m.kv_budget_gb, m.kv_max_sequences.floor(), m.context_tokens, m.max_concurrency, if m.fits { "" } else { " — DOES NOT FIT" }
