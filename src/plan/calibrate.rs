@@ -128,8 +128,14 @@ impl Calibration {
         let worse: Vec<String> = self
             .rows
             .iter()
-            .filter(|r| pct(r.4, r.2).abs() > pct(r.3, r.2).abs() + 10.0)
-            .map(|r| format!("{} ({}) {:+.0} → {:+.0} %", r.1, r.0, pct(r.3, r.2), pct(r.4, r.2)))
+            .filter(|r| r.4.is_nan() || pct(r.4, r.2).abs() > pct(r.3, r.2).abs() + 10.0)
+            .map(|r| {
+                if r.4.is_nan() {
+                    format!("{} ({}) {:+.0} % → no longer predicted", r.1, r.0, pct(r.3, r.2))
+                } else {
+                    format!("{} ({}) {:+.0} → {:+.0} %", r.1, r.0, pct(r.3, r.2), pct(r.4, r.2))
+                }
+            })
             .collect();
         let bound: Vec<String> = self
             .fitted
@@ -247,6 +253,24 @@ fn figures(s: &Scenario, runs: &[Measurement], refuse: bool) -> Result<Vec<(Stri
         }
     }
     Ok(out)
+}
+
+/// Each figure's prediction before and after the fit, matched by run and figure (the n-th of a repeated pair to
+/// the n-th), as (run, figure, measured, before, after): a figure the fitted scenario no longer predicts gets NaN
+/// after, and the rows after it keep their own (pairing by position would shift them all).
+fn pair_rows(before: &[(String, String, f64, f64)], after: &[(String, String, f64, f64)]) -> Vec<(String, String, f64, f64, f64)> {
+    use std::collections::{HashMap, VecDeque};
+    let mut after_by: HashMap<(&str, &str), VecDeque<f64>> = HashMap::new();
+    for a in after {
+        after_by.entry((a.0.as_str(), a.1.as_str())).or_default().push_back(a.3);
+    }
+    before
+        .iter()
+        .map(|b| {
+            let a = after_by.get_mut(&(b.0.as_str(), b.1.as_str())).and_then(VecDeque::pop_front).unwrap_or(f64::NAN);
+            (b.0.clone(), b.1.clone(), b.2, b.3, a)
+        })
+        .collect()
 }
 
 /// The figures' squared log errors in units of [`FIGURE_SIGMA`] (the data term of the objective), or infinity
@@ -370,8 +394,7 @@ pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, S
         from = from.chars().take(300).collect::<String>() + "…";
     }
     s.engine.calibrated_from = Some(format!("{} figures of {} run(s): {from}", before_figs.len(), runs.len()));
-    let rows: Vec<(String, String, f64, f64, f64)> =
-        before_figs.iter().zip(&after_figs).map(|(b, a)| (b.0.clone(), b.1.clone(), b.2, b.3, a.3)).collect();
+    let rows = pair_rows(&before_figs, &after_figs);
     Ok(Calibration {
         scenario: s,
         fitted,
@@ -492,6 +515,28 @@ mod tests {
         assert!(!still.summary().contains("At the bound"), "{}", still.summary());
         still.fitted[1] = Fitted { field: "engine.request_overhead_ms", before: 8.0, after: 3e-4, lo: 0.0, hi: 2000.0 };
         assert!(still.summary().contains("At the bound of its range: request_overhead_ms"), "{}", still.summary());
+    }
+
+    /// Figures pair by run and figure, not by position: one the fitted scenario no longer predicts has no "after",
+    /// and the summary says so.
+    #[test]
+    fn rows_pair_by_run_and_figure() {
+        let f = |run: &str, metric: &str, p: f64| (run.to_string(), metric.to_string(), 100.0, p);
+        let before = [f("a", "TTFT P50", 80.0), f("a", "TPOT P50", 90.0), f("b", "TPOT P50", 70.0), f("b", "TPOT P50", 60.0)];
+        let after = [f("a", "TPOT P50", 99.0), f("b", "TPOT P50", 98.0), f("b", "TPOT P50", 97.0)];
+        let rows = pair_rows(&before, &after);
+        assert!(rows[0].4.is_nan(), "{rows:?}");
+        assert_eq!(rows[1..].iter().map(|r| r.4).collect::<Vec<_>>(), [99.0, 98.0, 97.0]);
+        let cal = Calibration {
+            scenario: base(),
+            fitted: vec![],
+            figures: rows.len(),
+            median_abs_error_before_pct: 20.0,
+            median_abs_error_after_pct: 2.0,
+            rows,
+            one_load: false,
+        };
+        assert!(cal.caveats().contains("TTFT P50 (a) -20 % → no longer predicted"), "{}", cal.caveats());
     }
 
     #[test]

@@ -14,14 +14,9 @@ pub(super) fn render_calibration(c: &tps_planner::plan::calibrate::Calibration) 
     }
     out += &format!("\n{:<40} {:<14} {:>10} {:>10} {:>10}\n", "run", "figure", "measured", "before", "after");
     for (run, metric, m, b, a) in &c.rows {
-        out += &format!(
-            "{:<40} {:<14} {:>10.1} {:>+9.1}% {:>+9.1}%\n",
-            run.chars().take(40).collect::<String>(),
-            metric,
-            m,
-            (b / m - 1.0) * 100.0,
-            (a / m - 1.0) * 100.0
-        );
+        // A figure the fitted scenario no longer predicts has no "after" (plan::calibrate pairs them by run and figure).
+        let after = if a.is_nan() { format!("{:>10}", "—") } else { format!("{:>+9.1}%", (a / m - 1.0) * 100.0) };
+        out += &format!("{:<40} {:<14} {:>10.1} {:>+9.1}% {after}\n", run.chars().take(40).collect::<String>(), metric, m, (b / m - 1.0) * 100.0,);
     }
     // What to weigh before keeping the fit (figures made worse, efficiencies at a bound), as the page says it.
     let caveats = c.caveats();
