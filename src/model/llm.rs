@@ -69,6 +69,25 @@
 //! off (served η_fl Ampere 0.52 → 0.56, Hopper 0.33 → 0.40, the front end's CV 1.05 → 0.90, ROCm's compute factor 0.52
 //! → 0.60) took served output 12.5 → 14.4 % and batched p90 38.5 → 43.1 %: the one-GPU gpt-oss decode this factor
 //! already makes too slow got slower. So both wait for the factor.
+//!
+//! **Tile padding tried as the factor's compute side (2026-12-05, not kept).** A grouped GEMM pads each expert's
+//! `m = tokens × k ÷ touched` tokens to whole tiles of rows, so its tensor cores carry `m ÷ padded rows`: the
+//! expert FLOPs were charged at that share instead of the flat 0.5 (the bytes kept the fitted factor, which
+//! refitted 0.45–0.50 on TensorRT-LLM's Qwen3 rows). With fixed 64-row tiles (`max(64, m + 32)`) decode steps of
+//! gpt-oss at a few tokens per expert turned compute-bound (4-bit weights times 16-bit activations have little
+//! arithmetic to hide padding behind): served output 12.5 → 14.9 % held out, TPOT 15.0 → 16.1 %. With tiles that
+//! follow the tokens as the tuned kernels' configurations do (`max(16, m + min(m ÷ 3, 32))`: 0.5 at 8 tokens, 0.75
+//! at 31, 0.94 at 530): TTFT mean / P50 / P99 47.0 / 43.3 / 47.2 → 42.8 / 39.9 / 46.2 %, TPOT 15.0 / 15.5 / 18.4 →
+//! 14.8 / 15.5 / 18.1 %, output median 12.5 → 12.1 % but its p90 59 → 71 %: GPUStack's all-at-once runs on A100 and
+//! H100 (vLLM, gpt-oss, Qwen3-235B, DeepSeek-R1: prompt steps of thousands of tokens, 250+ a touched expert)
+//! then ran 20–120 % too fast (their p90 60 → 119 %), and Hopper's served η_fl refitted 0.33 → 0.28 to pay for them.
+//! Those runs say the expert GEMMs of vLLM's MXFP4 and FP8 MoE paths on Hopper and Ampere stay near half a dense
+//! layer's rate even with full tiles (dequantisation inside the GEMM, the routing's permute and gather), while
+//! one DGX Spark prefilling ~500 tokens an expert wants nearly the dense rate: tile padding is not what tells
+//! them apart. The DGX Spark's own peak is an estimate (`presets/hardware.csv`: a quarter of the FP4 marketing
+//! figure; GeForce Blackwell boards halve the 16-bit rate with FP32 accumulation, which would make it 62.5 TFLOPS
+//! and its served prefill 4 × slower in the model than measured) — llama.cpp's own DGX Spark benches prefill
+//! Gemma-3-4B at 5,757 tok/s (4,096-token prompt) where the model says 8,890 at 125 TFLOPS.
 
 use serde::{Deserialize, Serialize};
 
