@@ -135,6 +135,27 @@ pub fn experts_only_fp4_rate(engine: &str) -> ComputeDtype {
     }
 }
 
+/// The rate an engine multiplies a weight format at — the one place that decides it: the format's own
+/// (`format`, from [`WeightFormat::compute`]) except where the engine's kernels do not run that rate.
+/// - llama.cpp multiplies a 4-bit float format (MXFP4) like its other quantised GGUF types, through its int8/16-bit
+///   kernels, not at an FP4 tensor rate: its gpt-oss-20b prompts on a DGX Spark run at 3,514 tok/s for 4,096 tokens
+///   (≈ 21 TFLOPS, tests/data/batched.csv), where the FP4 rate had said 33,419.
+/// - A release that quantises only the experts (`experts_only`: gpt-oss's MXFP4) on a device with FP4 units runs at
+///   the rate its engine's activations allow ([`experts_only_fp4_rate`]).
+///
+/// Returns the rate and whether the second rule lowered it (the defaults list says so).
+#[must_use]
+pub fn engine_compute_dtype(format: ComputeDtype, engine: &str, experts_only: bool, fp4_units: bool) -> (ComputeDtype, bool) {
+    match format {
+        ComputeDtype::Fp4 if engine == "llama.cpp" => (ComputeDtype::Fp16, false),
+        ComputeDtype::Fp4 if experts_only && fp4_units => {
+            let rate = experts_only_fp4_rate(engine);
+            (rate, rate != ComputeDtype::Fp4)
+        }
+        _ => (format, false),
+    }
+}
+
 /// Looks a weight format up by id (case-insensitive).
 #[must_use]
 pub fn weight_format(id: &str) -> Option<&'static WeightFormat> {
@@ -177,6 +198,21 @@ mod tests {
         assert_eq!(experts_only_fp4_rate("sglang"), ComputeDtype::Fp8);
         assert_eq!(experts_only_fp4_rate("tensorrt-llm"), ComputeDtype::Fp8);
         assert_eq!(experts_only_fp4_rate("lmdeploy"), ComputeDtype::Fp16);
+    }
+
+    /// One function decides the rate: llama.cpp's 4-bit floats at the 16-bit rate whatever the device, an
+    /// experts-only release at its engine's activation rate on FP4 units only, every other format at its own.
+    #[test]
+    fn the_engines_rate_follows_the_format_the_engine_and_the_release() {
+        use ComputeDtype::{Fp16, Fp4, Fp8};
+        assert_eq!(engine_compute_dtype(Fp4, "llama.cpp", true, true), (Fp16, false));
+        assert_eq!(engine_compute_dtype(Fp4, "llama.cpp", false, false), (Fp16, false));
+        assert_eq!(engine_compute_dtype(Fp4, "vllm", true, true), (Fp16, true));
+        assert_eq!(engine_compute_dtype(Fp4, "sglang", true, true), (Fp8, true));
+        // Without FP4 units the hardware's peak takes 4-bit weights at the 16-bit rate anyway; an FP4 × FP4 checkpoint keeps FP4.
+        assert_eq!(engine_compute_dtype(Fp4, "vllm", true, false), (Fp4, false));
+        assert_eq!(engine_compute_dtype(Fp4, "vllm", false, true), (Fp4, false));
+        assert_eq!(engine_compute_dtype(Fp8, "llama.cpp", false, true), (Fp8, false));
     }
 
     #[test]

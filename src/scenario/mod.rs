@@ -168,7 +168,7 @@ impl Scenario {
             defaults.push(format!("hardware.parallelism: {id}"));
         }
         let native = self.model.preset.as_deref().and_then(presets::models::find).map(|m| m.native_weights);
-        let (weight_bits, mut compute_dtype) = resolve_quant(&self.quantization, engine_preset.id, native, &mut defaults)?;
+        let (weight_bits, format_dtype) = resolve_quant(&self.quantization, engine_preset.id, native, &mut defaults)?;
         // The weight format by id: the user's, or the default when no bits were typed either (`None`: custom bits).
         let format = self
             .quantization
@@ -176,15 +176,14 @@ impl Scenario {
             .as_deref()
             .or_else(|| self.quantization.weight_bits.is_none().then(|| default_weights(engine_preset.id, native)));
         let experts_only = quant::dense_part_bits(format, native, engine_preset.id, model.is_moe());
-        if compute_dtype == quant::ComputeDtype::Fp4 && experts_only.is_some() && hardware.fp4_tflops.is_some() {
-            compute_dtype = quant::experts_only_fp4_rate(engine_preset.id);
-            if compute_dtype != quant::ComputeDtype::Fp4 {
-                let (bits, rate) = if compute_dtype == quant::ComputeDtype::Fp8 { ("8-bit", "FP8") } else { ("16-bit", "16-bit") };
-                defaults.push(format!(
-                    "compute rate: {rate}, not FP4 — {} multiplies the model's MXFP4 experts by {bits} activations (FP4's rate needs 4-bit ones, as NVFP4 has)",
-                    engine_preset.name
-                ));
-            }
+        let (compute_dtype, experts_rate) =
+            quant::engine_compute_dtype(format_dtype, engine_preset.id, experts_only.is_some(), hardware.fp4_tflops.is_some());
+        if experts_rate {
+            let (bits, rate) = if compute_dtype == quant::ComputeDtype::Fp8 { ("8-bit", "FP8") } else { ("16-bit", "16-bit") };
+            defaults.push(format!(
+                "compute rate: {rate}, not FP4 — {} multiplies the model's MXFP4 experts by {bits} activations (FP4's rate needs 4-bit ones, as NVFP4 has)",
+                engine_preset.name
+            ));
         }
         let dense_bits = experts_only.unwrap_or(weight_bits);
         let kv_id = self.quantization.kv_cache.clone().unwrap_or_else(|| "fp16".into());

@@ -49,12 +49,9 @@ pub(crate) fn resolve_quant(
         Some(b) => check("quantization.weight_bits", b, 1.0, 32.0, "bits per weight")?,
         None => 16.0,
     };
-    // Custom bits near 8 mean FP8 in a serving engine; llama.cpp has no FP8 path (its Q8_0 runs on FP16/int8).
+    // Custom bits near 8 mean FP8 in a serving engine; llama.cpp has no FP8 path (its Q8_0 runs on FP16/int8). This
+    // is the format's rate; the engine's kernels may run another (`model::quant::engine_compute_dtype`).
     let dtype = fmt.map_or(if (7.5..=8.5).contains(&bits) && engine != "llama.cpp" { ComputeDtype::Fp8 } else { ComputeDtype::Fp16 }, |f| f.compute);
-    // llama.cpp multiplies a 4-bit float format (MXFP4) like its other quantised GGUF types, through its int8/16-bit
-    // kernels, not at an FP4 tensor rate: its gpt-oss-20b prompts on a DGX Spark run at 3,514 tok/s for 4,096 tokens
-    // (≈ 21 TFLOPS, tests/data/batched.csv), where the FP4 rate had said 33,419 (`model::quant::experts_only_fp4_rate`).
-    let dtype = if engine == "llama.cpp" && dtype == ComputeDtype::Fp4 { ComputeDtype::Fp16 } else { dtype };
     Ok((bits, dtype))
 }
 
