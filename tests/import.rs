@@ -276,12 +276,19 @@ fn a_deployment_that_does_not_fit_is_not_predicted() {
         assert!(c.notes.iter().any(|n| n.contains("does not fit")), "{}: {:?}", m.label, c.notes);
     }
     assert!(bench.iter().any(|m| m.kind == Kind::Decode) && bench.iter().any(|m| m.kind == Kind::Prefill));
-    // Weights that fit with no room for one sequence's KV cache at the run's lengths.
+    // Weights that fit with no room for one sequence's KV cache at the run's lengths (a shape typed by hand: a
+    // preset's window refuses such requests first).
     let mut long = serving.clone();
     long.prompt_tokens = Some(1_000_000.0);
-    let c = import::compare(&h100_llama8b(), &long).unwrap();
+    let mut custom = h100_llama8b();
+    custom.model = tps_planner::scenario::ModelSpec { params_b: Some(8.0), ..Default::default() };
+    let c = import::compare(&custom, &long).unwrap();
     assert!(!c.fits && c.rows.is_empty());
     assert!(c.notes[0].contains("KV cache of one sequence"), "{:?}", c.notes);
+    // Requests longer than the preset's window: a note, not an error for the whole comparison.
+    let c = import::compare(&h100_llama8b(), &long).unwrap();
+    assert!(!c.fits && c.rows.is_empty());
+    assert!(c.notes[0].contains("exceed the model's window of 131072; no prediction"), "{:?}", c.notes);
     // A deployment that fits is predicted as before.
     let c = import::compare(&h100_llama8b(), serving).unwrap();
     assert!(c.fits && !c.rows.is_empty() && c.rows.iter().all(|r| r.predicted > 0.0));

@@ -102,12 +102,14 @@ fn every_preset_combination_evaluates() {
         }
     }
     assert!(n >= 70 * 6);
-    // All models × all engines on one GPU, and every weight format.
+    // All models × all engines on up to 8 GPUs (the most that tensor parallelism splits each model over; an uneven
+    // split is refused, tests/regressions.rs), and every weight format.
     for m in tps_planner::presets::models::MODELS {
+        let devices = [8u32, 4, 2, 1].into_iter().find(|&k| m.attention_heads % k == 0 && (m.kv_heads % k == 0 || k % m.kv_heads == 0));
         for e in tps_planner::presets::engines::ENGINES {
             for q in tps_planner::model::quant::WEIGHT_FORMATS {
                 let s = Scenario {
-                    hardware: HardwareSpec { preset: Some("b200".into()), devices: Some(8), ..Default::default() },
+                    hardware: HardwareSpec { preset: Some("b200".into()), devices, ..Default::default() },
                     model: ModelSpec { preset: Some(m.id.into()), ..Default::default() },
                     engine: EngineSpec { preset: Some(e.id.into()), ..Default::default() },
                     quantization: QuantSpec { weights: Some(q.id.into()), ..Default::default() },

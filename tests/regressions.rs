@@ -498,3 +498,36 @@ fn a_split_llama_cpp_lacks_and_a_spread_of_zero_say_so() {
     .unwrap();
     assert!(r.fleet.is_some() && r.warnings.iter().any(|w| w.message.contains("lock-step")), "{:?}", r.warnings);
 }
+
+/// A new user's trial (2026-12-05): a split the serving engines refuse, a request longer than the model's window
+/// and a KV-head count that does not divide the attention heads each got an answer under a warning (a fleet of
+/// 3-GPU servers for Llama-3.1-70B; "one user gets 59 tok/s" for a 200,000-token prompt): now each is an error
+/// naming its field and what would be accepted.
+#[test]
+fn impossible_deployments_are_refused_with_what_would_work() {
+    let err = |json: &str| Scenario::from_json(json).unwrap().resolve().unwrap_err();
+    let e = err(r#"{"hardware":{"preset":"h100-sxm","devices":3},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"vllm"}}"#);
+    assert_eq!(e.field, "hardware.devices");
+    assert!(e.message.contains("64 attention heads and 8 KV heads over 3 devices") && e.message.contains("1, 2, 4, 8, 16"), "{}", e.message);
+    // A pipeline takes any count, and so does llama.cpp's layer split.
+    for ok in [
+        r#"{"hardware":{"preset":"h100-sxm","devices":3,"parallelism":"pipeline"},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"vllm"}}"#,
+        r#"{"hardware":{"preset":"rtx-4090","devices":3},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"llama.cpp"}}"#,
+    ] {
+        assert!(Scenario::from_json(ok).unwrap().resolve().is_ok(), "{ok}");
+    }
+    // Disaggregated pools are each tensor parallel: a 3-device pool of the 70B is refused too.
+    let e = err(
+        r#"{"hardware":{"preset":"h100-sxm","devices":5},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"vllm","disaggregation":{"prefill_devices":2}}}"#,
+    );
+    assert!(e.message.contains("over 3 devices"), "{}", e.message);
+    let e = err(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":200000}}"#);
+    assert_eq!(e.field, "workload.prompt_tokens");
+    assert!(e.message.contains("context window of 131072"), "{}", e.message);
+    let e = err(r#"{"hardware":{"preset":"h100-sxm"},"model":{"params_b":8,"attention_heads":32,"kv_heads":3}}"#);
+    assert_eq!(e.field, "model.kv_heads");
+    assert!(e.message.contains("1, 2, 4, 8, 16, 32"), "{}", e.message);
+    // Untyped KV heads take a divisor of the typed attention heads (12 heads: 6, not the nearest shape's 8).
+    let r = Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"params_b":8,"attention_heads":12}}"#).unwrap().resolve().unwrap();
+    assert_eq!(r.deployment.model.kv_heads, 6);
+}

@@ -13,14 +13,10 @@ pub enum WarningKind {
     KvDoesNotFit,
     /// Fewer requests simulated per level than asked, to bound the work (a note, not an alarm).
     FewerRequests,
-    /// The request is longer than the model's context window.
-    ContextTooLong,
     /// A multi-device split the engine does not have.
     WrongSplit,
     /// llama.cpp with an FP8 format.
     NoFp8,
-    /// Tensor parallelism over a device count that does not divide the attention heads.
-    UnevenHeads,
     /// Some levels saturate (queue growing without bound).
     Saturates,
     /// The levels end while system TPS still climbs steeply: no knee within them.
@@ -116,15 +112,6 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
             w.requests
         )));
     }
-    if let Some(max) = r.max_context {
-        let ctx = w.full_context();
-        if ctx > f64::from(max) {
-            warnings.push(Warning::new(
-                WarningKind::ContextTooLong,
-                format!("{ctx:.0} tokens of context exceed the model's window of {max}: the model cannot serve this request as is"),
-            ));
-        }
-    }
     let hw = &d.hardware;
     // llama.cpp's own splits asked of a serving engine (and FP8 of llama.cpp: the cases exclude each other).
     if hw.devices > 1 && d.engine.kind != crate::model::engine::EngineKind::LlamaCpp {
@@ -150,15 +137,6 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
     }
     if d.engine.kind == crate::model::engine::EngineKind::LlamaCpp && matches!(d.compute_dtype, crate::model::quant::ComputeDtype::Fp8) {
         warnings.push(Warning::new(WarningKind::NoFp8, "llama.cpp has no FP8 weight format; its 8-bit format is GGUF Q8_0 (8.5 bits)"));
-    }
-    if hw.devices > 1 && hw.parallelism == crate::model::hardware::Parallelism::Tensor && !d.model.splits_over(hw.devices) {
-        warnings.push(Warning::new(
-            WarningKind::UnevenHeads,
-            format!(
-                "tensor parallelism over {} devices needs the {} attention heads and the {} KV heads to divide evenly (or the devices to be a multiple of the KV heads); engines refuse this split",
-                hw.devices, d.model.attention_heads, d.model.kv_heads
-            ),
-        ));
     }
     // vLLM sizes its sampler's profile run by max_num_seqs: at 1,024 sequences and a large vocabulary it can keep
     // more memory per device than the KV cache gets (gpt-oss-120b on one H100: 7.4 GiB against 5.1 GB of KV).

@@ -79,7 +79,19 @@ pub(crate) fn resolve_model(s: &ModelSpec, defaults: &mut Vec<String>) -> Result
     let layers = check_u("model.layers", s.layers.or(p.map(|p| p.layers)).unwrap_or(nearest.1), 1, 1000)?;
     let hidden = check_u("model.hidden", s.hidden.or(p.map(|p| p.hidden)).unwrap_or(nearest.2), 64, 200_000)?;
     let heads = check_u("model.attention_heads", s.attention_heads.or(p.map(|p| p.attention_heads)).unwrap_or(nearest.3), 1, 4096)?;
-    let kv_heads = check_u("model.kv_heads", s.kv_heads.or(p.map(|p| p.kv_heads)).unwrap_or(nearest.4.min(heads)), 1, heads)?;
+    // Untyped, the nearest shape's KV heads, or the most up to them that divide the attention heads.
+    let default_kv = (1..=nearest.4.min(heads)).rev().find(|k| heads.is_multiple_of(*k)).unwrap_or(1);
+    let kv_heads = check_u("model.kv_heads", s.kv_heads.or(p.map(|p| p.kv_heads)).unwrap_or(default_kv), 1, heads)?;
+    if !heads.is_multiple_of(kv_heads) {
+        let fits: Vec<String> = (1..=heads).filter(|k| heads.is_multiple_of(*k)).map(|k| k.to_string()).collect();
+        return Err(ScenarioError::new(
+            "model.kv_heads",
+            format!(
+                "{kv_heads} KV heads do not divide the {heads} attention heads: grouped-query attention gives every KV head the same number of query heads ({} for {heads})",
+                fits.join(", ")
+            ),
+        ));
+    }
     let head_dim = check_u("model.head_dim", s.head_dim.or(p.map(|p| p.head_dim)).unwrap_or(nearest.5), 8, 4096)?;
     let vocab = check_u("model.vocab", s.vocab.or(p.map(|p| p.vocab)).unwrap_or(128_256), 1, 10_000_000)?;
     let attention = s.attention.or(p.map(|p| p.attention)).unwrap_or(Attention::Full);
