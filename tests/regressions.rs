@@ -531,3 +531,29 @@ fn impossible_deployments_are_refused_with_what_would_work() {
     let r = Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"params_b":8,"attention_heads":12}}"#).unwrap().resolve().unwrap();
     assert_eq!(r.deployment.model.kv_heads, 6);
 }
+
+/// The same trial: a limit the user never set is named among the defaults, an unverified hardware preset says so,
+/// inputs below any real device or target are refused, and ranges read as the page groups numbers.
+#[test]
+fn defaults_and_floors_a_meeting_can_rely_on() {
+    let r = scenario(r#"{"hardware":{"preset":"mi300x","devices":8},"model":{"preset":"llama-3.1-70b"},"target":{"tpot_ms":50}}"#).resolve().unwrap();
+    assert!(r.defaults_used.iter().any(|d| d.starts_with("target.ttft_ms: 2000 ms (the ")), "{:?}", r.defaults_used);
+    assert!(r.defaults_used.iter().any(|d| d.contains("MI300X's figures are not checked against a vendor sheet")), "{:?}", r.defaults_used);
+    let verified =
+        scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"target":{"preset":"reader"}}"#).resolve().unwrap();
+    assert!(!verified.defaults_used.iter().any(|d| d.contains("vendor sheet") || d.starts_with("target.")), "{:?}", verified.defaults_used);
+    let err = |json: &str| scenario(json).resolve().unwrap_err();
+    let base = r#""model":{"preset":"llama-3.1-8b"}"#;
+    for (json, field) in [
+        (format!(r#"{{"hardware":{{"preset":"h100-sxm","fp16_tflops":0.000001}},{base}}}"#), "hardware.fp16_tflops"),
+        (format!(r#"{{"hardware":{{"preset":"h100-sxm","memory_gb":0.5}},{base}}}"#), "hardware.memory_gb"),
+        (format!(r#"{{"hardware":{{"preset":"h100-sxm"}},{base},"target":{{"tpot_ms":0.001}}}}"#), "target.tpot_ms"),
+        (format!(r#"{{"hardware":{{"preset":"h100-sxm"}},{base},"fleet":{{"peak_users":0.001}}}}"#), "fleet.peak_users"),
+    ] {
+        assert_eq!(err(&json).field, field, "{json}");
+    }
+    let e = err(&format!(r#"{{"hardware":{{"preset":"h100-sxm"}},{base},"fleet":{{"peak_users":2e9}}}}"#));
+    assert_eq!(e.message, "2000000000 is out of range: allowed 1–1\u{2009}000\u{2009}000\u{2009}000 users");
+    let e = err(&format!(r#"{{"hardware":{{"preset":"h100-sxm"}},{base},"fleet":{{"peak_request_rate":0}}}}"#));
+    assert_eq!(e.message, "must be greater than 0 (up to 1\u{2009}000\u{2009}000\u{2009}000 requests/s)");
+}

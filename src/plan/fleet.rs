@@ -147,14 +147,29 @@ pub fn size(
         1 => " + 1 spare".into(),
         n => format!(" + {n} spares"),
     };
+    // One server fewer loads each above the operating point: a share that rounds onto it gets a decimal (a trial
+    // read "9 servers …; with one server fewer, 60 % of capacity each" against a 60 % operating point).
+    let op_share = if cap_native > 0.0 { op_native / cap_native } else { 0.0 };
+    let pct = |u: f64| if (u * 100.0).round() <= (op_share * 100.0).round() { format!("{:.1}", u * 100.0) } else { format!("{:.0}", u * 100.0) };
     let fewer = match one_fewer {
-        Some(u) if u <= 1.0 => format!("; with one server fewer, {:.0} % of capacity each", u * 100.0),
+        Some(u) if u <= 1.0 => format!("; with one server fewer, {} % of capacity each", pct(u)),
         // Whole per cents, rounded up past capacity: 100.1 % is over it, not "(100 %)".
         Some(u) => format!("; with one server fewer, over capacity ({:.0} %)", (u * 100.0).ceil().max(101.0)),
         None => String::new(),
     };
+    // The floor: each serving replica at its capacity (a trial computed ⌈500 ÷ 165⌉ = 4 by hand where the line
+    // said 6 at the operating point and never gave the minimum).
+    let at_capacity = if op_share > 0.0 { replicas(peak_v, per / op_share, 0).unwrap_or(serving) } else { serving };
+    let floor = format!("; the fewest that hold the target, each at its capacity: {}{spare}", super::readout::group(at_capacity as f64));
+    // "Users" here keep a request in flight all the time (a trial: "500 chat users who read and type between
+    // turns need far fewer servers; only the glossary says so").
+    let who = if matches!(peak, PeakLoad::Users(_)) {
+        " — users who each keep a request in flight; people who read and type between turns load a server less"
+    } else {
+        ""
+    };
     let sentence = format!(
-        "{} → {} of {hardware} ({} at the operating point of {} each{spare}){fewer}",
+        "{} → {} of {hardware} ({} at the operating point of {} each{spare}){fewer}{floor}{who}",
         label(peak, peak_v),
         servers(total),
         super::readout::group(serving as f64),
@@ -172,6 +187,7 @@ pub fn size(
         peak_load_per_replica: peak_v / serving as f64,
         utilisation_at_peak: util(serving),
         utilisation_one_fewer: one_fewer,
+        serving_at_capacity: at_capacity,
         sentence,
         alternatives: alternatives(r, f, alt_op),
     })
@@ -319,8 +335,18 @@ mod tests {
         assert!((f.utilisation_one_fewer.unwrap() - 100.0 / 120.0).abs() < 1e-12);
         assert_eq!(
             f.sentence,
-            "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); with one server fewer, 83 % of capacity each"
+            "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); with one server fewer, 83 % of capacity each; the fewest that hold the target, each at its capacity: 5 + 1 spare — users who each keep a request in flight; people who read and type between turns load a server less"
         );
+        // ⌈500 ÷ 120⌉ = 5 at capacity.
+        assert_eq!(f.serving_at_capacity, 5);
+        // One fewer that rounds onto the operating point's share gets a decimal: 500 users at 100 per server at
+        // the operating point of a 125-user capacity (80 %) need 5; with 4, 125 ÷ 125 = 100 %; at 124.9 users per
+        // capacity, 100.1 % (over); at 156.1, 80.1 % — not "80 %".
+        let (mut op2, mut cap2) = (op.clone(), cap.clone());
+        cap2.concurrency = Some(156.1);
+        op2.concurrency = Some(124.88);
+        let g = size(&r, r.fleet.as_ref().unwrap(), (&m, &op2), &cap2, "2 × H100", &crate::plan::analytic_operating, &mut Vec::new()).unwrap();
+        assert!(g.sentence.contains("with one server fewer, 80.1 % of capacity each"), "{}", g.sentence);
         // Loads per server in words: whole users without decimals ("2.00 users each" was printed).
         assert_eq!([load_words(&f, 1.0), load_words(&f, 2.0), load_words(&f, 22.6)], ["1 user", "2 users", "22.6 users"]);
         // 70B FP8 fits on one H100 (barely) and on 4 (64 heads divide by 4, not by 3).

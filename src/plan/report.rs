@@ -311,6 +311,9 @@ pub struct Fleet {
     pub utilisation_at_peak: f64,
     /// The same with one serving replica fewer (null with a single serving replica); above 1 breaks the target.
     pub utilisation_one_fewer: Option<f64>,
+    /// The fewest serving replicas that hold the target with each at its capacity (no headroom), spares not
+    /// counted: the floor under `replicas`.
+    pub serving_at_capacity: u64,
     /// "500 users → 7 servers of 2 × H100 (6 at the operating point of 88 users + 1 spare); …"
     pub sentence: String,
     /// The next smaller and larger device counts per replica that fit the model (and, tensor parallel, divide

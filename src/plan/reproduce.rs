@@ -82,6 +82,20 @@ struct Ctx<'a> {
     max_len: u64,
 }
 
+/// The instruction-tuned sibling of a base checkpoint the presets name (`None` when it is already one, or unknown).
+fn instruct_sibling(repo: &str) -> Option<String> {
+    if let Some(rest) = repo.strip_prefix("meta-llama/Llama-2-") {
+        return rest.strip_suffix("-hf").map(|size| format!("meta-llama/Llama-2-{size}-chat-hf"));
+    }
+    if repo.starts_with("meta-llama/Llama-3.1-") || repo.starts_with("Qwen/Qwen2.5-") {
+        return Some(format!("{repo}-Instruct"));
+    }
+    if repo.starts_with("mistralai/") {
+        return repo.strip_suffix("-v0.1").map(|base| format!("{base}-Instruct-v0.1"));
+    }
+    repo.starts_with("google/gemma-2-").then(|| format!("{repo}-it"))
+}
+
 /// The commands that measure scenario `s` (evaluated as `report`) on real hardware.
 ///
 /// # Errors
@@ -98,6 +112,11 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
             "<model>".to_string()
         }
     };
+    // The presets name the base checkpoints; a chat service deploys the instruction-tuned sibling, which has the
+    // same shape and speed (a trial read `vllm serve meta-llama/Llama-3.1-70B` as the wrong model to serve).
+    if let Some(chat) = preset.and_then(|m| instruct_sibling(m.hf_repo)) {
+        notes.push(format!("{repo} is the base checkpoint; a chat service serves {chat}, of the same shape and speed: either measures the same"));
+    }
     let native = preset.map(|m| m.native_weights);
     let weights = s.quantization.weights.clone().unwrap_or_else(|| crate::scenario::default_weights(engine, native).to_string()).to_ascii_lowercase();
     let kv = s.quantization.kv_cache.clone().unwrap_or_else(|| "fp16".into()).to_ascii_lowercase();

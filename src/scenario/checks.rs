@@ -24,24 +24,39 @@ pub(crate) fn unknown<'a>(field: &str, id: &str, valid: impl Iterator<Item = &'a
 
 /// Checks `lo ≤ v ≤ hi` and finiteness.
 pub(crate) fn check(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<f64, ScenarioError> {
+    let range = format!("{}–{} {unit}", bound(lo), bound(hi)).trim_end().to_string();
     if !v.is_finite() {
-        return Err(ScenarioError::new(field, format!("must be a finite number ({lo}–{hi} {unit})").replace(" )", ")")));
+        return Err(ScenarioError::new(field, format!("must be a finite number ({range})")));
     }
     if v < lo || v > hi {
-        return Err(ScenarioError::new(
-            field,
-            format!("{} is out of range: allowed {lo}–{hi} {unit}", crate::model::units::fmt_num(v)).trim_end().to_string(),
-        ));
+        return Err(ScenarioError::new(field, format!("{} is out of range: allowed {range}", crate::model::units::fmt_num(v))));
     }
     Ok(v)
 }
 
-/// Checks `lo < v ≤ hi`.
-pub(crate) fn positive(field: &str, v: f64, hi: f64, unit: &str) -> Result<f64, ScenarioError> {
-    if v.is_finite() && v <= 0.0 {
-        return Err(ScenarioError::new(field, format!("must be greater than 0 (up to {hi} {unit})")));
+/// A range's end in a message: whole numbers from 10,000 grouped by thousands as the page groups them
+/// ("1 000 000"; a trial read "(up to 1000000 )").
+fn bound(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() >= 10_000.0 {
+        crate::plan::readout::group(v)
+    } else {
+        crate::model::units::fmt_num(v)
     }
-    check(field, v, 0.0, hi, unit)
+}
+
+/// A number that must be more than 0 and at most `hi` (0 itself is refused, so the range does not say "0–").
+pub(crate) fn positive(field: &str, v: f64, hi: f64, unit: &str) -> Result<f64, ScenarioError> {
+    let range = format!("more than 0, up to {} {unit}", bound(hi)).trim_end().to_string();
+    if !v.is_finite() {
+        return Err(ScenarioError::new(field, format!("must be a finite number ({range})")));
+    }
+    if v <= 0.0 {
+        return Err(ScenarioError::new(field, format!("must be greater than 0 (up to {} {unit})", bound(hi)).replace(" )", ")")));
+    }
+    if v > hi {
+        return Err(ScenarioError::new(field, format!("{} is out of range: allowed {range}", crate::model::units::fmt_num(v))));
+    }
+    Ok(v)
 }
 
 pub(crate) fn check_u(field: &str, v: u32, lo: u32, hi: u32) -> Result<u32, ScenarioError> {

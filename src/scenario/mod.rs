@@ -191,7 +191,7 @@ impl Scenario {
         let engine = resolve_engine(&self.engine, engine_preset, &hardware, &model, &mut defaults)?;
         let backend = self.engine.backend.clone().unwrap_or_else(|| default_backend(hardware.kind).to_string());
         let workload = resolve_workload(&self.workload, &mut defaults)?;
-        let target = resolve_target(&self.target, workload.mode)?;
+        let target = resolve_target(&self.target, workload.mode, &mut defaults)?;
         let fleet = self.fleet.as_ref().map(resolve_fleet).transpose()?;
         let cost = self.cost.as_ref().map(resolve_cost).transpose()?;
         let disaggregation = match &self.engine.disaggregation {

@@ -17,6 +17,7 @@ fn vllm_flags_follow_the_meeting_scenario() {
     let (r, report) = run(&std::fs::read_to_string("examples/meeting-2xh100.json").unwrap());
     let serve = &r.steps[0].text;
     assert!(serve.starts_with("vllm serve meta-llama/Llama-3.1-70B"), "{serve}");
+    assert!(r.notes.iter().any(|n| n.contains("a chat service serves meta-llama/Llama-3.1-70B-Instruct")), "{:?}", r.notes);
     for f in [
         "--tensor-parallel-size 2",
         "--quantization fp8",
@@ -159,4 +160,16 @@ fn long_commands_are_continued() {
     assert_eq!(round_sig(0.123456, 3), 0.123);
     assert_eq!(trim(0.5, 3), "0.5");
     assert_eq!(trim(2.0, 3), "2");
+}
+
+#[test]
+fn base_checkpoints_name_their_instruction_tuned_sibling() {
+    assert_eq!(super::instruct_sibling("meta-llama/Llama-3.1-8B").as_deref(), Some("meta-llama/Llama-3.1-8B-Instruct"));
+    assert_eq!(super::instruct_sibling("meta-llama/Llama-2-70b-hf").as_deref(), Some("meta-llama/Llama-2-70b-chat-hf"));
+    assert_eq!(super::instruct_sibling("mistralai/Mixtral-8x7B-v0.1").as_deref(), Some("mistralai/Mixtral-8x7B-Instruct-v0.1"));
+    assert_eq!(super::instruct_sibling("google/gemma-2-9b").as_deref(), Some("google/gemma-2-9b-it"));
+    assert_eq!(super::instruct_sibling("Qwen/Qwen2.5-72B").as_deref(), Some("Qwen/Qwen2.5-72B-Instruct"));
+    for chat in ["google/gemma-3-4b-it", "openai/gpt-oss-120b", "Qwen/Qwen3-8B", "meta-llama/Llama-4-Scout-17B-16E-Instruct"] {
+        assert_eq!(super::instruct_sibling(chat), None, "{chat}");
+    }
 }

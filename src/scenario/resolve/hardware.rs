@@ -1,6 +1,6 @@
 //! Hardware: a preset and/or explicit per-device numbers; a typed-over preset is named as changed.
 
-use super::super::checks::{check_u, opt_pos, positive, unknown};
+use super::super::checks::{check, check_u, opt_pos, positive, unknown};
 use super::super::*;
 use crate::model::hardware::{Architecture, Hardware, HardwareKind, Parallelism};
 use crate::presets;
@@ -12,8 +12,17 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
         }
         None => None,
     };
+    // A comparison must not hide its weakest input (a trial's A vs B rested on MI300X figures `tps presets` marks
+    // unverified, and nothing else said so).
+    if let Some(p) = p.filter(|p| !p.verified) {
+        defaults.push(format!(
+            "hardware: {}'s figures are not checked against a vendor sheet yet (its source: `tps presets hardware`); type the bandwidth, memory and compute you trust to override them",
+            p.name
+        ));
+    }
     let bw = match s.memory_bandwidth_gbps.or(p.map(|p| p.bandwidth_gbps)) {
-        Some(v) => positive("hardware.memory_bandwidth_gbps", v, 100_000.0, "GB/s")?,
+        // Floors no accelerator is under (a trial's 1e-6 TFLOPS read a TTFT of 272 days).
+        Some(v) => check("hardware.memory_bandwidth_gbps", v, 1.0, 100_000.0, "GB/s")?,
         None => return Err(ScenarioError::new("hardware.memory_bandwidth_gbps", "required: give a hardware preset or the memory bandwidth in GB/s")),
     };
     let kind = match s.kind.or(p.map(|p| p.kind)) {
@@ -24,8 +33,8 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
         }
     };
     let devices = check_u("hardware.devices", s.devices.unwrap_or(1), 1, 1024)?;
-    let memory_gb = opt_pos("hardware.memory_gb", s.memory_gb.or(p.map(|p| p.memory_gb)), 100_000.0, "GiB")?;
-    let fp16 = match opt_pos("hardware.fp16_tflops", s.fp16_tflops.or(p.and_then(|p| p.fp16_tflops)), 1e6, "TFLOPS")? {
+    let memory_gb = s.memory_gb.or(p.map(|p| p.memory_gb)).map(|v| check("hardware.memory_gb", v, 1.0, 100_000.0, "GiB")).transpose()?;
+    let fp16 = match s.fp16_tflops.or(p.and_then(|p| p.fp16_tflops)).map(|v| check("hardware.fp16_tflops", v, 0.01, 1e6, "TFLOPS")).transpose()? {
         Some(v) => v,
         None => {
             let v = bw / 1000.0 * kind.default_tflops_per_tbps();

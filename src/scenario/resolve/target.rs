@@ -4,7 +4,7 @@ use super::super::checks::{check, check_u, opt_pos, positive, unknown};
 use super::super::*;
 use crate::presets;
 
-pub(crate) fn resolve_target(s: &TargetSpec, mode: Mode) -> Result<Target, ScenarioError> {
+pub(crate) fn resolve_target(s: &TargetSpec, mode: Mode, defaults: &mut Vec<String>) -> Result<Target, ScenarioError> {
     let task_s = opt_pos("target.task_s", s.task_s, 1e7, "s")?;
     if task_s.is_some() && mode != Mode::Agent {
         return Err(ScenarioError::new("target.task_s", "a task-time target applies in agent mode only (workload.mode \"agent\")"));
@@ -25,10 +25,23 @@ pub(crate) fn resolve_target(s: &TargetSpec, mode: Mode) -> Result<Target, Scena
         None if s.tpot_ms.is_some() || s.ttft_ms.is_some() => "custom".into(),
         None => p.name.into(),
     };
+    // One limit typed and the other taken from the default preset: say so (a trial set only tpot_ms and was judged
+    // on a TTFT ≤ 2000 ms it never asked for).
+    if s.preset.is_none() && s.tpot_ms.is_some() != s.ttft_ms.is_some() {
+        let (field, v) = if s.tpot_ms.is_some() { ("ttft_ms", p.ttft_ms) } else { ("tpot_ms", p.tpot_ms) };
+        if let Some(v) = v {
+            defaults.push(format!(
+                "target.{field}: {} ms (the {} preset's; give target.{field} to change it, or target.preset \"batch\" for no such limit)",
+                crate::model::units::fmt_num(v),
+                p.name
+            ));
+        }
+    }
     Ok(Target {
         name,
-        tpot_ms: s.tpot_ms.or(p.tpot_ms).map(|v| positive("target.tpot_ms", v, 1e9, "ms")).transpose()?,
-        ttft_ms: s.ttft_ms.or(p.ttft_ms).map(|v| positive("target.ttft_ms", v, 1e9, "ms")).transpose()?,
+        // From 0.1 ms: a trial's 0.001 printed as "TPOT ≤ 0 ms".
+        tpot_ms: s.tpot_ms.or(p.tpot_ms).map(|v| check("target.tpot_ms", v, 0.1, 1e9, "ms")).transpose()?,
+        ttft_ms: s.ttft_ms.or(p.ttft_ms).map(|v| check("target.ttft_ms", v, 0.1, 1e9, "ms")).transpose()?,
         percentile: pct,
         operating_fraction: check("target.operating_fraction", s.operating_fraction.unwrap_or(0.6), 0.5, 0.7, "(share of the capacity's load)")?,
         task_s,
@@ -38,7 +51,7 @@ pub(crate) fn resolve_target(s: &TargetSpec, mode: Mode) -> Result<Target, Scena
 pub(crate) fn resolve_fleet(s: &FleetSpec) -> Result<FleetInputs, ScenarioError> {
     let peak = match (s.peak_users, s.peak_request_rate) {
         (Some(_), Some(_)) => return Err(ScenarioError::new("fleet", "give only one of peak_users or peak_request_rate")),
-        (Some(u), None) => PeakLoad::Users(positive("fleet.peak_users", u, 1e9, "users")?),
+        (Some(u), None) => PeakLoad::Users(check("fleet.peak_users", u, 1.0, 1e9, "users")?),
         (None, Some(r)) => PeakLoad::RequestRate(positive("fleet.peak_request_rate", r, 1e9, "requests/s")?),
         (None, None) => {
             return Err(ScenarioError::new("fleet", "give the peak load: peak_users (concurrent users) or peak_request_rate (requests/s)"))
