@@ -127,7 +127,8 @@ await test('invalid input shows a message next to its field, no panic', async ()
   await page.fill('#hardware-memory_bandwidth_gbps', '-5');
   await page.waitForSelector('label.invalid .error:not(:empty)', { timeout: 5000 });
   const msg = await page.textContent('label.invalid .error');
-  assert(/greater than 0/.test(msg), `message: ${msg}`);
+  // Below the floor no device is under (checks.rs): the range it allows.
+  assert(/-5 is out of range: allowed 1–100\u2009000 GB\/s/.test(msg), `message: ${msg}`);
   // One invalid field does not blank the page: the last computed results stay, under a message saying so.
   assert((await page.locator('#ceiling').count()) === 1, 'results blanked by one invalid field');
   assert(/last inputs that could be computed/.test(await page.textContent('#scenario-error')), 'stale results not marked');
@@ -586,6 +587,10 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   assert(+f[1] === Math.ceil(500 / +f[3]) + 1 && +f[2] === +f[1] - 1, `servers = ⌈500 ÷ users per server⌉ + 1: ${fleet}`);
   assert(+f[3] <= card.users, `operating point above the capacity: ${fleet}`);
   card.servers = +f[1];
+  // The floor at capacity, ⌈500 ÷ the capacity's users⌉ + the spare, and what "users" means (plan::fleet).
+  const floor = fleet.match(/the fewest that hold the target, each at its capacity: (\d+) \+ 1 spare/);
+  assert(floor && +floor[1] === Math.ceil(500 / card.users), `fleet floor: ${fleet} (capacity ${card.users} users)`);
+  assert(/each keep a request in flight/.test(await mp.textContent('#fleet-card .note')), 'the fleet card does not say what its users are');
   assert(num(await mp.textContent('#fleet-servers')) === card.servers, 'big figure differs from the sentence');
   const alts = await mp.textContent('#fleet-alternatives');
   assert(/1 device per server: \d+ servers/.test(alts) && /4 devices per server: \d+ servers/.test(alts), `alternatives: ${alts}`);
@@ -794,7 +799,7 @@ await test('fleet, cost and task inputs: every invalid value gets a message next
     assert(re.test(msg), `${id} = ${value}: "${msg}"`);
     await mp.fill(id, old);
   };
-  await expectMsg('#fleet-peak_users', '-5', /greater than 0/);
+  await expectMsg('#fleet-peak_users', '-5', /out of range: allowed 1–1\u2009000\u2009000\u2009000 users/);
   await expectMsg('#fleet-spare_replicas', '1.5', /whole number from 0/);
   await expectMsg('#cost-currency', 'US DOLLARS', /1–8 characters/);
   await expectMsg('#cost-electricity_per_kwh', '0,12', /use a point for decimals \(0\.12\)/);

@@ -393,6 +393,9 @@ mod cli {
         }
         if let Some(f) = &r.fleet {
             o += &format!("fleet: {}\n", f.sentence);
+            if f.peak_users.is_some() {
+                o += &format!("  ({})\n", tps_planner::plan::fleet::USERS_IN_FLIGHT);
+            }
             for a in &f.alternatives {
                 o += &format!("  with {}\n", tps_planner::plan::fleet::alternative_words(f, a));
             }

@@ -259,15 +259,16 @@ fn figures(s: &Scenario, runs: &[Measurement], refuse: bool) -> Result<Vec<(Stri
 /// the n-th), as (run, figure, measured, before, after): a figure the fitted scenario no longer predicts gets NaN
 /// after, and the rows after it keep their own (pairing by position would shift them all).
 fn pair_rows(before: &[(String, String, f64, f64)], after: &[(String, String, f64, f64)]) -> Vec<(String, String, f64, f64, f64)> {
-    use std::collections::{HashMap, VecDeque};
-    let mut after_by: HashMap<(&str, &str), VecDeque<f64>> = HashMap::new();
-    for a in after {
-        after_by.entry((a.0.as_str(), a.1.as_str())).or_default().push_back(a.3);
-    }
+    // A scan with used-flags, not a map: tens of figures, and no new hashing code in the page's wasm.
+    let mut used = vec![false; after.len()];
     before
         .iter()
         .map(|b| {
-            let a = after_by.get_mut(&(b.0.as_str(), b.1.as_str())).and_then(VecDeque::pop_front).unwrap_or(f64::NAN);
+            let found = (0..after.len()).find(|&i| !used[i] && after[i].0 == b.0 && after[i].1 == b.1);
+            let a = found.map_or(f64::NAN, |i| {
+                used[i] = true;
+                after[i].3
+            });
             (b.0.clone(), b.1.clone(), b.2, b.3, a)
         })
         .collect()

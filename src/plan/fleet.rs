@@ -36,6 +36,11 @@ pub fn replicas(peak: f64, per_replica: f64, spare: u32) -> Option<u64> {
     Some((serving as u64).saturating_add(u64::from(spare)))
 }
 
+/// What "users" means in a fleet sized for a peak of users, said beside the fleet (a trial: "500 chat users who
+/// read and type between turns need far fewer servers; only the glossary says so").
+pub const USERS_IN_FLIGHT: &str =
+    "Users here each keep a request in flight, as a benchmark's do; people who read and type between turns load a server less.";
+
 /// Users (requests in flight) at a level: its concurrency, or rate × mean E2E (Little's law).
 #[must_use]
 pub fn users_at(p: &LoadPoint) -> f64 {
@@ -161,15 +166,8 @@ pub fn size(
     // said 6 at the operating point and never gave the minimum).
     let at_capacity = if op_share > 0.0 { replicas(peak_v, per / op_share, 0).unwrap_or(serving) } else { serving };
     let floor = format!("; the fewest that hold the target, each at its capacity: {}{spare}", super::readout::group(at_capacity as f64));
-    // "Users" here keep a request in flight all the time (a trial: "500 chat users who read and type between
-    // turns need far fewer servers; only the glossary says so").
-    let who = if matches!(peak, PeakLoad::Users(_)) {
-        " — users who each keep a request in flight; people who read and type between turns load a server less"
-    } else {
-        ""
-    };
     let sentence = format!(
-        "{} → {} of {hardware} ({} at the operating point of {} each{spare}){fewer}{floor}{who}",
+        "{} → {} of {hardware} ({} at the operating point of {} each{spare}){fewer}{floor}",
         label(peak, peak_v),
         servers(total),
         super::readout::group(serving as f64),
@@ -335,7 +333,7 @@ mod tests {
         assert!((f.utilisation_one_fewer.unwrap() - 100.0 / 120.0).abs() < 1e-12);
         assert_eq!(
             f.sentence,
-            "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); with one server fewer, 83 % of capacity each; the fewest that hold the target, each at its capacity: 5 + 1 spare — users who each keep a request in flight; people who read and type between turns load a server less"
+            "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); with one server fewer, 83 % of capacity each; the fewest that hold the target, each at its capacity: 5 + 1 spare"
         );
         // ⌈500 ÷ 120⌉ = 5 at capacity.
         assert_eq!(f.serving_at_capacity, 5);

@@ -106,6 +106,9 @@ fn fleet_card(r: &Report) -> Card {
     c.big = Some((f.replicas.to_string(), format!(" server{} · {} device{}", s(f.replicas), f.devices_total, s(f.devices_total))));
     c.sentence = f.sentence.clone();
     c.list = f.alternatives.iter().map(|a| crate::plan::fleet::alternative_words(f, a)).collect();
+    if f.peak_users.is_some() {
+        c.note = crate::plan::fleet::USERS_IN_FLIGHT.to_string();
+    }
     c
 }
 
