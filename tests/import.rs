@@ -459,3 +459,22 @@ fn a_file_without_any_figure_is_an_error() {
     }
     assert_eq!(n, 18);
 }
+
+/// A decode run reads no prompt (and a prefill run writes no answer): the scenario's own lengths do not count
+/// towards the model's window for them (a review: a tg128 at 126,000 tokens of depth was refused for the
+/// scenario's 8,192-token prompt, and with it the whole comparison and calibration).
+#[test]
+fn a_deep_decode_run_is_not_refused_for_the_scenarios_prompt() {
+    let base = Scenario::from_json(
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"llama.cpp"},"workload":{"prompt_tokens":8192}}"#,
+    )
+    .unwrap();
+    let mut deep = read("llama-bench.json").into_iter().find(|m| m.kind == Kind::Decode).unwrap();
+    deep.context_depth = 126_000.0;
+    let c = import::compare(&base, &deep).unwrap();
+    assert!(c.fits && !c.rows.is_empty(), "{:?}", c.notes);
+    // Past the window it is a note, not an error.
+    deep.context_depth = 131_000.0;
+    let c = import::compare(&base, &deep).unwrap();
+    assert!(c.rows.is_empty() && c.notes[0].contains("exceed the model's window"), "{:?}", c.notes);
+}

@@ -516,19 +516,35 @@ fn impossible_deployments_are_refused_with_what_would_work() {
     ] {
         assert!(Scenario::from_json(ok).unwrap().resolve().is_ok(), "{ok}");
     }
-    // Disaggregated pools are each tensor parallel: a 3-device pool of the 70B is refused too.
-    let e = err(
-        r#"{"hardware":{"preset":"h100-sxm","devices":5},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"vllm","disaggregation":{"prefill_devices":2}}}"#,
-    );
-    assert!(e.message.contains("over 3 devices"), "{}", e.message);
+    // Disaggregated pools are each tensor parallel: a 3-device pool of the 70B is refused too, named by the field
+    // that sets it (the decode pool is what the devices leave), with no pipeline advice (pools cannot pipeline).
+    let pools = |prefill: u32| {
+        err(&format!(
+            r#"{{"hardware":{{"preset":"h100-sxm","devices":5}},"model":{{"preset":"llama-3.1-70b"}},"engine":{{"preset":"vllm","disaggregation":{{"prefill_devices":{prefill}}}}}}}"#
+        ))
+    };
+    let e = pools(2);
+    assert!(e.message.contains("over 3 devices in a pool") && !e.message.contains("pipeline"), "{}", e.message);
+    assert_eq!(e.field, "hardware.devices");
+    assert_eq!(pools(3).field, "engine.disaggregation.prefill_devices");
+    // The output that takes a request over the window is named, not the prompt.
+    let e = err(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":1000,"output_tokens":200000}}"#);
+    assert_eq!(e.field, "workload.output_tokens");
     let e = err(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":200000}}"#);
     assert_eq!(e.field, "workload.prompt_tokens");
     assert!(e.message.contains("context window of 131072"), "{}", e.message);
     let e = err(r#"{"hardware":{"preset":"h100-sxm"},"model":{"params_b":8,"attention_heads":32,"kv_heads":3}}"#);
     assert_eq!(e.field, "model.kv_heads");
     assert!(e.message.contains("1, 2, 4, 8, 16, 32"), "{}", e.message);
-    // Untyped KV heads take a divisor of the typed attention heads (12 heads: 6, not the nearest shape's 8).
+    // Untyped KV heads take a divisor of the typed attention heads (12 heads: 6, not the nearest shape's 8), and the
+    // defaults list says so; over a preset too.
     let r = Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"params_b":8,"attention_heads":12}}"#).unwrap().resolve().unwrap();
+    assert_eq!(r.deployment.model.kv_heads, 6);
+    assert!(r.defaults_used.iter().any(|d| d.contains("6 KV heads × 128")), "{:?}", r.defaults_used);
+    let r = Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b","attention_heads":12}}"#)
+        .unwrap()
+        .resolve()
+        .unwrap();
     assert_eq!(r.deployment.model.kv_heads, 6);
 }
 
@@ -537,7 +553,14 @@ fn impossible_deployments_are_refused_with_what_would_work() {
 #[test]
 fn defaults_and_floors_a_meeting_can_rely_on() {
     let r = scenario(r#"{"hardware":{"preset":"mi300x","devices":8},"model":{"preset":"llama-3.1-70b"},"target":{"tpot_ms":50}}"#).resolve().unwrap();
-    assert!(r.defaults_used.iter().any(|d| d.starts_with("target.ttft_ms: 2000 ms (the ")), "{:?}", r.defaults_used);
+    assert!(r.defaults_used.iter().any(|d| d.starts_with("target.ttft_ms: 2000 ms, the \"reader\" preset's")), "{:?}", r.defaults_used);
+    // Every figure typed: no note on the preset's figures.
+    let typed = scenario(
+        r#"{"hardware":{"preset":"mi300x","memory_bandwidth_gbps":5300,"memory_gb":192,"fp16_tflops":1307},"model":{"preset":"llama-3.1-8b"}}"#,
+    )
+    .resolve()
+    .unwrap();
+    assert!(!typed.defaults_used.iter().any(|d| d.contains("vendor sheet")), "{:?}", typed.defaults_used);
     assert!(r.defaults_used.iter().any(|d| d.contains("MI300X's figures are not checked against a vendor sheet")), "{:?}", r.defaults_used);
     let verified =
         scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"target":{"preset":"reader"}}"#).resolve().unwrap();
@@ -553,7 +576,7 @@ fn defaults_and_floors_a_meeting_can_rely_on() {
         assert_eq!(err(&json).field, field, "{json}");
     }
     let e = err(&format!(r#"{{"hardware":{{"preset":"h100-sxm"}},{base},"fleet":{{"peak_users":2e9}}}}"#));
-    assert_eq!(e.message, "2000000000 is out of range: allowed 1–1\u{2009}000\u{2009}000\u{2009}000 users");
+    assert_eq!(e.message, "2\u{2009}000\u{2009}000\u{2009}000 is out of range: allowed 1–1\u{2009}000\u{2009}000\u{2009}000 users");
     let e = err(&format!(r#"{{"hardware":{{"preset":"h100-sxm"}},{base},"fleet":{{"peak_request_rate":0}}}}"#));
     assert_eq!(e.message, "must be greater than 0 (up to 1\u{2009}000\u{2009}000\u{2009}000 requests/s)");
 }

@@ -213,6 +213,14 @@ fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError
         s.workload.output_tokens = Some(o.max(1.0));
     }
     s.workload.context_depth = Some(m.context_depth);
+    // A decode run reads no prompt and a prefill run writes no answer: the scenario's own lengths must not count
+    // towards the model's window for them (a review: a tg128 at 126,000 tokens of depth was refused for the
+    // scenario's 8,192-token prompt).
+    match m.kind {
+        Kind::Decode if m.prompt_tokens.is_none() => s.workload.prompt_tokens = Some(1.0),
+        Kind::Prefill if m.output_tokens.is_none() => s.workload.output_tokens = Some(2.0),
+        _ => {}
+    }
     if m.tool == "llama-bench" {
         // The file says which engine ran and how large the weights were: use that, not the scenario's.
         if s.engine.preset.as_deref() != Some("llama.cpp") {

@@ -155,7 +155,14 @@ pub fn size(
     // One server fewer loads each above the operating point: a share that rounds onto it gets a decimal (a trial
     // read "9 servers …; with one server fewer, 60 % of capacity each" against a 60 % operating point).
     let op_share = if cap_native > 0.0 { op_native / cap_native } else { 0.0 };
-    let pct = |u: f64| if (u * 100.0).round() <= (op_share * 100.0).round() { format!("{:.1}", u * 100.0) } else { format!("{:.0}", u * 100.0) };
+    // Decimals until the share reads above the operating point's whole per cent (60.02 % is "60.02", not "60.0").
+    let op_pct = (op_share * 100.0).round();
+    let pct = |u: f64| {
+        (0..=3usize)
+            .map(|d| format!("{:.*}", d, u * 100.0))
+            .find(|t| t.parse::<f64>().is_ok_and(|v| v > op_pct))
+            .unwrap_or_else(|| format!("{:.3}", u * 100.0))
+    };
     let fewer = match one_fewer {
         Some(u) if u <= 1.0 => format!("; with one server fewer, {} % of capacity each", pct(u)),
         // Whole per cents, rounded up past capacity: 100.1 % is over it, not "(100 %)".
@@ -164,7 +171,9 @@ pub fn size(
     };
     // The floor: each serving replica at its capacity (a trial computed ⌈500 ÷ 165⌉ = 4 by hand where the line
     // said 6 at the operating point and never gave the minimum).
-    let at_capacity = if op_share > 0.0 { replicas(peak_v, per / op_share, 0).unwrap_or(serving) } else { serving };
+    // Read at the capacity's own point in the peak's unit (users of a rate sweep are its rate × its E2E there, not a
+    // linear scaling of the operating point's: a review found 7 servers "holding" 30 req/s that needed 8).
+    let at_capacity = replicas(peak_v, load_in(peak, cap), 0).unwrap_or(serving);
     let floor = format!("; the fewest that hold the target, each at its capacity: {}{spare}", super::readout::group(at_capacity as f64));
     let sentence = format!(
         "{} → {} of {hardware} ({} at the operating point of {} each{spare}){fewer}{floor}",
@@ -345,6 +354,8 @@ mod tests {
         op2.concurrency = Some(124.88);
         let g = size(&r, r.fleet.as_ref().unwrap(), (&m, &op2), &cap2, "2 × H100", &crate::plan::analytic_operating, &mut Vec::new()).unwrap();
         assert!(g.sentence.contains("with one server fewer, 80.1 % of capacity each"), "{}", g.sentence);
+        // The floor reads the capacity's own load: 500 ÷ 156.1 → 4.
+        assert_eq!(g.serving_at_capacity, 4);
         // Loads per server in words: whole users without decimals ("2.00 users each" was printed).
         assert_eq!([load_words(&f, 1.0), load_words(&f, 2.0), load_words(&f, 22.6)], ["1 user", "2 users", "22.6 users"]);
         // 70B FP8 fits on one H100 (barely) and on 4 (64 heads divide by 4, not by 3).

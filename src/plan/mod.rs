@@ -236,7 +236,12 @@ pub(super) fn build_report(
         }
         None => single_stream(d, w),
     };
-    let mem = memory(d, w);
+    let mut mem = memory(d, w);
+    if r.disaggregation.is_some() {
+        // Two pools, each tensor parallel on its own: the copies over all devices are no pool's (a review read
+        // "kept on 2 devices" for 4 + 8 H100s, where neither pool copies anything). No clause then.
+        mem.kv_copies = 1.0;
+    }
     // Each level's mean prompt tokens per step: requests/s × the prompt each prefills × the mean gap between steps
     // (an estimate: exact for a closed loop that keeps the engine busy; a lightly loaded open loop's busy steps
     // carry more, preemption stalls make it count more). A disaggregated decode pool's steps carry none.

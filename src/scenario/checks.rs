@@ -29,15 +29,15 @@ pub(crate) fn check(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result
         return Err(ScenarioError::new(field, format!("must be a finite number ({range})")));
     }
     if v < lo || v > hi {
-        return Err(ScenarioError::new(field, format!("{} is out of range: allowed {range}", crate::model::units::fmt_num(v))));
+        return Err(ScenarioError::new(field, format!("{} is out of range: allowed {range}", bound(v))));
     }
     Ok(v)
 }
 
-/// A range's end in a message: whole numbers from 10,000 grouped by thousands as the page groups them
+/// A number in a range message: whole numbers from 10,000 grouped by thousands as the page groups them
 /// ("1 000 000"; a trial read "(up to 1000000 )").
 fn bound(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() >= 10_000.0 {
+    if v.fract() == 0.0 && (10_000.0..1e15).contains(&v.abs()) {
         crate::plan::readout::group(v)
     } else {
         crate::model::units::fmt_num(v)
@@ -54,7 +54,7 @@ pub(crate) fn positive(field: &str, v: f64, hi: f64, unit: &str) -> Result<f64, 
         return Err(ScenarioError::new(field, format!("must be greater than 0 (up to {} {unit})", bound(hi)).replace(" )", ")")));
     }
     if v > hi {
-        return Err(ScenarioError::new(field, format!("{} is out of range: allowed {range}", crate::model::units::fmt_num(v))));
+        return Err(ScenarioError::new(field, format!("{} is out of range: allowed {range}", bound(v))));
     }
     Ok(v)
 }

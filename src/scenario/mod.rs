@@ -242,7 +242,8 @@ impl Scenario {
         let d = &resolved.deployment;
         let pools = match &resolved.disaggregation {
             Some(g) => {
-                vec![("engine.disaggregation.prefill_devices", g.prefill_devices), ("engine.disaggregation.prefill_devices", g.decode_devices)]
+                // The decode pool is what the devices leave after the prefill pool's.
+                vec![("engine.disaggregation.prefill_devices", g.prefill_devices), ("hardware.devices", g.decode_devices)]
             }
             None => vec![("hardware.devices", d.hardware.devices)],
         };
@@ -252,11 +253,14 @@ impl Scenario {
                 return Err(ScenarioError::new(
                     field,
                     format!(
-                        "tensor parallelism cannot split {}'s {} attention heads and {} KV heads over {n} devices (they must divide evenly, or the devices be a multiple of the KV heads); engines refuse it — {} devices split it, or a pipeline takes any count",
+                        "tensor parallelism cannot split {}'s {} attention heads and {} KV heads over {n} devices{} (they must divide evenly, or the devices be a multiple of the KV heads); engines refuse it — {} devices {}",
                         d.model.name,
                         d.model.attention_heads,
                         d.model.kv_heads,
-                        fits.join(", ")
+                        if resolved.disaggregation.is_some() { " in a pool" } else { "" },
+                        fits.join(", "),
+                        // Disaggregated pools are tensor parallel inside each pool; a single group may pipeline.
+                        if resolved.disaggregation.is_some() { "per pool split it" } else { "split it, or a pipeline takes any count" }
                     ),
                 ));
             }
@@ -265,8 +269,10 @@ impl Scenario {
             let w = &resolved.workload;
             if w.full_context() > f64::from(max) {
                 let depth = if w.context_depth > 0.0 { format!(" + {:.0} of earlier context", w.context_depth) } else { String::new() };
+                // The field that takes the total over: the output where the prompt alone fits.
+                let field = if w.context_depth + w.prompt_tokens <= f64::from(max) { "workload.output_tokens" } else { "workload.prompt_tokens" };
                 return Err(ScenarioError::new(
-                    "workload.prompt_tokens",
+                    field,
                     format!(
                         "{:.0} prompt + {:.0} output tokens{depth} exceed {}'s context window of {max} tokens: an engine refuses such a request",
                         w.prompt_tokens, w.output_tokens, d.model.name

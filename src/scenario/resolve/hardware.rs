@@ -14,7 +14,8 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
     };
     // A comparison must not hide its weakest input (a trial's A vs B rested on MI300X figures `tps presets` marks
     // unverified, and nothing else said so).
-    if let Some(p) = p.filter(|p| !p.verified) {
+    let all_typed = s.memory_bandwidth_gbps.is_some() && s.memory_gb.is_some() && s.fp16_tflops.is_some();
+    if let Some(p) = p.filter(|p| !p.verified && !all_typed) {
         defaults.push(format!(
             "hardware: {}'s figures are not checked against a vendor sheet yet (its source: `tps presets hardware`); type the bandwidth, memory and compute you trust to override them",
             p.name

@@ -69,25 +69,28 @@ pub(crate) fn resolve_model(s: &ModelSpec, defaults: &mut Vec<String>) -> Result
     // Shape: explicit, else preset, else the nearest Llama-family shape by size.
     let nearest =
         SHAPES.iter().min_by(|a, b| (a.0.ln() - active.ln()).abs().total_cmp(&(b.0.ln() - active.ln()).abs())).copied().unwrap_or(SHAPES[2]);
+    let layers = check_u("model.layers", s.layers.or(p.map(|p| p.layers)).unwrap_or(nearest.1), 1, 1000)?;
+    let hidden = check_u("model.hidden", s.hidden.or(p.map(|p| p.hidden)).unwrap_or(nearest.2), 64, 200_000)?;
+    let heads = check_u("model.attention_heads", s.attention_heads.or(p.map(|p| p.attention_heads)).unwrap_or(nearest.3), 1, 4096)?;
+    // Untyped, the preset's or the nearest shape's KV heads, or the most up to them that divide the attention heads
+    // (attention heads typed over a preset keep a valid grouping).
+    let base_kv = p.map_or(nearest.4, |p| p.kv_heads);
+    let default_kv = (1..=base_kv.min(heads)).rev().find(|k| heads.is_multiple_of(*k)).unwrap_or(1);
+    let kv_heads = check_u("model.kv_heads", s.kv_heads.unwrap_or(default_kv), 1, heads)?;
     let shape_given = p.is_some() || (s.layers.is_some() && s.hidden.is_some());
     if !shape_given {
         defaults.push(format!(
             "model shape: {} layers, hidden {}, {} KV heads × {} (Llama-family shape nearest {:.1}B)",
-            nearest.1, nearest.2, nearest.4, nearest.5, active
+            nearest.1, nearest.2, default_kv, nearest.5, active
         ));
     }
-    let layers = check_u("model.layers", s.layers.or(p.map(|p| p.layers)).unwrap_or(nearest.1), 1, 1000)?;
-    let hidden = check_u("model.hidden", s.hidden.or(p.map(|p| p.hidden)).unwrap_or(nearest.2), 64, 200_000)?;
-    let heads = check_u("model.attention_heads", s.attention_heads.or(p.map(|p| p.attention_heads)).unwrap_or(nearest.3), 1, 4096)?;
-    // Untyped, the nearest shape's KV heads, or the most up to them that divide the attention heads.
-    let default_kv = (1..=nearest.4.min(heads)).rev().find(|k| heads.is_multiple_of(*k)).unwrap_or(1);
-    let kv_heads = check_u("model.kv_heads", s.kv_heads.or(p.map(|p| p.kv_heads)).unwrap_or(default_kv), 1, heads)?;
+
     if !heads.is_multiple_of(kv_heads) {
         let fits: Vec<String> = (1..=heads).filter(|k| heads.is_multiple_of(*k)).map(|k| k.to_string()).collect();
         return Err(ScenarioError::new(
             "model.kv_heads",
             format!(
-                "{kv_heads} KV heads do not divide the {heads} attention heads: grouped-query attention gives every KV head the same number of query heads ({} for {heads})",
+                "{kv_heads} KV heads do not divide the {heads} attention heads: grouped-query attention gives every KV head the same number of query heads (allowed for {heads}: {})",
                 fits.join(", ")
             ),
         ));

@@ -31,9 +31,9 @@ pub(crate) fn resolve_target(s: &TargetSpec, mode: Mode, defaults: &mut Vec<Stri
         let (field, v) = if s.tpot_ms.is_some() { ("ttft_ms", p.ttft_ms) } else { ("tpot_ms", p.tpot_ms) };
         if let Some(v) = v {
             defaults.push(format!(
-                "target.{field}: {} ms (the {} preset's; give target.{field} to change it, or target.preset \"batch\" for no such limit)",
+                "target.{field}: {} ms, the \"{}\" preset's — give target.{field} to change it, or target.preset \"batch\" for no such limit",
                 crate::model::units::fmt_num(v),
-                p.name
+                p.id
             ));
         }
     }
