@@ -580,3 +580,34 @@ fn defaults_and_floors_a_meeting_can_rely_on() {
     let e = err(&format!(r#"{{"hardware":{{"preset":"h100-sxm"}},{base},"fleet":{{"peak_request_rate":0}}}}"#));
     assert_eq!(e.message, "must be greater than 0 (up to 1\u{2009}000\u{2009}000\u{2009}000 requests/s)");
 }
+
+/// A new user's trial offered "16 devices per server" on H100 SXM as if one NVLink domain held them: tensor
+/// parallelism beyond a node's 8 now crosses the network (one 400 Gb/s NIC per GPU, 25 µs a small all-reduce), the
+/// defaults say so, and a GB200 NVL72 rack (72 in one domain) or a pipeline does not.
+#[test]
+fn tensor_parallelism_beyond_a_node_crosses_the_network() {
+    let hw = |json: &str| scenario(json).resolve().unwrap();
+    let tp16 = hw(
+        r#"{"hardware":{"preset":"h100-sxm","devices":16},"model":{"preset":"llama-3.1-405b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"}}"#,
+    );
+    let h = &tp16.deployment.hardware;
+    assert!(h.spans_nodes());
+    assert_eq!((h.allreduce_gbps(), h.allreduce_latency_s()), (50.0, 25e-6));
+    assert!(tp16.defaults_used.iter().any(|d| d.contains("spans 2 nodes of 8")), "{:?}", tp16.defaults_used);
+    let tp8 = hw(
+        r#"{"hardware":{"preset":"h100-sxm","devices":8},"model":{"preset":"llama-3.1-405b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"}}"#,
+    );
+    assert!(!tp8.deployment.hardware.spans_nodes() && tp8.deployment.hardware.allreduce_gbps() > 100.0);
+    for one_domain in [
+        r#"{"hardware":{"preset":"gb200","devices":16},"model":{"preset":"llama-3.1-405b"},"engine":{"preset":"vllm"}}"#,
+        r#"{"hardware":{"preset":"h100-sxm","devices":16,"parallelism":"pipeline"},"model":{"preset":"llama-3.1-405b"},"engine":{"preset":"vllm"}}"#,
+    ] {
+        let r = hw(one_domain);
+        assert!(!r.deployment.hardware.spans_nodes() && !r.defaults_used.iter().any(|d| d.contains("spans")), "{one_domain}");
+    }
+    // A step's all-reduces cost more over the network: one decode step at 32 sequences.
+    let step = |r: &tps_planner::scenario::Resolved| r.deployment.step(&r.deployment.decode_load(32.0, 1024.0)).comm_s;
+    let mut one_domain = tp16.clone();
+    one_domain.deployment.hardware.node_devices = 16;
+    assert!(step(&tp16) > 2.0 * step(&one_domain), "{} vs {}", step(&tp16), step(&one_domain));
+}

@@ -113,6 +113,9 @@ pub struct Hardware {
     /// Latency of one all-reduce between the devices, µs, when given (else by interconnect class).
     pub allreduce_us: Option<f64>,
     pub tdp_watts: Option<f64>,
+    /// Devices one node links by NVLink or Infinity Fabric (8 on HGX and OAM boards, 72 in a GB200 NVL72 rack):
+    /// tensor parallelism over more crosses the network ([`Self::spans_nodes`]).
+    pub node_devices: u32,
 }
 
 /// The chip generation. Efficiency follows it, not only the memory type: the share of tensor peak that a serving
@@ -228,7 +231,9 @@ impl Hardware {
         if let Some(us) = self.allreduce_us {
             return us * 1e-6;
         }
-        if self.interconnect_gbps >= 100.0 {
+        if self.spans_nodes() {
+            super::roofline::INTER_NODE_ALLREDUCE_LATENCY_S
+        } else if self.interconnect_gbps >= 100.0 {
             super::roofline::ALLREDUCE_LATENCY_S
         } else if self.host_staged() {
             super::roofline::PCIE_ALLREDUCE_LATENCY_S + super::roofline::PCIE_ALLREDUCE_HOP_S * 2.0 * (f64::from(self.devices) - 1.0)
@@ -241,11 +246,19 @@ impl Hardware {
     /// consumer GPUs over PCIe (staged through host memory) [`super::roofline::HOST_STAGED_BANDWIDTH_SHARE`] of it.
     #[must_use]
     pub fn allreduce_gbps(&self) -> f64 {
-        if self.host_staged() {
+        if self.spans_nodes() {
+            self.interconnect_gbps.min(super::roofline::INTER_NODE_GBPS)
+        } else if self.host_staged() {
             self.interconnect_gbps * super::roofline::HOST_STAGED_BANDWIDTH_SHARE
         } else {
             self.interconnect_gbps
         }
+    }
+
+    /// Tensor parallelism over more NVLink-class devices than one node holds: its ring crosses the network.
+    #[must_use]
+    pub fn spans_nodes(&self) -> bool {
+        self.parallelism == Parallelism::Tensor && self.interconnect_gbps >= 100.0 && self.devices > self.node_devices.max(1)
     }
 
     /// Consumer GPUs linked by PCIe only: no peer-to-peer, every transfer goes through host memory.

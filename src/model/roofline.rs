@@ -40,6 +40,16 @@ use super::quant::ComputeDtype;
 use super::units::{GB, GIB};
 use serde::Serialize;
 
+/// Bandwidth per GPU of an all-reduce whose ring leaves the node, GB/s: one 400 Gb/s NIC per GPU (InfiniBand NDR or
+/// RoCE, as HGX H100/H200/B200 and MI300X platforms ship), 50 GB/s a direction — against NVLink's 450. A stated
+/// figure, not fitted: no run in the data splits a model over nodes (vLLM and SGLang advise tensor parallelism
+/// within a node and a pipeline across nodes for this reason).
+pub const INTER_NODE_GBPS: f64 = 50.0;
+
+/// Latency of one small all-reduce across nodes: nccl-tests' small-message all-reduce over two nodes of 8 GPUs on
+/// InfiniBand takes some 20–30 µs, against ~8 within an NVLink node ([`ALLREDUCE_LATENCY_S`]). Stated, not fitted.
+pub const INTER_NODE_ALLREDUCE_LATENCY_S: f64 = 25e-6;
+
 /// All-reduce latency per call over NVLink / NVSwitch or Infinity Fabric (interconnect ≥ 100 GB/s), seconds.
 pub const ALLREDUCE_LATENCY_S: f64 = 8e-6;
 /// All-reduce latency per call between consumer GPUs over PCIe, seconds: `PCIE_ALLREDUCE_LATENCY_S +

@@ -167,6 +167,16 @@ impl Scenario {
             hardware.parallelism = p;
             defaults.push(format!("hardware.parallelism: {id}"));
         }
+        if hardware.spans_nodes() && self.engine.disaggregation.is_none() {
+            defaults.push(format!(
+                "hardware: tensor parallelism over {} devices spans {} nodes of {}: its all-reduces cross the network at {:.0} GB/s a device, {:.0} µs each (one 400 Gb/s NIC per GPU), not the node's links — engines split tensors within a node and pipeline across nodes",
+                hardware.devices,
+                hardware.devices.div_ceil(hardware.node_devices),
+                hardware.node_devices,
+                hardware.allreduce_gbps(),
+                hardware.allreduce_latency_s() * 1e6
+            ));
+        }
         let native = self.model.preset.as_deref().and_then(presets::models::find).map(|m| m.native_weights);
         let (weight_bits, format_dtype) = resolve_quant(&self.quantization, engine_preset.id, native, &mut defaults)?;
         // The weight format by id: the user's, or the default when no bits were typed either (`None`: custom bits).

@@ -21,6 +21,7 @@ pub(crate) fn h100_llama8b() -> Deployment {
             interconnect_gbps: 450.0,
             allreduce_us: None,
             tdp_watts: None,
+            node_devices: 8,
         },
         model: llama3_8b(),
         weight_bits: 16.0,
