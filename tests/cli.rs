@@ -517,3 +517,15 @@ fn calibrate_refuses_runs_of_another_model_naming_it() {
     assert!(out.is_empty(), "{out}");
     assert!(err.contains("model") && err.contains("Llama-3.1-8B") && err.contains("70B"), "{err}");
 }
+
+/// The table defines its terms (a teacher's trial: `--table` never said what TTFT, TPOT, P99, the knee or the
+/// operating point are; the page's "How to read this" does).
+#[test]
+fn the_table_defines_its_terms() {
+    let (code, out, err) = tps(&["eval", "examples/h100-llama8b.json", "--table"], None);
+    assert_eq!(code, 0, "{err}");
+    let terms = &out[out.find("\nterms:\n").expect("no terms block")..];
+    for word in ["user t/s:", "system t/s", "TTFT:", "TPOT:", "p99", "batch:", "bound:", "knee:", "capacity:", "operating point:"] {
+        assert!(terms.contains(word), "{word} undefined: {terms}");
+    }
+}

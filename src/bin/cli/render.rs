@@ -277,8 +277,20 @@ pub(super) fn render_table(r: &Report) -> String {
     if let Some(m) = tps_planner::plan::margin_words(r) {
         o += &format!("  {m}\n");
     }
-    o + &warnings_and_defaults(r)
+    o + &warnings_and_defaults(r) + TERMS
 }
+
+/// What the table's words mean, for a reader without the page's "How to read this" (a teacher's trial: the CLI
+/// defined none of them).
+const TERMS: &str = "terms:
+  user t/s: one user's tokens a second while the answer streams (1000 ÷ TPOT); system t/s: every user's together
+  TTFT: time to the first token (waiting in the queue + reading the prompt); TPOT: the mean gap between the later tokens
+  p50 / p95 / p99: half / 95 % / 99 % of the requests do better; batch: sequences decoded together in one step
+  bound: what sets a step's time (memory: bytes read ÷ bandwidth; compute: arithmetic ÷ peak; overhead: the engine's
+    own work, all-reduces, chains of small kernels)
+  knee: where system t/s reaches 90 % of its maximum; capacity: the most load that still meets the target;
+    operating point: 50–70 % of the capacity's load, the headroom for bursts and for the model's error
+";
 
 /// The report's warnings and the defaults it used, a line each.
 fn warnings_and_defaults(r: &Report) -> String {
