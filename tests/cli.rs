@@ -438,6 +438,14 @@ fn diff_compares_two_scenarios() {
     // idle (its devices paid, its power the idle floor), power at the meter (× PUE) as the electricity is priced.
     let row = |m: &str| v["rows"].as_array().unwrap().iter().find(|r| r["metric"] == m).unwrap().clone();
     assert_eq!(row("fleet_kw")["label"], "the fleet's power at the meter");
+    // The table's B − A is shown to the coarser of A's and B's decimals ("1.64 … 1.95 … +0.3049" was printed).
+    let (_, table, _) = tps(&["diff", "examples/meeting-2xh100.json", "examples/meeting-1xh200.json", "--table"], None);
+    for label in ["cost per million output tokens", "the fleet's cost"] {
+        let line = table.lines().find(|l| l.starts_with(label)).unwrap();
+        let cells: Vec<&str> = line[label.len()..].split_whitespace().collect();
+        let places = |c: &str| c.split('.').nth(1).map_or(0, str::len);
+        assert_eq!(places(cells[2]), places(cells[0]).min(places(cells[1])), "{line}");
+    }
     for (side, file) in [("a", "examples/meeting-2xh100.json"), ("b", "examples/meeting-1xh200.json")] {
         let (_, one, _) = tps(&["eval", file], None);
         let r: serde_json::Value = serde_json::from_str(&one).unwrap();
