@@ -235,14 +235,7 @@ fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError
     }
     // Nothing is predicted for requests longer than the model's window (the scenario refuses them; here the run
     // gets a note, not an error for the whole comparison).
-    let window = s.model.preset.as_deref().and_then(crate::presets::models::find).map(|p| p.max_context);
-    let (depth, prompt, output) = (m.context_depth, s.workload.prompt_tokens.unwrap_or(0.0), s.workload.output_tokens.unwrap_or(0.0));
-    let longest = match m.kind {
-        Kind::Decode => depth + m.output_tokens.unwrap_or(128.0),
-        Kind::Prefill => depth + m.prompt_tokens.unwrap_or(512.0),
-        Kind::Serving => depth + prompt + output,
-    };
-    if let Some(max) = window.filter(|&w| longest > f64::from(w)) {
+    if let Some((longest, max)) = s.window_exceeded() {
         notes.insert(0, format!("the run's requests ({longest:.0} tokens of context) exceed the model's window of {max}; no prediction"));
         let load = "nothing: the requests exceed the model's window".into();
         return Ok(Comparison { measurement: m.clone(), load, rows: Vec::new(), notes, fits: false, mismatch: Vec::new() });

@@ -46,12 +46,13 @@ fn bound(v: f64) -> String {
 
 /// A number that must be more than 0 and at most `hi` (0 itself is refused, so the range does not say "0–").
 pub(crate) fn positive(field: &str, v: f64, hi: f64, unit: &str) -> Result<f64, ScenarioError> {
-    let range = format!("more than 0, up to {} {unit}", bound(hi)).trim_end().to_string();
+    let up_to = format!("up to {} {unit}", bound(hi)).trim_end().to_string();
+    let range = format!("more than 0, {up_to}");
     if !v.is_finite() {
         return Err(ScenarioError::new(field, format!("must be a finite number ({range})")));
     }
     if v <= 0.0 {
-        return Err(ScenarioError::new(field, format!("must be greater than 0 (up to {} {unit})", bound(hi)).replace(" )", ")")));
+        return Err(ScenarioError::new(field, format!("must be greater than 0 ({up_to})")));
     }
     if v > hi {
         return Err(ScenarioError::new(field, format!("{} is out of range: allowed {range}", bound(v))));

@@ -130,6 +130,15 @@ impl Scenario {
         out
     }
 
+    /// The context of this scenario's requests and the model's window, when the requests (earlier context + prompt + output, defaults
+    /// applied) are longer than it: the request [`Self::resolve`] refuses. A comparison with an imported run asks
+    /// first, to note such a run instead of failing (`import::compare`).
+    #[must_use]
+    pub fn window_exceeded(&self) -> Option<(f64, u32)> {
+        let w = resolve_workload(&self.workload, &mut Vec::new()).ok()?;
+        over_window(&w, self.model.preset.as_deref().and_then(presets::models::find).map(|m| m.max_context)).map(|max| (w.full_context(), max))
+    }
+
     /// Applies presets and defaults and validates every number.
     ///
     /// # Errors
@@ -275,23 +284,26 @@ impl Scenario {
                 ));
             }
         }
-        if let Some(max) = resolved.max_context {
+        if let Some(max) = over_window(&resolved.workload, resolved.max_context) {
             let w = &resolved.workload;
-            if w.full_context() > f64::from(max) {
-                let depth = if w.context_depth > 0.0 { format!(" + {:.0} of earlier context", w.context_depth) } else { String::new() };
-                // The field that takes the total over: the output where the prompt alone fits.
-                let field = if w.context_depth + w.prompt_tokens <= f64::from(max) { "workload.output_tokens" } else { "workload.prompt_tokens" };
-                return Err(ScenarioError::new(
-                    field,
-                    format!(
-                        "{:.0} prompt + {:.0} output tokens{depth} exceed {}'s context window of {max} tokens: an engine refuses such a request",
-                        w.prompt_tokens, w.output_tokens, d.model.name
-                    ),
-                ));
-            }
+            let depth = if w.context_depth > 0.0 { format!(" + {:.0} of earlier context", w.context_depth) } else { String::new() };
+            // The field that takes the total over: the output where the prompt alone fits.
+            let field = if w.context_depth + w.prompt_tokens <= f64::from(max) { "workload.output_tokens" } else { "workload.prompt_tokens" };
+            return Err(ScenarioError::new(
+                field,
+                format!(
+                    "{:.0} prompt + {:.0} output tokens{depth} exceed {}'s context window of {max} tokens: an engine refuses such a request",
+                    w.prompt_tokens, w.output_tokens, d.model.name
+                ),
+            ));
         }
         Ok(resolved)
     }
+}
+
+/// The context window `max` when a request of `w` (earlier context + prompt + output) is longer than it.
+fn over_window(w: &Workload, max: Option<u32>) -> Option<u32> {
+    max.filter(|&m| w.full_context() > f64::from(m))
 }
 
 /// The error of a scenario's JSON, named by the dotted path of the member it is in: from the top, the first
