@@ -446,6 +446,31 @@ fn a_disaggregated_users_figures_are_the_decode_pools() {
     assert!((ss.ttft_ms / r.sweep[0].ttft_ms.p50 - 1.0).abs() < 0.1, "{} vs {}", ss.ttft_ms, r.sweep[0].ttft_ms.p50);
 }
 
+/// A disaggregated deployment's memory is its decode pool's, which keeps every running sequence's cache: the
+/// whole deployment's had been shown (127 GB of KV space and 222 sequences for 1 + 1 H100s whose decode pool holds
+/// half), and a decode pool too small for the weights passed as fitting while the two pools together held them.
+#[test]
+fn a_disaggregated_memory_is_the_decode_pools() {
+    let json = std::fs::read_to_string("examples/disaggregated.json").unwrap();
+    let r = plan::evaluate(&scenario(&json)).unwrap();
+    let one = plan::evaluate(&scenario(
+        &json.replace(r#""devices": 2"#, r#""devices": 1"#).replace(r#", "disaggregation": { "prefill_devices": 1, "kv_transfer_gbps": 50 }"#, ""),
+    ))
+    .unwrap();
+    let m = &r.memory;
+    assert_eq!(m.decode_pool, Some((1, 2)));
+    assert!((m.kv_budget_gb / one.memory.kv_budget_gb - 1.0).abs() < 1e-9, "{} GB against one H100's {}", m.kv_budget_gb, one.memory.kv_budget_gb);
+    assert!((m.kv_max_sequences - one.memory.kv_max_sequences).abs() < 1e-9 && m.fits);
+    assert!(m.kv_clauses()[0].contains("decode pool's 1 of 2 devices"), "{:?}", m.kv_clauses());
+    // Llama-3.1-70B (141 GB) on 4 + 1 H100s: the one-device decode pool cannot hold it.
+    let r = plan::evaluate(&scenario(
+        r#"{"hardware":{"preset":"h100-sxm","devices":5},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"vllm","disaggregation":{"prefill_devices":4}},"workload":{"prompt_tokens":4096,"output_tokens":256,"requests":100,"load":{"concurrency":[1]}}}"#,
+    ))
+    .unwrap();
+    assert!(!r.memory.fits);
+    assert!(r.warnings.iter().any(|w| w.message.starts_with("the decode pool: the weights (141.2 GB) do not fit")), "{:?}", r.warnings);
+}
+
 /// The audit (5): the peak was the highest of the levels only, below the operating point and the capacity the
 /// search had simulated (levels 1, 16, 64 users: peak 3,189 tok/s, operating point 3,593, capacity 3,831).
 #[test]

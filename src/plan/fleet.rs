@@ -92,8 +92,13 @@ pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
     } else {
         String::new()
     };
+    // A replica over several nodes says so (a trial read "16 devices per server" as one box of 16 H100s).
+    let nodes = a
+        .node_devices
+        .filter(|&k| k > 0)
+        .map_or_else(String::new, |k| format!(" ({} nodes of {k}, tensor parallel over the network)", a.devices_per_replica.div_ceil(k)));
     format!(
-        "{n} device{} per server: {} server{}, {} device{} ({} each){versus}",
+        "{n} device{}{nodes} per server: {} server{}, {} device{} ({} each){versus}",
         s(n),
         a.replicas,
         s(a.replicas),
@@ -239,9 +244,17 @@ fn alternatives(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> Opt
     neighbour_devices(r)
         .into_iter()
         .filter_map(|k| {
-            let per = alt_op(&alternative(r, k)).map(|p| load_in(f.peak, &p)).filter(|v| *v > 0.0 && v.is_finite())?;
+            let alt = alternative(r, k);
+            let per = alt_op(&alt).map(|p| load_in(f.peak, &p)).filter(|v| *v > 0.0 && v.is_finite())?;
             let n = replicas(peak_v, per, f.spare_replicas)?;
-            Some(FleetAlternative { devices_per_replica: k, replicas: n, devices_total: n.saturating_mul(u64::from(k)), load_per_replica: per })
+            let hw = &alt.deployment.hardware;
+            Some(FleetAlternative {
+                devices_per_replica: k,
+                replicas: n,
+                devices_total: n.saturating_mul(u64::from(k)),
+                load_per_replica: per,
+                node_devices: hw.spans_nodes().then_some(hw.node_devices),
+            })
         })
         .collect()
 }
@@ -372,10 +385,16 @@ mod tests {
             replicas,
             devices_total: replicas * u64::from(n),
             load_per_replica: load,
+            node_devices: None,
         };
         assert_eq!(alternative_words(&f, &alt(1, 135, 4.0)), "1 device per server: 135 servers, 135 devices (4 users each), 9.6 × the devices");
         assert_eq!(alternative_words(&f, &alt(1, 501, 1.0)), "1 device per server: 501 servers, 501 devices (1 user each), 36 × the devices");
         assert_eq!(alternative_words(&f, &alt(4, 3, 250.0)), "4 devices per server: 3 servers, 12 devices (250 users each), 14 % fewer devices");
         assert_eq!(alternative_words(&f, &alt(1, 14, 40.0)), "1 device per server: 14 servers, 14 devices (40 users each)");
+        let two_nodes = FleetAlternative { node_devices: Some(8), ..alt(16, 2, 300.0) };
+        assert_eq!(
+            alternative_words(&f, &two_nodes),
+            "16 devices (2 nodes of 8, tensor parallel over the network) per server: 2 servers, 32 devices (300 users each), 2.3 × the devices"
+        );
     }
 }

@@ -236,12 +236,16 @@ pub(super) fn build_report(
         }
         None => single_stream(d, w),
     };
-    let mut mem = memory(d, w);
-    if r.disaggregation.is_some() {
-        // Two pools, each tensor parallel on its own: the copies over all devices are no pool's (a review read
-        // "kept on 2 devices" for 4 + 8 H100s, where neither pool copies anything). No clause then.
-        mem.kv_copies = 1.0;
-    }
+    // Disaggregated: the decode pool's memory, which keeps every running sequence's cache (the whole
+    // deployment's had been shown: 127 GB of KV space and 222 sequences for 1 + 1 H100s whose decode pool holds
+    // half; and copies over all devices that are no pool's, "kept on 2 devices" for 4 + 8 H100s). It fits when
+    // both pools hold the weights.
+    let mem = match r.pools() {
+        Some((pre, dec)) => {
+            Memory { fits: pre.fits() && memory(&dec, w).fits, decode_pool: Some((dec.hardware.devices, d.hardware.devices)), ..memory(&dec, w) }
+        }
+        None => memory(d, w),
+    };
     // Each level's mean prompt tokens per step: requests/s × the prompt each prefills × the mean gap between steps
     // (an estimate: exact for a closed loop that keeps the engine busy; a lightly loaded open loop's busy steps
     // carry more, preemption stalls make it count more). A disaggregated decode pool's steps carry none.

@@ -60,6 +60,11 @@ pub struct Memory {
     /// The model keeps a latent KV cache (MLA), which tensor parallelism cannot split by heads.
     #[serde(skip_serializing)]
     pub kv_latent: bool,
+    /// A disaggregated deployment's decode pool, whose memory these figures are (its devices, and the
+    /// deployment's): it keeps every running sequence's cache; the prefill pool holds only the prompts it is
+    /// reading. `None` for one pool.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_pool: Option<(u32, u32)>,
 }
 
 impl Memory {
@@ -69,6 +74,11 @@ impl Memory {
     #[must_use]
     pub fn kv_clauses(&self) -> Vec<String> {
         let mut out = Vec::new();
+        if let Some((pool, all)) = self.decode_pool {
+            out.push(format!(
+                "the decode pool's {pool} of {all} devices: it keeps every running sequence's cache, the prefill pool only the prompts it is reading"
+            ));
+        }
         if self.kv_copies > 1.0 {
             let once = format!("{:.1}", self.kv_bytes_per_token / self.kv_copies / 1e3);
             out.push(if self.kv_latent {
@@ -330,6 +340,10 @@ pub struct FleetAlternative {
     pub devices_total: u64,
     /// Users (or requests/s, as the peak) per replica at its operating point.
     pub load_per_replica: f64,
+    /// The devices of one node, when the replica's tensor parallelism spans nodes (its all-reduces cross the
+    /// network: `model::hardware::Hardware::spans_nodes`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_devices: Option<u32>,
 }
 
 /// Power and energy at one load.

@@ -99,6 +99,7 @@ pub fn memory(d: &Deployment, w: &Workload) -> Memory {
         kv_copies: d.kv_replication(),
         sequence_kv_bytes: d.kv_bytes(ctx),
         kv_latent: matches!(d.model.attention, crate::model::llm::Attention::Mla { .. }),
+        decode_pool: None,
     }
 }
 

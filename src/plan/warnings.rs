@@ -69,12 +69,14 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
     let d = &r.deployment;
     let w = &r.workload;
     let mut warnings = Vec::new();
-    if !d.fits() {
+    // A disaggregated deployment fits when each pool holds the weights; the one that does not is named.
+    let pools = r.pools().map_or_else(|| vec![(d.clone(), "")], |(pre, dec)| vec![(pre, "the prefill pool: "), (dec, "the decode pool: ")]);
+    if let Some((d, pool)) = pools.iter().find(|(p, _)| !p.fits()) {
         warnings.push(Warning::new(
             WarningKind::DoesNotFit,
             format!(
                 // Both sides in GB (the device's GiB in brackets): "25.2 GB usable on 1 × 24.0 GiB" read as more than the device.
-                "the weights ({:.1} GB) do not fit: {:.1} GB usable of {} × {:.1} GB ({:.1} GiB) after the engine keeps {:.1} GiB each{}",
+                "{pool}the weights ({:.1} GB) do not fit: {:.1} GB usable of {} × {:.1} GB ({:.1} GiB) after the engine keeps {:.1} GiB each{}",
                 mem.weights_gb,
                 ((d.hardware.accelerator_memory_bytes() * d.engine.memory_utilization
                     - d.engine.reserve_gb * crate::model::units::GIB * f64::from(d.hardware.devices))

@@ -129,6 +129,19 @@
 //! 26 ms, earlier senders waiting longer) bounds such a serial time at about 0.4 ms per request. The longer step
 //! is more likely the wave's prefill itself (the prefix cache's share is an estimate for these runs).
 //!
+//! How far a measurement repeats (measured 2026-12-05, to tell the model's TTFT error from the data's): the
+//! served runs hold 13 true repeats — IOG's five Llama-3.1-8B shapes twice on one RTX 4090 (two checkpoints of
+//! one architecture, the same 200 prompts), simon-mo's five DeepSeek-R1 runs on two 8 × H200 machines, and the
+//! SGLang cookbook's three one-user pairs whose prompts are identical (only the answers' length differs). Their
+//! two runs differ by a median 3 % in TTFT mean, 8 % in P50 and 9 % in P99 (TPOT 9 %, output 10 %), but
+//! 3.5–5 × in two pairs of the 13 (DeepSeek on 8 × MI300X at one user: TTFT mean 558 against 157 ms; simon-mo's
+//! two H200 machines at 10 req/s: 1,525 against 309 ms). A model right on every run would be off by about half
+//! the repeats' spread: a few per cent at the median, so the held-out TTFT median (32 % without the PCIe runs,
+//! 43 % with) is the model's, not the data's; the p90s, though, include runs like those two, which no model of
+//! the server predicts both of. The misses spread evenly
+//! over the load (TTFT P50 held out: one user 23 %, closed loops of 2–16 users 34 %, above 16 users 32 %,
+//! request rates 36 %): no single term (front end, prefill rate, queueing) carries them.
+//!
 //! Two misses the served runs show, measured 2026-12 and not modelled yet (each needs more than one source):
 //! - **A TTFT floor of large MoE models on 8 GPUs.** SGLang 0.5.6–0.5.9 (its cookbook's runs, one user):
 //!   DeepSeek-R1 on 8 × B200 takes 126–141 ms to the first token of a 610-token prompt and 155 ms of a
