@@ -882,6 +882,8 @@ await test('issue 9: "How to read this" is open on a desktop and its sentences c
   assert(bound && kernels, `bound ${bound} or kernels ${kernels} sentence missing`);
   const sides = [kernels[1], kernels[2]];
   assert(bound[1] === 'overhead' || sides.includes(bound[1] === 'compute' ? 'right' : 'left'), `steps ${bound[1]}-bound with kernels ${sides}`);
+  // An overhead-bound step is neither roof's: the roofline sentence says so, and only then.
+  assert((bound[1] === 'overhead') === /neither roof sets the pace: the step is overhead-bound/.test(text), `steps ${bound[1]}-bound, roofline: ${text.slice(text.indexOf('says why'), text.indexOf('says why') + 900)}`);
   for (const term of ['System TPS', 'Why one falls while the other rises', 'TTFT, TPOT, ITL', 'P50, P95, P99', 'The knee', 'The capacity at the target', 'The operating point', 'Memory- or compute-bound',
     'Words the page uses:', 'the KV cache holds', 'Prefill reads a prompt', 'Continuous batching', 'a preemption', 'a closed loop', 'Poisson arrivals', 'TDP is', 'η_fl']) {
     assert(text.includes(term), `panel lacks "${term}"`);
@@ -904,6 +906,8 @@ await test('issue 9: "How to read this" is open on a desktop and its sentences c
   const moe = await p9.textContent('#explain');
   assert(/read once for all of them \(a mixture-of-experts model's shared layers: each token also reads its own few experts/.test(moe), `MoE batching sentence: ${moe.slice(0, 400)}`);
   assert(/nearly free — of a mixture-of-experts model, only until the batch's tokens have touched most experts/.test(moe), 'MoE memory-bound sentence');
+  const moeBound = moe.match(/the steps are (memory|compute|overhead)-bound/);
+  assert(moeBound && (moeBound[1] === 'overhead') === /neither roof sets the pace/.test(moe), `MoE steps ${moeBound && moeBound[1]}-bound and the roofline's words disagree`);
   assert(e9.length === 0, `console errors: ${e9.slice(0, 2).join(' | ')}`);
   await context.close();
 });

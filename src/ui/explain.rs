@@ -247,7 +247,7 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "The roofline",
             format!(
-                "(last chart) says why: past {:.0} FLOPs per byte read (the hardware's ridge; {ridge:.0} for this engine, where its dashed roof bends) arithmetic, not memory, is the limit. A {:.0}-token prefill chunk does {:.0}, {}. Decode at {at} does {:.0} over its whole step ({}). But a step is two kernels one after the other: the weight matmuls, {:.0} FLOPs per weight byte over {} ({}), and attention, {:.0} per KV byte ({}); the step is called by whichever takes more of its time, so the bound above can differ from the decode step's point.",
+                "(last chart) says why: past {:.0} FLOPs per byte read (the hardware's ridge; {ridge:.0} for this engine, where its dashed roof bends) arithmetic, not memory, is the limit. A {:.0}-token prefill chunk does {:.0}, {}. Decode at {at} does {:.0} over its whole step ({}). But a step is two kernels one after the other: the weight matmuls, {:.0} FLOPs per weight byte over {} ({}), and attention, {:.0} per KV byte ({}); the step is called by whichever takes more of its time, so the bound above can differ from the decode step's point.{}",
                 f.ridge,
                 p.tokens,
                 p.intensity,
@@ -262,7 +262,19 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
                 },
                 side(d.linear_intensity, ridge),
                 d.attention_intensity,
-                side(d.attention_intensity, ridge)
+                side(d.attention_intensity, ridge),
+                // Overhead-bound steps read as a contradiction beside "memory-bound" kernels (a trial): neither roof
+                // sets their pace, and their point sits under the roof by as much.
+                if l.bound == crate::model::roofline::Bound::Overhead {
+                    let roof = (f.peak_tflops * f.compute_efficiency).min(f.bandwidth_gbps * f.bandwidth_efficiency * d.intensity / 1e3);
+                    format!(
+                        " At {at}, though, neither roof sets the pace: the step is overhead-bound, its fixed work (the engine's own per step, all-reduces, the chain of small kernels) outlasting both its reading and its arithmetic, so its point sits below the roof — {} TFLOP/s where the engine's roof allows {}.",
+                        fmt(d.tflops),
+                        fmt(roof)
+                    )
+                } else {
+                    String::new()
+                }
             ),
         ));
     }
