@@ -220,6 +220,19 @@ await test('the address reproduces the page; pasted JSON loads; a broken link na
   assert((await page.inputValue('#hardware-preset')) === 'rtx-4090', 'pasted scenario did not select the device');
   const ceiling = parseFloat(await page.textContent('#ceiling'));
   assert(ceiling > 190 && ceiling < 240, `ceiling after loading: ${ceiling}`);
+  // A scenario without an engine runs its hardware's default, as `tps eval` does (a typed 400 GB/s device: llama.cpp;
+  // the page had shown and run vLLM): the same figure as with llama.cpp named.
+  const minimal = JSON.parse(fs.readFileSync(path.join(root, 'examples', 'minimal.json'), 'utf8'));
+  const decodeOf = async (sc) => {
+    const before = await page.textContent('#decode-tps');
+    await page.fill('#paste-json', JSON.stringify(sc));
+    await page.click('#apply-json');
+    await page.waitForFunction((b) => document.getElementById('decode-tps').textContent !== b, before, { timeout: 20000 });
+    return [await page.inputValue('#engine-preset'), await page.textContent('#decode-tps')];
+  };
+  const [namedEngine, named] = await decodeOf({ ...minimal, engine: { preset: 'llama.cpp' } });
+  const [defaultEngine, unnamed] = await decodeOf(minimal);
+  assert(namedEngine === 'llama.cpp' && defaultEngine === 'llama.cpp' && unnamed === named, `no engine: ${defaultEngine} ${unnamed} against llama.cpp's ${named}`);
   await page.fill('#paste-json', '{"hardware":{"preset":"h900"}}');
   await page.click('#apply-json');
   await page.waitForTimeout(100);

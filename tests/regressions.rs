@@ -471,6 +471,59 @@ fn a_disaggregated_memory_is_the_decode_pools() {
     assert!(r.warnings.iter().any(|w| w.message.starts_with("the decode pool: the weights (141.2 GB) do not fit")), "{:?}", r.warnings);
 }
 
+/// A trial's custom card (1,200 GB/s, 48 GiB, 180 TFLOPS typed over an H100) kept the H100's FP8 1,979 TFLOPS and
+/// prefilled 10 × too fast: an FP8 figure over twice the 16-bit one (FP4 over twice FP8) is refused, naming its
+/// field, whether typed or the preset's; twice is what tensor cores do and stays.
+#[test]
+fn an_fp8_figure_over_twice_the_16_bit_one_is_refused() {
+    let err = |json: &str| Scenario::from_json(json).unwrap().resolve().unwrap_err();
+    let e = err(r#"{"hardware":{"preset":"h100-sxm","fp16_tflops":180},"model":{"params_b":20}}"#);
+    assert_eq!(e.field, "hardware.fp8_tflops");
+    assert!(
+        e.message.contains("1979 TFLOPS (the preset's) is 11.0 × the device's 16-bit compute (180 TFLOPS)") && e.message.contains("up to 360"),
+        "{}",
+        e.message
+    );
+    let e = err(r#"{"hardware":{"memory_bandwidth_gbps":1200,"fp16_tflops":180,"fp8_tflops":1979},"model":{"params_b":20}}"#);
+    assert!(e.field == "hardware.fp8_tflops" && e.message.contains("or leave it empty"), "{e:?}");
+    let e = err(r#"{"hardware":{"memory_bandwidth_gbps":1200,"fp16_tflops":180,"fp8_tflops":360,"fp4_tflops":1440},"model":{"params_b":20}}"#);
+    assert_eq!(e.field, "hardware.fp4_tflops");
+    for ok in [
+        r#"{"hardware":{"memory_bandwidth_gbps":1200,"fp16_tflops":180,"fp8_tflops":360,"fp4_tflops":720},"model":{"params_b":20}}"#,
+        // Without a 16-bit figure the default one derived from the bandwidth is no basis for a refusal.
+        r#"{"hardware":{"memory_bandwidth_gbps":1000,"fp8_tflops":900},"model":{"params_b":20}}"#,
+    ] {
+        assert!(Scenario::from_json(ok).unwrap().resolve().is_ok(), "{ok}");
+    }
+}
+
+/// A trial read 615 W at the operating point (14 users) and 579 W at the peak (96) of Qwen3-30B-A3B on 2 × RTX 4090
+/// over PCIe as a mistake: the peak's steps wait longer on host-staged all-reduces, and waiting draws near the
+/// floor. The energy line says so when, and only when, the peak draws less.
+#[test]
+fn a_peak_that_draws_less_says_why() {
+    let r = plan::evaluate(&scenario(
+        r#"{"hardware":{"preset":"rtx-4090","devices":2},"model":{"preset":"qwen3-30b-a3b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":1024,"output_tokens":256,"distribution":"lognormal","requests":300},"target":{"tpot_ms":50,"ttft_ms":3000,"percentile":99}}"#,
+    ))
+    .unwrap();
+    let e = r.energy.as_ref().unwrap();
+    assert!(e.at_peak.average_watts < e.average_watts, "{e:?}");
+    assert!(plan::energy::peak_power_note(e).contains("waits on all-reduces"));
+    let r = plan::evaluate(&scenario(std::fs::read_to_string("examples/h100-llama8b.json").unwrap().as_str())).unwrap();
+    let e = r.energy.as_ref().unwrap();
+    assert!(e.at_peak.average_watts >= e.average_watts && plan::energy::peak_power_note(e).is_empty(), "{e:?}");
+}
+
+/// A typed 2.5 ms target read "TPOT ≤ 2 ms" in the verdict (a trial): limits are shown as typed.
+#[test]
+fn a_fractional_target_is_shown_as_typed() {
+    let r = plan::evaluate(&scenario(
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"target":{"tpot_ms":2.5,"ttft_ms":12.5},"workload":{"requests":100,"load":{"concurrency":[1]}}}"#,
+    ))
+    .unwrap();
+    assert!(r.verdict.contains("TTFT ≤ 12.5 ms and TPOT ≤ 2.5 ms"), "{}", r.verdict);
+}
+
 /// The audit (5): the peak was the highest of the levels only, below the operating point and the capacity the
 /// search had simulated (levels 1, 16, 64 users: peak 3,189 tok/s, operating point 3,593, capacity 3,831).
 #[test]

@@ -402,12 +402,13 @@ mod cli {
         }
         if let Some(e) = &r.energy {
             o += &format!(
-                "energy ({}): {:.0} W per server at the operating point, {:.3} J/token, {:.0} tokens/kWh; at the peak {:.0} W, {:.3} J/token{}\n",
+                "energy ({}): {:.0} W per server at the operating point, {:.3} J/token, {:.0} tokens/kWh; at the peak {:.0} W{}, {:.3} J/token{}\n",
                 tps_planner::plan::band_text(r.band.energy_pct),
                 e.average_watts,
                 e.joules_per_output_token,
                 e.output_tokens_per_kwh,
                 e.at_peak.average_watts,
+                tps_planner::plan::energy::peak_power_note(e),
                 e.at_peak.joules_per_output_token,
                 e.wall_joules_per_output_token.map_or_else(String::new, |w| format!("; {w:.3} J/token at the meter (PUE {})", e.pue.unwrap_or(1.0)))
             );
@@ -447,6 +448,7 @@ mod cli {
     }
 
     fn fmt_limit(v: Option<f64>) -> String {
-        v.map_or_else(|| "none".into(), |v| format!("{v:.0}"))
+        // As typed ("≤ 2 ms" had been printed for 2.5).
+        v.map_or_else(|| "none".into(), tps_planner::model::units::fmt_num)
     }
 }

@@ -144,6 +144,18 @@ pub fn fleet_power_words(r: &crate::scenario::Report) -> Option<String> {
     Some(format!("{} kW{}, {} MWh a month (30 days)", sig3(kw), if metered { " at the meter" } else { " (accelerators)" }, sig3(month_mwh)))
 }
 
+/// Why the peak draws less than the operating point, when it does (a trial read 615 W at 14 users and 579 W at 96
+/// as a mistake): at the peak more of each step waits — on all-reduces over a slow link, or the engine's own work —
+/// and waiting draws near the floor (the module's power model). Empty otherwise.
+#[must_use]
+pub fn peak_power_note(e: &Energy) -> &'static str {
+    if e.at_peak.average_watts < 0.99 * e.average_watts {
+        " (less than at the operating point: more of each step at the peak waits on all-reduces or the engine's own work, which draws near the idle floor)"
+    } else {
+        ""
+    }
+}
+
 /// Energy at the operating point (its marker and the level it was read from) and at the peak (its marker and
 /// the sweep level with the highest throughput). `None` without a TDP or when no tokens are produced.
 #[must_use]

@@ -168,8 +168,16 @@ pub fn size(
             .find(|t| t.parse::<f64>().is_ok_and(|v| v > op_pct))
             .unwrap_or_else(|| format!("{:.3}", u * 100.0))
     };
+    // A share read in the sweep's unit where the peak is in the other says so, with the loads: a trial read "64 %"
+    // for 10 req/s over 38 servers of 0.286 req/s each (92 % in req/s; 5.1 of the 8 users a server holds, since a
+    // closed loop's requests/s barely grows between 5 users and 8).
+    let in_native = |u: f64| match (peak, op.1.concurrency.is_some()) {
+        (PeakLoad::RequestRate(_), true) => format!(" ({:.1} of the {} users a server holds)", u * cap_native, super::readout::group(cap_native)),
+        (PeakLoad::Users(_), false) => format!(" ({} of the {} req/s a server holds)", fmt_rate(u * cap_native), fmt_rate(cap_native)),
+        _ => String::new(),
+    };
     let fewer = match one_fewer {
-        Some(u) if u <= 1.0 => format!("; with one server fewer, {} % of capacity each", pct(u)),
+        Some(u) if u <= 1.0 => format!("; with one server fewer, {} % of capacity each{}", pct(u), in_native(u)),
         // Whole per cents, rounded up past capacity: 100.1 % is over it, not "(100 %)".
         Some(u) => format!("; with one server fewer, over capacity ({:.0} %)", (u * 100.0).ceil().max(101.0)),
         None => String::new(),
@@ -315,6 +323,11 @@ mod tests {
         // users at the capacity came from Little's law).
         assert!(at > 0.45 && at <= 0.75, "at peak {at}");
         assert!(fewer > at, "one fewer {fewer} against {at}");
+        // The share is in requests/s where the peak is in users: the sentence says so, with the loads it divides.
+        let held = f.sentence.split(" of capacity each (").nth(1).and_then(|t| t.split(" req/s a server holds)").next()).expect(&f.sentence);
+        let (per, cap) = held.split_once(" of the ").unwrap();
+        let (per, cap): (f64, f64) = (per.parse().unwrap(), cap.parse().unwrap());
+        assert!((per / cap - fewer).abs() < 0.05, "{held} against {fewer}");
     }
 
     #[test]

@@ -140,10 +140,12 @@ pub(super) fn grid_limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
 pub(super) fn target_text(r: &Resolved) -> String {
     let t = &r.target;
     let p = t.percentile;
-    let latency = match (t.ttft_ms, t.tpot_ms) {
-        (Some(ttft), Some(tpot)) => Some(format!("{p} TTFT ≤ {ttft:.0} ms and TPOT ≤ {tpot:.0} ms")),
-        (Some(ttft), None) => Some(format!("{p} TTFT ≤ {ttft:.0} ms")),
-        (None, Some(tpot)) => Some(format!("{p} TPOT ≤ {tpot:.0} ms")),
+    // As typed: a 2.5 ms limit had read "TPOT ≤ 2 ms" (a trial).
+    let (ttft, tpot) = (t.ttft_ms.map(crate::model::units::fmt_num), t.tpot_ms.map(crate::model::units::fmt_num));
+    let latency = match (ttft, tpot) {
+        (Some(ttft), Some(tpot)) => Some(format!("{p} TTFT ≤ {ttft} ms and TPOT ≤ {tpot} ms")),
+        (Some(ttft), None) => Some(format!("{p} TTFT ≤ {ttft} ms")),
+        (None, Some(tpot)) => Some(format!("{p} TPOT ≤ {tpot} ms")),
         (None, None) => None,
     };
     let task = target::task_limit(r).map(|s| format!("a {}-step task ≤ {} s at {p}", r.workload.agent_steps, crate::model::units::fmt_num(s)));

@@ -36,6 +36,22 @@ use resolve::{
 };
 use serde::{Deserialize, Serialize};
 
+/// The engine a scenario without one runs: vLLM on a datacenter GPU, llama.cpp on anything else.
+#[must_use]
+pub fn default_engine(kind: HardwareKind) -> &'static str {
+    match kind {
+        HardwareKind::DatacenterGpu => "vllm",
+        _ => "llama.cpp",
+    }
+}
+
+/// The engine `spec` runs: its own, or the default for its hardware (the page's engine select shows it, so a loaded
+/// scenario without an engine runs what `tps eval` runs on it). `None` when the hardware does not resolve.
+#[must_use]
+pub fn engine_of(spec: &Scenario) -> Option<String> {
+    spec.engine.preset.clone().or_else(|| resolve::resolve_hardware(&spec.hardware, &mut Vec::new()).ok().map(|h| default_engine(h.kind).to_string()))
+}
+
 /// The current scenario and report version.
 pub const VERSION: u32 = 1;
 
@@ -157,10 +173,7 @@ impl Scenario {
                 (id.clone(), presets::engines::find(id).ok_or_else(|| unknown("engine.preset", id, presets::engines::ENGINES.iter().map(|e| e.id)))?)
             }
             None => {
-                let id = match hardware.kind {
-                    HardwareKind::DatacenterGpu => "vllm",
-                    _ => "llama.cpp",
-                };
+                let id = default_engine(hardware.kind);
                 defaults.push(format!("engine: {id} (typical for {})", hardware.kind.id()));
                 (id.to_string(), presets::engines::find(id).expect("built-in engine"))
             }

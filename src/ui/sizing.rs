@@ -149,8 +149,9 @@ fn energy_card(r: &Report) -> Card {
         crate::plan::energy::fleet_power_words(r).map_or_else(String::new, |w| format!(" The fleet {w}."))
     );
     c.note = format!(
-        "At the peak: {} W, {} J/token. Accelerators only; each draws {} W idle to {} W (TDP) as busy as its steps are — an assumption, hence the wider band.",
+        "At the peak: {} W{}, {} J/token. Accelerators only; each draws {} W idle to {} W (TDP) as busy as its steps are — an assumption, hence the wider band.",
         fmt(e.at_peak.average_watts),
+        crate::plan::energy::peak_power_note(e),
         fmt(e.at_peak.joules_per_output_token),
         fmt(e.idle_watts),
         fmt(e.tdp_watts)

@@ -83,6 +83,33 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
         ),
     };
     let architecture = s.architecture.or(p.map(|p| presets::hardware::architecture(p.id))).unwrap_or_else(|| Architecture::typical_for(kind));
+    let fp8_tflops = opt_pos("hardware.fp8_tflops", s.fp8_tflops.or(p.and_then(|p| p.fp8_tflops)), 1e6, "TFLOPS")?;
+    let fp4_tflops = opt_pos("hardware.fp4_tflops", s.fp4_tflops.or(p.and_then(|p| p.fp4_tflops)), 1e6, "TFLOPS")?;
+    // Tensor cores run FP8 at most twice as fast as 16-bit and FP4 at most twice as fast as FP8 (every preset: 1–2 ×
+    // dense). More is a sparse figure, or a number left from another device: a custom card typed at 180 TFLOPS
+    // kept an H100's FP8 1,979 and prefilled 10 × too fast. Checked against a 16-bit figure given, not a default.
+    let given = s.fp16_tflops.or(p.and_then(|p| p.fp16_tflops)).is_some();
+    for (field, name, v, typed, base, base_name) in [
+        ("hardware.fp8_tflops", "FP8", fp8_tflops, s.fp8_tflops.is_some(), given.then_some(fp16), "16-bit"),
+        ("hardware.fp4_tflops", "FP4", fp4_tflops, s.fp4_tflops.is_some(), fp8_tflops, "FP8"),
+    ] {
+        if let (Some(v), Some(base)) = (v, base) {
+            if v > 2.05 * base {
+                let f = crate::model::units::fmt_num;
+                let (what, fix) = if typed { (String::new(), "or leave it empty") } else { (" (the preset's)".to_string(), "give it too") };
+                return Err(ScenarioError::new(
+                    field,
+                    format!(
+                        "{} TFLOPS{what} is {:.1} × the device's {base_name} compute ({} TFLOPS), where tensor cores run {name} at most 2 × as fast (a sparse figure, or another device's?): up to {} TFLOPS, {fix}",
+                        f(v),
+                        v / base,
+                        f(base),
+                        f(2.0 * base)
+                    ),
+                ));
+            }
+        }
+    }
     Ok(Hardware {
         name,
         architecture,
@@ -91,8 +118,8 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
         // Filled in by `Resolved::settle_memory` once the model is known (a default needs the weights' size).
         memory_gb: memory_gb.unwrap_or(f64::NAN),
         fp16_tflops: fp16,
-        fp8_tflops: opt_pos("hardware.fp8_tflops", s.fp8_tflops.or(p.and_then(|p| p.fp8_tflops)), 1e6, "TFLOPS")?,
-        fp4_tflops: opt_pos("hardware.fp4_tflops", s.fp4_tflops.or(p.and_then(|p| p.fp4_tflops)), 1e6, "TFLOPS")?,
+        fp8_tflops,
+        fp4_tflops,
         int8_tops: opt_pos("hardware.int8_tops", s.int8_tops.or(p.and_then(|p| p.int8_tops)), 1e6, "TOPS")?,
         devices,
         parallelism,
