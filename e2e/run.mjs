@@ -138,7 +138,13 @@ await test('invalid input shows a message next to its field, no panic', async ()
   assert(banner.includes(`${label}: `) && !banner.includes('hardware.memory_bandwidth_gbps'), `banner: ${banner}`);
   await page.fill('#hardware-memory_bandwidth_gbps', 'abc');
   await page.waitForFunction(() => /not a number/.test(document.querySelector('label.invalid .error')?.textContent || ''));
+  // Two bad fields, two messages at once (a trial fixed one before the other said anything): a text that does not
+  // parse and a value the scenario refuses.
+  await page.fill('#target-tpot_ms', '-3');
+  await page.waitForFunction(() => /-3 is out of range/.test(document.querySelector('label:has(#target-tpot_ms) .error')?.textContent || ''), null, { timeout: 5000 });
+  assert(/not a number/.test(await page.textContent('label:has(#hardware-memory_bandwidth_gbps) .error')), 'the first bad field lost its message');
   await page.screenshot({ path: path.join(shots, '3-invalid.png'), fullPage: true });
+  await page.fill('#target-tpot_ms', '');
   await page.fill('#hardware-memory_bandwidth_gbps', '');
   await page.waitForSelector('#ceiling', { timeout: 5000 });
   await page.waitForFunction(() => !document.getElementById('scenario-error'), null, { timeout: 5000 });

@@ -175,6 +175,39 @@ fn a_file_without_any_figure_exits_2_naming_it() {
     let _ = std::fs::remove_file(f);
 }
 
+/// Every refused field of a scenario on its own stderr line, exit 2 (only the first had been named).
+#[test]
+fn every_refused_field_is_reported() {
+    let json =
+        r#"{"hardware":{"preset":"h100-sxm","memory_bandwidth_gbps":-1,"memory_gb":0},"model":{"preset":"llama-3.1-8b"},"target":{"tpot_ms":-3}}"#;
+    let (code, _, err) = tps(&["eval", "-"], Some(json));
+    assert_eq!(code, 2);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    for (line, field) in lines.iter().zip(["hardware.memory_bandwidth_gbps", "hardware.memory_gb", "target.tpot_ms"]) {
+        assert!(line.starts_with(&format!("tps: invalid scenario: {field}: ")), "{line}");
+    }
+}
+
+/// A directory's result files are read with the numbers in their names in numeric order (c1, c8, c16).
+#[test]
+fn a_directorys_files_are_read_in_natural_order() {
+    let dir = std::env::temp_dir().join(format!("tps-natural-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sample = std::fs::read_to_string("tests/samples/vllm-bench-serve.json").unwrap();
+    for (name, c) in [("run-c16.json", 16), ("run-c1.json", 1), ("run-c8.json", 8)] {
+        // Each its own run: the concurrency the file records differs.
+        let text = sample.replacen("\"max_concurrency\": 64", &format!("\"max_concurrency\": {c}"), 1);
+        assert_ne!(text, sample, "the sample's max_concurrency field moved");
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let (code, out, err) = tps(&["import", dir.to_str().unwrap(), "--table"], None);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 0, "{err}");
+    let order: Vec<&str> = out.lines().skip(1).filter_map(|l| l.split("concurrency ").nth(1)).map(|t| t.split_whitespace().next().unwrap()).collect();
+    assert_eq!(order, ["1", "8", "16"], "{out}");
+}
+
 /// A sliding-window model's memory line says what one sequence holds, so "KV space ÷ that" is the sequences that fit
 /// (a trial's hand check with KV per token × tokens gave 90 where the line said 155); a full-attention model's needs
 /// no such clause.

@@ -524,6 +524,41 @@ fn a_fractional_target_is_shown_as_typed() {
     assert!(r.verdict.contains("TTFT ≤ 12.5 ms and TPOT ≤ 2.5 ms"), "{}", r.verdict);
 }
 
+/// Two bad fields, two messages (a trial fixed the bandwidth before learning that memory and the TPOT target were
+/// refused too): every refused field, each once, in the resolver's order.
+#[test]
+fn every_refused_field_is_named() {
+    let s = scenario(
+        r#"{"hardware":{"preset":"h100-sxm","memory_bandwidth_gbps":-1,"memory_gb":0},"model":{"preset":"llama-3.1-8b"},"target":{"tpot_ms":-3}}"#,
+    );
+    let fields: Vec<String> = s.field_errors().into_iter().map(|e| e.field).collect();
+    assert_eq!(fields, ["hardware.memory_bandwidth_gbps", "hardware.memory_gb", "target.tpot_ms"]);
+    assert!(scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"}}"#).field_errors().is_empty());
+    // A refused figure the scenario does not hold (the preset's FP8 against a typed 16-bit rate) ends the list there.
+    let s = scenario(r#"{"hardware":{"preset":"h100-sxm","fp16_tflops":180},"model":{"preset":"llama-3.1-8b"},"target":{"tpot_ms":-3}}"#);
+    assert_eq!(s.field_errors().len(), 1);
+}
+
+/// When no load meets the target the verdict says why: one request alone over it, or the lightest level's figures.
+#[test]
+fn no_load_meeting_the_target_says_why() {
+    let r = plan::evaluate(&scenario(
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"target":{"tpot_ms":40,"ttft_ms":10},"workload":{"prompt_tokens":4096,"requests":100,"load":{"concurrency":[1,4]}}}"#,
+    ))
+    .unwrap();
+    assert!(r.verdict.contains("one request alone waits") && r.verdict.contains("over the 10 ms target"), "{}", r.verdict);
+    let r = plan::evaluate(&scenario(
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"target":{"tpot_ms":50,"ttft_ms":2000},"workload":{"prompt_tokens":24000,"output_tokens":200,"requests":200,"load":{"request_rate":[0.5,1]}}}"#,
+    ))
+    .unwrap();
+    assert!(r.capacity.is_none() && r.single_stream.ttft_ms < 2000.0, "{:?}", r.capacity);
+    assert!(
+        r.verdict.contains("the lightest load simulated, 0.50 req/s, has P99 TTFT") && r.verdict.ends_with("add lighter levels"),
+        "{}",
+        r.verdict
+    );
+}
+
 /// The audit (5): the peak was the highest of the levels only, below the operating point and the capacity the
 /// search had simulated (levels 1, 16, 64 users: peak 3,189 tok/s, operating point 3,593, capacity 3,831).
 #[test]

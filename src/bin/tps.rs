@@ -289,8 +289,13 @@ mod cli {
     fn evaluate(text: &str, analytic: bool, which: Option<&str>) -> Result<Report, CliError> {
         let name = which.map_or_else(|| "invalid scenario".to_string(), |w| format!("invalid scenario {w}"));
         let scenario = Scenario::from_json(text).map_err(|e| CliError::Input(format!("{name}: {e}")))?;
-        if analytic { tps_planner::plan::evaluate_analytic(&scenario) } else { tps_planner::plan::evaluate(&scenario) }
-            .map_err(|e| CliError::Input(format!("{name}: {e}")))
+        if analytic { tps_planner::plan::evaluate_analytic(&scenario) } else { tps_planner::plan::evaluate(&scenario) }.map_err(|e| {
+            // Every refused field, a line each (a trial fixed memory_bandwidth_gbps before learning memory_gb was
+            // refused too).
+            let mut lines = vec![format!("{name}: {e}")];
+            lines.extend(scenario.field_errors().into_iter().filter(|f| f.field != e.field).map(|f| format!("tps: {name}: {f}")));
+            CliError::Input(lines.join("\n"))
+        })
     }
 
     fn read_file(path: &Path) -> Result<String, CliError> {
@@ -301,7 +306,22 @@ mod cli {
         Scenario::from_json(text).map_err(|e| CliError::Input(format!("invalid scenario: {e}")))
     }
 
-    /// Every measurement in the files (a directory: each file in it, sorted by name), each run once.
+    /// A name's sort key with its runs of digits compared as numbers ("c8" before "c16").
+    fn natural_key(name: &str) -> Vec<(u8, u128, String)> {
+        let mut key = Vec::new();
+        let mut rest = name;
+        while let Some(c) = rest.chars().next() {
+            let digits = c.is_ascii_digit();
+            let end = rest.find(|x: char| x.is_ascii_digit() != digits).unwrap_or(rest.len());
+            let (run, tail) = rest.split_at(end);
+            key.push(if digits { (0, run.parse().unwrap_or(u128::MAX), run.to_string()) } else { (1, 0, run.to_string()) });
+            rest = tail;
+        }
+        key
+    }
+
+    /// Every measurement in the files (a directory: each file in it, sorted by name, numbers in numeric order), each
+    /// run once.
     fn read_measurements(paths: &[PathBuf]) -> Result<Vec<import::Measurement>, CliError> {
         // (file, whether it came from a directory listing: those may hold other files, which are skipped)
         let mut files = Vec::new();
@@ -313,7 +333,8 @@ mod cli {
                     .map(|e| e.path())
                     .filter(|f| f.is_file())
                     .collect();
-                inside.sort();
+                // Numbers in names in numeric order (vllm-c1, -c8, -c16: a trial read "1, 16, 8" in the table).
+                inside.sort_by_cached_key(|f| natural_key(&f.to_string_lossy()));
                 files.extend(inside.into_iter().map(|f| (f, true)));
             } else {
                 files.push((path.clone(), false));

@@ -97,8 +97,11 @@ pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
         .node_devices
         .filter(|&k| k > 0)
         .map_or_else(String::new, |k| format!(" ({} nodes of {k}, tensor parallel over the network)", a.devices_per_replica.div_ceil(k)));
+    // One server holding more than the whole peak: "(225 users each)" read as 225 users on it for a peak of 200.
+    let peak_v = f.peak_users.or(f.peak_request_rate).unwrap_or(f64::INFINITY);
+    let each = if a.load_per_replica > peak_v { "up to " } else { "" };
     format!(
-        "{n} device{}{nodes} per server: {} server{}, {} device{} ({} each){versus}",
+        "{n} device{}{nodes} per server: {} server{}, {} device{} ({each}{} each){versus}",
         s(n),
         a.replicas,
         s(a.replicas),

@@ -236,8 +236,43 @@ pub(super) fn verdict(
                 },
                 limit_note(r, sweep, cap, mem)
             ),
-            None => format!("✗ no load level meets {}; one user gets {:.1} tok/s", target_text(r), ss.decode_tps),
+            None => format!("✗ no load level meets {}; one user gets {:.1} tok/s{}", target_text(r), ss.decode_tps, alone_note(r, ss, sweep)),
         },
+    }
+}
+
+/// Why no load meets the target when one request alone breaks it (a trial's 32,768-token prompts read only "no
+/// load level meets" beside TTFTs of hours at the saturated levels): no server of this kind can.
+fn alone_note(r: &Resolved, ss: &SingleStream, sweep: &[LoadPoint]) -> String {
+    let t = &r.target;
+    let g = super::readout::group;
+    if let Some(l) = t.ttft_ms.filter(|l| ss.ttft_ms > *l) {
+        format!(
+            "; one request alone waits {} ms for its first token ({} prompt tokens at {} tok/s), over the {} ms target: no server of this kind meets it — more devices per server, a faster device or shorter prompts",
+            g(ss.ttft_ms),
+            g(r.workload.prompt_tokens),
+            g(ss.prefill_tps),
+            crate::model::units::fmt_num(l)
+        )
+    } else if let Some(l) = t.tpot_ms.filter(|l| ss.tpot_ms > *l) {
+        format!(
+            "; one user alone waits {:.1} ms between tokens, over the {} ms target: no server of this kind meets it — more devices per server, a faster device or fewer bits per weight",
+            ss.tpot_ms,
+            crate::model::units::fmt_num(l)
+        )
+    } else if let Some(l) = sweep.first() {
+        // One request alone meets it, the lightest level simulated does not: its figures say by how much.
+        format!(
+            "; the lightest load simulated, {}, has {} TTFT {} ms and TPOT {} ms (one request alone: TTFT {} ms, TPOT {:.1} ms): add lighter levels",
+            load_label(&super::marker(l, t.percentile)),
+            t.percentile,
+            g(l.ttft_ms.at(t.percentile)),
+            fmt_against(l.tpot_ms.at(t.percentile), t.tpot_ms),
+            g(ss.ttft_ms),
+            ss.tpot_ms
+        )
+    } else {
+        String::new()
     }
 }
 

@@ -36,6 +36,20 @@ use resolve::{
 };
 use serde::{Deserialize, Serialize};
 
+/// Takes the field at a dotted path ("hardware.fp8_tflops") out of a scenario's JSON; false when it holds none.
+fn remove_path(v: &mut serde_json::Value, path: &str) -> bool {
+    let mut parts = path.split('.').collect::<Vec<_>>();
+    let Some(last) = parts.pop() else { return false };
+    let mut cur = v;
+    for p in parts {
+        match cur.get_mut(p) {
+            Some(c) => cur = c,
+            None => return false,
+        }
+    }
+    cur.as_object_mut().is_some_and(|o| o.remove(last).is_some())
+}
+
 /// The engine a scenario without one runs: vLLM on a datacenter GPU, llama.cpp on anything else.
 #[must_use]
 pub fn default_engine(kind: HardwareKind) -> &'static str {
@@ -107,6 +121,30 @@ impl Scenario {
         }
         let v: serde_json::Value = serde_json::from_str(text).map_err(|e| ScenarioError::new("json", e.to_string()))?;
         Self::deserialize(&v).map_err(|e| located_error(&v, &e))
+    }
+
+    /// Every field the resolver refuses, not only the first: each refused field is taken out and the rest
+    /// resolved again (at most 12 rounds), so two bad fields get two messages (a trial fixed one and only then
+    /// learned of the other). Stops at a field the scenario does not hold (a preset's figure), or one refused twice.
+    /// Empty when the scenario resolves.
+    #[must_use]
+    pub fn field_errors(&self) -> Vec<ScenarioError> {
+        let mut out: Vec<ScenarioError> = Vec::new();
+        // Through the JSON text: `to_value` would compile a second serializer of every type into the page (9 KB).
+        let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&self.to_json()) else { return out };
+        for _ in 0..12 {
+            let Ok(s) = Self::deserialize(&v) else { break };
+            let Err(e) = s.resolve() else { break };
+            if out.iter().any(|o| o.field == e.field) {
+                break;
+            }
+            let removed = remove_path(&mut v, &e.field);
+            out.push(e);
+            if !removed {
+                break;
+            }
+        }
+        out
     }
 
     /// Pretty JSON.

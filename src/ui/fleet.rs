@@ -11,7 +11,7 @@ pub fn FleetCostInputs(
     inputs: Inputs,
     /// The current error, if any.
     #[prop(into)]
-    error: Signal<Option<ScenarioError>>,
+    error: Signal<Vec<ScenarioError>>,
 ) -> impl IntoView {
     let rate = move || inputs.peak_kind.get() == "rate";
     // The unit of a price follows the currency typed ("USD per device-hour"; "per device-hour" without one).

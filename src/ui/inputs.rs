@@ -9,6 +9,7 @@ use crate::scenario::{
     WorkloadSpec,
 };
 use leptos::prelude::*;
+use std::cell::RefCell;
 
 /// The page's load choice: automatic user levels, the user's own user levels, or request rates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -273,10 +274,42 @@ impl Inputs {
     /// # Errors
     /// The first field that is not a number, named by its scenario path.
     pub fn scenario(&self) -> Result<Scenario, ScenarioError> {
+        self.build(None)
+    }
+
+    /// Every field's message at once (a trial fixed a bad Devices field before the TPOT field said it was wrong too):
+    /// what does not parse, then what the scenario refuses (`Scenario::field_errors`), one per field.
+    pub fn field_errors(&self) -> Vec<ScenarioError> {
+        let typed = RefCell::new(Vec::new());
+        let built = self.build(Some(&typed));
+        let mut out = typed.into_inner();
+        let more = match built {
+            Ok(sc) => sc.field_errors(),
+            Err(e) => vec![e],
+        };
+        for e in more {
+            if !out.iter().any(|o| o.field == e.field) {
+                out.push(e);
+            }
+        }
+        out
+    }
+
+    /// The scenario the fields say; with `typed`, a field that does not parse is recorded there and left empty, so
+    /// the others are still read.
+    #[inline(never)]
+    fn build(&self, typed: Option<&RefCell<Vec<ScenarioError>>>) -> Result<Scenario, ScenarioError> {
+        let fail = |e: ScenarioError| match typed {
+            Some(t) => {
+                t.borrow_mut().push(e);
+                Ok(())
+            }
+            None => Err(e),
+        };
         let opt = |s: RwSignal<String>| s.with(|v| if v.trim().is_empty() { None } else { Some(v.trim().to_string()) });
-        let num = |s: RwSignal<String>, field: &str| s.with(|v| parse_num(v, field));
+        let num = |s: RwSignal<String>, field: &str| kept(s.with(|v| parse_num(v, field)), typed);
         // A percentage field as a fraction, within [lo, 100] %.
-        let share = |s: RwSignal<String>, field: &str, lo: f64| match num(s, field)? {
+        let share_raw = |s: RwSignal<String>, field: &str, lo: f64| match num(s, field)? {
             Some(p) if !(lo..=100.0).contains(&p) => {
                 // A fraction typed as the engines' flags take it (vLLM's 0.9): say what it would be in per cent.
                 let hint = if p > 0.0 && p <= 1.0 && p * 100.0 >= lo {
@@ -288,7 +321,8 @@ impl Inputs {
             }
             p => Ok(p.map(|p| p / 100.0)),
         };
-        let int = |s: RwSignal<String>, field: &str| -> Result<Option<u32>, ScenarioError> {
+        let share = |s: RwSignal<String>, field: &str, lo: f64| kept(share_raw(s, field, lo), typed);
+        let int_raw = |s: RwSignal<String>, field: &str| -> Result<Option<u32>, ScenarioError> {
             match num(s, field)? {
                 None => Ok(None),
                 // The field's own range (devices 1–1024, …) is the scenario's check; here only what no field takes.
@@ -297,18 +331,23 @@ impl Inputs {
                 Some(v) => Err(ScenarioError::new(field, format!("{} must be a whole number, at least 1", fmt_num(v)))),
             }
         };
+        let int = |s: RwSignal<String>, field: &str| kept(int_raw(s, field), typed);
         let mode = self.mode();
         let fleet = {
             let spare = match num(self.spare, "fleet.spare_replicas")? {
                 None => None,
                 Some(v) if v >= 0.0 && v.fract() == 0.0 && v <= 10_000.0 => Some(v as u32),
-                Some(v) => return Err(ScenarioError::new("fleet.spare_replicas", format!("{} must be a whole number from 0 to 10,000", fmt_num(v)))),
+                Some(v) => {
+                    fail(ScenarioError::new("fleet.spare_replicas", format!("{} must be a whole number from 0 to 10,000", fmt_num(v))))?;
+                    None
+                }
             };
             let rate = self.peak_kind.get() == "rate";
             let field = if rate { "fleet.peak_request_rate" } else { "fleet.peak_users" };
             match num(if rate { self.peak_rate } else { self.peak }, field)? {
                 None if spare.unwrap_or(0) > 0 => {
-                    return Err(ScenarioError::new(field, "give the peak load to size a fleet (spare servers alone size nothing)"))
+                    fail(ScenarioError::new(field, "give the peak load to size a fleet (spare servers alone size nothing)"))?;
+                    None
                 }
                 None => None,
                 Some(p) => Some(FleetSpec { peak_users: (!rate).then_some(p), peak_request_rate: rate.then_some(p), spare_replicas: spare }),
@@ -376,7 +415,7 @@ impl Inputs {
                 output_tokens: num(self.output, "workload.output_tokens")?,
                 context_depth: num(self.depth, "workload.context_depth")?,
                 agent_steps: int(self.agent_steps, "workload.agent_steps")?,
-                load: Some(self.load_spec()?),
+                load: kept(self.load_spec().map(Some), typed)?,
                 mode: Some(mode),
                 distribution: Some(self.distribution.with(|d| Distribution::from_id(d)).unwrap_or_default()),
                 spread: num(self.spread, "workload.spread")?,
@@ -400,6 +439,22 @@ impl Inputs {
             fleet,
             cost,
         })
+    }
+}
+
+/// The message for `field` among the page's errors.
+pub fn field_message(errors: &[ScenarioError], field: &str) -> Option<String> {
+    errors.iter().find(|e| e.field == field).map(|e| e.message.clone())
+}
+
+/// `r`, or with `typed` (reading every field) its error recorded there and the field left empty.
+fn kept<T>(r: Result<Option<T>, ScenarioError>, typed: Option<&RefCell<Vec<ScenarioError>>>) -> Result<Option<T>, ScenarioError> {
+    match (r, typed) {
+        (Err(e), Some(t)) => {
+            t.borrow_mut().push(e);
+            Ok(None)
+        }
+        (r, _) => r,
     }
 }
 
@@ -444,7 +499,7 @@ pub fn NumField(
     placeholder: Signal<String>,
     /// The current error, if any.
     #[prop(into)]
-    error: Signal<Option<ScenarioError>>,
+    error: Signal<Vec<ScenarioError>>,
     /// A unit that changes (a price's currency); replaces `unit`.
     #[prop(optional)]
     unit_text: Option<Signal<String>>,
@@ -452,7 +507,7 @@ pub fn NumField(
     let id = field.replace('.', "-");
     // The message is tied to its input (`aria-describedby`): a screen reader reads it with the field.
     let err_id = format!("{id}-error");
-    let msg = move || error.with(|e| e.as_ref().filter(|e| e.field == field).map(|e| e.message.clone()));
+    let msg = move || error.with(|e| field_message(e, field));
     let unit = move || unit_text.map_or_else(|| unit.to_string(), |u| u.get());
     view! {
         <label class="field" class:invalid=move || msg().is_some()>
@@ -489,10 +544,10 @@ pub fn TextField(
     placeholder: &'static str,
     /// The current error, if any.
     #[prop(into)]
-    error: Signal<Option<ScenarioError>>,
+    error: Signal<Vec<ScenarioError>>,
 ) -> impl IntoView {
     let id = field.replace('.', "-");
-    let msg = move || error.with(|e| e.as_ref().filter(|e| e.field == field).map(|e| e.message.clone()));
+    let msg = move || error.with(|e| field_message(e, field));
     view! {
         <label class="field" class:invalid=move || msg().is_some()>
             <span class="label">{label}</span>
@@ -516,14 +571,14 @@ pub fn SelectField(
     options: Vec<(String, String)>,
     /// The current error, if any.
     #[prop(into)]
-    error: Signal<Option<ScenarioError>>,
+    error: Signal<Vec<ScenarioError>>,
     /// Called with the newly picked id before the value changes (e.g. to carry a preset's numbers into the
     /// fields when switching to "Custom").
     #[prop(optional)]
     on_pick: Option<Callback<String>>,
 ) -> impl IntoView {
     let id = field.replace('.', "-");
-    let msg = move || error.with(|e| e.as_ref().filter(|e| e.field == field).map(|e| e.message.clone()));
+    let msg = move || error.with(|e| field_message(e, field));
     let change = move |ev| {
         let picked = event_target_value(&ev);
         if let Some(cb) = on_pick {

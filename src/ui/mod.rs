@@ -174,7 +174,15 @@ pub fn App() -> impl IntoView {
     let a_problem = Signal::derive(move || {
         report_a.with(|a| a.as_ref().err().map(|e| format!("Scenario A cannot be evaluated ({e}): unpin it, or correct its link.")))
     });
-    let error: Signal<Option<ScenarioError>> = problem.into();
+    // Every field's message, not only the one that stops the evaluation (read only while something is wrong).
+    let error: Signal<Vec<ScenarioError>> = Signal::derive(move || {
+        let Some(first) = problem.get() else { return Vec::new() };
+        let mut all = inputs.field_errors();
+        if !all.iter().any(|e| e.field == first.field) {
+            all.insert(0, first);
+        }
+        all
+    });
     // The load picked on the charts (slider or pointer), shared by the charts and "How to read this".
     let pick = RwSignal::new(None::<f64>);
     let link = Signal::derive(move || scenario.with(|s| s.as_ref().map(|s| pinned.with(|a| share::link_for(s, a.as_ref()))).unwrap_or_default()));
@@ -219,7 +227,7 @@ pub fn App() -> impl IntoView {
 }
 
 #[component]
-fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioError>>) -> impl IntoView {
+fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>>) -> impl IntoView {
     let hw = move || presets::hardware::find(&inputs.hw_preset.get());
     let mut opts = vec![(String::new(), "Custom (type the numbers)".to_string())];
     opts.extend(
@@ -311,7 +319,7 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioErr
 }
 
 #[component]
-fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioError>>) -> impl IntoView {
+fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>>) -> impl IntoView {
     let m = move || presets::models::find(&inputs.model_preset.get());
     let q = move || quant::weight_format(&inputs.quant.get());
     let mut models = vec![(String::new(), "Custom (size only)".to_string())];
@@ -351,7 +359,7 @@ fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioError>
 }
 
 #[component]
-fn WorkloadInputs(inputs: Inputs, #[prop(into)] error: Signal<Option<ScenarioError>>) -> impl IntoView {
+fn WorkloadInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>>) -> impl IntoView {
     view! {
         <fieldset>
             <legend>"Workload and target"</legend>

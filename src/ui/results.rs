@@ -164,7 +164,14 @@ fn memory_bar(r: &Report) -> (String, String) {
         at += s.1 / total * 100.0;
         style.push_str(&format!("--m{i}:{at:.1}%;"));
     }
-    let legend = seg.iter().map(|(l, gb)| format!("{l} {} GB", fmt(*gb))).collect::<Vec<_>>().join(" · ");
+    // Without an operating point its KV part is no figure ("KV at the operating point (blue) 0.00 GB", a trial).
+    let legend = seg
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != 1 || r.operating_point.is_some())
+        .map(|(_, (l, gb))| format!("{l} {} GB", fmt(*gb)))
+        .collect::<Vec<_>>()
+        .join(" · ");
     (style, legend)
 }
 

@@ -16,11 +16,11 @@ pub fn ServingInputs(
     inputs: Inputs,
     /// The current error, if any.
     #[prop(into)]
-    error: Signal<Option<ScenarioError>>,
+    error: Signal<Vec<ScenarioError>>,
 ) -> impl IntoView {
     let levels_field = Signal::derive(move || inputs.load_kind().field());
     let rate = move || inputs.load_kind() == LoadKind::Rate;
-    let levels_msg = move || error.with(|e| e.as_ref().filter(|e| e.field.starts_with(levels_field.get())).map(|e| e.message.clone()));
+    let levels_msg = move || error.with(|e| e.iter().find(|e| e.field.starts_with(levels_field.get())).map(|e| e.message.clone()));
     view! {
         <fieldset>
             <legend>"Serving under load"</legend>

@@ -89,12 +89,15 @@ pub(super) fn presets_list(which: Option<PresetTable>) -> String {
         }
     }
     if all || w == "models" {
-        out += "# models (params B, active B, layers, KV heads × head dim)\n";
+        out += "# models (params B, active B, layers, KV heads × head dim, or a latent cache's width: MLA rank + rope)\n";
         for m in presets::models::MODELS {
-            out += &format!(
-                "{:<18} {:>7.2} B {:>6.2} B act {:>4} L {:>3}×{:<4} {}\n",
-                m.id, m.params_b, m.active_params_b, m.layers, m.kv_heads, m.head_dim, m.name
-            );
+            // A latent cache (DeepSeek's MLA) keeps one 512 + 64-wide entry per token and layer, not its heads'
+            // 128 × 128 (a trial read that and expected 30 × the KV bytes the eval printed).
+            let kv = match m.attention {
+                tps_planner::model::llm::Attention::Mla { kv_lora_rank, rope_dim } => format!("MLA {kv_lora_rank}+{rope_dim}"),
+                _ => format!("{:>3}×{:<4}", m.kv_heads, m.head_dim),
+            };
+            out += &format!("{:<18} {:>7.2} B {:>6.2} B act {:>4} L {kv:>8} {}\n", m.id, m.params_b, m.active_params_b, m.layers, m.name);
             out += &format!("{:<18} source: {}\n", "", m.source);
         }
     }
