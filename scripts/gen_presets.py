@@ -30,6 +30,9 @@ OVERRIDE = {  # key: (fp16, fp8, fp4, note)
     'tesla-p40': (11.8, None, None, 'Pascal has no tensor cores and runs FP16 at 1/64 rate: the FP32 rate, which llama.cpp uses there'),
     'dgx-spark-gb10': (125.0, 250.0, 500.0, 'GB10 compute estimated from NVIDIA 1 PFLOP FP4 sparse (dense FP4 500, FP8 250, FP16 125)'),
 }
+# Memory the driver reports where it is less than the board's nominal GB read as GiB: GDDR6 datacenter boards run
+# with ECC on, which keeps 1/16 of the memory for check bits (a new user's trial: KV space 7 % high on L40S).
+ECC_MIB = {'l40s': (46068, 'nvidia-smi reports 46,068 MiB with ECC on (akash-network/provider-configs PR #99, driver 595.71.05)')}
 CPU_MEM = {'epyc-9004-genoa': 768, 'epyc-9005-turin': 768, 'xeon-spr': 512, 'xeon6-gnr': 768, 'i9-13900k-ddr5-6400': 96}
 
 def num(s):
@@ -64,6 +67,10 @@ for r in rows:
         fp16, fp8, fp4, n = OVERRIDE[key]
         notes.append(n)
     mem = num(r['mem_GB'])
+    if key in ECC_MIB:
+        mib, why = ECC_MIB[key]
+        mem = round(mib / 1024, 2)
+        notes.append(f'memory {mem:g} GiB: {why}')
     if mem is None:
         mem = CPU_MEM.get(key, 64)
         notes.append(f'memory assumed {mem:g} GB (full channels)')

@@ -74,10 +74,10 @@ pub(super) fn presets_list(which: Option<PresetTable>) -> String {
     let all = which.is_none();
     let w = which.map_or("", PresetTable::name);
     if all || w == "hardware" {
-        out += "# hardware (per device: GB/s, GB, dense FP16 TFLOPS)\n";
+        out += "# hardware (per device: GB/s, GiB as the driver reports it, dense FP16 TFLOPS)\n";
         for h in presets::hardware::HARDWARE {
             out += &format!(
-                "{:<22} {:>7.0} GB/s {:>5.0} GB {:>7} TF  {}{}\n",
+                "{:<22} {:>7.0} GB/s {:>5.0} GiB {:>7} TF  {}{}\n",
                 h.id,
                 h.bandwidth_gbps,
                 h.memory_gb,
