@@ -235,9 +235,11 @@ await test('the address reproduces the page; pasted JSON loads; a broken link na
     await page.waitForTimeout(1000);
     return [await page.inputValue('#engine-preset'), await page.textContent('#decode-tps')];
   };
-  const [namedEngine, named] = await pasted({ ...minimal, engine: { preset: 'llama.cpp' } });
-  const [vllmEngine, vllm] = await pasted({ ...minimal, engine: { preset: 'vllm' } });
-  const [defaultEngine, unnamed] = await pasted(minimal);
+  // With an engine setting of its own, which the default engine keeps (a review: it had been dropped as another
+  // engine's).
+  const [namedEngine, named] = await pasted({ ...minimal, engine: { preset: 'llama.cpp', bandwidth_efficiency: 0.5 } });
+  const [vllmEngine, vllm] = await pasted({ ...minimal, engine: { preset: 'vllm', bandwidth_efficiency: 0.5 } });
+  const [defaultEngine, unnamed] = await pasted({ ...minimal, engine: { bandwidth_efficiency: 0.5 } });
   assert(vllmEngine === 'vllm' && vllm !== named, `vLLM ${vllm} against llama.cpp's ${named}: the check could not tell them apart`);
   assert(namedEngine === 'llama.cpp' && defaultEngine === 'llama.cpp' && unnamed === named, `no engine: ${defaultEngine} ${unnamed} against llama.cpp's ${named}`);
   // Back to the RTX 4090 the later tests start from.

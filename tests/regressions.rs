@@ -458,6 +458,7 @@ fn a_disaggregated_memory_is_the_decode_pools() {
     ))
     .unwrap();
     let m = &r.memory;
+    assert_eq!(one.memory.decode_pool, None, "the one-device scenario is not disaggregated");
     assert_eq!(m.decode_pool, Some((1, 2)));
     assert!((m.kv_budget_gb / one.memory.kv_budget_gb - 1.0).abs() < 1e-9, "{} GB against one H100's {}", m.kv_budget_gb, one.memory.kv_budget_gb);
     assert!((m.kv_max_sequences - one.memory.kv_max_sequences).abs() < 1e-9 && m.fits);
@@ -469,6 +470,15 @@ fn a_disaggregated_memory_is_the_decode_pools() {
     .unwrap();
     assert!(!r.memory.fits);
     assert!(r.warnings.iter().any(|w| w.message.starts_with("the decode pool: the weights (141.2 GB) do not fit")), "{:?}", r.warnings);
+    assert!(r.verdict.starts_with("does not fit: the decode pool: 141.2 GB of weights"), "{}", r.verdict);
+    // 1 + 4: the prefill pool is the one short, while the decode pool's memory figures fit.
+    let r = plan::evaluate(&scenario(
+        r#"{"hardware":{"preset":"h100-sxm","devices":5},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"vllm","disaggregation":{"prefill_devices":1}},"workload":{"prompt_tokens":4096,"output_tokens":256,"requests":100,"load":{"concurrency":[1]}}}"#,
+    ))
+    .unwrap();
+    assert!(!r.memory.fits && r.memory.kv_budget_gb > 0.0);
+    assert!(r.verdict.starts_with("does not fit: the prefill pool: 141.2 GB of weights"), "{}", r.verdict);
+    assert!(plan::readout::no_fit(&r).starts_with("the prefill pool cannot hold the model's weights"), "{}", plan::readout::no_fit(&r));
 }
 
 /// A trial's custom card (1,200 GB/s, 48 GiB, 180 TFLOPS typed over an H100) kept the H100's FP8 1,979 TFLOPS and
@@ -508,7 +518,7 @@ fn a_peak_that_draws_less_says_why() {
     .unwrap();
     let e = r.energy.as_ref().unwrap();
     assert!(e.at_peak.average_watts < e.average_watts, "{e:?}");
-    assert!(plan::energy::peak_power_note(e).contains("waits on all-reduces"));
+    assert!(plan::energy::peak_power_note(e).contains("waits on all-reduces or the engine's own work, or streams memory"));
     let r = plan::evaluate(&scenario(std::fs::read_to_string("examples/h100-llama8b.json").unwrap().as_str())).unwrap();
     let e = r.energy.as_ref().unwrap();
     assert!(e.at_peak.average_watts >= e.average_watts && plan::energy::peak_power_note(e).is_empty(), "{e:?}");
@@ -534,6 +544,11 @@ fn every_refused_field_is_named() {
     let fields: Vec<String> = s.field_errors().into_iter().map(|e| e.field).collect();
     assert_eq!(fields, ["hardware.memory_bandwidth_gbps", "hardware.memory_gb", "target.tpot_ms"]);
     assert!(scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"}}"#).field_errors().is_empty());
+    // A typed device (no preset) and a typed model: their required figures taken out come back as placeholders, and
+    // the fields after them are still checked.
+    let s = scenario(r#"{"hardware":{"memory_bandwidth_gbps":-5,"memory_gb":0},"model":{"params_b":-1},"target":{"tpot_ms":-3}}"#);
+    let fields: Vec<String> = s.field_errors().into_iter().map(|e| e.field).collect();
+    assert_eq!(fields, ["hardware.memory_bandwidth_gbps", "hardware.memory_gb", "model.params_b", "target.tpot_ms"]);
     // A refused figure the scenario does not hold (the preset's FP8 against a typed 16-bit rate) ends the list there.
     let s = scenario(r#"{"hardware":{"preset":"h100-sxm","fp16_tflops":180},"model":{"preset":"llama-3.1-8b"},"target":{"tpot_ms":-3}}"#);
     assert_eq!(s.field_errors().len(), 1);
@@ -553,7 +568,7 @@ fn no_load_meeting_the_target_says_why() {
     .unwrap();
     assert!(r.capacity.is_none() && r.single_stream.ttft_ms < 2000.0, "{:?}", r.capacity);
     assert!(
-        r.verdict.contains("the lightest load simulated, 0.50 req/s, has P99 TTFT") && r.verdict.ends_with("add lighter levels"),
+        r.verdict.contains("at the sweep's lightest load, 0.50 req/s, P99 TTFT is") && r.verdict.ends_with("sharing steps) break it"),
         "{}",
         r.verdict
     );

@@ -287,7 +287,7 @@ fn band_class(c: &Case) -> String {
 // and head run at the 16-bit rate. The one served source it moves (vLLM 0.26 on a DGX Spark, gpt-oss-20b) goes
 // from TTFT 0.47 × the measured to 1.8 ×: the flat MoE kernel factor (0.5 of a dense layer, fitted on 128-expert
 // TP8 deployments) and the served η_fl (0.33, where one GPU's long prefill reaches more, `model::prefill`) both
-// charge this one-GPU prefill of ~500 tokens per expert — the open step (README, Accuracy). (An FP8 rate for
+// charge this one-GPU prefill of ~500 tokens per expert — the open step (docs/ACCURACY.md). (An FP8 rate for
 // vLLM too had fitted the Spark within 5 % and taken TTFT to 41.7/37.7/44.5 %; a review of that commit found vLLM's
 // default is W4A16, so the fit was the two errors cancelling, and it was replaced.) Output 12.3 → 12.5 %, TTFT
 // mean/P50/P99 45.3/41.4/45.9 → 47.0/43.3/47.2 %, TPOT 14.8/15.4/18.4 → 15.0/15.5/18.4 %; the all-at-once runs
@@ -638,7 +638,7 @@ fn ada_second_source_takes_the_balance_rule() {
 /// Spark, gpt-oss-20b, ~4,200-token prompts at 0.1–1 req/s): its TTFT P50 printed at the model's rate (the 16-bit
 /// one, 125 TFLOPS) and with the matrices at FP8's 250 and FP4's 500 TFLOPS. At the FP4 rate the model was 0.47 × the
 /// measured; at the 16-bit rate it is 1.8 × — the flat MoE kernel factor and the served η_fl on a one-GPU prefill of
-/// ~500 tokens per expert (README, Accuracy). Bounded within 2 × either way, so a rate as wrong as FP4's fails.
+/// ~500 tokens per expert (docs/ACCURACY.md). Bounded within 2 × either way, so a rate as wrong as FP4's fails.
 #[test]
 fn gpt_oss_mxfp4_prefill_under_vllm_at_the_16_bit_rate() {
     let rows: Vec<_> = common::serving::served_rows().into_iter().filter(|r| r["source"].contains("djangodevreng/dgx-spark-benchmarks")).collect();

@@ -145,12 +145,13 @@ pub fn fleet_power_words(r: &crate::scenario::Report) -> Option<String> {
 }
 
 /// Why the peak draws less than the operating point, when it does (a trial read 615 W at 14 users and 579 W at 96
-/// as a mistake): at the peak more of each step waits — on all-reduces over a slow link, or the engine's own work —
-/// and waiting draws near the floor (the module's power model). Empty otherwise.
+/// as a mistake): in the module's power model only a step's mix can lower it — more of each step waiting (on
+/// all-reduces over a slow link, the engine's own work), which draws near the floor, or streaming memory instead
+/// of computing (60 % of the way to TDP). Empty otherwise.
 #[must_use]
 pub fn peak_power_note(e: &Energy) -> &'static str {
     if e.at_peak.average_watts < 0.99 * e.average_watts {
-        " (less than at the operating point: more of each step at the peak waits on all-reduces or the engine's own work, which draws near the idle floor)"
+        " (less than at the operating point: more of each step at the peak waits on all-reduces or the engine's own work, or streams memory instead of computing, and both draw less)"
     } else {
         ""
     }

@@ -146,11 +146,15 @@ pub fn size(
             "fleet: the peak is in requests/s but the load swept is concurrent users, whose requests never wait for a slot; arrivals at a rate come in bursts and queue, so a server holds fewer requests/s at the same target — set Load to a request rate to size this fleet",
         ));
     }
-    // Utilisation in the sweep's own unit (users of a user sweep, req/s of a rate sweep): a peak in the other unit
-    // scales the operating point's load. (Users at a rate sweep's capacity are rate × an E2E that balloons there,
-    // so "users ÷ users at capacity" had read 26 % for a fleet one server short of its operating point.)
+    // Utilisation in requests/s where either side is a rate, else in users. A users peak on a rate sweep scales the
+    // operating point's load to a rate (users at a rate sweep's capacity are rate × an E2E that balloons there, so
+    // "users ÷ users at capacity" had read 26 % for a fleet one server short of its operating point); a rate peak on
+    // a users sweep is divided by the capacity's own rate (scaled to users it had read "64 % of capacity" for 10
+    // req/s over 38 servers of 0.286 req/s each, 92 %: a closed loop's requests/s barely grows from 5 users to 8,
+    // and the floor, the fewest at capacity, is read in requests/s too).
     let native = |p: &LoadPoint| p.concurrency.unwrap_or_else(|| rate_at(p));
-    let (op_native, cap_native) = (native(op.1), native(cap));
+    let rate_on_users = matches!(peak, PeakLoad::RequestRate(_)) && op.1.concurrency.is_some();
+    let (op_native, cap_native) = if rate_on_users { (per, load_in(peak, cap)) } else { (native(op.1), native(cap)) };
     let util = |n: u64| if cap_native > 0.0 && per > 0.0 && n > 0 { peak_v / n as f64 / per * op_native / cap_native } else { 0.0 };
     let devices = r.deployment.hardware.devices;
     let one_fewer = (serving >= 2).then(|| util(serving - 1));
@@ -171,11 +175,8 @@ pub fn size(
             .find(|t| t.parse::<f64>().is_ok_and(|v| v > op_pct))
             .unwrap_or_else(|| format!("{:.3}", u * 100.0))
     };
-    // A share read in the sweep's unit where the peak is in the other says so, with the loads: a trial read "64 %"
-    // for 10 req/s over 38 servers of 0.286 req/s each (92 % in req/s; 5.1 of the 8 users a server holds, since a
-    // closed loop's requests/s barely grows between 5 users and 8).
+    // A users peak's share read in requests/s says so, with the loads it divides.
     let in_native = |u: f64| match (peak, op.1.concurrency.is_some()) {
-        (PeakLoad::RequestRate(_), true) => format!(" ({:.1} of the {} users a server holds)", u * cap_native, super::readout::group(cap_native)),
         (PeakLoad::Users(_), false) => format!(" ({} of the {} req/s a server holds)", fmt_rate(u * cap_native), fmt_rate(cap_native)),
         _ => String::new(),
     };
@@ -331,6 +332,24 @@ mod tests {
         let (per, cap) = held.split_once(" of the ").unwrap();
         let (per, cap): (f64, f64) = (per.parse().unwrap(), cap.parse().unwrap());
         assert!((per / cap - fewer).abs() < 0.05, "{held} against {fewer}");
+    }
+
+    /// A rate peak on a sweep of users: the share is the rate each server gets over the rate it holds at the
+    /// target, so "one fewer" is within capacity exactly when the fewest at capacity are no more (a trial read
+    /// "64 %" beside a floor that made it 92 %).
+    #[test]
+    fn a_rate_peak_on_a_users_sweep_reads_its_share_in_rates() {
+        let s = crate::scenario::Scenario::from_json(
+            r#"{"hardware":{"preset":"h100-sxm","devices":8},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":32768,"output_tokens":500,"requests":200},"target":{"tpot_ms":50,"ttft_ms":10000,"percentile":99},"fleet":{"peak_request_rate":10}}"#,
+        )
+        .unwrap();
+        let r = crate::plan::evaluate(&s).unwrap();
+        let (f, cap) = (r.fleet.as_ref().unwrap(), r.capacity.as_ref().unwrap());
+        let cap_rate = cap.at.system_tps / 500.0;
+        let serving = f.replicas - u64::from(f.spare_replicas);
+        let fewer = f.utilisation_one_fewer.unwrap();
+        assert!((fewer - 10.0 / (serving - 1) as f64 / cap_rate).abs() < 0.02 * fewer, "{fewer} against {}", 10.0 / (serving - 1) as f64 / cap_rate);
+        assert_eq!(fewer <= 1.0, serving > f.serving_at_capacity, "{}", f.sentence);
     }
 
     #[test]

@@ -204,6 +204,14 @@ fn fleet_alternatives(r: &Resolved) -> Vec<Resolved> {
     fleet::neighbour_devices(r).into_iter().map(|k| fleet::alternative(r, k)).collect()
 }
 
+/// The deployment whose weights do not fit, with its pool's name before a colon when it is one pool of a
+/// disaggregated setup ("the decode pool: "); `None` when every pool holds them.
+pub(crate) fn weights_short(r: &Resolved) -> Option<(Deployment, &'static str)> {
+    let pools =
+        r.pools().map_or_else(|| vec![(r.deployment.clone(), "")], |(pre, dec)| vec![(pre, "the prefill pool: "), (dec, "the decode pool: ")]);
+    pools.into_iter().find(|(p, _)| !p.fits())
+}
+
 /// Evaluates a resolved scenario (simulated sweep).
 #[must_use]
 pub fn evaluate_resolved(r: &Resolved) -> Report {

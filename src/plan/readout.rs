@@ -43,7 +43,16 @@ pub fn nearest_level(r: &Report, x: Option<f64>) -> Option<usize> {
 #[must_use]
 pub fn no_fit(r: &Report) -> String {
     let m = &r.memory;
-    if m.kv_budget_gb <= 0.0 {
+    // A disaggregated pool that cannot hold the weights is named by its warning (the memory figures are the decode
+    // pool's, which may fit while the prefill pool does not).
+    let pool = r
+        .warnings
+        .iter()
+        .filter(|w| w.kind == super::WarningKind::DoesNotFit)
+        .find_map(|w| ["the prefill pool", "the decode pool"].into_iter().find(|p| w.message.starts_with(p)));
+    if let Some(p) = pool {
+        format!("{p} cannot hold the model's weights: give it more devices or pick a smaller weight format")
+    } else if m.kv_budget_gb <= 0.0 {
         "the model's weights do not fit: add devices or pick a smaller weight format".into()
     } else {
         format!(

@@ -168,8 +168,10 @@ pub(super) fn verdict(
     cap: Option<&Capacity>,
     op_point: Option<&LoadPoint>,
 ) -> String {
-    if !r.deployment.fits() {
-        return format!("does not fit: {:.1} GB of weights, {:.1} GB short", mem.weights_gb, -mem.kv_budget_gb);
+    // The pool that cannot hold the weights, when one cannot (a review: a one-device decode pool of 4 + 1 H100s for a
+    // 70B model read "the KV cache of one sequence needs more than the -65 GB left").
+    if let Some((d, pool)) = super::weights_short(r) {
+        return format!("does not fit: {pool}{:.1} GB of weights, {:.1} GB short", mem.weights_gb, -super::memory(&d, &r.workload).kv_budget_gb);
     }
     if !mem.fits {
         return format!(
@@ -249,21 +251,22 @@ fn alone_note(r: &Resolved, ss: &SingleStream, sweep: &[LoadPoint]) -> String {
     if let Some(l) = t.ttft_ms.filter(|l| ss.ttft_ms > *l) {
         format!(
             "; one request alone waits {} ms for its first token ({} prompt tokens at {} tok/s), over the {} ms target: no server of this kind meets it — more devices per server, a faster device or shorter prompts",
-            g(ss.ttft_ms),
+            fmt_against(ss.ttft_ms, l),
             g(r.workload.prompt_tokens),
             g(ss.prefill_tps),
             crate::model::units::fmt_num(l)
         )
     } else if let Some(l) = t.tpot_ms.filter(|l| ss.tpot_ms > *l) {
         format!(
-            "; one user alone waits {:.1} ms between tokens, over the {} ms target: no server of this kind meets it — more devices per server, a faster device or fewer bits per weight",
-            ss.tpot_ms,
+            "; one user alone waits {} ms between tokens, over the {} ms target: no server of this kind meets it — more devices per server, a faster device or fewer bits per weight",
+            fmt_against(ss.tpot_ms, l),
             crate::model::units::fmt_num(l)
         )
     } else if let Some(l) = sweep.first() {
-        // One request alone meets it, the lightest level simulated does not: its figures say by how much.
+        // One request alone meets it, the sweep's lightest level does not (nor the lighter load the capacity search
+        // tried): its figures say by how much.
         format!(
-            "; the lightest load simulated, {}, has {} TTFT {} ms and TPOT {} ms (one request alone: TTFT {} ms, TPOT {:.1} ms): add lighter levels",
+            "; at the sweep's lightest load, {}, {} TTFT is {} ms and TPOT {} ms, where one request alone takes {} ms to its first token and {:.1} ms a token: requests that overlap (queueing for the prefill, sharing steps) break it",
             load_label(&super::marker(l, t.percentile)),
             t.percentile,
             g(l.ttft_ms.at(t.percentile)),

@@ -70,8 +70,8 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
     let w = &r.workload;
     let mut warnings = Vec::new();
     // A disaggregated deployment fits when each pool holds the weights; the one that does not is named.
-    let pools = r.pools().map_or_else(|| vec![(d.clone(), "")], |(pre, dec)| vec![(pre, "the prefill pool: "), (dec, "the decode pool: ")]);
-    if let Some((d, pool)) = pools.iter().find(|(p, _)| !p.fits()) {
+    if let Some((d, pool)) = super::weights_short(r) {
+        let d = &d;
         warnings.push(Warning::new(
             WarningKind::DoesNotFit,
             format!(

@@ -36,18 +36,26 @@ use resolve::{
 };
 use serde::{Deserialize, Serialize};
 
+/// The object holding the field at a dotted path of a scenario's JSON ("hardware.fp8_tflops": the hardware
+/// object) and the field's name; `None` when a parent is missing.
+fn parent_of<'a>(v: &'a mut serde_json::Value, path: &'a str) -> Option<(&'a mut serde_json::Map<String, serde_json::Value>, &'a str)> {
+    let (parents, last) = path.rsplit_once('.').map_or(("", path), |(p, l)| (p, l));
+    let mut cur = v;
+    for p in parents.split('.').filter(|p| !p.is_empty()) {
+        cur = cur.get_mut(p)?;
+    }
+    Some((cur.as_object_mut()?, last))
+}
+
 /// Takes the field at a dotted path ("hardware.fp8_tflops") out of a scenario's JSON; false when it holds none.
 fn remove_path(v: &mut serde_json::Value, path: &str) -> bool {
-    let mut parts = path.split('.').collect::<Vec<_>>();
-    let Some(last) = parts.pop() else { return false };
-    let mut cur = v;
-    for p in parts {
-        match cur.get_mut(p) {
-            Some(c) => cur = c,
-            None => return false,
-        }
-    }
-    cur.as_object_mut().is_some_and(|o| o.remove(last).is_some())
+    parent_of(v, path).is_some_and(|(o, last)| o.remove(last).is_some())
+}
+
+/// Sets the number at a dotted path of a scenario's JSON to 1 (its parent object must exist, the field be absent);
+/// false otherwise.
+fn set_path(v: &mut serde_json::Value, path: &str) -> bool {
+    parent_of(v, path).is_some_and(|(o, last)| o.insert(last.to_string(), serde_json::Value::from(1.0)).is_none())
 }
 
 /// The engine a scenario without one runs: vLLM on a datacenter GPU, llama.cpp on anything else.
@@ -125,18 +133,24 @@ impl Scenario {
 
     /// Every field the resolver refuses, not only the first: each refused field is taken out and the rest
     /// resolved again (at most 12 rounds), so two bad fields get two messages (a trial fixed one and only then
-    /// learned of the other). Stops at a field the scenario does not hold (a preset's figure), or one refused twice.
-    /// Empty when the scenario resolves.
+    /// learned of the other). A field nothing else supplies (a typed device's bandwidth, a typed model's size)
+    /// comes back as required once taken out: it is then set to 1, a value every such range admits, and the rest
+    /// checked. Stops at a refused field the scenario does not hold (a preset's figure). Empty when it resolves.
     #[must_use]
     pub fn field_errors(&self) -> Vec<ScenarioError> {
         let mut out: Vec<ScenarioError> = Vec::new();
+        let mut placeholders: Vec<String> = Vec::new();
         // Through the JSON text: `to_value` would compile a second serializer of every type into the page (9 KB).
         let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&self.to_json()) else { return out };
         for _ in 0..12 {
             let Ok(s) = Self::deserialize(&v) else { break };
             let Err(e) = s.resolve() else { break };
             if out.iter().any(|o| o.field == e.field) {
-                break;
+                if placeholders.contains(&e.field) || !set_path(&mut v, &e.field) {
+                    break;
+                }
+                placeholders.push(e.field);
+                continue;
             }
             let removed = remove_path(&mut v, &e.field);
             out.push(e);

@@ -244,7 +244,11 @@ impl Inputs {
         self.currency.set(cost.currency.unwrap_or_default());
         self.electricity.set(txt(cost.electricity_per_kwh));
         self.pue.set(txt(cost.pue));
-        self.base.set(sc.clone());
+        // The engine shown is the scenario's own or its default: the base names it too, or the fields' scenario would
+        // drop the loaded engine settings (efficiencies, reserve, pools) as another engine's (a review).
+        let mut base = sc.clone();
+        base.engine.preset = crate::scenario::engine_of(sc).or(base.engine.preset);
+        self.base.set(base);
     }
 
     /// The load levels: automatic, or a comma-separated list of users or request rates.

@@ -175,14 +175,16 @@ pub fn App() -> impl IntoView {
         report_a.with(|a| a.as_ref().err().map(|e| format!("Scenario A cannot be evaluated ({e}): unpin it, or correct its link.")))
     });
     // Every field's message, not only the one that stops the evaluation (read only while something is wrong).
-    let error: Signal<Vec<ScenarioError>> = Signal::derive(move || {
+    // A memo: some forty fields read it, and each reading of a derived signal would check every field again.
+    let error: Signal<Vec<ScenarioError>> = Memo::new(move |_| {
         let Some(first) = problem.get() else { return Vec::new() };
         let mut all = inputs.field_errors();
         if !all.iter().any(|e| e.field == first.field) {
             all.insert(0, first);
         }
         all
-    });
+    })
+    .into();
     // The load picked on the charts (slider or pointer), shared by the charts and "How to read this".
     let pick = RwSignal::new(None::<f64>);
     let link = Signal::derive(move || scenario.with(|s| s.as_ref().map(|s| pinned.with(|a| share::link_for(s, a.as_ref()))).unwrap_or_default()));

@@ -169,7 +169,10 @@ fn memory_bar(r: &Report) -> (String, String) {
         .iter()
         .enumerate()
         .filter(|(i, _)| *i != 1 || r.operating_point.is_some())
-        .map(|(_, (l, gb))| format!("{l} {} GB", fmt(*gb)))
+        .map(|(i, (l, gb))| {
+            let l = if i == 2 && r.operating_point.is_none() { "KV at the peak (orange)" } else { l };
+            format!("{l} {} GB", fmt(*gb))
+        })
         .collect::<Vec<_>>()
         .join(" · ");
     (style, legend)

@@ -74,7 +74,7 @@ pub(super) fn presets_list(which: Option<PresetTable>) -> String {
     let all = which.is_none();
     let w = which.map_or("", PresetTable::name);
     if all || w == "hardware" {
-        out += "# hardware (per device: GB/s, GiB as the driver reports it, dense FP16 TFLOPS)\n";
+        out += "# hardware (per device: GB/s, GiB — the nominal GB read as GiB, or what the driver reports where a source says, dense FP16 TFLOPS)\n";
         for h in presets::hardware::HARDWARE {
             out += &format!(
                 "{:<22} {:>7.0} GB/s {:>5.0} GiB {:>7} TF  {}{}\n",

@@ -51,11 +51,14 @@ pub(crate) fn resolve_target(s: &TargetSpec, mode: Mode, defaults: &mut Vec<Stri
 pub(crate) fn resolve_fleet(s: &FleetSpec) -> Result<FleetInputs, ScenarioError> {
     let peak = match (s.peak_users, s.peak_request_rate) {
         (Some(_), Some(_)) => return Err(ScenarioError::new("fleet", "give only one of peak_users or peak_request_rate")),
-        // People are counted whole (2.5 peak users had been sized).
-        (Some(u), None) if u.fract() != 0.0 && u.is_finite() => {
-            return Err(ScenarioError::new("fleet.peak_users", format!("{} must be a whole number of users", crate::model::units::fmt_num(u))))
+        // People are counted whole (2.5 peak users had been sized), once in range.
+        (Some(u), None) => {
+            let u = check("fleet.peak_users", u, 1.0, 1e9, "users")?;
+            if u.fract() != 0.0 {
+                return Err(ScenarioError::new("fleet.peak_users", format!("{} must be a whole number of users", crate::model::units::fmt_num(u))));
+            }
+            PeakLoad::Users(u)
         }
-        (Some(u), None) => PeakLoad::Users(check("fleet.peak_users", u, 1.0, 1e9, "users")?),
         (None, Some(r)) => PeakLoad::RequestRate(positive("fleet.peak_request_rate", r, 1e9, "requests/s")?),
         (None, None) => {
             return Err(ScenarioError::new("fleet", "give the peak load: peak_users (concurrent users) or peak_request_rate (requests/s)"))
