@@ -32,7 +32,9 @@ OVERRIDE = {  # key: (fp16, fp8, fp4, note)
 }
 # Memory the driver reports where it is less than the board's nominal GB read as GiB: GDDR6 datacenter boards run
 # with ECC on, which keeps 1/16 of the memory for check bits (a new user's trial: KV space 7 % high on L40S).
-ECC_MIB = {'l40s': (46068, 'nvidia-smi reports 46,068 MiB with ECC on (akash-network/provider-configs PR #99, driver 595.71.05)')}
+ECC_MIB = {'l40s': (46068, 'nvidia-smi reports 46,068 MiB with ECC on (akash-network/provider-configs PR #99, driver 595.71.05)'),
+           'a40': (46068, 'the driver reports 46,068 MiB (guqiong96/Lvllm issue #35, a vLLM user on an A40)')}
+# (L4, A10 and T4 are GDDR6 boards with ECC on too; left at their nominal figure until a cited reading.)
 CPU_MEM = {'epyc-9004-genoa': 768, 'epyc-9005-turin': 768, 'xeon-spr': 512, 'xeon6-gnr': 768, 'i9-13900k-ddr5-6400': 96}
 
 def num(s):
