@@ -187,6 +187,24 @@ fn every_refused_field_is_reported() {
     for (line, field) in lines.iter().zip(["hardware.memory_bandwidth_gbps", "hardware.memory_gb", "target.tpot_ms"]) {
         assert!(line.starts_with(&format!("tps: invalid scenario: {field}: ")), "{line}");
     }
+    // Values of the wrong type too, in plain words, and no error invented by taking a bad value out (a trial: six
+    // bad fields read as the first alone, and a refused peak then read "fleet: give the peak load").
+    let json = r#"{"version":1,"hardware":{"preset":"h100-sxm","devices":2.5,"memory_bandwidth_gbps":1e308},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":"abc","output_tokens":-5},"target":{"tpot_ms":0},"fleet":{"peak_users":2.5}}"#;
+    let (code, _, err) = tps(&["eval", "-"], Some(json));
+    assert_eq!(code, 2);
+    let expected = [
+        ("hardware.devices", "2.5 must be a whole number"),
+        ("workload.prompt_tokens", "\"abc\" is not a number"),
+        ("hardware.memory_bandwidth_gbps", "1e308 is out of range"),
+        ("workload.output_tokens", "-5 is out of range"),
+        ("target.tpot_ms", "0 is out of range"),
+        ("fleet.peak_users", "2.5 must be a whole number of users"),
+    ];
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), expected.len(), "{err}");
+    for (line, (field, words)) in lines.iter().zip(expected) {
+        assert!(line.starts_with(&format!("tps: invalid scenario: {field}: {words}")), "{line}");
+    }
 }
 
 /// A directory's result files are read with the numbers in their names in numeric order (c1, c8, c16).

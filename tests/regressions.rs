@@ -574,6 +574,22 @@ fn no_load_meeting_the_target_says_why() {
     );
 }
 
+/// The trade-off chart's ring for the picked level is that level's point, above the operating point (inserted between
+/// two levels) too: a teacher's trial found it one level early there and never on the last level.
+#[test]
+fn the_picked_level_is_its_own_point_on_the_trade_off() {
+    let r = plan::evaluate(&scenario(
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"requests":300,"load":{"concurrency":[1,16,64,256]}}}"#,
+    ))
+    .unwrap();
+    let d = plan::charts::pareto(&r);
+    assert_eq!(d.points.len(), r.sweep.len() + 1, "the operating point sits between two levels here");
+    let last = r.sweep.len() - 1;
+    assert_eq!(plan::charts::pareto_level(&r, last), Some((r.sweep[last].per_user_tps, r.sweep[last].system_tps)));
+    assert_eq!(plan::charts::pareto_level(&r, last), d.points.last().copied());
+    assert_eq!(plan::charts::pareto_level(&r, r.sweep.len()), None);
+}
+
 /// The audit (5): the peak was the highest of the levels only, below the operating point and the capacity the
 /// search had simulated (levels 1, 16, 64 users: peak 3,189 tok/s, operating point 3,593, capacity 3,831).
 #[test]

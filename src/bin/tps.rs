@@ -288,7 +288,11 @@ mod cli {
     /// Evaluates a scenario's text; `which` names it in errors ("A", "B").
     fn evaluate(text: &str, analytic: bool, which: Option<&str>) -> Result<Report, CliError> {
         let name = which.map_or_else(|| "invalid scenario".to_string(), |w| format!("invalid scenario {w}"));
-        let scenario = Scenario::from_json(text).map_err(|e| CliError::Input(format!("{name}: {e}")))?;
+        let scenario = Scenario::from_json(text).map_err(|e| {
+            let mut lines = vec![format!("{name}: {e}")];
+            lines.extend(Scenario::text_errors(text).into_iter().filter(|f| f.field != e.field).map(|f| format!("tps: {name}: {f}")));
+            CliError::Input(lines.join("\n"))
+        })?;
         if analytic { tps_planner::plan::evaluate_analytic(&scenario) } else { tps_planner::plan::evaluate(&scenario) }.map_err(|e| {
             // Every refused field, a line each (a trial fixed memory_bandwidth_gbps before learning memory_gb was
             // refused too).

@@ -121,13 +121,22 @@ pub fn latency(r: &Report) -> LatencyData {
 /// one point per level, with the target's per-user floor and the operating point.
 #[must_use]
 pub fn pareto(r: &Report) -> ParetoData {
+    let mut points: Vec<(f64, f64)> = (0..r.sweep.len()).filter_map(|i| pareto_level(r, i)).collect();
     let per_gpu = 1.0 / f64::from(r.single_stream.devices.max(1));
-    let mut points: Vec<(f64, f64)> = r.sweep.iter().map(|p| (p.per_user_tps, p.system_tps * per_gpu)).collect();
     let operating = r.operating_point.as_ref().map(|m| (m.per_user_tps, m.system_tps * per_gpu));
     if let (Some((i, ..)), Some(o)) = (operating_between(r), operating) {
         points.insert(i, o);
     }
     ParetoData { points, floor: r.target.tpot_limit_ms().map(|t| 1e3 / t), operating, marker: None }
+}
+
+/// Sweep level `i` on the trade-off chart (per user, per GPU): where the picked level's ring goes. (The chart's
+/// points hold the operating point between the levels, so indexing them had put the ring one level early above it
+/// and never on the last: a teacher's trial.)
+#[must_use]
+pub fn pareto_level(r: &Report, i: usize) -> Option<(f64, f64)> {
+    let per_gpu = 1.0 / f64::from(r.single_stream.devices.max(1));
+    r.sweep.get(i).map(|p| (p.per_user_tps, p.system_tps * per_gpu))
 }
 
 /// The roofline with the decode step of each load level (aligned with the sweep: a level without a step is

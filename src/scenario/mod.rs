@@ -36,6 +36,34 @@ use resolve::{
 };
 use serde::{Deserialize, Serialize};
 
+/// `out` and every field of the scenario JSON `v` the resolver refuses: each refused field is taken out and the rest
+/// resolved again (at most 12 rounds). A field nothing else supplies (a typed device's bandwidth) comes back as
+/// required once taken out, and a parent comes back as incomplete ("fleet: give the peak load" once a refused
+/// peak is taken out): the taken field is then set to 1, a value every such range admits, and not reported again.
+fn errors_of(mut v: serde_json::Value, mut out: Vec<ScenarioError>) -> Vec<ScenarioError> {
+    let mut removed: Vec<String> = Vec::new();
+    let mut placeholders: Vec<String> = Vec::new();
+    for _ in 0..12 {
+        let Ok(s) = Scenario::deserialize(&v) else { break };
+        let Err(e) = s.resolve() else { break };
+        let taken = removed.iter().find(|r| **r == e.field || r.strip_prefix(e.field.as_str()).is_some_and(|t| t.starts_with('.'))).cloned();
+        if let Some(t) = taken.or_else(|| out.iter().any(|o| o.field == e.field).then(|| e.field.clone())) {
+            if placeholders.contains(&t) || !set_path(&mut v, &t) {
+                break;
+            }
+            placeholders.push(t);
+            continue;
+        }
+        if !remove_path(&mut v, &e.field) {
+            out.push(e);
+            break;
+        }
+        removed.push(e.field.clone());
+        out.push(e);
+    }
+    out
+}
+
 /// The object holding the field at a dotted path of a scenario's JSON ("hardware.fp8_tflops": the hardware
 /// object) and the field's name; `None` when a parent is missing.
 fn parent_of<'a>(v: &'a mut serde_json::Value, path: &'a str) -> Option<(&'a mut serde_json::Map<String, serde_json::Value>, &'a str)> {
@@ -138,21 +166,28 @@ impl Scenario {
     /// checked. Stops at a refused field the scenario does not hold (a preset's figure). Empty when it resolves.
     #[must_use]
     pub fn field_errors(&self) -> Vec<ScenarioError> {
-        let mut out: Vec<ScenarioError> = Vec::new();
-        let mut placeholders: Vec<String> = Vec::new();
         // Through the JSON text: `to_value` would compile a second serializer of every type into the page (9 KB).
-        let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&self.to_json()) else { return out };
+        serde_json::from_str::<serde_json::Value>(&self.to_json()).map_or_else(|_| Vec::new(), |v| errors_of(v, Vec::new()))
+    }
+
+    /// Every field a scenario's text gets wrong, as `tps eval` reports them: what does not read as its type (each
+    /// taken out in turn, a trial's six bad fields had been reported as the first alone), then what the resolver
+    /// refuses (`field_errors`). Empty when the text is a valid scenario.
+    #[must_use]
+    pub fn text_errors(text: &str) -> Vec<ScenarioError> {
+        let first = match Self::from_json(text) {
+            Ok(s) => return s.field_errors(),
+            Err(e) => e,
+        };
+        let Ok(mut v) = serde_json::from_str::<serde_json::Value>(text) else { return vec![first] };
+        let mut out = Vec::new();
         for _ in 0..12 {
-            let Ok(s) = Self::deserialize(&v) else { break };
-            let Err(e) = s.resolve() else { break };
-            if out.iter().any(|o| o.field == e.field) {
-                if placeholders.contains(&e.field) || !set_path(&mut v, &e.field) {
-                    break;
-                }
-                placeholders.push(e.field);
-                continue;
-            }
+            let Err(e) = Self::deserialize(&v) else { return errors_of(v, out) };
+            let e = located_error(&v, &e);
             let removed = remove_path(&mut v, &e.field);
+            if out.iter().any(|o: &ScenarioError| o.field == e.field) {
+                break;
+            }
             out.push(e);
             if !removed {
                 break;
@@ -401,7 +436,21 @@ fn located_error(doc: &serde_json::Value, whole: &serde_json::Error) -> Scenario
         error = Some(e);
     }
     match error {
-        Some(e) => ScenarioError::new(path.join("."), e.to_string()),
+        Some(e) => ScenarioError::new(path.join("."), plain_type_error(&e.to_string())),
         None => ScenarioError::new("json", whole.to_string()),
+    }
+}
+
+/// serde's "invalid type: floating point `2.5`, expected u32" in the page's words ("2.5 must be a whole number");
+/// other messages as they are.
+fn plain_type_error(msg: &str) -> String {
+    let Some(rest) = msg.strip_prefix("invalid type: ") else { return msg.to_string() };
+    let (got, expected) = rest.split_once(", expected ").unwrap_or((rest, ""));
+    // The value serde quotes ("floating point `2.5`", "string \"abc\""), else its last word.
+    let value = got.split(['`', '"']).nth(1).unwrap_or_else(|| got.rsplit(' ').next().unwrap_or(got));
+    match expected {
+        "u32" | "u64" => format!("{value} must be a whole number"),
+        "f64" => format!("\"{value}\" is not a number"),
+        _ => msg.to_string(),
     }
 }

@@ -55,7 +55,7 @@ pub fn Charts(
     });
     let trade = on_report(report, move |r| {
         let mut d = charts::pareto(r);
-        d.marker = picked.with(|p| p.as_ref().and_then(|p| d.points.get(p.0).copied()));
+        d.marker = picked.with(|p| p.as_ref().and_then(|p| charts::pareto_level(r, p.0)));
         PageChart::Pareto(d)
     });
     let roof = on_report(report, move |r| {

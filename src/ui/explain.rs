@@ -104,7 +104,7 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
             // A student's first check: users × per-user TPS. It overshoots by the time no token streams.
             match l.concurrency {
                 Some(n) if n > 1.0 && l.e2e_ms.mean > 0.0 && n * l.per_user_tps > l.system_tps => format!(
-                    " It is less than {} × {} = {} tok/s because no user streams all the time: a request waits {} ms on average for its first token (TTFT) of the {} ms from sending it to its last token.",
+                    " It is less than {} × {} = {} tok/s because no user streams all the time: a request waits {} ms on average for its first token (TTFT) of the {} ms from sending it to its last token (roughly: per-user speed is the median request's, the waits are means).",
                     fmt(n),
                     fmt(l.per_user_tps),
                     fmt(n * l.per_user_tps),

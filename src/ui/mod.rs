@@ -233,7 +233,7 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
     let hw = move || presets::hardware::find(&inputs.hw_preset.get());
     let mut opts = vec![(String::new(), "Custom (type the numbers)".to_string())];
     opts.extend(
-        presets::hardware::HARDWARE.iter().map(|h| (h.id.to_string(), format!("{} — {:.0} GB/s, {:.0} GB", h.name, h.bandwidth_gbps, h.memory_gb))),
+        presets::hardware::HARDWARE.iter().map(|h| (h.id.to_string(), format!("{} — {:.0} GB/s, {:.0} GiB", h.name, h.bandwidth_gbps, h.memory_gb))),
     );
     let engines: Vec<(String, String)> = presets::engines::ENGINES.iter().map(|e| (e.id.to_string(), e.name.to_string())).collect();
     let mut archs = vec![(String::new(), "Typical for the kind".to_string())];

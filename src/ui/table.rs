@@ -13,6 +13,11 @@ pub fn SweepTable(
     move || {
         report.with(|r| {
             let Ok(r) = r else { return ().into_any() };
+            // A model that does not fit serves nothing: its levels' zeros, "overhead" and "saturated" are no figures
+            // (a teacher's trial read sixteen rows of them).
+            if !r.memory.fits {
+                return ().into_any();
+            }
             let p = r.target.percentile;
             let rows = r
                 .sweep
