@@ -143,6 +143,8 @@ await test('invalid input shows a message next to its field, no panic', async ()
   await page.fill('#target-tpot_ms', '-3');
   await page.waitForFunction(() => /-3 is out of range/.test(document.querySelector('label:has(#target-tpot_ms) .error')?.textContent || ''), null, { timeout: 5000 });
   assert(/not a number/.test(await page.textContent('label:has(#hardware-memory_bandwidth_gbps) .error')), 'the first bad field lost its message');
+  // The banner names the first and counts the others.
+  assert(/; 1 more field is marked/.test(await page.textContent('#scenario-error')), `banner: ${await page.textContent('#scenario-error')}`);
   await page.screenshot({ path: path.join(shots, '3-invalid.png'), fullPage: true });
   await page.fill('#target-tpot_ms', '');
   await page.fill('#hardware-memory_bandwidth_gbps', '');

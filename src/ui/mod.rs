@@ -210,7 +210,7 @@ pub fn App() -> impl IntoView {
                 <p class="simulating" id="simulating" role="status">
                     {move || simulating.get().map(|(k, n)| format!("Simulating load levels: {k} of {n} (until then: the analytic estimate)"))}
                 </p>
-                <results::Results report problem />
+                <results::Results report problem errors=error />
                 <sizing::SizingCards report />
                 <compare::DiffTable report report_a problem=a_problem />
                 <charts::Charts report report_a measurements pick />

@@ -31,6 +31,9 @@ pub fn Results(
     report: ReadSignal<Result<Report, ScenarioError>>,
     /// What stops the current inputs from being computed; the report is then the last inputs' that could be.
     problem: RwSignal<Option<ScenarioError>>,
+    /// Every field's error (the problem among them), each shown next to its field.
+    #[prop(into)]
+    errors: Signal<Vec<ScenarioError>>,
 ) -> impl IntoView {
     let verdict = move || {
         report.with(|r| {
@@ -48,6 +51,12 @@ pub fn Results(
             view! {
                 <div class="card error-card lead" role="alert" id="scenario-error">
                     <strong>"Cannot compute: "</strong>{format!("{}: {}", field_label(&e.field), e.message)}
+                    // The others too, by count (a trial fixed six fields one banner at a time, not seeing they were marked).
+                    {move || match errors.with(|es| es.iter().filter(|o| o.field != e.field).count()) {
+                        0 => String::new(),
+                        1 => "; 1 more field is marked".to_string(),
+                        n => format!("; {n} more fields are marked"),
+                    }}
                     {report.with(Result::is_ok).then_some(". Below: the last inputs that could be computed.")}
                 </div>
             }
