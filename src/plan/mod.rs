@@ -204,11 +204,14 @@ fn fleet_alternatives(r: &Resolved) -> Vec<Resolved> {
     fleet::neighbour_devices(r).into_iter().map(|k| fleet::alternative(r, k)).collect()
 }
 
+/// The pools of a disaggregated deployment as messages name them, before a colon: what `weights_short` prefixes
+/// and `readout::no_fit` finds in the warning.
+pub(crate) const POOLS: [&str; 2] = ["the prefill pool: ", "the decode pool: "];
+
 /// The deployment whose weights do not fit, with its pool's name before a colon when it is one pool of a
 /// disaggregated setup ("the decode pool: "); `None` when every pool holds them.
 pub(crate) fn weights_short(r: &Resolved) -> Option<(Deployment, &'static str)> {
-    let pools =
-        r.pools().map_or_else(|| vec![(r.deployment.clone(), "")], |(pre, dec)| vec![(pre, "the prefill pool: "), (dec, "the decode pool: ")]);
+    let pools = r.pools().map_or_else(|| vec![(r.deployment.clone(), "")], |(pre, dec)| vec![(pre, POOLS[0]), (dec, POOLS[1])]);
     pools.into_iter().find(|(p, _)| !p.fits())
 }
 
@@ -250,7 +253,8 @@ pub(super) fn build_report(
     // both pools hold the weights.
     let mem = match r.pools() {
         Some((pre, dec)) => {
-            Memory { fits: pre.fits() && memory(&dec, w).fits, decode_pool: Some((dec.hardware.devices, d.hardware.devices)), ..memory(&dec, w) }
+            let m = memory(&dec, w);
+            Memory { fits: pre.fits() && m.fits, decode_pool: Some((dec.hardware.devices, d.hardware.devices)), ..m }
         }
         None => memory(d, w),
     };

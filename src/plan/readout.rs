@@ -49,9 +49,12 @@ pub fn no_fit(r: &Report) -> String {
         .warnings
         .iter()
         .filter(|w| w.kind == super::WarningKind::DoesNotFit)
-        .find_map(|w| ["the prefill pool", "the decode pool"].into_iter().find(|p| w.message.starts_with(p)));
+        .find_map(|w| super::POOLS.into_iter().find(|p| w.message.starts_with(p)));
     if let Some(p) = pool {
-        format!("{p} cannot hold the model's weights: give it more devices (some of the other pool's) or pick a smaller weight format")
+        format!(
+            "{} cannot hold the model's weights: give it more devices (some of the other pool's) or pick a smaller weight format",
+            p.strip_suffix(": ").unwrap_or(p)
+        )
     } else if m.kv_budget_gb <= 0.0 {
         "the model's weights do not fit: add devices or pick a smaller weight format".into()
     } else {

@@ -36,16 +36,23 @@ use resolve::{
 };
 use serde::{Deserialize, Serialize};
 
-/// `out` and every field of the scenario JSON `v` the resolver refuses: each refused field is taken out and the rest
-/// resolved again (at most 12 rounds). A field nothing else supplies (a typed device's bandwidth) comes back as
-/// required once taken out, and a parent comes back as incomplete ("fleet: give the peak load" once a refused
-/// peak is taken out): the taken field is then set to 1, a value every such range admits, and not reported again.
-fn errors_of(mut v: serde_json::Value, mut out: Vec<ScenarioError>) -> Vec<ScenarioError> {
+/// Every field of the scenario JSON `v` that does not read as its type or that the resolver refuses: each is taken
+/// out and the rest read and resolved again (at most 12 rounds). A field nothing else supplies (a typed device's
+/// bandwidth) comes back as required once taken out, and a parent comes back as incomplete ("fleet: give the peak
+/// load" once a refused peak is taken out): the taken field is then set to 1, a value every such range admits, and
+/// not reported again.
+fn errors_of(mut v: serde_json::Value) -> Vec<ScenarioError> {
+    let mut out: Vec<ScenarioError> = Vec::new();
     let mut removed: Vec<String> = Vec::new();
     let mut placeholders: Vec<String> = Vec::new();
     for _ in 0..12 {
-        let Ok(s) = Scenario::deserialize(&v) else { break };
-        let Err(e) = s.resolve() else { break };
+        let e = match Scenario::deserialize(&v) {
+            Err(e) => located_error(&v, &e),
+            Ok(s) => match s.resolve() {
+                Ok(_) => break,
+                Err(e) => e,
+            },
+        };
         let taken = removed.iter().find(|r| **r == e.field || r.strip_prefix(e.field.as_str()).is_some_and(|t| t.starts_with('.'))).cloned();
         if let Some(t) = taken.or_else(|| out.iter().any(|o| o.field == e.field).then(|| e.field.clone())) {
             if placeholders.contains(&t) || !set_path(&mut v, &t) {
@@ -167,33 +174,18 @@ impl Scenario {
     #[must_use]
     pub fn field_errors(&self) -> Vec<ScenarioError> {
         // Through the JSON text: `to_value` would compile a second serializer of every type into the page (9 KB).
-        serde_json::from_str::<serde_json::Value>(&self.to_json()).map_or_else(|_| Vec::new(), |v| errors_of(v, Vec::new()))
+        serde_json::from_str::<serde_json::Value>(&self.to_json()).map_or_else(|_| Vec::new(), errors_of)
     }
 
-    /// Every field a scenario's text gets wrong, as `tps eval` reports them: what does not read as its type (each
-    /// taken out in turn, a trial's six bad fields had been reported as the first alone), then what the resolver
-    /// refuses (`field_errors`). Empty when the text is a valid scenario.
+    /// Every field a scenario's text gets wrong, as `tps eval` reports them: what does not read as its type and what
+    /// the resolver refuses, each taken out in turn (a trial's six bad fields had been reported as the first alone).
+    /// Text that is no JSON object has its one error. Empty when the text is a valid scenario.
     #[must_use]
     pub fn text_errors(text: &str) -> Vec<ScenarioError> {
-        let first = match Self::from_json(text) {
-            Ok(s) => return s.field_errors(),
-            Err(e) => e,
-        };
-        let Ok(mut v) = serde_json::from_str::<serde_json::Value>(text) else { return vec![first] };
-        let mut out = Vec::new();
-        for _ in 0..12 {
-            let Err(e) = Self::deserialize(&v) else { return errors_of(v, out) };
-            let e = located_error(&v, &e);
-            let removed = remove_path(&mut v, &e.field);
-            if out.iter().any(|o: &ScenarioError| o.field == e.field) {
-                break;
-            }
-            out.push(e);
-            if !removed {
-                break;
-            }
+        match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(v) if v.is_object() => errors_of(v),
+            _ => Self::from_json(text).err().into_iter().collect(),
         }
-        out
     }
 
     /// Pretty JSON.

@@ -203,7 +203,8 @@ impl Inputs {
         self.bits.set(txt(sc.quantization.weight_bits));
         // A scenario without an engine runs its hardware's default, as `tps eval` runs it (vLLM had been shown and
         // run for every one: a trial read 66.8 tok/s on the page where the CLI said 72.0 with llama.cpp).
-        self.engine.set(crate::scenario::engine_of(sc).unwrap_or_else(|| "vllm".into()));
+        let engine = crate::scenario::engine_of(sc);
+        self.engine.set(engine.clone().unwrap_or_else(|| "vllm".into()));
         self.prompt.set(txt(sc.workload.prompt_tokens));
         self.output.set(txt(sc.workload.output_tokens));
         self.tpot.set(txt(sc.target.tpot_ms));
@@ -247,7 +248,7 @@ impl Inputs {
         // The engine shown is the scenario's own or its default: the base names it too, or the fields' scenario would
         // drop the loaded engine settings (efficiencies, reserve, pools) as another engine's (a review).
         let mut base = sc.clone();
-        base.engine.preset = crate::scenario::engine_of(sc).or(base.engine.preset);
+        base.engine.preset = engine.or(base.engine.preset);
         self.base.set(base);
     }
 
