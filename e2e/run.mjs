@@ -146,10 +146,18 @@ await test('invalid input shows a message next to its field, no panic', async ()
   // The banner names the first and counts the others.
   assert(/; 1 more field is marked/.test(await page.textContent('#scenario-error')), `banner: ${await page.textContent('#scenario-error')}`);
   await page.screenshot({ path: path.join(shots, '3-invalid.png'), fullPage: true });
+  // Nothing typed is lost on a reload: "abc" is no scenario, so the address holds the fields' texts beside the
+  // last scenario (it had reloaded to the last bandwidth that parsed).
+  await page.waitForFunction(() => location.hash.includes('&t='), null, { timeout: 5000 });
+  await page.reload();
+  await page.waitForFunction(() => /not a number/.test(document.querySelector('label:has(#hardware-memory_bandwidth_gbps) .error')?.textContent || ''), null, { timeout: 30000 });
+  assert((await page.inputValue('#hardware-memory_bandwidth_gbps')) === 'abc' && (await page.inputValue('#target-tpot_ms')) === '-3', 'typed text lost on reload');
+  assert(/-3 is out of range/.test(await page.textContent('label:has(#target-tpot_ms) .error')), 'the second field lost its message on reload');
   await page.fill('#target-tpot_ms', '');
   await page.fill('#hardware-memory_bandwidth_gbps', '');
   await page.waitForSelector('#ceiling', { timeout: 5000 });
   await page.waitForFunction(() => !document.getElementById('scenario-error'), null, { timeout: 5000 });
+  assert(!(await page.evaluate(() => location.hash)).includes('&t='), 'the texts stay in the address once every field parses');
 });
 
 await test('switching presets works (RTX 4090, Q4_K_M, llama.cpp)', async () => {
@@ -711,6 +719,11 @@ await test('meeting: pin A, switch to 1 × H200 (B): the difference table and bo
   for (const k of ['per_user_tps', 'system_tps', 'max_users_at_target', 'replicas', 'cost_per_million_output_tokens', 'joules_per_output_token']) {
     assert(rows[k], `diff row ${k} missing: ${Object.keys(rows)}`);
     assert(!isNaN(num(rows[k][1])) && !isNaN(num(rows[k][2])), `${k}: ${rows[k]}`);
+  }
+  // B − A is shown to the coarser of A's and B's decimals ("1.64 … 1.95 … +0.305" was shown): plan::diff::decimals.
+  const places = (t) => (t.split('.')[1] || '').length;
+  for (const [k, r] of Object.entries(rows)) {
+    if (r[3] !== '—') assert(places(r[3]) <= Math.min(places(r[1]), places(r[2])), `${k}: B − A ${r[3]} finer than A ${r[1]} or B ${r[2]}`);
   }
   assert(num(rows.replicas[1]) === card.servers, `A's servers ${rows.replicas[1]} vs the card's ${card.servers}`);
   assert(Math.abs(num(rows.fleet_kw[1]) - card.fleetKw) <= 0.051 * Math.max(1, card.fleetKw / 10), `A's fleet kW ${rows.fleet_kw[1]} vs the energy card's ${card.fleetKw}`);

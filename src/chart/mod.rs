@@ -506,6 +506,39 @@ mod tests {
         y.parse().ok()
     }
 
+    /// The heights of the horizontal 1-px strokes of this colour (`#rrggbb`) in an SVG: the target lines' dashes.
+    fn rule_heights(svg: &str, colour: &str) -> Vec<f64> {
+        let mut out: Vec<f64> = svg
+            .split("<polyline")
+            .skip(1)
+            .filter(|p| p.contains(&format!("stroke=\"{colour}\"")) && p.contains("stroke-width=\"1\""))
+            .filter_map(|p| {
+                let pts = p.split("points=\"").nth(1)?.split('"').next()?;
+                let ys: Vec<f64> = pts.split_whitespace().filter_map(|xy| xy.split(',').nth(1)?.parse().ok()).collect();
+                (ys.len() >= 2 && ys.iter().all(|y| (y - ys[0]).abs() < 0.5)).then(|| ys[0])
+            })
+            .collect();
+        out.dedup();
+        out
+    }
+
+    #[test]
+    fn the_two_target_lines_lie_apart_when_both_set_their_axes() {
+        // One user on an H100 is far under both targets (2 s TTFT, 40 ms TPOT): each target sets its axis, and a
+        // trial read the two dashed lines at one height as one.
+        let r = h100_8b(r#"{"requests":50,"load":{"concurrency":[1]}}"#);
+        let d = crate::plan::charts::latency(&r);
+        assert!(d.ttft[2].iter().all(|t| *t < 0.5 * d.ttft_target.unwrap()) && d.tpot[2].iter().all(|t| *t < 0.5 * d.tpot_target.unwrap()), "{d:?}");
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (900, 420)).into_drawing_area();
+            super::latency::draw(&root, &d, 1.0).unwrap();
+        }
+        let (ttft, tpot) = (rule_heights(&svg, "#7C3AED"), rule_heights(&svg, "#0D9488"));
+        assert!(!ttft.is_empty() && !tpot.is_empty(), "target lines not found: {ttft:?} {tpot:?}");
+        assert!((ttft[0] - tpot[0]).abs() > 20.0, "TTFT target at y={}, TPOT target at y={}", ttft[0], tpot[0]);
+    }
+
     #[test]
     fn legends_sit_below_the_plot_not_on_the_data() {
         // Regression: the legend box sat in the plot's upper right and hid the measured cross at 128 users.

@@ -45,7 +45,30 @@ pub struct Diff {
     pub summary: String,
 }
 
+/// Decimals a compared figure is shown with: none for whole numbers and from 100 up, two from 1, `small` below 1.
+#[must_use]
+pub fn decimals(x: f64, small: usize) -> usize {
+    if x.fract() == 0.0 || x.abs() >= 100.0 {
+        0
+    } else if x.abs() >= 1.0 {
+        2
+    } else {
+        small
+    }
+}
+
 impl DiffRow {
+    /// Decimals B − A is shown with: the coarser of A's and B's, so that "1.64 … 1.95" differ by "+0.31", not
+    /// "+0.305", and "114 … 125" by "+11" (a trial read both on the page and in the CLI).
+    #[must_use]
+    pub fn delta_decimals(&self, small: usize) -> usize {
+        match (self.a, self.b, self.delta) {
+            (Some(a), Some(b), _) => decimals(a, small).min(decimals(b, small)),
+            (_, _, Some(d)) => decimals(d, small),
+            _ => 0,
+        }
+    }
+
     /// Whether a lower value is better (servers, devices, cost, energy); higher is better for the others.
     #[must_use]
     pub fn lower_is_better(&self) -> bool {
@@ -251,6 +274,14 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_difference_takes_the_coarser_decimals() {
+        assert_eq!(row("x", "x", "u", Some(1.64), Some(1.945)).delta_decimals(4), 2);
+        assert_eq!(row("x", "x", "u", Some(114.2), Some(125.3)).delta_decimals(4), 0);
+        assert_eq!(row("x", "x", "u", Some(0.21), Some(0.5)).delta_decimals(3), 3);
+        assert_eq!(row("x", "x", "u", Some(3.0), Some(0.5)).delta_decimals(3), 0);
+    }
 
     #[test]
     fn rows_by_hand() {

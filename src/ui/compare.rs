@@ -5,20 +5,24 @@ use crate::plan::DiffRow;
 use crate::scenario::{Report, ScenarioError};
 use leptos::prelude::*;
 
-/// A figure of the table: whole numbers as such, others with 2–4 significant decimals.
-fn num(v: f64) -> String {
-    if v.fract() == 0.0 || v.abs() >= 100.0 {
+/// A figure of the table with `places` decimals (thousands grouped when none, a typographic minus).
+fn fixed(v: f64, places: usize) -> String {
+    if places == 0 {
         super::results::group(v)
     } else {
-        // A typographic minus, as `group` writes it.
-        let s = if v.abs() >= 1.0 { format!("{v:.2}") } else { format!("{v:.3}") };
-        s.replacen('-', "−", 1)
+        format!("{v:.*}", places).replacen('-', "−", 1)
     }
+}
+
+/// A figure of the table: whole numbers as such, others with 2–3 decimals ([`crate::plan::diff::decimals`]).
+fn num(v: f64) -> String {
+    fixed(v, crate::plan::diff::decimals(v, 3))
 }
 
 fn row(r: DiffRow) -> impl IntoView {
     let opt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), num);
-    let delta = r.delta.map_or_else(|| "—".to_string(), |d| if d > 0.0 { format!("+{}", num(d)) } else { num(d) });
+    let places = r.delta_decimals(3);
+    let delta = r.delta.map_or_else(|| "—".to_string(), |d| format!("{}{}", if d > 0.0 { "+" } else { "" }, fixed(d, places)));
     // Green where B is better than A, red where worse.
     let better = r.b_better();
     view! {

@@ -252,6 +252,72 @@ impl Inputs {
         self.base.set(base);
     }
 
+    /// Every field's text by its name here: what a reload restores when a field does not parse (the address holds
+    /// only scenarios, and text such as "8O" in Devices is none; [`super::share`]'s `&t=`).
+    fn texts(&self) -> [(&'static str, RwSignal<String>); 41] {
+        [
+            ("hw_preset", self.hw_preset),
+            ("bandwidth", self.bandwidth),
+            ("memory", self.memory),
+            ("compute", self.compute),
+            ("fp8", self.fp8),
+            ("interconnect", self.interconnect),
+            ("hw_kind", self.hw_kind),
+            ("hw_name", self.hw_name),
+            ("hw_arch", self.hw_arch),
+            ("devices", self.devices),
+            ("parallelism", self.parallelism),
+            ("model_preset", self.model_preset),
+            ("params", self.params),
+            ("quant", self.quant),
+            ("bits", self.bits),
+            ("engine", self.engine),
+            ("prompt", self.prompt),
+            ("output", self.output),
+            ("tpot", self.tpot),
+            ("ttft", self.ttft),
+            ("percentile", self.percentile),
+            ("mode", self.mode),
+            ("load_kind", self.load_kind),
+            ("levels", self.levels),
+            ("distribution", self.distribution),
+            ("spread", self.spread),
+            ("prefix_hit", self.prefix_hit),
+            ("max_batch", self.max_batch),
+            ("mem_util", self.mem_util),
+            ("cuda_graphs", self.cuda_graphs),
+            ("depth", self.depth),
+            ("agent_steps", self.agent_steps),
+            ("task_s", self.task_s),
+            ("peak_kind", self.peak_kind),
+            ("peak", self.peak),
+            ("peak_rate", self.peak_rate),
+            ("spare", self.spare),
+            ("device_hour", self.device_hour),
+            ("currency", self.currency),
+            ("electricity", self.electricity),
+            ("pue", self.pue),
+        ]
+    }
+
+    /// The fields' texts as `name:text,…`, each text %-encoded (tracks every field).
+    #[must_use]
+    pub fn typed(&self) -> String {
+        let enc = |t: &str| String::from(js_sys::encode_uri_component(t));
+        self.texts().iter().map(|(k, v)| format!("{k}:{}", v.with(|t| enc(t)))).collect::<Vec<_>>().join(",")
+    }
+
+    /// Puts back the texts [`Inputs::typed`] wrote (names it does not know are skipped).
+    pub fn restore(&self, typed: &str) {
+        let texts = self.texts();
+        for (k, v) in typed.split(',').filter_map(|kv| kv.split_once(':')) {
+            let text = js_sys::decode_uri_component(v).ok().and_then(|t| t.as_string());
+            if let (Some((_, field)), Some(text)) = (texts.iter().find(|(n, _)| *n == k), text) {
+                field.set(text);
+            }
+        }
+    }
+
     /// The load levels: automatic, or a comma-separated list of users or request rates.
     fn load_spec(&self) -> Result<LoadSpec, ScenarioError> {
         let kind = self.load_kind();

@@ -82,10 +82,12 @@ pub fn App() -> impl IntoView {
         h3.remove();
     });
     // The address follows the page (an effect: it only talks to the outside world).
+    // While a field's text is no number there is no scenario: the address keeps the fields' base and their texts,
+    // so that a reload puts back what was typed (it had shown the last scenario that parsed).
     Effect::new(move |_| {
-        if let Ok(s) = scenario.get() {
-            pinned.with(|a| share::write_hash(&s, a.as_ref()));
-        }
+        let typed = scenario.with(Result::is_err).then(|| inputs.typed());
+        let shown = scenario.with(|s| s.as_ref().ok().cloned()).unwrap_or_else(|| inputs.base.get_untracked());
+        pinned.with(|a| share::write_hash(&shown, a.as_ref(), typed.as_deref()));
     });
     // The first evaluation counts as heavy: the page draws its analytic figures at once and simulates after.
     let last_eval_ms = StoredValue::new(f64::INFINITY);
@@ -450,6 +452,10 @@ fn follow_link(inputs: Inputs, pinned: RwSignal<Option<Scenario>>) -> Option<Str
         Ok(sc) => {
             // Loaded even when invalid, so the field at fault is shown with its message.
             inputs.load(&sc);
+            if let Some(t) = &linked.typed {
+                inputs.restore(t);
+                return a_problem;
+            }
             sc.resolve().err().map(|e| format!("The scenario in this link has an invalid value ({e}); correct the field marked below."))
         }
         Err(e) => Some(format!("The scenario in this link could not be read ({e}); the page keeps what it showed.")),

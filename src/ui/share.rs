@@ -8,11 +8,16 @@ use leptos::prelude::*;
 const PREFIX: &str = "#s=";
 /// The pinned scenario ("A") follows the current one: `#s=<B>&a=<A>` (`&` never occurs %-encoded JSON).
 const PINNED: &str = "&a=";
+/// While a field holds text that is no number (so no scenario), the fields' texts follow last
+/// (`#s=<base>[&a=<A>]&t=<texts>`, [`Inputs::typed`]): a reload puts back what was typed, not the last scenario.
+const TYPED: &str = "&t=";
 
 /// What a link holds: the scenario shown and, when one was pinned, scenario A.
 pub struct Linked {
     pub shown: Result<Scenario, ScenarioError>,
     pub pinned: Option<Result<Scenario, ScenarioError>>,
+    /// The fields' texts, when one did not parse.
+    pub typed: Option<String>,
 }
 
 fn decode(encoded: &str, which: &str) -> Result<Scenario, ScenarioError> {
@@ -28,11 +33,15 @@ fn decode(encoded: &str, which: &str) -> Result<Scenario, ScenarioError> {
 pub fn read_hash() -> Option<Linked> {
     let hash = web_sys::window()?.location().hash().ok()?;
     let rest = hash.strip_prefix(PREFIX)?;
+    let (rest, typed) = match rest.split_once(TYPED) {
+        Some((r, t)) => (r, Some(t.to_string())),
+        None => (rest, None),
+    };
     let (shown, pinned) = match rest.split_once(PINNED) {
         Some((s, a)) => (s, Some(a)),
         None => (rest, None),
     };
-    Some(Linked { shown: decode(shown, "scenario"), pinned: pinned.map(|a| decode(a, "pinned scenario (A)")) })
+    Some(Linked { shown: decode(shown, "scenario"), pinned: pinned.map(|a| decode(a, "pinned scenario (A)")), typed })
 }
 
 /// The scenario's JSON for the address: %-encoded where a fragment needs it (quotes, spaces, `%`, `#`, `&`,
@@ -54,26 +63,31 @@ fn encode(s: &Scenario) -> String {
     out
 }
 
-/// `#s=` + the scenario's JSON, %-encoded, and `&a=` + the pinned one's.
-fn hash_of(s: &Scenario, pinned: Option<&Scenario>) -> String {
-    match pinned {
-        Some(a) => format!("{PREFIX}{}{PINNED}{}", encode(s), encode(a)),
-        None => format!("{PREFIX}{}", encode(s)),
+/// `#s=` + the scenario's JSON, %-encoded, `&a=` + the pinned one's, and `&t=` + the fields' texts.
+fn hash_of(s: &Scenario, pinned: Option<&Scenario>, typed: Option<&str>) -> String {
+    let mut h = format!("{PREFIX}{}", encode(s));
+    if let Some(a) = pinned {
+        h = h + PINNED + &encode(a);
     }
+    if let Some(t) = typed {
+        h = h + TYPED + t;
+    }
+    h
 }
 
 /// The page's address with these scenarios in it (for printing and sharing).
 pub fn link_for(s: &Scenario, pinned: Option<&Scenario>) -> String {
     let base = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
     let base = base.split('#').next().unwrap_or_default().to_string();
-    format!("{base}{}", hash_of(s, pinned))
+    format!("{base}{}", hash_of(s, pinned, None))
 }
 
-/// Writes the scenarios into the address without adding a history entry.
-pub fn write_hash(s: &Scenario, pinned: Option<&Scenario>) {
+/// Writes the scenarios (and the fields' texts, while one does not parse) into the address without adding a
+/// history entry.
+pub fn write_hash(s: &Scenario, pinned: Option<&Scenario>, typed: Option<&str>) {
     if let Some(w) = web_sys::window() {
         if let Ok(h) = w.history() {
-            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash_of(s, pinned)));
+            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash_of(s, pinned, typed)));
         }
     }
 }

@@ -135,23 +135,10 @@ pub(super) fn render_diff(d: &tps_planner::plan::Diff) -> String {
         d.a.model, d.a.hardware, d.a.engine, d.a.quantization, d.b.model, d.b.hardware, d.b.engine, d.b.quantization
     );
     o += &format!("{:<38} {:>12} {:>12} {:>12} {:>8}  {}\n", "", "A", "B", "B − A", "B ÷ A", "unit");
-    // Decimals a value is shown with; B − A takes the coarser of A's and B's (a trial read "1.64 … 1.95 … +0.3049"
-    // and "114 … 125 … +10.86").
-    let decimals = |x: f64| {
-        if x.fract() == 0.0 || x.abs() >= 100.0 {
-            0
-        } else if x.abs() >= 1.0 {
-            2
-        } else {
-            4
-        }
-    };
+    let decimals = |x: f64| tps_planner::plan::diff::decimals(x, 4);
     let num = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |x| format!("{x:.*}", decimals(x)));
     for r in &d.rows {
-        let delta = |x: f64| {
-            let places = r.a.zip(r.b).map_or(decimals(x), |(a, b)| decimals(a).min(decimals(b)));
-            format!("{}{x:.*}", if x >= 0.0 { "+" } else { "" }, places)
-        };
+        let delta = |x: f64| format!("{}{x:.*}", if x >= 0.0 { "+" } else { "" }, r.delta_decimals(4));
         o += &format!(
             "{:<38} {:>12} {:>12} {:>12} {:>8}  {}\n",
             r.label,
