@@ -636,9 +636,11 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   card.energyBand = eb && (eb[0].startsWith('±') ? +eb[1] : (+eb[1] - 1) * 100);
   assert(card.jpt > 0.2 && card.jpt < 20 && card.energyBand > 10, `energy: ${jpt}`);
   // The fleet's power, spares idle, at the meter: the meeting's "this energy" without pinning a B.
-  const es = (await mp.textContent('#energy')).match(/^\d[\d\u2009]* W per server at the operating point, [\d.]+ (million )?tokens per kWh · [\d.]+ J\/token at the meter \(PUE 1\.30\)\. The fleet ([\d.]+) kW at the meter, ([\d.]+) MWh a month \(30 days\)\.$/);
-  assert(es && Math.abs(+es[2] * 24 * 30 / 1000 - +es[3]) < 0.06 * +es[3], `energy sentence: ${await mp.textContent('#energy')}`);
-  card.fleetKw = +es[2];
+  const es = (await mp.textContent('#energy')).match(/^\d[\d\u2009]* W per server at the operating point, [\d.]+ (million )?tokens per kWh at the accelerators; at the meter \(PUE 1\.30?\): ([\d.]+) J\/token, ([\d.]+) (million )?tokens per kWh\. The fleet ([\d.]+) kW at the meter, ([\d.]+) MWh a month \(30 days\)\.$/);
+  assert(es && Math.abs(+es[5] * 24 * 30 / 1000 - +es[6]) < 0.06 * +es[6], `energy sentence: ${await mp.textContent('#energy')}`);
+  // At the meter, tokens per kWh are 3.6 MJ ÷ J/token on the same basis (a trial read the accelerators' beside the meter's).
+  assert(Math.abs(+es[3] * (es[4] ? 1e6 : 1) - 3.6e6 / +es[2]) < 0.02 * 3.6e6 / +es[2], `meter basis: ${await mp.textContent('#energy')}`);
+  card.fleetKw = +es[5];
   const cost = await mp.textContent('#cost-per-million');
   const c = cost.match(/^USD ([\d.]+) per million output tokens$/);
   assert(c && +c[1] > 0.1 && +c[1] < 50, `cost: ${cost}`);
@@ -733,7 +735,7 @@ await test('meeting: pin A, switch to 1 × H200 (B): the difference table and bo
   // The comparison in one sentence: B's servers against A's, the fleet's cost, and B's wins counted.
   const verdict = await mp.textContent('#diff-verdict');
   // Servers of 2 × H100 against servers of 1 × H200: the devices follow in brackets.
-  const m = /^B needs (\d+) servers? against A's (\d+) \((\d+) devices? against (\d+)\), costing USD [\d\u2009.]+ an hour against [\d\u2009.]+.*: (B is better on every figure that differs|B is better on \d+ of the \d+ figures that differ|A is better on every figure that differs)(?:; [AB]'s fleet costs \d+ % less)?\. The gap in devices, (?:(\d+) %, is within|([\d.]+) ×, is beyond) one figure's validated throughput error under load \(÷ \/ × ([\d.]+)\)/.exec(verdict);
+  const m = /^B needs (\d+) servers? against A's (\d+) \((\d+) devices? against (\d+)\), costing USD [\d\u2009.]+ an hour against [\d\u2009.]+.*: (B is better on every figure that differs|[AB] is better on \d+ of the \d+ figures that differ, [AB] on [^;.]+|A is better on every figure that differs)(?:; [AB]'s fleet costs \d+ % less)?\. The gap in devices, (?:(\d+) %, is within|([\d.]+) ×, is beyond) one figure's validated throughput error under load \(÷ \/ × ([\d.]+)\)/.exec(verdict);
   assert(m && +m[1] === num(rows.replicas[2]) && +m[2] === num(rows.replicas[1]), `A-vs-B sentence: ${verdict}`);
   assert(+m[3] === num(rows.devices_total[2]) && +m[4] === num(rows.devices_total[1]), `A-vs-B devices: ${verdict}`);
   // The gap weighed against the band under load: the devices' ratio (servers of different sizes), inside or outside
@@ -778,7 +780,9 @@ await test('meeting: the one-page sizing report prints (A4 and Letter) with the 
     console.log(`print: ${pdf}, ${pages} page(s) ${format}`);
     assert(pages === 1, `${format}: ${pages} pages`);
     const text = execFileSync('pdftotext', [pdf, '-']).toString().replace(/\s+/g, ' ');
-    for (const want of ['TPS Planner — sizing report', 'Question:', 'on NVIDIA H200 SXM 141GB', '500 concurrent users + 1 spare server', 'USD 2.1 per device-hour',
+    // A's question too, where it differs from B's (here the hardware; the same prices are said once).
+    assert(/A: Llama-3-70B[^·]* on 2 × NVIDIA H100 SXM5 80GB with vLLM/.test(text) && (text.match(/USD 2\.1 per device-hour/g) || []).length === 1, `${format} PDF: A's question: ${text.slice(0, 600)}`);
+    for (const want of ['TPS Planner — sizing report', 'Question (B):', 'on NVIDIA H200 SXM 141GB', '500 concurrent users + 1 spare server', 'USD 2.1 per device-hour',
       `Holds ${usersB} users at the target, limited by`, `${serversB} servers`, `USD ${costB}`, "per million output tokens", 'J/token', 'A versus B', '2 × NVIDIA H100 SXM5 80GB',
       'servers for the fleet', 'B needs', `${card.servers}`, `${card.cost}`, 'cost per million output tokens', 'How good is this prediction?', 'Assumptions', 'TTFT and TPOT', 'Per-user and system tokens/s', 'This scenario:', '#s=', '&a=']) {
       // (headings are printed in capitals)
@@ -1211,6 +1215,42 @@ await test('issue 9: a scenario that turns heavy after a light one goes to the w
   await fresh.waitForFunction(() => window.__tpsLastEvalMs > 0, null, { timeout: 30000 });
   const [a, b] = [await rows(lh), await rows(fresh)];
   assert(a.length > 0 && JSON.stringify(a) === JSON.stringify(b), `turned heavy ${a.length} rows vs a fresh page ${b.length}`);
+  await context.close();
+});
+
+await test('a field turned invalid while a heavy scenario is simulated: the last computable inputs\' simulation finishes, its estimate dimmed until then', async () => {
+  // The analytic estimate had stayed on the cards for good once a field turned invalid mid-simulation (a trial
+  // quoted its 7 servers where the simulation says 8): the job in flight was dropped with the invalid inputs.
+  const levels = Array.from({ length: 64 }, (_, i) => i + 1).join(',');
+  const heavy = (out) => origin + '/#s=' + encodeURIComponent(`{"hardware":{"preset":"h200-sxm","devices":8},"model":{"preset":"deepseek-v3"},"workload":{"output_tokens":${out},"load":{"concurrency":[${levels}]}}}`);
+  const { page: sp, context, errors } = await openPage(heavy(256));
+  const idle = () => window.__tpsLastEvalMs > 0 && document.getElementById('simulating').textContent === '';
+  await sp.waitForFunction(idle, null, { timeout: 30000 });
+  const dimmed = await sp.evaluate(() => new Promise((done) => {
+    const line = document.getElementById('simulating');
+    const set = (id, v) => { const el = document.getElementById(id); el.value = v; el.dispatchEvent(new Event('input', { bubbles: true })); };
+    const obs = new MutationObserver(() => {
+      if (line.textContent === '') return;
+      obs.disconnect();
+      const o = [getComputedStyle(document.querySelector('.sizing .big')).opacity, getComputedStyle(document.getElementById('verdict')).opacity];
+      set('workload-prompt_tokens', 'x');
+      done(o);
+    });
+    obs.observe(line, { childList: true, characterData: true, subtree: true });
+    set('workload-output_tokens', '700');
+  }));
+  assert(dimmed.every((o) => +o < 0.6), `the estimate's figures were not dimmed while simulating (opacity ${dimmed})`);
+  await sp.waitForFunction(() => document.getElementById('simulating').textContent === '', null, { timeout: 30000 });
+  assert(+(await sp.evaluate(() => getComputedStyle(document.querySelector('.sizing .big')).opacity)) === 1, 'the figures stay dimmed after the simulation');
+  assert(/not a number/.test(await sp.textContent('label:has(#workload-prompt_tokens) .error')), 'the invalid prompt is not marked');
+  assert(/last inputs that could be computed/.test(await sp.textContent('#scenario-error')), 'the results are not marked as the last computable ones');
+  const rows = (pg) => pg.$$eval('#sweep-table tbody tr', (trs) => trs.map((tr) => tr.textContent));
+  const fresh = await context.newPage();
+  await fresh.goto(heavy(700));
+  await fresh.waitForFunction(idle, null, { timeout: 30000 });
+  const [a, b] = [await rows(sp), await rows(fresh)];
+  assert(a.length === 64 && JSON.stringify(a) === JSON.stringify(b), `after the invalid field: ${a[20]} | a fresh page of the last valid inputs: ${b[20]}`);
+  assert(errors.length === 0, `console errors: ${errors.slice(0, 2).join(' | ')}`);
   await context.close();
 });
 

@@ -427,7 +427,7 @@ mod cli {
         }
         if let Some(e) = &r.energy {
             o += &format!(
-                "energy ({}): {:.0} W per server at the operating point, {:.3} J/token, {:.0} tokens/kWh; at the peak {:.0} W{}, {:.3} J/token{}\n",
+                "energy ({}, accelerators): {:.0} W per server at the operating point, {:.3} J/token, {:.0} tokens/kWh; at the peak {:.0} W{}, {:.3} J/token{}\n",
                 tps_planner::plan::band_text(r.band.energy_pct),
                 e.average_watts,
                 e.joules_per_output_token,
@@ -435,7 +435,7 @@ mod cli {
                 e.at_peak.average_watts,
                 tps_planner::plan::energy::peak_power_note(e),
                 e.at_peak.joules_per_output_token,
-                e.wall_joules_per_output_token.map_or_else(String::new, |w| format!("; {w:.3} J/token at the meter (PUE {})", e.pue.unwrap_or(1.0)))
+                e.wall_joules_per_output_token.map_or_else(String::new, |w| format!("; at the meter (PUE {}): {w:.3} J/token, {:.0} tokens/kWh", e.pue.unwrap_or(1.0), 3.6e6 / w))
             );
             if let Some(w) = tps_planner::plan::energy::fleet_power_words(r) {
                 o += &format!("  the fleet {w}\n");

@@ -474,6 +474,9 @@ mod tests {
         };
         let (t10, t100) = (ticks("10"), ticks("100"));
         assert!(t10.len() == 2 && t100.len() == 2, "{t10:?} {t100:?}");
+        // The last decade's label is whole, inside the 900-px drawing (its half, ~7 px a digit at 12 px, was clipped).
+        let last = ticks("1000").into_iter().chain(ticks("10000")).map(|t| t.0).fold(0.0, f64::max);
+        assert!(last > 700.0 && last + 5.0 * 7.0 / 2.0 <= 900.0, "the x axis's last label centred at {last} px of 900");
         // The x axis's labels are the lower pair, the y axis's the left pair.
         let (x10, y10) = if t10[0].1 > t10[1].1 { (t10[0], t10[1]) } else { (t10[1], t10[0]) };
         let (x100, y100) = if t100[0].1 > t100[1].1 { (t100[0], t100[1]) } else { (t100[1], t100[0]) };

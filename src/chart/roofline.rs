@@ -87,7 +87,10 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &RooflineData,
     let base = ylo.log10();
     let y = |t: f64| t.log10() - base;
     let decade = |v: &f64| if (v - v.round()).abs() < 1e-6 { super::y_tick(&10f64.powf(v.round() + base)) } else { String::new() };
-    let mut chart = super::builder(&plot, scale, 40.0, 0.0).build_cartesian_2d((xlo..xhi).log_scale(), 0.0..y(yhi)).map_err(err)?;
+    // The intensity axis ends on a labelled decade ("10000"): room on the right for half of it (it was clipped).
+    let mut b = super::builder(&plot, scale, 40.0, 0.0);
+    b.margin_right(super::px(scale, 24.0));
+    let mut chart = b.build_cartesian_2d((xlo..xhi).log_scale(), 0.0..y(yhi)).map_err(err)?;
     super::mesh(&mut chart, scale, ("arithmetic intensity (FLOPs per byte moved)", "TFLOP/s"), (&decade, 10)).map_err(err)?;
     // The slope starts where it enters the plot: at the left edge, or on the bottom edge where bandwidth ×
     // intensity reaches the lowest TFLOP/s shown (a point below the axis would be clamped onto it, bending the

@@ -173,13 +173,23 @@ fn summary(rows: &[DiffRow], currency: &str) -> String {
         // "…, costing … and drawing …", or without a cost "…, drawing …".
         s += &format!("{} drawing {} kW against {}", if cost.is_some() { " and" } else { "," }, figure(b), figure(a));
     }
-    let judged: Vec<bool> = rows.iter().filter_map(DiffRow::b_better).collect();
-    let wins = judged.iter().filter(|w| **w).count();
+    let judged: Vec<(&DiffRow, bool)> = rows.iter().filter_map(|r| r.b_better().map(|b| (r, b))).collect();
+    let wins = judged.iter().filter(|(_, w)| *w).count();
     let verdict = match (wins, judged.len()) {
         (_, 0) => "the compared figures are equal".to_string(),
         (w, n) if w == n => "B is better on every figure that differs".to_string(),
         (0, _) => "A is better on every figure that differs".to_string(),
-        (w, n) => format!("B is better on {w} of the {n} figures that differ"),
+        // The side better on fewer figures names them: a count does not weigh them ("B is better on 6 of the 8" read
+        // as B's win where the two it lost were the fleet's costs, 38 % more).
+        (w, n) => {
+            let (more, fewer, b_fewer) = if 2 * w < n { ("A", "B", true) } else { ("B", "A", false) };
+            let names: Vec<&str> = judged.iter().filter(|(_, b)| *b == b_fewer).map(|(r, _)| r.label.as_str()).collect();
+            let list = match names.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => names.concat(),
+            };
+            format!("{more} is better on {} of the {n} figures that differ, {fewer} on {list}", n - names.len())
+        }
     };
     // A count of figures does not weigh them: where the fleets' costs differ, say which is cheaper and by how much
     // (B better on 4 of 7 figures by 1–2 % each, at 1.39 × the cost, had read as B's win).
@@ -298,15 +308,15 @@ mod tests {
     #[test]
     fn the_summary_names_the_headline_the_bottom_line_and_the_count() {
         let rows = vec![
-            row("per_user_tps", "", "tok/s", Some(40.0), Some(35.5)),
-            row("replicas", "", "servers", Some(22.0), Some(20.0)),
-            row("fleet_per_hour", "", "", Some(1408.0), Some(1600.0)),
-            row("fleet_kw", "", "kW", Some(30.8), Some(28.0)),
+            row("per_user_tps", "per-user output", "tok/s", Some(40.0), Some(35.5)),
+            row("replicas", "servers", "servers", Some(22.0), Some(20.0)),
+            row("fleet_per_hour", "the fleet's cost", "", Some(1408.0), Some(1600.0)),
+            row("fleet_kw", "power", "kW", Some(30.8), Some(28.0)),
             row("joules_per_output_token", "", "J", Some(0.5), Some(0.5)),
         ];
         assert_eq!(
             summary(&rows, "USD"),
-            "B needs 20 servers against A's 22, costing USD 1600 an hour against 1408 and drawing 28 kW against 31: B is better on 2 of the 4 figures that differ; A's fleet costs 12 % less."
+            "B needs 20 servers against A's 22, costing USD 1600 an hour against 1408 and drawing 28 kW against 31: B is better on 2 of the 4 figures that differ, A on per-user output and the fleet's cost; A's fleet costs 12 % less."
         );
         // Power without a cost on either side: a comma, not "and".
         let rows = vec![row("replicas", "", "", Some(22.0), Some(20.0)), row("fleet_kw", "", "kW", Some(31.0), Some(28.0))];

@@ -85,12 +85,15 @@ pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
     let s = |n: u64| if n == 1 { "" } else { "s" };
     let n = u64::from(a.devices_per_replica);
     let ratio = a.devices_total as f64 / (f.devices_total as f64).max(1.0);
+    // Every size set against the fleet's (a trial found 62 devices against 64 without a word: near ones had none).
     let versus = if ratio >= 1.05 {
         format!(", {} × the devices", if ratio < 9.95 { format!("{ratio:.1}") } else { format!("{ratio:.0}") })
-    } else if ratio <= 1.0 / 1.05 {
-        format!(", {:.0} % fewer devices", (1.0 - ratio) * 100.0)
+    } else if a.devices_total == f.devices_total {
+        ", as many devices".to_string()
+    } else if ratio > 1.0 {
+        format!(", {:.0} % more devices", ((ratio - 1.0) * 100.0).max(1.0))
     } else {
-        String::new()
+        format!(", {:.0} % fewer devices", ((1.0 - ratio) * 100.0).max(1.0))
     };
     // A replica over several nodes says so (a trial read "16 devices per server" as one box of 16 H100s).
     let nodes = a
@@ -169,12 +172,7 @@ pub fn size(
     let op_share = if cap_native > 0.0 { op_native / cap_native } else { 0.0 };
     // Decimals until the share reads above the operating point's whole per cent (60.02 % is "60.02", not "60.0").
     let op_pct = (op_share * 100.0).round();
-    let pct = |u: f64| {
-        (0..=3usize)
-            .map(|d| format!("{:.*}", d, u * 100.0))
-            .find(|t| t.parse::<f64>().is_ok_and(|v| v > op_pct))
-            .unwrap_or_else(|| format!("{:.3}", u * 100.0))
-    };
+    let pct = |u: f64| pct_above(u, op_pct);
     // A users peak's share read in requests/s says so, with the loads it divides.
     let in_native = |u: f64| match (peak, op.1.concurrency.is_some()) {
         (PeakLoad::Users(_), false) => format!(" ({} of the {} req/s a server holds)", fmt_rate(u * cap_native), fmt_rate(cap_native)),
@@ -182,8 +180,8 @@ pub fn size(
     };
     let fewer = match one_fewer {
         Some(u) if u <= 1.0 => format!("; with one server fewer, {} % of capacity each{}", pct(u), in_native(u)),
-        // Whole per cents, rounded up past capacity: 100.1 % is over it, not "(100 %)".
-        Some(u) => format!("; with one server fewer, over capacity ({:.0} %)", (u * 100.0).ceil().max(101.0)),
+        // Past capacity, decimals until it reads over 100 %: 100.1 % is over it, not "(100 %)".
+        Some(u) => format!("; with one server fewer, over capacity ({} %)", pct_above(u, 100.0)),
         None => String::new(),
     };
     // The floor: each serving replica at its capacity (a trial computed ⌈500 ÷ 165⌉ = 4 by hand where the line
@@ -271,9 +269,27 @@ fn alternatives(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> Opt
         .collect()
 }
 
+/// The share `u` in per cent with the fewest decimals (up to 3) that read above `floor` per cent: one server fewer
+/// loads each above the operating point, and past capacity above 100 % (799 servers for 800 servers' worth is
+/// "100.1 %"; rounded up to a whole per cent it had read 101 %).
+fn pct_above(u: f64, floor: f64) -> String {
+    (0..=3usize)
+        .map(|d| format!("{:.*}", d, u * 100.0))
+        .find(|t| t.parse::<f64>().is_ok_and(|v| v > floor))
+        .unwrap_or_else(|| format!("{:.3}", u * 100.0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shares_read_above_their_floor() {
+        assert_eq!(pct_above(800.0 / 799.0, 100.0), "100.1");
+        assert_eq!(pct_above(1.4, 100.0), "140");
+        assert_eq!(pct_above(0.6002, 60.0), "60.02");
+        assert_eq!(pct_above(0.64, 60.0), "64");
+    }
 
     #[test]
     fn replicas_by_hand() {
@@ -425,7 +441,10 @@ mod tests {
         assert_eq!(alternative_words(&f, &alt(1, 135, 4.0)), "1 device per server: 135 servers, 135 devices (4 users each), 9.6 × the devices");
         assert_eq!(alternative_words(&f, &alt(1, 501, 1.0)), "1 device per server: 501 servers, 501 devices (1 user each), 36 × the devices");
         assert_eq!(alternative_words(&f, &alt(4, 3, 250.0)), "4 devices per server: 3 servers, 12 devices (250 users each), 14 % fewer devices");
-        assert_eq!(alternative_words(&f, &alt(1, 14, 40.0)), "1 device per server: 14 servers, 14 devices (40 users each)");
+        assert_eq!(alternative_words(&f, &alt(1, 14, 40.0)), "1 device per server: 14 servers, 14 devices (40 users each), as many devices");
+        // Near sizes are set against the fleet too (62 devices against 64 had no word).
+        assert_eq!(alternative_words(&f, &alt(1, 13, 40.0)), "1 device per server: 13 servers, 13 devices (40 users each), 7 % fewer devices");
+        assert_eq!(alternative_words(&f, &alt(1, 29, 20.0)).rsplit(", ").next(), Some("2.1 × the devices"));
         let two_nodes = FleetAlternative { node_devices: Some(8), ..alt(16, 2, 300.0) };
         assert_eq!(
             alternative_words(&f, &two_nodes),

@@ -130,7 +130,7 @@ fn figure(
 const WIDTH: f64 = 900.0;
 const HEIGHT: f64 = 420.0;
 /// Logical size when printing: two charts side by side on A4 or Letter, text about 6–7 pt.
-const PRINT: (f64, f64) = (560.0, 315.0);
+const PRINT: (f64, f64) = (560.0, 290.0);
 
 fn window_width() -> f64 {
     web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(WIDTH)

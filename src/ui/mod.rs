@@ -112,14 +112,16 @@ pub fn App() -> impl IntoView {
     let problem = RwSignal::new(None::<ScenarioError>);
     Effect::new(move |prev: Option<()>| {
         let staged = scenario.with(|s| s.as_ref().map_err(Clone::clone).and_then(|s| measurements.with(|ms| crate::plan::Staged::new(s, ms))));
-        let gen = job.get_value().wrapping_add(1);
-        job.set_value(gen);
-        worker::cancel();
-        simulating.set(None);
         if staged.is_ok() {
+            let gen = job.get_value().wrapping_add(1);
+            job.set_value(gen);
+            worker::cancel();
+            simulating.set(None);
             problem.set(None);
         }
         match staged {
+            // The last inputs that could be computed stay, and so does their simulation in flight: dropping it had
+            // left their analytic estimate on the cards for good (a trial quoted its 7 servers, the simulation's 8).
             Err(e) => {
                 if evaluated.with_untracked(Result::is_err) {
                     evaluated.set(Err(e.clone()));
@@ -154,7 +156,7 @@ pub fn App() -> impl IntoView {
                 };
                 // The worker gets the scenario only: with imported runs (they widen the levels) the page simulates.
                 let json = scenario.with_untracked(|s| s.as_ref().ok().filter(|_| measurements.with_untracked(Vec::is_empty)).map(Scenario::to_json));
-                simulate(st, gen, json, pieces, after_drawings);
+                simulate(st, job.get_value(), json, pieces, after_drawings);
             }
         }
     });
@@ -207,10 +209,10 @@ pub fn App() -> impl IntoView {
                 <fleet::FleetCostInputs inputs error />
             </section>
             <section class="outputs" aria-label="Results">
-                <report::PrintHeader scenario report />
+                <report::PrintHeader scenario report pinned report_a />
                 <export::Toolbar scenario pinned report report_a />
                 <p class="simulating" id="simulating" role="status">
-                    {move || simulating.get().map(|(k, n)| format!("Simulating load levels: {k} of {n} (until then: the analytic estimate)"))}
+                    {move || simulating.get().map(|(k, n)| format!("Simulating load levels: {k} of {n} (until then the dimmed figures are the analytic estimate)"))}
                 </p>
                 <results::Results report problem errors=error />
                 <sizing::SizingCards report />

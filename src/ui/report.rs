@@ -6,8 +6,8 @@ use super::results::fmt;
 use crate::scenario::{Report, Scenario, ScenarioError};
 use leptos::prelude::*;
 
-/// The inputs in one line: model on hardware with engine, lengths, target, fleet and prices.
-fn question(s: &Scenario, r: &Report) -> String {
+/// The inputs in parts (one line joined by " · "): model on hardware with engine, lengths, target, fleet and prices.
+fn question(s: &Scenario, r: &Report) -> Vec<String> {
     let w = &s.workload;
     let dist = match w.distribution.unwrap_or_default() {
         crate::scenario::Distribution::Lognormal => format!(", lognormal lengths (spread {})", fmt(w.spread.unwrap_or(0.5))),
@@ -54,7 +54,7 @@ fn question(s: &Scenario, r: &Report) -> String {
         .collect();
         parts.push(prices.join(", "));
     }
-    parts.join(" · ")
+    parts
 }
 
 /// Title, date and the question (print only).
@@ -65,15 +65,35 @@ pub fn PrintHeader(
     scenario: Signal<Result<Scenario, ScenarioError>>,
     /// Its evaluation.
     report: ReadSignal<Result<Report, ScenarioError>>,
+    /// The pinned scenario A, when one is pinned.
+    pinned: RwSignal<Option<Scenario>>,
+    /// A's evaluation.
+    report_a: Memo<Result<Option<Report>, ScenarioError>>,
 ) -> impl IntoView {
-    let line = move || {
+    let parts = move || {
         let s = scenario.get().ok()?;
         report.with(|r| r.as_ref().ok().map(|r| question(&s, r)))
+    };
+    let line = move || parts().map(|p| p.join(" · "));
+    // Where A's question differs from B's, prices included (a trial could not check A's cost per hour on paper: only
+    // B's prices were printed); only the parts that differ, so that the page still holds on one sheet.
+    let line_a = move || {
+        let a = pinned.get()?;
+        let b = parts().unwrap_or_default();
+        report_a.with(|r| r.as_ref().ok().and_then(Option::as_ref).map(|r| question(&a, r))).map(|qa| {
+            let differ: Vec<String> = qa.into_iter().filter(|p| !b.contains(p)).collect();
+            if differ.is_empty() {
+                "A: the same question".to_string()
+            } else {
+                format!("A: {}", differ.join(" · "))
+            }
+        })
     };
     view! {
         <div class="print-only print-head">
             <p class="print-title"><strong>"TPS Planner — sizing report"</strong>{move || format!(" · {}", super::today())}</p>
-            <p class="question" id="print-question"><strong>"Question: "</strong>{line}</p>
+            <p class="question" id="print-question"><strong>{move || if pinned.with(Option::is_some) { "Question (B): " } else { "Question: " }}</strong>{line}</p>
+            <p class="question" id="print-question-a">{line_a}</p>
         </div>
     }
 }

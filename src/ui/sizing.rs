@@ -138,10 +138,14 @@ fn energy_card(r: &Report) -> Card {
         };
         return c;
     };
-    let meter = e.wall_joules_per_output_token.map(|w| format!(" · {} J/token at the meter (PUE {})", fmt(w), fmt(e.pue.unwrap_or(1.0))));
+    // Each figure with its basis: the accelerators' (the big figure) and the meter's (a trial read "3.43 million
+    // tokens per kWh · 1.47 J/token at the meter" as one basis; at the meter that is 2.45 million).
+    let meter = e
+        .wall_joules_per_output_token
+        .map(|w| format!("; at the meter (PUE {}): {} J/token, {} tokens per kWh", fmt(e.pue.unwrap_or(1.0)), fmt(w), fmt_tokens(3.6e6 / w)));
     c.big = Some((fmt(e.joules_per_output_token), format!(" J/token {}", crate::plan::band_text(r.band.energy_pct))));
     c.sentence = format!(
-        "{} W per server at the operating point, {} tokens per kWh{}.{}",
+        "{} W per server at the operating point, {} tokens per kWh at the accelerators{}.{}",
         fmt(e.average_watts),
         fmt_tokens(e.output_tokens_per_kwh),
         meter.unwrap_or_default(),
