@@ -858,6 +858,10 @@ await test('fleet, cost and task inputs: every invalid value gets a message next
   await mp.selectOption('#fleet-kind', 'rate');
   assert((await mp.inputValue('#fleet-peak_request_rate')) === '', '500 users became 500 req/s');
   await mp.fill('#fleet-peak_request_rate', '8');
+  // A peak in req/s on the automatic load is sized on request rates (on users it had given fewer servers, each
+  // read against a closed loop's capacity): the fleet says so, and no warning about a users sweep.
+  await mp.waitForFunction(() => /^8 req\/s → \d+ servers?/.test(document.getElementById('fleet-sentence')?.textContent || ''), null, { timeout: 30000 });
+  assert(!/the load swept is concurrent users/.test(await mp.textContent('body')), 'a rate peak on the automatic load warned of a users sweep');
   await mp.selectOption('#fleet-kind', 'users');
   assert((await mp.inputValue('#fleet-peak_users')) === '500', 'peak lost switching back');
   await mp.selectOption('#fleet-kind', 'rate');

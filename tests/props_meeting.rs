@@ -54,7 +54,11 @@ proptest! {
                         (Some(_), _) => f.users_per_replica,
                         _ => f.request_rate_per_replica,
                     };
-                    prop_assert_eq!(f.users_per_replica, op.concurrency.unwrap());
+                    match op.concurrency {
+                        Some(c) => prop_assert_eq!(f.users_per_replica, c),
+                        // A rate peak without levels is swept in rates (its users are Little's law's).
+                        None => prop_assert!(f.peak_users.is_none() && f.users_per_replica > 0.0 && f.users_per_replica.is_finite(), "{f:?}"),
+                    }
                     let peak = f.peak_users.or(f.peak_request_rate).unwrap();
                     prop_assert_eq!(Some(f.replicas), plan::fleet::replicas(peak, per, f.spare_replicas));
                     prop_assert_eq!(f.devices_total, f.replicas * 2);

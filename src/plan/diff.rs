@@ -40,8 +40,9 @@ pub struct Diff {
     pub b: DiffSide,
     pub rows: Vec<DiffRow>,
     /// The comparison in one sentence, for the meeting: the headline figure (servers for the fleet, else the
-    /// capacity at the target, else per-user tok/s), the fleet's cost and power when both sides have them, and
-    /// on how many of the compared figures B is better.
+    /// capacity at the target, else per-user tok/s), the fleet's cost and power when both sides have them, on how
+    /// many of the compared figures each side is better (the side better on fewer naming them), and which fleet
+    /// costs less.
     pub summary: String,
 }
 
@@ -59,13 +60,15 @@ pub fn decimals(x: f64, small: usize) -> usize {
 
 impl DiffRow {
     /// Decimals B − A is shown with: the coarser of A's and B's, so that "1.64 … 1.95" differ by "+0.31", not
-    /// "+0.305", and "114 … 125" by "+11" (a trial read both on the page and in the CLI).
+    /// "+0.305", and "114 … 125" by "+11" (a trial read both on the page and in the CLI) — a whole side aside,
+    /// which has no decimals to give (0 against 0.862 is "+0.862", not "+1"; 3 against 3.3 "+0.30", not "+0").
     #[must_use]
     pub fn delta_decimals(&self, small: usize) -> usize {
-        match (self.a, self.b, self.delta) {
-            (Some(a), Some(b), _) => decimals(a, small).min(decimals(b, small)),
-            (_, _, Some(d)) => decimals(d, small),
-            _ => 0,
+        let places = |v: Option<f64>| v.filter(|x| x.fract() != 0.0).map(|x| decimals(x, small));
+        match (places(self.a), places(self.b)) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(x), None) | (None, Some(x)) => x,
+            (None, None) => 0,
         }
     }
 
@@ -290,7 +293,10 @@ mod tests {
         assert_eq!(row("x", "x", "u", Some(1.64), Some(1.945)).delta_decimals(4), 2);
         assert_eq!(row("x", "x", "u", Some(114.2), Some(125.3)).delta_decimals(4), 0);
         assert_eq!(row("x", "x", "u", Some(0.21), Some(0.5)).delta_decimals(3), 3);
-        assert_eq!(row("x", "x", "u", Some(3.0), Some(0.5)).delta_decimals(3), 0);
+        assert_eq!(row("x", "x", "u", Some(3.0), Some(0.5)).delta_decimals(3), 3);
+        assert_eq!(row("x", "x", "u", Some(0.0), Some(0.862)).delta_decimals(3), 3);
+        assert_eq!(row("x", "x", "u", Some(3.0), Some(3.3)).delta_decimals(4), 2);
+        assert_eq!(row("x", "x", "u", Some(114.0), Some(125.0)).delta_decimals(4), 0);
     }
 
     #[test]

@@ -38,8 +38,9 @@ pub fn replicas(peak: f64, per_replica: f64, spare: u32) -> Option<u64> {
 
 /// What "users" means in a fleet sized for a peak of users, said beside the fleet (a trial: "500 chat users who
 /// read and type between turns need far fewer servers; only the glossary says so").
-pub const USERS_IN_FLIGHT: &str =
-    "Users here each keep a request in flight, as a benchmark's do; people who read and type between turns load a server less.";
+/// With the way to size for such people: their requests per second (a pre-sales trial had 800 employees and
+/// converted by hand), which the fleet then sizes on request rates.
+pub const USERS_IN_FLIGHT: &str = "Users here each keep a request in flight, as a benchmark's do; people who read and type between turns load a server less — give their peak in req/s instead: 800 people who each ask once a minute send 13.3 req/s.";
 
 /// Users (requests in flight) at a level: its concurrency, or rate × mean E2E (Little's law).
 #[must_use]
@@ -86,7 +87,7 @@ pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
     let n = u64::from(a.devices_per_replica);
     let ratio = a.devices_total as f64 / (f.devices_total as f64).max(1.0);
     // Every size set against the fleet's (a trial found 62 devices against 64 without a word: near ones had none).
-    let versus = if ratio >= 1.05 {
+    let versus = if ratio >= 1.5 {
         format!(", {} × the devices", if ratio < 9.95 { format!("{ratio:.1}") } else { format!("{ratio:.0}") })
     } else if a.devices_total == f.devices_total {
         ", as many devices".to_string()
@@ -192,7 +193,11 @@ pub fn size(
     let floor = format!("; the fewest that hold the target, each at its capacity: {}{spare}", super::readout::group(at_capacity as f64));
     let sentence = format!(
         "{} → {} of {hardware} ({} at the operating point of {} each{spare}){fewer}{floor}",
-        label(peak, peak_v),
+        // The peak as typed ("13.3 req/s" had read "13 req/s"); users are whole already.
+        match peak {
+            PeakLoad::RequestRate(_) => format!("{} req/s", crate::model::units::fmt_num(peak_v)),
+            PeakLoad::Users(_) => label(peak, peak_v),
+        },
         servers(total),
         super::readout::group(serving as f64),
         label(peak, per),
@@ -276,7 +281,8 @@ fn pct_above(u: f64, floor: f64) -> String {
     (0..=3usize)
         .map(|d| format!("{:.*}", d, u * 100.0))
         .find(|t| t.parse::<f64>().is_ok_and(|v| v > floor))
-        .unwrap_or_else(|| format!("{:.3}", u * 100.0))
+        // Within a thousandth of a per cent: rounded up ("100.001", never "100.000" over capacity).
+        .unwrap_or_else(|| format!("{:.3}", (u * 1e5).ceil() / 1e3))
 }
 
 #[cfg(test)]
@@ -289,6 +295,7 @@ mod tests {
         assert_eq!(pct_above(1.4, 100.0), "140");
         assert_eq!(pct_above(0.6002, 60.0), "60.02");
         assert_eq!(pct_above(0.64, 60.0), "64");
+        assert_eq!(pct_above(1.000_000_1, 100.0), "100.001");
     }
 
     #[test]
@@ -356,7 +363,7 @@ mod tests {
     #[test]
     fn a_rate_peak_on_a_users_sweep_reads_its_share_in_rates() {
         let s = crate::scenario::Scenario::from_json(
-            r#"{"hardware":{"preset":"h100-sxm","devices":8},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":32768,"output_tokens":500,"requests":200},"target":{"tpot_ms":50,"ttft_ms":10000,"percentile":99},"fleet":{"peak_request_rate":10}}"#,
+            r#"{"hardware":{"preset":"h100-sxm","devices":8},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":32768,"output_tokens":500,"requests":200,"load":{"concurrency":[1,2,4,8,16,32,64]}},"target":{"tpot_ms":50,"ttft_ms":10000,"percentile":99},"fleet":{"peak_request_rate":10}}"#,
         )
         .unwrap();
         let r = crate::plan::evaluate(&s).unwrap();
@@ -368,19 +375,28 @@ mod tests {
         assert_eq!(fewer <= 1.0, serving > f.serving_at_capacity, "{}", f.sentence);
     }
 
+    /// An 8B model on one H100 with a peak of 30.3 req/s and this workload (its JSON object).
+    fn rate_peak(workload: &str) -> crate::scenario::Report {
+        let s = crate::scenario::Scenario::from_json(&format!(
+            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"vllm"}},"workload":{workload},"fleet":{{"peak_request_rate":30.3}}}}"#
+        ))
+        .unwrap();
+        crate::plan::evaluate(&s).unwrap()
+    }
+
+    /// Without levels, a rate peak is sized on request rates: the automatic load is then rates around capacity (a
+    /// trial's 13.3 req/s took 2 servers on the automatic users, 3 on rates), and the peak reads as typed. With
+    /// users swept, the fleet is flagged.
     #[test]
-    fn a_rate_peak_on_a_users_sweep_is_flagged() {
-        let warned = |load: &str| {
-            let s = crate::scenario::Scenario::from_json(&format!(
-                r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"vllm"}},"workload":{{"load":{load}}},"fleet":{{"peak_request_rate":30}}}}"#
-            ))
-            .unwrap();
-            let r = crate::plan::evaluate(&s).unwrap();
-            assert!(r.fleet.is_some(), "{load}: no fleet");
-            r.warnings.iter().any(|w| w.message.contains("the load swept is concurrent users"))
-        };
-        assert!(warned(r#"{"concurrency":[1,8,32,64]}"#));
-        assert!(!warned(r#"{"request_rate":[]}"#));
+    fn a_rate_peak_is_sized_on_rates_and_flagged_on_a_users_sweep() {
+        let auto = rate_peak(r#"{"requests":300}"#);
+        assert!(auto.sweep.iter().all(|l| l.request_rate.is_some()), "the automatic load is not rates");
+        let f = auto.fleet.as_ref().unwrap();
+        assert!(f.sentence.starts_with("30.3 req/s → "), "{}", f.sentence);
+        let warned = |r: &crate::scenario::Report| r.warnings.iter().any(|w| w.message.contains("the load swept is concurrent users"));
+        assert!(!warned(&auto));
+        assert!(warned(&rate_peak(r#"{"load":{"concurrency":[1,8,32,64]}}"#)));
+        assert!(!warned(&rate_peak(r#"{"load":{"request_rate":[]}}"#)));
     }
 
     #[test]
@@ -445,6 +461,7 @@ mod tests {
         // Near sizes are set against the fleet too (62 devices against 64 had no word).
         assert_eq!(alternative_words(&f, &alt(1, 13, 40.0)), "1 device per server: 13 servers, 13 devices (40 users each), 7 % fewer devices");
         assert_eq!(alternative_words(&f, &alt(1, 29, 20.0)).rsplit(", ").next(), Some("2.1 × the devices"));
+        assert_eq!(alternative_words(&f, &alt(1, 15, 40.0)).rsplit(", ").next(), Some("7 % more devices"));
         let two_nodes = FleetAlternative { node_devices: Some(8), ..alt(16, 2, 300.0) };
         assert_eq!(
             alternative_words(&f, &two_nodes),

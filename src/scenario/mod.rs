@@ -301,9 +301,21 @@ impl Scenario {
         let kv = quant::kv_format(&kv_id).ok_or_else(|| unknown("quantization.kv_cache", &kv_id, quant::KV_FORMATS.iter().map(|k| k.id)))?;
         let engine = resolve_engine(&self.engine, engine_preset, &hardware, &model, &mut defaults)?;
         let backend = self.engine.backend.clone().unwrap_or_else(|| default_backend(hardware.kind).to_string());
-        let workload = resolve_workload(&self.workload, &mut defaults)?;
+        let mut workload = resolve_workload(&self.workload, &mut defaults)?;
         let target = resolve_target(&self.target, workload.mode, &mut defaults)?;
         let fleet = self.fleet.as_ref().map(resolve_fleet).transpose()?;
+        // A peak in requests/s is sized on request rates when no levels are given: a closed loop's users at the
+        // operating point carry a larger share of a server's rate (a trial's 13.3 req/s took 2 servers on the
+        // automatic users and 3 on rates, each read against its own capacity).
+        // (Not in batch mode: without a latency target its users are a job's parallelism, not a peak's shape.)
+        if workload.auto_load
+            && workload.mode != Mode::Batch
+            && matches!(workload.load, Load::Concurrency(_))
+            && fleet.as_ref().is_some_and(|f| matches!(f.peak, PeakLoad::RequestRate(_)))
+        {
+            workload.load = Load::RequestRate(Vec::new());
+            defaults.push("load: automatic request rates, 5–115 % of a server's capacity (the fleet's peak is in requests/s)".into());
+        }
         let cost = self.cost.as_ref().map(resolve_cost).transpose()?;
         let disaggregation = match &self.engine.disaggregation {
             None => None,

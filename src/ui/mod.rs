@@ -49,6 +49,8 @@ pub fn App() -> impl IntoView {
     // `replaceState`, which fires neither event.
     let on_nav = move || {
         let differs = share::read_hash().is_some_and(|h| {
+            // A link with typed texts always restores them (its scenario may equal the page's).
+            let typed = h.typed.is_some();
             let shown = match (h.shown, scenario.get_untracked()) {
                 (Ok(linked), Ok(shown)) => !linked.same_as(&shown),
                 _ => true,
@@ -58,7 +60,7 @@ pub fn App() -> impl IntoView {
                 Some(Ok(a)) => pinned.with_untracked(|p| !p.as_ref().is_some_and(|p| p.same_as(&a))),
                 Some(Err(_)) => true,
             };
-            shown || a
+            typed || shown || a
         });
         if differs {
             link_error.set(follow_link(inputs, pinned));
@@ -82,12 +84,13 @@ pub fn App() -> impl IntoView {
         h3.remove();
     });
     // The address follows the page (an effect: it only talks to the outside world).
-    // While a field's text is no number there is no scenario: the address keeps the fields' base and their texts,
-    // so that a reload puts back what was typed (it had shown the last scenario that parsed).
+    // While a field's text is no number there is no scenario: the address keeps the last scenario the fields made
+    // (else their base) and the fields' texts, so that a reload puts back what was typed (it had shown that last
+    // scenario alone), and a link cut before the texts still shows a scenario.
     Effect::new(move |_| {
         let typed = scenario.with(Result::is_err).then(|| inputs.typed());
-        let shown = scenario.with(|s| s.as_ref().ok().cloned()).unwrap_or_else(|| inputs.base.get_untracked());
-        pinned.with(|a| share::write_hash(&shown, a.as_ref(), typed.as_deref()));
+        let shown = scenario.with(|s| s.as_ref().ok().cloned());
+        pinned.with(|a| share::write_hash(shown.as_ref(), a.as_ref(), typed.as_deref(), &inputs.base));
     });
     // The first evaluation counts as heavy: the page draws its analytic figures at once and simulates after.
     let last_eval_ms = StoredValue::new(f64::INFINITY);

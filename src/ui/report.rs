@@ -6,7 +6,8 @@ use super::results::fmt;
 use crate::scenario::{Report, Scenario, ScenarioError};
 use leptos::prelude::*;
 
-/// The inputs in parts (one line joined by " · "): model on hardware with engine, lengths, target, fleet and prices.
+/// The inputs in five parts (one line joined by " · ", empty ones left out): model on hardware with engine, lengths,
+/// target, fleet and prices.
 fn question(s: &Scenario, r: &Report) -> Vec<String> {
     let w = &s.workload;
     let dist = match w.distribution.unwrap_or_default() {
@@ -27,7 +28,8 @@ fn question(s: &Scenario, r: &Report) -> Vec<String> {
     let load = w.load.as_ref();
     let arrivals = if load.and_then(|l| l.offline).unwrap_or(false) {
         "every request at once"
-    } else if load.is_some_and(|l| l.request_rate.is_some()) {
+    } else if r.sweep.first().is_some_and(|p| p.request_rate.is_some()) {
+        // (The levels swept: a peak in requests/s without levels is swept in rates.)
         "requests arriving at a rate"
     } else {
         "users each waiting for their answer"
@@ -37,11 +39,13 @@ fn question(s: &Scenario, r: &Report) -> Vec<String> {
         format!("{} prompt + {} output tokens{dist}, {arrivals}", fmt(r.prompt_tokens), fmt(r.output_tokens)),
         format!("{target}{task}"),
     ];
-    if let Some(f) = &s.fleet {
+    // The fleet and the prices in slots of their own, empty when not given (A's question is compared slot by slot).
+    parts.push(s.fleet.as_ref().map_or_else(String::new, |f| {
         let peak = f.peak_users.map(|u| format!("{} concurrent users", fmt(u))).or_else(|| f.peak_request_rate.map(|x| format!("{} req/s", fmt(x))));
         let spare = f.spare_replicas.filter(|n| *n > 0).map_or_else(String::new, |n| format!(" + {n} spare server{}", if n == 1 { "" } else { "s" }));
-        parts.push(format!("peak {}{spare}", peak.unwrap_or_default()));
-    }
+        format!("peak {}{spare}", peak.unwrap_or_default())
+    }));
+    parts.push(String::new());
     if let Some(c) = &s.cost {
         let cur = c.currency.clone().map_or_else(String::new, |c| format!("{c} "));
         let prices: Vec<String> = [
@@ -52,7 +56,7 @@ fn question(s: &Scenario, r: &Report) -> Vec<String> {
         .into_iter()
         .flatten()
         .collect();
-        parts.push(prices.join(", "));
+        parts[4] = prices.join(", ");
     }
     parts
 }
@@ -74,14 +78,20 @@ pub fn PrintHeader(
         let s = scenario.get().ok()?;
         report.with(|r| r.as_ref().ok().map(|r| question(&s, r)))
     };
-    let line = move || parts().map(|p| p.join(" · "));
+    let line = move || parts().map(|p| p.into_iter().filter(|x| !x.is_empty()).collect::<Vec<_>>().join(" · "));
     // Where A's question differs from B's, prices included (a trial could not check A's cost per hour on paper: only
     // B's prices were printed); only the parts that differ, so that the page still holds on one sheet.
     let line_a = move || {
         let a = pinned.get()?;
         let b = parts().unwrap_or_default();
         report_a.with(|r| r.as_ref().ok().and_then(Option::as_ref).map(|r| question(&a, r))).map(|qa| {
-            let differ: Vec<String> = qa.into_iter().filter(|p| !b.contains(p)).collect();
+            // Slot by slot: A's own where it differs, "without" B's where A has none (a fleet, prices).
+            let differ: Vec<String> = qa
+                .into_iter()
+                .zip(b.iter().chain(std::iter::repeat(&String::new())))
+                .filter(|(x, y)| x != *y)
+                .map(|(x, y)| if x.is_empty() { format!("without {y}") } else { x })
+                .collect();
             if differ.is_empty() {
                 "A: the same question".to_string()
             } else {

@@ -6,10 +6,11 @@ use crate::scenario::{Scenario, ScenarioError};
 use leptos::prelude::*;
 
 const PREFIX: &str = "#s=";
-/// The pinned scenario ("A") follows the current one: `#s=<B>&a=<A>` (`&` never occurs %-encoded JSON).
+/// The pinned scenario ("A") follows the current one: `#s=<B>&a=<A>` (`&` never occurs in %-encoded JSON).
 const PINNED: &str = "&a=";
-/// While a field holds text that is no number (so no scenario), the fields' texts follow last
-/// (`#s=<base>[&a=<A>]&t=<texts>`, [`Inputs::typed`]): a reload puts back what was typed, not the last scenario.
+/// While a field holds what the page cannot read into a scenario (text that is no number, a share out of range),
+/// the fields' texts follow last (`#s=<last scenario>[&a=<A>]&t=<texts>`, [`Inputs::typed`]): a reload puts back
+/// what was typed, not the last scenario alone.
 const TYPED: &str = "&t=";
 
 /// What a link holds: the scenario shown and, when one was pinned, scenario A.
@@ -63,9 +64,9 @@ fn encode(s: &Scenario) -> String {
     out
 }
 
-/// `#s=` + the scenario's JSON, %-encoded, `&a=` + the pinned one's, and `&t=` + the fields' texts.
-fn hash_of(s: &Scenario, pinned: Option<&Scenario>, typed: Option<&str>) -> String {
-    let mut h = format!("{PREFIX}{}", encode(s));
+/// `#s=` + the scenario's JSON %-encoded (`shown`), `&a=` + the pinned one's, and `&t=` + the fields' texts.
+fn hash_of(shown: &str, pinned: Option<&Scenario>, typed: Option<&str>) -> String {
+    let mut h = format!("{PREFIX}{shown}");
     if let Some(a) = pinned {
         h = h + PINNED + &encode(a);
     }
@@ -79,16 +80,26 @@ fn hash_of(s: &Scenario, pinned: Option<&Scenario>, typed: Option<&str>) -> Stri
 pub fn link_for(s: &Scenario, pinned: Option<&Scenario>) -> String {
     let base = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
     let base = base.split('#').next().unwrap_or_default().to_string();
-    format!("{base}{}", hash_of(s, pinned, None))
+    format!("{base}{}", hash_of(&encode(s), pinned, None))
 }
 
 /// Writes the scenarios (and the fields' texts, while one does not parse) into the address without adding a
-/// history entry.
-pub fn write_hash(s: &Scenario, pinned: Option<&Scenario>, typed: Option<&str>) {
-    if let Some(w) = web_sys::window() {
-        if let Ok(h) = w.history() {
-            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash_of(s, pinned, typed)));
-        }
+/// history entry. Without a scenario `s` (a field's text is no number) the address keeps the scenario it holds,
+/// the last the fields made, or else `base`'s.
+pub fn write_hash(s: Option<&Scenario>, pinned: Option<&Scenario>, typed: Option<&str>, base: &RwSignal<Scenario>) {
+    let Some(w) = web_sys::window() else { return };
+    let shown = match s {
+        Some(s) => encode(s),
+        None => w
+            .location()
+            .hash()
+            .ok()
+            .and_then(|h| h.strip_prefix(PREFIX).and_then(|r| r.split('&').next()).map(String::from))
+            .unwrap_or_else(|| base.with_untracked(encode)),
+    };
+    let hash = hash_of(&shown, pinned, typed);
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash));
     }
 }
 
