@@ -867,6 +867,17 @@ await test('fleet, cost and task inputs: every invalid value gets a message next
   await mp.selectOption('#fleet-kind', 'rate');
   assert((await mp.inputValue('#fleet-peak_request_rate')) === '8', 'rate lost switching back');
   await mp.selectOption('#fleet-kind', 'users');
+  // People who pause between requests: a think time takes the same 500 users onto fewer servers, and the fleet says
+  // what its users are (a pre-sales trial had to convert 800 employees by hand).
+  const servers = async () => num(await mp.textContent('#fleet-servers'));
+  const before = await servers();
+  await mp.fill('#workload-think_time_s', '30');
+  await mp.waitForFunction(() => /pause 30 s on average/.test(document.querySelector('#fleet-card .note')?.textContent || ''), null, { timeout: 30000 });
+  await mp.waitForFunction(() => document.getElementById('simulating').textContent === '', null, { timeout: 30000 });
+  assert((await servers()) * 2 < before, `think time 30 s: ${await servers()} servers against ${before}`);
+  await expectMsg('#workload-think_time_s', '-1', /out of range/);
+  await mp.fill('#workload-think_time_s', '');
+  await mp.waitForFunction((b) => parseFloat(document.getElementById('fleet-servers')?.textContent.replace(/\u2009/g, '')) === b, before, { timeout: 30000 });
   // The agent's task target appears in agent mode and keeps its value while another use case is shown.
   assert((await mp.locator('#target-task_s').count()) === 0, 'task target shown outside agent mode');
   await mp.selectOption('#workload-mode', 'agent');

@@ -210,6 +210,12 @@ fn comparisons_use_the_file_workload_and_report_errors() {
     for metric in ["system output", "per user", "TTFT P99", "TPOT P50", "E2E P90"] {
         assert!(c.rows.iter().any(|r| r.metric == metric), "{metric} missing");
     }
+    // A benchmark's users do not pause: the scenario's think time is not theirs (predicted as if they did, its
+    // throughput came out far too low and calibration ran to its bounds).
+    let mut thinking = scenario.clone();
+    thinking.workload.think_time_s = Some(30.0);
+    let t = import::compare(&thinking, v).unwrap();
+    assert_eq!(t.rows.iter().map(|r| r.predicted).collect::<Vec<_>>(), c.rows.iter().map(|r| r.predicted).collect::<Vec<_>>());
     // No load in the file: no prediction, said so.
     let csv = &read("genai-perf-profile_export.csv")[0];
     let c = import::compare(&scenario, csv).unwrap();

@@ -419,7 +419,7 @@ mod cli {
         if let Some(f) = &r.fleet {
             o += &format!("fleet: {}\n", f.sentence);
             if f.peak_users.is_some() {
-                o += &format!("  ({})\n", tps_planner::plan::fleet::USERS_IN_FLIGHT);
+                o += &format!("  ({})\n", f.users);
             }
             for a in &f.alternatives {
                 o += &format!("  with {}\n", tps_planner::plan::fleet::alternative_words(f, a));

@@ -205,6 +205,8 @@ pub fn compare(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioE
 
 fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError> {
     let mut s = base.clone();
+    // A benchmark's users send their next request at once: the scenario's think time is not theirs.
+    s.workload.think_time_s = None;
     let mut notes = Vec::new();
     if let Some(p) = m.prompt_tokens {
         s.workload.prompt_tokens = Some(p.max(1.0));

@@ -82,7 +82,14 @@ pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &d
         return Some(none);
     }
     let pct = r.target.percentile;
-    let upper = if rate_mode { f64::INFINITY } else { mem.max_concurrency.floor() };
+    // Users who think between requests keep fewer sequences than users running at once: as many more users.
+    let upper = if rate_mode {
+        f64::INFINITY
+    } else {
+        (mem.max_concurrency * super::levels::users_per_sequence(&r.deployment, &r.workload, mem.max_concurrency))
+            .min(f64::from(crate::sim::MAX_CONCURRENCY))
+            .floor()
+    };
     if upper < 1.0 {
         return Some(none);
     }

@@ -40,12 +40,26 @@ pub fn replicas(peak: f64, per_replica: f64, spare: u32) -> Option<u64> {
 /// read and type between turns need far fewer servers; only the glossary says so").
 /// With the way to size for such people: their requests per second (a pre-sales trial had 800 employees and
 /// converted by hand), which the fleet then sizes on request rates.
-pub const USERS_IN_FLIGHT: &str = "Users here each keep a request in flight, as a benchmark's do; people who read and type between turns load a server less — give their peak in req/s instead: 800 people who each ask once a minute send 13.3 req/s.";
+pub const USERS_IN_FLIGHT: &str = "Users here each keep a request in flight, as a benchmark's do; people who read and type between turns load a server less — give their think time (under Serving), or their peak in req/s: 800 people who each ask once a minute send 13.3 req/s.";
 
-/// Users (requests in flight) at a level: its concurrency, or rate × mean E2E (Little's law).
+/// What the users of a fleet are, with users who think `think_s` seconds between requests.
 #[must_use]
-pub fn users_at(p: &LoadPoint) -> f64 {
-    p.concurrency.unwrap_or_else(|| p.request_rate.unwrap_or(p.request_throughput) * p.e2e_ms.mean / 1e3)
+pub fn users_words(think_s: f64) -> String {
+    if think_s > 0.0 {
+        format!(
+            "Users here each read an answer and pause {} s on average before their next request (the think time); with none, each would keep a request in flight.",
+            crate::model::units::fmt_num(think_s)
+        )
+    } else {
+        USERS_IN_FLIGHT.to_string()
+    }
+}
+
+/// Users at a level: its concurrency, or rate × (mean E2E + their think time `think_s`) (Little's law over a
+/// user's cycle; without a think time, the requests in flight).
+#[must_use]
+pub fn users_at(p: &LoadPoint, think_s: f64) -> f64 {
+    p.concurrency.unwrap_or_else(|| p.request_rate.unwrap_or(p.request_throughput) * (p.e2e_ms.mean / 1e3 + think_s))
 }
 
 /// Requests per second at a level: its offered rate, or the requests it completes per second.
@@ -54,9 +68,9 @@ pub fn rate_at(p: &LoadPoint) -> f64 {
     p.request_rate.unwrap_or(p.request_throughput)
 }
 
-fn load_in(peak: PeakLoad, p: &LoadPoint) -> f64 {
+fn load_in(peak: PeakLoad, p: &LoadPoint, think_s: f64) -> f64 {
     match peak {
-        PeakLoad::Users(_) => users_at(p),
+        PeakLoad::Users(_) => users_at(p, think_s),
         PeakLoad::RequestRate(_) => rate_at(p),
     }
 }
@@ -131,7 +145,8 @@ pub fn size(
         PeakLoad::Users(u) => (f.peak, u),
         PeakLoad::RequestRate(x) => (f.peak, x),
     };
-    let per = load_in(peak, op.1);
+    let think = r.workload.think_time_s;
+    let per = load_in(peak, op.1, think);
     let Some(total) = replicas(peak_v, per, f.spare_replicas) else {
         warnings.push(super::Warning::new(
             super::WarningKind::Fleet,
@@ -158,7 +173,7 @@ pub fn size(
     // and the floor, the fewest at capacity, is read in requests/s too).
     let native = |p: &LoadPoint| p.concurrency.unwrap_or_else(|| rate_at(p));
     let rate_on_users = matches!(peak, PeakLoad::RequestRate(_)) && op.1.concurrency.is_some();
-    let (op_native, cap_native) = if rate_on_users { (per, load_in(peak, cap)) } else { (native(op.1), native(cap)) };
+    let (op_native, cap_native) = if rate_on_users { (per, load_in(peak, cap, think)) } else { (native(op.1), native(cap)) };
     let util = |n: u64| if cap_native > 0.0 && per > 0.0 && n > 0 { peak_v / n as f64 / per * op_native / cap_native } else { 0.0 };
     let devices = r.deployment.hardware.devices;
     let one_fewer = (serving >= 2).then(|| util(serving - 1));
@@ -189,7 +204,7 @@ pub fn size(
     // said 6 at the operating point and never gave the minimum).
     // Read at the capacity's own point in the peak's unit (users of a rate sweep are its rate × its E2E there, not a
     // linear scaling of the operating point's: a review found 7 servers "holding" 30 req/s that needed 8).
-    let at_capacity = replicas(peak_v, load_in(peak, cap), 0).unwrap_or(serving);
+    let at_capacity = replicas(peak_v, load_in(peak, cap, think), 0).unwrap_or(serving);
     let floor = format!("; the fewest that hold the target, each at its capacity: {}{spare}", super::readout::group(at_capacity as f64));
     let sentence = format!(
         "{} → {} of {hardware} ({} at the operating point of {} each{spare}){fewer}{floor}",
@@ -208,13 +223,14 @@ pub fn size(
         devices_per_replica: devices,
         replicas: total,
         devices_total: total.saturating_mul(u64::from(devices)),
-        users_per_replica: users_at(op.1),
+        users_per_replica: users_at(op.1, think),
         request_rate_per_replica: rate_at(op.1),
         spare_replicas: f.spare_replicas,
         peak_load_per_replica: peak_v / serving as f64,
         utilisation_at_peak: util(serving),
         utilisation_one_fewer: one_fewer,
         serving_at_capacity: at_capacity,
+        users: users_words(think),
         sentence,
         alternatives: alternatives(r, f, alt_op),
     })
@@ -260,7 +276,7 @@ fn alternatives(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> Opt
         .into_iter()
         .filter_map(|k| {
             let alt = alternative(r, k);
-            let per = alt_op(&alt).map(|p| load_in(f.peak, &p)).filter(|v| *v > 0.0 && v.is_finite())?;
+            let per = alt_op(&alt).map(|p| load_in(f.peak, &p, r.workload.think_time_s)).filter(|v| *v > 0.0 && v.is_finite())?;
             let n = replicas(peak_v, per, f.spare_replicas)?;
             let hw = &alt.deployment.hardware;
             Some(FleetAlternative {
@@ -397,6 +413,33 @@ mod tests {
         assert!(!warned(&auto));
         assert!(warned(&rate_peak(r#"{"load":{"concurrency":[1,8,32,64]}}"#)));
         assert!(!warned(&rate_peak(r#"{"load":{"request_rate":[]}}"#)));
+    }
+
+    /// People who pause between requests: the same peak of users takes fewer servers, each holding more users at
+    /// the operating point, the simulated sweep agrees with the analytic one, and the fleet says what its users are.
+    #[test]
+    fn users_who_think_need_fewer_servers() {
+        let eval = |think: &str| {
+            let s = crate::scenario::Scenario::from_json(&format!(
+                r#"{{"hardware":{{"preset":"h100-sxm","devices":2}},"model":{{"preset":"llama-3.1-70b"}},"quantization":{{"weights":"fp8"}},"workload":{{"prompt_tokens":1024,"output_tokens":256,"requests":600{think}}},"target":{{"tpot_ms":40,"ttft_ms":2000,"percentile":99}},"fleet":{{"peak_users":500}}}}"#
+            ))
+            .unwrap();
+            (crate::plan::evaluate(&s).unwrap(), crate::plan::evaluate_analytic(&s).unwrap())
+        };
+        let ((busy, _), (thinking, analytic)) = (eval(""), eval(r#","think_time_s":30"#));
+        let (fb, ft) = (busy.fleet.unwrap(), thinking.fleet.unwrap());
+        assert!(ft.replicas * 2 < fb.replicas && ft.users_per_replica > 2.0 * fb.users_per_replica, "{} against {}", ft.sentence, fb.sentence);
+        assert!(ft.users.contains("pause 30 s") && fb.users.contains("keep a request in flight"), "{}", ft.users);
+        // Level by level, below saturation, the analytic system tok/s within 10 % of the simulated.
+        for (s, a) in thinking.sweep.iter().zip(&analytic.sweep).filter(|(s, _)| !s.saturated && s.preemptions == 0) {
+            assert!(
+                (s.system_tps - a.system_tps).abs() < 0.1 * s.system_tps,
+                "{:?} users: {} simulated, {} analytic",
+                s.concurrency,
+                s.system_tps,
+                a.system_tps
+            );
+        }
     }
 
     #[test]

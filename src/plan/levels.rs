@@ -31,7 +31,10 @@ pub fn levels(d: &Deployment, w: &Workload) -> Vec<f64> {
         Load::Offline if w.benchmark_run => vec![f64::from(w.requests.max(1))],
         Load::Offline => vec![running_batch(d, w, f64::INFINITY).max(1.0)],
         Load::Concurrency(_) => {
-            let cap = running_batch(d, w, f64::INFINITY).max(1.0) * 1.5;
+            let batch = running_batch(d, w, f64::INFINITY).max(1.0);
+            // Users who think between requests fill that batch only part of their time: as many more levels
+            // (at most the simulator's users).
+            let cap = (batch * 1.5 * users_per_sequence(d, w, batch)).min(f64::from(crate::sim::MAX_CONCURRENCY));
             let mut all = Vec::new();
             let mut p = 1.0_f64;
             while p <= cap.max(2.0) && all.len() < 64 {
@@ -56,6 +59,21 @@ pub fn levels(d: &Deployment, w: &Workload) -> Vec<f64> {
             }
             all
         }
+    }
+}
+
+/// Users per running sequence at a batch of `batch`: (E2E + think) ÷ E2E for users who think between requests
+/// (Little's law over a user's cycle, E2E at that batch, analytic), 1 without a think time.
+pub(super) fn users_per_sequence(d: &Deployment, w: &Workload, batch: f64) -> f64 {
+    if w.think_time_s <= 0.0 {
+        return 1.0;
+    }
+    let a = analytic_point(d, w, batch.max(1.0));
+    let e2e = a.ttft_s + a.tpot_s * (w.output_tokens - 1.0);
+    if e2e > 0.0 {
+        (e2e + w.think_time_s) / e2e
+    } else {
+        1.0
     }
 }
 

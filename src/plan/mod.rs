@@ -323,8 +323,10 @@ pub(super) fn build_report(
     // A fleet sized on them is too (a new user's trial: 8 × H100 for 500 users of a 70B model took 4 servers with
     // fixed lengths and 5 with lognormal ones, and the best server size flipped), whatever limits the capacity.
     // (A spread of 0 is fixed lengths under another name.)
-    let lock_step =
-        (w.distribution == crate::scenario::Distribution::Fixed || w.spread <= 0.0) && !matches!(w.load, Load::RequestRate(_) | Load::Offline);
+    // (Users who think between requests drift apart by their pauses.)
+    let lock_step = (w.distribution == crate::scenario::Distribution::Fixed || w.spread <= 0.0)
+        && !matches!(w.load, Load::RequestRate(_) | Load::Offline)
+        && w.think_time_s <= 0.0;
     let ttft_lock_step = lock_step && capacity.as_ref().is_some_and(|c| c.limited_by == LimitedBy::Ttft);
     if ttft_lock_step {
         warnings.push(Warning::new(
@@ -379,6 +381,7 @@ pub(super) fn build_report(
         quantization: r.quantization.clone(),
         prompt_tokens: w.prompt_tokens,
         output_tokens: w.output_tokens,
+        think_time_s: w.think_time_s,
         defaults_used: r.defaults_used.clone(),
         single_stream: ss,
         memory: mem,

@@ -309,8 +309,8 @@ pub struct Fleet {
     /// Serving replicas (⌈peak ÷ load per replica at the operating point⌉) + spares.
     pub replicas: u64,
     pub devices_total: u64,
-    /// Users (requests in flight) one replica carries at the operating point (request-rate loads: rate × mean
-    /// E2E, Little's law).
+    /// Users one replica carries at the operating point (requests in flight, or with a think time users who pause
+    /// between them; request-rate loads: rate × mean E2E, Little's law).
     pub users_per_replica: f64,
     /// Requests/s one replica completes at the operating point.
     pub request_rate_per_replica: f64,
@@ -326,6 +326,8 @@ pub struct Fleet {
     pub serving_at_capacity: u64,
     /// "500 users → 7 servers of 2 × H100 (6 at the operating point of 88 users + 1 spare); …"
     pub sentence: String,
+    /// What the users are: each keeping a request in flight, or pausing `workload.think_time_s` between requests.
+    pub users: String,
     /// The next smaller and larger device counts per replica that fit the model (and, tensor parallel, divide
     /// its attention heads), sized the same way; estimated with the analytic model scaled to this deployment's
     /// simulated operating point.
@@ -413,6 +415,8 @@ pub struct Report {
     /// Mean prompt and output tokens of the workload.
     pub prompt_tokens: f64,
     pub output_tokens: f64,
+    /// Concurrent users' mean pause between an answer and their next request, seconds (`workload.think_time_s`).
+    pub think_time_s: f64,
     pub defaults_used: Vec<String>,
     pub single_stream: SingleStream,
     pub memory: Memory,

@@ -143,6 +143,12 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
     if r.disaggregation.is_some() {
         notes.push("disaggregated prefill/decode needs the engine's PD deployment (vLLM with a KV connector, SGLang --disaggregation-mode): the commands start one co-located server".into());
     }
+    if w.think_time_s > 0.0 && matches!(w.load, Load::Concurrency(_)) {
+        notes.push(format!(
+            "the benchmark's users send their next request at once; the planner's pause {} s between requests (the think time), so its users load a server less than the same number here",
+            crate::model::units::fmt_num(w.think_time_s)
+        ));
+    }
     if w.mode == Mode::Agent {
         notes.push(format!("an agent's task is {} calls in a row: the benchmark measures one call; the task time is {} × (TTFT + output tokens × TPOT) at the percentile", w.agent_steps, w.agent_steps));
     }

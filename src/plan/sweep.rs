@@ -21,13 +21,30 @@ pub(super) fn analytic_level(r: &Resolved, x: f64) -> LoadPoint {
             c = (x * (a.ttft_s + a.tpot_s * (w.output_tokens - 1.0))).max(1.0);
         }
         c
+    } else if w.think_time_s > 0.0 {
+        // Users who think between requests: in flight, x × E2E ÷ (E2E + think) (Little's law over a user's cycle;
+        // iterated, as the E2E falls with the load).
+        let mut c = x;
+        for _ in 0..4 {
+            let a = analytic_point(d, w, c.max(1.0));
+            let e2e = a.ttft_s + a.tpot_s * (w.output_tokens - 1.0);
+            c = x * e2e / (e2e + w.think_time_s);
+        }
+        c.max(1.0).min(x)
     } else {
         x
     };
     let AnalyticPoint { per_user_tps: pu, system_tps: sys, ttft_s: ttft, tpot_s: tpot, bound } = analytic_point(d, w, conc);
     let e2e = ttft + tpot * (w.output_tokens - 1.0).max(0.0);
     let saturated = pu == 0.0 || (rate_mode && x * w.output_tokens > capacity);
-    let sys = if rate_mode { sys.min(x * w.output_tokens) } else { sys };
+    let sys = if rate_mode {
+        sys.min(x * w.output_tokens)
+    } else if w.think_time_s > 0.0 {
+        // Each user's answer once per cycle (a lone user is not streaming while it thinks).
+        x * w.output_tokens / (e2e + w.think_time_s)
+    } else {
+        sys
+    };
     let mut p = LoadPoint {
         per_user_tps: pu,
         system_tps: sys,
@@ -100,6 +117,8 @@ pub(super) fn simulate_level(r: &Resolved, x: f64) -> LoadPoint {
         max_sim_seconds: if rate_mode { (20.0 * f64::from(w.requests) / x).max(86_400.0) } else { 1e7 },
         max_steps: if w.benchmark_run { 40_000_000 } else { 4_000_000 },
         finite: w.benchmark_run,
+        // (0 but for concurrent users: `Scenario::resolve`.)
+        think_time_s: w.think_time_s,
     };
     let s = match r.pools() {
         Some((pre, dec)) => {

@@ -316,6 +316,10 @@ impl Scenario {
             workload.load = Load::RequestRate(Vec::new());
             defaults.push("load: automatic request rates, 5–115 % of a server's capacity (the fleet's peak is in requests/s)".into());
         }
+        // A think time is the pause of concurrent users: arrivals at a rate and a job released at once have none.
+        if !matches!(workload.load, Load::Concurrency(_)) {
+            workload.think_time_s = 0.0;
+        }
         let cost = self.cost.as_ref().map(resolve_cost).transpose()?;
         let disaggregation = match &self.engine.disaggregation {
             None => None,

@@ -97,6 +97,8 @@ pub struct Workload {
     pub benchmark_run: bool,
     pub seed: u64,
     pub burstiness: f64,
+    /// Closed loop: each user's mean think time between an answer and the next request, seconds (0: none).
+    pub think_time_s: f64,
     pub queue_limit: Option<u32>,
     pub timeout_s: Option<f64>,
     pub mode: Mode,

@@ -122,6 +122,9 @@ spec!(
         seed: u64,
         /// Gamma shape of inter-arrival gaps for request-rate loads (1 = Poisson, < 1 burstier).
         burstiness: f64,
+        /// Concurrent users only: each user's mean pause between an answer and the next request, seconds (people
+        /// reading and typing; default 0, a benchmark's users, each keeping a request in flight).
+        think_time_s: f64,
         /// Waiting requests beyond this are rejected.
         queue_limit: u32,
         /// Client timeout, seconds.

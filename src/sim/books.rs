@@ -91,6 +91,8 @@ pub(super) struct Books {
     pub(super) frontend: f64,
     /// Coefficient of variation of the front-end time (lognormal around `frontend`; 0 = the same for all).
     pub(super) frontend_cv: f64,
+    /// Closed loop: the users' mean think time between an answer and their next request, seconds.
+    think: f64,
     /// Closed loop with a front end: (engine arrival time, that request's front-end time) of requests the users
     /// have sent, by arrival time.
     pending: VecDeque<(f64, f64)>,
@@ -193,6 +195,7 @@ impl Books {
             to_issue: 0,
             frontend: 0.0,
             frontend_cv: 0.0,
+            think: if closed && cfg.think_time_s.is_finite() { cfg.think_time_s.max(0.0) } else { 0.0 },
             pending: VecDeque::new(),
             window_start: f64::INFINITY,
             window_end: f64::INFINITY,
@@ -400,14 +403,18 @@ impl Books {
         (self.frontend.ln() - s2 / 2.0 + s2.sqrt() * self.fe_rng.normal()).exp()
     }
 
-    /// Closed loop: the first wave, every user sending a request at t = 0.
+    /// Closed loop: the first wave, every user sending a request at t = 0 (with a think time, each after one pause).
     pub(super) fn first_wave(&mut self, queue: &mut VecDeque<Seq>) {
         if self.closed {
             for _ in 0..self.concurrency {
                 if self.issued >= self.issue_cap {
                     break;
                 }
-                self.user_next(0.0, queue);
+                if self.think > 0.0 {
+                    self.send_later(0.0);
+                } else {
+                    self.user_next(0.0, queue);
+                }
             }
         }
     }
@@ -438,17 +445,38 @@ impl Books {
         let n = std::mem::take(&mut self.to_issue);
         if self.closed {
             for _ in 0..n {
-                if self.frontend > 0.0 {
-                    // Reaches the engine after the front end (`arrivals_until` issues it then).
-                    let fe = self.sample_frontend();
-                    let at = t + fe;
-                    let i = self.pending.partition_point(|p| p.0 <= at);
-                    self.pending.insert(i, (at, fe));
+                if self.frontend > 0.0 || self.think > 0.0 {
+                    self.send_later(t);
                 } else {
                     self.user_next(t, queue);
                 }
             }
         }
+    }
+
+    /// One user's think time, seconds: exponential around `think` (0 without one).
+    pub(super) fn think_sample(&mut self) -> f64 {
+        if self.think > 0.0 {
+            self.think * self.arr_rng.exponential()
+        } else {
+            0.0
+        }
+    }
+
+    /// The closed-loop sends [`Books::first_wave`] scheduled for later (a think time), taken out: when each
+    /// reaches the engine (the disaggregated loop keeps its own queue of them).
+    pub(super) fn take_pending(&mut self) -> Vec<f64> {
+        self.pending.drain(..).map(|p| p.0).collect()
+    }
+
+    /// Closed loop: a user's next request after its think time (exponential around `think`) from `t`, reaching
+    /// the engine after the front end (`arrivals_until` issues it then; its latencies count from the send).
+    fn send_later(&mut self, t: f64) {
+        let think = self.think_sample();
+        let fe = self.sample_frontend();
+        let at = t + think + fe;
+        let i = self.pending.partition_point(|p| p.0 <= at);
+        self.pending.insert(i, (at, fe));
     }
 
     /// A request was aborted at `t` after its deadline.

@@ -119,6 +119,11 @@ impl Disagg<'_> {
     /// The event loop. Returns whether the run was truncated.
     fn simulate(&mut self) -> bool {
         self.books.first_wave(&mut self.pre.waiting);
+        // Users who think start after one pause each: their sends join this loop's own queue.
+        for at in self.books.take_pending() {
+            let i = self.wake.partition_point(|&x| x <= at);
+            self.wake.insert(i, at);
+        }
         loop {
             if self.books.done() {
                 return false;
@@ -168,8 +173,9 @@ impl Disagg<'_> {
         if self.books.closed {
             // The next request reaches the prefill pool after the front end (its TTFT counts the mean front
             // end; the disaggregated path does not draw it per request).
-            let at = t + self.books.frontend;
+            // With a think time, each a pause later.
             for _ in 0..n {
+                let at = t + self.books.think_sample() + self.books.frontend;
                 let i = self.wake.partition_point(|&x| x <= at);
                 self.wake.insert(i, at);
             }

@@ -39,7 +39,10 @@
 //!
 //! Between steps, arrivals join the back of the queue. **Closed loop**: `N` users, each sending its next
 //! request the moment the previous one ends, the first wave all at t = 0 (`vllm bench serve
-//! --max-concurrency N --request-rate inf`). **Open loop**: gamma-distributed gaps with shape `burstiness` and
+//! --max-concurrency N --request-rate inf`); with a think time `Z` (`SimConfig::think_time_s`: people who read
+//! and type), each user pauses an exponential time of mean `Z` before its next request and starts after one
+//! such pause, so about N × E2E ÷ (E2E + Z) requests are in flight (tested against the steps' batches) and the
+//! loop completes N ÷ (E2E + Z) requests per second; no latency includes the pause. **Open loop**: gamma-distributed gaps with shape `burstiness` and
 //! mean `1/rate` (`--request-rate R --burstiness B`; shape 1 = Poisson). An idle server jumps to the next
 //! arrival.
 //!
@@ -64,7 +67,7 @@
 //! (`system_output_tps`, `request_throughput`, `goodput_rps`) count every token and request completed in
 //! the window, divided by its length; the time-averaged quantities (`mean_batch`, `mean_kv_utilization`,
 //! bound fractions) are weighted by step time over the steps that start in the window. A closed loop's
-//! throughputs come from Little's law instead — users ÷ mean E2E requests per second, times the measured
+//! throughputs come from Little's law instead — users ÷ (mean E2E + think time) requests per second, times the measured
 //! requests' mean output — when every measured request completed and there were at least as many as users:
 //! each user always has one request in the system, so that is exact in steady state, where a window's count
 //! depends on where its ends fall in the users' cycles (a review's audit, 2026-12-04: 256 users read 2,661,

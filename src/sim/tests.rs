@@ -382,3 +382,24 @@ fn a_finite_run_serves_exactly_its_requests_and_ends_with_the_last() {
     assert!(finite.system_output_tps < 1.05 * cap_tps && finite.system_output_tps > 0.5 * cap_tps, "{} vs {cap_tps}", finite.system_output_tps);
     assert_ordered(&finite);
 }
+
+#[test]
+fn users_who_think_between_requests_keep_fewer_in_flight() {
+    // 64 users who pause 2 s (exponential) between an answer and their next request: by Little's law over the part
+    // of a user's cycle spent at the server, about 64 × E2E ÷ (E2E + 2 s) requests run at once — measured here by
+    // the steps' batches, not by the throughput's own formula.
+    let d = h100_llama8b();
+    let base = cfg(2000, 512.0, 128.0, Arrivals::Closed { concurrency: 64 });
+    let busy = simulate(&d, &base, &NO_TARGETS);
+    let r = simulate(&d, &SimConfig { think_time_s: 2.0, ..base }, &NO_TARGETS);
+    assert_ordered(&r);
+    assert!(!r.saturated && r.completed == 2000, "{r:?}");
+    let e2e = r.e2e_ms.mean / 1e3;
+    let in_flight = 64.0 * e2e / (e2e + 2.0);
+    assert!((r.mean_batch - in_flight).abs() < 0.15 * in_flight, "mean batch {} against {in_flight}", r.mean_batch);
+    assert!(r.mean_batch < 0.7 * busy.mean_batch && r.e2e_ms.mean < busy.e2e_ms.mean, "{} {}", r.mean_batch, busy.mean_batch);
+    // The pause is in no latency: the first token comes a prefill after the send, not seconds later.
+    assert!(r.ttft_ms.p99 < 300.0, "TTFT P99 {} ms", r.ttft_ms.p99);
+    // Throughput: the users' answers once per cycle.
+    assert!((r.system_output_tps - 64.0 * 128.0 / (e2e + 2.0)).abs() < 0.01 * r.system_output_tps);
+}

@@ -39,6 +39,11 @@ pub struct SimConfig {
     /// completion), as `vllm bench serve --num-prompts N` reports it (see "Measurement" in [`crate::sim`]).
     #[serde(default)]
     pub finite: bool,
+    /// Closed loop: each user's mean pause between an answer and its next request, seconds (exponential, as people
+    /// read and type; 0 = the next is sent at once, as a benchmark's users do). No latency includes it; the users
+    /// start staggered by one such pause each.
+    #[serde(default)]
+    pub think_time_s: f64,
 }
 
 impl Default for SimConfig {
@@ -58,6 +63,7 @@ impl Default for SimConfig {
             max_sim_seconds: 1.0e6,
             max_steps: 2_000_000,
             finite: false,
+            think_time_s: 0.0,
         }
     }
 }

@@ -103,6 +103,16 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
             fmt(l.system_tps),
             // A student's first check: users × per-user TPS. It overshoots by the time no token streams.
             match l.concurrency {
+                // Users who think between requests: mostly not waiting for the server at all.
+                Some(n) if n > 1.0 && r.think_time_s > 0.0 && n * l.per_user_tps > l.system_tps => format!(
+                    " It is less than {} × {} = {} tok/s because no user streams all the time: each pauses {} s on average between an answer and the next request (the think time), and waits {} ms for the first token of the {} ms from sending it to its last token.",
+                    fmt(n),
+                    fmt(l.per_user_tps),
+                    fmt(n * l.per_user_tps),
+                    crate::model::units::fmt_num(r.think_time_s),
+                    fmt(l.ttft_ms.mean),
+                    fmt(l.e2e_ms.mean)
+                ),
                 Some(n) if n > 1.0 && l.e2e_ms.mean > 0.0 && n * l.per_user_tps > l.system_tps => format!(
                     " It is less than {} × {} = {} tok/s because no user streams all the time: a request waits {} ms on average for its first token (TTFT) of the {} ms from sending it to its last token (roughly: per-user speed is the median request's, the waits are means).",
                     fmt(n),
@@ -219,7 +229,8 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
                 // The queueing formula is for requests that arrive on their own (a rate); users who each keep one
                 // request in flight keep the server stepping at any count (a trial read "1.5 at 60 % busy" beside a
                 // mean batch of 95.6 at 99 users).
-                if o.request_rate.is_some() {
+                // Users who pause between requests send them on their own, like a rate.
+                if o.request_rate.is_some() || r.think_time_s > 0.0 {
                     format!("Requests come in bursts: from there {:.0} % more can arrive before the target breaks, and a queue's wait grows like utilisation ÷ (1 − utilisation) service times — 1.5 at 60 % busy, 9 at 90 %, 99 at 99 %: near capacity TTFT explodes.", (1.0 / share - 1.0) * 100.0)
                 } else {
                     format!("From there {:.0} % more users can join before the target breaks. These users each keep one request in flight, so the server never idles at either load; the margin buys latency (fewer sequences share each step) and room for a busier hour than planned.", (1.0 / share - 1.0) * 100.0)

@@ -70,6 +70,8 @@ pub struct Inputs {
     pub levels: RwSignal<String>,
     pub distribution: RwSignal<String>,
     pub spread: RwSignal<String>,
+    /// Concurrent users' mean pause between an answer and the next request, seconds.
+    pub think: RwSignal<String>,
     /// Prefix-cache hit rate, percent.
     pub prefix_hit: RwSignal<String>,
     /// Engine cap on sequences running at once (vLLM max_num_seqs, llama.cpp -np).
@@ -162,6 +164,7 @@ impl Inputs {
             // switched (Fixed stays the scenario format's default, for benchmark runs).
             distribution: s("lognormal"),
             spread: s(""),
+            think: s(""),
             prefix_hit: s(""),
             max_batch: s(""),
             mem_util: s(""),
@@ -228,6 +231,7 @@ impl Inputs {
         }
         self.distribution.set(sc.workload.distribution.unwrap_or_default().id().into());
         self.spread.set(txt(sc.workload.spread));
+        self.think.set(txt(sc.workload.think_time_s));
         self.prefix_hit.set(pct(sc.workload.prefix_cache_hit_rate));
         self.max_batch.set(sc.engine.max_batch.map_or_else(String::new, |n| n.to_string()));
         self.mem_util.set(pct(sc.engine.memory_utilization));
@@ -254,7 +258,7 @@ impl Inputs {
 
     /// Every field's text by its name here: what a reload restores when a field does not parse (the address holds
     /// only scenarios, and text such as "8O" in Devices is none; [`super::share`]'s `&t=`).
-    fn texts(&self) -> [(&'static str, RwSignal<String>); 41] {
+    fn texts(&self) -> [(&'static str, RwSignal<String>); 42] {
         [
             ("hw_preset", self.hw_preset),
             ("bandwidth", self.bandwidth),
@@ -282,6 +286,7 @@ impl Inputs {
             ("levels", self.levels),
             ("distribution", self.distribution),
             ("spread", self.spread),
+            ("think", self.think),
             ("prefix_hit", self.prefix_hit),
             ("max_batch", self.max_batch),
             ("mem_util", self.mem_util),
@@ -490,6 +495,7 @@ impl Inputs {
                 mode: Some(mode),
                 distribution: Some(self.distribution.with(|d| Distribution::from_id(d)).unwrap_or_default()),
                 spread: num(self.spread, "workload.spread")?,
+                think_time_s: num(self.think, "workload.think_time_s")?,
                 prefix_cache_hit_rate: share(self.prefix_hit, "workload.prefix_cache_hit_rate", 0.0)?,
                 ..base.workload.clone()
             },

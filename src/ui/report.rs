@@ -27,12 +27,14 @@ fn question(s: &Scenario, r: &Report) -> Vec<String> {
     // (by the load alone: the page's batch mode sweeps users or rates too).
     let load = w.load.as_ref();
     let arrivals = if load.and_then(|l| l.offline).unwrap_or(false) {
-        "every request at once"
+        "every request at once".to_string()
     } else if r.sweep.first().is_some_and(|p| p.request_rate.is_some()) {
         // (The levels swept: a peak in requests/s without levels is swept in rates.)
-        "requests arriving at a rate"
+        "requests arriving at a rate".to_string()
+    } else if r.think_time_s > 0.0 {
+        format!("users each pausing {} s between an answer and their next request", crate::model::units::fmt_num(r.think_time_s))
     } else {
-        "users each waiting for their answer"
+        "users each waiting for their answer".to_string()
     };
     let mut parts = vec![
         format!("{} ({}) on {} with {}", r.model, r.quantization, r.hardware, r.engine),

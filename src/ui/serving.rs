@@ -37,7 +37,7 @@ pub fn ServingInputs(
                 <p class="note">"With TPOT and TTFT targets left empty, the task time alone is the target."</p>
             </Show>
             <SelectField label="Load" field="workload.load" value=inputs.load_kind options=opts(&[
-                (LoadKind::Auto.id(), "Automatic: concurrent users (rates for a peak in req/s)"),
+                (LoadKind::Auto.id(), "Automatic users (rates for a req/s peak)"),
                 (LoadKind::Users.id(), "Concurrent users (closed loop), my levels"),
                 (LoadKind::Rate.id(), "Request rate (Poisson arrivals); empty: rates around capacity"),
             ]) error />
@@ -50,6 +50,8 @@ pub fn ServingInputs(
                     <span class="error" role="alert">{levels_msg}</span>
                 </label>
             </Show>
+            <NumField label="Think time: each user's pause between an answer and the next request (users only)" unit="s" field="workload.think_time_s"
+                value=inputs.think placeholder=Signal::derive(|| "0: none, as benchmarks run".to_string()) error />
             <SelectField label="Request lengths" field="workload.distribution" value=inputs.distribution options=opts(&[
                 (Distribution::Fixed.id(), "Fixed (as benchmarks run)"),
                 (Distribution::Lognormal.id(), "Lognormal (like real traffic)"),

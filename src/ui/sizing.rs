@@ -107,7 +107,7 @@ fn fleet_card(r: &Report) -> Card {
     c.sentence = f.sentence.clone();
     c.list = f.alternatives.iter().map(|a| crate::plan::fleet::alternative_words(f, a)).collect();
     if f.peak_users.is_some() {
-        c.note = crate::plan::fleet::USERS_IN_FLIGHT.to_string();
+        c.note = f.users.clone();
     }
     c
 }

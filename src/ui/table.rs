@@ -73,7 +73,7 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
             if rate {
                 "Requests per second arriving (an open loop: they come whether or not the server keeps up).".to_string()
             } else {
-                "Concurrent users: requests in flight at once, each user sending the next as soon as the last answer ends.".to_string()
+                "Concurrent users: each sending the next request as soon as the last answer ends (requests in flight at once), or after the think time when one is given.".to_string()
             },
         ),
         (

@@ -32,9 +32,9 @@ impl Books {
             }
             _ => false,
         };
-        // A closed loop in its steady state: every user always has one request in the system (no think time: the
-        // next is sent the moment the previous one ends, and E2E is measured from the send), so by Little's law
-        // it completes users ÷ mean E2E requests per second. Counted over the arrival window instead, the figure
+        // A closed loop in its steady state: every user always has one request in the system or is thinking (the
+        // next is sent the moment the previous one ends, or a think time later; E2E is measured from the send), so
+        // by Little's law it completes users ÷ (mean E2E + mean think time) requests per second. Counted over the arrival window instead, the figure
         // depends on where the window's ends fall in the users' cycles: 256 users over a window of 300 requests
         // (about one cycle) read 2,661 tok/s where users × output ÷ E2E is 2,094, and 2,016 at 2,000 requests (a
         // review's audit, 2026-12-04). Only when every measured request completed (rejections and timeouts break
@@ -51,7 +51,8 @@ impl Books {
             && self.n_measured >= u64::from(self.concurrency))
         .then(|| self.e2e.iter().sum::<f64>() / n_done)
         .filter(|e2e| *e2e > 0.0)
-        .map(|e2e| f64::from(self.concurrency) / e2e);
+        // With a think time, each user's cycle is its E2E and a pause.
+        .map(|e2e| f64::from(self.concurrency) / (e2e + self.think));
         // A saturated open-loop run: its capacity over the whole time its backlog kept the server busy.
         let system_output_tps = if let Some(x) = little {
             x * self.measured_tokens as f64 / n_done

@@ -281,3 +281,18 @@ fn bench_one_simulate_disaggregated_call() {
     println!("the same workload colocated, one simulate() call: {t:.3} ms");
     println!("{r:?}");
 }
+
+/// Users who think between requests, on disaggregated pools: the run ends (their first sends had waited in a queue
+/// this loop never read: a review found it spinning), with about 32 × E2E ÷ (E2E + 1 s) requests at the server.
+#[test]
+fn users_who_think_run_on_disaggregated_pools() {
+    let d = h100_llama8b();
+    let c = SimConfig { think_time_s: 1.0, ..cfg(600, 512.0, 128.0, Arrivals::Closed { concurrency: 32 }) };
+    let r = simulate_disaggregated(&d, &d, &INSTANT, &c, &NO_TARGETS);
+    assert_ordered(&r);
+    assert!(r.completed == 600 && !r.saturated, "{r:?}");
+    let busy = simulate_disaggregated(&d, &d, &INSTANT, &SimConfig { think_time_s: 0.0, ..c }, &NO_TARGETS);
+    let e2e = r.e2e_ms.mean / 1e3;
+    assert!(r.system_output_tps < 0.8 * busy.system_output_tps, "{} against {}", r.system_output_tps, busy.system_output_tps);
+    assert!(r.ttft_ms.p99 < 500.0 && e2e < busy.e2e_ms.mean / 1e3, "{r:?}");
+}
