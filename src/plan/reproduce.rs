@@ -145,7 +145,7 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
     }
     if w.think_time_s > 0.0 && matches!(w.load, Load::Concurrency(_)) {
         notes.push(format!(
-            "the benchmark's users send their next request at once; the planner's pause {} s between requests (the think time), so its users load a server less than the same number here",
+            "the benchmark's users send their next request at once, where these pause {} s between requests (the think time): the commands send requests at the rates these users make instead (Poisson arrivals, which many pausing users approach)",
             crate::model::units::fmt_num(w.think_time_s)
         ));
     }
@@ -195,6 +195,24 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
 
 /// The loads to measure (see the module docs).
 fn levels(r: &Resolved, report: &Report) -> Levels {
+    // Users who think between requests: a benchmark's users do not pause, so the commands send requests at the
+    // rates such users make (their request throughput at the marked loads; many pausing users arrive about as a
+    // Poisson stream does).
+    if r.workload.think_time_s > 0.0 {
+        let out = r.workload.output_tokens.max(1.0);
+        let at = |m: &crate::scenario::Marker| m.system_tps / out;
+        let mut v: Vec<f64> = match &report.capacity {
+            Some(c) => report.operating_point.iter().chain([&c.at]).chain(c.next.iter()).map(at).collect(),
+            None => report.sweep.iter().map(|p| p.request_throughput).collect(),
+        };
+        v.retain(|x| *x > 0.0 && x.is_finite());
+        let mut v: Vec<f64> = v.into_iter().map(|x| round_sig(x, 3)).collect();
+        crate::sorting::sort_f64(&mut v);
+        v.dedup();
+        if !v.is_empty() {
+            return Levels::Rates(v);
+        }
+    }
     match &r.workload.load {
         Load::Offline => return Levels::Offline(r.workload.requests),
         Load::Concurrency(v) if !r.workload.auto_load && !v.is_empty() => return Levels::Users(whole(v.iter().copied())),

@@ -173,3 +173,19 @@ fn base_checkpoints_name_their_instruction_tuned_sibling() {
         assert_eq!(super::instruct_sibling(chat), None, "{chat}");
     }
 }
+
+/// Users who pause between requests: a benchmark's users do not, so the commands send requests at the rates the
+/// planner's users make at the operating point, the capacity and one user more (a review: `--max-concurrency N`
+/// with N pausing users measures N users who never pause).
+#[test]
+fn users_who_think_are_measured_at_their_request_rates() {
+    let mut s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string("examples/meeting-2xh100.json").unwrap()).unwrap();
+    s["workload"]["think_time_s"] = 30.0.into();
+    let (r, report) = run(&s.to_string());
+    let bench = &r.steps[1].text;
+    assert!(bench.contains("--request-rate $r") && !bench.contains("--max-concurrency"), "{bench}");
+    let op = report.operating_point.as_ref().unwrap();
+    let rate = round_sig(op.system_tps / 256.0, 3);
+    assert!(bench.starts_with("for r in ") && bench.lines().next().unwrap().contains(&format!(" {rate} ")), "{rate} req/s: {bench}");
+    assert!(r.notes.iter().any(|n| n.contains("pause 30 s")), "{:?}", r.notes);
+}
