@@ -68,8 +68,7 @@ pub(super) fn users_per_sequence(d: &Deployment, w: &Workload, batch: f64) -> f6
     if w.think_time_s <= 0.0 {
         return 1.0;
     }
-    let a = analytic_point(d, w, batch.max(1.0));
-    let e2e = a.ttft_s + a.tpot_s * (w.output_tokens - 1.0);
+    let e2e = analytic_point(d, w, batch.max(1.0)).e2e_s(w.output_tokens);
     if e2e > 0.0 {
         (e2e + w.think_time_s) / e2e
     } else {

@@ -201,14 +201,10 @@ fn levels(r: &Resolved, report: &Report) -> Levels {
     if r.workload.think_time_s > 0.0 {
         let out = r.workload.output_tokens.max(1.0);
         let at = |m: &crate::scenario::Marker| m.system_tps / out;
-        let mut v: Vec<f64> = match &report.capacity {
+        let v = rates(match &report.capacity {
             Some(c) => report.operating_point.iter().chain([&c.at]).chain(c.next.iter()).map(at).collect(),
             None => report.sweep.iter().map(|p| p.request_throughput).collect(),
-        };
-        v.retain(|x| *x > 0.0 && x.is_finite());
-        let mut v: Vec<f64> = v.into_iter().map(|x| round_sig(x, 3)).collect();
-        crate::sorting::sort_f64(&mut v);
-        v.dedup();
+        });
         if !v.is_empty() {
             return Levels::Rates(v);
         }
@@ -232,24 +228,29 @@ fn levels(r: &Resolved, report: &Report) -> Levels {
         marks.extend(x(&report.peak));
     }
     if rate {
-        let mut v: Vec<f64> = marks.into_iter().filter(|x| *x > 0.0 && x.is_finite()).map(|x| round_sig(x, 3)).collect();
-        if v.is_empty() {
-            v = report.sweep.iter().filter_map(|p| p.request_rate).collect();
-        }
-        crate::sorting::sort_f64(&mut v);
-        v.dedup();
-        Levels::Rates(v)
+        let v = rates(marks);
+        // (The levels' own rates unrounded, as before.)
+        Levels::Rates(if v.is_empty() { sorted_once(report.sweep.iter().filter_map(|p| p.request_rate).collect()) } else { v })
     } else {
         Levels::Users(whole(std::iter::once(1.0).chain(marks)))
     }
 }
 
+/// Request rates to measure: the positive ones to 3 significant digits, in ascending order, each once.
+fn rates(v: Vec<f64>) -> Vec<f64> {
+    sorted_once(v.into_iter().filter(|x| *x > 0.0 && x.is_finite()).map(|x| round_sig(x, 3)).collect())
+}
+
+/// In ascending order, each once.
+fn sorted_once(mut v: Vec<f64>) -> Vec<f64> {
+    crate::sorting::sort_f64(&mut v);
+    v.dedup();
+    v
+}
+
 /// Whole users, at least one, in ascending order, each once.
 fn whole(v: impl Iterator<Item = f64>) -> Vec<u32> {
-    let mut f: Vec<f64> = v.filter(|x| x.is_finite()).map(|x| x.round().max(1.0)).collect();
-    crate::sorting::sort_f64(&mut f);
-    f.dedup();
-    f.into_iter().map(|x| x as u32).collect()
+    sorted_once(v.filter(|x| x.is_finite()).map(|x| x.round().max(1.0)).collect()).into_iter().map(|x| x as u32).collect()
 }
 
 /// `v` to `n` significant digits.

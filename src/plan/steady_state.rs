@@ -178,6 +178,14 @@ pub struct AnalyticPoint {
     pub bound: Bound,
 }
 
+impl AnalyticPoint {
+    /// A request's end-to-end time, s: its first token, then `output_tokens` − 1 steady steps.
+    #[must_use]
+    pub fn e2e_s(&self, output_tokens: f64) -> f64 {
+        self.ttft_s + self.tpot_s * (output_tokens - 1.0).max(0.0)
+    }
+}
+
 /// Analytic closed-loop level at `concurrency` users; all zero when not even one sequence fits (the caller
 /// marks that level saturated).
 #[must_use]

@@ -18,7 +18,7 @@ pub(super) fn analytic_level(r: &Resolved, x: f64) -> LoadPoint {
         let mut c = 1.0;
         for _ in 0..4 {
             let a = analytic_point(d, w, c);
-            c = (x * (a.ttft_s + a.tpot_s * (w.output_tokens - 1.0))).max(1.0);
+            c = (x * a.e2e_s(w.output_tokens)).max(1.0);
         }
         c
     } else if w.think_time_s > 0.0 {
@@ -26,16 +26,16 @@ pub(super) fn analytic_level(r: &Resolved, x: f64) -> LoadPoint {
         // iterated, as the E2E falls with the load).
         let mut c = x;
         for _ in 0..4 {
-            let a = analytic_point(d, w, c.max(1.0));
-            let e2e = a.ttft_s + a.tpot_s * (w.output_tokens - 1.0);
+            let e2e = analytic_point(d, w, c.max(1.0)).e2e_s(w.output_tokens);
             c = x * e2e / (e2e + w.think_time_s);
         }
         c.max(1.0).min(x)
     } else {
         x
     };
-    let AnalyticPoint { per_user_tps: pu, system_tps: sys, ttft_s: ttft, tpot_s: tpot, bound } = analytic_point(d, w, conc);
-    let e2e = ttft + tpot * (w.output_tokens - 1.0).max(0.0);
+    let a = analytic_point(d, w, conc);
+    let e2e = a.e2e_s(w.output_tokens);
+    let AnalyticPoint { per_user_tps: pu, system_tps: sys, ttft_s: ttft, tpot_s: tpot, bound } = a;
     let saturated = pu == 0.0 || (rate_mode && x * w.output_tokens > capacity);
     let sys = if rate_mode {
         sys.min(x * w.output_tokens)
