@@ -20,6 +20,9 @@ def one(pattern):
 index_path = os.path.join(dist, 'index.html')
 html = open(index_path, encoding='utf-8').read()
 html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>\s*', '', html)
+# Chromium ignores `integrity` on a preload `as="fetch"` (the wasm) and warns on every load (a trial read the warning
+# as a fault): the preload is a hint, the glue fetches the wasm itself, so the attribute goes.
+html = re.sub(r'(<link rel="preload"[^>]*?) integrity="[^"]*"', r'\1', html)
 inline = re.findall(r'<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>', html, flags=re.S)
 hashes = ' '.join(sha(s) for s in inline)
 csp = ("default-src 'none'; script-src 'self' 'wasm-unsafe-eval' " + hashes +

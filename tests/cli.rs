@@ -205,6 +205,10 @@ fn every_refused_field_is_reported() {
     for (line, (field, words)) in lines.iter().zip(expected) {
         assert!(line.starts_with(&format!("tps: invalid scenario: {field}: {words}")), "{line}");
     }
+    // A quoted number is named as quoted (a trial's "devices": "8" read "8 must be a whole number").
+    let (code, _, err) = tps(&["eval", "-"], Some(r#"{"hardware":{"preset":"h100-sxm","devices":"8"},"model":{"preset":"llama-3.1-8b"}}"#));
+    assert_eq!(code, 2);
+    assert!(err.contains("hardware.devices: \"8\" is quoted: write the number without quotes (8)"), "{err}");
 }
 
 /// A directory's result files are read with the numbers in their names in numeric order (c1, c8, c16).
@@ -485,8 +489,8 @@ fn diff_compares_two_scenarios() {
     ] {
         assert!(metrics.contains(&m), "{m} missing: {metrics:?}");
     }
-    // The fleet's bottom line, cost and power on one basis: the serving servers at the operating point, the spare
-    // idle (its devices paid, its power the idle floor), power at the meter (× PUE) as the electricity is priced.
+    // The fleet's bottom line, cost and power on one basis: the serving servers at the peak's share of each, the
+    // spare idle (its devices paid, its power the idle floor), power at the meter (× PUE) as the electricity is priced.
     let row = |m: &str| v["rows"].as_array().unwrap().iter().find(|r| r["metric"] == m).unwrap().clone();
     assert_eq!(row("fleet_kw")["label"], "the fleet's power at the meter");
     // The table's B − A is shown to the coarser of A's and B's decimals ("1.64 … 1.95 … +0.3049" was printed).
@@ -508,11 +512,12 @@ fn diff_compares_two_scenarios() {
         let close = |x: f64, y: f64| (x - y).abs() <= 1e-9 * y.abs();
         let (device_hour, kwh, pue) = (r["cost"]["devices_per_hour"].as_f64().unwrap(), 0.12, e("pue"));
         let spare_hour = device_hour + kwh * idle_watts / 1e3 * pue;
-        assert!(
-            close(row("fleet_per_hour")[side].as_f64().unwrap(), serving * r["cost"]["per_hour"].as_f64().unwrap() + spares * spare_hour),
-            "{side}"
-        );
-        let kw = (serving * e("average_watts") + spares * idle_watts) * pue / 1e3;
+        // Each serving server at the peak's share of it (at most the operating point's power).
+        let served = f("watts_per_replica");
+        assert!(served <= e("average_watts") * (1.0 + 1e-9) && served > idle_watts, "{side}: {served}");
+        let serving_hour = device_hour + kwh * served / 1e3 * pue;
+        assert!(close(row("fleet_per_hour")[side].as_f64().unwrap(), serving * serving_hour + spares * spare_hour), "{side}");
+        let kw = (serving * served + spares * idle_watts) * pue / 1e3;
         assert!(close(row("fleet_kw")[side].as_f64().unwrap(), kw), "{side}: {} vs {kw}", row("fleet_kw")[side]);
         // The table's month is 720 of those hours.
         let (_, table, _) = tps(&["eval", file, "--table"], None);

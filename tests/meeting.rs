@@ -67,10 +67,14 @@ fn check_meeting(r: &Report, devices: u32) {
     close(c.per_hour, per_hour, 1e-12);
     close(c.per_million_output_tokens, per_hour / (op.system_tps * 3600.0) * 1e6, 1e-12);
     close(c.devices_per_hour.unwrap(), 2.10 * f64::from(devices), 1e-12);
-    // The serving servers at the operating point; the spare idle: its devices paid, its power the idle floor.
+    // The serving servers at the peak's share of each (at most the operating point's power); the spare idle: its
+    // devices paid, its power the idle floor.
     let spares = f64::from(f.spare_replicas);
+    let served = f.watts_per_replica.unwrap();
+    assert!(served <= e.average_watts * (1.0 + 1e-12) && served > e.idle_watts * f64::from(devices), "{served}");
+    let serving_hour = 2.10 * f64::from(devices) + 0.12 * served / 1000.0 * 1.3;
     let spare_hour = 2.10 * f64::from(devices) + 0.12 * e.idle_watts * f64::from(devices) / 1000.0 * 1.3;
-    close(c.fleet_per_hour.unwrap(), (f.replicas as f64 - spares) * per_hour + spares * spare_hour, 1e-12);
+    close(c.fleet_per_hour.unwrap(), (f.replicas as f64 - spares) * serving_hour + spares * spare_hour, 1e-12);
     assert!(c.at_peak.per_million_output_tokens < c.per_million_output_tokens);
 }
 

@@ -572,6 +572,25 @@ fn no_load_meeting_the_target_says_why() {
         "{}",
         r.verdict
     );
+    // Lengths that vary: the P95 prompt alone breaks the TTFT target, and the verdict says so, not that requests
+    // overlap (a new user's trial: 6,000-token RAG prompts, lognormal, on 4 × L40S — the P95 prompt is 11,672
+    // tokens; with fixed lengths the same deployment meets the target at one user).
+    let rag = |dist: &str| {
+        plan::evaluate(&scenario(&format!(
+            r#"{{"hardware":{{"preset":"l40s","devices":4}},"model":{{"preset":"llama-3.1-70b"}},"quantization":{{"weights":"fp8"}},"engine":{{"preset":"vllm"}},"target":{{"tpot_ms":50,"ttft_ms":2000,"percentile":95}},"workload":{{"prompt_tokens":6000,"output_tokens":300,"distribution":"{dist}","requests":100,"load":{{"concurrency":[1,2]}}}}}}"#
+        )))
+        .unwrap()
+    };
+    let r = rag("lognormal");
+    assert!(
+        r.verdict
+            .replace('\u{2009}', " ")
+            .contains("the P95 prompt is 11 672 tokens (lognormal lengths of mean 6 000), and one such request alone waits"),
+        "{}",
+        r.verdict
+    );
+    assert!(!r.verdict.contains("overlap"), "{}", r.verdict);
+    assert!(rag("fixed").sweep[0].meets_target, "{}", rag("fixed").verdict);
 }
 
 /// The trade-off chart's ring for the picked level is that level's point, above the operating point (inserted between
@@ -754,4 +773,63 @@ fn tensor_parallelism_beyond_a_node_crosses_the_network() {
     let mut one_domain = tp16.clone();
     one_domain.deployment.hardware.node_devices = 16;
     assert!(step(&tp16) > 2.0 * step(&one_domain), "{} vs {}", step(&tp16), step(&one_domain));
+}
+
+/// A fleet's servers are powered at the peak's share of each, not at the operating point: a trial's 300 users on
+/// one server whose operating point holds 556 had been counted at 556 (the fleet's power 25 % high).
+#[test]
+fn the_fleet_is_powered_at_the_load_it_carries() {
+    let at = |peak: u32| {
+        plan::evaluate(&scenario(&format!(
+            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"vllm"}},"target":{{"tpot_ms":30,"percentile":99}},"workload":{{"requests":200}},"fleet":{{"peak_users":{peak}}},"cost":{{"electricity_per_kwh":0.2,"pue":1.5}}}}"#
+        )))
+        .unwrap()
+    };
+    let one = at(10);
+    let (f, e) = (one.fleet.as_ref().unwrap(), one.energy.as_ref().unwrap());
+    assert_eq!(f.replicas, 1);
+    assert!(f.users_per_replica > 20.0, "{}", f.users_per_replica);
+    let w = f.watts_per_replica.unwrap();
+    assert!(w < 0.98 * e.average_watts && w > e.idle_watts, "{w} against {} at the operating point", e.average_watts);
+    let kw = plan::energy::fleet_kw(&one).unwrap();
+    assert!((kw - w * 1.5 / 1e3).abs() < 1e-9, "{kw}");
+    assert!(plan::energy::fleet_power_words(&one).unwrap().contains("with the peak's 10 users"));
+    let hour = one.cost.as_ref().unwrap().fleet_per_hour.unwrap();
+    assert!((hour - 0.2 * kw).abs() < 1e-9, "{hour} against {kw} kW at 0.2 a kWh");
+    // A peak that fills its servers to the operating point: the operating point's power, as before.
+    let full = at(f.users_per_replica.floor() as u32 * 3);
+    let (f, e) = (full.fleet.as_ref().unwrap(), full.energy.as_ref().unwrap());
+    assert!((f.watts_per_replica.unwrap() / e.average_watts - 1.0).abs() < 0.03, "{:?} {}", f.watts_per_replica, e.average_watts);
+}
+
+/// Users who think between requests are sized on the share of the capacity's request rate they make, so the same
+/// load entered as users and think time or as the request rate they send takes the same servers (a trial: 300 users
+/// pausing 45 s took 4 servers of 8 × H100, their 6.14 req/s took 5; 60 % of the users had made 73 % of the rate).
+#[test]
+fn users_who_think_and_their_request_rate_take_the_same_fleet() {
+    let base = r#""hardware":{"preset":"h100-sxm","devices":8},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"target":{"tpot_ms":50,"ttft_ms":2000,"percentile":95}"#;
+    let users = plan::evaluate(&scenario(&format!(
+        r#"{{{base},"workload":{{"prompt_tokens":6000,"output_tokens":300,"distribution":"lognormal","think_time_s":45}},"fleet":{{"peak_users":300}}}}"#
+    )))
+    .unwrap();
+    let (op, cap) = (users.operating_point.as_ref().unwrap(), users.capacity.as_ref().unwrap());
+    let share = op.system_tps / cap.at.system_tps;
+    assert!((share - users.target.operating_fraction).abs() < 0.03, "the operating point makes {share} of the capacity's rate");
+    // The rate these users send at their operating point, entered as a peak in requests/s.
+    // (Each user's requests/s at the operating point: its system tok/s ÷ 300 output tokens ÷ its users.)
+    let per_user = op.system_tps / 300.0 / op.concurrency.unwrap();
+    let rate = 300.0 * per_user;
+    let rated = plan::evaluate(&scenario(&format!(
+        r#"{{{base},"workload":{{"prompt_tokens":6000,"output_tokens":300,"distribution":"lognormal"}},"fleet":{{"peak_request_rate":{rate}}}}}"#
+    )))
+    .unwrap();
+    let servers = |r: &tps_planner::scenario::Report| r.fleet.as_ref().unwrap().replicas;
+    assert_eq!(
+        servers(&users),
+        servers(&rated),
+        "{rate} req/s: {} against {}",
+        users.fleet.as_ref().unwrap().sentence,
+        rated.fleet.as_ref().unwrap().sentence
+    );
+    assert!(users.verdict.contains("60 % of the capacity"), "{}", users.verdict);
 }

@@ -188,8 +188,16 @@ mod cli {
     pub(crate) fn main() -> ExitCode {
         match run(std::env::args_os()) {
             Ok(out) => {
-                print!("{out}");
-                ExitCode::SUCCESS
+                // A reader that stops early (`tps eval --table s.json | head`) closes the pipe: that ends the
+                // output, not in a panic (print! panicked with a backtrace on the broken pipe).
+                use std::io::Write;
+                match std::io::stdout().lock().write_all(out.as_bytes()) {
+                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                        eprintln!("tps: cannot write the output: {e}");
+                        ExitCode::from(1)
+                    }
+                    _ => ExitCode::SUCCESS,
+                }
             }
             Err(e) => {
                 match &e {

@@ -40,9 +40,9 @@ pub fn per_million(per_hour: f64, tps: f64) -> Option<f64> {
 }
 
 /// The report's cost: at the operating point (`op_tps`, energy's `average_watts`) and at the peak (`peak_tps`,
-/// energy's `at_peak`), for one replica of `devices` devices; `fleet` (replicas, of which spares) prices the whole
-/// fleet: the serving replicas at the operating point, the spares idle (their devices paid, their power the idle
-/// floor). `None` when no part can be priced (a note in `warnings` says why when a price was given).
+/// energy's `at_peak`), for one replica of `devices` devices; `fleet` (replicas, of which spares, and a serving
+/// replica's power at the peak's share of it) prices the whole fleet: the serving replicas at that power (the
+/// operating point's where it is `None`), the spares idle (their devices paid, their power the idle floor). `None` when no part can be priced (a note in `warnings` says why when a price was given).
 #[must_use]
 pub fn cost(
     c: &CostInputs,
@@ -50,7 +50,7 @@ pub fn cost(
     energy: Option<&Energy>,
     op_tps: f64,
     peak_tps: f64,
-    fleet: Option<(u64, u32)>,
+    fleet: Option<(u64, u32, Option<f64>)>,
     warnings: &mut Vec<super::Warning>,
 ) -> Option<Cost> {
     if c.electricity_per_kwh.is_some() && energy.is_none() {
@@ -76,7 +76,10 @@ pub fn cost(
         devices_per_hour: dev,
         electricity_per_hour: elec,
         at_peak: CostFigures { per_million_output_tokens: per_million(per_hour_peak, peak_tps)?, per_hour: per_hour_peak },
-        fleet_per_hour: fleet.map(|(n, spares)| n.saturating_sub(u64::from(spares)) as f64 * per_hour + f64::from(spares) * spare_hour),
+        fleet_per_hour: fleet.map(|(n, spares, watts)| {
+            let (dev_s, elec_s) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, watts.or(energy.map(|e| e.average_watts)), c.pue);
+            n.saturating_sub(u64::from(spares)) as f64 * (dev_s.unwrap_or(0.0) + elec_s.unwrap_or(0.0)) + f64::from(spares) * spare_hour
+        }),
     })
 }
 
@@ -116,7 +119,7 @@ mod tests {
         };
         let c = CostInputs { device_hour: Some(2.10), currency: Some("USD".into()), electricity_per_kwh: Some(0.12), pue: Some(1.3) };
         let mut w = Vec::new();
-        let r = cost(&c, 2, Some(&energy), 2000.0, 4000.0, Some((7, 1)), &mut w).unwrap();
+        let r = cost(&c, 2, Some(&energy), 2000.0, 4000.0, Some((7, 1, None)), &mut w).unwrap();
         assert!((r.per_hour - 4.352_88).abs() < 1e-12);
         assert!((r.per_million_output_tokens - 4.352_88 / 7.2).abs() < 1e-12);
         // Peak: 4.2 + 1.4 × 0.12 × 1.3 = 4.4184 per hour over 14.4 M tokens.
@@ -125,6 +128,10 @@ mod tests {
         // 6 serving at 4.35288 per hour; the spare pays its devices (4.2) and its idle floor, 2 × 175 W at
         // 0.12 per kWh × PUE 1.3 = 0.0546.
         assert!((r.fleet_per_hour.unwrap() - (6.0 * 4.352_88 + 4.2 + 0.0546)).abs() < 1e-9);
+        // Serving replicas that carry less than the operating point draw less: 700 W each, 0.7 × 0.12 × 1.3 =
+        // 0.1092 an hour of electricity beside the devices' 4.2.
+        let lighter = cost(&c, 2, Some(&energy), 2000.0, 4000.0, Some((7, 1, Some(700.0))), &mut w).unwrap();
+        assert!((lighter.fleet_per_hour.unwrap() - (6.0 * (4.2 + 0.1092) + 4.2 + 0.0546)).abs() < 1e-9);
         assert_eq!(r.currency.as_deref(), Some("USD"));
         assert!(w.is_empty());
         // Electricity without a power estimate: devices only, and a note.

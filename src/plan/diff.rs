@@ -135,6 +135,59 @@ fn margin(rows: &[DiffRow], band_pct: f64) -> Option<String> {
     })
 }
 
+/// Why B's gain over A is what it is, when the same model runs on hardware whose memory bandwidth and compute
+/// differ in unequal ratios: the share of B's step time at its operating point that one of them bounds. A meeting
+/// asked why 8 × H200 held only 4 % more users than 8 × H100 with 43 % more bandwidth: its 1,500-token prompts
+/// made most of each step compute-bound, and the two have the same compute. Said only where the bound explains
+/// the gain (a 48 GB L40S against an 80 GB A100 holds 0.29 × the users with 0.42 × the bandwidth and 1.16 × the
+/// compute: the KV cache's size decides that, not the steps).
+fn why(a: &Report, b: &Report) -> Option<String> {
+    if a.model != b.model || a.hardware == b.hardware {
+        return None;
+    }
+    let (ra, rb) = (&a.roofline, &b.roofline);
+    let (bw, fl) = (rb.bandwidth_gbps / ra.bandwidth_gbps, rb.peak_tflops / ra.peak_tflops);
+    if !(bw.is_finite() && fl.is_finite() && bw > 0.0 && fl > 0.0) || (bw.ln() - fl.ln()).abs() < 1.15f64.ln() {
+        return None;
+    }
+    // The gain per server: the capacity at the target, else the per-user speed at the operating point.
+    let cap = |r: &Report| r.capacity.as_ref().and_then(|c| c.max_users_at_target.or(c.max_request_rate_at_target));
+    let users = a.capacity.as_ref().is_some_and(|c| c.max_users_at_target.is_some());
+    let (gain, what) = match (cap(a), cap(b)) {
+        (Some(x), Some(y)) if x > 0.0 => (y / x, if users { "users at the target per server" } else { "request rate at the target per server" }),
+        _ => (b.operating_point.as_ref()?.per_user_tps / a.operating_point.as_ref()?.per_user_tps, "per-user speed at the operating point"),
+    };
+    // B's sweep level nearest the load the gain is read at (its capacity, else its operating point): what bounds
+    // its steps there (at 30 ms a 2 × H200's operating point is 64 % memory-bound, its capacity compute-bound).
+    let op = b.operating_point.as_ref()?;
+    let x = if what.ends_with("per server") { cap(b)? } else { op.concurrency.or(op.request_rate)? };
+    let p = b.sweep.iter().filter_map(|p| Some((p, (p.concurrency.or(p.request_rate)?.ln() - x.ln()).abs()))).min_by(|u, v| u.1.total_cmp(&v.1))?.0;
+    let overhead = (1.0 - p.compute_bound_fraction - p.memory_bound_fraction).max(0.0);
+    let (share, bound, reason) = if p.compute_bound_fraction >= p.memory_bound_fraction.max(overhead) {
+        (p.compute_bound_fraction, "computing (prompts and large batches)", "which bandwidth does not speed up")
+    } else if p.memory_bound_fraction >= overhead {
+        (p.memory_bound_fraction, "reading memory (weights and KV cache)", "which compute does not speed up")
+    } else {
+        (overhead, "fixed costs (kernel launches, all-reduces, the engine's own work)", "which neither speeds up much")
+    };
+    // Said only where it explains the gain: at least half the step time on that bound, a gain within the two
+    // ratios (15 % either side) and nearer the ratio of the resource it names (bandwidth for memory, compute
+    // otherwise) than the other. Elsewhere something else decides — the KV cache's size (Qwen3-32B on one H200
+    // against one H100 held 4–6 × the users), a latency limit near the one-user floor, steps on the ridge between
+    // the two roofs — and the sentence would explain the wrong thing.
+    let nearer = |r: f64, other: f64| (gain.ln() - r.ln()).abs() < (gain.ln() - other.ln()).abs();
+    let memory = bound.starts_with("reading");
+    let within = gain <= 1.15 * bw.max(fl) && gain >= bw.min(fl) / 1.15;
+    if share < 0.5 || !within || !(if memory { nearer(bw, fl) } else { nearer(fl, bw) }) {
+        return None;
+    }
+    Some(format!(
+        "Why: B's server has {bw:.2} × A's memory bandwidth and {fl:.2} × its compute; at {} {:.0} % of B's step time goes on {bound}, {reason}: B has {gain:.2} × A's {what}.",
+        if what.ends_with("per server") { "its capacity" } else { "the operating point" },
+        share * 100.0
+    ))
+}
+
 /// A and B of `metric`'s row, when both sides have it.
 fn both(rows: &[DiffRow], metric: &str) -> Option<(f64, f64)> {
     rows.iter().find(|r| r.metric == metric).and_then(|r| Some((r.a?, r.b?)))
@@ -263,7 +316,7 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     let unit = per("per million tokens");
     rows.push(row("cost_per_million_output_tokens", "cost per million output tokens", &unit, cost(a, million), cost(b, million)));
     // The meeting's bottom line: what the whole fleet costs and draws at the operating point, on the same basis
-    // (the serving replicas at the operating point, the spares idle, at the meter when a PUE is given).
+    // (the serving replicas at the peak's share of each, the spares idle, at the meter when a PUE is given).
     let hour = |c: &crate::scenario::Cost| c.fleet_per_hour;
     rows.push(row("fleet_per_hour", "the fleet's cost", &per("per hour"), cost(a, hour), cost(b, hour)));
     let kw = super::energy::fleet_kw;
@@ -281,6 +334,9 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     if let Some(m) = margin(&rows, a.band.batched_pct.max(b.band.batched_pct)) {
         summary = format!("{summary} {m}");
     }
+    if let Some(w) = why(a, b) {
+        summary = format!("{summary} {w}");
+    }
     Diff { a: side(a), b: side(b), rows, summary }
 }
 
@@ -297,6 +353,36 @@ mod tests {
         assert_eq!(row("x", "x", "u", Some(0.0), Some(0.862)).delta_decimals(3), 3);
         assert_eq!(row("x", "x", "u", Some(3.0), Some(3.3)).delta_decimals(4), 2);
         assert_eq!(row("x", "x", "u", Some(114.0), Some(125.0)).delta_decimals(4), 0);
+    }
+
+    #[test]
+    fn why_names_what_bounds_the_faster_side() {
+        let report = |hw: &str, model: &str, prompt: u32, devices: u32| {
+            let tpot = if devices == 8 { 50 } else { 15 };
+            let json = format!(
+                r#"{{"hardware":{{"preset":"{hw}","devices":{devices}}},"model":{{"preset":"{model}"}},"quantization":{{"weights":"fp8"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":{prompt},"output_tokens":400,"distribution":"lognormal"}},"target":{{"tpot_ms":{tpot},"percentile":99}}}}"#
+            );
+            crate::plan::evaluate(&crate::scenario::Scenario::from_json(&json).unwrap()).unwrap()
+        };
+        // The meeting's question: H200 has 1.43 × H100's bandwidth and the same compute; with 1,500-token prompts
+        // little of a step waits on memory, so its gain is far below 1.43.
+        let (a, b) = (report("h100-sxm", "llama-3.1-70b", 1500, 8), report("h200-sxm", "llama-3.1-70b", 1500, 8));
+        let w = why(&a, &b).unwrap();
+        // (Tensor parallel over eight, the steps' fixed costs — launches, all-reduces — take most of the rest.)
+        assert!(w.starts_with("Why: B's server has 1.43 × A's memory bandwidth and 1.00 × its compute;") && !w.contains("reading memory"), "{w}");
+        let gain = b.capacity.as_ref().unwrap().max_users_at_target.unwrap() / a.capacity.as_ref().unwrap().max_users_at_target.unwrap();
+        assert!(gain < 1.2 && w.contains(&format!("B has {gain:.2} × A's users at the target per server")), "{gain} {w}");
+        // Four devices each and a 15 ms limit: decode reads memory most of the time, and the gain follows the
+        // bandwidth.
+        let (a, b) = (report("h100-sxm", "llama-3.1-70b", 1500, 4), report("h200-sxm", "llama-3.1-70b", 1500, 4));
+        assert!(why(&a, &b).is_some_and(|w| w.contains("reading memory")), "{:?}", why(&a, &b));
+        // Qwen3-32B on one device at 15 ms: 4 × the users with 1.43 × the bandwidth — the KV cache's size and the
+        // limit near the one-user floor decide, not the steps: no sentence.
+        let (a, b) = (report("h100-sxm", "qwen3-32b", 1500, 1), report("h200-sxm", "qwen3-32b", 1500, 1));
+        assert_eq!(why(&a, &b), None);
+        // Another model, or the same hardware: the resources do not explain the gap, no sentence.
+        assert_eq!(why(&a, &report("h200-sxm", "llama-3.1-8b", 1500, 1)), None);
+        assert_eq!(why(&a, &report("h100-sxm", "qwen3-32b", 1500, 2)), None);
     }
 
     #[test]

@@ -231,14 +231,17 @@ pub fn size(
         utilisation_one_fewer: one_fewer,
         serving_at_capacity: at_capacity,
         users: users_words(think),
+        // Set by the report, which holds the sweep (`plan::energy::replica_watts_at`).
+        watts_per_replica: None,
         sentence,
         alternatives: alternatives(r, f, alt_op),
     })
 }
 
 /// The device counts per replica a fleet is compared with, ascending: the fewest that fit the model, the next
-/// smaller and the next larger count, each fitting the model and (tensor parallel) splitting its attention and KV
-/// heads as the engines accept (`ModelShape::splits_over`); none for disaggregated pools. The fewest is often the cheapest fleet (no all-reduce, no idle
+/// smaller and the next larger count (for boards linked by PCIe alone, at most a server's 8), each fitting the
+/// model and (tensor parallel) splitting its attention and KV heads as the engines accept
+/// (`ModelShape::splits_over`); none for disaggregated pools. The fewest is often the cheapest fleet (no all-reduce, no idle
 /// replication of the weights), so it is offered even when it is not a neighbour.
 #[must_use]
 pub fn neighbour_devices(r: &Resolved) -> Vec<u32> {
@@ -255,7 +258,11 @@ pub fn neighbour_devices(r: &Resolved) -> Vec<u32> {
     };
     let prev = (1..n).rev().find(|k| ok(*k));
     let fewest = prev.and_then(|p| (1..p).find(|k| ok(*k)));
-    let next = (n + 1..=n.saturating_mul(4).min(1024)).find(|k| ok(*k));
+    // Boards linked by PCIe alone come in servers of up to a node's count (8 double-width boards): more in one
+    // replica would be tensor parallelism between servers (a trial was offered "16 devices per server" of L40S).
+    let hw = &r.deployment.hardware;
+    let most = if hw.interconnect_gbps < 100.0 { n.max(hw.node_devices) } else { 1024 };
+    let next = (n + 1..=n.saturating_mul(4).min(most)).find(|k| ok(*k));
     [fewest, prev, next].into_iter().flatten().collect()
 }
 
@@ -351,6 +358,17 @@ mod tests {
             r#"{"hardware":{"preset":"rtx-4090","devices":2},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"}}"#,
         );
         assert_eq!(neighbour_devices(&r), [1, 4]);
+        // Eight L40S (PCIe alone) are a full server: no 16 in one replica (tensor parallel between servers); eight
+        // H100 over NVLink may still be compared with two nodes (said as such: `alternative_words`).
+        let l = at(
+            r#"{"hardware":{"preset":"l40s","devices":8},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"}}"#,
+        );
+        assert!(l.deployment.hardware.interconnect_gbps < 100.0);
+        assert!(neighbour_devices(&l).iter().all(|k| *k <= 8), "{:?}", neighbour_devices(&l));
+        let h = at(
+            r#"{"hardware":{"preset":"h100-sxm","devices":8},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"}}"#,
+        );
+        assert!(neighbour_devices(&h).iter().any(|k| *k > 8), "{:?}", neighbour_devices(&h));
     }
 
     #[test]

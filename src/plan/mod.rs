@@ -345,7 +345,7 @@ pub(super) fn build_report(
         _ => None,
     };
     let hardware_label = format!("{}{}", if d.hardware.devices > 1 { format!("{} × ", d.hardware.devices) } else { String::new() }, d.hardware.name);
-    let fleet = match (&r.fleet, &op, &cap_point) {
+    let mut fleet = match (&r.fleet, &op, &cap_point) {
         (Some(f), Some((m, p)), Some(c)) => fleet::size(r, f, (m, p), c, &hardware_label, alt_op, &mut warnings),
         (Some(_), _, _) if mem.fits => {
             warnings.push(Warning::new(WarningKind::Fleet, "fleet: no load meets the target, so no fleet can be sized"));
@@ -359,6 +359,13 @@ pub(super) fn build_report(
             "the fleet is sized on fixed-length users, who move in lock-step as in a benchmark; real users' lengths vary and they drift apart, which changes the capacity per server — set Request lengths to Lognormal before quoting servers for real traffic",
         ));
     }
+    // Each serving replica's power at the peak's share of it (its load in the sweep's kind: the operating
+    // point's, scaled by that share).
+    if let (Some(f), Some((_, p))) = (fleet.as_mut(), &op) {
+        let per = if f.peak_users.is_some() { f.users_per_replica } else { f.request_rate_per_replica };
+        let share = if per > 0.0 { (f.peak_load_per_replica / per).min(1.0) } else { 1.0 };
+        f.watts_per_replica = energy::replica_watts_at(r, &sweep, p, share * p.concurrency.or(p.request_rate).unwrap_or(0.0));
+    }
     let cost = match (&r.cost, &op) {
         (Some(c), Some((m, _))) => cost::cost(
             c,
@@ -366,7 +373,7 @@ pub(super) fn build_report(
             energy.as_ref(),
             m.system_tps,
             peak.system_tps,
-            fleet.as_ref().map(|f| (f.replicas, f.spare_replicas)),
+            fleet.as_ref().map(|f| (f.replicas, f.spare_replicas, f.watts_per_replica)),
             &mut warnings,
         ),
         _ => None,

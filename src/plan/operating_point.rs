@@ -103,8 +103,10 @@ pub(crate) fn operating_load(load: f64, fraction: f64, users: bool) -> f64 {
 
 /// The operating point's load as a share of the capacity's: `fraction` (the target's `operating_fraction`), moved
 /// by the rounding to whole users (a capacity of 4 users plans 2: 50 %); `fraction` itself without a capacity.
+/// Users who think between requests (`by_rate`) are measured by the request rate they make, which their system
+/// tok/s is in proportion to (`capacity`: their operating point is a share of the rate).
 #[must_use]
-pub fn load_share(op: &Marker, cap: Option<&Capacity>, fraction: f64) -> f64 {
-    let x = |m: &Marker| m.concurrency.or(m.request_rate).filter(|v| *v > 0.0);
+pub fn load_share(op: &Marker, cap: Option<&Capacity>, fraction: f64, by_rate: bool) -> f64 {
+    let x = |m: &Marker| if by_rate { Some(m.system_tps) } else { m.concurrency.or(m.request_rate) }.filter(|v| *v > 0.0);
     cap.and_then(|c| Some(x(op)? / x(&c.at)?)).unwrap_or(fraction)
 }

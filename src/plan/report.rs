@@ -183,7 +183,8 @@ pub struct LoadPoint {
     /// The queue grew without bound: latencies are lower bounds, not steady-state figures.
     pub saturated: bool,
     pub meets_target: bool,
-    /// Per-user throughput of the analytic model at this load (no queueing), for comparison.
+    /// Per-user throughput of the analytic model at this load (no queueing), for comparison: at the requests in
+    /// flight that the load keeps by Little's law (a request rate, users who think between requests).
     pub analytic_per_user_tps: f64,
 }
 
@@ -328,6 +329,10 @@ pub struct Fleet {
     pub sentence: String,
     /// What the users are: each keeping a request in flight, or pausing `workload.think_time_s` between requests.
     pub users: String,
+    /// One serving replica's power at the peak's share of it, W (`plan::energy::replica_watts_at`; null without
+    /// a power estimate): the fleet's power and electricity are counted at it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub watts_per_replica: Option<f64>,
     /// The next smaller and larger device counts per replica that fit the model (and, tensor parallel, divide
     /// its attention heads), sized the same way; estimated with the analytic model scaled to this deployment's
     /// simulated operating point.
@@ -398,8 +403,8 @@ pub struct Cost {
     pub devices_per_hour: Option<f64>,
     pub electricity_per_hour: Option<f64>,
     pub at_peak: CostFigures,
-    /// The whole fleet for one hour: the serving replicas at the operating point, the spares idle (devices paid,
-    /// power at the idle floor).
+    /// The whole fleet for one hour: the serving replicas at the peak's share of each (`Fleet::watts_per_replica`),
+    /// the spares idle (devices paid, power at the idle floor).
     pub fleet_per_hour: Option<f64>,
 }
 

@@ -127,7 +127,9 @@ pub(super) fn simulate_level(r: &Resolved, x: f64) -> LoadPoint {
         }
         None => sim::simulate(d, &cfg, &targets),
     };
-    let analytic = analytic_point(d, w, if rate_mode { 1.0 } else { x }).per_user_tps;
+    // The analytic model at the same load: requests in flight by Little's law for a request rate or for users who
+    // think between requests (it had been read at one sequence for a rate and at every user for a think time).
+    let analytic = analytic_level(r, x).per_user_tps;
     let total = f64::from(s.completed + s.rejected + s.timed_out).max(1.0);
     let errors = s.rejected + s.timed_out;
     let error_rate = f64::from(errors) / total;

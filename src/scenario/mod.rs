@@ -456,7 +456,12 @@ fn plain_type_error(msg: &str) -> String {
     let (got, expected) = rest.split_once(", expected ").unwrap_or((rest, ""));
     // The value serde quotes ("floating point `2.5`", "string \"abc\""), else its last word.
     let value = got.split(['`', '"']).nth(1).unwrap_or_else(|| got.rsplit(' ').next().unwrap_or(got));
+    // A quoted number ("devices": "8") is a string, not a number to JSON: say so, not that 8 is not whole.
+    let quoted = got.starts_with("string");
     match expected {
+        "u32" | "u64" | "f64" if quoted && value.trim().parse::<f64>().is_ok() => {
+            format!("\"{value}\" is quoted: write the number without quotes ({value})")
+        }
         "u32" | "u64" => format!("{value} must be a whole number"),
         "f64" => format!("\"{value}\" is not a number"),
         _ => msg.to_string(),

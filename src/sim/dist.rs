@@ -107,6 +107,32 @@ impl LengthDist {
         }
     }
 
+    /// The length at the `p`-th percentile (before rounding to whole tokens): what the percentile latencies of
+    /// prompts this long see, e.g. a lognormal of mean 6,000 and CV 0.5 has its P95 at 11,670.
+    #[must_use]
+    pub fn quantile(&self, p: crate::percentiles::Pct) -> f64 {
+        use crate::percentiles::Pct;
+        // The standard normal's quantile at 50, 90, 95 and 99 %.
+        let z = match p {
+            Pct::Mean | Pct::P50 => 0.0,
+            Pct::P90 => 1.281_551_6,
+            Pct::P95 => 1.644_853_6,
+            Pct::P99 => 2.326_347_9,
+        };
+        match *self {
+            Self::Fixed(v) => v,
+            Self::Uniform { min, max } => {
+                let (lo, hi) = ordered(min, max);
+                lo + (hi - lo) * p.value().max(50.0) / 100.0
+            }
+            Self::LogNormal { mean, cv } if positive(cv) && positive(mean) => {
+                let s2 = (1.0 + cv * cv).ln();
+                (mean.ln() - 0.5 * s2 + s2.sqrt() * z).exp()
+            }
+            Self::LogNormal { mean, .. } => mean,
+        }
+    }
+
     /// The smallest value [`LengthDist::sample`] can return.
     #[must_use]
     pub fn min_tokens(&self) -> u32 {
@@ -199,6 +225,23 @@ mod tests {
         let sd = (xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / n).sqrt();
         assert!((m - 1000.0).abs() < 15.0, "{m}");
         assert!((sd / m - 1.0).abs() < 0.05, "{}", sd / m);
+    }
+
+    #[test]
+    fn quantiles_match_the_draws() {
+        use crate::percentiles::Pct;
+        for d in [LengthDist::LogNormal { mean: 6000.0, cv: 0.5 }, LengthDist::Uniform { min: 100.0, max: 300.0 }] {
+            let mut r = Rng::new(3);
+            let mut xs: Vec<f64> = (0..100_000).map(|_| f64::from(d.sample(&mut r))).collect();
+            xs.sort_by(f64::total_cmp);
+            for p in [Pct::P50, Pct::P90, Pct::P95, Pct::P99] {
+                let drawn = xs[(p.value() / 100.0 * xs.len() as f64) as usize];
+                assert!((drawn / d.quantile(p) - 1.0).abs() < 0.02, "{d:?} {p:?}: {drawn} against {}", d.quantile(p));
+            }
+        }
+        // The trial's RAG prompts: 6,000 tokens on average, lognormal CV 0.5, have their P95 at 11,670.
+        assert!((LengthDist::LogNormal { mean: 6000.0, cv: 0.5 }.quantile(Pct::P95) - 11_670.0).abs() < 10.0);
+        assert_eq!(LengthDist::Fixed(512.0).quantile(Pct::P99), 512.0);
     }
 
     #[test]

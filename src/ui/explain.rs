@@ -217,12 +217,13 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         ));
     }
     if let Some(o) = &r.operating_point {
-        let share = crate::plan::load_share(o, r.capacity.as_ref(), r.target.operating_fraction);
+        let share = crate::plan::load_share(o, r.capacity.as_ref(), r.target.operating_fraction, r.think_time_s > 0.0);
         v.push((
             "The operating point",
             format!(
-                "(green ring) runs at {:.0} % of the capacity's load: {}, {} tok/s each, {} in total. Why not at the capacity? {} 50–70 % keeps headroom for bursts and for the model's error ({} under load).",
+                "(green ring) runs at {:.0} % of the capacity's {}: {}, {} tok/s each, {} in total. Why not at the capacity? {} 50–70 % keeps headroom for bursts and for the model's error ({} under load).",
                 share * 100.0,
+                if r.think_time_s > 0.0 { "request rate" } else { "load" },
                 load(o.concurrency, o.request_rate),
                 fmt(o.per_user_tps),
                 fmt(o.system_tps),
@@ -236,7 +237,16 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
                     format!("From there {:.0} % more users can join before the target breaks. These users each keep one request in flight, so the server never idles at either load; the margin buys latency (fewer sequences share each step) and room for a busier hour than planned.", (1.0 / share - 1.0) * 100.0)
                 },
                 crate::plan::band_text(r.band.batched_pct)
-            ),
+            ) + &match (o.ttft_p_ms, r.target.ttft_ms) {
+                // A TTFT already near its limit at the operating point: the prompts' own prefill takes it, not the queue
+                // (a trial's 6,000-token prompts at 7 users, 64 % of the capacity, read P95 TTFT 1,933 of 2,000 ms).
+                (Some(f), Some(l)) if f >= 0.8 * l => format!(
+                    " Here {} TTFT is already {:.0} % of its target at the operating point: the prompts' own prefill takes most of it, not a queue, so fewer users buy little TTFT.",
+                    r.target.percentile,
+                    f / l * 100.0
+                ),
+                _ => String::new(),
+            },
         ));
     }
     v.push((

@@ -495,7 +495,8 @@ impl Inputs {
                 mode: Some(mode),
                 distribution: Some(self.distribution.with(|d| Distribution::from_id(d)).unwrap_or_default()),
                 spread: num(self.spread, "workload.spread")?,
-                think_time_s: num(self.think, "workload.think_time_s")?,
+                // 0 is the default (no pause): left out, so "0" typed is the same scenario as an empty field.
+                think_time_s: num(self.think, "workload.think_time_s")?.filter(|z| *z != 0.0),
                 prefix_cache_hit_rate: share(self.prefix_hit, "workload.prefix_cache_hit_rate", 0.0)?,
                 ..base.workload.clone()
             },
@@ -536,28 +537,15 @@ fn kept<T>(r: Result<Option<T>, ScenarioError>, typed: Option<&RefCell<Vec<Scena
 }
 
 /// A number typed into a field: `None` when empty. Thousands separators and spaces are fine ("3,350",
-/// "1 000"); a decimal comma ("0,12" per kWh would read as 12) and units are not.
+/// "1 000"), a decimal comma where it cannot group thousands ("0,12", "1,4"); units are not.
 ///
 /// # Errors
-/// Not a number, or a comma that does not group thousands, named by `field`.
+/// Not a number, groups not of three, or a count with two readings ("6.000"), named by `field`.
 #[inline(never)]
 fn parse_num(raw: &str, field: &str) -> Result<Option<f64>, ScenarioError> {
-    let v = raw.trim();
-    if v.is_empty() {
-        return Ok(None);
-    }
-    if v.split(',').skip(1).any(|g| g.chars().take_while(char::is_ascii_digit).count() != 3) {
-        return Err(ScenarioError::new(
-            field,
-            format!("\"{v}\": use a point for decimals ({}); a comma only groups thousands", v.replacen(',', ".", 1)),
-        ));
-    }
-    v.chars()
-        .filter(|c| !matches!(c, ',' | '_' | ' ' | '\u{a0}'))
-        .collect::<String>()
-        .parse::<f64>()
-        .map(Some)
-        .map_err(|_| ScenarioError::new(field, format!("\"{v}\" is not a number: type digits only, the unit is beside the field")))
+    // Fields that count whole units refuse "6.000" (six, or six thousand?): `model::units::parse_typed`.
+    let count = ["tokens", "users", "devices", "depth", "replicas", "max_batch", "agent_steps"].iter().any(|k| field.contains(k));
+    crate::model::units::parse_typed(raw, count).map_err(|m| ScenarioError::new(field, m))
 }
 
 /// A numeric input with a label, unit, placeholder (the preset's value) and its error.

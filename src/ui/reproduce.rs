@@ -41,7 +41,7 @@ pub fn ReproducePanel(
             }
         }>
             <summary>"Reproduce this on real hardware"</summary>
-            <p class="note">"Start the server as the scenario describes it, then measure the same lengths at the loads that decide the sizing (one user, the operating point, the capacity and just above it). Each level saves a result file; add the files under \"Compare with your benchmark results\" to set them beside the prediction."</p>
+            <p class="note">"Start the server as the scenario describes it, then measure the same lengths at the loads that decide the sizing (one user where users are swept, the operating point, the capacity and just above it). Each level saves a result file; add the files under \"Compare with your benchmark results\" to set them beside the prediction."</p>
             // One handler for every copy button (by its data-step).
             <div on:click=copy>
                 {move || commands().map(|c| view! {
