@@ -645,7 +645,7 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   const c = cost.match(/^USD ([\d.]+) per million output tokens$/);
   assert(c && +c[1] > 0.1 && +c[1] < 50, `cost: ${cost}`);
   card.cost = c[1];
-  const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u2009]+) per hour, USD ([\d.\u2009]+) a month \(30 days\)\.$/);
+  const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour at the operating point \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u2009]+) per hour, USD ([\d.\u2009]+) a month \(30 days\)\.$/);
   assert(cs, `cost sentence: ${await mp.textContent('#cost')}`);
   // A month is 720 hours of the fleet (each figure rounded as shown).
   assert(Math.abs(num(cs[2]) - 720 * num(cs[1])) <= 0.005 * 720 * num(cs[1]) + 1, `a month ${cs[2]} against 720 × ${cs[1]}`);
@@ -848,11 +848,13 @@ await test('fleet, cost and task inputs: every invalid value gets a message next
   // A decimal comma where it cannot group thousands is read as one (a trial typed 0,20 per kWh and 1,4 for the
   // PUE: refused, while the results showed the keystrokes' 0 and 1); a count with two readings is refused with both.
   const kwh = await mp.inputValue('#cost-electricity_per_kwh');
-  await mp.fill('#cost-electricity_per_kwh', '0,12');
-  await mp.waitForFunction(() => decodeURIComponent(location.hash).includes('"electricity_per_kwh":0.12'), null, { timeout: 10000 });
-  assert(!(await mp.evaluate(() => document.getElementById('cost-electricity_per_kwh').closest('label').classList.contains('invalid'))), '0,12 per kWh refused');
+  assert(!decodeURIComponent(await mp.evaluate(() => location.hash)).includes('"electricity_per_kwh":0.15'), 'the example already costs 0.15');
+  await mp.fill('#cost-electricity_per_kwh', '0,15');
+  await mp.waitForFunction(() => decodeURIComponent(location.hash).includes('"electricity_per_kwh":0.15'), null, { timeout: 10000 });
+  assert(!(await mp.evaluate(() => document.getElementById('cost-electricity_per_kwh').closest('label').classList.contains('invalid'))), '0,15 per kWh refused');
   await mp.fill('#cost-electricity_per_kwh', kwh);
-  await expectMsg('#workload-prompt_tokens', '6.000', /reads 6 .*for 6000 type 6000/);
+  await expectMsg('#workload-prompt_tokens', '6.000', /6 or 6000\? Type it without the point/);
+  await expectMsg('#cost-device_hour', '2,125', /2\.125 or 2125\? Type it without the comma/);
   await expectMsg('#cost-pue', '0.5', /1|PUE|facility/);
   await expectMsg('#cost-device_hour', 'two', /not a number/);
   await mp.waitForFunction(() => document.querySelectorAll('label.invalid').length === 0, null, { timeout: 10000 });

@@ -831,5 +831,5 @@ fn users_who_think_and_their_request_rate_take_the_same_fleet() {
         users.fleet.as_ref().unwrap().sentence,
         rated.fleet.as_ref().unwrap().sentence
     );
-    assert!(users.verdict.contains("60 % of the capacity"), "{}", users.verdict);
+    assert!(users.verdict.contains("60 % of the capacity's request rate"), "{}", users.verdict);
 }

@@ -457,7 +457,7 @@ mod cli {
                     .flatten()
                     .collect();
             o += &format!(
-                "cost: {:.3}{cur} per million output tokens at the operating point ({:.3} at the peak); {:.2}{cur} per server-hour ({}){}\n",
+                "cost: {:.3}{cur} per million output tokens at the operating point ({:.3} at the peak); {:.2}{cur} per server-hour at the operating point ({}){}\n",
                 c.per_million_output_tokens,
                 c.at_peak.per_million_output_tokens,
                 c.per_hour,

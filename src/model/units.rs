@@ -30,13 +30,15 @@ pub fn fmt_num(v: f64) -> String {
 
 /// A number as people type it in a field, in either convention where it is unambiguous: grouping spaces and
 /// underscores dropped; `1,234.5` and `1.234,5` (both separators: the last marks decimals); several commas or
-/// several dots group thousands (`1,234,567`, `1.234.567`); one comma followed by anything but three digits, or
-/// after a lone 0, marks decimals (`0,20`, `1,4`: a trial's PUE and electricity price, refused before while the
-/// results showed the keystrokes' 0 and 1); one comma before three digits groups thousands (`1,500`). One point
-/// marks decimals, but in a field that counts (`count`: tokens, users, devices) `6.000` or `1.500` — a whole
-/// count in the convention that groups with points — is refused with both readings, where it had silently been a
-/// 6-token prompt. `Ok(None)` for an empty field; `Err` holds the field's message.
-pub fn parse_typed(raw: &str, count: bool) -> Result<Option<f64>, String> {
+/// several dots group thousands (`1,234,567`, `1.234.567`, a first group of 1–3 digits); one comma followed by
+/// anything but three digits, after a lone 0 or after more than three digits marks decimals (`0,20`, `1,4`,
+/// `1234,567`: a trial's PUE and electricity price, refused before while the results showed the keystrokes' 0 and
+/// 1); one comma before three digits groups thousands (`3,350` GB/s). Where one separator has two readings the
+/// field decides: in a field that counts (`count`: tokens, users, devices) `6.000` — a whole count in the convention
+/// that groups with points — is refused with both readings, where it had silently been a 6-token prompt; in a
+/// field of small amounts (`small`: prices, the PUE) `2,125` is refused alike, where it had silently been 2,125 an
+/// hour. `Ok(None)` for an empty field; `Err` holds the field's message.
+pub fn parse_typed(raw: &str, count: bool, small: bool) -> Result<Option<f64>, String> {
     let v = raw.trim();
     if v.is_empty() {
         return Ok(None);
@@ -46,13 +48,17 @@ pub fn parse_typed(raw: &str, count: bool) -> Result<Option<f64>, String> {
     let (last, mark) = seps.last().copied().unwrap_or((t.len(), b'.'));
     let tail = t.get(last + 1..).unwrap_or("");
     let three = tail.len() == 3 && tail.bytes().all(|b| b.is_ascii_digit());
-    let digits = t[..last].trim_start_matches(['-', '+']);
-    let whole = !digits.is_empty() && !digits.starts_with('0');
-    // Every separator the same one, several of them or a comma before three digits after a whole part: thousands.
-    // Otherwise the last one marks decimals and the others (of the other kind) group the whole part.
-    let grouping = seps.iter().all(|s| s.1 == mark) && (seps.len() > 1 || (mark == b',' && three && whole));
+    let sign = |s: &'_ str| s.trim_start_matches(['-', '+']).len();
+    let digits = sign(&t[..last]);
+    // The digits before the first separator: a group of thousands has 1–3.
+    let lead = (1..=3).contains(&sign(&t[..seps.first().map_or(t.len(), |s| s.0)]));
+    let whole = digits > 0 && !t[..last].trim_start_matches(['-', '+']).starts_with('0');
+    let same = seps.iter().all(|s| s.1 == mark);
+    // Every separator the same one, several of them or a comma before three digits after a whole part of up to
+    // three digits: thousands. Otherwise the last one marks decimals and the others (of the other kind) group.
+    let grouping = same && lead && (seps.len() > 1 || (mark == b',' && three && whole));
     let gaps = seps.windows(2).all(|w| w[1].0 - w[0].0 == 4);
-    let valid = gaps && if grouping { three } else { seps[..seps.len().saturating_sub(1)].iter().all(|s| s.1 != mark) };
+    let valid = gaps && if grouping { three } else { seps.len() < 2 || (lead && seps[..seps.len() - 1].iter().all(|s| s.1 != mark)) };
     if !valid {
         return Err(format!("\"{v}\": a comma or point groups thousands in threes (1,500 or 1.500.000), a single one marks decimals (0,5 or 0.5)"));
     }
@@ -62,8 +68,17 @@ pub fn parse_typed(raw: &str, count: bool) -> Result<Option<f64>, String> {
         .filter_map(|(i, b)| if matches!(b, b',' | b'.') { (i == last && !grouping).then_some('.') } else { Some(char::from(b)) })
         .collect();
     let n = cleaned.parse::<f64>().map_err(|_| format!("\"{v}\" is not a number: type digits only, the unit is beside the field"))?;
-    if count && !grouping && seps.len() == 1 && mark == b'.' && three && whole && digits.len() <= 3 {
-        return Err(format!("\"{v}\" reads {n} (a point marks decimals, and this field counts whole units): for {digits}{tail} type {digits}{tail}"));
+    // One separator before three digits after a whole part of up to three: both readings, where the field makes the
+    // other one likely.
+    let two = seps.len() == 1 && three && whole && digits <= 3;
+    if two && ((count && mark == b'.') || (small && mark == b',')) {
+        let (dec, thousands) = if mark == b'.' { (n, n * 1e3) } else { (n / 1e3, n) };
+        return Err(format!(
+            "\"{v}\": {} or {}? Type it without the {}",
+            fmt_num(dec),
+            fmt_num(thousands),
+            if mark == b'.' { "point" } else { "comma" }
+        ));
     }
     Ok(Some(n))
 }
@@ -86,15 +101,17 @@ mod tests {
 
     #[test]
     fn typed_numbers_in_either_convention() {
-        let ok = |s: &str, count: bool| parse_typed(s, count).unwrap().unwrap();
+        let ok = |s: &str, count: bool| parse_typed(s, count, false).unwrap().unwrap();
         // Decimal commas where nothing else is meant (a trial's electricity price and PUE).
         assert_eq!(ok("0,20", false), 0.2);
         assert_eq!(ok("1,4", false), 1.4);
         assert_eq!(ok("0,125", false), 0.125);
         assert_eq!(ok("-0,5", false), -0.5);
         assert_eq!(ok("3,35", false), 3.35);
+        assert_eq!(ok("1234,567", false), 1234.567);
         // Thousands: one comma before three digits, several commas or points, spaces.
         assert_eq!(ok("1,500", true), 1500.0);
+        assert_eq!(ok("3,350", false), 3350.0);
         assert_eq!(ok("1,234,567", false), 1_234_567.0);
         assert_eq!(ok("1.234.567", false), 1_234_567.0);
         assert_eq!(ok("6 000", true), 6000.0);
@@ -102,18 +119,23 @@ mod tests {
         // Both separators: the last marks decimals.
         assert_eq!(ok("1,234.5", false), 1234.5);
         assert_eq!(ok("1.234,5", false), 1234.5);
-        // One point: decimals; in a count, "6.000" has two readings and is refused with both.
+        assert_eq!(ok("1,000.000", false), 1000.0);
+        // One point: decimals; in a count, "6.000" has two readings and is refused with both, and so is "2,125"
+        // among small amounts (a price an hour).
         assert_eq!(ok("0.125", true), 0.125);
         assert_eq!(ok("1.125", false), 1.125);
         assert_eq!(ok("2.5", true), 2.5);
         assert_eq!(ok("1e3", true), 1000.0);
-        let e = parse_typed("6.000", true).unwrap_err();
-        assert!(e.contains("reads 6") && e.contains("for 6000 type 6000"), "{e}");
-        assert!(parse_typed("1.500", true).is_err());
-        assert_eq!(parse_typed("", true), Ok(None));
-        assert_eq!(parse_typed("  ", false), Ok(None));
-        for bad in ["1,23,4", "1.2.3", "1,2.3,4", "1.234,5.6", "80GB", "abc", "1..2", ","] {
-            assert!(parse_typed(bad, false).is_err(), "{bad}");
+        assert_eq!(ok(".5", false), 0.5);
+        assert_eq!(parse_typed("6.000", true, false), Err("\"6.000\": 6 or 6000? Type it without the point".into()));
+        assert!(parse_typed("1.500", true, false).is_err());
+        assert_eq!(parse_typed("2,125", false, true), Err("\"2,125\": 2.125 or 2125? Type it without the comma".into()));
+        assert_eq!(parse_typed("0,125", false, true), Ok(Some(0.125)));
+        assert_eq!(parse_typed("2.125", false, true), Ok(Some(2.125)));
+        assert_eq!(parse_typed("", true, false), Ok(None));
+        assert_eq!(parse_typed("  ", false, false), Ok(None));
+        for bad in ["1,23,4", "1.2.3", "1,2.3,4", "1.234,5.6", "1234.567.890", "1234,567.5", "80GB", "abc", "1..2", ","] {
+            assert!(parse_typed(bad, false, false).is_err(), "{bad}");
         }
     }
 

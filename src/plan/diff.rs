@@ -136,13 +136,20 @@ fn margin(rows: &[DiffRow], band_pct: f64) -> Option<String> {
 }
 
 /// Why B's gain over A is what it is, when the same model runs on hardware whose memory bandwidth and compute
-/// differ in unequal ratios: the share of B's step time at its operating point that one of them bounds. A meeting
+/// differ in unequal ratios: the share of B's step time at its capacity (else its operating point) that one of them
+/// bounds. A meeting
 /// asked why 8 × H200 held only 4 % more users than 8 × H100 with 43 % more bandwidth: its 1,500-token prompts
 /// made most of each step compute-bound, and the two have the same compute. Said only where the bound explains
 /// the gain (a 48 GB L40S against an 80 GB A100 holds 0.29 × the users with 0.42 × the bandwidth and 1.16 × the
 /// compute: the KV cache's size decides that, not the steps).
 fn why(a: &Report, b: &Report) -> Option<String> {
-    if a.model != b.model || a.hardware == b.hardware {
+    // The hardware alone differs: another model, format, engine, workload or target changes the steps too.
+    let same = a.model == b.model
+        && a.quantization == b.quantization
+        && a.engine == b.engine
+        && (a.prompt_tokens, a.output_tokens, a.think_time_s) == (b.prompt_tokens, b.output_tokens, b.think_time_s)
+        && a.target == b.target;
+    if !same || a.hardware == b.hardware {
         return None;
     }
     let (ra, rb) = (&a.roofline, &b.roofline);
@@ -151,16 +158,17 @@ fn why(a: &Report, b: &Report) -> Option<String> {
         return None;
     }
     // The gain per server: the capacity at the target, else the per-user speed at the operating point.
-    let cap = |r: &Report| r.capacity.as_ref().and_then(|c| c.max_users_at_target.or(c.max_request_rate_at_target));
-    let users = a.capacity.as_ref().is_some_and(|c| c.max_users_at_target.is_some());
+    // (Both in users or both in requests/s: a rate peak can put one side on a rate sweep.)
+    let cap = |r: &Report| r.capacity.as_ref().map(|c| (c.max_users_at_target, c.max_request_rate_at_target));
     let (gain, what) = match (cap(a), cap(b)) {
-        (Some(x), Some(y)) if x > 0.0 => (y / x, if users { "users at the target per server" } else { "request rate at the target per server" }),
+        (Some((Some(x), _)), Some((Some(y), _))) if x > 0.0 => (y / x, "users at the target per server"),
+        (Some((None, Some(x))), Some((None, Some(y)))) if x > 0.0 => (y / x, "request rate at the target per server"),
         _ => (b.operating_point.as_ref()?.per_user_tps / a.operating_point.as_ref()?.per_user_tps, "per-user speed at the operating point"),
     };
     // B's sweep level nearest the load the gain is read at (its capacity, else its operating point): what bounds
     // its steps there (at 30 ms a 2 × H200's operating point is 64 % memory-bound, its capacity compute-bound).
     let op = b.operating_point.as_ref()?;
-    let x = if what.ends_with("per server") { cap(b)? } else { op.concurrency.or(op.request_rate)? };
+    let x = if what.ends_with("per server") { cap(b).and_then(|(u, q)| u.or(q))? } else { op.concurrency.or(op.request_rate)? };
     let p = b.sweep.iter().filter_map(|p| Some((p, (p.concurrency.or(p.request_rate)?.ln() - x.ln()).abs()))).min_by(|u, v| u.1.total_cmp(&v.1))?.0;
     let overhead = (1.0 - p.compute_bound_fraction - p.memory_bound_fraction).max(0.0);
     let (share, bound, reason) = if p.compute_bound_fraction >= p.memory_bound_fraction.max(overhead) {

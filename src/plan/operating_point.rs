@@ -8,7 +8,9 @@
 //! put a server's planned load at a fifth of what it holds, and a faster device (higher throughput per user, the
 //! same share reached at fewer users) needed *more* servers for the same users (a new user's review, 2026-12:
 //! 67 servers of H100 against 84 of H200 for 2,000 users). For request rates the two are the same below
-//! saturation (throughput = rate × output tokens).
+//! saturation (throughput = rate × output tokens). Users who think between requests send them on their own, like
+//! a rate: their operating point is the users that make the fraction of the capacity's request rate (`capacity`),
+//! and [`load_share`] reads their share in it.
 
 use super::*;
 

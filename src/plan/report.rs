@@ -329,8 +329,8 @@ pub struct Fleet {
     pub sentence: String,
     /// What the users are: each keeping a request in flight, or pausing `workload.think_time_s` between requests.
     pub users: String,
-    /// One serving replica's power at the peak's share of it, W (`plan::energy::replica_watts_at`; null without
-    /// a power estimate): the fleet's power and electricity are counted at it.
+    /// One serving replica's power at the peak's share of it, W (`plan::energy::replica_watts_at`; left out
+    /// without a power estimate): the fleet's power and electricity are counted at it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub watts_per_replica: Option<f64>,
     /// The next smaller and larger device counts per replica that fit the model (and, tensor parallel, divide

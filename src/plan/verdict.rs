@@ -230,7 +230,15 @@ pub(super) fn verdict(
                 // a green ✓ as a margin).
                 match super::load_share(m, cap, r.target.operating_fraction, r.workload.think_time_s > 0.0) {
                     s if s >= 0.995 && cap.is_some() => "the capacity itself: no headroom".to_string(),
-                    s => format!("{:.0} % of the {}", s * 100.0, if cap.is_some() { "capacity" } else { "peak usable load" }),
+                    s => format!(
+                        "{:.0} % of the {}",
+                        s * 100.0,
+                        match (cap.is_some(), r.workload.think_time_s > 0.0) {
+                            (true, true) => "capacity's request rate",
+                            (true, false) => "capacity",
+                            _ => "peak usable load",
+                        }
+                    ),
                 },
                 m.per_user_tps,
                 super::readout::group(m.system_tps),
@@ -281,7 +289,9 @@ fn alone_note(r: &Resolved, ss: &SingleStream, sweep: &[LoadPoint]) -> String {
         // 3.6 s against a 2 s target, where the verdict had blamed requests that overlap at one user).
         let w = &r.workload;
         let q = super::sweep::length(w.distribution, w.prompt_tokens, w.spread).quantile(t.percentile);
-        let alone = prefill::ttft_seconds(&r.deployment, q, w.context_depth, w.prefix_cache_hit_rate) * 1e3;
+        // (Disaggregated: the prefill pool's, as the one-request TTFT beside it.)
+        let pre = r.pools().map(|(pre, _)| pre);
+        let alone = prefill::ttft_seconds(pre.as_ref().unwrap_or(&r.deployment), q, w.context_depth, w.prefix_cache_hit_rate) * 1e3;
         (q > w.prompt_tokens * 1.05 && alone > l).then_some((l, q, alone))
     }) {
         format!(

@@ -459,7 +459,7 @@ fn plain_type_error(msg: &str) -> String {
     // A quoted number ("devices": "8") is a string, not a number to JSON: say so, not that 8 is not whole.
     let quoted = got.starts_with("string");
     match expected {
-        "u32" | "u64" | "f64" if quoted && value.trim().parse::<f64>().is_ok() => {
+        "u32" | "u64" | "f64" if quoted && value.trim().parse::<f64>().is_ok_and(f64::is_finite) => {
             format!("\"{value}\" is quoted: write the number without quotes ({value})")
         }
         "u32" | "u64" => format!("{value} must be a whole number"),

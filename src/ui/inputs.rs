@@ -543,9 +543,10 @@ fn kept<T>(r: Result<Option<T>, ScenarioError>, typed: Option<&RefCell<Vec<Scena
 /// Not a number, groups not of three, or a count with two readings ("6.000"), named by `field`.
 #[inline(never)]
 fn parse_num(raw: &str, field: &str) -> Result<Option<f64>, ScenarioError> {
-    // Fields that count whole units refuse "6.000" (six, or six thousand?): `model::units::parse_typed`.
+    // Fields that count whole units refuse "6.000" (six, or six thousand?), prices and the PUE "2,125":
+    // `model::units::parse_typed`.
     let count = ["tokens", "users", "devices", "depth", "replicas", "max_batch", "agent_steps"].iter().any(|k| field.contains(k));
-    crate::model::units::parse_typed(raw, count).map_err(|m| ScenarioError::new(field, m))
+    crate::model::units::parse_typed(raw, count, field.starts_with("cost.")).map_err(|m| ScenarioError::new(field, m))
 }
 
 /// A numeric input with a label, unit, placeholder (the preset's value) and its error.

@@ -198,7 +198,8 @@ fn cost_card(r: &Report) -> Card {
     // A month of 30 days, as the energy card's MWh (a quote is often monthly).
     let fleet = k.fleet_per_hour.map(|f| format!(" The fleet: {cur}{} per hour, {cur}{} a month (30 days).", money(f), money(f * 720.0)));
     c.big = Some((format!("{cur}{}", money(k.per_million_output_tokens)), " per million output tokens".into()));
-    c.sentence = format!("{cur}{} per server-hour ({}).{}", money(k.per_hour), parts.join(" + "), fleet.unwrap_or_default());
+    // Per server-hour at the operating point: the fleet's serving servers carry the peak's share (often less).
+    c.sentence = format!("{cur}{} per server-hour at the operating point ({}).{}", money(k.per_hour), parts.join(" + "), fleet.unwrap_or_default());
     c.note = format!(
         "At the operating point; {cur}{} per million at the peak throughput (latency aside): a floor, not a quote.",
         money(k.at_peak.per_million_output_tokens)
