@@ -217,6 +217,35 @@ await test('CUDA graphs off (eager mode): every decode step pays the launch chai
   assert(Math.abs(back - graphs) < 0.01 * graphs, `graphs back on: ${back} against ${graphs} tok/s`);
 });
 
+await test('opened again without a link, the page comes back to the last scenario this browser kept, and can start afresh', async () => {
+  // An air-gapped user closes the single file and opens it again: the inputs come back (a trial found them gone).
+  const { page: p1, context } = await openPage(origin + '/');
+  assert(!(await p1.isVisible('#restored')), 'a fresh browser said it restored a scenario');
+  const defaultPrompt = await p1.inputValue('#workload-prompt_tokens');
+  await p1.fill('#workload-prompt_tokens', '3000');
+  await p1.waitForFunction(() => decodeURIComponent(location.hash).includes('"prompt_tokens":3000'), null, { timeout: 10000 });
+  const p2 = await context.newPage();
+  await p2.goto(origin + '/');
+  await p2.waitForSelector('#ceiling', { timeout: 30000 });
+  assert((await p2.inputValue('#workload-prompt_tokens')) === '3000', 'the last scenario did not come back');
+  assert(/last scenario on this computer/.test(await p2.textContent('#restored')), 'the page did not say it restored one');
+  // A link still wins over what the browser kept.
+  const linked = await context.newPage();
+  await linked.goto(origin + '/#s=' + encodeURIComponent(JSON.stringify({ version: 1, hardware: { preset: 'h100-sxm' }, model: { preset: 'llama-3.1-8b' }, workload: { prompt_tokens: 777 } })));
+  await linked.waitForSelector('#ceiling', { timeout: 30000 });
+  assert((await linked.inputValue('#workload-prompt_tokens')) === '777' && !(await linked.isVisible('#restored')), 'a link lost to the kept scenario');
+  // "Start from the defaults" forgets it.
+  await p2.click('#start-afresh');
+  await p2.waitForFunction(() => !document.getElementById('restored') && !location.hash.startsWith('#new') && document.getElementById('ceiling'), null, { timeout: 30000 });
+  assert((await p2.inputValue('#workload-prompt_tokens')) === defaultPrompt && !(await p2.isVisible('#restored')), 'start afresh kept the scenario');
+  // The page's own defaults, kept, are not announced as a restored scenario.
+  const p3 = await context.newPage();
+  await p3.goto(origin + '/');
+  await p3.waitForSelector('#ceiling', { timeout: 30000 });
+  assert(!(await p3.isVisible('#restored')), 'the defaults were announced as a restored scenario');
+  await context.close();
+});
+
 await test('the address reproduces the page; pasted JSON loads; a broken link names the field', async () => {
   await page.fill('#workload-prompt_tokens', '1000');
   await page.waitForTimeout(200);

@@ -33,7 +33,9 @@ pub fn App() -> impl IntoView {
     let inputs = Inputs::new();
     // Scenario A of "A versus B", when one is pinned; the page's scenario is then B.
     let pinned = RwSignal::new(None::<Scenario>);
-    // A link with a scenario in its address reproduces that page; a broken one says which field is wrong.
+    // A link with a scenario in its address reproduces that page; a broken one says which field is wrong. Without
+    // one, the last scenario this browser kept comes back (said above the page, with a way to the defaults).
+    share::restore_last(inputs.scenario().ok().as_ref());
     let link_error = RwSignal::new(follow_link(inputs, pinned));
     // (Compared by their JSON: `Scenario::same_as`.)
     let scenario = Memo::new_with_compare(
@@ -48,6 +50,11 @@ pub fn App() -> impl IntoView {
     // never shows one scenario while its address holds another. The page's own address updates use
     // `replaceState`, which fires neither event.
     let on_nav = move || {
+        // The restored scenario's "Start from the defaults" (`share::restore_last`).
+        if web_sys::window().and_then(|w| w.location().hash().ok()).as_deref() == Some("#new") {
+            share::start_afresh();
+            return;
+        }
         let differs = share::read_hash().is_some_and(|h| {
             // A link with typed texts always restores them (its scenario may equal the page's).
             let typed = h.typed.is_some();

@@ -101,6 +101,58 @@ pub fn write_hash(s: Option<&Scenario>, pinned: Option<&Scenario>, typed: Option
     if let Ok(h) = w.history() {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash));
     }
+    // Kept by the browser too: the page opened again without a link (a file copied into an air-gapped network)
+    // comes back to it (`restore_last`).
+    if let Ok(Some(st)) = w.local_storage() {
+        let _ = st.set_item(LAST, &hash);
+    }
+}
+
+/// The browser's key for the last address the page wrote.
+const LAST: &str = "tps-last";
+
+/// Opened without a scenario in the address: puts back the last one this browser kept (a new user's trial closed
+/// the single file and found its inputs gone on opening it again), unless it is the page's own `fresh` one. Whether
+/// it did.
+pub fn restore_last(fresh: Option<&Scenario>) -> bool {
+    let Some(w) = web_sys::window() else { return false };
+    if w.location().hash().is_ok_and(|h| h.starts_with(PREFIX)) {
+        return false;
+    }
+    let fresh = fresh.map(|s| hash_of(&encode(s), None, None));
+    let Some(last) = w
+        .local_storage()
+        .ok()
+        .flatten()
+        .and_then(|st| st.get_item(LAST).ok().flatten())
+        .filter(|h| h.starts_with(PREFIX) && fresh.as_ref() != Some(h))
+    else {
+        return false;
+    };
+    let restored = w.history().is_ok_and(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&last)).is_ok());
+    // Said above the page, with a way back to the defaults (`#new`, which the page's navigation handler takes): a
+    // plain element, as a node in the page's view cost 1.8 KB of wasm.
+    if let (true, Some(d)) = (restored, w.document()) {
+        if let (Ok(p), Some(body)) = (d.create_element("p"), d.body()) {
+            p.set_id("restored");
+            p.set_class_name("note restored");
+            p.set_inner_html(
+                "Your last scenario on this computer, kept by this browser. <a href=\"#new\" id=\"start-afresh\">Start from the defaults</a>",
+            );
+            let _ = body.insert_before(&p, body.first_child().as_ref());
+        }
+    }
+    restored
+}
+
+/// Forgets the kept scenario and opens the page afresh, on its defaults.
+pub fn start_afresh() {
+    let Some(w) = web_sys::window() else { return };
+    if let Ok(Some(st)) = w.local_storage() {
+        let _ = st.remove_item(LAST);
+    }
+    let href = w.location().href().unwrap_or_default();
+    let _ = w.location().set_href(href.split('#').next().unwrap_or_default());
 }
 
 /// The JSON of the current scenario, a paste box and a download button.
