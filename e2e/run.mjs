@@ -974,7 +974,7 @@ await test('issue 9: "How to read this" is open on a desktop and its sentences c
   const bound = text.match(/the steps are (memory|compute|overhead)-bound \((\d+) % of the busy time in memory-bound steps, (\d+) % in compute-bound ones, (\d+) % in overhead-bound ones: /);
   // The three shares are the whole busy time.
   assert(bound && Math.abs(+bound[2] + +bound[3] + +bound[4] - 100) <= 2, `the bound's shares do not add up: ${bound && bound.slice(2)}`);
-  const kernels = text.match(/the weight matmuls, \d+ FLOPs per weight byte over the step's [\d.]+ decodes(?: and about \d+ prompt tokens of new requests it also carries)? \((left|right) of the engine's ridge[^)]*\), and attention, \d+ per KV byte \((left|right) of the engine's ridge/);
+  const kernels = text.match(/the weight matmuls, \d+ FLOPs per weight byte over the step's [\d.]+ decodes(?: and, on average, [\d.\u2009]+ prompt tokens of new requests \(an average over the steps: most carry none, a few a whole chunk like the orange point\))? \((left|right) of the engine's ridge[^)]*\), and attention, \d+ per KV byte \((left|right) of the engine's ridge/);
   assert(bound && kernels, `bound ${bound} or kernels ${kernels} sentence missing`);
   const sides = [kernels[1], kernels[2]];
   assert(bound[1] === 'overhead' || sides.includes(bound[1] === 'compute' ? 'right' : 'left'), `steps ${bound[1]}-bound with kernels ${sides}`);

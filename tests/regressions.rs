@@ -833,3 +833,47 @@ fn users_who_think_and_their_request_rate_take_the_same_fleet() {
     );
     assert!(users.verdict.contains("60 % of the capacity's request rate"), "{}", users.verdict);
 }
+
+/// The serving formats keep the output head in 16 bits, which the model does not count yet (`model::quant`): the
+/// defaults say how far that leaves the ceiling high (a teacher's trial: 254 tok/s shown for Llama-3.1-8B AWQ on an
+/// RTX 4090, about 212 with the real checkpoint's bytes); GGUF and 16-bit weights say nothing.
+#[test]
+fn the_uncounted_16_bit_head_is_said() {
+    let note = |w: &str| {
+        let s = scenario(&format!(
+            r#"{{"hardware":{{"preset":"rtx-4090"}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"{w}"}},"engine":{{"preset":"vllm"}}}}"#
+        ));
+        s.resolve().unwrap().defaults_used.into_iter().find(|d| d.contains("head in 16 bits"))
+    };
+    let awq = note("awq").expect("AWQ's head is named");
+    assert!(awq.contains("(0.78 GB more a token here)") && awq.contains("about 20 % high"), "{awq}");
+    assert!(note("q4_k_m").is_none() && note("bf16").is_none());
+}
+
+/// The trade-off chart marks every level that fails the target, TTFT at its percentile too: a teacher's trial found
+/// 70B FP8 on one H100 at 3–6 users (P99 TTFT 8–20 s) right of the per-user floor, in the area that reads as fine.
+#[test]
+fn the_trade_off_marks_levels_that_fail_by_ttft() {
+    let r = plan::evaluate(&scenario(
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":1024,"output_tokens":256,"distribution":"lognormal","requests":200,"load":{"concurrency":[1,2,3,4,6]}}}"#,
+    ))
+    .unwrap();
+    let d = plan::charts::pareto(&r);
+    let floor = d.floor.unwrap();
+    let by_ttft: Vec<usize> = (0..r.sweep.len())
+        .filter(|&i| {
+            !r.sweep[i].meets_target
+                && r.sweep[i].per_user_tps > floor
+                && r.sweep[i].tpot_ms.at(r.target.percentile) <= r.target.tpot_limit_ms().unwrap()
+        })
+        .collect();
+    assert!(
+        !by_ttft.is_empty(),
+        "some level fails by TTFT alone right of the floor: {:?}",
+        r.sweep.iter().map(|p| (p.per_user_tps, p.meets_target)).collect::<Vec<_>>()
+    );
+    for i in by_ttft {
+        let at = d.points.iter().position(|p| *p == plan::charts::pareto_level(&r, i).unwrap()).unwrap();
+        assert!(d.fails[at], "level {i} fails the target but is not marked");
+    }
+}

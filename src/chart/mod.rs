@@ -420,6 +420,15 @@ mod tests {
             assert!(plain.contains(label), "{label} missing");
         }
         assert!(plain.matches("<circle").count() > d.points.len(), "a dot per level and the operating point's ring");
+        // Levels failing the target (256 users break 40 ms) are ringed red and named in the legend.
+        assert_eq!(d.fails.len(), d.points.len());
+        let failing = d.fails.iter().filter(|f| **f).count();
+        assert!(failing > 0 && plain.contains("fails the target"), "{failing} failing");
+        let mut none = d.clone();
+        none.fails.iter_mut().for_each(|f| *f = false);
+        let clear = svg(&none).unwrap();
+        // (Two circles a failing level, one more for the legend's ring.)
+        assert!(!clear.contains("fails the target") && clear.matches("<circle").count() == plain.matches("<circle").count() - 2 * failing - 1);
         assert!(!plain.contains("level picked below"));
         d.marker = d.points.get(2).copied();
         let picked = svg(&d).unwrap();

@@ -1,8 +1,9 @@
 //! Chart: the trade-off between speed for each user and throughput for the operator — output tok/s per user (x)
 //! against output tok/s per GPU (y), one point per load level. More users move along the curve from the right
 //! (one user, fastest) to the top left (a full batch, most tokens per GPU); the target's per-user floor is a
-//! vertical line (levels left of it are too slow for each user), the operating point a green ring, the level
-//! picked with the scrubber a dark one. The per-user axis is logarithmic like the other charts' load axis.
+//! vertical line (levels left of it are too slow for each user), levels that fail the target otherwise (its
+//! percentile, TTFT too) hollow and ringed red, the operating point a green ring, the level picked with the
+//! scrubber a dark one. The per-user axis is logarithmic like the other charts' load axis.
 
 use super::{LegendEntry, LoadScale, Swatch};
 use plotters::coord::Shift;
@@ -15,6 +16,9 @@ pub struct ParetoData {
     pub points: Vec<(f64, f64)>,
     /// The target's per-user floor (1000 ÷ TPOT target), tok/s.
     pub floor: Option<f64>,
+    /// Whether each point's level fails the target (at its percentile, TTFT included), aligned with `points`: a
+    /// level right of the floor can still fail (a teacher's trial: 3–6 users at P99 TTFT 8–20 s in the clear area).
+    pub fails: Vec<bool>,
     /// The operating point (per user, per GPU).
     pub operating: Option<(f64, f64)>,
     /// The level picked on the page (the scrubber).
@@ -37,6 +41,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ParetoData, s
     root.fill(&WHITE).map_err(err)?;
     let ok = |p: &&(f64, f64)| p.0.is_finite() && p.0 > 0.0 && p.1.is_finite() && p.1 >= 0.0;
     let pts: Vec<(f64, f64)> = d.points.iter().filter(ok).copied().collect();
+    let failing: Vec<(f64, f64)> = d.points.iter().zip(&d.fails).filter(|(p, f)| **f && ok(p)).map(|(p, _)| *p).collect();
     if pts.is_empty() {
         return Err("no load levels to draw".into());
     }
@@ -50,6 +55,9 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ParetoData, s
     let mut entries = vec![LegendEntry { swatch: Swatch::Line(CURVE.to_rgba(), 3.0), label: "load levels (per user vs per GPU)".into() }];
     if let Some(f) = floor {
         entries.push(LegendEntry { swatch: Swatch::Fill(FLOOR.mix(0.08)), label: format!("under the target floor ({f:.0} tok/s each)") });
+    }
+    if !failing.is_empty() {
+        entries.push(LegendEntry { swatch: Swatch::Ring(FLOOR.to_rgba()), label: "fails the target (its percentile, TTFT too)".into() });
     }
     let op = d.operating.filter(on);
     if op.is_some() {
@@ -69,6 +77,9 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ParetoData, s
     }
     chart.draw_series(LineSeries::new(pts.iter().copied(), CURVE.stroke_width(px(3.0)))).map_err(err)?;
     chart.draw_series(pts.iter().map(|p| Circle::new(*p, px(3.5), CURVE.filled()))).map_err(err)?;
+    // A failing level: hollow, ringed red.
+    chart.draw_series(failing.iter().filter(|p| on(p)).map(|p| Circle::new(*p, px(4.5), WHITE.filled()))).map_err(err)?;
+    chart.draw_series(failing.iter().filter(|p| on(p)).map(|p| Circle::new(*p, px(4.5), FLOOR.stroke_width(px(2.0))))).map_err(err)?;
     if let Some(p) = pick {
         chart.draw_series(std::iter::once(Circle::new(p, px(10.0), PICK.mix(0.7).stroke_width(px(2.0))))).map_err(err)?;
     }

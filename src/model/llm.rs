@@ -156,6 +156,13 @@ impl ModelShape {
         }
     }
 
+    /// Parameters of the output head streamed every step (`vocab × hidden`, the embedding table itself when tied),
+    /// capped like [`Self::unread_embedding_params`].
+    #[must_use]
+    pub fn stored_head_params(&self) -> f64 {
+        (f64::from(self.vocab) * f64::from(self.hidden)).min(0.1 * self.params_b * 1e9)
+    }
+
     /// Parameters of one expert summed over all MoE layers, and the always-read (non-expert) parameters.
     #[must_use]
     pub fn expert_split(&self) -> (f64, f64) {

@@ -122,12 +122,18 @@ pub fn latency(r: &Report) -> LatencyData {
 #[must_use]
 pub fn pareto(r: &Report) -> ParetoData {
     let mut points: Vec<(f64, f64)> = (0..r.sweep.len()).filter_map(|i| pareto_level(r, i)).collect();
+    let mut fails: Vec<bool> = r.sweep.iter().map(|p| !p.meets_target).collect();
     let per_gpu = 1.0 / f64::from(r.single_stream.devices.max(1));
     let operating = r.operating_point.as_ref().map(|m| (m.per_user_tps, m.system_tps * per_gpu));
     if let (Some((i, ..)), Some(o)) = (operating_between(r), operating) {
         points.insert(i, o);
+        fails.insert(i, false);
     }
-    ParetoData { points, floor: r.target.tpot_limit_ms().map(|t| 1e3 / t), operating, marker: None }
+    // Batch mode judges no latency: nothing fails there.
+    if r.target.tpot_limit_ms().is_none() && r.target.ttft_ms.is_none() {
+        fails.iter_mut().for_each(|f| *f = false);
+    }
+    ParetoData { points, floor: r.target.tpot_limit_ms().map(|t| 1e3 / t), fails, operating, marker: None }
 }
 
 /// Sweep level `i` on the trade-off chart (per user, per GPU): where the picked level's ring goes. (The chart's

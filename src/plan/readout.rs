@@ -99,7 +99,7 @@ pub fn readout(r: &Report, i: usize) -> Option<Readout> {
     }
     let bound = match l.bound {
         Bound::Memory => "memory-bound (each step reads the weights and the KV cache)",
-        Bound::Compute => "compute-bound (kernels limited by arithmetic, not reads, take most of each step)",
+        Bound::Compute => "compute-bound (steps limited by arithmetic, not reads, take most of the busy time)",
         Bound::Overhead => {
             "overhead-bound (the engine's own time, the kernel launches or the all-reduces, not the kernels' bytes or FLOPs, set the step)"
         }

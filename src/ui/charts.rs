@@ -82,11 +82,11 @@ pub fn Charts(
             ), ("chart-latency", "tps-latency", 0.47), lat, (viewport, pick))}
             {figure("chart pareto", (
                 "The trade-off: output tokens/s per user against output tokens/s per GPU",
-                " — one point per load level: one user at the right (fastest for them), the fullest batch at the top left (most tokens per GPU). Shaded, left of the red line: slower per user than the target allows. Green ring: operating point; the other ring: the level picked below.",
+                " — one point per load level: one user at the right (fastest for them), the fullest batch at the top left (most tokens per GPU). Shaded, left of the red line: slower per user (median) than the TPOT target allows; hollow red-ringed points: levels that fail the target at its percentile, TTFT included. Green ring: operating point; the other ring: the level picked below.",
             ), ("chart-pareto", "tps-tradeoff", 0.5), trade, (viewport, pick))}
             {figure("chart roofline", (
                 "The roofline: what bounds each step, memory or compute",
-                " — TFLOP/s a step attains against its FLOPs per byte moved, both logarithmic. Solid: the hardware's roof, bandwidth × intensity up to the peak; dashed: the engine's, at its efficiencies. Blue: the decode step at each load level (a batch shares the weights: more users climb the slope). Orange: a prefill chunk. Below a roof: time it does not count (overheads, small kernels, communication). Left of the engine's ridge: memory-bound; right: compute-bound (the table's bound). Rings: operating point (green), level picked below (the other).",
+                " — TFLOP/s a step attains against its FLOPs per byte moved, both logarithmic. Solid: the hardware's roof, bandwidth × intensity up to the peak; dashed: the engine's, at its efficiencies. Blue: the decode step at each load level (a batch shares the weights: more users climb the slope). Orange: a prefill chunk. Below a roof: time it does not count (overheads, small kernels, communication). Left of the engine's ridge: memory-bound; right: compute-bound (the table's bound also counts the steps that prefill a prompt chunk, so it can say compute-bound beside a blue point on the left). Rings: operating point (green), level picked below (the other).",
             ), ("chart-roofline", "tps-roofline", 0.55), roof, (viewport, pick))}
         </div>
         <div class="scrub" class:hidden=move || levels() == 0>

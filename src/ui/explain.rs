@@ -253,7 +253,7 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
     v.push((
         "Memory- or compute-bound:",
         format!(
-            "at {at} the steps are {}-bound ({:.0} % of the busy time in memory-bound steps, {:.0} % in compute-bound ones, {:.0} % in overhead-bound ones: the engine's own work per step, all-reduces between devices, or a chain of small kernels none of which can finish sooner). Memory-bound, a step costs the bytes it reads ÷ the bandwidth, so a bigger batch is nearly free{} (one stream's ceiling: {} tok/s); compute-bound, the batch's arithmetic sets the pace and more users share a fixed throughput. One step is read as a whole: its weight matmuls can be compute-bound while its attention reads the KV cache at the memory's pace, so a step called compute-bound can still sit left of the ridge on the roofline below, which plots all its FLOPs over all its bytes.",
+            "at {at} the steps are {}-bound ({:.0} % of the busy time in memory-bound steps, {:.0} % in compute-bound ones, {:.0} % in overhead-bound ones: the engine's own work per step, all-reduces between devices, or a chain of small kernels none of which can finish sooner). Memory-bound, a step costs the bytes it reads ÷ the bandwidth, so a bigger batch is nearly free{} (one stream's ceiling: {} tok/s); compute-bound, the batch's arithmetic sets the pace and more users share a fixed throughput. One step is read as a whole: its weight matmuls can be compute-bound while its attention reads the KV cache at the memory's pace, so a step called compute-bound can still sit left of the ridge on the roofline below; and these shares count every step, the ones that prefill a prompt chunk too, where the roofline's blue point is a decode step alone (a teacher's trial: compute-bound here, the point left of the ridge).",
             bound(l),
             l.memory_bound_fraction * 100.0,
             l.compute_bound_fraction * 100.0,
@@ -278,7 +278,11 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
                 side(d.intensity, ridge),
                 d.linear_intensity,
                 if d.prompt_tokens >= 1.0 {
-                    format!("the step's {} decodes and about {} prompt tokens of new requests it also carries", fmt(d.tokens), fmt(d.prompt_tokens))
+                    format!(
+                        "the step's {} decodes and, on average, {} prompt tokens of new requests (an average over the steps: most carry none, a few a whole chunk like the orange point)",
+                        fmt(d.tokens),
+                        fmt(d.prompt_tokens)
+                    )
                 } else {
                     format!("the step's {} decodes", fmt(d.tokens))
                 },

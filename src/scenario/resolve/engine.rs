@@ -100,7 +100,13 @@ pub(crate) fn resolve_engine(
         if served && reference != hw.architecture {
             // A generation without served runs borrows the fitted one of its machine balance: say so.
             let balance = hw.machine_balance().map_or_else(|| "unknown".to_string(), |b| format!("{b:.0} FLOP/B"));
-            used.push(format!("η_fl {:.2} ({}'s, by machine balance {balance})", eff.compute, reference.id()));
+            // (A teacher's trial read "ampere's" beside an Ada card as a mistake: say what is borrowed and why.)
+            used.push(format!(
+                "η_fl {:.2} (no served runs of {} fitted: borrowed from {}, the generation of the nearest machine balance, {balance})",
+                eff.compute,
+                hw.architecture.id(),
+                reference.id()
+            ));
         } else {
             used.push(format!("η_fl {:.2}", eff.compute));
         }
