@@ -185,15 +185,17 @@ pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &d
         // where the same 6.14 req/s entered as a rate took 5 (a new user's trial).
         let goal = r.target.operating_fraction * lo.request_throughput;
         let known: Vec<&LoadPoint> = sweep.iter().chain(s.extra.iter()).filter(|p| x(p) < x(&lo)).chain([&lo]).collect();
-        let below = known.iter().filter(|p| p.request_throughput <= goal).max_by(|a, b| x(a).total_cmp(&x(b)));
+        // (Below every level known: from no users at no rate.)
+        let below = known
+            .iter()
+            .filter(|p| p.request_throughput <= goal)
+            .max_by(|a, b| x(a).total_cmp(&x(b)))
+            .map_or((0.0, 0.0), |p| (x(p), p.request_throughput));
         let above = known.iter().filter(|p| p.request_throughput >= goal).min_by(|a, b| x(a).total_cmp(&x(b)));
-        if let (Some(a), Some(b)) = (below, above) {
-            let t = if b.request_throughput > a.request_throughput {
-                (goal - a.request_throughput) / (b.request_throughput - a.request_throughput)
-            } else {
-                1.0
-            };
-            load = (x(a) + (x(b) - x(a)) * t.clamp(0.0, 1.0)).round().clamp(1.0, x(&lo));
+        if let Some(b) = above {
+            let (xa, ra) = below;
+            let t = if b.request_throughput > ra { (goal - ra) / (b.request_throughput - ra) } else { 1.0 };
+            load = (xa + (x(b) - xa) * t.clamp(0.0, 1.0)).round().clamp(1.0, x(&lo));
         }
     }
     let known = sweep.iter().chain(s.extra.iter()).chain([&lo]).find(|p| x(p) == load).cloned();
