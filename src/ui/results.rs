@@ -100,7 +100,7 @@ pub fn Results(
                             "The most sequences the engine runs in one batch: its max batch, or as many prompts as fit in the KV-cache space ({} GB left after {} GB of weights, at {} KB per token). At their full {:.0} tokens, {:.0} fit; past that the engine preempts.",
                             fmt(m.kv_budget_gb.max(0.0)), fmt(m.weights_gb), fmt(m.kv_bytes_per_token / 1e3), m.context_tokens, m.kv_max_sequences.floor()
                         ))}</h2>
-                        <p class="big" id="max-concurrency">{format!("{:.0}", m.max_concurrency)}<small>{if m.max_concurrency.round() == 1.0 { " sequence at most" } else { " sequences at most" }}</small></p>
+                        <p class="big" id="max-concurrency">{format!("{:.0}", m.max_concurrency)}<small>{if m.max_concurrency.round() == 1.0 { " running request fits in memory" } else { " running requests fit in memory" }}</small></p>
                         <p class="formula">{format!(
                             "KV {} KB/token · {}",
                             fmt(m.kv_bytes_per_token / 1e3),
