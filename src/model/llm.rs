@@ -145,21 +145,21 @@ impl ModelShape {
         self.moe.experts > 1 && self.moe.experts_per_token >= 1 && self.moe.experts_per_token < self.moe.experts
     }
 
-    /// Parameters of the input embedding that are stored but not streamed (0 when tied), in units of 1.
+    /// Parameters of the input embedding that are stored but not streamed (0 when tied), in units of 1: one
+    /// `vocab × hidden` matrix, the size of the head ([`Self::head_params`]).
     #[must_use]
     pub fn unread_embedding_params(&self) -> f64 {
         if self.tied_embeddings {
             0.0
         } else {
-            // Never more than a tenth of the model: guards hand-entered shapes that are inconsistent.
-            (f64::from(self.vocab) * f64::from(self.hidden)).min(0.1 * self.params_b * 1e9)
+            self.head_params()
         }
     }
 
-    /// Parameters of the output head streamed every step (`vocab × hidden`, the embedding table itself when tied),
-    /// capped like [`Self::unread_embedding_params`].
+    /// Parameters of the output head streamed every step (`vocab × hidden`, the embedding table itself when tied).
+    /// Never more than a tenth of the model: guards hand-entered shapes that are inconsistent.
     #[must_use]
-    pub fn stored_head_params(&self) -> f64 {
+    pub fn head_params(&self) -> f64 {
         (f64::from(self.vocab) * f64::from(self.hidden)).min(0.1 * self.params_b * 1e9)
     }
 

@@ -357,7 +357,7 @@ impl Scenario {
         let serving_format = format.is_some_and(|f| !matches!(f.as_bytes().first(), Some(b'q' | b'Q' | b'i' | b'I')));
         if serving_format && dense_bits < 16.0 {
             let d = &resolved.deployment;
-            let extra = d.model.stored_head_params() * (16.0 - dense_bits) / 8.0;
+            let extra = d.model.head_params() * (16.0 - dense_bits) / 8.0;
             let share = extra / d.weight_bytes_read(1.0).max(1.0);
             if share >= 0.01 {
                 resolved.defaults_used.push(format!(
