@@ -354,7 +354,8 @@ impl Scenario {
         };
         // The serving formats keep the head and embeddings in 16 bits, which this model does not count yet
         // (`model::quant`, measured and held back): say how far that leaves the ceiling high.
-        let serving_format = format.is_some_and(|f| !matches!(f.as_bytes().first(), Some(b'q' | b'Q' | b'i' | b'I')));
+        // (GGUF's bits are the file's own mix, its head included: the format table says which formats are GGUF.)
+        let serving_format = format.and_then(quant::weight_format).is_some_and(|f| !f.label.starts_with("GGUF"));
         if serving_format && dense_bits < 16.0 {
             let d = &resolved.deployment;
             let extra = d.model.head_params() * (16.0 - dense_bits) / 8.0;
