@@ -136,6 +136,18 @@ await test('invalid input shows a message next to its field, no panic', async ()
   const label = (await page.textContent('label:has(#hardware-memory_bandwidth_gbps) .label')).trim();
   const banner = await page.textContent('#scenario-error');
   assert(banner.includes(`${label}: `) && !banner.includes('hardware.memory_bandwidth_gbps'), `banner: ${banner}`);
+  // The figures shown are the last inputs that could be computed: nothing is exported or pinned from them (a trial
+  // exported a 2-token prompt's report after typing "2k" over 1500, and saved an empty scenario file). -5 parses but is
+  // refused: before, it pinned an A that could not be evaluated.
+  assert(await page.evaluate(() => document.querySelector('.toolbar').classList.contains('stale')), 'the toolbar does not say a field is invalid');
+  for (const id of ['#export-report-json', '#export-sweep-csv', '#download-json']) {
+    await page.evaluate((sel) => { const d = document.querySelector('details.scenario-json'); if (d) d.open = true; }, id);
+    const got = await Promise.all([page.waitForEvent('download', { timeout: 1500 }).then(() => true, () => false), page.click(id)]);
+    assert(!got[0], `${id} downloaded while a field is invalid`);
+  }
+  await page.click('#pin-a');
+  await page.waitForTimeout(300);
+  assert(!(await page.evaluate(() => document.querySelector('.toolbar').classList.contains('pinned'))), 'pinned while a field is invalid');
   await page.fill('#hardware-memory_bandwidth_gbps', 'abc');
   await page.waitForFunction(() => /not a number/.test(document.querySelector('label.invalid .error')?.textContent || ''));
   // Two bad fields, two messages at once (a trial fixed one before the other said anything): a text that does not
@@ -158,6 +170,8 @@ await test('invalid input shows a message next to its field, no panic', async ()
   await page.waitForSelector('#ceiling', { timeout: 5000 });
   await page.waitForFunction(() => !document.getElementById('scenario-error'), null, { timeout: 5000 });
   assert(!(await page.evaluate(() => location.hash)).includes('&t='), 'the texts stay in the address once every field parses');
+  assert(!(await page.evaluate(() => document.querySelector('.toolbar').classList.contains('stale'))), 'the toolbar stays stale once every field parses');
+  await page.evaluate(() => { const d = document.querySelector('details.scenario-json'); if (d) d.open = false; });
 });
 
 await test('switching presets works (RTX 4090, Q4_K_M, llama.cpp)', async () => {
@@ -459,6 +473,29 @@ await test('bug 10: a preset with a typed-over number is not named as the produc
   assert(!/set to/.test(await page.textContent('#verdict-context')), 'override note stayed');
 });
 
+await test('another device clears the figures typed for the previous one, naming those that were not its own', async () => {
+  // A pre-sales trial confirmed the H100's 3350 GB/s, picked the L40S, and got an L40S computed at 3350 GB/s.
+  await page.selectOption('#hardware-preset', 'l40s');
+  await page.waitForTimeout(300);
+  const l40s = await page.textContent('#decode-tps');
+  await page.selectOption('#hardware-preset', 'h100-sxm');
+  await page.waitForTimeout(300);
+  await page.fill('#hardware-memory_bandwidth_gbps', '3350');
+  await page.waitForTimeout(300);
+  await page.selectOption('#hardware-preset', 'l40s');
+  await page.waitForTimeout(400);
+  assert((await page.inputValue('#hardware-memory_bandwidth_gbps')) === '', 'the H100 bandwidth stayed typed over the L40S');
+  assert((await page.textContent('#decode-tps')) === l40s, `L40S after H100: ${await page.textContent('#decode-tps')} vs ${l40s}`);
+  assert(!/Cleared/.test(await page.textContent('#efficiency-class')), 'the preset\'s own figure is cleared silently');
+  await page.fill('#hardware-memory_bandwidth_gbps', '700');
+  await page.waitForTimeout(300);
+  await page.selectOption('#hardware-preset', 'h100-sxm');
+  await page.waitForTimeout(400);
+  assert((await page.inputValue('#hardware-memory_bandwidth_gbps')) === '', 'a typed bandwidth stayed over the new device');
+  const note = await page.textContent('#efficiency-class');
+  assert(/Cleared with the change of device.*bandwidth 700 GB\/s/.test(note), `the cleared figure is not named: ${note}`);
+});
+
 await test('bug 14: Custom keeps the device kind (its efficiency class) and offers name, kind, FP8, interconnect', async () => {
   await page.selectOption('#hardware-preset', 'h100-sxm');
   await page.selectOption('#engine-preset', 'vllm');
@@ -665,7 +702,7 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   card.energyBand = eb && (eb[0].startsWith('±') ? +eb[1] : (+eb[1] - 1) * 100);
   assert(card.jpt > 0.2 && card.jpt < 20 && card.energyBand > 10, `energy: ${jpt}`);
   // The fleet's power, spares idle, at the meter: the meeting's "this energy" without pinning a B.
-  const es = (await mp.textContent('#energy')).match(/^\d[\d\u2009]* W per server at the operating point, [\d.]+ (million )?tokens per kWh at the accelerators; at the meter \(PUE 1\.30?\): ([\d.]+) J\/token, ([\d.]+) (million )?tokens per kWh\. The fleet ([\d.]+) kW at the meter, ([\d.]+) MWh a month \(30 days\)\.$/);
+  const es = (await mp.textContent('#energy')).match(/^\d[\d\u2009]* W per server at the operating point, [\d.]+ (million )?tokens per kWh at the accelerators; at the meter \(PUE 1\.30?\): ([\d.]+) J\/token, ([\d.]+) (million )?tokens per kWh\. The fleet ([\d.]+) kW at the meter \(accelerators × PUE; hosts not counted\), ([\d.]+) MWh a month at the peak, around the clock \(720 h\)\.$/);
   assert(es && Math.abs(+es[5] * 24 * 30 / 1000 - +es[6]) < 0.06 * +es[6], `energy sentence: ${await mp.textContent('#energy')}`);
   // At the meter, tokens per kWh are 3.6 MJ ÷ J/token on the same basis (a trial read the accelerators' beside the meter's).
   assert(Math.abs(+es[3] * (es[4] ? 1e6 : 1) - 3.6e6 / +es[2]) < 0.02 * 3.6e6 / +es[2], `meter basis: ${await mp.textContent('#energy')}`);
@@ -674,7 +711,7 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   const c = cost.match(/^USD ([\d.]+) per million output tokens$/);
   assert(c && +c[1] > 0.1 && +c[1] < 50, `cost: ${cost}`);
   card.cost = c[1];
-  const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour at the operating point \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u2009]+) per hour, USD ([\d.\u2009]+) a month \(30 days\)\.$/);
+  const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour at the operating point \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u2009]+) per hour, USD ([\d.\u2009]+) a month at the peak, around the clock \(720 h\)\.$/);
   assert(cs, `cost sentence: ${await mp.textContent('#cost')}`);
   // A month is 720 hours of the fleet (each figure rounded as shown).
   assert(Math.abs(num(cs[2]) - 720 * num(cs[1])) <= 0.005 * 720 * num(cs[1]) + 1, `a month ${cs[2]} against 720 × ${cs[1]}`);
@@ -694,6 +731,26 @@ await test('meeting: a target no load meets says so on the fleet and cost cards,
   assert((await sp.inputValue('#cost-device_hour')) === '2.1' && (await sp.inputValue('#fleet-peak_users')) === '500', 'the typed prices and peak were lost');
   assert(se.length === 0, `console errors: ${se.slice(0, 2).join(' | ')}`);
   await sc.close();
+});
+
+await test('meeting: a purchase price per device is written off over the years given and prices the fleet\'s purchase', async () => {
+  // A pre-sales trial had server prices, not device-hours, and converted them by hand.
+  const { device_hour, ...rest } = meetingA.cost;
+  const bought = { ...meetingA, cost: { ...rest, device_price: 36792 } };
+  const { page: bp, context: bc, errors: be } = await openPage(origin + '/#s=' + encodeURIComponent(JSON.stringify(bought)));
+  await bp.waitForFunction(() => /Buying the fleet/.test(document.querySelector('#cost')?.textContent || ''), null, { timeout: 30000 });
+  const cost = await bp.textContent('#cost');
+  // 36,792 over 4 years (35,040 h) is 1.05 a device-hour; 26 servers of 2 devices bought at it.
+  const m = cost.match(/Buying the fleet: USD ([\d.\u2009]+) \((\d+) devices at ([\d.\u2009]+); 1\.05 per device-hour over 4 years\)\./);
+  assert(m, `cost card: ${cost}`);
+  assert(num(m[1]) === num(m[2]) * 36792 && num(m[2]) === 52, `purchase ${m[1]} for ${m[2]} devices`);
+  assert((await bp.inputValue('#cost-device_price')) === '36792' && (await bp.inputValue('#cost-device_hour')) === '', 'fields do not show the purchase');
+  // A price per device-hour as well: refused next to the purchase price, nothing typed lost.
+  await bp.fill('#cost-device_hour', '2.1');
+  await bp.waitForFunction(() => /not both/.test(document.querySelector('label:has(#cost-device_price) .error')?.textContent || ''), null, { timeout: 5000 });
+  assert((await bp.inputValue('#cost-device_price')) === '36792', 'the purchase price was lost');
+  assert(be.length === 0, be.join('\n'));
+  await bc.close();
 });
 
 await test('meeting: the Report JSON and the sweep CSV hold what the cards say', async () => {

@@ -478,6 +478,7 @@ fn diff_compares_two_scenarios() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let metrics: Vec<&str> = v["rows"].as_array().unwrap().iter().map(|r| r["metric"].as_str().unwrap()).collect();
     for m in [
+        "one_user_tps",
         "per_user_tps",
         "system_tps",
         "max_users_at_target",
@@ -493,6 +494,11 @@ fn diff_compares_two_scenarios() {
     // spare idle (its devices paid, its power the idle floor), power at the meter (× PUE) as the electricity is priced.
     let row = |m: &str| v["rows"].as_array().unwrap().iter().find(|r| r["metric"] == m).unwrap().clone();
     assert_eq!(row("fleet_kw")["label"], "the fleet's power at the meter");
+    // One user alone, the single-stream prediction of each side: A's two H100s in tensor parallel stream the 70B
+    // FP8 weights from twice the bandwidth of B's one H200 (2 × 3.35 against 4.8 TB/s), so A is faster alone.
+    let one = row("one_user_tps");
+    let (a, b) = (one["a"].as_f64().unwrap(), one["b"].as_f64().unwrap());
+    assert!(a > b && b > 20.0 && a < 100.0, "{one}");
     // The table's B − A is shown to the coarser of A's and B's decimals ("1.64 … 1.95 … +0.3049" was printed).
     let (_, table, _) = tps(&["diff", "examples/meeting-2xh100.json", "examples/meeting-1xh200.json", "--table"], None);
     for label in ["cost per million output tokens", "the fleet's cost"] {
@@ -522,7 +528,10 @@ fn diff_compares_two_scenarios() {
         // The table's month is 720 of those hours.
         let (_, table, _) = tps(&["eval", file, "--table"], None);
         let hour = row("fleet_per_hour")[side].as_f64().unwrap();
-        assert!(table.contains(&format!("the fleet {hour:.2} USD per hour, {:.0} USD a month (30 days)", hour * 720.0)), "{table}");
+        assert!(
+            table.contains(&format!("the fleet {hour:.2} USD per hour, {:.0} USD a month at the peak, around the clock (720 h)", hour * 720.0)),
+            "{table}"
+        );
     }
     assert!(v["b"]["hardware"].as_str().unwrap().contains("H200"));
     let (code, out, _) =

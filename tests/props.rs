@@ -311,7 +311,7 @@ proptest! {
                 ..Default::default()
             },
             fleet: Some(FleetSpec { peak_users: (!rate).then_some(level * 20.0), peak_request_rate: rate.then_some(level * 3.0), spare_replicas: Some(1) }),
-            cost: Some(CostSpec { device_hour: Some(2.0), currency: Some("EUR".into()), electricity_per_kwh: Some(0.2), pue: Some(1.2) }),
+            cost: Some(CostSpec { device_hour: Some(2.0), currency: Some("EUR".into()), electricity_per_kwh: Some(0.2), pue: Some(1.2), ..Default::default() }),
             ..Default::default()
         };
         match plan::evaluate(&s) {

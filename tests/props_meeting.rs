@@ -43,7 +43,17 @@ proptest! {
         let mut s = meeting_scenario(2, "llama-3.1-70b", "h100-sxm");
         s.hardware.tdp_watts = tdp;
         s.fleet = (!no_fleet).then(|| FleetSpec { peak_users: users.map(|u| u * 10.0), peak_request_rate: rate, spare_replicas: spare });
-        s.cost = (!no_cost).then(|| CostSpec { device_hour, currency: currency.clone(), electricity_per_kwh: elec, pue });
+        // Without a device-hour, a purchase price (from the electricity's draw, any value the strategy gives, NaN and
+        // negatives included) over two years: the purchase path gets the same abuse.
+        let device_price = if device_hour.is_none() { elec.map(|e| e * 1e5) } else { None };
+        s.cost = (!no_cost).then(|| CostSpec {
+            device_hour,
+            currency: currency.clone(),
+            electricity_per_kwh: elec,
+            pue,
+            device_price,
+            write_off_years: device_price.map(|_| 2.0),
+        });
         match plan::evaluate_analytic(&s) {
             Ok(r) => {
                 let json = serde_json::to_value(&r).unwrap();
@@ -66,9 +76,18 @@ proptest! {
                 }
                 if let Some(c) = &r.cost {
                     prop_assert!(c.per_million_output_tokens.is_finite() && c.per_million_output_tokens >= 0.0, "{c:?}");
-                    prop_assert!(device_hour.is_some() || c.electricity_per_hour.is_some());
+                    prop_assert!(device_hour.is_some() || device_price.is_some() || c.electricity_per_hour.is_some());
+                    // A purchase prices every device of the fleet, spares included.
+                    prop_assert_eq!(c.purchase.is_some(), device_price.is_some());
+                    if let (Some(p), Some(f)) = (&c.purchase, &r.fleet) {
+                        prop_assert_eq!(p.fleet_devices, Some(f.devices_total));
+                        prop_assert!((p.fleet_price.unwrap() - f.devices_total as f64 * p.device_price).abs() <= 1e-9 * p.fleet_price.unwrap().max(1.0));
+                    }
                 }
-                prop_assert_eq!(r.cost.is_some(), !no_cost && (device_hour.is_some() || (elec.is_some() && r.energy.is_some())));
+                prop_assert_eq!(
+                    r.cost.is_some(),
+                    !no_cost && (device_hour.is_some() || device_price.is_some() || (elec.is_some() && r.energy.is_some()))
+                );
             }
             Err(e) => prop_assert!(e.field.starts_with("fleet") || e.field.starts_with("cost") || e.field == "hardware.tdp_watts", "{e}"),
         }

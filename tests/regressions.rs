@@ -879,3 +879,65 @@ fn the_trade_off_marks_levels_that_fail_by_ttft() {
         assert!(d.fails[at], "level {i} fails the target but is not marked");
     }
 }
+
+/// A pre-sales trial pasted `"llama-3.3-70b"`, the model the page's list shows as Llama-3.3-70B under the id
+/// `llama-3.1-70b` (one architecture): refused with 12 other ids and no word of the one meant. The message now names it.
+#[test]
+fn an_unknown_model_id_the_guesser_knows_is_named() {
+    let err = |id: &str| {
+        scenario(&format!(r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"{id}"}}}}"#)).resolve().map(|_| ()).unwrap_err().to_string()
+    };
+    let e = err("llama-3.3-70b");
+    assert!(e.contains("did you mean \"llama-3.1-70b\"") && e.contains("Llama-3.3-70B"), "{e}");
+    // A name it cannot place keeps the list.
+    let e = err("foo-7b");
+    assert!(e.contains("valid: ") && !e.contains("did you mean"), "{e}");
+}
+
+/// A pre-sales trial had a server's purchase price, not a price per device-hour, and turned one into the other
+/// by hand to answer "this cost". A purchase price per device is written off over the years given (4 by default)
+/// and prices the fleet's purchase; with a price per device-hour as well, the scenario says to give one.
+#[test]
+fn a_purchase_price_is_written_off_and_prices_the_fleet() {
+    let json = |cost: &str| {
+        format!(
+            r#"{{"hardware":{{"preset":"h100-sxm","devices":2}},"model":{{"preset":"llama-3.1-70b"}},"quantization":{{"weights":"fp8"}},
+            "workload":{{"requests":200}},"fleet":{{"peak_users":300,"spare_replicas":1}},"cost":{cost}}}"#
+        )
+    };
+    let bought = plan::evaluate(&scenario(&json(r#"{"device_price":35040,"currency":"EUR"}"#))).unwrap();
+    let rented = plan::evaluate(&scenario(&json(r#"{"device_hour":1.0,"currency":"EUR"}"#))).unwrap();
+    // 35,040 over 4 years of 8,760 h is 1.00 per device-hour: the same cost as the rented one.
+    let (b, r) = (bought.cost.as_ref().unwrap(), rented.cost.as_ref().unwrap());
+    assert!((b.per_hour - r.per_hour).abs() < 1e-9 && (b.fleet_per_hour.unwrap() - r.fleet_per_hour.unwrap()).abs() < 1e-9, "{b:?} {r:?}");
+    let f = bought.fleet.as_ref().unwrap();
+    let p = b.purchase.as_ref().unwrap();
+    assert_eq!(p.write_off_years, 4.0);
+    assert_eq!(p.fleet_devices, Some(f.devices_total), "spares are bought too");
+    assert!((p.fleet_price.unwrap() - f.devices_total as f64 * 35040.0).abs() < 1e-6);
+    assert!(r.purchase.is_none(), "rented: no purchase");
+    // Over 2 years the device-hour doubles.
+    let two = plan::evaluate(&scenario(&json(r#"{"device_price":35040,"write_off_years":2}"#))).unwrap();
+    assert!((two.cost.unwrap().devices_per_hour.unwrap() - 2.0 * b.devices_per_hour.unwrap()).abs() < 1e-9);
+    // Both prices: refused, naming the field.
+    let e = scenario(&json(r#"{"device_hour":1.0,"device_price":35040}"#)).resolve().map(|_| ()).unwrap_err().to_string();
+    assert!(e.starts_with("cost.device_price") && e.contains("not both"), "{e}");
+    // A versus B compares the purchases.
+    let d = plan::diff(&rented, &bought);
+    let row = d.rows.iter().find(|r| r.metric == "fleet_purchase").expect("a purchase row");
+    assert_eq!((row.a, row.b), (None, p.fleet_price));
+}
+
+/// A pre-sales trial read an L40S's band as validated as an H100's: the band now says when a serving engine's
+/// generation borrows its compute efficiency — and not when the scenario sets one itself (a review).
+#[test]
+fn the_band_says_a_borrowed_compute_efficiency_only_when_it_is_borrowed() {
+    let of = |engine: &str| {
+        let s = scenario(&format!(
+            r#"{{"hardware":{{"preset":"l40s"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"vllm"{engine}}},"workload":{{"requests":50}}}}"#
+        ));
+        plan::evaluate_analytic(&s).unwrap().band.compute_borrowed_from
+    };
+    assert_eq!(of("").as_deref(), Some("hopper"));
+    assert_eq!(of(r#","compute_efficiency":0.5"#), None, "set by the scenario: not borrowed");
+}

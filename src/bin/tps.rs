@@ -114,8 +114,9 @@ mod cli {
             #[arg(long)]
             table: bool,
         },
-        /// Compare scenario B with scenario A: per-user and system TPS at the operating point, capacity at the
-        /// target, servers for the fleet, cost per million tokens and energy per token (A, B, B − A, B ÷ A)
+        /// Compare scenario B with scenario A: one user alone, per-user and system TPS at the operating point, capacity at the
+        /// target, servers for the fleet, cost per million tokens, the fleet's cost, purchase and power, and energy per token
+        /// (A, B, B − A, B ÷ A)
         #[command(after_help = "Example: tps diff examples/meeting-2xh100.json examples/meeting-1xh200.json --table")]
         Diff {
             /// Scenario A (JSON), or - for stdin
@@ -462,8 +463,22 @@ mod cli {
                 c.at_peak.per_million_output_tokens,
                 c.per_hour,
                 parts.join(" + "),
-                c.fleet_per_hour.map_or_else(String::new, |f| format!("; the fleet {f:.2}{cur} per hour, {:.0}{cur} a month (30 days)", f * 720.0))
+                c.fleet_per_hour.map_or_else(String::new, |f| format!("; the fleet {f:.2}{cur} per hour, {:.0}{cur} a month at the peak, around the clock (720 h)", f * 720.0))
             );
+            if let Some(p) = &c.purchase {
+                let y = p.write_off_years;
+                let hour = p.device_price / (y * tps_planner::plan::cost::HOURS_A_YEAR);
+                let years = format!("{y} year{}", if y == 1.0 { "" } else { "s" });
+                o += &match (p.fleet_devices, p.fleet_price) {
+                    (Some(n), Some(f)) => {
+                        format!(
+                            "  buying the fleet: {f:.0}{cur} ({n} devices at {:.0}{cur}; {hour:.2}{cur} per device-hour over {years})\n",
+                            p.device_price
+                        )
+                    }
+                    _ => format!("  bought at {:.0}{cur} a device: {hour:.2}{cur} per device-hour over {years}\n", p.device_price),
+                };
+            }
         }
         o
     }

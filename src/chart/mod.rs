@@ -551,6 +551,39 @@ mod tests {
         assert!((ttft[0] - tpot[0]).abs() > 20.0, "TTFT target at y={}, TPOT target at y={}", ttft[0], tpot[0]);
     }
 
+    /// The x and y of the SVG text element whose content is `text`.
+    fn text_at(svg: &str, text: &str) -> Option<(f64, f64)> {
+        let tag = svg.split("<text").find(|t| t.split('>').nth(1).is_some_and(|c| c.split('<').next().is_some_and(|c| c.trim() == text)))?;
+        let attr = |n: &str| tag.split(&format!(" {n}=\"")).nth(1)?.split('"').next()?.parse::<f64>().ok();
+        Some((attr("x")?, attr("y")?))
+    }
+
+    #[test]
+    fn target_lines_at_one_height_are_named_side_by_side() {
+        // The default page: 2 s of an 8-s TTFT axis and 40 ms of a 160-ms TPOT axis lie at one height. Each line is
+        // named on the plot in its colour, TPOT's after TTFT's on the same line, neither on the other.
+        let d = super::latency::LatencyData {
+            x: vec![1.0, 10.0, 100.0],
+            ttft: [vec![100.0, 300.0, 6957.0], vec![110.0, 320.0, 6957.0], vec![120.0, 340.0, 6957.0]],
+            tpot: [vec![7.0, 20.0, 139.0], vec![7.0, 21.0, 139.0], vec![7.0, 22.0, 139.0]],
+            ttft_target: Some(2000.0),
+            tpot_target: Some(40.0),
+            saturated: vec![false; 3],
+            ..Default::default()
+        };
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (900, 420)).into_drawing_area();
+            super::latency::draw(&root, &d, 1.0).unwrap();
+        }
+        let (ttft, tpot) = (rule_heights(&svg, "#7C3AED"), rule_heights(&svg, "#0D9488"));
+        assert!((ttft[0] - tpot[0]).abs() < 2.0, "this case is the coinciding one: {ttft:?} {tpot:?}");
+        let a = text_at(&svg, "TTFT target 2 s").expect("TTFT's line named");
+        let b = text_at(&svg, "TPOT target 40 ms").expect("TPOT's line named");
+        assert!((a.1 - b.1).abs() < 1.0 && b.0 > a.0 + 15.0 * 6.0, "side by side, not on each other: {a:?} {b:?}");
+        assert!(a.1 < ttft[0], "above the line: {a:?} {ttft:?}");
+    }
+
     #[test]
     fn legends_sit_below_the_plot_not_on_the_data() {
         // Regression: the legend box sat in the plot's upper right and hid the measured cross at 128 users.

@@ -91,7 +91,7 @@ fn legend(d: &ThroughputData, has_user_pts: bool, has_sys_pts: bool, show_floor:
     let mut v = Vec::new();
     let mut add = |swatch, label: &str| v.push(LegendEntry { swatch, label: label.to_string() });
     add(Swatch::Line(USER.to_rgba(), 3.0), "per user (median TPOT)");
-    add(Swatch::Line(USER.mix(0.6), 1.0), &d.tail_label);
+    add(Swatch::Line(USER.mix(0.8), 1.5), &d.tail_label);
     add(Swatch::Line(SYSTEM.to_rgba(), 3.0), "system (all users)");
     if d.band > 0.0 {
         add(Swatch::Fill(USER.mix(0.18)), "validated error (9 in 10 measured within)");
@@ -211,7 +211,10 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
         chart.draw_series(LineSeries::new(line(series), color.stroke_width(px(3.0)))).map_err(err)?;
         chart.draw_series(pts.iter().map(|&i| Circle::new((d.x[i], series[i]), 3, color.filled()))).map_err(err)?;
         if k == 0 {
-            chart.draw_series(LineSeries::new(line(&d.per_user_tail), USER.mix(0.6).stroke_width(px(1.0)))).map_err(err)?;
+            // Thinner than the median's 3 px but not faint: at 1 px and 60 % a teacher's trial lost it in the dark
+            // theme (the canvas is inverted there) and on a projector. 1.5 px of the layout, rounded by `px` (2 on a
+            // 1× screen, 3 on a 2× one).
+            chart.draw_series(LineSeries::new(line(&d.per_user_tail), USER.mix(0.8).stroke_width(px(1.5)))).map_err(err)?;
         }
         if let Some(o) = op {
             let y = if k == 0 { o.1 } else { o.2 };

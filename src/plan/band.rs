@@ -258,12 +258,30 @@ pub fn band(d: &Deployment) -> Band {
         tpot_tail_pct: latency.tpot_tail_pct,
         latency_class: latency.name.into(),
         latency_rows: latency.counts[0],
+        compute_borrowed_from: {
+            let reference = crate::presets::engines::served_reference(h.architecture, h.machine_balance());
+            let served = matches!(d.engine.kind, crate::model::engine::EngineKind::Vllm | crate::model::engine::EngineKind::Sglang)
+                && crate::model::kernels::applies(d.engine.kind, h.kind);
+            (served && reference != h.architecture).then(|| reference.id().to_string())
+        },
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_borrowed_compute_efficiency_is_said_beside_the_band() {
+        let of = |hw: &str, engine: &str| {
+            let json = format!(r#"{{"hardware":{{"preset":"{hw}"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"{engine}"}}}}"#);
+            band(&crate::scenario::Scenario::from_json(&json).unwrap().resolve().unwrap().deployment).compute_borrowed_from
+        };
+        assert_eq!(of("l40s", "vllm").as_deref(), Some("hopper"), "Ada has no served runs of its own fitted");
+        assert_eq!(of("h100-sxm", "vllm"), None);
+        assert_eq!(of("a100-80gb-sxm", "sglang"), None);
+        assert_eq!(of("rtx-4090", "llama.cpp"), None, "llama.cpp's efficiencies are not the served ones");
+    }
 
     #[test]
     fn band_words_follow_their_size() {

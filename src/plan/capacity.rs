@@ -40,7 +40,7 @@ pub(crate) struct Outcome {
 }
 
 fn x(p: &LoadPoint) -> f64 {
-    p.concurrency.or(p.request_rate).unwrap_or(0.0)
+    p.load().unwrap_or(0.0)
 }
 
 struct Search<'a> {

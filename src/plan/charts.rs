@@ -49,10 +49,10 @@ pub fn throughput(r: &Report) -> ThroughputData {
         tail_label: format!("per user at {pct} TPOT"),
         system: column(r, |p| p.system_tps),
         floor: r.target.tpot_limit_ms().map(|t| 1e3 / t),
-        knee_x: r.knee.as_ref().and_then(|k| k.concurrency.or(k.request_rate)),
-        capacity_x: r.peak_usable.as_ref().and_then(|k| k.concurrency.or(k.request_rate)),
+        knee_x: r.knee.as_ref().and_then(|k| k.load()),
+        capacity_x: r.peak_usable.as_ref().and_then(|k| k.load()),
         marker: None,
-        operating: r.operating_point.as_ref().and_then(|m| m.concurrency.or(m.request_rate).map(|x| (x, m.per_user_tps, m.system_tps))),
+        operating: r.operating_point.as_ref().and_then(|m| m.load().map(|x| (x, m.per_user_tps, m.system_tps))),
         ceiling: r.single_stream.ceiling_tps,
         band: r.band.batched_pct / 100.0,
         band_one: r.band.single_stream_pct / 100.0,
@@ -74,7 +74,7 @@ pub fn throughput(r: &Report) -> ThroughputData {
 /// saw it float above the curve, the simulation's few per cent of noise).
 fn operating_between(r: &Report) -> Option<(usize, f64, &crate::scenario::Marker)> {
     let m = r.operating_point.as_ref()?;
-    let x = m.concurrency.or(m.request_rate)?;
+    let x = m.load()?;
     let i = r.sweep.partition_point(|l| load(l) < x);
     (i > 0 && i < r.sweep.len() && load(&r.sweep[i]) != x).then_some((i, x, m))
 }
@@ -151,7 +151,7 @@ pub fn pareto_level(r: &Report, i: usize) -> Option<(f64, f64)> {
 pub fn roofline(r: &Report) -> RooflineData {
     let f = &r.roofline;
     let decode: Vec<(f64, f64)> = r.sweep.iter().map(|p| f.decode_at(p.mean_batch).map_or((0.0, 0.0), |d| (d.intensity, d.tflops))).collect();
-    let op = r.operating_point.as_ref().and_then(|m| crate::plan::readout::nearest_level(r, m.concurrency.or(m.request_rate)));
+    let op = r.operating_point.as_ref().and_then(|m| crate::plan::readout::nearest_level(r, m.load()));
     RooflineData {
         peak_tflops: f.peak_tflops,
         bandwidth_gbps: f.bandwidth_gbps,
@@ -228,8 +228,7 @@ pub fn memory_bar(r: &Report) -> Vec<(&'static str, f64)> {
     }
     // KV use at the sweep level nearest each marker (the operating point may sit between levels).
     let used = |at: Option<&crate::plan::Marker>| {
-        at.and_then(|k| crate::plan::readout::nearest_level(r, k.concurrency.or(k.request_rate)))
-            .map_or(0.0, |i| r.sweep[i].kv_utilization.clamp(0.0, 1.0))
+        at.and_then(|k| crate::plan::readout::nearest_level(r, k.load())).map_or(0.0, |i| r.sweep[i].kv_utilization.clamp(0.0, 1.0))
     };
     let (op, peak) = (used(r.operating_point.as_ref()), used(Some(&r.peak)));
     let peak = peak.max(op);

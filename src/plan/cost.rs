@@ -11,8 +11,21 @@
 //! Only the parts given are counted: the devices alone (`device_hour`), the electricity alone
 //! (`electricity_per_kwh`, which needs the power model and so a TDP; PUE 1 when not given) or both.
 //! The electricity part carries the energy band (`band.energy_pct`).
+//!
+//! A purchase price per device (`cost.device_price`, the device with its share of the server: chassis, CPUs,
+//! network) stands in for the price per device-hour: written off over `cost.write_off_years` (default
+//! [`WRITE_OFF_YEARS`], straight-line, every hour of the year), `device_hour = price ÷ (years × 8,760)`; with a
+//! fleet, its purchase is priced too (every device of every server, spares included). A pre-sales trial had to
+//! turn a server's price into a device-hour by hand to answer "this cost" in a meeting.
 
-use crate::scenario::{Cost, CostFigures, CostInputs, Energy};
+use crate::scenario::{Cost, CostFigures, CostInputs, Energy, Purchase};
+
+/// Years a purchase is written off over when the scenario does not say (four: a common depreciation period of
+/// servers; an assumption the cost card states).
+pub const WRITE_OFF_YEARS: f64 = 4.0;
+
+/// Hours in a year of 365 days.
+pub const HOURS_A_YEAR: f64 = 8760.0;
 
 /// The per-hour parts of one replica: (devices, electricity), each `None` when not priced.
 #[must_use]
@@ -76,6 +89,12 @@ pub fn cost(
         devices_per_hour: dev,
         electricity_per_hour: elec,
         at_peak: CostFigures { per_million_output_tokens: per_million(per_hour_peak, peak_tps)?, per_hour: per_hour_peak },
+        purchase: c.device_price.map(|p| Purchase {
+            device_price: p,
+            write_off_years: c.write_off_years.unwrap_or(WRITE_OFF_YEARS),
+            fleet_devices: fleet.map(|(n, _, _)| n * u64::from(devices)),
+            fleet_price: fleet.map(|(n, _, _)| n as f64 * f64::from(devices) * p),
+        }),
         fleet_per_hour: fleet.map(|(n, spares, watts)| {
             let (dev_s, elec_s) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, watts.or(energy.map(|e| e.average_watts)), c.pue);
             n.saturating_sub(u64::from(spares)) as f64 * (dev_s.unwrap_or(0.0) + elec_s.unwrap_or(0.0)) + f64::from(spares) * spare_hour
@@ -117,7 +136,14 @@ mod tests {
             pue: Some(1.3),
             wall_joules_per_output_token: Some(0.637),
         };
-        let c = CostInputs { device_hour: Some(2.10), currency: Some("USD".into()), electricity_per_kwh: Some(0.12), pue: Some(1.3) };
+        let c = CostInputs {
+            device_hour: Some(2.10),
+            currency: Some("USD".into()),
+            electricity_per_kwh: Some(0.12),
+            pue: Some(1.3),
+            device_price: None,
+            write_off_years: None,
+        };
         let mut w = Vec::new();
         let r = cost(&c, 2, Some(&energy), 2000.0, 4000.0, Some((7, 1, None)), &mut w).unwrap();
         assert!((r.per_hour - 4.352_88).abs() < 1e-12);
@@ -139,7 +165,14 @@ mod tests {
         assert!((r.per_hour - 4.2).abs() < 1e-12 && r.electricity_per_hour.is_none());
         assert_eq!(w.len(), 1);
         // Nothing priced.
-        let none = CostInputs { device_hour: None, currency: Some("EUR".into()), electricity_per_kwh: None, pue: Some(1.2) };
+        let none = CostInputs {
+            device_hour: None,
+            currency: Some("EUR".into()),
+            electricity_per_kwh: None,
+            pue: Some(1.2),
+            device_price: None,
+            write_off_years: None,
+        };
         assert!(cost(&none, 2, Some(&energy), 2000.0, 4000.0, None, &mut Vec::new()).is_none());
     }
 }

@@ -1,7 +1,7 @@
 //! A versus B: the figures a sizing meeting compares, side by side.
 //!
 //! Each row holds A's and B's value, B − A and B ÷ A (null where either side has no value, or A is 0 for the
-//! ratio): per-user and system TPS at the operating point, the capacity at the target (users, or requests/s),
+//! ratio): one user alone, per-user and system TPS at the operating point, the capacity at the target (users, or requests/s),
 //! replicas and devices for the fleet, cost per million output tokens and joules per output token.
 
 use crate::scenario::Report;
@@ -77,7 +77,13 @@ impl DiffRow {
     pub fn lower_is_better(&self) -> bool {
         matches!(
             self.metric,
-            "replicas" | "devices_total" | "cost_per_million_output_tokens" | "joules_per_output_token" | "fleet_per_hour" | "fleet_kw"
+            "replicas"
+                | "devices_total"
+                | "cost_per_million_output_tokens"
+                | "joules_per_output_token"
+                | "fleet_per_hour"
+                | "fleet_kw"
+                | "fleet_purchase"
         )
     }
 
@@ -168,8 +174,8 @@ fn why(a: &Report, b: &Report) -> Option<String> {
     // B's sweep level nearest the load the gain is read at (its capacity, else its operating point): what bounds
     // its steps there (at 30 ms a 2 × H200's operating point is 64 % memory-bound, its capacity compute-bound).
     let op = b.operating_point.as_ref()?;
-    let x = if what.ends_with("per server") { cap(b).and_then(|(u, q)| u.or(q))? } else { op.concurrency.or(op.request_rate)? };
-    let p = b.sweep.iter().filter_map(|p| Some((p, (p.concurrency.or(p.request_rate)?.ln() - x.ln()).abs()))).min_by(|u, v| u.1.total_cmp(&v.1))?.0;
+    let x = if what.ends_with("per server") { cap(b).and_then(|(u, q)| u.or(q))? } else { op.load()? };
+    let p = b.sweep.iter().filter_map(|p| Some((p, (p.load()?.ln() - x.ln()).abs()))).min_by(|u, v| u.1.total_cmp(&v.1))?.0;
     let overhead = (1.0 - p.compute_bound_fraction - p.memory_bound_fraction).max(0.0);
     let (share, bound, reason) = if p.compute_bound_fraction >= p.memory_bound_fraction.max(overhead) {
         (p.compute_bound_fraction, "computing (prompts and large batches)", "which bandwidth does not speed up")
@@ -296,7 +302,11 @@ fn row(metric: &'static str, label: &str, unit: &str, a: Option<f64>, b: Option<
 pub fn diff(a: &Report, b: &Report) -> Diff {
     let op = |r: &Report, f: fn(&crate::scenario::Marker) -> f64| r.operating_point.as_ref().map(f);
     let currency = a.cost.as_ref().and_then(|c| c.currency.clone()).or_else(|| b.cost.as_ref().and_then(|c| c.currency.clone())).unwrap_or_default();
+    // One user alone first: the speed a single person sees on an idle server (a class comparing two boards asks
+    // that before any load, and it is where bandwidth alone decides: a teacher's trial found no such row).
+    let one = |r: &Report| Some(r.single_stream.decode_tps).filter(|v| *v > 0.0 && r.memory.fits);
     let mut rows = vec![
+        row("one_user_tps", "one user alone (idle server)", "tok/s", one(a), one(b)),
         row("per_user_tps", "per-user output at the operating point", "tok/s", op(a, |m| m.per_user_tps), op(b, |m| m.per_user_tps)),
         row("system_tps", "system output at the operating point", "tok/s", op(a, |m| m.system_tps), op(b, |m| m.system_tps)),
         row(
@@ -327,6 +337,11 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     // (the serving replicas at the peak's share of each, the spares idle, at the meter when a PUE is given).
     let hour = |c: &crate::scenario::Cost| c.fleet_per_hour;
     rows.push(row("fleet_per_hour", "the fleet's cost", &per("per hour"), cost(a, hour), cost(b, hour)));
+    // Bought, not rented: the purchase, where either side gives a price per device.
+    let bought = |c: &crate::scenario::Cost| c.purchase.as_ref().and_then(|p| p.fleet_price);
+    if cost(a, bought).is_some() || cost(b, bought).is_some() {
+        rows.push(row("fleet_purchase", "buying the fleet (once)", &currency, cost(a, bought), cost(b, bought)));
+    }
     let kw = super::energy::fleet_kw;
     let metered = a.energy.as_ref().and_then(|e| e.pue).is_some() || b.energy.as_ref().and_then(|e| e.pue).is_some();
     let kw_label = if metered { "the fleet's power at the meter" } else { "the fleet's power (accelerators)" };

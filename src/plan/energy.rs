@@ -118,7 +118,7 @@ fn kernel_draw(r: &Resolved, b: f64) -> f64 {
 pub fn replica_watts_at(r: &Resolved, sweep: &[LoadPoint], op: &LoadPoint, x: f64) -> Option<f64> {
     let tdp = r.deployment.hardware.tdp_watts?;
     let n = f64::from(r.deployment.hardware.devices);
-    let load = |p: &LoadPoint| p.concurrency.or(p.request_rate).unwrap_or(0.0);
+    let load = |p: &LoadPoint| p.load().unwrap_or(0.0);
     let watts = |p: &LoadPoint| n * device_watts(tdp, activity(r, p));
     let x_op = load(op);
     let x = x.clamp(0.0, x_op);
@@ -160,8 +160,9 @@ pub fn fleet_kw(r: &crate::scenario::Report) -> Option<f64> {
     Some(w * e.pue.unwrap_or(1.0) / 1e3)
 }
 
-/// The fleet's power in words, for the energy card and `--table`: "37.1 kW at the meter, 26.7 MWh a month
-/// (30 days)"; `None` without a fleet. (Callers put "the fleet" before it: capitalising here would bring Unicode's
+/// The fleet's power in words, for the energy card and `--table`: "37.1 kW at the meter (accelerators × PUE; hosts
+/// not counted), 26.7 MWh a month at the peak, around the clock (720 h)" — a pre-sales trial read the month as an
+/// average and the meter as the whole server's; `None` without a fleet. (Callers put "the fleet" before it: capitalising here would bring Unicode's
 /// case tables into the page, `chart`'s note.)
 #[must_use]
 pub fn fleet_power_words(r: &crate::scenario::Report) -> Option<String> {
@@ -179,7 +180,12 @@ pub fn fleet_power_words(r: &crate::scenario::Report) -> Option<String> {
         ),
         _ => String::new(),
     };
-    Some(format!("{} kW{}{lighter}, {} MWh a month (30 days)", sig3(kw), if metered { " at the meter" } else { " (accelerators)" }, sig3(month_mwh)))
+    Some(format!(
+        "{} kW{}{lighter}, {} MWh a month at the peak, around the clock (720 h)",
+        sig3(kw),
+        if metered { " at the meter (accelerators × PUE; hosts not counted)" } else { " (accelerators)" },
+        sig3(month_mwh)
+    ))
 }
 
 /// Why the peak draws less than the operating point, when it does (a trial read 615 W at 14 users and 579 W at 96

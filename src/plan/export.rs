@@ -52,8 +52,7 @@ pub fn sweep_csv(r: &Report) -> String {
     head.extend(["mean_batch", "kv_utilization", "bound", "saturated", "error_rate", "meets_target"].map(String::from));
     let mut out = line(&head);
     for l in &r.sweep {
-        let mut row =
-            vec![num(l.concurrency.or(l.request_rate).unwrap_or(f64::NAN)), num(l.per_user_tps), num(l.system_tps), num(l.request_throughput)];
+        let mut row = vec![num(l.load().unwrap_or(f64::NAN)), num(l.per_user_tps), num(l.system_tps), num(l.request_throughput)];
         for p in [&l.ttft_ms, &l.tpot_ms, &l.itl_ms, &l.e2e_ms] {
             row.extend([p.p50, p.p90, p.p95, p.p99].map(num));
         }

@@ -171,7 +171,7 @@ impl Staged {
         let points: Vec<LoadPoint> = v.chunks_exact(report::PACKED).map(LoadPoint::unpack).collect();
         // Each level at its own load, the scenario's then the alternatives' (else the levels are another scenario's).
         let loads = self.levels.iter().chain(self.alts.iter().flat_map(|(_, l, _)| l));
-        if !points.iter().zip(loads).all(|(p, x)| p.concurrency.or(p.request_rate) == Some(*x)) {
+        if !points.iter().zip(loads).all(|(p, x)| p.load() == Some(*x)) {
             return false;
         }
         let mut points = points.into_iter();
@@ -305,7 +305,7 @@ pub(super) fn build_report(
     if let Some(m) = rising {
         // Higher levels that saturated (an unbounded queue) put the knee between the two: levels are needed there,
         // not above.
-        let x = m.concurrency.or(m.request_rate).unwrap_or(0.0);
+        let x = m.load().unwrap_or(0.0);
         let next = sweep.iter().filter(|p| p.saturated && readout::load_of(p) > x).min_by(|a, b| readout::load_of(a).total_cmp(&readout::load_of(b)));
         let add = next.map_or_else(
             || "add higher levels".to_string(),
@@ -364,7 +364,7 @@ pub(super) fn build_report(
     if let (Some(f), Some((_, p))) = (fleet.as_mut(), &op) {
         let per = if f.peak_users.is_some() { f.users_per_replica } else { f.request_rate_per_replica };
         let share = if per > 0.0 { (f.peak_load_per_replica / per).min(1.0) } else { 1.0 };
-        f.watts_per_replica = energy::replica_watts_at(r, &sweep, p, share * p.concurrency.or(p.request_rate).unwrap_or(0.0));
+        f.watts_per_replica = energy::replica_watts_at(r, &sweep, p, share * p.load().unwrap_or(0.0));
     }
     let cost = match (&r.cost, &op) {
         (Some(c), Some((m, _))) => cost::cost(
@@ -402,7 +402,15 @@ pub(super) fn build_report(
         fleet,
         energy,
         cost,
-        band: band(d),
+        band: {
+            // A compute efficiency the scenario sets itself (calibrated, or typed) is not borrowed: the band says so
+            // only where the defaults say it (`resolve_engine`).
+            let mut b = band(d);
+            if !r.defaults_used.iter().any(|u| u.contains("no served runs of")) {
+                b.compute_borrowed_from = None;
+            }
+            b
+        },
         target: r.target.clone(),
         verdict,
         verdict_ok,

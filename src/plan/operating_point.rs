@@ -42,8 +42,8 @@ pub(crate) fn capacity_and_operating(
     // when it is not a level).
     let Some(i) = sweep.iter().rposition(|p| p.meets_target) else { return (None, None, None) };
     let m = operating(&sweep[..=i], r.target.operating_fraction, pct);
-    let load = m.concurrency.or(m.request_rate);
-    let p = sweep.iter().find(|p| p.concurrency.or(p.request_rate) == load).cloned().unwrap_or_else(|| level(load.unwrap_or(1.0)));
+    let load = m.load();
+    let p = sweep.iter().find(|p| p.load() == load).cloned().unwrap_or_else(|| level(load.unwrap_or(1.0)));
     (None, Some(sweep[i].clone()), Some((marker(&p, pct), p)))
 }
 
@@ -66,7 +66,7 @@ fn operating_of(r: &Resolved, sweep: &[LoadPoint], level: &dyn Fn(f64) -> LoadPo
 /// to whole users and every figure is then read at that rounded load, so the marker's numbers belong to the
 /// load it names.
 pub(super) fn operating(levels: &[LoadPoint], fraction: f64, pct: crate::percentiles::Pct) -> Marker {
-    let x = |p: &LoadPoint| p.concurrency.or(p.request_rate).unwrap_or(0.0);
+    let x = |p: &LoadPoint| p.load().unwrap_or(0.0);
     let at = |a: &LoadPoint, b: &LoadPoint, t: f64| {
         let lerp = |u: f64, v: f64| u + (v - u) * t;
         let load = lerp(x(a), x(b));
@@ -109,6 +109,6 @@ pub(crate) fn operating_load(load: f64, fraction: f64, users: bool) -> f64 {
 /// tok/s is in proportion to (`capacity`: their operating point is a share of the rate).
 #[must_use]
 pub fn load_share(op: &Marker, cap: Option<&Capacity>, fraction: f64, by_rate: bool) -> f64 {
-    let x = |m: &Marker| if by_rate { Some(m.system_tps) } else { m.concurrency.or(m.request_rate) }.filter(|v| *v > 0.0);
+    let x = |m: &Marker| if by_rate { Some(m.system_tps) } else { m.load() }.filter(|v| *v > 0.0);
     cap.and_then(|c| Some(x(op)? / x(&c.at)?)).unwrap_or(fraction)
 }

@@ -26,7 +26,7 @@ pub fn group(v: f64) -> String {
 
 /// A level's load: users (closed loop) or requests/s (open loop).
 pub(crate) fn load_of(l: &LoadPoint) -> f64 {
-    l.concurrency.or(l.request_rate).unwrap_or(0.0)
+    l.load().unwrap_or(0.0)
 }
 
 /// The index of the sweep level nearest `x` on the charts' log scale (the first of two equally near ones);

@@ -189,6 +189,12 @@ pub struct LoadPoint {
 }
 
 impl LoadPoint {
+    /// The level's load: its users, else its request rate (one of the two is set).
+    #[must_use]
+    pub fn load(&self) -> Option<f64> {
+        self.concurrency.or(self.request_rate)
+    }
+
     /// A level at load `x` (users, or requests/s when `rate`), every figure zero until the caller fills it in
     /// (the analytic and the simulated level both start here).
     #[must_use]
@@ -235,6 +241,14 @@ pub struct Marker {
     pub tpot_p_ms: f64,
 }
 
+impl Marker {
+    /// The marked load: users, else a request rate.
+    #[must_use]
+    pub fn load(&self) -> Option<f64> {
+        self.concurrency.or(self.request_rate)
+    }
+}
+
 /// Uncertainty bands (%, `plan::band`: 9 in 10 measured figures lay within ÷ (1 + b) … × (1 + b) of the
 /// prediction) from the validation error on published measurements the model was not fitted on.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -260,6 +274,11 @@ pub struct Band {
     /// The class the latency bands are measured on, and its served runs.
     pub latency_class: String,
     pub latency_rows: u32,
+    /// A serving engine on a generation without a compute efficiency fitted on its own served runs: the
+    /// generation it borrows it from (`presets::engines::served_reference`), said beside the bands (a pre-sales
+    /// trial read an L40S's band as validated as an H100's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compute_borrowed_from: Option<String>,
 }
 
 /// What stops more load from meeting the target at the capacity.
@@ -406,6 +425,20 @@ pub struct Cost {
     /// The whole fleet for one hour: the serving replicas at the peak's share of each (`Fleet::watts_per_replica`),
     /// the spares idle (devices paid, power at the idle floor).
     pub fleet_per_hour: Option<f64>,
+    /// The purchase, when a price per device was given instead of one per device-hour (`plan::cost`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub purchase: Option<Purchase>,
+}
+
+/// Devices bought rather than rented: the price of one (with its share of the server), the years it is written
+/// off over (its device-hour is the price ÷ (years × 8,760)), and the fleet's devices at that price.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Purchase {
+    pub device_price: f64,
+    pub write_off_years: f64,
+    /// Every device of every server, spares included (null without a fleet).
+    pub fleet_devices: Option<u64>,
+    pub fleet_price: Option<f64>,
 }
 
 /// The answer to a scenario (not comparable: compare the JSON, `plan::export`).

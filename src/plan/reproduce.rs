@@ -216,7 +216,7 @@ fn levels(r: &Resolved, report: &Report) -> Levels {
         _ => {}
     }
     let rate = report.sweep.first().is_some_and(|p| p.request_rate.is_some());
-    let x = |m: &crate::scenario::Marker| m.concurrency.or(m.request_rate);
+    let x = |m: &crate::scenario::Marker| m.load();
     let mut marks: Vec<f64> = Vec::new();
     if let Some(c) = &report.capacity {
         marks.extend(report.operating_point.as_ref().and_then(x));

@@ -40,6 +40,12 @@ pub struct CostInputs {
     pub electricity_per_kwh: Option<f64>,
     /// Power usage effectiveness of the facility (≥ 1); multiplies the devices' electricity.
     pub pue: Option<f64>,
+    /// Purchase price of one device (with its share of the server), when given instead of `device_hour` (which is
+    /// then this price over `write_off_years`).
+    pub device_price: Option<f64>,
+    /// Years the purchase is written off over (`plan::cost::WRITE_OFF_YEARS` when not given); `None` without a
+    /// purchase price.
+    pub write_off_years: Option<f64>,
 }
 
 /// The load to sweep.

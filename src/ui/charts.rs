@@ -29,7 +29,7 @@ pub fn Charts(
     let picked = Memo::new(move |_| {
         report.with(|r| {
             r.as_ref().ok().and_then(|r| {
-                let at = pick.get().or_else(|| r.operating_point.as_ref().and_then(|o| o.concurrency.or(o.request_rate)));
+                let at = pick.get().or_else(|| r.operating_point.as_ref().and_then(|o| o.load()));
                 readout::nearest_level(r, at).and_then(|i| readout::readout(r, i).map(|c| (i, c)))
             })
         })
@@ -78,7 +78,7 @@ pub fn Charts(
             ), ("chart-throughput", "tps-throughput", 0.66), tput, (viewport, pick))}
             {figure("chart", (
                 "TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)",
-                " — purple: TTFT (left axis), teal: TPOT (right axis); P50 solid, P95 dashed, P99 dotted; thin dashed: the targets; wide, light, long dashes: the pinned scenario A at its target percentile. Saturated levels (unbounded queue) and TTFTs past 4 × the target are clipped; thin vertical line: the load picked below.",
+                " — purple: TTFT (left axis), teal: TPOT (right axis); P50 solid, P95 dashed, P99 dotted; thin dashed: the targets, named at their left end; wide, light, long dashes: the pinned scenario A at its target percentile. Saturated levels (unbounded queue) and TTFTs past 4 × the target are clipped; thin vertical line: the load picked below.",
             ), ("chart-latency", "tps-latency", 0.47), lat, (viewport, pick))}
             {figure("chart pareto", (
                 "The trade-off: output tokens/s per user against output tokens/s per GPU",

@@ -34,7 +34,7 @@ pub(super) fn level_near(r: &Report, x: Option<f64>) -> Option<&LoadPoint> {
 
 /// The level the explanations quote: the one nearest the operating point.
 pub(super) fn example(r: &Report) -> Option<&LoadPoint> {
-    level_near(r, r.operating_point.as_ref().and_then(|o| o.concurrency.or(o.request_rate)))
+    level_near(r, r.operating_point.as_ref().and_then(|o| o.load()))
 }
 
 /// "How to read this", open by default on a wide screen. Its sentences quote the load picked on the charts (the

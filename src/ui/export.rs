@@ -65,6 +65,10 @@ pub fn Toolbar(
     report: ReadSignal<Result<Report, ScenarioError>>,
     /// The pinned scenario's evaluation (A), when one is pinned.
     report_a: Memo<Result<Option<Report>, ScenarioError>>,
+    /// Whether the inputs cannot be computed now (a text that is no number, or a value the scenario refuses): the
+    /// figures shown are then the last inputs that could be.
+    #[prop(into)]
+    stale: Signal<bool>,
 ) -> impl IntoView {
     let click = move |ev: leptos::ev::MouseEvent| {
         let Some(id) =
@@ -72,8 +76,15 @@ pub fn Toolbar(
         else {
             return;
         };
+        // While a field is invalid the figures on the page are the last inputs that could be computed (a keystroke
+        // before: "2k" typed over 1500 showed and exported a 2-token prompt's results, and pinned nothing, silently).
+        // Nothing is pinned, printed or exported then — nor where a value parses but is refused (a review: bandwidth 0 had
+        // exported the old report and pinned an A that could not be evaluated); the bar says why (style.css,
+        // `.toolbar.stale`). Unpin still works.
+        let stale = stale.get_untracked();
         match id.as_str() {
             "pin-a" if pinned.with_untracked(Option::is_some) => pinned.set(None),
+            _ if stale => {}
             // Only a scenario that evaluates can be A.
             "pin-a" if report.with_untracked(Result::is_ok) => pinned.set(scenario.get_untracked().ok()),
             "pin-a" => {}
@@ -100,7 +111,7 @@ pub fn Toolbar(
     };
     // Which buttons show and what the pin button says follow one class on the bar (see style.css).
     view! {
-        <div class="toolbar" class:pinned=move || pinned.with(Option::is_some) on:click=click>
+        <div class="toolbar" class:pinned=move || pinned.with(Option::is_some) class:stale=move || stale.get() on:click=click>
             <button type="button" id="pin-a" class="pin" title="Keep this scenario as A; change anything and the page shows B against it">
                 <span class="if-unpinned">"Pin as A"</span><span class="if-pinned">"Unpin A"</span>
             </button>

@@ -47,6 +47,10 @@ pub fn FleetCostInputs(
             <TextField label="Currency" field="cost.currency" value=inputs.currency placeholder="e.g. USD, EUR" error />
             <NumField label="Price of one device for one hour" unit="" field="cost.device_hour" value=inputs.device_hour
                 placeholder=Signal::derive(|| "not priced".to_string()) error unit_text=per("per device-hour") />
+            <NumField label="Or its purchase price (with its share of the server)" unit="" field="cost.device_price" value=inputs.device_price
+                placeholder=Signal::derive(|| "not priced".to_string()) error unit_text=per("per device") />
+            <NumField label="Years to write the purchase off" unit="years" field="cost.write_off_years" value=inputs.write_off
+                placeholder=Signal::derive(|| "4".to_string()) error />
             <NumField label="Electricity price" unit="" field="cost.electricity_per_kwh" value=inputs.electricity
                 placeholder=Signal::derive(|| "not priced".to_string()) error unit_text=per("per kWh") />
             <NumField label="PUE (facility power ÷ IT power)" unit="×" field="cost.pue" value=inputs.pue

@@ -50,6 +50,9 @@ pub struct Inputs {
     pub hw_name: RwSignal<String>,
     /// GPU generation id of a custom device (`hopper`, …; "" = the preset's, or typical for the kind).
     pub hw_arch: RwSignal<String>,
+    /// What picking another device cleared of the numbers typed for the previous one ("" = nothing): said under
+    /// the device, not part of the scenario.
+    pub hw_cleared: RwSignal<String>,
     pub devices: RwSignal<String>,
     pub parallelism: RwSignal<String>,
     pub model_preset: RwSignal<String>,
@@ -95,6 +98,9 @@ pub struct Inputs {
     pub spare: RwSignal<String>,
     /// Prices: one device for one hour, its currency, one kWh, and the facility's PUE.
     pub device_hour: RwSignal<String>,
+    /// Or a purchase price per device, written off over `write_off` years.
+    pub device_price: RwSignal<String>,
+    pub write_off: RwSignal<String>,
     pub currency: RwSignal<String>,
     pub electricity: RwSignal<String>,
     pub pue: RwSignal<String>,
@@ -144,6 +150,7 @@ impl Inputs {
             hw_kind: s(""),
             hw_name: s(""),
             hw_arch: s(""),
+            hw_cleared: s(""),
             devices: s("1"),
             parallelism: s(""),
             model_preset: s("llama-3.1-8b"),
@@ -177,6 +184,8 @@ impl Inputs {
             peak_rate: s(""),
             spare: s(""),
             device_hour: s(""),
+            device_price: s(""),
+            write_off: s(""),
             currency: s(""),
             electricity: s(""),
             pue: s(""),
@@ -190,6 +199,7 @@ impl Inputs {
         // A stored fraction as a percentage, without the float noise of × 100 (0.57 → "57", not "56.99999999999999").
         let pct = |v: Option<f64>| txt(v.map(|f| (f * 100.0 * 1e9).round() / 1e9));
         self.hw_preset.set(sc.hardware.preset.clone().unwrap_or_default());
+        self.hw_cleared.set(String::new());
         self.bandwidth.set(txt(sc.hardware.memory_bandwidth_gbps));
         self.memory.set(txt(sc.hardware.memory_gb));
         self.compute.set(txt(sc.hardware.fp16_tflops));
@@ -246,6 +256,8 @@ impl Inputs {
         self.spare.set(fleet.spare_replicas.map_or_else(String::new, |n| n.to_string()));
         let cost = sc.cost.clone().unwrap_or_default();
         self.device_hour.set(txt(cost.device_hour));
+        self.device_price.set(txt(cost.device_price));
+        self.write_off.set(txt(cost.write_off_years));
         self.currency.set(cost.currency.unwrap_or_default());
         self.electricity.set(txt(cost.electricity_per_kwh));
         self.pue.set(txt(cost.pue));
@@ -258,7 +270,7 @@ impl Inputs {
 
     /// Every field's text by its name here: what a reload restores when a field does not parse (the address holds
     /// only scenarios, and text such as "8O" in Devices is none; [`super::share`]'s `&t=`).
-    fn texts(&self) -> [(&'static str, RwSignal<String>); 42] {
+    fn texts(&self) -> [(&'static str, RwSignal<String>); 44] {
         [
             ("hw_preset", self.hw_preset),
             ("bandwidth", self.bandwidth),
@@ -299,6 +311,8 @@ impl Inputs {
             ("peak_rate", self.peak_rate),
             ("spare", self.spare),
             ("device_hour", self.device_hour),
+            ("device_price", self.device_price),
+            ("write_off", self.write_off),
             ("currency", self.currency),
             ("electricity", self.electricity),
             ("pue", self.pue),
@@ -434,6 +448,8 @@ impl Inputs {
             currency: opt(self.currency),
             electricity_per_kwh: num(self.electricity, "cost.electricity_per_kwh")?,
             pue: num(self.pue, "cost.pue")?,
+            device_price: num(self.device_price, "cost.device_price")?,
+            write_off_years: num(self.write_off, "cost.write_off_years")?,
         };
         let cost = (cost != CostSpec::default()).then_some(cost);
         let base = self.base.get();
@@ -544,9 +560,10 @@ fn kept<T>(r: Result<Option<T>, ScenarioError>, typed: Option<&RefCell<Vec<Scena
 #[inline(never)]
 fn parse_num(raw: &str, field: &str) -> Result<Option<f64>, ScenarioError> {
     // Fields that count whole units refuse "6.000" (six, or six thousand?), prices and the PUE "2,125":
-    // `model::units::parse_typed`.
-    let count = ["tokens", "users", "devices", "depth", "replicas", "max_batch", "agent_steps"].iter().any(|k| field.contains(k));
-    crate::model::units::parse_typed(raw, count, field.starts_with("cost.")).map_err(|m| ScenarioError::new(field, m))
+    // `model::units::parse_typed`. A purchase price is a large amount, read as a count is: "35,040" is thousands
+    // and "35.040" is refused with both readings (a review: read as 35.04, a device-hour 1000 × too low).
+    let count = ["tokens", "users", "devices", "depth", "replicas", "max_batch", "agent_steps", "price"].iter().any(|k| field.contains(k));
+    crate::model::units::parse_typed(raw, count, field.starts_with("cost.") && !count).map_err(|m| ScenarioError::new(field, m))
 }
 
 /// A numeric input with a label, unit, placeholder (the preset's value) and its error.

@@ -185,6 +185,8 @@ pub fn App() -> impl IntoView {
         },
         |_, _| true,
     );
+    // The inputs cannot be computed now: the figures shown are the last that could be (nothing pinned or exported).
+    let stale = Signal::derive(move || problem.with(Option::is_some));
     let a_problem = Signal::derive(move || {
         report_a.with(|a| a.as_ref().err().map(|e| format!("Scenario A cannot be evaluated ({e}): unpin it, or correct its link.")))
     });
@@ -220,7 +222,7 @@ pub fn App() -> impl IntoView {
             </section>
             <section class="outputs" aria-label="Results">
                 <report::PrintHeader scenario report pinned report_a />
-                <export::Toolbar scenario pinned report report_a />
+                <export::Toolbar scenario pinned report report_a stale />
                 <p class="simulating" id="simulating" role="status">
                     {move || simulating.get().map(|(k, n)| format!("Simulating load levels: {k} of {n} (until then the dimmed figures are the analytic estimate)"))}
                 </p>
@@ -232,7 +234,7 @@ pub fn App() -> impl IntoView {
                 <table::SweepTable report />
                 <measure::MeasurementsPanel inputs scenario measurements />
                 <reproduce::ReproducePanel scenario report />
-                <share::ScenarioPanel inputs scenario />
+                <share::ScenarioPanel inputs scenario stale />
                 <report::PrintFooter report link />
             </section>
         </main>
@@ -271,6 +273,7 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
                 // Switching to Custom keeps the previous device's numbers, kind (its efficiency class) and name
                 // in the fields, ready to edit: the prediction does not change until a number does.
                 if let (true, Some(h)) = (picked.is_empty(), presets::hardware::find(&inputs.hw_preset.get_untracked())) {
+                    inputs.hw_cleared.set(String::new());
                     keep(inputs.bandwidth, h.bandwidth_gbps);
                     keep(inputs.memory, h.memory_gb);
                     keep(inputs.interconnect, h.interconnect_gbps);
@@ -290,7 +293,34 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
                         inputs.hw_arch.set(presets::hardware::architecture(h.id).id().to_string());
                     }
                 } else if !picked.is_empty() {
-                    // A preset brings its own kind, generation and name.
+                    // A preset brings its own figures: what was typed for the previous device goes (a pre-sales
+                    // trial confirmed the H100's 3350 GB/s, pinned it as A, picked the L40S for B, and B was
+                    // computed at 3350 GB/s: 8 servers, not 12, with only "(bandwidth set to 3350 GB/s)" to say so).
+                    // A typed figure that was the previous preset's own goes silently; one that differed is named.
+                    let old = presets::hardware::find(&inputs.hw_preset.get_untracked());
+                    let mut named = Vec::new();
+                    for (field, what, unit, was) in [
+                        (inputs.bandwidth, "bandwidth", "GB/s", old.map(|h| h.bandwidth_gbps)),
+                        (inputs.compute, "FP16 compute", "TFLOPS", old.and_then(|h| h.fp16_tflops)),
+                        (inputs.fp8, "FP8 compute", "TFLOPS", old.and_then(|h| h.fp8_tflops)),
+                        (inputs.memory, "memory", "GiB", old.map(|h| h.memory_gb)),
+                        (inputs.interconnect, "interconnect", "GB/s", old.map(|h| h.interconnect_gbps)),
+                    ] {
+                        let typed = field.get_untracked();
+                        if typed.trim().is_empty() {
+                            continue;
+                        }
+                        // From Custom (no preset before) the fields were the custom device's own: cleared with it.
+                        if old.is_some() && crate::model::units::parse_typed(&typed, false, false).ok().flatten() != was {
+                            named.push(format!("{what} {} {unit}", typed.trim()));
+                        }
+                        field.set(String::new());
+                    }
+                    inputs.hw_cleared.set(if named.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" Cleared with the change of device, as typed for the previous one: {}.", named.join(", "))
+                    });
                     inputs.hw_kind.set(String::new());
                     inputs.hw_name.set(String::new());
                     inputs.hw_arch.set(String::new());
@@ -441,7 +471,7 @@ fn efficiency_note(inputs: Inputs) -> String {
         e.bandwidth * 100.0,
         e.kv_bandwidth * 100.0,
         e.compute * 100.0
-    )
+    ) + &inputs.hw_cleared.get()
 }
 
 /// Loads the scenario in the address into the fields (and pins its A, when it has one); returns the message

@@ -52,6 +52,8 @@ fn question(s: &Scenario, r: &Report) -> Vec<String> {
         let cur = c.currency.clone().map_or_else(String::new, |c| format!("{c} "));
         let prices: Vec<String> = [
             c.device_hour.map(|v| format!("{cur}{v} per device-hour")),
+            c.device_price
+                .map(|v| format!("{cur}{v} per device bought, over {} years", c.write_off_years.unwrap_or(crate::plan::cost::WRITE_OFF_YEARS))),
             c.electricity_per_kwh.map(|v| format!("{cur}{v} per kWh")),
             c.pue.map(|v| format!("PUE {v}")),
         ]

@@ -162,10 +162,14 @@ pub fn ScenarioPanel(
     inputs: Inputs,
     /// The current scenario.
     scenario: Memo<Result<Scenario, ScenarioError>>,
+    /// Whether the inputs cannot be computed now (`Toolbar`'s): nothing is saved then.
+    #[prop(into)]
+    stale: Signal<bool>,
 ) -> impl IntoView {
     let pasted = RwSignal::new(String::new());
     let problem = RwSignal::new(None::<String>);
-    let json = move || scenario.with(|s| s.as_ref().map(Scenario::to_json).unwrap_or_default());
+    // While a field is invalid there is no scenario to show or save (the download had saved an empty file).
+    let json = move || scenario.with(|s| s.as_ref().map(Scenario::to_json).unwrap_or_else(|_| "(none while a field above is invalid)".into()));
     let apply = move |_| match Scenario::from_json(&pasted.get_untracked()) {
         Ok(sc) => match sc.resolve() {
             Ok(_) => {
@@ -182,7 +186,11 @@ pub fn ScenarioPanel(
             <summary>"Scenario JSON — share, save, or run with `tps eval`"</summary>
             <p class="note">"The page's address holds this scenario: copy the address to share exactly this view."</p>
             <pre id="scenario-json">{json}</pre>
-            <button type="button" id="download-json" on:click=move |_| super::export::download_text("tps-scenario.json", "application/json", &json())>"Download JSON"</button>
+            <button type="button" id="download-json" on:click=move |_| {
+                if let (false, Ok(s)) = (stale.get_untracked(), scenario.get_untracked()) {
+                    super::export::download_text("tps-scenario.json", "application/json", &s.to_json());
+                }
+            }>"Download JSON"</button>
             <label class="field">
                 <span class="label">"Load a scenario (paste JSON)"</span>
                 <textarea id="paste-json" rows="5" prop:value=move || pasted.get() on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>

@@ -196,10 +196,26 @@ fn cost_card(r: &Report) -> Card {
             .flatten()
             .collect();
     // A month of 30 days, as the energy card's MWh (a quote is often monthly).
-    let fleet = k.fleet_per_hour.map(|f| format!(" The fleet: {cur}{} per hour, {cur}{} a month (30 days).", money(f), money(f * 720.0)));
+    let fleet = k
+        .fleet_per_hour
+        .map(|f| format!(" The fleet: {cur}{} per hour, {cur}{} a month at the peak, around the clock (720 h).", money(f), money(f * 720.0)));
+    // Bought, not rented: what the fleet costs to buy, and the device-hour the price makes.
+    let bought = k.purchase.as_ref().map_or(String::new(), |p| {
+        let y = p.write_off_years;
+        let hour = format!(
+            "{} per device-hour over {y} year{}",
+            money(p.device_price / (y * crate::plan::cost::HOURS_A_YEAR)),
+            if y == 1.0 { "" } else { "s" }
+        );
+        match (p.fleet_devices, p.fleet_price) {
+            (Some(n), Some(f)) => format!(" Buying the fleet: {cur}{} ({n} devices at {}; {hour}).", money(f), money(p.device_price)),
+            _ => format!(" Bought at {cur}{} a device: {hour}.", money(p.device_price)),
+        }
+    });
     c.big = Some((format!("{cur}{}", money(k.per_million_output_tokens)), " per million output tokens".into()));
     // Per server-hour at the operating point: the fleet's serving servers carry the peak's share (often less).
-    c.sentence = format!("{cur}{} per server-hour at the operating point ({}).{}", money(k.per_hour), parts.join(" + "), fleet.unwrap_or_default());
+    c.sentence =
+        format!("{cur}{} per server-hour at the operating point ({}).{}{bought}", money(k.per_hour), parts.join(" + "), fleet.unwrap_or_default());
     c.note = format!(
         "At the operating point; {cur}{} per million at the peak throughput (latency aside): a floor, not a quote.",
         money(k.at_peak.per_million_output_tokens)
@@ -220,7 +236,7 @@ pub fn SizingCards(
                     {[capacity_card(r), fleet_card(r), energy_card(r), cost_card(r)].into_iter().map(card).collect_view()}
                 </div>
                 <p class="note band" id="band-meaning">{format!(
-                    "How good is this prediction? 9 in 10 measurements the model was not fitted on fell within: one user {} ({}: {}), under load {} ({}: {} figures); {}. Energy {}: the band under load, widened (the power model is not validated).",
+                    "How good is this prediction? 9 in 10 measurements the model was not fitted on fell within: one user {} ({}: {}), under load {} ({}: {} figures); {}.{} Energy {}: the band under load, widened (the power model is not validated).",
                     band_text(r.band.single_stream_pct),
                     r.band.single_stream_class,
                     if r.band.single_stream_rows > 0 { format!("{} runs", r.band.single_stream_rows) } else { "assumed, not tested".into() },
@@ -228,6 +244,9 @@ pub fn SizingCards(
                     r.band.load_class,
                     r.band.load_rows,
                     r.band.latency_words(),
+                    r.band.compute_borrowed_from.as_ref().map_or(String::new(), |g| format!(
+                        " This device's generation borrows the compute efficiency fitted on {g} devices (none is fitted on its own served runs): its error may be wider."
+                    )),
                     band_text(r.band.energy_pct)
                 )}<span class="screen-only">{
                     // The notation explained on a band the note shows (TTFT's, a factor in every class so far).

@@ -25,6 +25,8 @@ pub fn no_stray_null(v: &serde_json::Value, key: &str) -> bool {
                 | "devices_per_hour"
                 | "electricity_per_hour"
                 | "fleet_per_hour"
+                | "fleet_devices"
+                | "fleet_price"
                 | "prefill"
         ),
         serde_json::Value::Array(a) => a.iter().all(|x| no_stray_null(x, key)),

@@ -18,7 +18,17 @@ const SHAPES: &[(f64, u32, u32, u32, u32, u32)] = &[
 
 pub(crate) fn resolve_model(s: &ModelSpec, defaults: &mut Vec<String>) -> Result<ModelShape, ScenarioError> {
     let p = match &s.preset {
-        Some(id) => Some(presets::models::find(id).ok_or_else(|| unknown("model.preset", id, presets::models::MODELS.iter().map(|m| m.id)))?),
+        Some(id) => Some(presets::models::find(id).ok_or_else(|| {
+            // A name the importers' guesser knows points at its preset (a trial pasted "llama-3.3-70b", which the
+            // page's list shows as Llama-3.3-70B under the id llama-3.1-70b: one architecture).
+            let e = unknown("model.preset", id, presets::models::MODELS.iter().map(|m| m.id));
+            match presets::models::guess(id) {
+                Some(m) => {
+                    crate::scenario::ScenarioError::new("model.preset", format!("unknown id \"{id}\": did you mean \"{}\" ({})?", m.id, m.name))
+                }
+                None => e,
+            }
+        })?),
         None => None,
     };
     let params = match s.params_b.or(p.map(|p| p.params_b)) {

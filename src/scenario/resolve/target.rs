@@ -78,8 +78,18 @@ pub(crate) fn resolve_cost(s: &CostSpec) -> Result<CostInputs, ScenarioError> {
             Some(c.to_string())
         }
     };
+    let device_hour = s.device_hour.map(|v| check("cost.device_hour", v, 0.0, 1e7, "per device and hour")).transpose()?;
+    let device_price = s.device_price.map(|v| check("cost.device_price", v, 0.0, 1e10, "per device")).transpose()?;
+    if device_hour.is_some() && device_price.is_some() {
+        return Err(ScenarioError::new("cost.device_price", "give a price per device-hour or a purchase price per device, not both"));
+    }
+    // Years alone (no purchase price) write nothing off: kept, not used.
+    let years = s.write_off_years.map(|v| check("cost.write_off_years", v, 0.25, 30.0, "years")).transpose()?;
+    let write_off_years = device_price.map(|_| years.unwrap_or(crate::plan::cost::WRITE_OFF_YEARS));
     Ok(CostInputs {
-        device_hour: s.device_hour.map(|v| check("cost.device_hour", v, 0.0, 1e7, "per device and hour")).transpose()?,
+        device_hour: device_hour.or_else(|| device_price.zip(write_off_years).map(|(p, y)| p / (y * crate::plan::cost::HOURS_A_YEAR))),
+        device_price,
+        write_off_years,
         currency,
         electricity_per_kwh: s.electricity_per_kwh.map(|v| check("cost.electricity_per_kwh", v, 0.0, 1e5, "per kWh")).transpose()?,
         pue: s.pue.map(|v| check("cost.pue", v, 1.0, 5.0, "(facility power ÷ IT power)")).transpose()?,
