@@ -138,8 +138,13 @@ impl Band {
     /// the median's; with its label ("TTFT P99 ÷ / × 5.9").
     #[must_use]
     pub fn ttft_at(&self, pct: crate::percentiles::Pct) -> String {
-        if tail(pct) {
+        use crate::percentiles::Pct;
+        if pct == Pct::P99 {
             format!("TTFT P99 {}", band_text(self.ttft_tail_pct))
+        } else if tail(pct) {
+            // P90 and P95 take P99's band, said as such (a pre-sales trial with a P95 target read "TTFT P99" as the
+            // wrong percentile).
+            format!("TTFT {} {} (P99's band)", pct.label(), band_text(self.ttft_tail_pct))
         } else {
             format!("TTFT P50 {}", band_text(self.ttft_pct))
         }

@@ -37,7 +37,7 @@ pub fn ServingInputs(
                 <p class="note">"With TPOT and TTFT targets left empty, the task time alone is the target."</p>
             </Show>
             <SelectField label="Load" field="workload.load" value=inputs.load_kind options=opts(&[
-                (LoadKind::Auto.id(), "Automatic users (rates for a req/s peak)"),
+                (LoadKind::Auto.id(), "Automatic: users (request rates when the fleet's peak is in req/s)"),
                 (LoadKind::Users.id(), "Concurrent users (closed loop), my levels"),
                 (LoadKind::Rate.id(), "Request rate (Poisson arrivals); empty: rates around capacity"),
             ]) error />
