@@ -388,19 +388,29 @@ await test('imported benchmark results are compared and drawn (files read in the
   const cal = await page.textContent('#measure-calibration');
   const shown = /^Calibrated on \d+ figures: median \|error\| ([\d.]+) % → ([\d.]+) %\. Fitted: .*bandwidth_efficiency/.exec(cal);
   assert(shown && parseFloat(shown[2]) < parseFloat(shown[1]), `calibration: ${cal}`);
+  // llama-bench's four runs are llama.cpp's: left out of a vLLM calibration, and said (a trial's "calibrated" vLLM
+  // on them moved nothing but claimed it).
+  assert(/Left out: 4 run\(s\) of another engine\./.test(cal), `llama-bench runs not left out: ${cal}`);
   await page.waitForTimeout(600);
   const afterCal = medianOf(await page.textContent('#measure-summary'));
   assert(afterCal < beforeCal, `calibration did not lower the median error: ${beforeCal} → ${afterCal}; ${cal}`);
   const linked = decodeURIComponent(await page.evaluate(() => location.hash));
-  assert(/"calibrated_from":"\d+ figures of 8 run\(s\)/.test(linked) && /"bandwidth_efficiency":/.test(linked), `calibration not in the link: ${linked.slice(0, 300)}`);
+  assert(/"calibrated_from":"\d+ figures of 4 run\(s\)/.test(linked) && /"bandwidth_efficiency":/.test(linked), `calibration not in the link: ${linked.slice(0, 300)}`);
   assert((await page.inputValue('#workload-prompt_tokens')) === '1024', 'calibration changed a typed field');
   assert(/"calibrated_from": "/.test(await page.textContent('#scenario-json')), 'calibration not in the scenario JSON');
   await page.locator('details.measurements').screenshot({ path: path.join(shots, '9c-calibrated.png') });
+  // The device's efficiency note says the calibration, with its figures (a trial's calibrated link read "fitted
+  // defaults").
+  assert(/\(calibrated on \d+ figures of 4 run/.test(await page.textContent('#efficiency-class')), `note: ${await page.textContent('#efficiency-class')}`);
+  // Calibrated twice, Undo still goes back to before the first (it had gone back to the first, then vanished).
+  await page.click('#measure-calibrate');
+  await page.waitForTimeout(1500);
   await page.click('#measure-uncalibrate');
   await page.waitForTimeout(600);
   assert(Math.abs(medianOf(await page.textContent('#measure-summary')) - beforeCal) < 0.05, 'undo did not restore the scenario');
   assert(!/calibrated_from/.test(decodeURIComponent(await page.evaluate(() => location.hash))), 'undo left the calibration in the link');
   assert(!(await page.isVisible('#measure-calibration')) && !(await page.isVisible('#measure-uncalibrate')), 'undo left the message or the button');
+  assert(/fitted defaults/.test(await page.textContent('#efficiency-class')), 'the note still says a calibration');
   // Back to the device, engine and weights the page had (the tests below start from them).
   await page.selectOption('#hardware-preset', 'rtx-4090');
   await page.selectOption('#engine-preset', 'llama.cpp');
@@ -415,6 +425,22 @@ await test('imported benchmark results are compared and drawn (files read in the
   assert((await page.locator('#measure-table tr.run').count()) === 0, 'clear left rows');
   await page.fill('#workload-prompt_tokens', '');
   await page.fill('#workload-output_tokens', '');
+});
+
+await test('a calibration that came in a link is said under the device and can be undone there and then', async () => {
+  const h = JSON.parse(fs.readFileSync(path.join(root, 'examples', 'h100-llama8b.json'), 'utf8'));
+  const cal = { ...h, engine: { ...(h.engine || {}), preset: 'vllm', bandwidth_efficiency: 0.95, calibrated_from: 'test runs' } };
+  const { page: cp, context: cc, errors: ce } = await openPage(origin + '/#s=' + encodeURIComponent(JSON.stringify(cal)));
+  const note = await cp.textContent('#efficiency-class');
+  assert(/weights streamed at 95 % of the bandwidth.*\(calibrated on test runs/.test(note), `note: ${note}`);
+  await cp.evaluate(() => { document.querySelector('details.measurements').open = true; });
+  assert(await cp.isVisible('#measure-uncalibrate'), 'no Undo for a calibration from a link (no runs loaded)');
+  assert(!(await cp.isVisible('#measure-calibrate')), 'Calibrate offered without runs');
+  await cp.click('#measure-uncalibrate');
+  await cp.waitForFunction(() => /fitted defaults/.test(document.querySelector('#efficiency-class').textContent), null, { timeout: 5000 });
+  assert(!/calibrated_from|bandwidth_efficiency/.test(decodeURIComponent(await cp.evaluate(() => location.hash))), 'the calibration stayed in the link');
+  assert(ce.length === 0, ce.join('\n'));
+  await cc.close();
 });
 
 await test('bug 1: a new link opened in the same tab shows its scenario (hash change, back/forward)', async () => {

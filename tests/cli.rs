@@ -139,6 +139,8 @@ fn import_errors_name_the_file_and_exit_2() {
     let (code, out, err) = tps(&["import", "tests/samples"], None);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("skipped tests/samples/README.md"), "{err}");
+    // A folder inside is not read, and said (a trial's sweep folder was left out without a word).
+    assert!(err.contains("skipped the folder tests/samples/vllm-bench-serve-sweep"), "{err}");
     assert_eq!(serde_json::from_str::<serde_json::Value>(&out).unwrap().as_array().unwrap().len(), 13);
 }
 

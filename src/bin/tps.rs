@@ -340,12 +340,17 @@ mod cli {
         let mut files = Vec::new();
         for path in paths {
             if path.is_dir() {
-                let mut inside: Vec<_> = std::fs::read_dir(path)
+                let listed: Vec<_> = std::fs::read_dir(path)
                     .map_err(|e| CliError::Io(format!("{}: {e}", path.display())))?
                     .filter_map(Result::ok)
                     .map(|e| e.path())
-                    .filter(|f| f.is_file())
                     .collect();
+                // Folders inside are not read, and said so (a trial's `tps import samples` left out its sweep folder
+                // without a word).
+                for d in listed.iter().filter(|f| f.is_dir()) {
+                    eprintln!("tps: skipped the folder {} (give it as an argument to read its files)", d.display());
+                }
+                let mut inside: Vec<_> = listed.into_iter().filter(|f| f.is_file()).collect();
                 // Numbers in names in numeric order (vllm-c1, -c8, -c16: a trial read "1, 16, 8" in the table).
                 inside.sort_by_cached_key(|f| natural_key(&f.to_string_lossy()));
                 files.extend(inside.into_iter().map(|f| (f, true)));

@@ -33,7 +33,7 @@ pub struct Row {
 /// The file's run was on another model or device than the scenario's: the prediction is for the scenario's.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Mismatch {
-    /// `"model"` or `"hardware"`.
+    /// `"model"`, `"hardware"` or `"engine"`.
     pub what: &'static str,
     /// The name the file records.
     pub file: String,
@@ -126,7 +126,7 @@ fn no_common_number(file: &str, page: &[&str]) -> bool {
     !numbers.is_empty() && !numbers.iter().any(|n| page.contains(n))
 }
 
-/// Where the file's model or hardware is not the scenario's. Conservative: a name that cannot be told apart from
+/// Where the file's model, hardware or engine is not the scenario's. Conservative: a name that cannot be told apart from
 /// the scenario's is not a mismatch.
 fn mismatches(base: &Scenario, m: &Measurement) -> Vec<Mismatch> {
     let page = base.resolve().ok();
@@ -174,6 +174,18 @@ fn mismatches(base: &Scenario, m: &Measurement) -> Vec<Mismatch> {
             });
         }
     }
+    // Another engine (a trial calibrated vLLM on llama-bench runs, and on SGLang's): its efficiencies are not these.
+    if let (Some(file), Some(r)) = (m.engine.as_deref(), page.as_ref()) {
+        use crate::model::engine::EngineKind;
+        if EngineKind::of(file) != r.deployment.engine.kind {
+            out.push(Mismatch {
+                what: "engine",
+                file: presets::engines::find(file).map_or_else(|| file.to_string(), |e| e.name.to_string()),
+                page: r.deployment.engine.name.clone(),
+                preset: presets::engines::find(file).map(|e| e.id.to_string()),
+            });
+        }
+    }
     out
 }
 
@@ -198,7 +210,10 @@ pub fn compare(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioE
     let mut c = predict(base, m)?;
     // After the "does not fit" note, which says why there are no numbers, before the rest.
     let at = usize::from(!c.fits).min(c.notes.len());
-    c.notes.splice(at..at, mismatch.iter().map(Mismatch::note));
+    // A llama-bench run is predicted on llama.cpp whatever the page's engine ("engine set to llama.cpp"): its engine
+    // mismatch is not noted (the prediction is not the page's engine's), but it stays for calibration to refuse.
+    let own_engine = c.notes.iter().any(|n| n.starts_with("engine set to"));
+    c.notes.splice(at..at, mismatch.iter().filter(|x| !(own_engine && x.what == "engine")).map(Mismatch::note));
     c.mismatch = mismatch;
     Ok(c)
 }
@@ -281,7 +296,11 @@ fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError
             if let Some((dist, spread)) = m.length_spread() {
                 s.workload.distribution = Some(dist);
                 s.workload.spread = Some(spread);
-                notes.push(format!("request lengths lognormal with the run's output spread (CV {:.2})", m.output_cv.unwrap_or(spread)));
+                notes.push(if dist == crate::scenario::Distribution::Fixed {
+                    "request lengths fixed, as the run's (every request the same length)".to_string()
+                } else {
+                    format!("request lengths lognormal with the run's output spread (CV {:.2})", m.output_cv.unwrap_or(spread))
+                });
             }
             let offline = m.concurrency.is_none() && m.request_rate.is_none();
             s.workload.load = Some(match (m.concurrency, m.request_rate) {

@@ -23,6 +23,7 @@ pub(super) fn record(o: &Obj) -> Option<Measurement> {
         _ => return None,
     };
     let mut m = Measurement::new("llama-bench", kind);
+    m.engine = Some("llama.cpp".into());
     m.model = string(o.get("model_type")).or_else(|| string(o.get("model_filename")));
     let backends = string(o.get("backends")).unwrap_or_default();
     m.hardware = if backends == "CPU" { string(o.get("cpu_info")) } else { string(o.get("gpu_info")).or_else(|| string(o.get("cpu_info"))) };

@@ -170,6 +170,7 @@ pub(super) fn scrape(text: &str) -> Result<Vec<Measurement>, String> {
         return Err("Prometheus text without vLLM's request metrics (vllm:time_to_first_token_seconds, vllm:num_requests_running)".into());
     }
     let mut m = Measurement::new("vLLM /metrics", Kind::Serving);
+    m.engine = Some("vllm".into());
     m.model = model;
     m.ttft_ms = hist("vllm:time_to_first_token_seconds");
     // Older servers call the per-token histogram time_per_output_token_seconds; some emit both (count once).

@@ -67,6 +67,8 @@ pub(super) fn sglang(o: &Obj) -> Measurement {
     let mut m = serving_summary("SGLang bench_serving", o, "e2e_latency");
     let info = o.get("server_info").and_then(Value::as_object);
     m.model = info.and_then(|i| string(i.get("model_path")));
+    // The server's own info: an SGLang server answered.
+    m.engine = info.map(|_| "sglang".to_string());
     // Without completions the requested lengths stand in.
     m.prompt_tokens = m.prompt_tokens.or_else(|| finite(num(o.get("random_input_len"))));
     m.output_tokens = m.output_tokens.or_else(|| finite(num(o.get("random_output_len"))));

@@ -95,6 +95,9 @@ pub struct Calibration {
     /// Every run was a serving run, all at one load: the throughput at other loads is not informed. (A run without
     /// a recorded load counts as its own load.)
     pub one_load: bool,
+    /// Runs left out because their file says another engine ran them (llama-bench's llama.cpp beside a vLLM
+    /// scenario): their efficiencies are not this engine's.
+    pub other_engine_runs: usize,
 }
 
 impl Calibration {
@@ -116,6 +119,7 @@ impl Calibration {
             if moved.is_empty() { "No efficiency moved.".to_string() } else { format!("Fitted: {}.", moved.join(", ")) }
         ) + if self.one_load { " One load only: add another load to fit the throughput." } else { "" }
             + &self.caveats()
+            + &if self.other_engine_runs > 0 { format!(" Left out: {} run(s) of another engine.", self.other_engine_runs) } else { String::new() }
     }
 
     /// What to weigh before keeping the fit: figures it made worse by more than 10 points (a median can improve while
@@ -312,6 +316,19 @@ fn median_abs_pct(v: &[f64]) -> f64 {
 
 /// Fits the scenario's engine efficiencies to the runs (see the module docs).
 ///
+/// Drops a calibration from the scenario: its fitted fields and `calibrated_from` cleared, so the defaults apply
+/// again (the page's "Undo calibration" after a reload or a link, where the scenario before it is not known: a
+/// trial found no way back but editing the JSON). Whether there was one to drop.
+pub fn discard(s: &mut Scenario) -> bool {
+    if s.engine.calibrated_from.take().is_none() {
+        return false;
+    }
+    for p in &PARAMS {
+        (p.set)(s, None);
+    }
+    true
+}
+
 /// # Errors
 /// The scenario's first invalid field, or `runs` with no figure the model can predict on this deployment
 /// (nothing to fit), as a [`ScenarioError`] on `engine`.
@@ -320,13 +337,25 @@ pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, S
     // defaults — not from its own fit: the priors centre there, and calibrating twice on the same runs gives the
     // first calibration's values instead of drifting towards the least-squares fit.
     let mut base = base.clone();
-    if base.engine.calibrated_from.take().is_some() {
-        for p in &PARAMS {
-            (p.set)(&mut base, None);
-        }
-    }
+    discard(&mut base);
     let base = &base;
     let resolved = base.resolve()?;
+    // Runs another engine ran (the file says so) are left out, said in the summary: a trial calibrated vLLM on
+    // llama-bench's runs, which are predicted on llama.cpp whatever the fit, and on SGLang's.
+    let kind = resolved.deployment.engine.kind;
+    let own: Vec<Measurement> =
+        runs.iter().filter(|m| m.engine.as_deref().is_none_or(|e| crate::model::engine::EngineKind::of(e) == kind)).cloned().collect();
+    let other_engine_runs = runs.len() - own.len();
+    if own.is_empty() {
+        return Err(ScenarioError::new(
+            "engine",
+            format!(
+                "every run was measured on another engine than {}: calibrate on runs of this engine, or switch the engine to the runs'",
+                resolved.deployment.engine.name
+            ),
+        ));
+    }
+    let runs = &own[..];
     let ps = params(resolved.deployment.model.is_moe());
     let mut s = base.clone();
     // Start from the values the scenario resolves to (defaults or the user's), written explicitly.
@@ -406,6 +435,7 @@ pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, S
         one_load: runs
             .iter()
             .all(|m| m.kind == import::Kind::Serving && (m.concurrency, m.request_rate) == (runs[0].concurrency, runs[0].request_rate)),
+        other_engine_runs,
     })
 }
 
@@ -433,6 +463,7 @@ mod tests {
             label: format!("concurrency {c}"),
             model: None,
             hardware: None,
+            engine: None,
             params_b: None,
             weight_bits: None,
             concurrency: Some(c),
@@ -503,6 +534,7 @@ mod tests {
             median_abs_error_after_pct: 10.0,
             rows,
             one_load: false,
+            other_engine_runs: 0,
         };
         let row = |metric: &str, measured: f64, before: f64, after: f64| ("tg32".to_string(), metric.to_string(), measured, before, after);
         let worse = cal(vec![row("decode (one user)", 78.0, 82.0, 57.2), row("prefill", 3514.0, 9250.0, 3900.0)], 0.47).summary();
@@ -536,6 +568,7 @@ mod tests {
             median_abs_error_after_pct: 2.0,
             rows,
             one_load: false,
+            other_engine_runs: 0,
         };
         assert!(cal.caveats().contains("TTFT P50 (a) -20 % → no longer predicted"), "{}", cal.caveats());
     }

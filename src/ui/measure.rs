@@ -68,15 +68,17 @@ fn read_files(input: &web_sys::HtmlInputElement, measurements: RwSignal<Vec<Meas
 fn switch_button(inputs: Inputs, mm: &Mismatch, message: RwSignal<String>) -> Option<impl IntoView> {
     let id = mm.preset.clone()?;
     let what = mm.what;
-    let label = if what == "model" {
-        crate::presets::models::find(&id).map_or(id.clone(), |p| p.name.to_string())
-    } else {
-        crate::presets::hardware::find(&id).map_or(id.clone(), |p| p.name.to_string())
+    let label = match what {
+        "model" => crate::presets::models::find(&id).map_or(id.clone(), |p| p.name.to_string()),
+        "engine" => crate::presets::engines::find(&id).map_or(id.clone(), |p| p.name.to_string()),
+        _ => crate::presets::hardware::find(&id).map_or(id.clone(), |p| p.name.to_string()),
     };
     let go = move |_| {
         if what == "model" {
             inputs.model_preset.set(id.clone());
             inputs.params.set(String::new());
+        } else if what == "engine" {
+            inputs.engine.set(id.clone());
         } else {
             inputs.hw_preset.set(id.clone());
             inputs.hw_kind.set(String::new());
@@ -169,7 +171,11 @@ pub fn MeasurementsPanel(
             Ok(cal) => {
                 calibration.set(cal.summary());
                 inputs.base.update(|b| b.engine = cal.scenario.engine);
-                before_calibration.set(Some(s));
+                // Calibrated again: "Undo" still goes back to before the first (a trial calibrated twice, and Undo
+                // went back to the first calibration, then vanished).
+                if before_calibration.with_untracked(Option::is_none) {
+                    before_calibration.set(Some(s));
+                }
             }
             Err(e) => {
                 before_calibration.set(None);
@@ -178,8 +184,12 @@ pub fn MeasurementsPanel(
         }
     };
     let undo = move |_| {
-        if let Some(before) = before_calibration.get_untracked() {
-            inputs.base.update(|b| b.engine = before.engine);
+        match before_calibration.get_untracked() {
+            Some(before) => inputs.base.update(|b| b.engine = before.engine),
+            // Calibrated in a link, a pasted scenario or before a reload: back to the defaults.
+            None => inputs.base.update(|b| {
+                crate::plan::calibrate::discard(b);
+            }),
         }
         calibration.set(String::new());
         before_calibration.set(None);
@@ -227,12 +237,13 @@ pub fn MeasurementsPanel(
                 {move || problems.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
             </ul>
             <p class="summary" id="measure-summary">{summary}</p>
-            <div class="calibrate" class:hidden=move || measurements.with(Vec::is_empty)>
-                <button type="button" id="measure-calibrate" on:click=on_calibrate
+            // Shown with runs to calibrate on, or a calibration to undo (one from a link or before a reload too).
+            <div class="calibrate" class:hidden=move || measurements.with(Vec::is_empty) && inputs.base.with(|b| b.engine.calibrated_from.is_none())>
+                <button type="button" id="measure-calibrate" on:click=on_calibrate class:hidden=move || measurements.with(Vec::is_empty)
                     title="Fit the engine's efficiencies (bandwidth, KV, compute, per-step and per-request overheads) to these runs of this deployment">
                     "Calibrate the engine on these runs"
                 </button>
-                <button type="button" id="measure-uncalibrate" on:click=undo class:hidden=move || before_calibration.with(Option::is_none)>"Undo calibration"</button>
+                <button type="button" id="measure-uncalibrate" on:click=undo class:hidden=move || before_calibration.with(Option::is_none) && inputs.base.with(|b| b.engine.calibrated_from.is_none())>"Undo calibration"</button>
                 <p class="note" id="measure-calibration" role="status" class:hidden=move || calibration.with(String::is_empty) class:refused=move || before_calibration.with(Option::is_none)>
                     {move || calibration.get()} " " {refusal_switches}
                 </p>
@@ -266,7 +277,7 @@ pub fn MeasurementsPanel(
                                         // A run with varied lengths (llmperf gives the spread) is simulated as it was predicted.
                                         if let Some((dist, spread)) = spread {
                                             inputs.distribution.set(dist.id().into());
-                                            inputs.spread.set(format!("{spread:.2}"));
+                                            inputs.spread.set(if spread > 0.0 { format!("{spread:.2}") } else { String::new() });
                                         }
                                     };
                                     view! { <button type="button" class="use-lengths" on:click=set>{format!("Use these lengths ({:.0} + {:.0})", p, o)}</button> }

@@ -464,13 +464,27 @@ fn efficiency_note(inputs: Inputs) -> String {
     });
     let balance = presets::hardware::find(&inputs.hw_preset.get()).and_then(|h| h.fp16_tflops.map(|f| f * 1e3 / h.bandwidth_gbps));
     let e = presets::engines::efficiency(&id, kind, arch, balance);
+    // A calibration in the scenario (its engine's, while that engine is the one picked) replaces the defaults: said
+    // here with its figures (a trial's calibrated link still read "fitted defaults").
+    let (bw, kv, fl, whence) = inputs.base.with(|b| {
+        let eng = &b.engine;
+        match eng.calibrated_from.as_ref().filter(|_| eng.preset.as_deref().unwrap_or("") == id) {
+            Some(from) => (
+                eng.bandwidth_efficiency.unwrap_or(e.bandwidth),
+                eng.kv_bandwidth_efficiency.or(eng.bandwidth_efficiency).unwrap_or(e.kv_bandwidth),
+                eng.compute_efficiency.unwrap_or(e.compute),
+                format!("calibrated on {from}; Undo under \"Compare with your benchmark results\""),
+            ),
+            None => (e.bandwidth, e.kv_bandwidth, e.compute, "fitted defaults; see Defaults used".into()),
+        }
+    });
     format!(
-        "Efficiency class: {}, {} generation, with {engine} — weights streamed at {:.0} % of the bandwidth, KV cache at {:.0} %, compute at {:.0} % of peak (fitted defaults; see Defaults used).",
+        "Efficiency class: {}, {} generation, with {engine} — weights streamed at {:.0} % of the bandwidth, KV cache at {:.0} %, compute at {:.0} % of peak ({whence}).",
         kind_label(kind),
         arch.id(),
-        e.bandwidth * 100.0,
-        e.kv_bandwidth * 100.0,
-        e.compute * 100.0
+        bw * 100.0,
+        kv * 100.0,
+        fl * 100.0
     ) + &inputs.hw_cleared.get()
 }
 
