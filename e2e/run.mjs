@@ -301,6 +301,12 @@ await test('the address reproduces the page; pasted JSON loads; a broken link na
   await page.click('#apply-json');
   await page.waitForTimeout(100);
   assert(/hardware\.preset/.test(await page.textContent('#paste-error')), 'no field named for a bad pasted scenario');
+  // A benchmark's result pasted as a scenario: told where it goes (a trial got "unknown field `backend`").
+  await page.fill('#paste-json', fs.readFileSync(path.join(root, 'tests', 'samples', 'vllm-bench-serve.json'), 'utf8'));
+  await page.click('#apply-json');
+  await page.waitForTimeout(100);
+  assert(/benchmark result, not a scenario: add it under "Compare with your benchmark results"/.test(await page.textContent('#paste-error')), `pasted result: ${await page.textContent('#paste-error')}`);
+  await page.fill('#paste-json', '');
   for (const [json, field] of [['{"hardware":{"memory_bandwidth_gbps":-1}}', 'memory_bandwidth_gbps'], ['{"hardware":{"colour":1}}', 'colour'], ['{not json', 'json']]) {
     const ctx = await browser.newContext();
     const bad = await ctx.newPage();

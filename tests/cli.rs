@@ -330,7 +330,9 @@ fn compare_says_when_the_deployment_does_not_fit_or_the_file_is_for_another_mode
     assert!(out.contains("the deployment does not fit: weights 145.4 GB"), "{out}");
     assert!(!out.contains("TTFT") && !out.contains("median |error|"), "no numbers: {out}");
     assert!(
-        out.contains("note: the file's model is meta-llama/Llama-3.1-8B-Instruct, the page's is Qwen2.5-72B: the prediction is for the page's model"),
+        out.contains(
+            "note: the file's model is meta-llama/Llama-3.1-8B-Instruct, the scenario's is Qwen2.5-72B: the prediction is for the scenario's model"
+        ),
         "{out}"
     );
     let (code, out, _) = tps(&["compare", &s, "tests/samples/vllm-bench-serve.json"], None);

@@ -321,7 +321,7 @@ fn a_file_for_another_model_or_device_is_flagged() {
     assert_eq!(c.mismatch[0].page, "Llama-3-8B / Llama-3.1-8B");
     assert!(
         c.notes[0].starts_with(
-            "the file's model is meta-llama/Llama-3.1-70B-Instruct, the page's is Llama-3-8B / Llama-3.1-8B: the prediction is for the page's model"
+            "the file's model is meta-llama/Llama-3.1-70B-Instruct, the scenario's is Llama-3-8B / Llama-3.1-8B: the prediction is for the scenario's model"
         ),
         "{:?}",
         c.notes
@@ -336,8 +336,9 @@ fn a_file_for_another_model_or_device_is_flagged() {
     unknown.hardware = Some("AMD EPYC 9454 48-Core Processor".into());
     let c = import::compare(&scenario, &unknown).unwrap();
     let what: Vec<(&str, Option<&str>)> = c.mismatch.iter().map(|x| (x.what, x.preset.as_deref())).collect();
-    // llama-bench's engine is llama.cpp, the scenario's vLLM: flagged too (calibration leaves such runs out).
-    assert_eq!(what, vec![("model", None), ("hardware", None), ("engine", Some("llama.cpp"))]);
+    // (llama-bench's runs are predicted on llama.cpp, their own engine: no engine mismatch; a calibration of the
+    // vLLM scenario leaves them out by their engine.)
+    assert_eq!(what, vec![("model", None), ("hardware", None)]);
 
     // The same device or model under another name is no mismatch: a custom device with the H100's figures, the
     // llama-bench names of the scenario's model and GPU.
@@ -347,8 +348,7 @@ fn a_file_for_another_model_or_device_is_flagged() {
     .unwrap();
     for s in [&scenario, &custom] {
         let c = import::compare(s, &read("llama-bench.json")[1]).unwrap();
-        // (Its engine, llama.cpp, is another than the scenario's: that one stays.)
-        assert!(c.mismatch.iter().all(|m| m.what == "engine"), "{:?}", c.mismatch);
+        assert!(c.mismatch.is_empty(), "{:?}", c.mismatch);
     }
     // A file that records neither gives no mismatch.
     let csv = &read("genai-perf-profile_export.csv")[0];
@@ -521,6 +521,8 @@ fn runs_keep_their_fixed_lengths_and_their_engine() {
     // Dropped: the defaults again, and the same predictions as before the calibration.
     let mut s = cal.scenario.clone();
     assert!(tps_planner::plan::calibrate::discard(&mut s));
+    let (before, after) = (import::compare(&page, &sweep[1]).unwrap(), import::compare(&s, &sweep[1]).unwrap());
+    assert_eq!(before.rows, after.rows, "discarded: the uncalibrated predictions again");
     assert!(s.engine.calibrated_from.is_none() && s.engine.bandwidth_efficiency.is_none() && s.engine.compute_efficiency.is_none());
     assert!(!tps_planner::plan::calibrate::discard(&mut s), "nothing left to drop");
 }

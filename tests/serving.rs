@@ -590,6 +590,19 @@ fn served_runs_calibrated_on_their_own_runs() {
             assert!(!must || ma < mb, "calibrated on the {on}, {metric}: median {ma:.1} % is not below the uncalibrated {mb:.1} %");
         }
         assert!(scored.len() >= if heaviest_too { 15 } else { 30 }, "only {} runs scored after calibration", scored.len());
+        if heaviest_too {
+            // The bands of a calibrated scenario (`plan::LOAD_CALIBRATED`, `plan::LATENCY_CALIBRATED`): the p90 of the
+            // factor off of these runs, calibrated on their deployment's lightest and heaviest.
+            let figure = |metric: &str| -> (f64, usize) {
+                let sel: Vec<&Case> = after.iter().filter(|c| c.metric == metric).collect();
+                (band_pct(&sel), sel.len())
+            };
+            let [out, ttft, ttft_tail, tpot, tpot_tail] = ["output tok/s", "TTFT P50", "TTFT P99", "TPOT P50", "TPOT P99"].map(figure);
+            println!(
+                "calibrated bands (p90 of the factor off): output {:.1} % ({} runs), TTFT P50 {:.1} % ({}), P99 {:.1} % ({}); TPOT P50 {:.1} % ({}), P99 {:.1} % ({})",
+                out.0, out.1, ttft.0, ttft.1, ttft_tail.0, ttft_tail.1, tpot.0, tpot.1, tpot_tail.0, tpot_tail.1
+            );
+        }
     }
 }
 

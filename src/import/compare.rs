@@ -197,7 +197,7 @@ impl Mismatch {
             Some(id) => format!(" (preset {id} matches the file's)"),
             None => String::new(),
         };
-        format!("the file's {w} is {}, the page's is {}: the prediction is for the page's {w}{offer}", self.file, self.page, w = self.what)
+        format!("the file's {w} is {}, the scenario's is {}: the prediction is for the scenario's {w}{offer}", self.file, self.page, w = self.what)
     }
 }
 
@@ -206,14 +206,17 @@ impl Mismatch {
 /// # Errors
 /// The scenario's first invalid field (after the measurement's workload is applied).
 pub fn compare(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError> {
-    let mismatch = mismatches(base, m);
+    let mut mismatch = mismatches(base, m);
     let mut c = predict(base, m)?;
+    // A llama-bench run is predicted on llama.cpp whatever the scenario's engine ("engine set to llama.cpp"): no
+    // engine mismatch is said (the prediction is not the scenario's engine's). A calibration leaves such runs out by
+    // their engine (`plan::calibrate`).
+    if c.notes.iter().any(|n| n.starts_with("engine set to")) {
+        mismatch.retain(|x| x.what != "engine");
+    }
     // After the "does not fit" note, which says why there are no numbers, before the rest.
     let at = usize::from(!c.fits).min(c.notes.len());
-    // A llama-bench run is predicted on llama.cpp whatever the page's engine ("engine set to llama.cpp"): its engine
-    // mismatch is not noted (the prediction is not the page's engine's), but it stays for calibration to refuse.
-    let own_engine = c.notes.iter().any(|n| n.starts_with("engine set to"));
-    c.notes.splice(at..at, mismatch.iter().filter(|x| !(own_engine && x.what == "engine")).map(Mismatch::note));
+    c.notes.splice(at..at, mismatch.iter().map(Mismatch::note));
     c.mismatch = mismatch;
     Ok(c)
 }

@@ -130,11 +130,12 @@ impl Measurement {
     }
 
     /// The spread of a run's request lengths as a scenario simulates it: lognormal with the run's output CV
-    /// (capped at 2), when the tool recorded one (llmperf does); fixed when every request had one length — a CV of
-    /// 0, or, without per-request lengths, a vLLM or SGLang benchmark's mean prompt and output lengths that are both
-    /// whole numbers over several requests (`vllm bench serve --dataset-name random` gives every request the configured lengths by default:
-    /// 102,400 prompt and 12,800 output tokens over 100 requests; a dataset of varied lengths almost never averages
-    /// to whole numbers). The page's "Use these lengths" and the comparison both apply it, so a run is predicted
+    /// (capped at 2), when the tool recorded one (llmperf does); fixed when, without per-request lengths, a vLLM or
+    /// SGLang benchmark's mean prompt and output lengths are both whole numbers over 10 requests or more (varied
+    /// lengths average to two whole numbers about once in n² runs; SGLang's random dataset draws uniform lengths
+    /// by default, rarely whole on average, and keeps the page's spread). `vllm bench serve --dataset-name random`
+    /// gives every request the configured lengths by default: 102,400 prompt and 12,800 output tokens over 100
+    /// requests. The page's "Use these lengths" and the comparison both apply it, so a run is predicted
     /// the way it is reproduced, not with the page's own spread (an operations engineer's trial: the same four runs
     /// compared and calibrated against the page's lognormal lengths were off by 23 % after calibration, against 11 %
     /// with their own fixed ones, and the held-out run by 32 % against 5 %).
@@ -143,13 +144,14 @@ impl Measurement {
         use crate::scenario::Distribution;
         match self.output_cv {
             Some(cv) if cv > 0.0 => Some((Distribution::Lognormal, cv.min(2.0))),
-            Some(_) => Some((Distribution::Fixed, 0.0)),
+            // An output CV of 0 says nothing of the prompts (llmperf varies them): the page's spread.
+            Some(_) => None,
             None => {
                 // Only the serving benchmarks whose random dataset gives fixed lengths (not, say, a summary of other
                 // runs whose lengths the caller set).
                 let bench = self.tool.starts_with("vLLM") || self.tool.starts_with("SGLang");
                 let whole = |v: Option<f64>| v.is_some_and(|x| x >= 1.0 && (x - x.round()).abs() < 1e-9);
-                (bench && self.requests.is_some_and(|n| n >= 2.0) && whole(self.prompt_tokens) && whole(self.output_tokens))
+                (bench && self.requests.is_some_and(|n| n >= 10.0) && whole(self.prompt_tokens) && whole(self.output_tokens))
                     .then_some((Distribution::Fixed, 0.0))
             }
         }

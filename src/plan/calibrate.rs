@@ -314,8 +314,6 @@ fn median_abs_pct(v: &[f64]) -> f64 {
     e.get(e.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-/// Fits the scenario's engine efficiencies to the runs (see the module docs).
-///
 /// Drops a calibration from the scenario: its fitted fields and `calibrated_from` cleared, so the defaults apply
 /// again (the page's "Undo calibration" after a reload or a link, where the scenario before it is not known: a
 /// trial found no way back but editing the JSON). Whether there was one to drop.
@@ -329,9 +327,11 @@ pub fn discard(s: &mut Scenario) -> bool {
     true
 }
 
+/// Fits the scenario's engine efficiencies to the runs (see the module docs), leaving out runs another engine ran.
+///
 /// # Errors
-/// The scenario's first invalid field, or `runs` with no figure the model can predict on this deployment
-/// (nothing to fit), as a [`ScenarioError`] on `engine`.
+/// The scenario's first invalid field, `runs` all of another engine, or runs with no figure the model can predict
+/// on this deployment (nothing to fit), as a [`ScenarioError`] on `engine`.
 pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, ScenarioError> {
     // A calibrated scenario is calibrated again from what it was fitted from — its fitted fields cleared, so the
     // defaults — not from its own fit: the priors centre there, and calibrating twice on the same runs gives the

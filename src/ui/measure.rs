@@ -118,6 +118,10 @@ pub fn MeasurementsPanel(
     // are offered beside it ("Switch the page to …", as in the table).
     let calibration = RwSignal::new(String::new());
     let before_calibration = RwSignal::new(None::<Scenario>);
+    // The scenario the last calibration made: "Undo" restores the one before only while the engine is still the one
+    // it applied (another scenario loaded since keeps its own; a review). And whether the last attempt was refused.
+    let applied = RwSignal::new(None::<Scenario>);
+    let refused = RwSignal::new(false);
     let comparisons: Memo<Vec<Result<Comparison, String>>> = Memo::new(move |_| {
         let Ok(s) = scenario.get() else { return Vec::new() };
         measurements.with(|ms| {
@@ -156,12 +160,15 @@ pub fn MeasurementsPanel(
             pasted.set(String::new());
         }
     };
+    // Clearing the runs keeps the calibration (and what Undo goes back to).
     let clear = move |_| {
         measurements.set(Vec::new());
         problems.set(Vec::new());
         calibration.set(String::new());
-        before_calibration.set(None);
+        refused.set(false);
     };
+    // Whether the engine is still the one the last calibration applied.
+    let ours = move || applied.with_untracked(|a| a.as_ref().is_some_and(|a| inputs.base.with_untracked(|b| b.engine == a.engine)));
     let on_calibrate = move |_| {
         let Ok(s) = scenario.get_untracked() else {
             calibration.set("Correct the inputs marked above first.".into());
@@ -170,21 +177,24 @@ pub fn MeasurementsPanel(
         match measurements.with_untracked(|ms| crate::plan::calibrate::calibrate(&s, ms)) {
             Ok(cal) => {
                 calibration.set(cal.summary());
-                inputs.base.update(|b| b.engine = cal.scenario.engine);
+                refused.set(false);
                 // Calibrated again: "Undo" still goes back to before the first (a trial calibrated twice, and Undo
-                // went back to the first calibration, then vanished).
-                if before_calibration.with_untracked(Option::is_none) {
+                // went back to the first calibration, then vanished) — unless another scenario came in between.
+                if before_calibration.with_untracked(Option::is_none) || !ours() {
                     before_calibration.set(Some(s));
                 }
+                inputs.base.update(|b| b.engine = cal.scenario.engine.clone());
+                applied.set(Some(cal.scenario));
             }
+            // Refused: the calibration in place (if any) stays, and so does what Undo goes back to.
             Err(e) => {
-                before_calibration.set(None);
+                refused.set(true);
                 calibration.set(format!("Not calibrated: {}.", e.message));
             }
         }
     };
     let undo = move |_| {
-        match before_calibration.get_untracked() {
+        match before_calibration.get_untracked().filter(|_| ours()) {
             Some(before) => inputs.base.update(|b| b.engine = before.engine),
             // Calibrated in a link, a pasted scenario or before a reload: back to the defaults.
             None => inputs.base.update(|b| {
@@ -192,11 +202,13 @@ pub fn MeasurementsPanel(
             }),
         }
         calibration.set(String::new());
+        refused.set(false);
         before_calibration.set(None);
+        applied.set(None);
     };
     // After a refusal: the presets of the runs' models and devices, once each, to switch the page to.
     let refusal_switches = move || {
-        if calibration.with(String::is_empty) || before_calibration.with(Option::is_some) {
+        if calibration.with(String::is_empty) || !refused.get() {
             return Vec::new();
         }
         let mut seen: Vec<Mismatch> = Vec::new();
@@ -243,8 +255,8 @@ pub fn MeasurementsPanel(
                     title="Fit the engine's efficiencies (bandwidth, KV, compute, per-step and per-request overheads) to these runs of this deployment">
                     "Calibrate the engine on these runs"
                 </button>
-                <button type="button" id="measure-uncalibrate" on:click=undo class:hidden=move || before_calibration.with(Option::is_none) && inputs.base.with(|b| b.engine.calibrated_from.is_none())>"Undo calibration"</button>
-                <p class="note" id="measure-calibration" role="status" class:hidden=move || calibration.with(String::is_empty) class:refused=move || before_calibration.with(Option::is_none)>
+                <button type="button" id="measure-uncalibrate" on:click=undo class:hidden=move || inputs.base.with(|b| b.engine.calibrated_from.is_none())>"Undo calibration"</button>
+                <p class="note" id="measure-calibration" role="status" class:hidden=move || calibration.with(String::is_empty) class:refused=move || refused.get()>
                     {move || calibration.get()} " " {refusal_switches}
                 </p>
             </div>

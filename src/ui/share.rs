@@ -179,7 +179,12 @@ pub fn ScenarioPanel(
             }
             Err(e) => problem.set(Some(e.to_string())),
         },
-        Err(e) => problem.set(Some(e.to_string())),
+        // A benchmark's result pasted here (a trial got "unknown field `backend`"): say where it goes.
+        Err(e) => problem.set(Some(if pasted.with_untracked(|t| crate::import::parse("pasted text", t).is_ok()) {
+            "This is a benchmark result, not a scenario: add it under \"Compare with your benchmark results\" to compare and calibrate.".into()
+        } else {
+            e.to_string()
+        })),
     };
     view! {
         <details class="scenario-json">
