@@ -160,8 +160,8 @@ pub fn fleet_kw(r: &crate::scenario::Report) -> Option<f64> {
     Some(w * e.pue.unwrap_or(1.0) / 1e3)
 }
 
-/// The fleet's power in words, for the energy card and `--table`: "37.1 kW at the meter (accelerators × PUE; hosts
-/// not counted), 26.7 MWh a month at the peak, around the clock (720 h)" — a pre-sales trial read the month as an
+/// The fleet's power in words, for the energy card and `--table`: "37.1 kW at the meter, 26.7 MWh a month at the
+/// peak, around the clock (720 h); the meter's: the accelerators × PUE, hosts not counted" — a pre-sales trial read the month as an
 /// average and the meter as the whole server's; `None` without a fleet. (Callers put "the fleet" before it: capitalising here would bring Unicode's
 /// case tables into the page, `chart`'s note.)
 #[must_use]
@@ -181,10 +181,12 @@ pub fn fleet_power_words(r: &crate::scenario::Report) -> Option<String> {
         _ => String::new(),
     };
     Some(format!(
-        "{} kW{}{lighter}, {} MWh a month at the peak, around the clock (720 h)",
+        "{} kW{}{lighter}, {} MWh a month at the peak, around the clock (720 h){}",
         sig3(kw),
-        if metered { " at the meter (accelerators × PUE; hosts not counted)" } else { " (accelerators)" },
-        sig3(month_mwh)
+        if metered { " at the meter" } else { " (accelerators)" },
+        sig3(month_mwh),
+        // After the figures, not in a second pair of brackets beside the lighter servers' (a phone read them run on).
+        if metered { "; the meter's: the accelerators × PUE, hosts not counted" } else { "" }
     ))
 }
 
