@@ -148,6 +148,8 @@ await test('invalid input shows a message next to its field, no panic', async ()
   await page.click('#pin-a');
   await page.waitForTimeout(300);
   assert(!(await page.evaluate(() => document.querySelector('.toolbar').classList.contains('pinned'))), 'pinned while a field is invalid');
+  // The charts' exports wait too (no click reaches their buttons).
+  assert(await page.evaluate(() => getComputedStyle(document.querySelector('.chart-actions button')).pointerEvents === 'none'), 'chart exports still clickable');
   await page.fill('#hardware-memory_bandwidth_gbps', 'abc');
   await page.waitForFunction(() => /not a number/.test(document.querySelector('label.invalid .error')?.textContent || ''));
   // Two bad fields, two messages at once (a trial fixed one before the other said anything): a text that does not
@@ -171,6 +173,7 @@ await test('invalid input shows a message next to its field, no panic', async ()
   await page.waitForFunction(() => !document.getElementById('scenario-error'), null, { timeout: 5000 });
   assert(!(await page.evaluate(() => location.hash)).includes('&t='), 'the texts stay in the address once every field parses');
   assert(!(await page.evaluate(() => document.querySelector('.toolbar').classList.contains('stale'))), 'the toolbar stays stale once every field parses');
+  assert(await page.evaluate(() => getComputedStyle(document.querySelector('.chart-actions button')).pointerEvents !== 'none'), 'chart exports stay blocked');
   await page.evaluate(() => { const d = document.querySelector('details.scenario-json'); if (d) d.open = false; });
 });
 

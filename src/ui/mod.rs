@@ -187,6 +187,14 @@ pub fn App() -> impl IntoView {
     );
     // The inputs cannot be computed now: the figures shown are the last that could be (nothing pinned or exported).
     let stale = Signal::derive(move || problem.with(Option::is_some));
+    // The charts' PNG and SVG buttons wait too: `data-stale` on <html> greys them and lets no click through (CSS; a
+    // review found them exporting the last computable inputs' charts while the bar said exports wait).
+    Effect::new(move |_| {
+        let on = stale.get();
+        if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+            let _ = if on { root.set_attribute("data-stale", "") } else { root.remove_attribute("data-stale") };
+        }
+    });
     let a_problem = Signal::derive(move || {
         report_a.with(|a| a.as_ref().err().map(|e| format!("Scenario A cannot be evaluated ({e}): unpin it, or correct its link.")))
     });
