@@ -472,7 +472,7 @@ mod cli {
             );
             if let Some(p) = &c.purchase {
                 let y = p.write_off_years;
-                let hour = p.device_price / (y * tps_planner::plan::cost::HOURS_A_YEAR);
+                let hour = p.device_hour();
                 let years = format!("{y} year{}", if y == 1.0 { "" } else { "s" });
                 o += &match (p.fleet_devices, p.fleet_price) {
                     (Some(n), Some(f)) => {

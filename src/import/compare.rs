@@ -174,10 +174,11 @@ fn mismatches(base: &Scenario, m: &Measurement) -> Vec<Mismatch> {
             });
         }
     }
-    // Another engine (a trial calibrated vLLM on llama-bench runs, and on SGLang's): its efficiencies are not these.
+    // Another engine (a trial calibrated vLLM on SGLang's runs): its efficiencies are not these. A llama-bench run is
+    // predicted on its own engine, llama.cpp, whatever the scenario's: nothing to say (a calibration leaves it out by
+    // its engine, `plan::calibrate`).
     if let (Some(file), Some(r)) = (m.engine.as_deref(), page.as_ref()) {
-        use crate::model::engine::EngineKind;
-        if EngineKind::of(file) != r.deployment.engine.kind {
+        if m.other_engine(r.deployment.engine.kind) && !m.predicted_on_own_engine() {
             out.push(Mismatch {
                 what: "engine",
                 file: presets::engines::find(file).map_or_else(|| file.to_string(), |e| e.name.to_string()),
@@ -206,14 +207,8 @@ impl Mismatch {
 /// # Errors
 /// The scenario's first invalid field (after the measurement's workload is applied).
 pub fn compare(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError> {
-    let mut mismatch = mismatches(base, m);
+    let mismatch = mismatches(base, m);
     let mut c = predict(base, m)?;
-    // A llama-bench run is predicted on llama.cpp whatever the scenario's engine ("engine set to llama.cpp"): no
-    // engine mismatch is said (the prediction is not the scenario's engine's). A calibration leaves such runs out by
-    // their engine (`plan::calibrate`).
-    if c.notes.iter().any(|n| n.starts_with("engine set to")) {
-        mismatch.retain(|x| x.what != "engine");
-    }
     // After the "does not fit" note, which says why there are no numbers, before the rest.
     let at = usize::from(!c.fits).min(c.notes.len());
     c.notes.splice(at..at, mismatch.iter().map(Mismatch::note));
@@ -241,7 +236,7 @@ fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError
         Kind::Prefill if m.output_tokens.is_none() => s.workload.output_tokens = Some(2.0),
         _ => {}
     }
-    if m.tool == "llama-bench" {
+    if m.predicted_on_own_engine() {
         // The file says which engine ran and how large the weights were: use that, not the scenario's.
         if s.engine.preset.as_deref() != Some("llama.cpp") {
             s.engine = crate::scenario::EngineSpec { preset: Some("llama.cpp".into()), ..Default::default() };

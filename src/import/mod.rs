@@ -157,6 +157,19 @@ impl Measurement {
         }
     }
 
+    /// Whether the file says another engine than `kind` ran the run.
+    #[must_use]
+    pub fn other_engine(&self, kind: crate::model::engine::EngineKind) -> bool {
+        self.engine.as_deref().is_some_and(|e| crate::model::engine::EngineKind::of(e) != kind)
+    }
+
+    /// Whether the run is predicted on its own engine, whatever the scenario's: llama-bench's runs are llama.cpp's,
+    /// with the weights the file gives (`compare`).
+    #[must_use]
+    pub fn predicted_on_own_engine(&self) -> bool {
+        self.tool == "llama-bench"
+    }
+
     fn new(tool: &str, kind: Kind) -> Self {
         Self {
             tool: tool.into(),

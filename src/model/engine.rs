@@ -88,4 +88,8 @@ pub struct EngineParams {
     /// Decode steps replay CUDA graphs (the engines' default); without them (`--enforce-eager`) every step pays the
     /// host's eager launch chain, as steps with prompt tokens always do (`model::kernels`).
     pub cuda_graphs: bool,
+    /// A serving engine's default compute efficiency taken from another generation's served runs (none fitted on
+    /// this one's, `presets::engines::served_reference`); `None` when fitted on its own or set by the scenario.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compute_borrowed_from: Option<crate::model::hardware::Architecture>,
 }

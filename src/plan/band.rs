@@ -263,12 +263,7 @@ pub fn band(d: &Deployment) -> Band {
         tpot_tail_pct: latency.tpot_tail_pct,
         latency_class: latency.name.into(),
         latency_rows: latency.counts[0],
-        compute_borrowed_from: {
-            let reference = crate::presets::engines::served_reference(h.architecture, h.machine_balance());
-            let served = matches!(d.engine.kind, crate::model::engine::EngineKind::Vllm | crate::model::engine::EngineKind::Sglang)
-                && crate::model::kernels::applies(d.engine.kind, h.kind);
-            (served && reference != h.architecture).then(|| reference.id().to_string())
-        },
+        compute_borrowed_from: d.engine.compute_borrowed_from.map(|a| a.id().to_string()),
     }
 }
 

@@ -343,8 +343,7 @@ pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, S
     // Runs another engine ran (the file says so) are left out, said in the summary: a trial calibrated vLLM on
     // llama-bench's runs, which are predicted on llama.cpp whatever the fit, and on SGLang's.
     let kind = resolved.deployment.engine.kind;
-    let own: Vec<Measurement> =
-        runs.iter().filter(|m| m.engine.as_deref().is_none_or(|e| crate::model::engine::EngineKind::of(e) == kind)).cloned().collect();
+    let own: Vec<Measurement> = runs.iter().filter(|m| !m.other_engine(kind)).cloned().collect();
     let other_engine_runs = runs.len() - own.len();
     if own.is_empty() {
         return Err(ScenarioError::new(

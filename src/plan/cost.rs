@@ -27,6 +27,20 @@ pub const WRITE_OFF_YEARS: f64 = 4.0;
 /// Hours in a year of 365 days.
 pub const HOURS_A_YEAR: f64 = 8760.0;
 
+/// A purchase price per device written off straight-line over `years`, every hour of the year: its device-hour.
+#[must_use]
+pub fn written_off_hourly(price: f64, years: f64) -> f64 {
+    price / (years * HOURS_A_YEAR)
+}
+
+impl Purchase {
+    /// The device-hour its price makes over its years ([`written_off_hourly`]).
+    #[must_use]
+    pub fn device_hour(&self) -> f64 {
+        written_off_hourly(self.device_price, self.write_off_years)
+    }
+}
+
 /// The per-hour parts of one replica: (devices, electricity), each `None` when not priced.
 #[must_use]
 pub fn per_hour_parts(
@@ -93,7 +107,7 @@ pub fn cost(
             device_price: p,
             write_off_years: c.write_off_years.unwrap_or(WRITE_OFF_YEARS),
             fleet_devices: fleet.map(|(n, _, _)| n * u64::from(devices)),
-            fleet_price: fleet.map(|(n, _, _)| n as f64 * f64::from(devices) * p),
+            fleet_price: fleet.map(|(n, _, _)| (n * u64::from(devices)) as f64 * p),
         }),
         fleet_per_hour: fleet.map(|(n, spares, watts)| {
             let (dev_s, elec_s) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, watts.or(energy.map(|e| e.average_watts)), c.pue);

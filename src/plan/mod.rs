@@ -402,15 +402,7 @@ pub(super) fn build_report(
         fleet,
         energy,
         cost,
-        band: {
-            // A compute efficiency the scenario sets itself (calibrated, or typed) is not borrowed: the band says so
-            // only where the defaults say it (`resolve_engine`).
-            let mut b = band(d);
-            if !r.defaults_used.iter().any(|u| u.contains("no served runs of")) {
-                b.compute_borrowed_from = None;
-            }
-            b
-        },
+        band: band(d),
         target: r.target.clone(),
         verdict,
         verdict_ok,

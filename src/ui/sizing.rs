@@ -202,11 +202,7 @@ fn cost_card(r: &Report) -> Card {
     // Bought, not rented: what the fleet costs to buy, and the device-hour the price makes.
     let bought = k.purchase.as_ref().map_or(String::new(), |p| {
         let y = p.write_off_years;
-        let hour = format!(
-            "{} per device-hour over {y} year{}",
-            money(p.device_price / (y * crate::plan::cost::HOURS_A_YEAR)),
-            if y == 1.0 { "" } else { "s" }
-        );
+        let hour = format!("{} per device-hour over {y} year{}", money(p.device_hour()), if y == 1.0 { "" } else { "s" });
         match (p.fleet_devices, p.fleet_price) {
             (Some(n), Some(f)) => format!(" Buying the fleet: {cur}{} ({n} devices at {}; {hour}).", money(f), money(p.device_price)),
             _ => format!(" Bought at {cur}{} a device: {hour}.", money(p.device_price)),

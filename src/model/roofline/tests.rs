@@ -44,6 +44,7 @@ pub(crate) fn h100_llama8b() -> Deployment {
             memory_utilization: 0.9,
             reserve_gb: 2.0,
             cuda_graphs: true,
+            compute_borrowed_from: None,
         },
     }
 }

@@ -94,10 +94,15 @@ pub(crate) fn resolve_engine(
     if s.kv_bandwidth_efficiency.is_none() && s.bandwidth_efficiency.is_none() {
         used.push(format!("η_kv {:.2}", eff.kv_bandwidth));
     }
+    // A serving engine's default η_fl on a generation without served runs is the fitted one of its machine balance.
+    let compute_borrowed_from =
+        s.compute_efficiency.is_none().then(|| presets::engines::served_reference(hw.architecture, hw.machine_balance())).filter(|r| {
+            *r != hw.architecture
+                && matches!(p.id, "vllm" | "sglang")
+                && crate::model::kernels::applies(crate::model::engine::EngineKind::of(p.id), hw.kind)
+        });
     if s.compute_efficiency.is_none() {
-        let reference = presets::engines::served_reference(hw.architecture, hw.machine_balance());
-        let served = matches!(p.id, "vllm" | "sglang") && crate::model::kernels::applies(crate::model::engine::EngineKind::of(p.id), hw.kind);
-        if served && reference != hw.architecture {
+        if let Some(reference) = compute_borrowed_from {
             // A generation without served runs borrows the fitted one of its machine balance: say so.
             let balance = hw.machine_balance().map_or_else(|| "unknown".to_string(), |b| format!("{b:.0} FLOP/B"));
             // (A teacher's trial read "ampere's" beside an Ada card as a mistake: say what is borrowed and why.)
@@ -179,6 +184,7 @@ pub(crate) fn resolve_engine(
         // other engines' capped at a tenth of the memory).
         reserve_gb: check("engine.reserve_gb", s.reserve_gb.unwrap_or(p.reserve_gb), 0.0, 10_000.0, "GiB")?,
         cuda_graphs: s.cuda_graphs.unwrap_or(true),
+        compute_borrowed_from,
     })
 }
 

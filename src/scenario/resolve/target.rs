@@ -87,7 +87,7 @@ pub(crate) fn resolve_cost(s: &CostSpec) -> Result<CostInputs, ScenarioError> {
     let years = s.write_off_years.map(|v| check("cost.write_off_years", v, 0.25, 30.0, "years")).transpose()?;
     let write_off_years = device_price.map(|_| years.unwrap_or(crate::plan::cost::WRITE_OFF_YEARS));
     Ok(CostInputs {
-        device_hour: device_hour.or_else(|| device_price.zip(write_off_years).map(|(p, y)| p / (y * crate::plan::cost::HOURS_A_YEAR))),
+        device_hour: device_hour.or_else(|| device_price.zip(write_off_years).map(|(p, y)| crate::plan::cost::written_off_hourly(p, y))),
         device_price,
         write_off_years,
         currency,
