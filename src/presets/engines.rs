@@ -55,6 +55,13 @@ pub struct Efficiency {
 }
 
 impl Efficiency {
+    /// The KV cache's share given the scenario's `kv` and `bandwidth` shares: its own, else this default scaled with
+    /// a given bandwidth share (an explicit η_bw without η_kv moves both: fused attention assumed), else this default.
+    #[must_use]
+    pub fn kv_given(&self, kv: Option<f64>, bandwidth: Option<f64>) -> f64 {
+        kv.unwrap_or_else(|| bandwidth.map_or(self.kv_bandwidth, |b| b * self.kv_bandwidth / self.bandwidth))
+    }
+
     /// Per-step overhead for a model with `layers` layers, ms.
     #[must_use]
     pub fn step_overhead_ms(&self, layers: u32) -> f64 {

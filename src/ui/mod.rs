@@ -479,8 +479,8 @@ fn efficiency_note(inputs: Inputs) -> String {
         match eng.calibrated_from.as_ref().filter(|_| eng.preset.as_deref().unwrap_or("") == id) {
             Some(from) => (
                 eng.bandwidth_efficiency.unwrap_or(e.bandwidth),
-                // As the resolver sets it: the KV cache's default scaled with a given bandwidth share.
-                eng.kv_bandwidth_efficiency.unwrap_or_else(|| eng.bandwidth_efficiency.map_or(e.kv_bandwidth, |b| b * e.kv_bandwidth / e.bandwidth)),
+                // As the resolver sets it.
+                e.kv_given(eng.kv_bandwidth_efficiency, eng.bandwidth_efficiency),
                 eng.compute_efficiency.unwrap_or(e.compute),
                 format!("calibrated on {from}; Undo under \"Compare with your benchmark results\""),
             ),

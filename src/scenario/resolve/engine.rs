@@ -138,11 +138,7 @@ pub(crate) fn resolve_engine(
         // An explicit η_bw without η_kv moves both (fused attention assumed unless η_kv is given).
         kv_bandwidth_efficiency: check(
             "engine.kv_bandwidth_efficiency",
-            s.kv_bandwidth_efficiency.unwrap_or(if s.bandwidth_efficiency.is_some() {
-                s.bandwidth_efficiency.unwrap_or(eff.bandwidth) * eff.kv_bandwidth / eff.bandwidth
-            } else {
-                eff.kv_bandwidth
-            }),
+            eff.kv_given(s.kv_bandwidth_efficiency, s.bandwidth_efficiency),
             0.01,
             1.0,
             "(fraction of spec)",
