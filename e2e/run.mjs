@@ -754,6 +754,33 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   await mp.screenshot({ path: path.join(shots, '11-meeting-first-screen.png') });
 });
 
+await test('meeting: the hosts\' power per device counts at the meter: the fleet\'s kW grows by servers × devices × W × PUE, the accelerators\' figures stay', async () => {
+  const before = await mp.textContent('#energy-jpt');
+  await mp.fill('#cost-host_watts_per_device', '575');
+  // Every server, the spare included, adds 2 × 575 W × 1.3 at the meter (each kW figure rounded to 3 digits): waited
+  // for, as the analytic estimate shows first and the simulation's fleet follows.
+  const want = card.fleetKw + card.servers * 2 * 0.575 * 1.3;
+  await mp.waitForFunction((want) => /hosts 575 W per device, PUE 1\.3/.test(document.querySelector('#energy')?.textContent || '')
+    && document.getElementById('simulating').textContent === ''
+    && Math.abs(+((document.querySelector('#energy').textContent.match(/The fleet ([\d.]+) kW at the meter/) || [0, 0])[1]) - want) < 0.01 * want, want, { timeout: 30000 })
+    .catch(() => {});
+  const text = await mp.textContent('#energy');
+  const es = text.match(/The fleet ([\d.]+) kW at the meter, .*; the meter's: the accelerators and their hosts \(575 W per device\) × PUE\.$/);
+  assert(es, `energy sentence with hosts: ${text}`);
+  assert(Math.abs(+es[1] - want) < 0.01 * want, `fleet kW ${es[1]}, expected ${card.fleetKw} + ${card.servers} × 1.495 = ${want.toFixed(1)}`);
+  assert((await mp.textContent('#energy-jpt')) === before, 'the accelerators\' J/token moved with the hosts');
+  assert(/the meter adds their hosts' 575 W each/.test(await mp.textContent('#energy-card .note')), 'the note does not say the hosts count at the meter');
+  // Refused with its range, next to the field; what was typed stays.
+  await mp.fill('#cost-host_watts_per_device', '-5');
+  await mp.waitForFunction(() => document.getElementById('cost-host_watts_per_device')?.closest('label')?.classList.contains('invalid'), null, { timeout: 10000 });
+  const msg = await mp.evaluate(() => document.getElementById('cost-host_watts_per_device').closest('label').querySelector('.error').textContent);
+  assert(/out of range: allowed 0–10\u2009000 W per device/.test(msg) && (await mp.inputValue('#cost-host_watts_per_device')) === '-5', `host W -5: "${msg}"`);
+  await mp.fill('#cost-host_watts_per_device', '');
+  await mp.waitForFunction((was) => /hosts not counted/.test(document.querySelector('#energy')?.textContent || '')
+    && document.getElementById('simulating').textContent === ''
+    && +((document.querySelector('#energy').textContent.match(/The fleet ([\d.]+) kW at the meter/) || [0, 0])[1]) === was, card.fleetKw, { timeout: 30000 });
+});
+
 await test('meeting: a target no load meets says so on the fleet and cost cards, not "type a price" (prices and peak users typed)', async () => {
   const strict = { ...meetingA, target: { ...meetingA.target, tpot_ms: 2 } };
   const { page: sp, context: sc, errors: se } = await openPage(origin + '/#s=' + encodeURIComponent(JSON.stringify(strict)));

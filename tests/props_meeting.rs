@@ -53,6 +53,8 @@ proptest! {
             pue,
             device_price,
             write_off_years: device_price.map(|_| 2.0),
+            // The hosts' power from the TDP's draw (NaN and negatives included): refused or counted at the meter.
+            host_watts_per_device: tdp.map(|t| t * 0.8),
         });
         match plan::evaluate_analytic(&s) {
             Ok(r) => {
@@ -73,6 +75,12 @@ proptest! {
                     prop_assert_eq!(Some(f.replicas), plan::fleet::replicas(peak, per, f.spare_replicas));
                     prop_assert_eq!(f.devices_total, f.replicas * 2);
                     prop_assert!(f.utilisation_at_peak.is_finite() && f.utilisation_at_peak >= 0.0);
+                }
+                if let Some(e) = &r.energy {
+                    prop_assert_eq!(e.wall_joules_per_output_token.is_some(), e.pue.is_some() || e.host_watts.is_some());
+                    if let Some(w) = e.wall_joules_per_output_token {
+                        prop_assert!(w.is_finite() && w >= e.joules_per_output_token, "{e:?}");
+                    }
                 }
                 if let Some(c) = &r.cost {
                     prop_assert!(c.per_million_output_tokens.is_finite() && c.per_million_output_tokens >= 0.0, "{c:?}");

@@ -894,19 +894,21 @@ fn an_unknown_model_id_the_guesser_knows_is_named() {
     assert!(e.contains("valid: ") && !e.contains("did you mean"), "{e}");
 }
 
+/// A meeting's scenario — 2 × H100 with Llama-3.1-70B at FP8, 300 users and a spare — with the `cost` given.
+fn priced(cost: &str) -> String {
+    format!(
+        r#"{{"hardware":{{"preset":"h100-sxm","devices":2}},"model":{{"preset":"llama-3.1-70b"}},"quantization":{{"weights":"fp8"}},
+        "workload":{{"requests":200}},"fleet":{{"peak_users":300,"spare_replicas":1}},"cost":{cost}}}"#
+    )
+}
+
 /// A pre-sales trial had a server's purchase price, not a price per device-hour, and turned one into the other
 /// by hand to answer "this cost". A purchase price per device is written off over the years given (4 by default)
 /// and prices the fleet's purchase; with a price per device-hour as well, the scenario says to give one.
 #[test]
 fn a_purchase_price_is_written_off_and_prices_the_fleet() {
-    let json = |cost: &str| {
-        format!(
-            r#"{{"hardware":{{"preset":"h100-sxm","devices":2}},"model":{{"preset":"llama-3.1-70b"}},"quantization":{{"weights":"fp8"}},
-            "workload":{{"requests":200}},"fleet":{{"peak_users":300,"spare_replicas":1}},"cost":{cost}}}"#
-        )
-    };
-    let bought = plan::evaluate(&scenario(&json(r#"{"device_price":35040,"currency":"EUR"}"#))).unwrap();
-    let rented = plan::evaluate(&scenario(&json(r#"{"device_hour":1.0,"currency":"EUR"}"#))).unwrap();
+    let bought = plan::evaluate(&scenario(&priced(r#"{"device_price":35040,"currency":"EUR"}"#))).unwrap();
+    let rented = plan::evaluate(&scenario(&priced(r#"{"device_hour":1.0,"currency":"EUR"}"#))).unwrap();
     // 35,040 over 4 years of 8,760 h is 1.00 per device-hour: the same cost as the rented one.
     let (b, r) = (bought.cost.as_ref().unwrap(), rented.cost.as_ref().unwrap());
     assert!((b.per_hour - r.per_hour).abs() < 1e-9 && (b.fleet_per_hour.unwrap() - r.fleet_per_hour.unwrap()).abs() < 1e-9, "{b:?} {r:?}");
@@ -917,15 +919,51 @@ fn a_purchase_price_is_written_off_and_prices_the_fleet() {
     assert!((p.fleet_price.unwrap() - f.devices_total as f64 * 35040.0).abs() < 1e-6);
     assert!(r.purchase.is_none(), "rented: no purchase");
     // Over 2 years the device-hour doubles.
-    let two = plan::evaluate(&scenario(&json(r#"{"device_price":35040,"write_off_years":2}"#))).unwrap();
+    let two = plan::evaluate(&scenario(&priced(r#"{"device_price":35040,"write_off_years":2}"#))).unwrap();
     assert!((two.cost.unwrap().devices_per_hour.unwrap() - 2.0 * b.devices_per_hour.unwrap()).abs() < 1e-9);
     // Both prices: refused, naming the field.
-    let e = scenario(&json(r#"{"device_hour":1.0,"device_price":35040}"#)).resolve().map(|_| ()).unwrap_err().to_string();
+    let e = scenario(&priced(r#"{"device_hour":1.0,"device_price":35040}"#)).resolve().map(|_| ()).unwrap_err().to_string();
     assert!(e.starts_with("cost.device_price") && e.contains("not both"), "{e}");
     // A versus B compares the purchases.
     let d = plan::diff(&rented, &bought);
     let row = d.rows.iter().find(|r| r.metric == "fleet_purchase").expect("a purchase row");
     assert_eq!((row.a, row.b), (None, p.fleet_price));
+}
+
+/// The meter's figures left the hosts out and said so ("hosts not counted"), with no way to count them: a quote's
+/// energy at the wall was the accelerators' alone. With the hosts' power per device, the meter counts them under
+/// any load — the fleet's kW, J/token at the meter and the electricity — while the accelerators' figures stay.
+#[test]
+fn the_hosts_power_counts_at_the_meter() {
+    let bare = plan::evaluate(&scenario(&priced(r#"{"electricity_per_kwh":0.2,"pue":1.3}"#))).unwrap();
+    let hosted = plan::evaluate(&scenario(&priced(r#"{"electricity_per_kwh":0.2,"pue":1.3,"host_watts_per_device":575}"#))).unwrap();
+    let (eb, eh) = (bare.energy.as_ref().unwrap(), hosted.energy.as_ref().unwrap());
+    assert_eq!(eb.average_watts, eh.average_watts, "the accelerators' power is theirs alone");
+    assert_eq!(eb.joules_per_output_token, eh.joules_per_output_token);
+    // J/token at the meter: (accelerators + 2 × 575 W) × 1.3 ÷ the operating point's tokens/s.
+    let tps = hosted.operating_point.as_ref().unwrap().system_tps;
+    let want = (eh.average_watts + 1150.0) * 1.3 / tps;
+    assert!((eh.wall_joules_per_output_token.unwrap() - want).abs() < 1e-9 * want, "{eh:?}");
+    // The fleet: every replica, spares included, adds 1,150 W × 1.3 at the meter.
+    let f = hosted.fleet.as_ref().unwrap();
+    let (kb, kh) = (plan::energy::fleet_kw(&bare).unwrap(), plan::energy::fleet_kw(&hosted).unwrap());
+    assert!((kh - kb - f.replicas as f64 * 1.15 * 1.3).abs() < 1e-9, "{kb} {kh} {}", f.replicas);
+    // The electricity: 1.15 kW × 1.3 × 0.2 more per replica-hour at the operating point.
+    let (cb, ch) = (bare.cost.as_ref().unwrap(), hosted.cost.as_ref().unwrap());
+    assert!((ch.per_hour - cb.per_hour - 1.15 * 1.3 * 0.2).abs() < 1e-9);
+    let words = plan::energy::fleet_power_words(&hosted).unwrap();
+    assert!(words.ends_with("the meter's: the accelerators and their hosts (575 W per device) × PUE"), "{words}");
+    assert!(plan::energy::fleet_power_words(&bare).unwrap().ends_with("hosts not counted"));
+    // Without a PUE the hosts still count, at PUE 1, and the words say there is none.
+    let no_pue = plan::evaluate(&scenario(&priced(r#"{"host_watts_per_device":575}"#))).unwrap();
+    let e = no_pue.energy.as_ref().unwrap();
+    assert!((e.wall_joules_per_output_token.unwrap() - (e.average_watts + 1150.0) / tps).abs() < 1e-9);
+    assert!(plan::energy::fleet_power_words(&no_pue).unwrap().contains("at the meter") && e.meter_basis() == "hosts 575 W per device, no PUE");
+    // Out of range: refused, naming the field.
+    for bad in ["-1", "20000"] {
+        let e = scenario(&priced(&format!(r#"{{"host_watts_per_device":{bad}}}"#))).resolve().map(|_| ()).unwrap_err().to_string();
+        assert!(e.starts_with("cost.host_watts_per_device"), "{e}");
+    }
 }
 
 /// A pre-sales trial read an L40S's band as validated as an H100's: the band now says when a serving engine's

@@ -449,7 +449,7 @@ mod cli {
                 e.at_peak.average_watts,
                 tps_planner::plan::energy::peak_power_note(e),
                 e.at_peak.joules_per_output_token,
-                e.wall_joules_per_output_token.map_or_else(String::new, |w| format!("; at the meter (PUE {}): {w:.3} J/token, {:.0} tokens/kWh", e.pue.unwrap_or(1.0), 3.6e6 / w))
+                e.wall_joules_per_output_token.map_or_else(String::new, |w| format!("; at the meter ({}): {w:.3} J/token, {:.0} tokens/kWh", e.meter_basis(), 3.6e6 / w))
             );
             if let Some(w) = tps_planner::plan::energy::fleet_power_words(r) {
                 o += &format!("  the fleet {w}\n");

@@ -3,13 +3,13 @@
 //! One replica for one hour costs
 //!
 //! ```text
-//! per_hour = device_hour × devices + electricity_per_kwh × average_watts ÷ 1000 × PUE
+//! per_hour = device_hour × devices + electricity_per_kwh × (average_watts + host_watts × devices) ÷ 1000 × PUE
 //! ```
 //!
 //! and produces system TPS × 3600 output tokens, so
 //! `per_million_output_tokens = per_hour ÷ (system TPS × 3600) × 10⁶`, at the operating point and at the peak.
 //! Only the parts given are counted: the devices alone (`device_hour`), the electricity alone
-//! (`electricity_per_kwh`, which needs the power model and so a TDP; PUE 1 when not given) or both.
+//! (`electricity_per_kwh`, which needs the power model and so a TDP; PUE 1 and no hosts when not given) or both.
 //! The electricity part carries the energy band (`band.energy_pct`).
 //!
 //! A purchase price per device (`cost.device_price`, the device with its share of the server: chassis, CPUs,
@@ -86,14 +86,17 @@ pub fn cost(
             "cost: electricity is priced but there is no power estimate (hardware.tdp_watts not known): the cost leaves electricity out",
         ));
     }
-    let (dev, elec) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, energy.map(|e| e.average_watts), c.pue);
+    // The meter's electricity: the accelerators and, when given, their hosts (`cost.host_watts_per_device`).
+    let hosts = c.host_watts.unwrap_or(0.0) * f64::from(devices);
+    let energy_w = |f: fn(&Energy) -> f64| energy.map(|e| f(e) + hosts);
+    let (dev, elec) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, energy_w(|e| e.average_watts), c.pue);
     if dev.is_none() && elec.is_none() {
         return None;
     }
     let per_hour = dev.unwrap_or(0.0) + elec.unwrap_or(0.0);
-    let (dev_pk, elec_pk) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, energy.map(|e| e.at_peak.average_watts), c.pue);
+    let (dev_pk, elec_pk) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, energy_w(|e| e.at_peak.average_watts), c.pue);
     let per_hour_peak = dev_pk.unwrap_or(0.0) + elec_pk.unwrap_or(0.0);
-    let idle = energy.map(|e| e.idle_watts * f64::from(devices));
+    let idle = energy.map(|e| e.idle_watts * f64::from(devices) + hosts);
     let (dev_idle, elec_idle) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, idle, c.pue);
     let spare_hour = dev_idle.unwrap_or(0.0) + elec_idle.unwrap_or(0.0);
     Some(Cost {
@@ -110,7 +113,8 @@ pub fn cost(
             fleet_price: fleet.map(|(n, _, _)| (n * u64::from(devices)) as f64 * p),
         }),
         fleet_per_hour: fleet.map(|(n, spares, watts)| {
-            let (dev_s, elec_s) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, watts.or(energy.map(|e| e.average_watts)), c.pue);
+            let (dev_s, elec_s) =
+                per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, watts.map(|w| w + hosts).or(energy_w(|e| e.average_watts)), c.pue);
             n.saturating_sub(u64::from(spares)) as f64 * (dev_s.unwrap_or(0.0) + elec_s.unwrap_or(0.0)) + f64::from(spares) * spare_hour
         }),
     })
@@ -148,6 +152,7 @@ mod tests {
             idle_watts: 175.0,
             activity: 0.6,
             pue: Some(1.3),
+            host_watts: None,
             wall_joules_per_output_token: Some(0.637),
         };
         let c = CostInputs {
@@ -157,6 +162,7 @@ mod tests {
             pue: Some(1.3),
             device_price: None,
             write_off_years: None,
+            host_watts: None,
         };
         let mut w = Vec::new();
         let r = cost(&c, 2, Some(&energy), 2000.0, 4000.0, Some((7, 1, None)), &mut w).unwrap();
@@ -174,6 +180,13 @@ mod tests {
         assert!((lighter.fleet_per_hour.unwrap() - (6.0 * (4.2 + 0.1092) + 4.2 + 0.0546)).abs() < 1e-9);
         assert_eq!(r.currency.as_deref(), Some("USD"));
         assert!(w.is_empty());
+        // The hosts at 575 W per device count at the meter, whatever the load: 980 + 2 × 575 = 2,130 W at the
+        // operating point, 2.13 × 0.12 × 1.3 = 0.33228 an hour; the idle spare 350 + 1,150 = 1,500 W, 0.234.
+        let hosted = CostInputs { host_watts: Some(575.0), ..c.clone() };
+        let h = cost(&hosted, 2, Some(&energy), 2000.0, 4000.0, Some((7, 1, Some(700.0))), &mut w).unwrap();
+        assert!((h.electricity_per_hour.unwrap() - 0.332_28).abs() < 1e-12);
+        assert!((h.at_peak.per_hour - (4.2 + 2.55 * 0.12 * 1.3)).abs() < 1e-12);
+        assert!((h.fleet_per_hour.unwrap() - (6.0 * (4.2 + 1.85 * 0.12 * 1.3) + 4.2 + 0.234)).abs() < 1e-9);
         // Electricity without a power estimate: devices only, and a note.
         let r = cost(&c, 2, None, 2000.0, 4000.0, None, &mut w).unwrap();
         assert!((r.per_hour - 4.2).abs() < 1e-12 && r.electricity_per_hour.is_none());
@@ -186,6 +199,7 @@ mod tests {
             pue: Some(1.2),
             device_price: None,
             write_off_years: None,
+            host_watts: None,
         };
         assert!(cost(&none, 2, Some(&energy), 2000.0, 4000.0, None, &mut Vec::new()).is_none());
     }

@@ -4,7 +4,7 @@
 //! ratio): one user alone, per-user and system TPS at the operating point, the capacity at the target (users, or requests/s),
 //! replicas and devices for the fleet, cost per million output tokens and joules per output token.
 
-use crate::scenario::Report;
+use crate::scenario::{Energy, Report};
 use serde::Serialize;
 
 /// One compared figure.
@@ -343,7 +343,7 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
         rows.push(row("fleet_purchase", "buying the fleet (once)", &currency, cost(a, bought), cost(b, bought)));
     }
     let kw = super::energy::fleet_kw;
-    let metered = a.energy.as_ref().and_then(|e| e.pue).is_some() || b.energy.as_ref().and_then(|e| e.pue).is_some();
+    let metered = a.energy.as_ref().is_some_and(Energy::metered) || b.energy.as_ref().is_some_and(Energy::metered);
     let kw_label = if metered { "the fleet's power at the meter" } else { "the fleet's power (accelerators)" };
     rows.push(row("fleet_kw", kw_label, "kW", kw(a), kw(b)));
     rows.push(row(

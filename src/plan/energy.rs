@@ -33,9 +33,14 @@
 //!   A100 and 66 W on L40S (Vadari, arXiv:2605.23918, 2026: idle power as a function of VRAM allocation),
 //!   which puts a loaded datacenter GPU's idle at roughly 10–25 % of its TDP. The floor is set at the top of
 //!   that range to cover clocks held up between steps under load.
-//! - **Scope**: the accelerators only. Host CPUs, memory, NICs, fans and the facility are left out; a PUE
-//!   (`cost.pue`) scales the devices' power to the facility's meter for the electricity cost and for
-//!   `wall_joules_per_output_token`.
+//! - **Scope**: the accelerators (`average_watts`, `joules_per_output_token`). At the meter — the electricity
+//!   cost, `wall_joules_per_output_token` and the fleet's kW — come the hosts when the scenario gives their power
+//!   (`cost.host_watts_per_device`: what a server draws beyond its accelerators — CPUs, memory, NICs, switches,
+//!   fans — divided by its accelerators, drawn whatever the load: an inference server's CPUs mostly wait on the
+//!   GPUs) and then the facility (`cost.pue`, facility power ÷ IT power): (accelerators + hosts) × PUE. No host
+//!   power is assumed (a pre-sales trial read the meter's figure as the whole server's, 2026-12-05): a datasheet's
+//!   system maximum less its GPUs' TDP gives an upper bound, e.g. NVIDIA's DGX H100, 10.2 kW for eight 700 W GPUs:
+//!   (10,200 − 5,600) ÷ 8 = 575 W per GPU.
 //! - Disaggregated prefill/decode: the mean batch and bound shares are the decode pool's; the estimate applies
 //!   them to every device, which overstates an idle prefill pool's power.
 //!
@@ -149,15 +154,45 @@ pub fn figures(devices: u32, tdp: f64, a: f64, tps: f64) -> Option<EnergyFigures
     Some(EnergyFigures { average_watts: watts, joules_per_output_token: j, output_tokens_per_kwh: 3.6e6 / j })
 }
 
+impl Energy {
+    /// Whether the figures at the meter differ from the accelerators' (a PUE or the hosts' power is given).
+    #[must_use]
+    pub fn metered(&self) -> bool {
+        self.pue.is_some() || self.host_watts.is_some()
+    }
+
+    /// One replica's power at the meter, W, from its accelerators' `watts` over `devices` devices: (accelerators +
+    /// hosts) × PUE, each part only when given.
+    #[must_use]
+    pub fn at_meter(&self, watts: f64, devices: u32) -> f64 {
+        (watts + self.host_watts.unwrap_or(0.0) * f64::from(devices)) * self.pue.unwrap_or(1.0)
+    }
+
+    /// What the meter's figures count, for the cards and `--table`: "PUE 1.3", "hosts 575 W per device, PUE 1.3",
+    /// "hosts 575 W per device, no PUE"; empty when neither is given.
+    #[must_use]
+    pub fn meter_basis(&self) -> String {
+        let fmt = crate::model::units::fmt_num;
+        match (self.host_watts, self.pue) {
+            (Some(h), Some(p)) => format!("hosts {} W per device, PUE {}", fmt(h), fmt(p)),
+            (Some(h), None) => format!("hosts {} W per device, no PUE", fmt(h)),
+            (None, Some(p)) => format!("PUE {}", fmt(p)),
+            (None, None) => String::new(),
+        }
+    }
+}
+
 /// The whole fleet's power, kW, on the cost's basis: the serving replicas at the peak's share of each
-/// (`Fleet::watts_per_replica`; the operating point's power where that is unknown), the spares idle, × the PUE
-/// when one is given (at the meter); `None` without a fleet or an energy estimate.
+/// (`Fleet::watts_per_replica`; the operating point's power where that is unknown), the spares idle, at the meter
+/// when a PUE or the hosts' power is given ([`Energy::at_meter`]); `None` without a fleet or an energy estimate.
 #[must_use]
 pub fn fleet_kw(r: &crate::scenario::Report) -> Option<f64> {
     let (e, f) = (r.energy.as_ref()?, r.fleet.as_ref()?);
     let spares = f64::from(f.spare_replicas);
-    let w = (f.replicas as f64 - spares) * f.watts_per_replica.unwrap_or(e.average_watts) + spares * e.idle_watts * f64::from(f.devices_per_replica);
-    Some(w * e.pue.unwrap_or(1.0) / 1e3)
+    let n = f.devices_per_replica;
+    let w = (f.replicas as f64 - spares) * e.at_meter(f.watts_per_replica.unwrap_or(e.average_watts), n)
+        + spares * e.at_meter(e.idle_watts * f64::from(n), n);
+    Some(w / 1e3)
 }
 
 /// The fleet's power in words, for the energy card and `--table`: "37.1 kW at the meter, 26.7 MWh a month at the
@@ -167,7 +202,8 @@ pub fn fleet_kw(r: &crate::scenario::Report) -> Option<f64> {
 #[must_use]
 pub fn fleet_power_words(r: &crate::scenario::Report) -> Option<String> {
     let kw = fleet_kw(r)?;
-    let metered = r.energy.as_ref().and_then(|e| e.pue).is_some();
+    let e = r.energy.as_ref()?;
+    let metered = e.metered();
     let month_mwh = kw * 24.0 * 30.0 / 1e3;
     let sig3 = super::calibrate::sig3;
     // Servers that carry less than the operating point say so: the card's per-server watts are the operating point's.
@@ -186,7 +222,12 @@ pub fn fleet_power_words(r: &crate::scenario::Report) -> Option<String> {
         if metered { " at the meter" } else { " (accelerators)" },
         sig3(month_mwh),
         // After the figures, not in a second pair of brackets beside the lighter servers' (a phone read them run on).
-        if metered { "; the meter's: the accelerators × PUE, hosts not counted" } else { "" }
+        match (e.host_watts, e.pue) {
+            (Some(h), Some(_)) => format!("; the meter's: the accelerators and their hosts ({} W per device) × PUE", super::readout::group(h)),
+            (Some(h), None) => format!("; the meter's: the accelerators and their hosts ({} W per device), no PUE", super::readout::group(h)),
+            (None, Some(_)) => "; the meter's: the accelerators × PUE, hosts not counted".to_string(),
+            (None, None) => String::new(),
+        }
     ))
 }
 
@@ -214,6 +255,9 @@ pub fn energy(r: &Resolved, op: (&Marker, &LoadPoint), peak: (&Marker, &LoadPoin
     // The peak's throughput is the report's (offline: the finite job's), at its level's activity.
     let at_peak = figures(devices, tdp, activity(r, peak.1), peak.0.system_tps)?;
     let pue = r.cost.as_ref().and_then(|c| c.pue);
+    let host_watts = r.cost.as_ref().and_then(|c| c.host_watts);
+    let meter = (pue.is_some() || host_watts.is_some())
+        .then(|| (at_op.average_watts + host_watts.unwrap_or(0.0) * f64::from(devices)) * pue.unwrap_or(1.0) / op.0.system_tps);
     Some(Energy {
         average_watts: at_op.average_watts,
         joules_per_output_token: at_op.joules_per_output_token,
@@ -223,7 +267,8 @@ pub fn energy(r: &Resolved, op: (&Marker, &LoadPoint), peak: (&Marker, &LoadPoin
         idle_watts: IDLE_FRACTION * tdp,
         activity: a_op,
         pue,
-        wall_joules_per_output_token: pue.map(|p| p * at_op.joules_per_output_token),
+        host_watts,
+        wall_joules_per_output_token: meter,
     })
 }
 

@@ -399,6 +399,10 @@ pub struct Energy {
     pub activity: f64,
     /// With `cost.pue`: J per token at the facility's meter (× PUE).
     pub pue: Option<f64>,
+    /// With `cost.host_watts_per_device`: what each device's host draws beside it, W (counted at the meter only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_watts: Option<f64>,
+    /// With a PUE or the hosts' power: J per token at the meter, (accelerators + hosts) × PUE ÷ output tokens/s.
     pub wall_joules_per_output_token: Option<f64>,
 }
 

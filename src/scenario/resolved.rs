@@ -40,6 +40,8 @@ pub struct CostInputs {
     pub electricity_per_kwh: Option<f64>,
     /// Power usage effectiveness of the facility (≥ 1); multiplies the devices' electricity.
     pub pue: Option<f64>,
+    /// What a server draws beyond its accelerators, per accelerator, W (at the meter, under any load).
+    pub host_watts: Option<f64>,
     /// Purchase price of one device (with its share of the server), when given instead of `device_hour` (which is
     /// then this price over `write_off_years`).
     pub device_price: Option<f64>,

@@ -156,6 +156,11 @@ spec!(
     /// Prices (all optional; none is assumed): per device and hour, per kWh of electricity, the facility's
     /// power usage effectiveness (PUE, ≥ 1) and the currency's short name. Instead of a price per device-hour,
     /// a purchase price per device (with its share of the server) written off over `write_off_years` (default 4):
-    /// the device-hour is then price ÷ (years × 8,760 h), and the fleet's purchase is priced too.
-    CostSpec { device_hour: f64, currency: String, electricity_per_kwh: f64, pue: f64, device_price: f64, write_off_years: f64 }
+    /// the device-hour is then price ÷ (years × 8,760 h), and the fleet's purchase is priced too. `host_watts_per_device`:
+    /// what the server draws beyond its accelerators (CPUs, memory, NICs, switches, fans), per accelerator, W; with it
+    /// the figures at the meter (and the electricity) count the hosts, without it they are the accelerators' alone.
+    CostSpec {
+        device_hour: f64, currency: String, electricity_per_kwh: f64, pue: f64, device_price: f64, write_off_years: f64,
+        host_watts_per_device: f64,
+    }
 );

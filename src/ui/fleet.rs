@@ -55,6 +55,8 @@ pub fn FleetCostInputs(
                 placeholder=Signal::derive(|| "not priced".to_string()) error unit_text=per("per kWh") />
             <NumField label="PUE (facility power ÷ IT power)" unit="×" field="cost.pue" value=inputs.pue
                 placeholder=Signal::derive(|| "1 (devices only)".to_string()) error />
+            <NumField label="Host power per device (the server beyond its accelerators ÷ their number)" unit="W" field="cost.host_watts_per_device"
+                value=inputs.host_watts placeholder=Signal::derive(|| "not counted".to_string()) error />
         </fieldset>
     }
 }

@@ -104,6 +104,8 @@ pub struct Inputs {
     pub currency: RwSignal<String>,
     pub electricity: RwSignal<String>,
     pub pue: RwSignal<String>,
+    /// What each device's host draws beside it, W (counted at the meter).
+    pub host_watts: RwSignal<String>,
     /// The scenario the page's fields are laid over: fields the page has no control for (engine efficiencies,
     /// MoE shape, load levels, …) come from here, so a scenario imported from a link or JSON keeps them.
     pub base: RwSignal<Scenario>,
@@ -189,6 +191,7 @@ impl Inputs {
             currency: s(""),
             electricity: s(""),
             pue: s(""),
+            host_watts: s(""),
             base: RwSignal::new(Scenario::default()),
         }
     }
@@ -261,6 +264,7 @@ impl Inputs {
         self.currency.set(cost.currency.unwrap_or_default());
         self.electricity.set(txt(cost.electricity_per_kwh));
         self.pue.set(txt(cost.pue));
+        self.host_watts.set(txt(cost.host_watts_per_device));
         // The engine shown is the scenario's own or its default: the base names it too, or the fields' scenario would
         // drop the loaded engine settings (efficiencies, reserve, pools) as another engine's (a review).
         let mut base = sc.clone();
@@ -270,7 +274,7 @@ impl Inputs {
 
     /// Every field's text by its name here: what a reload restores when a field does not parse (the address holds
     /// only scenarios, and text such as "8O" in Devices is none; [`super::share`]'s `&t=`).
-    fn texts(&self) -> [(&'static str, RwSignal<String>); 44] {
+    fn texts(&self) -> [(&'static str, RwSignal<String>); 45] {
         [
             ("hw_preset", self.hw_preset),
             ("bandwidth", self.bandwidth),
@@ -316,6 +320,7 @@ impl Inputs {
             ("currency", self.currency),
             ("electricity", self.electricity),
             ("pue", self.pue),
+            ("host_watts", self.host_watts),
         ]
     }
 
@@ -450,6 +455,7 @@ impl Inputs {
             pue: num(self.pue, "cost.pue")?,
             device_price: num(self.device_price, "cost.device_price")?,
             write_off_years: num(self.write_off, "cost.write_off_years")?,
+            host_watts_per_device: num(self.host_watts, "cost.host_watts_per_device")?,
         };
         let cost = (cost != CostSpec::default()).then_some(cost);
         let base = self.base.get();

@@ -56,6 +56,7 @@ fn question(s: &Scenario, r: &Report) -> Vec<String> {
                 .map(|v| format!("{cur}{v} per device bought, over {} years", c.write_off_years.unwrap_or(crate::plan::cost::WRITE_OFF_YEARS))),
             c.electricity_per_kwh.map(|v| format!("{cur}{v} per kWh")),
             c.pue.map(|v| format!("PUE {v}")),
+            c.host_watts_per_device.map(|v| format!("hosts {v} W per device")),
         ]
         .into_iter()
         .flatten()

@@ -142,7 +142,7 @@ fn energy_card(r: &Report) -> Card {
     // tokens per kWh · 1.47 J/token at the meter" as one basis; at the meter that is 2.45 million).
     let meter = e
         .wall_joules_per_output_token
-        .map(|w| format!("; at the meter (PUE {}): {} J/token, {} tokens per kWh", fmt(e.pue.unwrap_or(1.0)), fmt(w), fmt_tokens(3.6e6 / w)));
+        .map(|w| format!("; at the meter ({}): {} J/token, {} tokens per kWh", e.meter_basis(), fmt(w), fmt_tokens(3.6e6 / w)));
     c.big = Some((fmt(e.joules_per_output_token), format!(" J/token {}", crate::plan::band_text(r.band.energy_pct))));
     c.sentence = format!(
         "{} W per server at the operating point, {} tokens per kWh at the accelerators{}.{}",
@@ -153,10 +153,12 @@ fn energy_card(r: &Report) -> Card {
         crate::plan::energy::fleet_power_words(r).map_or_else(String::new, |w| format!(" The fleet {w}."))
     );
     c.note = format!(
-        "At the peak: {} W{}, {} J/token. Accelerators only; each draws {} W idle to {} W (TDP) as busy as its steps are — an assumption, hence the wider band.",
+        "At the peak: {} W{}, {} J/token. Accelerators only{}; each draws {} W idle to {} W (TDP) as busy as its steps are — an assumption, hence the wider band.",
         fmt(e.at_peak.average_watts),
         crate::plan::energy::peak_power_note(e),
         fmt(e.at_peak.joules_per_output_token),
+        // The hosts count at the meter alone (a trial: "the meter's" had read as the whole server's).
+        e.host_watts.map_or_else(String::new, |h| format!(" (the meter adds their hosts' {} W each, whatever the load)", fmt(h))),
         fmt(e.idle_watts),
         fmt(e.tdp_watts)
     );

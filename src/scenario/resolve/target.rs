@@ -93,5 +93,9 @@ pub(crate) fn resolve_cost(s: &CostSpec) -> Result<CostInputs, ScenarioError> {
         currency,
         electricity_per_kwh: s.electricity_per_kwh.map(|v| check("cost.electricity_per_kwh", v, 0.0, 1e5, "per kWh")).transpose()?,
         pue: s.pue.map(|v| check("cost.pue", v, 1.0, 5.0, "(facility power ÷ IT power)")).transpose()?,
+        host_watts: s
+            .host_watts_per_device
+            .map(|v| check("cost.host_watts_per_device", v, 0.0, 10_000.0, "W per device (the server beyond its accelerators)"))
+            .transpose()?,
     })
 }
