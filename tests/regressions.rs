@@ -979,3 +979,26 @@ fn the_band_says_a_borrowed_compute_efficiency_only_when_it_is_borrowed() {
     assert_eq!(of("").as_deref(), Some("hopper"));
     assert_eq!(of(r#","compute_efficiency":0.5"#), None, "set by the scenario: not borrowed");
 }
+
+/// A trial sized a team's assistant at P90 TTFT ≤ 2 s for 2,000-token lognormal prompts on 2 × RTX 4090, where one
+/// user alone reads its P90 prompt in about 1.86 s: the capacity came out 7 users without pauses and 1 with half a
+/// second of think time, and the page gave no hint why. A target the lightest load already nearly fills is said to
+/// be one; with room, nothing is said.
+#[test]
+fn a_target_the_lightest_load_nearly_fills_is_called_thin() {
+    let json = |ttft: u32| {
+        format!(
+            r#"{{"hardware":{{"preset":"rtx-4090","devices":2}},"model":{{"preset":"qwen2.5-32b"}},"quantization":{{"weights":"awq"}},
+            "engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":2000,"output_tokens":400,"distribution":"lognormal","requests":300,"load":{{"concurrency":[1,2,4]}}}},
+            "target":{{"tpot_ms":50,"ttft_ms":{ttft},"percentile":90}}}}"#
+        )
+    };
+    let thin = |r: &tps_planner::scenario::Report| r.warnings.iter().find(|w| w.message.contains("little room")).map(|w| w.message.clone());
+    let r = plan::evaluate(&scenario(&json(2000))).unwrap();
+    let w = thin(&r).expect("a thin margin");
+    let p1 = &r.sweep[0];
+    let share = p1.ttft_ms.p90 / 2000.0;
+    assert!((0.85..=1.0).contains(&share), "one user's P90 TTFT {} ms", p1.ttft_ms.p90);
+    assert!(w.contains("at the lightest load, 1 user, the P90 TTFT is already") && w.contains(&format!("({:.0} %)", share * 100.0)), "{w}");
+    assert!(thin(&plan::evaluate(&scenario(&json(4000))).unwrap()).is_none(), "room enough at 4 s");
+}

@@ -474,10 +474,19 @@ fn measurement_of(row: &HashMap<String, String>, run: &common::serving::Run) -> 
         prefill_tps: None,
         ttft_ms: stats("ttft_ms_mean", "ttft_ms_p50", "ttft_ms_p99"),
         tpot_ms: stats("tpot_or_itl_ms_mean", "tpot_or_itl_ms_p50", "tpot_or_itl_ms_p99"),
-        itl_ms: Measured::default(),
+        itl_ms: itl_of(row),
         e2e_ms: Measured::default(),
         notes: Vec::new(),
     }
+}
+
+/// A run's ITL statistics where its notes give them (`itl_ms_mean=…; itl_ms_p50=…; itl_ms_p99=…`: copied from
+/// `vllm bench serve`'s block by the data's collectors).
+fn itl_of(row: &HashMap<String, String>) -> Measured {
+    let note = |k: &str| {
+        row["notes"].split(';').find_map(|kv| kv.trim().strip_prefix(k).and_then(|v| v.strip_prefix('='))).and_then(|v| v.trim().parse::<f64>().ok())
+    };
+    Measured { mean: note("itl_ms_mean"), p50: note("itl_ms_p50"), p99: note("itl_ms_p99"), ..Default::default() }
 }
 
 /// The offered load of a paced run (users or req/s), to find a deployment's lightest run.

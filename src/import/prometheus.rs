@@ -188,8 +188,8 @@ pub(super) fn scrape(text: &str) -> Result<Vec<Measurement>, String> {
         m.load_recorded = false;
         m.notes.push("no requests were running at the scrape, so the load is unknown: scrape while the benchmark runs".into());
     }
-    // The per-token histogram is vLLM's ITL; with one token per chunk its mean is the mean TPOT.
-    m.tpot_ms.mean = m.itl_ms.mean;
+    // The per-token histogram is vLLM's ITL, compared as such (until 2026-12-05 its mean stood in for TPOT's too, and
+    // a calibration counted it twice).
     m.per_user_tps = m.itl_ms.mean.filter(|t| *t > 0.0).map(|t| 1000.0 / t);
     m.label = m.concurrency.map_or_else(|| "load unknown".into(), |c| format!("{c} running at the scrape"));
     m.notes.push("one scrape: lifetime histograms since the server started; percentiles interpolated inside buckets; concurrency is the running-requests gauge at the scrape".into());

@@ -58,6 +58,16 @@
 //! 10.0 %: the fitted parameters move the runs between the calibration's, as IOG's RTX 4090 whose 32 req/s run
 //! takes η_fl 0.52 → 0.87.)
 //!
+//! (On 2026-12-05 the runs' ITL joined the figures, as `import::compare` now sets it beside TPOT: the gaps between
+//! tokens are the decode step itself, where TPOT — (E2E − TTFT) ÷ (n − 1) per request — adds the prompts that
+//! stall a request's decode, divided over its tokens. A DGX Spark rate sweep (gpt-oss-20b, 4,000-token prompts,
+//! ~150-token answers) measured ITL P50 23 ms and TPOT P50 60 ms at 0.1 req/s; fitted on TPOT alone, η_bw fell
+//! 0.70 → 0.32 and TPOT at the sweep's other loads came out 4 × high. With ITL: between the lightest and heaviest,
+//! output tok/s 6.5 → 5.9 % (p90 32.4 → 27.7 %), TTFT mean / P50 / P99 22.1 / 21.9 / 20.6 → 20.8 / 19.6 / 17.4 %,
+//! TPOT 10.1 / 10.0 / 8.7 → 9.3 / 9.5 / 6.3 % and TPOT P50's p90 334 → 119 %; on the lightest alone, TPOT P50's
+//! p90 236 → 171 % but TTFT 32.6 / 27.6 / 32.3 → 37.0 / 29.7 / 46.4 % — still under the defaults' 41.7 / 39.9 /
+//! 46.1 %, the Spark's TTFT now paying for the decode the ITL pins (its prefill and its stalls cannot both match).)
+//!
 //! One light run informs TTFT (the front end) but not the throughput at other loads, which a light run does not
 //! inform: calibrate on a light and a heavy run ([`Calibration::summary`] says so when the runs share one load).
 //! A calibrated scenario (`engine.calibrated_from` set) is calibrated again from its fitted fields cleared, i.e.

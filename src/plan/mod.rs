@@ -228,6 +228,43 @@ pub fn sweep_levels(r: &Resolved) -> Vec<LoadPoint> {
     simulated_sweep(r)
 }
 
+/// A latency at the lightest load within this share of its limit leaves the capacity at the mercy of small changes.
+pub const THIN_MARGIN: f64 = 0.85;
+
+/// The warning for a target the lightest load already nearly fills (a trial: P90 TTFT ≤ 2 s for 2,000-token
+/// lognormal prompts on 2 × RTX 4090, where one user alone reads its P90 prompt in 1.86 s; the capacity came out 7
+/// users without pauses and 1 with half a second of think time — random arrivals meet another prompt's step now
+/// and then, and 7 % of room does not absorb it). `None` when nothing meets the target or there is room.
+fn thin_margin(r: &Resolved, sweep: &[LoadPoint], met: bool) -> Option<Warning> {
+    let p = sweep.iter().filter(|p| !p.saturated).min_by(|a, b| readout::load_of(a).total_cmp(&readout::load_of(b)))?;
+    let (by, v, l) = target::nearest_limit(r, p)?;
+    if !met || !target::meets(r, p) || v < THIN_MARGIN * l {
+        return None;
+    }
+    let g = readout::group;
+    let pct = r.target.percentile;
+    let (what, fills, faster) = match by {
+        LimitedBy::Ttft => {
+            (format!("{pct} TTFT"), "reading the prompts alone nearly fills it", "faster prefill (more devices per server, a faster device)")
+        }
+        LimitedBy::Tpot => {
+            (format!("{pct} TPOT"), "one user's own decode nearly fills it", "faster decode (more devices per server, fewer bits per weight)")
+        }
+        _ => ("task time".to_string(), "the steps alone nearly fill it", "a faster server"),
+    };
+    let unit = if by == LimitedBy::Task { " s" } else { " ms" };
+    Some(Warning::new(
+        WarningKind::ThinMargin,
+        format!(
+            "the target leaves little room: at the lightest load, {}, the {what} is already {}{unit} of the {}{unit} allowed ({:.0} %) — {fills} — so the capacity at this target swings with small changes in the load's pattern (users' pauses, the lengths' spread, arrivals that bunch); a looser limit, or {faster}, gives it room",
+            load_label(&marker(p, pct)),
+            g(v),
+            g(l),
+            100.0 * v / l
+        ),
+    ))
+}
+
 /// `level` evaluates one more load level with the sweep's settings (the capacity search uses it); `alt_op` the
 /// operating level of a fleet alternative the same way (the sweep's kind: analytic or simulated).
 pub(super) fn build_report(
@@ -333,6 +370,9 @@ pub(super) fn build_report(
             WarningKind::LockStep,
             "the capacity is limited by TTFT because fixed-length users move in lock-step (each wave's prompts are prefilled together, as in a benchmark); real users' lengths vary and they drift apart — set Request lengths to Lognormal before sizing servers for real traffic",
         ));
+    }
+    if let Some(w) = thin_margin(r, &sweep, capacity.is_some()) {
+        warnings.push(w);
     }
     // The peak usable load is the capacity where it was resolved, else the last level meeting the target.
     let peak_usable = match &capacity {

@@ -45,6 +45,24 @@ pub fn meets(r: &Resolved, p: &LoadPoint) -> bool {
         && task_limit(r).is_none_or(|t| task_seconds_at(r, p) <= t)
 }
 
+/// The latency nearest its limit at level `p`: (which, its value at the target's percentile, the limit) — TTFT,
+/// TPOT or the task time (seconds) — or `None` when the target limits none.
+#[must_use]
+pub fn nearest_limit(r: &Resolved, p: &LoadPoint) -> Option<(LimitedBy, f64, f64)> {
+    let pct = r.target.percentile;
+    let mut all = Vec::new();
+    if let Some(l) = r.target.ttft_ms {
+        all.push((LimitedBy::Ttft, p.ttft_ms.at(pct), l));
+    }
+    if let Some(l) = r.target.tpot_ms {
+        all.push((LimitedBy::Tpot, p.tpot_ms.at(pct), l));
+    }
+    if let Some(t) = task_limit(r) {
+        all.push((LimitedBy::Task, task_seconds_at(r, p), t));
+    }
+    all.into_iter().filter(|x| x.2 > 0.0).max_by(|a, b| (a.1 / a.2).total_cmp(&(b.1 / b.2)))
+}
+
 /// The largest ratio of a figure to its limit (TTFT, TPOT, task time): at most 1 where the latencies meet the
 /// target. Used to interpolate where the target breaks; a saturated or failing level is not judged by it.
 #[must_use]

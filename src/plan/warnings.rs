@@ -29,6 +29,8 @@ pub enum WarningKind {
     SamplerReserve,
     /// The capacity is TTFT-bound with fixed-length users, who move in lock-step waves.
     LockStep,
+    /// The lightest load already takes most of a latency limit: the capacity swings with small changes.
+    ThinMargin,
 }
 
 /// One warning: its kind and the sentence shown.
