@@ -728,7 +728,8 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   assert(/each keep a request in flight/.test(await mp.textContent('#fleet-card .note')), 'the fleet card does not say what its users are');
   assert(num(await mp.textContent('#fleet-servers')) === card.servers, 'big figure differs from the sentence');
   const alts = await mp.textContent('#fleet-alternatives');
-  assert(/1 device per server: \d+ servers/.test(alts) && /4 devices per server: \d+ servers/.test(alts), `alternatives: ${alts}`);
+  // 4 devices per server; not 1, where the FP8 checkpoint's 16-bit head and embedding table leave no room (72.7 GB).
+  assert(/4 devices per server: \d+ servers/.test(alts) && !/1 device per server/.test(alts), `alternatives: ${alts}`);
   const jpt = await mp.textContent('#energy-jpt');
   card.jpt = num(jpt);
   // The energy band is the band under load + 10 points (its figure follows the validation; the report says which),
@@ -1176,7 +1177,7 @@ await test('issue 9: per-user and system are two stacked panels (both drawn), la
   assert(halves.bottom.orange > 200 && halves.bottom.blue < halves.bottom.orange / 10, `lower panel is not the system (orange) one: ${JSON.stringify(halves.bottom)}`);
   const lat = await canvasPrint(p9, 'chart-latency');
   assert(lat.ink > lat.total * 0.01, 'latency chart blank');
-  assert(/P50 solid, P95 dashed, P99 dotted/.test(await p9.textContent('.charts')), 'latency caption does not name the line styles');
+  assert(/P50 solid, P95 dashed \(P90 when the target is judged at P90\), P99 dotted/.test(await p9.textContent('.charts')), 'latency caption does not name the line styles');
   await context.close();
 });
 
@@ -1605,11 +1606,12 @@ await test('issue 9: the memory bar shows weights, KV cache at the operating poi
   const after = await p4.$eval('#memory-bar', (e) => { const a = getComputedStyle(e, '::after'); return [a.backgroundImage, a.height]; });
   assert(/linear-gradient/.test(after[0]) && after[1] === '14px', `bar not drawn: ${after}`);
   const gb = (l) => parseFloat(l.split('weights (grey) ')[1]);
-  // FP8 weights halve the weights' segment.
+  // FP8 weights halve the weights' segment but for the head and the embedding table, which FP8 checkpoints keep in
+  // 16 bits (2 × 128,256 × 4,096 × 2 B = 2.10 GB of Llama-3.1-8B's 16.06): (16.06 − 2.10) ÷ 2 + 2.10 = 9.08 GB.
   await p4.selectOption('#quantization-weights', 'fp8');
   await p4.waitForTimeout(500);
   const l2 = await legend();
-  assert(Math.abs(gb(l2) / gb(l1) - 0.5) < 0.05, `weights ${gb(l1)} → ${gb(l2)} GB`);
+  assert(Math.abs(gb(l2) / gb(l1) - (0.5 + 0.5 * 2.10 / 16.06)) < 0.01, `weights ${gb(l1)} → ${gb(l2)} GB`);
   assert((await stops())[0] < s1[0], 'the weights segment did not shrink');
   await p4.locator('#memory-bar').screenshot({ path: path.join(shots, '19-memory-bar.png') });
   assert(e4.length === 0, `console errors: ${e4.slice(0, 2).join(' | ')}`);

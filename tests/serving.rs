@@ -292,10 +292,16 @@ fn band_class(c: &Case) -> String {
 // default is W4A16, so the fit was the two errors cancelling, and it was replaced.) Output 12.3 → 12.5 %, TTFT
 // mean/P50/P99 45.3/41.4/45.9 → 47.0/43.3/47.2 %, TPOT 14.8/15.4/18.4 → 15.0/15.5/18.4 %; the all-at-once runs
 // unchanged. The TTFT bounds are loosened 46/42/46 → 47/44/48: for a rate the engines are known to run, not to pass.
+// The serving formats' 16-bit head and embedding table (`model::quant::head_bits`: AWQ, GPTQ, FP8, INT8 and NVFP4
+// checkpoints keep both in 16 bits; a trial's Qwen2.5-32B AWQ weighed 16.9 GB where the release is 19.2) then took
+// TensorRT-LLM's Hopper η_fl 0.47 → 0.49 and output tok/s 12.5 → 12.7 %, TTFT mean / P50 / P99 47.0 / 43.3 / 47.2 →
+// 48.6 / 43.3 / 49.7 %, TPOT 15.0 / 15.5 / 18.4 → 14.5 / 15.4 / 18.3 % (the DGX Spark's gpt-oss runs 22–27 points
+// better in TTFT, the MoE runs on Hopper of two sources 4–9 points worse, their held-out efficiencies absorbing the
+// bytes). The TTFT mean and P99 bounds are loosened 47 / 48 → 49 / 50 for weights the checkpoints have.
 const RATCHET_OUTPUT: f64 = 13.0;
-const RATCHET_TTFT_MEAN: f64 = 47.0;
+const RATCHET_TTFT_MEAN: f64 = 49.0;
 const RATCHET_TTFT_P50: f64 = 44.0;
-const RATCHET_TTFT: f64 = 48.0;
+const RATCHET_TTFT: f64 = 50.0;
 const RATCHET_TPOT: f64 = 16.0;
 const RATCHET_TPOT_P99: f64 = 19.0;
 

@@ -39,7 +39,7 @@
 //! as llama.cpp prints it, llama.cpp issue #15253). What remains of vLLM's 64–66 GiB is its padding of the expert
 //! matrices for its kernels (hidden 2,880 → 3,072), which this model does not count.
 
-//! **The 16-bit head of the serving formats (measured 2026-12-05, not adopted yet).** AWQ, GPTQ, FP8, INT8 and
+//! **The 16-bit head of the serving formats** ([`head_bits`], counted since 2026-12-05). AWQ, GPTQ, FP8, INT8 and
 //! NVFP4 checkpoints keep the embedding table and the output head (`lm_head`) in 16 bits — AutoAWQ, GPTQ,
 //! llm-compressor (`ignore=["lm_head"]`) and ModelOpt skip them, and vLLM's on-the-fly FP8 quantises neither — where
 //! this model takes every weight at the format's bits. A teacher's trial found the ceiling it shows for Llama-3.1-8B
@@ -51,9 +51,10 @@
 //! output 12.5 → 12.7 %, TTFT mean / P50 / P99 47.0 / 43.3 / 47.2 → 48.6 / 43.3 / 49.7 %, TPOT 15.0 / 15.5 / 18.4 →
 //! 14.5 / 15.4 / 18.3 % — the DGX Spark's gpt-oss runs 22–27 points better in TTFT, Michaelvll's and simon-mo's
 //! MoE runs on Hopper 4–9 points worse (the served efficiencies refitted without each source absorb the extra bytes).
-//! The TTFT ratchets (47 / 48 %) held it back: the head waits until the TTFT misses it uncovers in those two
-//! sources are understood. Until then the ceiling of a 4-bit serving format on a small model is optimistic by up to
-//! a fifth (the head's share of the bytes: 0.5 B of 8 B parameters at 16 bits against 4).
+//! The TTFT ratchets (47 / 48 %) held it back that morning; a new user's trial the same evening found the memory
+//! short too — Qwen2.5-32B AWQ on 2 × RTX 4090 at 16.9 GB where the release is about 19.2, half the KV space gone —
+//! and it was adopted: the checkpoints are what they are, and the ratchets follow the physics, not the reverse
+//! (`tests/serving.rs` says what it moved). The head's matmul is counted at the format's rate, as the rest.
 
 use serde::{Deserialize, Serialize};
 
@@ -170,6 +171,16 @@ pub fn engine_compute_dtype(format: ComputeDtype, engine: &str, experts_only: bo
         }
         _ => (format, false),
     }
+}
+
+/// Bits per weight of the output head and the input embedding table under weight format `format`: 16 for the
+/// serving formats below 16 bits (AWQ, GPTQ, FP8, INT8, NVFP4, MXFP4: their checkpoints keep both in 16 bits, and
+/// vLLM's on-the-fly FP8 quantises neither), `None` for the rest — GGUF's bits are the file's own mix, its head
+/// included (Q4_K_M's at Q6_K), bits typed by hand say nothing of the head, and a 16-bit format has nothing to keep.
+#[must_use]
+pub fn head_bits(format: Option<&str>) -> Option<f64> {
+    let f = weight_format(format?)?;
+    (!f.label.starts_with("GGUF") && f.bits < 16.0).then_some(16.0)
 }
 
 /// Looks a weight format up by id (case-insensitive).

@@ -137,6 +137,9 @@ pub struct Deployment {
     /// `weight_bits` unless the format quantises the experts only, as gpt-oss's MXFP4 release does
     /// ([`crate::model::quant::dense_part_bits`]).
     pub dense_bits: f64,
+    /// Bits per weight of the output head and the input embedding table: 16 under the serving formats below 16
+    /// bits ([`crate::model::quant::head_bits`]), else `dense_bits`.
+    pub head_bits: f64,
     pub compute_dtype: ComputeDtype,
     pub kv_elem_bytes: f64,
     pub engine: EngineParams,
@@ -214,7 +217,9 @@ impl Deployment {
     pub fn weight_bytes(&self) -> f64 {
         // A dense model has no experts (`expert_split` gives 0 per expert).
         let experts = self.model.expert_split().0 * f64::from(self.model.moe.experts);
-        (experts * self.weight_bits + (self.model.params_b * 1e9 - experts) * self.dense_bits) / 8.0
+        // The head and the input table (one matrix when tied), at the head's bits.
+        let table = (self.model.head_params() + self.model.unread_embedding_params()).min(self.model.params_b * 1e9 - experts).max(0.0);
+        (experts * self.weight_bits + (self.model.params_b * 1e9 - experts - table) * self.dense_bits + table * self.head_bits) / 8.0
     }
 
     /// Bytes of weights streamed by a step carrying `tokens` tokens.
@@ -222,7 +227,10 @@ impl Deployment {
     pub fn weight_bytes_read(&self, tokens: f64) -> f64 {
         let experts = self.model.experts_touched(tokens) * self.model.expert_split().0;
         let read = self.model.params_read_per_step(tokens);
-        (experts.min(read) * self.weight_bits + (read - experts).max(0.0) * self.dense_bits) / 8.0
+        // The head is streamed every step, at the head's bits.
+        let rest = (read - experts).max(0.0);
+        let head = self.model.head_params().min(rest);
+        (experts.min(read) * self.weight_bits + (rest - head) * self.dense_bits + head * self.head_bits) / 8.0
     }
 
     /// How many copies of each KV head exist over the devices. Tensor parallelism splits the KV heads across

@@ -101,14 +101,18 @@ pub fn measured_points(ms: &[Measurement], axis: LoadAxis, prompt: f64, output: 
         .collect()
 }
 
-/// TTFT and TPOT at P50/P95/P99 against load, with the targets and the saturated levels.
+/// TTFT and TPOT at P50/P95/P99 against load (P90 in the middle when the target is judged there), with the targets
+/// and the saturated levels.
 #[must_use]
 pub fn latency(r: &Report) -> LatencyData {
+    let mid_p90 = r.target.percentile == crate::percentiles::Pct::P90;
+    let mid = if mid_p90 { crate::percentiles::Pct::P90 } else { crate::percentiles::Pct::P95 };
     LatencyData {
         x: column(r, load),
         x_axis: load_axis(r),
-        ttft: [column(r, |p| p.ttft_ms.p50), column(r, |p| p.ttft_ms.p95), column(r, |p| p.ttft_ms.p99)],
-        tpot: [column(r, |p| p.tpot_ms.p50), column(r, |p| p.tpot_ms.p95), column(r, |p| p.tpot_ms.p99)],
+        ttft: [column(r, |p| p.ttft_ms.p50), column(r, |p| p.ttft_ms.at(mid)), column(r, |p| p.ttft_ms.p99)],
+        tpot: [column(r, |p| p.tpot_ms.p50), column(r, |p| p.tpot_ms.at(mid)), column(r, |p| p.tpot_ms.p99)],
+        mid_p90,
         ttft_target: r.target.ttft_limit_ms(),
         tpot_target: r.target.tpot_limit_ms(),
         saturated: r.sweep.iter().map(|p| p.saturated).collect(),

@@ -12,7 +12,7 @@
 //! which the report marks as a default.
 //!
 //! **GPU generation, back end and software era** are classes of their own, each fitted where data exists:
-//! - generation (`hardware.architecture`): TensorRT-LLM's compute efficiency Hopper 0.47 / Blackwell 0.28 and
+//! - generation (`hardware.architecture`): TensorRT-LLM's compute efficiency Hopper 0.49 (0.47 before the 16-bit head, 2026-12-05) / Blackwell 0.28 and
 //!   vLLM/SGLang's served compute Ampere 0.52 / Hopper 0.33 with a cost per running sequence ([`trtllm_compute`], [`served_compute`], [`SEQUENCE_OVERHEAD_US`]: H100 has
 //!   3.2 × A100's tensor peak but 1.6 × its bandwidth and 1.75 × its power, and served runs gain only
 //!   1.3–1.6 ×); generations without served runs (Ada, Blackwell, CDNA, …) take the fitted generation of their
@@ -174,7 +174,7 @@ pub fn trtllm_compute(arch: Architecture) -> f64 {
 }
 
 /// See [`trtllm_compute`].
-pub const TRTLLM_COMPUTE_HOPPER: f64 = 0.47;
+pub const TRTLLM_COMPUTE_HOPPER: f64 = 0.49;
 /// See [`trtllm_compute`].
 pub const TRTLLM_COMPUTE_BLACKWELL: f64 = 0.28;
 

@@ -297,6 +297,8 @@ impl Scenario {
             ));
         }
         let dense_bits = experts_only.unwrap_or(weight_bits);
+        // (llama.cpp runs GGUF files, whose head is the file's own: gpt-oss's at Q8_0 with the rest of its dense part.)
+        let head_bits = if engine_preset.id == "llama.cpp" { dense_bits } else { quant::head_bits(format).unwrap_or(dense_bits).max(dense_bits) };
         let kv_id = self.quantization.kv_cache.clone().unwrap_or_else(|| "fp16".into());
         let kv = quant::kv_format(&kv_id).ok_or_else(|| unknown("quantization.kv_cache", &kv_id, quant::KV_FORMATS.iter().map(|k| k.id)))?;
         let engine = resolve_engine(&self.engine, engine_preset, &hardware, &model, &mut defaults)?;
@@ -338,7 +340,7 @@ impl Scenario {
             }
         };
         let mut resolved = Resolved {
-            deployment: Deployment { hardware, model, weight_bits, dense_bits, compute_dtype, kv_elem_bytes: kv.bytes, engine },
+            deployment: Deployment { hardware, model, weight_bits, dense_bits, head_bits, compute_dtype, kv_elem_bytes: kv.bytes, engine },
             workload,
             target,
             defaults_used: defaults,
@@ -352,21 +354,21 @@ impl Scenario {
             fleet,
             cost,
         };
-        // The serving formats keep the head and embeddings in 16 bits, which this model does not count yet
-        // (`model::quant`, measured and held back): say how far that leaves the ceiling high.
-        // (GGUF's bits are the file's own mix, its head included: the format table says which formats are GGUF.)
-        let serving_format = format.and_then(quant::weight_format).is_some_and(|f| !f.label.starts_with("GGUF"));
-        if serving_format && dense_bits < 16.0 {
+        // The serving formats keep the head and embeddings in 16 bits (`model::quant::head_bits`): said, with what
+        // they weigh, where they weigh something (a trial's hand check of the weights came out 2.3 GB short).
+        if head_bits > dense_bits {
             let d = &resolved.deployment;
-            let extra = d.model.head_params() * (16.0 - dense_bits) / 8.0;
-            let share = extra / d.weight_bytes_read(1.0).max(1.0);
-            if share >= 0.01 {
+            let table = d.model.head_params() + d.model.unread_embedding_params();
+            let extra = table * (head_bits - dense_bits) / 8.0;
+            if extra >= 0.01 * d.weight_bytes() {
                 resolved.defaults_used.push(format!(
-                    "weights: every tensor at {} bits, where {} checkpoints keep the output head in 16 bits ({:.2} GB more a token here): the single-stream ceiling is about {:.0} % high",
-                    crate::model::units::fmt_num(dense_bits),
+                    "weights: the output head{} at 16 bits, as {} checkpoints keep {}: {:.2} GB more than at {} bits ({:.2} GB of it read every token)",
+                    if d.model.tied_embeddings { " (tied to the embedding table)" } else { " and the embedding table" },
                     format.unwrap_or_default(),
+                    if d.model.tied_embeddings { "it" } else { "them" },
                     extra / 1e9,
-                    share * 100.0
+                    crate::model::units::fmt_num(dense_bits),
+                    d.model.head_params() * (head_bits - dense_bits) / 8.0 / 1e9
                 ));
             }
         }

@@ -100,7 +100,12 @@ pub fn Results(
                             "The most sequences the engine runs in one batch: its max batch, or as many prompts as fit in the KV-cache space ({} GB left after {} GB of weights, at {} KB per token). At their full {:.0} tokens, {:.0} fit; past that the engine preempts.",
                             fmt(m.kv_budget_gb.max(0.0)), fmt(m.weights_gb), fmt(m.kv_bytes_per_token / 1e3), m.context_tokens, m.kv_max_sequences.floor()
                         ))}</h2>
-                        <p class="big" id="max-concurrency">{format!("{:.0}", m.max_concurrency)}<small>{if m.max_concurrency.round() == 1.0 { " running request fits in memory" } else { " running requests fit in memory" }}</small></p>
+                        <p class="big" id="max-concurrency">{format!("{:.0}", m.max_concurrency)}<small>{
+                            // The engine's cap, where it binds, is not memory's (a trial read llama.cpp's 4 slots as
+                            // "4 running requests fit in memory" above "64 fit at their full 2400 tokens").
+                            if m.max_concurrency < m.kv_max_sequences.floor() { " running requests at once: the engine's cap" }
+                            else if m.max_concurrency.round() == 1.0 { " running request fits in memory" } else { " running requests fit in memory" }
+                        }</small></p>
                         <p class="formula">{format!(
                             "KV {} KB/token · {}",
                             fmt(m.kv_bytes_per_token / 1e3),

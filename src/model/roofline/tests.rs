@@ -26,6 +26,7 @@ pub(crate) fn h100_llama8b() -> Deployment {
         model: llama3_8b(),
         weight_bits: 16.0,
         dense_bits: 16.0,
+        head_bits: 16.0,
         compute_dtype: ComputeDtype::Fp16,
         kv_elem_bytes: 2.0,
         engine: EngineParams {
