@@ -605,19 +605,31 @@ fn served_runs_calibrated_on_their_own_runs() {
             assert!(!must || ma < mb, "calibrated on the {on}, {metric}: median {ma:.1} % is not below the uncalibrated {mb:.1} %");
         }
         assert!(scored.len() >= if heaviest_too { 15 } else { 30 }, "only {} runs scored after calibration", scored.len());
-        if heaviest_too {
-            // The bands of a calibrated scenario (`plan::LOAD_CALIBRATED`, `plan::LATENCY_CALIBRATED`): the p90 of the
-            // factor off of these runs, calibrated on their deployment's lightest and heaviest.
-            let figure = |metric: &str| -> (f64, usize) {
-                let sel: Vec<&Case> = after.iter().filter(|c| c.metric == metric).collect();
-                (band_pct(&sel), sel.len())
-            };
-            let [out, ttft, ttft_tail, tpot, tpot_tail] = ["output tok/s", "TTFT P50", "TTFT P99", "TPOT P50", "TPOT P99"].map(figure);
-            println!(
-                "calibrated bands (p90 of the factor off): output {:.1} % ({} runs), TTFT P50 {:.1} % ({}), P99 {:.1} % ({}); TPOT P50 {:.1} % ({}), P99 {:.1} % ({})",
-                out.0, out.1, ttft.0, ttft.1, ttft_tail.0, ttft_tail.1, tpot.0, tpot.1, tpot_tail.0, tpot_tail.1
-            );
+        // The bands of a calibrated scenario (`plan::LOAD_CALIBRATED_ONE` / `_TWO`, `plan::LATENCY_CALIBRATED_ONE` /
+        // `_TWO`): the p90 of the factor off of these runs, calibrated on their deployment's lightest run, or its
+        // lightest and heaviest.
+        let figure = |metric: &str| -> (f64, usize) {
+            let sel: Vec<&Case> = after.iter().filter(|c| c.metric == metric).collect();
+            (band_pct(&sel), sel.len())
+        };
+        let figures = ["output tok/s", "TTFT P50", "TTFT P99", "TPOT P50", "TPOT P99"].map(figure);
+        let [out, ttft, ttft_tail, tpot, tpot_tail] = figures;
+        println!(
+            "calibrated bands, on the {on} (p90 of the factor off): output {:.1} % ({} runs), TTFT P50 {:.1} % ({}), P99 {:.1} % ({}); TPOT P50 {:.1} % ({}), P99 {:.1} % ({})",
+            out.0, out.1, ttft.0, ttft.1, ttft_tail.0, ttft_tail.1, tpot.0, tpot.1, tpot_tail.0, tpot_tail.1
+        );
+        // The page's bands of a scenario calibrated at one load (or loads not said) and at two or more: each
+        // covers its figure and is not 10 % wider than it, and its run counts are these.
+        let (load, l) = if heaviest_too {
+            (&plan::LOAD_CALIBRATED_TWO, &plan::LATENCY_CALIBRATED_TWO)
+        } else {
+            (&plan::LOAD_CALIBRATED_ONE, &plan::LATENCY_CALIBRATED_ONE)
+        };
+        let bands = [load.p90_pct, l.ttft_pct, l.ttft_tail_pct, l.tpot_pct, l.tpot_tail_pct];
+        for ((f, b), what) in figures.iter().zip(bands).zip(["output tok/s", "TTFT P50", "TTFT P99", "TPOT P50", "TPOT P99"]) {
+            assert!(f.0 <= b && f.0 >= b - 0.1 * b.max(100.0), "{}: band of {what} {b} % for a figure of {:.1} %: reset it", l.name, f.0);
         }
+        assert_eq!((load.rows as usize, l.counts.map(|n| n as usize)), (out.1, [ttft.1, ttft_tail.1, tpot.1, tpot_tail.1]), "{}", l.name);
     }
 }
 

@@ -341,7 +341,10 @@ fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError
                 // The gaps between tokens, pooled: the decode step itself, which TPOT blurs with the prefills that
                 // stall a request's decode divided over its few tokens (a DGX Spark rate sweep: ITL P50 23 ms, TPOT
                 // P50 60; calibrated on TPOT alone, η_bw fell 0.70 → 0.32 and TPOT at the other loads went 4 × high).
-                latency_rows(&mut rows, "ITL", &p.itl_ms, &m.itl_ms);
+                // (Not its mean: token-weighted, it is TPOT's mean whenever every request is as long as the others,
+                // and vLLM's /metrics gives the per-user speed from it: one figure counted twice in a calibration.)
+                let itl = Stats { mean: None, ..m.itl_ms };
+                latency_rows(&mut rows, "ITL", &p.itl_ms, &itl);
                 latency_rows(&mut rows, "E2E", &p.e2e_ms, &m.e2e_ms);
                 let fixed = r.workload.distribution == crate::scenario::Distribution::Fixed;
                 if fixed && p.concurrency.is_some_and(|c| c > 1.0) {

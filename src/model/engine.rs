@@ -92,4 +92,16 @@ pub struct EngineParams {
     /// this one's, `presets::engines::served_reference`); `None` when fitted on its own or set by the scenario.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compute_borrowed_from: Option<crate::model::hardware::Architecture>,
+    /// The efficiencies were fitted on the user's own runs (`engine.calibrated_from`), at this many loads (0: not
+    /// said): the bands are the calibrated predictions' (`plan::band::LOAD_CALIBRATED_ONE`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calibrated: Option<u32>,
+}
+
+/// The deployment a calibration describes, as `engine.calibrated_on` records it: devices, device and model shape.
+/// The calibrated bands hold where the scenario's deployment is this one (a review: calibrated on one H100 with an
+/// 8B model, moved to 4 × A100 with a 70B, the page had kept the calibrated band ÷ / × 1.4).
+#[must_use]
+pub fn calibrated_on(hw: &crate::model::hardware::Hardware, m: &crate::model::llm::ModelShape) -> String {
+    format!("{} × {} · {} B parameters, {} layers", hw.devices, hw.name, crate::model::units::fmt_num(m.params_b), m.layers)
 }

@@ -39,20 +39,20 @@
 //! as llama.cpp prints it, llama.cpp issue #15253). What remains of vLLM's 64–66 GiB is its padding of the expert
 //! matrices for its kernels (hidden 2,880 → 3,072), which this model does not count.
 
-//! **The 16-bit head of the serving formats** ([`head_bits`], counted since 2026-12-05). AWQ, GPTQ, FP8, INT8 and
-//! NVFP4 checkpoints keep the embedding table and the output head (`lm_head`) in 16 bits — AutoAWQ, GPTQ,
-//! llm-compressor (`ignore=["lm_head"]`) and ModelOpt skip them, and vLLM's on-the-fly FP8 quantises neither — where
-//! this model takes every weight at the format's bits. A teacher's trial found the ceiling it shows for Llama-3.1-8B
+//! **The 16-bit head of the serving formats** ([`head_bits`], counted since 2026-12-05). AWQ, GPTQ, FP8, INT8,
+//! NVFP4 and MXFP4 checkpoints keep the embedding table and the output head (`lm_head`) in 16 bits — AutoAWQ, GPTQ,
+//! llm-compressor (`ignore=["lm_head"]`), ModelOpt and Quark skip them, and vLLM's on-the-fly FP8 quantises neither —
+//! where this model had taken every weight at the format's bits. A teacher's trial found the ceiling it shows for Llama-3.1-8B
 //! AWQ on an RTX 4090 20 % high: "1,008 GB/s ÷ 3.97 GB = 254 tok/s", where the release is 5.75 GB (1.05 GB of it
 //! the 16-bit head) and a token reads about 4.75 GB (212 tok/s). Counting the head and embeddings at 16 bits under
 //! every non-GGUF format below 16 (GGUF's bits are the file's own mix, Q4_K_M's head at Q6_K; bits typed by hand say
-//! nothing of the head) gave that 212 and Llama-3.1-70B FP8 71.6 GB instead of 70.6 (so no longer one H100 beside
-//! vLLM's reserve), refitted TensorRT-LLM's Hopper η_fl 0.47 → 0.49, and moved the served runs held out by source:
+//! nothing of the head) gave that 212 and Llama-3.1-70B FP8 72.7 GB instead of 70.6 (its untied head and table,
+//! 2 × 1.05 GB: no longer one H100 beside vLLM's reserve), refitted TensorRT-LLM's Hopper η_fl 0.47 → 0.49, and moved the served runs held out by source:
 //! output 12.5 → 12.7 %, TTFT mean / P50 / P99 47.0 / 43.3 / 47.2 → 48.6 / 43.3 / 49.7 %, TPOT 15.0 / 15.5 / 18.4 →
 //! 14.5 / 15.4 / 18.3 % — the DGX Spark's gpt-oss runs 22–27 points better in TTFT, Michaelvll's and simon-mo's
 //! MoE runs on Hopper 4–9 points worse (the served efficiencies refitted without each source absorb the extra bytes).
 //! The TTFT ratchets (47 / 48 %) held it back that morning; a new user's trial the same evening found the memory
-//! short too — Qwen2.5-32B AWQ on 2 × RTX 4090 at 16.9 GB where the release is about 19.2, half the KV space gone —
+//! short too — Qwen2.5-32B AWQ on 2 × RTX 4090 at 16.9 GB where the release is about 19.2, its KV space 25.2 GB where 22.9 are left —
 //! and it was adopted: the checkpoints are what they are, and the ratchets follow the physics, not the reverse
 //! (`tests/serving.rs` says what it moved). The head's matmul is counted at the format's rate, as the rest.
 

@@ -58,15 +58,18 @@
 //! 10.0 %: the fitted parameters move the runs between the calibration's, as IOG's RTX 4090 whose 32 req/s run
 //! takes η_fl 0.52 → 0.87.)
 //!
-//! (On 2026-12-05 the runs' ITL joined the figures, as `import::compare` now sets it beside TPOT: the gaps between
-//! tokens are the decode step itself, where TPOT — (E2E − TTFT) ÷ (n − 1) per request — adds the prompts that
-//! stall a request's decode, divided over its tokens. A DGX Spark rate sweep (gpt-oss-20b, 4,000-token prompts,
-//! ~150-token answers) measured ITL P50 23 ms and TPOT P50 60 ms at 0.1 req/s; fitted on TPOT alone, η_bw fell
-//! 0.70 → 0.32 and TPOT at the sweep's other loads came out 4 × high. With ITL: between the lightest and heaviest,
-//! output tok/s 6.5 → 5.9 % (p90 32.4 → 27.7 %), TTFT mean / P50 / P99 22.1 / 21.9 / 20.6 → 20.8 / 19.6 / 17.4 %,
-//! TPOT 10.1 / 10.0 / 8.7 → 9.3 / 9.5 / 6.3 % and TPOT P50's p90 334 → 119 %; on the lightest alone, TPOT P50's
-//! p90 236 → 171 % but TTFT 32.6 / 27.6 / 32.3 → 37.0 / 29.7 / 46.4 % — still under the defaults' 41.7 / 39.9 /
-//! 46.1 %, the Spark's TTFT now paying for the decode the ITL pins (its prefill and its stalls cannot both match).)
+//! (On 2026-12-05 the runs' ITL percentiles joined the figures, as `import::compare` now sets them beside TPOT: the
+//! gaps between tokens are the decode step itself, where TPOT — (E2E − TTFT) ÷ (n − 1) per request — adds the
+//! prompts that stall a request's decode, divided over its tokens (ITL's mean is left out: token-weighted, it is
+//! TPOT's mean whenever the requests are alike, and vLLM's /metrics gives the per-user speed from it). A DGX Spark
+//! rate sweep (gpt-oss-20b, 4,000-token prompts, ~150-token answers) measured ITL P50 23 ms and TPOT P50 60 ms at
+//! 0.1 req/s; fitted on TPOT alone, η_bw fell 0.70 → 0.32 and TPOT at the sweep's other loads came out 4 × high.
+//! With ITL and the serving formats' 16-bit head (`model::quant::head_bits`) — between the lightest and heaviest,
+//! output tok/s 6.5 %, TTFT mean / P50 / P99 22.1 / 21.9 / 20.6 → 20.8 / 19.7 / 17.4 %, TPOT 10.1 / 10.0 / 8.7 →
+//! 9.8 / 11.0 / 6.6 % and TPOT P50's p90 334 → 121 %; on the lightest alone, TPOT P50's p90 236 → 176 % and TTFT
+//! 32.6 / 27.6 / 32.3 → 35.4 / 29.3 / 42.0 % — under the defaults' 41.7 / 39.9 / 46.9 % still, the Spark's TTFT now
+//! paying for the decode the ITL pins (its prefill and its stalls cannot both match). The bands a calibrated
+//! scenario shows are these runs' (`plan::band::LOAD_CALIBRATED_ONE` / `_TWO`, by `engine.calibrated_loads`).)
 //!
 //! One light run informs TTFT (the front end) but not the throughput at other loads, which a light run does not
 //! inform: calibrate on a light and a heavy run ([`Calibration::summary`] says so when the runs share one load).
@@ -328,6 +331,8 @@ fn median_abs_pct(v: &[f64]) -> f64 {
 /// again (the page's "Undo calibration" after a reload or a link, where the scenario before it is not known: a
 /// trial found no way back but editing the JSON). Whether there was one to drop.
 pub fn discard(s: &mut Scenario) -> bool {
+    s.engine.calibrated_loads = None;
+    s.engine.calibrated_on = None;
     if s.engine.calibrated_from.take().is_none() {
         return false;
     }
@@ -433,6 +438,16 @@ pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, S
         from = from.chars().take(300).collect::<String>() + "…";
     }
     s.engine.calibrated_from = Some(format!("{} figures of {} run(s): {from}", before_figs.len(), runs.len()));
+    // The loads the runs had (each decode or prefill run its own): the bands of the calibrated scenario follow it.
+    let mut loads: Vec<(Option<f64>, Option<f64>)> = Vec::new();
+    for m in runs {
+        let l = if m.kind == import::Kind::Serving { (m.concurrency, m.request_rate) } else { (Some(-1.0 - loads.len() as f64), None) };
+        if !loads.contains(&l) {
+            loads.push(l);
+        }
+    }
+    s.engine.calibrated_loads = Some(loads.len() as u32);
+    s.engine.calibrated_on = Some(crate::model::engine::calibrated_on(&resolved.deployment.hardware, &resolved.deployment.model));
     let rows = pair_rows(&before_figs, &after_figs);
     Ok(Calibration {
         scenario: s,
@@ -625,6 +640,24 @@ mod tests {
         // One load informs no throughput at others: the summary says so.
         let one = calibrate(&base(), &train[..1]).unwrap();
         assert!(one.one_load && one.summary().contains("One load only: add another load to fit the throughput."), "{}", one.summary());
+        // The loads go with the scenario, and the bands follow them (`plan::band`): one load's are wider.
+        assert_eq!((cal.scenario.engine.calibrated_loads, one.scenario.engine.calibrated_loads), (Some(3), Some(1)));
+        let band = |s: &Scenario| crate::plan::band::band(&s.resolve().unwrap().deployment);
+        let (b3, b1, b0) = (band(&cal.scenario), band(&one.scenario), band(&base()));
+        assert_eq!(
+            (b3.load_class.as_str(), b1.load_class.as_str()),
+            (crate::plan::band::LOAD_CALIBRATED_TWO.name, crate::plan::band::LOAD_CALIBRATED_ONE.name)
+        );
+        assert!(b3.batched_pct < b1.batched_pct && b3.ttft_pct < b1.ttft_pct && b3.latency_class.starts_with("calibrated on your runs"), "{b3:?}");
+        assert_eq!(b0.load_class, crate::plan::band::LOAD_DENSE.name, "uncalibrated");
+        // Moved to another deployment (the page keeps the engine's fields when the device changes), the
+        // calibration no longer describes it: the class's own band again.
+        let mut moved = cal.scenario.clone();
+        moved.hardware.devices = Some(2);
+        assert_eq!(band(&moved).load_class, crate::plan::band::LOAD_DENSE.name, "{:?}", band(&moved));
+        // Undone, the scenario is the defaults' again, its loads too.
+        let mut undone = cal.scenario.clone();
+        assert!(discard(&mut undone) && undone.engine.calibrated_loads.is_none() && band(&undone) == b0);
     }
 
     #[test]

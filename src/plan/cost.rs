@@ -86,6 +86,12 @@ pub fn cost(
             "cost: electricity is priced but there is no power estimate (hardware.tdp_watts not known): the cost leaves electricity out",
         ));
     }
+    if c.host_watts.is_some() && energy.is_none() {
+        warnings.push(super::Warning::new(
+            super::WarningKind::Cost,
+            "cost: the hosts' power is given but there is no power estimate (hardware.tdp_watts not known): nothing counts it",
+        ));
+    }
     // The meter's electricity: the accelerators and, when given, their hosts (`cost.host_watts_per_device`).
     let hosts = c.host_watts.unwrap_or(0.0) * f64::from(devices);
     let energy_w = |f: fn(&Energy) -> f64| energy.map(|e| f(e) + hosts);

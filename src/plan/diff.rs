@@ -344,8 +344,18 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     }
     let kw = super::energy::fleet_kw;
     let metered = a.energy.as_ref().is_some_and(Energy::metered) || b.energy.as_ref().is_some_and(Energy::metered);
-    let kw_label = if metered { "the fleet's power at the meter" } else { "the fleet's power (accelerators)" };
-    rows.push(row("fleet_kw", kw_label, "kW", kw(a), kw(b)));
+    // Two sides on different bases (hosts or PUE on one only) say so: a review's A with hosts and PUE drew 135 kW
+    // against B's bare 49.7, "B is better on every figure".
+    let basis = |r: &Report| r.energy.as_ref().map(Energy::meter_basis).unwrap_or_default();
+    let kw_label = match (metered, basis(a), basis(b)) {
+        (false, ..) => "the fleet's power (accelerators)".to_string(),
+        (true, x, y) if x == y => "the fleet's power at the meter".to_string(),
+        (true, x, y) => {
+            let side = |s: String| if s.is_empty() { "accelerators only".to_string() } else { s };
+            format!("the fleet's power at the meter (A: {}; B: {})", side(x), side(y))
+        }
+    };
+    rows.push(row("fleet_kw", &kw_label, "kW", kw(a), kw(b)));
     rows.push(row(
         "joules_per_output_token",
         "energy per output token",

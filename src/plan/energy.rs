@@ -172,10 +172,10 @@ impl Energy {
     /// "hosts 575 W per device, no PUE"; empty when neither is given.
     #[must_use]
     pub fn meter_basis(&self) -> String {
-        let fmt = crate::model::units::fmt_num;
+        let (fmt, w) = (crate::model::units::fmt_num, super::readout::group);
         match (self.host_watts, self.pue) {
-            (Some(h), Some(p)) => format!("hosts {} W per device, PUE {}", fmt(h), fmt(p)),
-            (Some(h), None) => format!("hosts {} W per device, no PUE", fmt(h)),
+            (Some(h), Some(p)) => format!("hosts {} W per device, PUE {}", w(h), fmt(p)),
+            (Some(h), None) => format!("hosts {} W per device, no PUE", w(h)),
             (None, Some(p)) => format!("PUE {}", fmt(p)),
             (None, None) => String::new(),
         }

@@ -502,7 +502,7 @@ mod tests {
         // Loads per server in words: whole users without decimals ("2.00 users each" was printed).
         assert_eq!([load_words(&f, 1.0), load_words(&f, 2.0), load_words(&f, 22.6)], ["1 user", "2 users", "22.6 users"]);
         // 70B FP8 fits on 4 (64 heads divide by 4, not by 3), not on one H100: its FP8 checkpoint's 16-bit head and
-        // embedding table (`model::quant::head_bits`) make 71.6 GB, past one H100 beside vLLM's reserve.
+        // embedding table (`model::quant::head_bits`) make 72.7 GB, past one H100 beside vLLM's reserve.
         assert_eq!(neighbour_devices(&r), [4]);
         let devs: Vec<u32> = f.alternatives.iter().map(|a| a.devices_per_replica).collect();
         assert_eq!(devs, [4]);

@@ -47,6 +47,9 @@ pub struct Memory {
     /// only its prompt (engines admit by the blocks a request needs now and preempt when growing caches fill
     /// the memory). No load level's running batch exceeds it.
     pub max_concurrency: f64,
+    /// `max_concurrency` is the engine's max batch (its cap binds, not the memory).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub engine_capped: bool,
     /// Sequences whose whole context (`context_tokens`) fits at once: beyond this many running, the engine
     /// preempts as their caches grow.
     pub kv_max_sequences: f64,

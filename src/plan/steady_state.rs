@@ -94,6 +94,10 @@ pub fn memory(d: &Deployment, w: &Workload) -> Memory {
         } else {
             0.0
         },
+        engine_capped: kv_max >= 1.0 && {
+            let admitted = ((w.context_depth + w.prompt_tokens + 1.0) / 16.0).ceil() * 16.0;
+            d.max_sequences(admitted).floor() >= f64::from(d.engine.max_batch)
+        },
         kv_max_sequences: kv_max,
         fits: d.fits() && kv_max >= 1.0,
         kv_copies: d.kv_replication(),

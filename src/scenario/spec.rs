@@ -75,6 +75,10 @@ spec!(
         request_overhead_cv: f64,
         /// Where explicit efficiencies came from, when `tps calibrate` or the page fitted them to measured runs.
         calibrated_from: String,
+        /// How many loads those runs had (1: one load; the bands of a calibrated scenario follow it).
+        calibrated_loads: u32,
+        /// The deployment calibrated on (devices, device, model): the calibrated bands hold for it alone.
+        calibrated_on: String,
         /// The engine's version or build (`b7315`, `0.11.0`, "May 2024 build"): llama.cpp builds before about
         /// b4000 (2024) pay more per-layer overhead than current ones (the default).
         version: String,

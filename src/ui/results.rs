@@ -103,7 +103,7 @@ pub fn Results(
                         <p class="big" id="max-concurrency">{format!("{:.0}", m.max_concurrency)}<small>{
                             // The engine's cap, where it binds, is not memory's (a trial read llama.cpp's 4 slots as
                             // "4 running requests fit in memory" above "64 fit at their full 2400 tokens").
-                            if m.max_concurrency < m.kv_max_sequences.floor() { " running requests at once: the engine's cap" }
+                            if m.engine_capped && m.max_concurrency < m.kv_max_sequences.floor() { " running requests at once: the engine's cap" }
                             else if m.max_concurrency.round() == 1.0 { " running request fits in memory" } else { " running requests fit in memory" }
                         }</small></p>
                         <p class="formula">{format!(

@@ -46,6 +46,7 @@ pub(crate) fn h100_llama8b() -> Deployment {
             reserve_gb: 2.0,
             cuda_graphs: true,
             compute_borrowed_from: None,
+            calibrated: None,
         },
     }
 }

@@ -181,6 +181,22 @@ pub(crate) fn resolve_engine(
         reserve_gb: check("engine.reserve_gb", s.reserve_gb.unwrap_or(p.reserve_gb), 0.0, 10_000.0, "GiB")?,
         cuda_graphs: s.cuda_graphs.unwrap_or(true),
         compute_borrowed_from,
+        // The calibrated bands hold for the deployment calibrated on, on the engines they were validated on
+        // (vLLM, SGLang, TensorRT-LLM), colocated.
+        calibrated: s
+            .calibrated_from
+            .as_ref()
+            .filter(|_| {
+                s.calibrated_on.as_deref() == Some(crate::model::engine::calibrated_on(hw, m).as_str())
+                    && matches!(
+                        crate::model::engine::EngineKind::of(p.id),
+                        crate::model::engine::EngineKind::Vllm
+                            | crate::model::engine::EngineKind::Sglang
+                            | crate::model::engine::EngineKind::TensorRtLlm
+                    )
+                    && s.disaggregation.is_none()
+            })
+            .map(|_| s.calibrated_loads.unwrap_or(0)),
     })
 }
 
