@@ -124,7 +124,7 @@ pub const LATENCY_SERVED: LatencyClass = LatencyClass {
 /// the served runs of current engines (not split over PCIe), each deployment calibrated on its lightest run and
 /// scored on its runs at other loads (`tests/serving.rs`, `served_runs_calibrated_on_their_own_runs`).
 pub const LATENCY_CALIBRATED_ONE: LatencyClass = LatencyClass {
-    name: "calibrated on your runs at one load (vLLM, SGLang or TensorRT-LLM, one device or a fast link)",
+    name: "calibrated on your runs at one load, with vLLM, SGLang or TensorRT-LLM",
     counts: [50, 69, 50, 69],
     ttft_pct: 124.0,
     ttft_tail_pct: 332.0,
@@ -137,7 +137,7 @@ pub const LATENCY_CALIBRATED_ONE: LatencyClass = LatencyClass {
 /// Latencies of a scenario calibrated on runs at two loads or more: each deployment calibrated on its lightest and
 /// heaviest runs and scored on the runs between.
 pub const LATENCY_CALIBRATED_TWO: LatencyClass = LatencyClass {
-    name: "calibrated on your runs at two loads or more, validated between them (vLLM, SGLang or TensorRT-LLM, one device or a fast link)",
+    name: "calibrated on your runs at two loads or more, validated between them, with vLLM, SGLang or TensorRT-LLM",
     counts: [31, 45, 31, 45],
     ttft_pct: 49.0,
     ttft_tail_pct: 77.0,
