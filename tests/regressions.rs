@@ -1016,3 +1016,23 @@ fn a_target_the_lightest_load_nearly_fills_is_called_thin() {
     assert!(w.contains("at the lightest load, 1 user, the P90 TTFT is already") && w.contains(&format!("({:.0} %)", share * 100.0)), "{w}");
     assert!(thin(&plan::evaluate(&scenario(&json(4000))).unwrap()).is_none(), "room enough at 4 s");
 }
+
+/// A pre-sales quote buys boxes: "26 servers of 2 × H100" left the division by the 8-GPU node to the meeting. Where
+/// several servers share a datacenter node the fleet says how many nodes; a node-sized server, or a workstation
+/// card, says nothing more.
+#[test]
+fn the_fleet_counts_the_nodes_its_servers_share() {
+    let fleet = |hw: &str, devices: u32| {
+        plan::evaluate_analytic(&scenario(&format!(
+            r#"{{"hardware":{{"preset":"{hw}","devices":{devices}}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"vllm"}},"fleet":{{"peak_users":2000,"spare_replicas":1}}}}"#
+        )))
+        .unwrap()
+        .fleet
+        .unwrap()
+    };
+    let f = fleet("h100-sxm", 2);
+    let want = format!("; on nodes of 8 devices, 4 servers each: {} nodes", f.replicas.div_ceil(4));
+    assert!(f.sentence.ends_with(&want), "{} (wanted {want})", f.sentence);
+    assert!(!fleet("h100-sxm", 8).sentence.contains("on nodes of"));
+    assert!(!fleet("rtx-4090", 1).sentence.contains("on nodes of"), "a workstation card");
+}

@@ -208,8 +208,9 @@ pub fn size(
     // linear scaling of the operating point's: a review found 7 servers "holding" 30 req/s that needed 8).
     let at_capacity = replicas(peak_v, load_in(peak, cap, think), 0).unwrap_or(serving);
     let floor = format!("; the fewest that hold the target, each at its capacity: {}{spare}", super::readout::group(at_capacity as f64));
+    let nodes = node_words(r, total);
     let sentence = format!(
-        "{} → {} of {hardware} ({} at the operating point of {} each{spare}){fewer}{floor}",
+        "{} → {} of {hardware} ({} at the operating point of {} each{spare}){fewer}{floor}{nodes}",
         // The peak as typed ("13.3 req/s" had read "13 req/s"); users are whole already.
         match peak {
             PeakLoad::RequestRate(_) => format!("{} req/s", crate::model::units::fmt_num(peak_v)),
@@ -238,6 +239,26 @@ pub fn size(
         sentence,
         alternatives: alternatives(r, f, alt_op),
     })
+}
+
+/// How many nodes a fleet of `servers` replicas takes where several share one (datacenter GPUs on 8-device HGX or
+/// OAM boards, 72 in a GB200 NVL72 rack): "; on nodes of 8 devices, 4 servers each: 7 nodes" — a pre-sales quote buys
+/// boxes, and "26 servers of 2 × H100" had left the division to the meeting. Empty where a server is a node or
+/// more, for other kinds of device (a workstation holds what its case does) and disaggregated pools.
+fn node_words(r: &Resolved, servers: u64) -> String {
+    let hw = &r.deployment.hardware;
+    let (n, node) = (hw.devices, hw.node_devices);
+    if hw.kind != crate::model::hardware::HardwareKind::DatacenterGpu || r.disaggregation.is_some() || n == 0 || n >= node {
+        return String::new();
+    }
+    let per = u64::from(node / n);
+    let g = |v: u64| super::readout::group(v as f64);
+    format!(
+        "; on nodes of {node} devices, {} servers each: {} node{}",
+        per,
+        g(servers.div_ceil(per)),
+        if servers.div_ceil(per) == 1 { "" } else { "s" }
+    )
 }
 
 /// The device counts per replica a fleet is compared with, ascending: the fewest that fit the model, the next
@@ -485,7 +506,7 @@ mod tests {
         assert!((f.utilisation_one_fewer.unwrap() - 100.0 / 120.0).abs() < 1e-12);
         assert_eq!(
             f.sentence,
-            "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); with one server fewer, 83 % of capacity each; the fewest that hold the target, each at its capacity: 5 + 1 spare"
+            "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); with one server fewer, 83 % of capacity each; the fewest that hold the target, each at its capacity: 5 + 1 spare; on nodes of 8 devices, 4 servers each: 2 nodes"
         );
         // ⌈500 ÷ 120⌉ = 5 at capacity.
         assert_eq!(f.serving_at_capacity, 5);
