@@ -300,9 +300,10 @@ pub fn band(d: &Deployment) -> Band {
     use crate::model::hardware::Parallelism as P;
     let h = &d.hardware;
     let pcie_split = h.devices > 1 && matches!(h.parallelism, P::Tensor | P::RowSplit) && h.host_staged();
-    // Calibrated on a serving engine: the calibrated predictions' bands, by the loads the runs had (not over PCIe:
-    // those runs are left out of that check; llama.cpp's calibrations are on llama-bench's single streams).
-    let calibrated = d.engine.calibrated.filter(|_| d.engine.kind != crate::model::engine::EngineKind::LlamaCpp && !pcie_split);
+    // Calibrated: the calibrated predictions' bands, by the loads the runs had (the resolver sets `calibrated` only
+    // for the deployment calibrated on, on the serving engines the check covers; not over PCIe: those runs are
+    // left out of that check).
+    let calibrated = d.engine.calibrated.filter(|_| !pcie_split);
     let (load, latency_cal) = match calibrated {
         Some(n) if n >= 2 => (LOAD_CALIBRATED_TWO, Some(LATENCY_CALIBRATED_TWO)),
         Some(_) => (LOAD_CALIBRATED_ONE, Some(LATENCY_CALIBRATED_ONE)),

@@ -438,15 +438,16 @@ pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, S
         from = from.chars().take(300).collect::<String>() + "…";
     }
     s.engine.calibrated_from = Some(format!("{} figures of {} run(s): {from}", before_figs.len(), runs.len()));
-    // The loads the runs had (each decode or prefill run its own): the bands of the calibrated scenario follow it.
-    let mut loads: Vec<(Option<f64>, Option<f64>)> = Vec::new();
-    for m in runs {
-        let l = if m.kind == import::Kind::Serving { (m.concurrency, m.request_rate) } else { (Some(-1.0 - loads.len() as f64), None) };
-        if !loads.contains(&l) {
-            loads.push(l);
+    // The loads the runs had — the serving runs' distinct (users, rate), each decode or prefill run one of its own:
+    // the bands of the calibrated scenario follow it.
+    let mut serving: Vec<(Option<f64>, Option<f64>)> = Vec::new();
+    for m in runs.iter().filter(|m| m.kind == import::Kind::Serving) {
+        if !serving.contains(&(m.concurrency, m.request_rate)) {
+            serving.push((m.concurrency, m.request_rate));
         }
     }
-    s.engine.calibrated_loads = Some(loads.len() as u32);
+    let others = runs.iter().filter(|m| m.kind != import::Kind::Serving).count();
+    s.engine.calibrated_loads = Some((serving.len() + others) as u32);
     s.engine.calibrated_on = Some(crate::model::engine::calibrated_on(&resolved.deployment.hardware, &resolved.deployment.model));
     let rows = pair_rows(&before_figs, &after_figs);
     Ok(Calibration {

@@ -173,7 +173,7 @@ pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &d
     }
     let limited_by = match &hi {
         Some(h) => target::broken(r, h),
-        None => cap_limit(r, mem),
+        None => cap_limit(mem),
     };
     // The operating point: a fraction of the capacity's load (whole users, at least one), simulated there — at
     // any load, below the lowest level too (a level already evaluated at that load is reused).
@@ -216,8 +216,8 @@ pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &d
 }
 
 /// What bounds a capacity that meets the target at the most sequences the engine runs at once.
-fn cap_limit(r: &Resolved, mem: &Memory) -> LimitedBy {
-    if mem.max_concurrency >= f64::from(r.deployment.engine.max_batch) {
+fn cap_limit(mem: &Memory) -> LimitedBy {
+    if mem.engine_capped {
         LimitedBy::EngineCap
     } else {
         LimitedBy::Memory

@@ -101,12 +101,24 @@ pub fn measured_points(ms: &[Measurement], axis: LoadAxis, prompt: f64, output: 
         .collect()
 }
 
+/// The percentile between P50 and P99 that the latency chart and `--table` show: P90 when the target is judged
+/// there (a trial judged at P90 and found only P50 / P95 / P99), else P95.
+#[must_use]
+pub fn latency_middle(target: crate::percentiles::Pct) -> crate::percentiles::Pct {
+    use crate::percentiles::Pct;
+    if target == Pct::P90 {
+        Pct::P90
+    } else {
+        Pct::P95
+    }
+}
+
 /// TTFT and TPOT at P50/P95/P99 against load (P90 in the middle when the target is judged there), with the targets
 /// and the saturated levels.
 #[must_use]
 pub fn latency(r: &Report) -> LatencyData {
-    let mid_p90 = r.target.percentile == crate::percentiles::Pct::P90;
-    let mid = if mid_p90 { crate::percentiles::Pct::P90 } else { crate::percentiles::Pct::P95 };
+    let mid = latency_middle(r.target.percentile);
+    let mid_p90 = mid == crate::percentiles::Pct::P90;
     LatencyData {
         x: column(r, load),
         x_axis: load_axis(r),

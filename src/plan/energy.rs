@@ -254,11 +254,7 @@ pub fn energy(r: &Resolved, op: (&Marker, &LoadPoint), peak: (&Marker, &LoadPoin
     let at_op = figures(devices, tdp, a_op, op.0.system_tps)?;
     // The peak's throughput is the report's (offline: the finite job's), at its level's activity.
     let at_peak = figures(devices, tdp, activity(r, peak.1), peak.0.system_tps)?;
-    let pue = r.cost.as_ref().and_then(|c| c.pue);
-    let host_watts = r.cost.as_ref().and_then(|c| c.host_watts);
-    let meter = (pue.is_some() || host_watts.is_some())
-        .then(|| (at_op.average_watts + host_watts.unwrap_or(0.0) * f64::from(devices)) * pue.unwrap_or(1.0) / op.0.system_tps);
-    Some(Energy {
+    let mut e = Energy {
         average_watts: at_op.average_watts,
         joules_per_output_token: at_op.joules_per_output_token,
         output_tokens_per_kwh: at_op.output_tokens_per_kwh,
@@ -266,10 +262,12 @@ pub fn energy(r: &Resolved, op: (&Marker, &LoadPoint), peak: (&Marker, &LoadPoin
         tdp_watts: tdp,
         idle_watts: IDLE_FRACTION * tdp,
         activity: a_op,
-        pue,
-        host_watts,
-        wall_joules_per_output_token: meter,
-    })
+        pue: r.cost.as_ref().and_then(|c| c.pue),
+        host_watts: r.cost.as_ref().and_then(|c| c.host_watts),
+        wall_joules_per_output_token: None,
+    };
+    e.wall_joules_per_output_token = e.metered().then(|| e.at_meter(e.average_watts, devices) / op.0.system_tps);
+    Some(e)
 }
 
 #[cfg(test)]

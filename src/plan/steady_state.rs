@@ -78,26 +78,26 @@ pub fn roofline(d: &Deployment, w: &Workload, levels: impl Iterator<Item = (f64,
 pub fn memory(d: &Deployment, w: &Workload) -> Memory {
     let ctx = w.full_context();
     let kv_max = d.max_sequences(ctx);
+    // The sequences whose KV blocks fit when each holds only its prompt and first token (vLLM admits a request when
+    // its prompt's blocks fit); none when not even one fits at full length.
+    let admitted_fit = if kv_max >= 1.0 {
+        let admitted = ((w.context_depth + w.prompt_tokens + 1.0) / 16.0).ceil() * 16.0;
+        d.max_sequences(admitted).floor()
+    } else {
+        0.0
+    };
+    let max_batch = f64::from(d.engine.max_batch);
     Memory {
         total_gb: d.hardware.accelerator_memory_bytes() / 1e9,
         weights_gb: d.weight_bytes() / 1e9,
         kv_bytes_per_token: d.kv_bytes_per_token(),
         kv_budget_gb: d.kv_budget_bytes() / 1e9,
         context_tokens: ctx,
-        // The most the engine can run at once: max batch, and the sequences whose KV blocks fit when each holds
-        // only its prompt and first token (vLLM admits a request when its prompt's blocks fit). More than
+        // The most the engine can run at once: max batch, and the sequences admitted by memory. More than
         // `kv_max_sequences` may run: they are not all at full length at once, and when their growing caches
         // fill the memory the engine preempts (recomputes) one — the sweep counts those preemptions.
-        max_concurrency: if kv_max >= 1.0 {
-            let admitted = ((w.context_depth + w.prompt_tokens + 1.0) / 16.0).ceil() * 16.0;
-            d.max_sequences(admitted).floor().min(f64::from(d.engine.max_batch))
-        } else {
-            0.0
-        },
-        engine_capped: kv_max >= 1.0 && {
-            let admitted = ((w.context_depth + w.prompt_tokens + 1.0) / 16.0).ceil() * 16.0;
-            d.max_sequences(admitted).floor() >= f64::from(d.engine.max_batch)
-        },
+        max_concurrency: admitted_fit.min(max_batch),
+        engine_capped: kv_max >= 1.0 && admitted_fit >= max_batch,
         kv_max_sequences: kv_max,
         fits: d.fits() && kv_max >= 1.0,
         kv_copies: d.kv_replication(),

@@ -208,12 +208,8 @@ pub(super) fn render_table(r: &Report) -> String {
         o += &warnings_and_defaults(r);
         return o;
     }
-    // The middle column is the target's percentile when it is P90 (a trial judged at P90 and found only p50/p95/p99).
-    let mid = if r.target.percentile == tps_planner::percentiles::Pct::P90 {
-        tps_planner::percentiles::Pct::P90
-    } else {
-        tps_planner::percentiles::Pct::P95
-    };
+    // The middle column as the latency chart's (P90 when the target is judged there).
+    let mid = tps_planner::plan::charts::latency_middle(r.target.percentile);
     let m_label = |what: &str| format!("{what} {}", mid.label().to_lowercase());
     o += &format!(
         "{:>9} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6} {:>8} {}\n",
