@@ -747,8 +747,10 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   const c = cost.match(/^USD ([\d.]+) per million output tokens$/);
   assert(c && +c[1] > 0.1 && +c[1] < 50, `cost: ${cost}`);
   card.cost = c[1];
-  const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour at the operating point \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u2009]+) per hour, USD ([\d.\u2009]+) a month at the peak, around the clock \(720 h\)\.$/);
+  const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour at the operating point \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u2009]+) per hour, USD ([\d.\u2009]+) a month at the peak, around the clock \(720 h\); USD ([\d.]+) per million output tokens at the peak, spares and headroom paid\.$/);
   assert(cs, `cost sentence: ${await mp.textContent('#cost')}`);
+  // The fleet's million tokens pay for the spare and the headroom: dearer than one server's at its operating point.
+  assert(+cs[3] > +c[1], `the fleet's ${cs[3]} per million against one server's ${c[1]}`);
   // A month is 720 hours of the fleet (each figure rounded as shown).
   assert(Math.abs(num(cs[2]) - 720 * num(cs[1])) <= 0.005 * 720 * num(cs[1]) + 1, `a month ${cs[2]} against 720 × ${cs[1]}`);
   await mp.screenshot({ path: path.join(shots, '11-meeting.png'), fullPage: true });
@@ -884,7 +886,7 @@ await test('meeting: pin A, switch to 1 × H200 (B): the difference table and bo
   // The comparison in one sentence: B's servers against A's, the fleet's cost, and B's wins counted.
   const verdict = await mp.textContent('#diff-verdict');
   // Servers of 2 × H100 against servers of 1 × H200: the devices follow in brackets.
-  const m = /^B needs (\d+) servers? against A's (\d+) \((\d+) devices? against (\d+)\), costing USD [\d\u2009.]+ an hour against [\d\u2009.]+.*: (B is better on every figure that differs|[AB] is better on \d+ of the \d+ figures that differ, [AB] on [^;.]+|A is better on every figure that differs)(?:; [AB]'s fleet costs \d+ % less)?\. The gap in devices, (?:(\d+) %, is within|([\d.]+) ×, is beyond) one figure's validated throughput error under load \(÷ \/ × ([\d.]+)\)/.exec(verdict);
+  const m = /^B needs (\d+) servers? against A's (\d+) \((\d+) devices? against (\d+)\), costing USD [\d\u2009.]+ an hour against [\d\u2009.]+.*: (B is better on every figure that differs|[AB] is better on \d+ of the \d+ figures that differ, [AB] on [^;.]+|A is better on every figure that differs)(?:; [AB]'s fleet costs \d+ % less)?\. The gap in devices, (?:[AB]'s (\d+) % above [AB]'s, is within|[AB]'s ([\d.]+) × [AB]'s, is beyond) one figure's validated throughput error under load \(÷ \/ × ([\d.]+)\)/.exec(verdict);
   assert(m && +m[1] === num(rows.replicas[2]) && +m[2] === num(rows.replicas[1]), `A-vs-B sentence: ${verdict}`);
   assert(+m[3] === num(rows.devices_total[2]) && +m[4] === num(rows.devices_total[1]), `A-vs-B devices: ${verdict}`);
   // The gap weighed against the band under load: the devices' ratio (servers of different sizes), inside or outside
@@ -1467,6 +1469,16 @@ await test('issue 9: the scrubber (slider, keyboard, pointer) moves one marker o
   const t2 = await canvasPrint(p9, 'chart-throughput'), l2 = await canvasPrint(p9, 'chart-latency'), q2 = await canvasPrint(p9, 'chart-pareto');
   assert(t2.h !== t0.h && l2.h !== l0.h, 'the marker did not move on both charts');
   assert(q2.h !== q0.h, 'the picked level did not move on the trade-off chart');
+  // The picked load is in the address: the link opens at it, not at the operating point (a teacher's "look at
+  // 6 users" link).
+  const linked = p9.url();
+  assert(/&l=[\d.]+/.test(linked), `no load in the address: ${linked.slice(-40)}`);
+  const { page: pl, context: cl } = await openPage(linked);
+  await pl.waitForFunction(() => /^At /.test(document.getElementById('scrub-card')?.textContent ?? ''), null, { timeout: 15000 });
+  await pl.waitForTimeout(300);
+  const mine = await p9.textContent('#scrub-card'), theirs = await pl.textContent('#scrub-card');
+  assert(mine === theirs && (await pl.locator('#scrub').inputValue()) === '2', `the link opened at "${theirs.slice(0, 40)}", not "${mine.slice(0, 40)}"`);
+  await cl.close();
   await p9.keyboard.press('End');
   await p9.waitForTimeout(200);
   assert((await matches()) === n - 1, 'End did not pick the last level');

@@ -358,6 +358,47 @@ fn a_file_for_another_model_or_device_is_flagged() {
     assert!(import::compare(&other_scenario, csv).unwrap().mismatch.is_empty());
 }
 
+/// A pre-sales trial: a vLLM run on one H100 (its `--metadata tensor_parallel_size=1`) compared with and calibrated on
+/// a scenario of 8 × H100 gave η_fl 0.065 and a headline "median |error| 28.8 %". The device count is a mismatch
+/// like the model's: flagged, the calibration refused, the run left out of the headline median. And the comparison's
+/// one-level sweep does not speak of fleets or lengths the page does not have.
+#[test]
+fn a_run_on_another_device_count_is_another_deployment() {
+    let run = &read("vllm-bench-serve.json")[0];
+    assert_eq!(run.devices, Some(1), "tensor_parallel_size \"1\" in the file's metadata");
+    let one = h100_llama8b();
+    let c = import::compare(&one, run).unwrap();
+    assert!(c.mismatch.is_empty(), "{:?}", c.mismatch);
+    let headline = import::headline(std::slice::from_ref(&c)).unwrap();
+    assert!(headline.starts_with(&format!("{} figures compared: median |error| ", c.rows.len())), "{headline}");
+
+    let mut eight = one.clone();
+    eight.hardware.devices = Some(8);
+    let c8 = import::compare(&eight, run).unwrap();
+    let what: Vec<(&str, &str, &str, Option<&str>)> =
+        c8.mismatch.iter().map(|x| (x.what, x.file.as_str(), x.page.as_str(), x.preset.as_deref())).collect();
+    assert_eq!(what, vec![("device count", "1 device", "8 devices", Some("1"))]);
+    assert!(c8.notes[0].starts_with("the file's device count is 1 device, the scenario's is 8 devices"), "{:?}", c8.notes);
+    // The headline leaves it out, and says so; alone, it gives no median.
+    assert_eq!(
+        import::headline(std::slice::from_ref(&c8)).unwrap(),
+        "no median error: the run is of another deployment (model, hardware, devices or engine) than the scenario's, so the errors measure the difference, not the model."
+    );
+    let both = import::headline(&[c.clone(), c8.clone()]).unwrap();
+    assert!(both.starts_with(&format!("{} figures compared", c.rows.len())) && both.contains("1 run of another deployment"), "{both}");
+    // Calibration refuses it, naming the difference.
+    let e = tps_planner::plan::calibrate::calibrate(&eight, std::slice::from_ref(run)).unwrap_err();
+    assert!(e.to_string().contains("the run's device count is 1 device but the scenario's is 8 devices"), "{e}");
+
+    // The comparison's notes: the run's lengths are fixed and its one level is no fleet, but a page with a fleet
+    // and lognormal lengths is not told to size none or to switch to lognormal.
+    let mut page = one.clone();
+    page.fleet = Some(tps_planner::scenario::FleetSpec { peak_users: Some(250.0), ..Default::default() });
+    page.workload.distribution = Some(tps_planner::scenario::Distribution::Lognormal);
+    let notes = import::compare(&page, run).unwrap().notes.join(" | ");
+    assert!(!notes.contains("fleet") && !notes.contains("Lognormal"), "{notes}");
+}
+
 /// Issue 11: the same run imported in several formats (different precision and fields) is kept once.
 #[test]
 fn the_same_run_in_four_formats_merges_to_one_set_of_rows() {

@@ -76,6 +76,12 @@ fn check_meeting(r: &Report, devices: u32) {
     let spare_hour = 2.10 * f64::from(devices) + 0.12 * e.idle_watts * f64::from(devices) / 1000.0 * 1.3;
     close(c.fleet_per_hour.unwrap(), (f.replicas as f64 - spares) * serving_hour + spares * spare_hour, 1e-12);
     assert!(c.at_peak.per_million_output_tokens < c.per_million_output_tokens);
+    // The fleet's million tokens at the peak: 500 users each completing what one does at the operating point
+    // (its requests/s ÷ its users), times the mean output; the spare and the headroom are paid, so it costs more
+    // than one server's at its operating point.
+    let tokens_per_s = 500.0 * f.request_rate_per_replica / f.users_per_replica * r.output_tokens;
+    close(c.fleet_per_million_output_tokens.unwrap(), c.fleet_per_hour.unwrap() / (tokens_per_s * 3600.0) * 1e6, 1e-9);
+    assert!(c.fleet_per_million_output_tokens.unwrap() > c.per_million_output_tokens);
 }
 
 #[test]

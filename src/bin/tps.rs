@@ -258,6 +258,9 @@ mod cli {
                 if table {
                     Ok(render_calibration(&cal))
                 } else {
+                    // The JSON is the scenario; what the fit did and left out (runs of another engine) goes to
+                    // stderr beside the files skipped (a trial's folder lost its SGLang and llama-bench runs unsaid).
+                    eprintln!("tps: {}", cal.summary());
                     Ok(cal.scenario.to_json() + "\n")
                 }
             }
@@ -468,7 +471,11 @@ mod cli {
                 c.at_peak.per_million_output_tokens,
                 c.per_hour,
                 parts.join(" + "),
-                c.fleet_per_hour.map_or_else(String::new, |f| format!("; the fleet {f:.2}{cur} per hour, {:.0}{cur} a month at the peak, around the clock (720 h)", f * 720.0))
+                c.fleet_per_hour.map_or_else(String::new, |f| format!(
+                    "; the fleet {f:.2}{cur} per hour, {:.0}{cur} a month at the peak, around the clock (720 h){}",
+                    f * 720.0,
+                    c.fleet_per_million_output_tokens.map_or_else(String::new, |m| format!(", {m:.3}{cur} per million output tokens at the peak (spares and headroom paid)"))
+                ))
             );
             if let Some(p) = &c.purchase {
                 let y = p.write_off_years;

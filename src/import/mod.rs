@@ -41,7 +41,7 @@ mod prometheus;
 mod serving;
 
 pub use common::csv_rows;
-pub use compare::{compare, Comparison, Mismatch, Row};
+pub use compare::{compare, headline, Comparison, Mismatch, Row};
 
 use serde::Serialize;
 
@@ -75,6 +75,11 @@ pub struct Measurement {
     /// benchmark client's `backend` names an API, not the server behind it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
+    /// Devices the model was split over (tensor × pipeline parallel), where the file says: vLLM's `--metadata
+    /// tensor_parallel_size=…` (its recipes' convention), SGLang's server info. A run on 1 device compared with
+    /// a scenario on 8 is another deployment (a pre-sales trial calibrated 8 × H100 on a 1-GPU run: η_fl 0.065).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub devices: Option<u32>,
     /// Parameters in billions and bits per weight, where the file says (llama-bench).
     pub params_b: Option<f64>,
     pub weight_bits: Option<f64>,
@@ -178,6 +183,7 @@ impl Measurement {
             model: None,
             hardware: None,
             engine: None,
+            devices: None,
             params_b: None,
             weight_bits: None,
             concurrency: None,

@@ -56,6 +56,7 @@ pub(super) fn vllm(o: &Obj) -> Measurement {
     // Hardware only through --metadata (any of these names).
     m.hardware = ["gpu", "hardware", "device", "gpu_name", "accelerator"].iter().find_map(|k| string(o.get(*k)));
     m.label = string(o.get("label")).map_or_else(|| load_label(&m), |l| format!("{l}, {}", load_label(&m)));
+    m.devices = devices(o, &["tensor_parallel_size", "tp_size", "tp"], &["pipeline_parallel_size", "pp_size", "pp"]);
     if let Some(f) = finite(num(o.get("failed"))).filter(|f| *f > 0.0) {
         m.notes.push(format!("{f} requests failed"));
     }
@@ -73,8 +74,14 @@ pub(super) fn sglang(o: &Obj) -> Measurement {
     m.prompt_tokens = m.prompt_tokens.or_else(|| finite(num(o.get("random_input_len"))));
     m.output_tokens = m.output_tokens.or_else(|| finite(num(o.get("random_output_len"))));
     m.label = string(o.get("tag")).map_or_else(|| load_label(&m), |t| format!("{t}, {}", load_label(&m)));
-    if let Some(tp) = info.and_then(|i| finite(num(i.get("tp_size")))).filter(|t| *t > 1.0) {
-        m.notes.push(format!("tensor parallel {tp}"));
-    }
+    m.devices = info.and_then(|i| devices(i, &["tp_size"], &["pp_size"]));
     m
+}
+
+/// Devices of the split the file states (tensor × pipeline parallel; an absent pipeline is 1), if any.
+fn devices(o: &Obj, tp: &[&str], pp: &[&str]) -> Option<u32> {
+    let count = |keys: &[&str]| keys.iter().find_map(|k| finite(num(o.get(*k)))).filter(|n| *n >= 1.0 && *n <= 4096.0 && n.fract() == 0.0);
+    let t = count(tp)?;
+    // Bounded above: a count, not a product the u32 cast could overflow.
+    Some((t * count(pp).unwrap_or(1.0)).min(65_536.0) as u32)
 }

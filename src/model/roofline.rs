@@ -409,6 +409,14 @@ impl Deployment {
         // time hide under the matmuls' compute, which no engine achieves.)
         // Routed experts stream and multiply at `moe_efficiency` of a dense layer's rate (grouped GEMMs over
         // many small experts, a few tokens each); at one token the kernel chain's floor below dominates instead.
+        // One factor at every batch, though a grouped GEMM with hundreds of tokens per expert (a prompt chunk)
+        // should run near a dense one: tried on 2026-12-05 as a FLOP penalty fading with the tokens per touched
+        // expert m, × m½ ÷ (m + m½), without refitting the factor: served held out, m½ = 64 gave output 12.7 →
+        // 12.0 % but its MoE p90 82 → 122 % (over-predicted), TTFT mean / P99 48.6 / 49.7 → 48.8 / 46.2 %; m½ =
+        // 512 moved nothing by more than a point. The runs it should fix — gpt-oss-20b on a DGX Spark, 4,000-token
+        // prompts at 0.1–0.7 req/s, TTFT 1.8–2.6 × the measured — are one source on a device whose 16-bit tensor
+        // rate is estimated (125 TFLOPS from the FP4 figure; half that if GB10 runs BF16 at the GeForce rate), so
+        // they cannot tell the two apart. Kept as it is until a source measures MoE prefill on a known device.
         let (expert_bytes, expert_flops) = self.routed_expert_load(tokens);
         let moe_extra = 1.0 / self.engine.moe_efficiency - 1.0;
         let weights_s = (self.weight_bytes_read(tokens) + expert_bytes * moe_extra) / self.effective_bandwidth();

@@ -489,6 +489,7 @@ mod tests {
             model: None,
             hardware: None,
             engine: None,
+            devices: None,
             params_b: None,
             weight_bits: None,
             concurrency: Some(c),

@@ -118,6 +118,7 @@ pub fn cost(
             fleet_devices: fleet.map(|(n, _, _)| n * u64::from(devices)),
             fleet_price: fleet.map(|(n, _, _)| (n * u64::from(devices)) as f64 * p),
         }),
+        fleet_per_million_output_tokens: None,
         fleet_per_hour: fleet.map(|(n, spares, watts)| {
             let (dev_s, elec_s) =
                 per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, watts.map(|w| w + hosts).or(energy_w(|e| e.average_watts)), c.pue);

@@ -80,6 +80,7 @@ impl DiffRow {
             "replicas"
                 | "devices_total"
                 | "cost_per_million_output_tokens"
+                | "fleet_per_million_output_tokens"
                 | "joules_per_output_token"
                 | "fleet_per_hour"
                 | "fleet_kw"
@@ -129,15 +130,17 @@ fn margin(rows: &[DiffRow], band_pct: f64) -> Option<String> {
         return None;
     }
     let gap = a.max(b) / a.min(b);
+    // Which side is above (a trial read "the gap in devices, 33 %" for 32 against 24 as B's 33 % fewer).
+    let (high, low) = if a > b { ("A", "B") } else { ("B", "A") };
     // The band to two decimals, so that a gap and a band that round alike are not called "wider".
     let factor = 1.0 + band_pct / 100.0;
     Some(if gap < factor {
         let pct = ((gap - 1.0) * 100.0).round().max(1.0);
         format!(
-            "The gap {what}, {pct:.0} %, is within one figure's validated throughput error under load (÷ / × {factor:.2}): a run of each settles it."
+            "The gap {what}, {high}'s {pct:.0} % above {low}'s, is within one figure's validated throughput error under load (÷ / × {factor:.2}): a run of each settles it."
         )
     } else {
-        format!("The gap {what}, {gap:.2} ×, is beyond one figure's validated throughput error under load (÷ / × {factor:.2}).")
+        format!("The gap {what}, {high}'s {gap:.2} × {low}'s, is beyond one figure's validated throughput error under load (÷ / × {factor:.2}).")
     })
 }
 
@@ -332,11 +335,28 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     let cost = |r: &Report, f: fn(&crate::scenario::Cost) -> Option<f64>| r.cost.as_ref().and_then(f);
     let million = |c: &crate::scenario::Cost| Some(c.per_million_output_tokens);
     let unit = per("per million tokens");
-    rows.push(row("cost_per_million_output_tokens", "cost per million output tokens", &unit, cost(a, million), cost(b, million)));
+    rows.push(row(
+        "cost_per_million_output_tokens",
+        "cost per million output tokens (one server at its operating point)",
+        &unit,
+        cost(a, million),
+        cost(b, million),
+    ));
     // The meeting's bottom line: what the whole fleet costs and draws at the operating point, on the same basis
     // (the serving replicas at the peak's share of each, the spares idle, at the meter when a PUE is given).
     let hour = |c: &crate::scenario::Cost| c.fleet_per_hour;
     rows.push(row("fleet_per_hour", "the fleet's cost", &per("per hour"), cost(a, hour), cost(b, hour)));
+    // Per million tokens the fleet makes at the peak, spares and headroom paid: beside the one replica's figure above.
+    let fleet_million = |c: &crate::scenario::Cost| c.fleet_per_million_output_tokens;
+    if cost(a, fleet_million).is_some() || cost(b, fleet_million).is_some() {
+        rows.push(row(
+            "fleet_per_million_output_tokens",
+            "the fleet's cost per million output tokens at the peak",
+            &unit,
+            cost(a, fleet_million),
+            cost(b, fleet_million),
+        ));
+    }
     // Bought, not rented: the purchase, where either side gives a price per device.
     let bought = |c: &crate::scenario::Cost| c.purchase.as_ref().and_then(|p| p.fleet_price);
     if cost(a, bought).is_some() || cost(b, bought).is_some() {
@@ -474,7 +494,7 @@ mod tests {
         ];
         assert_eq!(
             margin(&rows, 70.0).unwrap(),
-            "The gap in users at the target per device, 15 %, is within one figure's validated throughput error under load (÷ / × 1.70): a run of each settles it."
+            "The gap in users at the target per device, A's 15 % above B's, is within one figure's validated throughput error under load (÷ / × 1.70): a run of each settles it."
         );
     }
 
@@ -484,7 +504,7 @@ mod tests {
         let rows = vec![row("devices_total", "", "", Some(32.0), Some(32.0)), row("max_users_at_target", "", "", Some(208.0), Some(209.0))];
         assert_eq!(
             margin(&rows, 70.0).unwrap(),
-            "The gap in users at the target, 1 %, is within one figure's validated throughput error under load (÷ / × 1.70): a run of each settles it."
+            "The gap in users at the target, B's 1 % above A's, is within one figure's validated throughput error under load (÷ / × 1.70): a run of each settles it."
         );
         assert_eq!(margin(&rows[..1], 70.0), None, "nothing differs: nothing to weigh");
     }
@@ -496,22 +516,24 @@ mod tests {
         let m = margin(&rows, 75.0).unwrap();
         assert_eq!(
             m,
-            "The gap in devices, 13 %, is within one figure's validated throughput error under load (÷ / × 1.75): a run of each settles it."
+            "The gap in devices, B's 13 % above A's, is within one figure's validated throughput error under load (÷ / × 1.75): a run of each settles it."
         );
         // 50 against 23: 2.2 × is wider. Servers of different sizes are weighed by their devices (57 × 1 against
         // 26 × 2: 10 %).
         let rows = vec![row("devices_total", "", "", Some(23.0), Some(50.0))];
         assert_eq!(
             margin(&rows, 75.0).unwrap(),
-            "The gap in devices, 2.17 ×, is beyond one figure's validated throughput error under load (÷ / × 1.75)."
+            "The gap in devices, B's 2.17 × A's, is beyond one figure's validated throughput error under load (÷ / × 1.75)."
         );
         // A gap that would round like the band is still called within it (1.74 × against ÷ / × 1.75).
-        assert!(margin(&[row("devices_total", "", "", Some(100.0), Some(174.0))], 75.0).unwrap().starts_with("The gap in devices, 74 %, is within"));
+        assert!(margin(&[row("devices_total", "", "", Some(100.0), Some(174.0))], 75.0)
+            .unwrap()
+            .starts_with("The gap in devices, B's 74 % above A's, is within"));
         let rows = vec![row("replicas", "", "", Some(26.0), Some(57.0)), row("devices_total", "", "", Some(52.0), Some(57.0))];
-        assert!(margin(&rows, 75.0).unwrap().starts_with("The gap in devices, 10 %, is within"));
+        assert!(margin(&rows, 75.0).unwrap().starts_with("The gap in devices, B's 10 % above A's, is within"));
         // Without servers, the capacity is the headline (B's 30 users against A's 20: 1.5 × inside ÷ / × 2.3).
         let rows = vec![row("per_user_tps", "", "", Some(10.0), Some(50.0)), row("max_users_at_target", "", "", Some(20.0), Some(30.0))];
-        assert!(margin(&rows, 130.0).unwrap().starts_with("The gap in users at the target, 50 %, is within"));
+        assert!(margin(&rows, 130.0).unwrap().starts_with("The gap in users at the target, B's 50 % above A's, is within"));
         // Equal, missing or zero headlines: nothing to weigh.
         assert_eq!(margin(&[row("devices_total", "", "", Some(3.0), Some(3.0))], 75.0), None);
         assert_eq!(margin(&[row("devices_total", "", "", None, Some(3.0))], 75.0), None);

@@ -211,9 +211,11 @@ pub fn size(
     let nodes = node_words(r, total);
     let sentence = format!(
         "{} → {} of {hardware} ({} at the operating point of {} each{spare}){fewer}{floor}{nodes}",
-        // The peak as typed ("13.3 req/s" had read "13 req/s"); users are whole already.
+        // The peak as typed ("13.3 req/s" had read "13 req/s"), to a thousandth (a computed 250 ÷ 60 had read
+        // "4.166666666666667 req/s"); users are whole already.
         match peak {
-            PeakLoad::RequestRate(_) => format!("{} req/s", crate::model::units::fmt_num(peak_v)),
+            PeakLoad::RequestRate(_) =>
+                format!("{} req/s", crate::model::units::fmt_num(if peak_v >= 0.1 { (peak_v * 1e3).round() / 1e3 } else { peak_v })),
             PeakLoad::Users(_) => label(peak, peak_v),
         },
         servers(total),

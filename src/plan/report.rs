@@ -432,6 +432,11 @@ pub struct Cost {
     /// The whole fleet for one hour: the serving replicas at the peak's share of each (`Fleet::watts_per_replica`),
     /// the spares idle (devices paid, power at the idle floor).
     pub fleet_per_hour: Option<f64>,
+    /// The whole fleet's cost of a million output tokens at the peak: `fleet_per_hour` ÷ the tokens the peak asks
+    /// for (its requests/s × the mean output), so spares and the operating point's headroom are paid for — above
+    /// `per_million_output_tokens`, one replica busy at its operating point (a pre-sales trial quoted 0.76 where
+    /// the fleet's 37.8 an hour over 35 M tokens an hour is 1.08).
+    pub fleet_per_million_output_tokens: Option<f64>,
     /// The purchase, when a price per device was given instead of one per device-hour (`plan::cost`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub purchase: Option<Purchase>,

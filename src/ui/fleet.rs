@@ -35,7 +35,7 @@ pub fn FleetCostInputs(
             ] error />
             // Each kind its own number (both kept): switching shows what was typed for that kind.
             <Show when=rate fallback=move || view! {
-                <NumField label="Peak concurrent users" unit="users" field="fleet.peak_users" value=inputs.peak
+                <NumField label="Peak concurrent users (each with a request in flight, unless a think time is set under Serving)" unit="users" field="fleet.peak_users" value=inputs.peak
                     placeholder=Signal::derive(|| "no fleet sized".to_string()) error />
             }>
                 <NumField label="Peak request rate" unit="req/s" field="fleet.peak_request_rate" value=inputs.peak_rate

@@ -71,6 +71,7 @@ fn switch_button(inputs: Inputs, mm: &Mismatch, message: RwSignal<String>) -> Op
     let label = match what {
         "model" => crate::presets::models::find(&id).map_or(id.clone(), |p| p.name.to_string()),
         "engine" => crate::presets::engines::find(&id).map_or(id.clone(), |p| p.name.to_string()),
+        "device count" => mm.file.clone(),
         _ => crate::presets::hardware::find(&id).map_or(id.clone(), |p| p.name.to_string()),
     };
     let go = move |_| {
@@ -79,6 +80,8 @@ fn switch_button(inputs: Inputs, mm: &Mismatch, message: RwSignal<String>) -> Op
             inputs.params.set(String::new());
         } else if what == "engine" {
             inputs.engine.set(id.clone());
+        } else if what == "device count" {
+            inputs.devices.set(id.clone());
         } else {
             inputs.hw_preset.set(id.clone());
             inputs.hw_kind.set(String::new());
@@ -139,11 +142,7 @@ pub fn MeasurementsPanel(
         let Some((p, o)) = page_lengths.get() else { return 0 };
         measurements.with(|ms| ms.iter().filter(|m| m.kind == import::Kind::Serving && m.load_recorded && !m.same_lengths(p, o)).count())
     };
-    let summary = move || {
-        let mut errs: Vec<f64> = comparisons.with(|cs| cs.iter().flatten().flat_map(|c| c.rows.iter().map(|r| r.error_pct.abs())).collect());
-        crate::sorting::sort_f64(&mut errs);
-        errs.get(errs.len() / 2).map(|m| format!("{} figures compared: median |error| {m:.1} % (error = predicted ÷ measured − 1).", errs.len()))
-    };
+    let summary = move || comparisons.with(|cs| import::headline(&cs.iter().flatten().cloned().collect::<Vec<_>>()));
     let on_files = move |ev: leptos::ev::Event| {
         problems.set(Vec::new());
         if let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {

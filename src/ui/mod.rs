@@ -33,10 +33,13 @@ pub fn App() -> impl IntoView {
     let inputs = Inputs::new();
     // Scenario A of "A versus B", when one is pinned; the page's scenario is then B.
     let pinned = RwSignal::new(None::<Scenario>);
+    // The load picked on the charts (slider or pointer), shared by the charts and "How to read this", and kept in
+    // the address (`share`'s `&l=`).
+    let pick = RwSignal::new(None::<f64>);
     // A link with a scenario in its address reproduces that page; a broken one says which field is wrong. Without
     // one, the last scenario this browser kept comes back (said above the page, with a way to the defaults).
     share::restore_last(inputs.scenario().ok().as_ref());
-    let link_error = RwSignal::new(follow_link(inputs, pinned));
+    let link_error = RwSignal::new(follow_link(inputs, pinned, pick));
     // (Compared by their JSON: `Scenario::same_as`.)
     let scenario = Memo::new_with_compare(
         move |_| inputs.scenario(),
@@ -67,10 +70,10 @@ pub fn App() -> impl IntoView {
                 Some(Ok(a)) => pinned.with_untracked(|p| !p.as_ref().is_some_and(|p| p.same_as(&a))),
                 Some(Err(_)) => true,
             };
-            typed || shown || a
+            typed || shown || a || h.load != pick.get_untracked()
         });
         if differs {
-            link_error.set(follow_link(inputs, pinned));
+            link_error.set(follow_link(inputs, pinned, pick));
         }
     };
     let h1 = window_event_listener(leptos::ev::hashchange, move |_| on_nav());
@@ -89,15 +92,6 @@ pub fn App() -> impl IntoView {
         h1.remove();
         h2.remove();
         h3.remove();
-    });
-    // The address follows the page (an effect: it only talks to the outside world).
-    // While a field's text is no number there is no scenario: the address keeps the last scenario the fields made
-    // (else their base) and the fields' texts, so that a reload puts back what was typed (it had shown that last
-    // scenario alone), and a link cut before the texts still shows a scenario.
-    Effect::new(move |_| {
-        let typed = scenario.with(Result::is_err).then(|| inputs.typed());
-        let shown = scenario.with(|s| s.as_ref().ok().cloned());
-        pinned.with(|a| share::write_hash(shown.as_ref(), a.as_ref(), typed.as_deref(), &inputs.base));
     });
     // The first evaluation counts as heavy: the page draws its analytic figures at once and simulates after.
     let last_eval_ms = StoredValue::new(f64::INFINITY);
@@ -171,6 +165,25 @@ pub fn App() -> impl IntoView {
         }
     });
     let report = evaluated.read_only();
+    // The load picked, as the level it snaps to (the pointer's every move is not an address to write), or as
+    // picked while there is no report.
+    let picked_level = Memo::new(move |_| {
+        let p = pick.get()?;
+        let level = report.with(|r| {
+            let r = r.as_ref().ok()?;
+            crate::plan::readout::nearest_level(r, Some(p)).and_then(|i| crate::plan::readout::readout(r, i)).map(|c| c.load)
+        });
+        level.or(Some(p))
+    });
+    // The address follows the page (an effect: it only talks to the outside world).
+    // While a field's text is no number there is no scenario: the address keeps the last scenario the fields made
+    // (else their base) and the fields' texts, so that a reload puts back what was typed (it had shown that last
+    // scenario alone), and a link cut before the texts still shows a scenario.
+    Effect::new(move |_| {
+        let typed = scenario.with(Result::is_err).then(|| inputs.typed());
+        let shown = scenario.with(|s| s.as_ref().ok().cloned());
+        pinned.with(|a| share::write_hash(shown.as_ref(), (a.as_ref(), picked_level.get()), typed.as_deref(), &inputs.base));
+    });
     // A's evaluation: the page's own when A was pinned from it, else evaluated (a link that holds A).
     let report_a: Memo<Result<Option<Report>, ScenarioError>> = Memo::new_with_compare(
         move |_| {
@@ -209,9 +222,9 @@ pub fn App() -> impl IntoView {
         all
     })
     .into();
-    // The load picked on the charts (slider or pointer), shared by the charts and "How to read this".
-    let pick = RwSignal::new(None::<f64>);
-    let link = Signal::derive(move || scenario.with(|s| s.as_ref().map(|s| pinned.with(|a| share::link_for(s, a.as_ref()))).unwrap_or_default()));
+    let link = Signal::derive(move || {
+        scenario.with(|s| s.as_ref().map(|s| pinned.with(|a| share::link_for(s, a.as_ref(), pick.get()))).unwrap_or_default())
+    });
     view! {
         <header class="top">
             <h1>"TPS Planner"</h1>
@@ -349,7 +362,7 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
             <NumField label="Memory per device" unit="GiB" field="hardware.memory_gb" value=inputs.memory
                 placeholder=Signal::derive(move || hw().map_or("auto".into(), |h| format!("{}", h.memory_gb))) error />
             <NumField label="Devices" unit="" field="hardware.devices" value=inputs.devices
-                placeholder=Signal::derive(|| "1".to_string()) error />
+                placeholder=Signal::derive(|| "1 when empty".to_string()) error />
             <NumField label="Interconnect per device (each direction)" unit="GB/s" field="hardware.interconnect_gbps" value=inputs.interconnect
                 placeholder=Signal::derive(move || hw().map_or("32 (PCIe 4 x16)".into(), |h| format!("{}", h.interconnect_gbps))) error />
             <SelectField label="Multi-device split" field="hardware.parallelism" value=inputs.parallelism options=vec![
@@ -417,8 +430,8 @@ fn WorkloadInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
     view! {
         <fieldset>
             <legend>"Workload and target"</legend>
-            <NumField label="Prompt" unit="tokens" field="workload.prompt_tokens" value=inputs.prompt placeholder=Signal::derive(|| fmt_num(crate::scenario::DEFAULT_PROMPT_TOKENS)) error />
-            <NumField label="Output" unit="tokens" field="workload.output_tokens" value=inputs.output placeholder=Signal::derive(|| fmt_num(crate::scenario::DEFAULT_OUTPUT_TOKENS)) error />
+            <NumField label="Prompt" unit="tokens" field="workload.prompt_tokens" value=inputs.prompt placeholder=Signal::derive(|| format!("{} when empty", fmt_num(crate::scenario::DEFAULT_PROMPT_TOKENS))) error />
+            <NumField label="Output" unit="tokens" field="workload.output_tokens" value=inputs.output placeholder=Signal::derive(|| format!("{} when empty", fmt_num(crate::scenario::DEFAULT_OUTPUT_TOKENS))) error />
             <NumField label="Context already cached (earlier turns)" unit="tokens" field="workload.context_depth" value=inputs.depth placeholder=Signal::derive(|| "0".to_string()) error />
             // Batch (Serving → Use case) is latency-free: the latency target is hidden, kept, and not sent (hidden by
             // a class, not a <Show>: that would cost the page 2.7 KB).
@@ -484,7 +497,20 @@ fn efficiency_note(inputs: Inputs) -> String {
                 eng.compute_efficiency.unwrap_or(e.compute),
                 format!("calibrated on {from}; Undo under \"Compare with your benchmark results\""),
             ),
-            None => (e.bandwidth, e.kv_bandwidth, e.compute, "fitted defaults; see Defaults used".into()),
+            // A generation without served runs borrows its compute from the nearest machine balance's (a
+            // pre-sales trial read "cdna3 … fitted defaults" for MI300X, whose η_fl is Hopper's): said, as the
+            // resolver's Defaults used say it.
+            None => {
+                let from = presets::engines::served_reference(arch, balance);
+                let borrowed =
+                    from != arch && matches!(id.as_str(), "vllm" | "sglang") && matches!(kind, K::DatacenterGpu | K::WorkstationGpu | K::ConsumerGpu);
+                let whence = if borrowed {
+                    format!("fitted defaults, the compute borrowed from {}: no served runs of {} fitted; see Defaults used", from.id(), arch.id())
+                } else {
+                    "fitted defaults; see Defaults used".into()
+                };
+                (e.bandwidth, e.kv_bandwidth, e.compute, whence)
+            }
         }
     });
     format!(
@@ -499,8 +525,9 @@ fn efficiency_note(inputs: Inputs) -> String {
 
 /// Loads the scenario in the address into the fields (and pins its A, when it has one); returns the message
 /// for a broken or invalid link.
-fn follow_link(inputs: Inputs, pinned: RwSignal<Option<Scenario>>) -> Option<String> {
+fn follow_link(inputs: Inputs, pinned: RwSignal<Option<Scenario>>, pick: RwSignal<Option<f64>>) -> Option<String> {
     let linked = share::read_hash()?;
+    pick.set(linked.load);
     let a_problem = match linked.pinned {
         None => {
             pinned.set(None);

@@ -123,15 +123,27 @@ pub fn PrintFooter(
     link: Signal<String>,
 ) -> impl IntoView {
     let defaults = move || report.with(|r| r.as_ref().map(|r| r.defaults_used.clone()).unwrap_or_default());
+    // What the power counts: the accelerators, or at the meter with the hosts and the PUE (a pre-sales trial read
+    // "accelerators only" under figures that counted 150 W of host per device).
+    let basis = move || {
+        report.with(|r| {
+            let b = r.as_ref().ok().and_then(|r| r.energy.as_ref()).map(crate::scenario::Energy::meter_basis).unwrap_or_default();
+            if b.is_empty() {
+                "accelerators only".to_string()
+            } else {
+                format!("the accelerators' power, and at the meter: {b}")
+            }
+        })
+    };
     view! {
         <section class="print-only appendix" aria-label="Assumptions">
             <p><strong>"Assumptions (defaults the figures rest on): "</strong>
                 {move || defaults().join(" · ")}
                 {format!(
-                    " · power: each device draws {:.0} % of its TDP idle, its TDP when compute-bound and {:.0} % of the way there when memory-bound; accelerators only",
+                    " · power: each device draws {:.0} % of its TDP idle, its TDP when compute-bound and {:.0} % of the way there when memory-bound; ",
                     crate::plan::energy::IDLE_FRACTION * 100.0,
                     crate::plan::energy::MEMORY_BOUND_DRAW * 100.0
-                )}</p>
+                )}{basis}</p>
         </section>
         // Quotes as quotes on paper (a third shorter than %22; a browser encodes them again when the address is typed).
         <p class="print-only" id="print-link">{move || format!("Printed {} from TPS Planner. This scenario: {}", super::today(), link.get().replace("%22", "\""))}</p>

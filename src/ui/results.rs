@@ -97,14 +97,17 @@ pub fn Results(
                     </div>
                     <div class="card memcard" id="memory-bar" style=bar.0>
                         <h2>"Memory "{super::explain::info("sequences at once", format!(
-                            "The most sequences the engine runs in one batch: its max batch, or as many prompts as fit in the KV-cache space ({} GB left after {} GB of weights, at {} KB per token). At their full {:.0} tokens, {:.0} fit; past that the engine preempts.",
-                            fmt(m.kv_budget_gb.max(0.0)), fmt(m.weights_gb), fmt(m.kv_bytes_per_token / 1e3), m.context_tokens, m.kv_max_sequences.floor()
+                            "The sequences the engine can run in one batch: as many as fit in the KV-cache space — {} GB of the {} GB, left after {} GB of weights and the {} GB the engine keeps back (its memory share's rest, and its working buffers) — at {} KB per token, or its max batch if smaller. At their full {:.0} tokens, {:.0} fit; up to {:.0} start while their caches are short, and past the first figure the engine preempts as they grow.",
+                            fmt(m.kv_budget_gb.max(0.0)), fmt(m.total_gb), fmt(m.weights_gb), fmt((m.total_gb - m.weights_gb - m.kv_budget_gb.max(0.0)).max(0.0)),
+                            fmt(m.kv_bytes_per_token / 1e3), m.context_tokens, m.kv_max_sequences.floor(), m.max_concurrency
                         ))}</h2>
-                        <p class="big" id="max-concurrency">{format!("{:.0}", m.max_concurrency)}<small>{
+                        // The figure that holds for the whole of every request: at full length (a teacher's trial read
+                        // "811 fit" above "557 fit at their full 768 tokens", and the sweep never ran more than 635).
+                        <p class="big" id="max-concurrency">{format!("{:.0}", m.max_concurrency.min(m.kv_max_sequences.floor()))}<small>{
                             // The engine's cap, where it binds, is not memory's (a trial read llama.cpp's 4 slots as
                             // "4 running requests fit in memory" above "64 fit at their full 2400 tokens").
                             if m.engine_capped && m.max_concurrency < m.kv_max_sequences.floor() { " running requests at once: the engine's cap" }
-                            else if m.max_concurrency.round() == 1.0 { " running request fits in memory" } else { " running requests fit in memory" }
+                            else if m.max_concurrency.min(m.kv_max_sequences.floor()).round() == 1.0 { " running request fits in memory" } else { " running requests fit in memory" }
                         }</small></p>
                         <p class="formula">{format!(
                             "KV {} KB/token · {}",
@@ -115,7 +118,7 @@ pub fn Results(
                             "{:.0} fit at their full {} tokens{}{}. Bar: {}",
                             m.kv_max_sequences.floor(), m.context_tokens,
                             m.kv_clauses().iter().map(|c| format!(" ({c})")).collect::<String>(),
-                            if m.max_concurrency > m.kv_max_sequences.floor() { "; more start while their caches are short, and the engine preempts as they grow" } else if m.max_concurrency < m.kv_max_sequences.floor() { "; the engine's max batch is the cap" } else { "" },
+                            if m.max_concurrency > m.kv_max_sequences.floor() { format!("; up to {:.0} start while their caches are short, and the engine preempts as they grow", m.max_concurrency) } else if m.max_concurrency < m.kv_max_sequences.floor() { "; the engine's max batch is the cap".to_string() } else { String::new() },
                             bar.1
                         ) } else { "does not fit".to_string() }}</p>
                     </div>

@@ -12,6 +12,9 @@ const PINNED: &str = "&a=";
 /// the fields' texts follow last (`#s=<last scenario>[&a=<A>]&t=<texts>`, [`Inputs::typed`]): a reload puts back
 /// what was typed, not the last scenario alone.
 const TYPED: &str = "&t=";
+/// The load picked on the charts (the slider, or the pointer over a chart), before the texts: `&l=6` (users or
+/// req/s, as the sweep's axis): a teacher's link to "look at 6 users" opened at the operating point instead.
+const LOAD: &str = "&l=";
 
 /// What a link holds: the scenario shown and, when one was pinned, scenario A.
 pub struct Linked {
@@ -19,6 +22,8 @@ pub struct Linked {
     pub pinned: Option<Result<Scenario, ScenarioError>>,
     /// The fields' texts, when one did not parse.
     pub typed: Option<String>,
+    /// The load picked on the charts, when one was.
+    pub load: Option<f64>,
 }
 
 fn decode(encoded: &str, which: &str) -> Result<Scenario, ScenarioError> {
@@ -38,11 +43,16 @@ pub fn read_hash() -> Option<Linked> {
         Some((r, t)) => (r, Some(t.to_string())),
         None => (rest, None),
     };
+    let (rest, load) = match rest.split_once(LOAD) {
+        // A load that is no positive number is left out: the page opens at its operating point, as without one.
+        Some((r, l)) => (r, l.parse::<f64>().ok().filter(|l| l.is_finite() && *l > 0.0)),
+        None => (rest, None),
+    };
     let (shown, pinned) = match rest.split_once(PINNED) {
         Some((s, a)) => (s, Some(a)),
         None => (rest, None),
     };
-    Some(Linked { shown: decode(shown, "scenario"), pinned: pinned.map(|a| decode(a, "pinned scenario (A)")), typed })
+    Some(Linked { shown: decode(shown, "scenario"), pinned: pinned.map(|a| decode(a, "pinned scenario (A)")), typed, load })
 }
 
 /// The scenario's JSON for the address: %-encoded where a fragment needs it (quotes, spaces, `%`, `#`, `&`,
@@ -64,11 +74,15 @@ fn encode(s: &Scenario) -> String {
     out
 }
 
-/// `#s=` + the scenario's JSON %-encoded (`shown`), `&a=` + the pinned one's, and `&t=` + the fields' texts.
-fn hash_of(shown: &str, pinned: Option<&Scenario>, typed: Option<&str>) -> String {
+/// `#s=` + the scenario's JSON %-encoded (`shown`), `&a=` + the pinned one's, `&l=` + the load picked on the
+/// charts, and `&t=` + the fields' texts.
+fn hash_of(shown: &str, pinned: Option<&Scenario>, load: Option<f64>, typed: Option<&str>) -> String {
     let mut h = format!("{PREFIX}{shown}");
     if let Some(a) = pinned {
         h = h + PINNED + &encode(a);
+    }
+    if let Some(l) = load {
+        h = h + LOAD + &format!("{l}");
     }
     if let Some(t) = typed {
         h = h + TYPED + t;
@@ -77,16 +91,16 @@ fn hash_of(shown: &str, pinned: Option<&Scenario>, typed: Option<&str>) -> Strin
 }
 
 /// The page's address with these scenarios in it (for printing and sharing).
-pub fn link_for(s: &Scenario, pinned: Option<&Scenario>) -> String {
+pub fn link_for(s: &Scenario, pinned: Option<&Scenario>, load: Option<f64>) -> String {
     let base = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
     let base = base.split('#').next().unwrap_or_default().to_string();
-    format!("{base}{}", hash_of(&encode(s), pinned, None))
+    format!("{base}{}", hash_of(&encode(s), pinned, load, None))
 }
 
 /// Writes the scenarios (and the fields' texts, while one does not parse) into the address without adding a
 /// history entry. Without a scenario `s` (a field's text is no number) the address keeps the scenario it holds,
 /// the last the fields made, or else `base`'s.
-pub fn write_hash(s: Option<&Scenario>, pinned: Option<&Scenario>, typed: Option<&str>, base: &RwSignal<Scenario>) {
+pub fn write_hash(s: Option<&Scenario>, (pinned, load): (Option<&Scenario>, Option<f64>), typed: Option<&str>, base: &RwSignal<Scenario>) {
     let Some(w) = web_sys::window() else { return };
     let shown = match s {
         Some(s) => encode(s),
@@ -97,7 +111,7 @@ pub fn write_hash(s: Option<&Scenario>, pinned: Option<&Scenario>, typed: Option
             .and_then(|h| h.strip_prefix(PREFIX).and_then(|r| r.split('&').next()).map(String::from))
             .unwrap_or_else(|| base.with_untracked(encode)),
     };
-    let hash = hash_of(&shown, pinned, typed);
+    let hash = hash_of(&shown, pinned, load, typed);
     if let Ok(h) = w.history() {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash));
     }
@@ -119,7 +133,7 @@ pub fn restore_last(fresh: Option<&Scenario>) -> bool {
     if w.location().hash().is_ok_and(|h| h.starts_with(PREFIX)) {
         return false;
     }
-    let fresh = fresh.map(|s| hash_of(&encode(s), None, None));
+    let fresh = fresh.map(|s| hash_of(&encode(s), None, None, None));
     let Some(last) = w
         .local_storage()
         .ok()

@@ -198,9 +198,15 @@ fn cost_card(r: &Report) -> Card {
             .flatten()
             .collect();
     // A month of 30 days, as the energy card's MWh (a quote is often monthly).
-    let fleet = k
-        .fleet_per_hour
-        .map(|f| format!(" The fleet: {cur}{} per hour, {cur}{} a month at the peak, around the clock (720 h).", money(f), money(f * 720.0)));
+    let fleet = k.fleet_per_hour.map(|f| {
+        format!(
+            " The fleet: {cur}{} per hour, {cur}{} a month at the peak, around the clock (720 h){}.",
+            money(f),
+            money(f * 720.0),
+            k.fleet_per_million_output_tokens
+                .map_or(String::new(), |m| format!("; {cur}{} per million output tokens at the peak, spares and headroom paid", money(m)))
+        )
+    });
     // Bought, not rented: what the fleet costs to buy, and the device-hour the price makes.
     let bought = k.purchase.as_ref().map_or(String::new(), |p| {
         let y = p.write_off_years;

@@ -25,6 +25,7 @@ pub fn no_stray_null(v: &serde_json::Value, key: &str) -> bool {
                 | "devices_per_hour"
                 | "electricity_per_hour"
                 | "fleet_per_hour"
+                | "fleet_per_million_output_tokens"
                 | "fleet_devices"
                 | "fleet_price"
                 | "prefill"

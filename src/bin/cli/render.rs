@@ -50,21 +50,19 @@ pub(super) fn render_measurements(ms: &[import::Measurement]) -> String {
 
 pub(super) fn render_comparisons(cs: &[import::Comparison]) -> String {
     let mut out = String::new();
-    let mut all = Vec::new();
     for c in cs {
         let m = &c.measurement;
         out += &format!("{} — {} ({}), predicted for {}\n", m.tool, m.label, m.model.as_deref().unwrap_or("model not recorded"), c.load);
         for r in &c.rows {
             out += &format!("  {:<20} {:>10.1} {:<6} measured {:>10.1}  {:+6.1} %\n", r.metric, r.predicted, r.unit, r.measured, r.error_pct);
-            all.push(r.error_pct.abs());
         }
         for n in m.notes.iter().chain(&c.notes) {
             out += &format!("  note: {n}\n");
         }
     }
-    all.sort_by(f64::total_cmp);
-    if let Some(med) = all.get(all.len() / 2) {
-        out += &format!("{} figures compared: median |error| {med:.1} %\n", all.len());
+    if let Some(h) = import::headline(cs) {
+        out += &h;
+        out.push('\n');
     }
     out
 }
