@@ -747,7 +747,7 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   const c = cost.match(/^USD ([\d.]+) per million output tokens$/);
   assert(c && +c[1] > 0.1 && +c[1] < 50, `cost: ${cost}`);
   card.cost = c[1];
-  const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour at the operating point \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u2009]+) per hour, USD ([\d.\u2009]+) a month at the peak, around the clock \(720 h\); USD ([\d.]+) per million output tokens at the peak, spares and headroom paid\.$/);
+  const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour at the operating point \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u2009]+) per hour, USD ([\d.\u2009]+) a month at the peak, around the clock \(720 h\); the fleet's USD ([\d.]+) per million output tokens its peak asks for, spares and headroom paid\.$/);
   assert(cs, `cost sentence: ${await mp.textContent('#cost')}`);
   // The fleet's million tokens pay for the spare and the headroom: dearer than one server's at its operating point.
   assert(+cs[3] > +c[1], `the fleet's ${cs[3]} per million against one server's ${c[1]}`);
@@ -1488,7 +1488,9 @@ await test('issue 9: the scrubber (slider, keyboard, pointer) moves one marker o
   await p9.mouse.click(sb.x + 4, sb.y + sb.height / 2);
   await p9.waitForTimeout(200);
   assert((await matches()) === 0, 'a click at the slider\'s left end did not pick the first level');
-  // The pointer over a chart snaps the scrubber to the level under it.
+  // The pointer over a chart snaps the scrubber to the level under it; passing over does not rewrite the address
+  // (the slider's pick stays in it).
+  const addressBefore = p9.url();
   for (const id of ['chart-throughput', 'chart-latency']) {
     await p9.locator(`#${id}`).scrollIntoViewIfNeeded();
     const box = await p9.locator(`#${id}`).boundingBox();
@@ -1500,6 +1502,7 @@ await test('issue 9: the scrubber (slider, keyboard, pointer) moves one marker o
     const mid = await matches();
     assert(mid > 0 && mid < n - 1, `pointer in the middle of ${id} picked level ${mid} of ${n}`);
   }
+  assert(p9.url() === addressBefore, `passing over a chart rewrote the address: ${p9.url().slice(-30)}`);
   // The charts with the marker and the card under them, light and dark.
   for (const scheme of ['light', 'dark']) {
     await p9.emulateMedia({ colorScheme: scheme });

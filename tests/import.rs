@@ -369,7 +369,7 @@ fn a_run_on_another_device_count_is_another_deployment() {
     let one = h100_llama8b();
     let c = import::compare(&one, run).unwrap();
     assert!(c.mismatch.is_empty(), "{:?}", c.mismatch);
-    let headline = import::headline(std::slice::from_ref(&c)).unwrap();
+    let headline = import::headline([&c]).unwrap();
     assert!(headline.starts_with(&format!("{} figures compared: median |error| ", c.rows.len())), "{headline}");
 
     let mut eight = one.clone();
@@ -381,10 +381,10 @@ fn a_run_on_another_device_count_is_another_deployment() {
     assert!(c8.notes[0].starts_with("the file's device count is 1 device, the scenario's is 8 devices"), "{:?}", c8.notes);
     // The headline leaves it out, and says so; alone, it gives no median.
     assert_eq!(
-        import::headline(std::slice::from_ref(&c8)).unwrap(),
+        import::headline([&c8]).unwrap(),
         "no median error: the run is of another deployment (model, hardware, devices or engine) than the scenario's, so the errors measure the difference, not the model."
     );
-    let both = import::headline(&[c.clone(), c8.clone()]).unwrap();
+    let both = import::headline([&c, &c8]).unwrap();
     assert!(both.starts_with(&format!("{} figures compared", c.rows.len())) && both.contains("1 run of another deployment"), "{both}");
     // Calibration refuses it, naming the difference.
     let e = tps_planner::plan::calibrate::calibrate(&eight, std::slice::from_ref(run)).unwrap_err();

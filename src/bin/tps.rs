@@ -474,7 +474,7 @@ mod cli {
                 c.fleet_per_hour.map_or_else(String::new, |f| format!(
                     "; the fleet {f:.2}{cur} per hour, {:.0}{cur} a month at the peak, around the clock (720 h){}",
                     f * 720.0,
-                    c.fleet_per_million_output_tokens.map_or_else(String::new, |m| format!(", {m:.3}{cur} per million output tokens at the peak (spares and headroom paid)"))
+                    c.fleet_per_million_output_tokens.map_or_else(String::new, |m| format!(", the fleet's {m:.3}{cur} per million output tokens its peak asks for (spares and headroom paid)"))
                 ))
             );
             if let Some(p) = &c.purchase {

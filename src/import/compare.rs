@@ -72,11 +72,13 @@ impl Comparison {
 /// A run of another model, device or engine says nothing of this one's accuracy, so it is left out and counted
 /// (a pre-sales trial read "median |error| 28.8 %" for a 70B scenario against an 8B run as a validation).
 #[must_use]
-pub fn headline(cs: &[Comparison]) -> Option<String> {
+pub fn headline<'a>(cs: impl IntoIterator<Item = &'a Comparison> + Clone) -> Option<String> {
     let own = |c: &&Comparison| c.mismatch.is_empty();
-    let mut errs: Vec<f64> = cs.iter().filter(own).flat_map(|c| c.rows.iter().map(|r| r.error_pct.abs())).collect();
+    let mut errs: Vec<f64> = cs.clone().into_iter().filter(own).flat_map(|c| c.rows.iter().map(|r| r.error_pct.abs())).collect();
     crate::sorting::sort_f64(&mut errs);
-    let other = cs.iter().filter(|c| !c.mismatch.is_empty() && !c.rows.is_empty()).count();
+    let other = cs.clone().into_iter().filter(|c| !c.mismatch.is_empty() && !c.rows.is_empty()).count();
+    // Runs of this deployment that gave no figure (it does not fit them, their load is not recorded): said apart.
+    let own_runs = cs.into_iter().filter(own).count();
     let runs = |k: usize| format!("{k} run{}", if k == 1 { "" } else { "s" });
     let left_out = match other {
         0 => String::new(),
@@ -84,6 +86,10 @@ pub fn headline(cs: &[Comparison]) -> Option<String> {
     };
     match errs.get(errs.len() / 2) {
         Some(m) => Some(format!("{} figures compared: median |error| {m:.1} % (error = predicted ÷ measured − 1){left_out}.", errs.len())),
+        None if other > 0 && own_runs > 0 => Some(format!(
+            "no median error: the runs of the scenario's deployment gave no figure to compare; left out: {} of another deployment (model, hardware, devices or engine).",
+            runs(other)
+        )),
         None if other > 0 => Some(format!(
             "no median error: {} of another deployment (model, hardware, devices or engine) than the scenario's, so the errors measure the difference, not the model.",
             if other == 1 { "the run is".to_string() } else { format!("all {other} runs are") }

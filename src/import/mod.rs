@@ -331,6 +331,7 @@ impl Measurement {
         opt(&mut self.model, &other.model);
         opt(&mut self.engine, &other.engine);
         opt(&mut self.hardware, &other.hardware);
+        opt(&mut self.devices, &other.devices);
         opt(&mut self.params_b, &other.params_b);
         opt(&mut self.weight_bits, &other.weight_bits);
         opt(&mut self.prompt_tokens, &other.prompt_tokens);

@@ -351,7 +351,7 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     if cost(a, fleet_million).is_some() || cost(b, fleet_million).is_some() {
         rows.push(row(
             "fleet_per_million_output_tokens",
-            "the fleet's cost per million output tokens at the peak",
+            "the fleet's cost per million output tokens its peak asks for",
             &unit,
             cost(a, fleet_million),
             cost(b, fleet_million),

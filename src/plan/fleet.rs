@@ -214,8 +214,7 @@ pub fn size(
         // The peak as typed ("13.3 req/s" had read "13 req/s"), to a thousandth (a computed 250 ÷ 60 had read
         // "4.166666666666667 req/s"); users are whole already.
         match peak {
-            PeakLoad::RequestRate(_) =>
-                format!("{} req/s", crate::model::units::fmt_num(if peak_v >= 0.1 { (peak_v * 1e3).round() / 1e3 } else { peak_v })),
+            PeakLoad::RequestRate(_) => format!("{} req/s", crate::model::units::fmt_num(sig4(peak_v))),
             PeakLoad::Users(_) => label(peak, peak_v),
         },
         servers(total),
@@ -331,6 +330,15 @@ fn pct_above(u: f64, floor: f64) -> String {
         .find(|t| t.parse::<f64>().is_ok_and(|v| v > floor))
         // Within a thousandth of a per cent: rounded up ("100.001", never "100.000" over capacity).
         .unwrap_or_else(|| format!("{:.3}", (u * 1e5).ceil() / 1e3))
+}
+
+/// `v` to four significant figures (a peak rate as typed, not a quotient's seventeen digits).
+fn sig4(v: f64) -> f64 {
+    if v <= 0.0 || !v.is_finite() {
+        return v;
+    }
+    let scale = 10f64.powi(3 - v.log10().floor() as i32);
+    (v * scale).round() / scale
 }
 
 #[cfg(test)]

@@ -72,7 +72,7 @@ pub(super) fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacit
                 "; the target holds up to {load}, the most the engine runs at once (engine.max_batch); memory holds {fit:.0}, so a higher cap would serve more"
             ),
             LimitedBy::EngineCap => format!("; the target holds up to {load}, the most the engine runs at once (engine.max_batch)"),
-            _ => format!("; the target holds up to {load}, the most whose KV cache fits at once"),
+            _ => format!("; the target holds up to {load}, the most the engine admits at once (their KV caches, while still short, fill the memory)"),
         };
     };
     let why = match c.limited_by {

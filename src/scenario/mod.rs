@@ -298,7 +298,7 @@ impl Scenario {
         }
         // 4-bit weights with 16-bit arithmetic (AWQ, GPTQ: W4A16) halve one user's bytes but not a batch's FLOPs: a
         // teacher's trial saw 8B's capacity on an H100 stay at 178 users from BF16 to every 4-bit format, and asked.
-        if !experts_rate && compute_dtype == quant::ComputeDtype::Fp16 && weight_bits <= 4.5 && engine_preset.id != "llama.cpp" {
+        if !experts_rate && compute_dtype == quant::ComputeDtype::Fp16 && matches!(format, Some("awq" | "gptq")) && engine_preset.id != "llama.cpp" {
             defaults.push(format!(
                 "compute rate: 16-bit — {} unpacks the 4-bit weights to 16 bits to multiply them: they cut the bytes a step reads (one user's speed), not its arithmetic (a compute-bound batch's: the capacity may not move)",
                 engine_preset.name

@@ -25,6 +25,8 @@ pub fn Charts(
     /// snapped to the nearest level of the sweep; its read-out is built in the core (plan::readout). "How to
     /// read this" quotes the same level.
     pick: RwSignal<Option<f64>>,
+    /// The pick the address keeps: the slider's, a click's.
+    linked: super::share::LinkedLoad,
 ) -> impl IntoView {
     let picked = Memo::new(move |_| {
         report.with(|r| {
@@ -38,7 +40,9 @@ pub fn Charts(
     let levels = move || report.with(|r| r.as_ref().map_or(0, |r| r.sweep.len()));
     let slide = move |ev: leptos::ev::Event| {
         let i = event_target_value(&ev).parse::<usize>().unwrap_or(0);
-        pick.set(report.with_untracked(|r| r.as_ref().ok().and_then(|r| readout::readout(r, i)).map(|c| c.load)));
+        let load = report.with_untracked(|r| r.as_ref().ok().and_then(|r| readout::readout(r, i)).map(|c| c.load));
+        pick.set(load);
+        linked.0.set(load);
     };
     let tput = on_report(report, move |r| {
         let mut d = charts::throughput(r);
@@ -75,19 +79,19 @@ pub fn Charts(
             {figure("chart", (
                 "Per-user and system tokens/s against concurrency (per user above, system below)",
                 " — two panels on one load axis: different units, so no crossing to misread. Per user = 1 / TPOT while generating (thin: at the target percentile); system = all users' output tokens ÷ time (the time reading prompts included; prompt tokens are not counted). Red line: the target's per-user floor; dotted (above): capacity at the target; dashed (below): saturation knee, where system tok/s flattens; green ring: operating point; band: where 9 in 10 measurements the model was not fitted on fell (÷ / × its validated error); crosses: your imported measurements; dashed and lighter: the pinned scenario A; thin vertical line: the load picked below (slider or pointer).",
-            ), ("chart-throughput", "tps-throughput", 0.66), tput, (viewport, pick))}
+            ), ("chart-throughput", "tps-throughput", 0.66), tput, (viewport, pick, linked))}
             {figure("chart", (
                 "TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)",
                 " — purple: TTFT (left axis), teal: TPOT (right axis); P50 solid, P95 dashed (P90 when the target is judged at P90), P99 dotted; thin dashed: the targets, named at their left end; wide, light, long dashes: the pinned scenario A at its target percentile. Saturated levels (unbounded queue) and TTFTs past 4 × the target are clipped; thin vertical line: the load picked below.",
-            ), ("chart-latency", "tps-latency", 0.47), lat, (viewport, pick))}
+            ), ("chart-latency", "tps-latency", 0.47), lat, (viewport, pick, linked))}
             {figure("chart pareto", (
                 "The trade-off: output tokens/s per user against output tokens/s per GPU",
                 " — one point per load level: one user at the right (fastest for them), the fullest batch at the top left (most tokens per GPU). Shaded, left of the red line: slower per user (median) than the TPOT target allows; hollow red-ringed points: levels that fail the target at its percentile, TTFT included. Green ring: operating point; the other ring: the level picked below.",
-            ), ("chart-pareto", "tps-tradeoff", 0.5), trade, (viewport, pick))}
+            ), ("chart-pareto", "tps-tradeoff", 0.5), trade, (viewport, pick, linked))}
             {figure("chart roofline", (
                 "The roofline: what bounds each step, memory or compute",
                 " — TFLOP/s a step attains against its FLOPs per byte moved, both logarithmic. Solid: the hardware's roof, bandwidth × intensity up to the peak; dashed: the engine's, at its efficiencies. Blue: the decode step at each load level (a batch shares the weights: more users climb the slope). Orange: a prefill chunk. Below a roof: time it does not count (overheads, small kernels, communication). Left of the engine's ridge: memory-bound; right: compute-bound (the table's bound also counts the steps that prefill a prompt chunk, so it can say compute-bound beside a blue point on the left). Rings: operating point (green), level picked below (the other).",
-            ), ("chart-roofline", "tps-roofline", 0.55), roof, (viewport, pick))}
+            ), ("chart-roofline", "tps-roofline", 0.55), roof, (viewport, pick, linked))}
         </div>
         <div class="scrub" class:hidden=move || levels() == 0>
             <label for="scrub">"Load on the charts"</label>
@@ -114,12 +118,12 @@ fn figure(
     (title, note): (&'static str, &'static str),
     (id, file, aspect): (&'static str, &'static str, f64),
     data: Memo<Option<PageChart>>,
-    (viewport, pick): (RwSignal<f64>, RwSignal<Option<f64>>),
+    (viewport, pick, linked): (RwSignal<f64>, RwSignal<Option<f64>>, super::share::LinkedLoad),
 ) -> impl IntoView {
     view! {
         <figure class=class>
             <figcaption>{title}<small>{note}</small></figcaption>
-            <ChartCanvas id file aspect data viewport pick />
+            <ChartCanvas id file aspect data viewport pick linked />
         </figure>
     }
 }
@@ -192,6 +196,8 @@ fn ChartCanvas(
     viewport: RwSignal<f64>,
     /// The load the pointer picks over the chart (the scrubber snaps it to a level).
     pick: RwSignal<Option<f64>>,
+    /// The pick the address keeps: a press's or a release's, not the pointer's passing.
+    linked: super::share::LinkedLoad,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let (problem, set_problem) = signal(None::<String>);
@@ -225,13 +231,18 @@ fn ChartCanvas(
             std::time::Duration::ZERO,
         );
     });
-    // The pointer (mouse, pen or finger) over the chart picks the load under it: CSS pixels to the canvas's.
+    // The pointer (mouse, pen or finger) over the chart picks the load under it: CSS pixels to the canvas's. A press
+    // or its release puts it in the address too (`share::LinkedLoad`); passing over does not.
     let point = move |ev: leptos::ev::PointerEvent| {
         let Some(el) = canvas.get_untracked() else { return };
         let css = f64::from(el.client_width());
         let s = scale.get_value();
         if css > 0.0 && s.px.1 > s.px.0 {
-            pick.set(Some(s.load_at(f64::from(ev.offset_x()) * f64::from(el.width()) / css)));
+            let load = Some(s.load_at(f64::from(ev.offset_x()) * f64::from(el.width()) / css));
+            pick.set(load);
+            if ev.type_() != "pointermove" {
+                linked.0.set(load);
+            }
         }
     };
     // Printing (the browser's dialog, or a PDF) snapshots the page right after "beforeprint": draw at the print
@@ -263,7 +274,7 @@ fn ChartCanvas(
         }
     };
     view! {
-        <canvas id=id node_ref=canvas width=WIDTH as u32 height=HEIGHT as u32 on:pointermove=point on:pointerdown=point></canvas>
+        <canvas id=id node_ref=canvas width=WIDTH as u32 height=HEIGHT as u32 on:pointermove=point on:pointerdown=point on:pointerup=point></canvas>
         <p class="chart-actions" on:click=export>
             <button type="button" id=format!("{id}-png") title="The chart as an image, at this screen's resolution">"PNG"</button>
             <button type="button" id=format!("{id}-svg") title="The chart as a vector drawing (SVG)">"SVG"</button>

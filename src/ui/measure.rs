@@ -142,7 +142,7 @@ pub fn MeasurementsPanel(
         let Some((p, o)) = page_lengths.get() else { return 0 };
         measurements.with(|ms| ms.iter().filter(|m| m.kind == import::Kind::Serving && m.load_recorded && !m.same_lengths(p, o)).count())
     };
-    let summary = move || comparisons.with(|cs| import::headline(&cs.iter().flatten().cloned().collect::<Vec<_>>()));
+    let summary = move || comparisons.with(|cs| import::headline(cs.iter().flatten()));
     let on_files = move |ev: leptos::ev::Event| {
         problems.set(Vec::new());
         if let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {

@@ -36,10 +36,12 @@ pub fn App() -> impl IntoView {
     // The load picked on the charts (slider or pointer), shared by the charts and "How to read this", and kept in
     // the address (`share`'s `&l=`).
     let pick = RwSignal::new(None::<f64>);
+    // …of which the slider's and a click's (not the pointer passing over a chart) go into the address.
+    let linked = RwSignal::new(None::<f64>);
     // A link with a scenario in its address reproduces that page; a broken one says which field is wrong. Without
     // one, the last scenario this browser kept comes back (said above the page, with a way to the defaults).
     share::restore_last(inputs.scenario().ok().as_ref());
-    let link_error = RwSignal::new(follow_link(inputs, pinned, pick));
+    let link_error = RwSignal::new(follow_link(inputs, pinned, (pick, linked)));
     // (Compared by their JSON: `Scenario::same_as`.)
     let scenario = Memo::new_with_compare(
         move |_| inputs.scenario(),
@@ -70,10 +72,10 @@ pub fn App() -> impl IntoView {
                 Some(Ok(a)) => pinned.with_untracked(|p| !p.as_ref().is_some_and(|p| p.same_as(&a))),
                 Some(Err(_)) => true,
             };
-            typed || shown || a || h.load != pick.get_untracked()
+            typed || shown || a || h.load != linked.get_untracked()
         });
         if differs {
-            link_error.set(follow_link(inputs, pinned, pick));
+            link_error.set(follow_link(inputs, pinned, (pick, linked)));
         }
     };
     let h1 = window_event_listener(leptos::ev::hashchange, move |_| on_nav());
@@ -168,7 +170,7 @@ pub fn App() -> impl IntoView {
     // The load picked, as the level it snaps to (the pointer's every move is not an address to write), or as
     // picked while there is no report.
     let picked_level = Memo::new(move |_| {
-        let p = pick.get()?;
+        let p = linked.get()?;
         let level = report.with(|r| {
             let r = r.as_ref().ok()?;
             crate::plan::readout::nearest_level(r, Some(p)).and_then(|i| crate::plan::readout::readout(r, i)).map(|c| c.load)
@@ -223,7 +225,7 @@ pub fn App() -> impl IntoView {
     })
     .into();
     let link = Signal::derive(move || {
-        scenario.with(|s| s.as_ref().map(|s| pinned.with(|a| share::link_for(s, a.as_ref(), pick.get()))).unwrap_or_default())
+        scenario.with(|s| s.as_ref().map(|s| pinned.with(|a| share::link_for(s, a.as_ref(), picked_level.get()))).unwrap_or_default())
     });
     view! {
         <header class="top">
@@ -250,7 +252,7 @@ pub fn App() -> impl IntoView {
                 <results::Results report problem errors=error />
                 <sizing::SizingCards report />
                 <compare::DiffTable report report_a problem=a_problem />
-                <charts::Charts report report_a measurements pick />
+                <charts::Charts report report_a measurements pick linked=share::LinkedLoad(linked) />
                 <explain::Explain report pick />
                 <table::SweepTable report />
                 <measure::MeasurementsPanel inputs scenario measurements />
@@ -525,9 +527,10 @@ fn efficiency_note(inputs: Inputs) -> String {
 
 /// Loads the scenario in the address into the fields (and pins its A, when it has one); returns the message
 /// for a broken or invalid link.
-fn follow_link(inputs: Inputs, pinned: RwSignal<Option<Scenario>>, pick: RwSignal<Option<f64>>) -> Option<String> {
+fn follow_link(inputs: Inputs, pinned: RwSignal<Option<Scenario>>, (pick, load): (RwSignal<Option<f64>>, RwSignal<Option<f64>>)) -> Option<String> {
     let linked = share::read_hash()?;
     pick.set(linked.load);
+    load.set(linked.load);
     let a_problem = match linked.pinned {
         None => {
             pinned.set(None);

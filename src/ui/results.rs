@@ -97,9 +97,11 @@ pub fn Results(
                     </div>
                     <div class="card memcard" id="memory-bar" style=bar.0>
                         <h2>"Memory "{super::explain::info("sequences at once", format!(
-                            "The sequences the engine can run in one batch: as many as fit in the KV-cache space — {} GB of the {} GB, left after {} GB of weights and the {} GB the engine keeps back (its memory share's rest, and its working buffers) — at {} KB per token, or its max batch if smaller. At their full {:.0} tokens, {:.0} fit; up to {:.0} start while their caches are short, and past the first figure the engine preempts as they grow.",
+                            "The sequences the engine can run in one batch: as many as fit in the KV-cache space — {} GB of the {} GB, left after {} GB of weights and the {} GB the engine keeps back (its memory share's rest, and its working buffers) — at {} KB per token, or its max batch if smaller. At their full {:.0} tokens, {:.0} fit{}.",
                             fmt(m.kv_budget_gb.max(0.0)), fmt(m.total_gb), fmt(m.weights_gb), fmt((m.total_gb - m.weights_gb - m.kv_budget_gb.max(0.0)).max(0.0)),
-                            fmt(m.kv_bytes_per_token / 1e3), m.context_tokens, m.kv_max_sequences.floor(), m.max_concurrency
+                            fmt(m.kv_bytes_per_token / 1e3), m.context_tokens, m.kv_max_sequences.floor(),
+                            // Only where more start than fit whole (a review: "up to 256 start … past 557" under an engine cap).
+                            if m.max_concurrency > m.kv_max_sequences.floor() { format!("; up to {:.0} start while their caches are short, and past {:.0} the engine preempts as they grow", m.max_concurrency, m.kv_max_sequences.floor()) } else { String::new() }
                         ))}</h2>
                         // The figure that holds for the whole of every request: at full length (a teacher's trial read
                         // "811 fit" above "557 fit at their full 768 tokens", and the sweep never ran more than 635).

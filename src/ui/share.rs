@@ -16,6 +16,12 @@ const TYPED: &str = "&t=";
 /// req/s, as the sweep's axis): a teacher's link to "look at 6 users" opened at the operating point instead.
 const LOAD: &str = "&l=";
 
+/// The load the address keeps (`&l=`): set by the slider and by a click or a drag's end on a chart, not by the pointer
+/// passing over one (a review: every level crossed had rewritten the address and the browser's storage, past the
+/// browsers' limits on `replaceState`). A prop of the charts (not a context: a Leptos context cost the page 1.3 KB).
+#[derive(Clone, Copy)]
+pub struct LinkedLoad(pub RwSignal<Option<f64>>);
+
 /// What a link holds: the scenario shown and, when one was pinned, scenario A.
 pub struct Linked {
     pub shown: Result<Scenario, ScenarioError>,
@@ -43,11 +49,16 @@ pub fn read_hash() -> Option<Linked> {
         Some((r, t)) => (r, Some(t.to_string())),
         None => (rest, None),
     };
+    // The load runs to the next key, if one follows (a hand-edited `&l=6&a=…` keeps its A).
     let (rest, load) = match rest.split_once(LOAD) {
         // A load that is no positive number is left out: the page opens at its operating point, as without one.
-        Some((r, l)) => (r, l.parse::<f64>().ok().filter(|l| l.is_finite() && *l > 0.0)),
-        None => (rest, None),
+        Some((r, l)) => {
+            let (number, after) = l.split_once('&').map_or((l, None), |(n, a)| (n, Some(a)));
+            (after.map_or_else(|| r.to_string(), |a| format!("{r}&{a}")), number.parse::<f64>().ok().filter(|l| l.is_finite() && *l > 0.0))
+        }
+        None => (rest.to_string(), None),
     };
+    let rest = rest.as_str();
     let (shown, pinned) = match rest.split_once(PINNED) {
         Some((s, a)) => (s, Some(a)),
         None => (rest, None),
@@ -82,7 +93,8 @@ fn hash_of(shown: &str, pinned: Option<&Scenario>, load: Option<f64>, typed: Opt
         h = h + PINNED + &encode(a);
     }
     if let Some(l) = load {
-        h = h + LOAD + &format!("{l}");
+        // To a millionth: a sweep's level made by arithmetic (0.30000000000000004) is written as typed.
+        h = h + LOAD + &format!("{}", (l * 1e6).round() / 1e6);
     }
     if let Some(t) = typed {
         h = h + TYPED + t;

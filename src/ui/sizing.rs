@@ -203,8 +203,10 @@ fn cost_card(r: &Report) -> Card {
             " The fleet: {cur}{} per hour, {cur}{} a month at the peak, around the clock (720 h){}.",
             money(f),
             money(f * 720.0),
-            k.fleet_per_million_output_tokens
-                .map_or(String::new(), |m| format!("; {cur}{} per million output tokens at the peak, spares and headroom paid", money(m)))
+            k.fleet_per_million_output_tokens.map_or(String::new(), |m| format!(
+                "; the fleet's {cur}{} per million output tokens its peak asks for, spares and headroom paid",
+                money(m)
+            ))
         )
     });
     // Bought, not rented: what the fleet costs to buy, and the device-hour the price makes.
