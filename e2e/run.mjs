@@ -641,6 +641,14 @@ await test('a link without weights shows the default, and vLLM\'s sampler reserv
   assert((await g.inputValue('#quantization-weight_bits')) === '', 'bits filled in');
   const warn = (await g.$$eval('.warning', (ps) => ps.map((p) => p.textContent))).find((t) => t.includes('--max-num-seqs'));
   assert(warn && /keeps 7\.\d GiB per device/.test(warn), `sampler warning: ${warn}`);
+  // FP8, then back to the released format: MXFP4 again, not FP8's 8 bits kept as custom ones (an operations trial's
+  // gpt-oss-120b came back "custom, 8 bits", 116.8 GB, and did not fit).
+  const released = await g.textContent('#ceiling');
+  await g.selectOption('#quantization-weights', 'fp8');
+  await g.waitForFunction((c) => document.getElementById('ceiling')?.textContent !== c, released, { timeout: 10000 });
+  await g.selectOption('#quantization-weights', '');
+  await g.waitForFunction((c) => document.getElementById('ceiling')?.textContent === c, released, { timeout: 10000 });
+  assert((await g.inputValue('#quantization-weight_bits')) === '' && !decodeURIComponent(await g.evaluate(() => location.hash)).includes('weight_bits'), 'bits kept from FP8');
   assert(ge.length === 0, ge.join('\n'));
   await g.context().close();
 });
@@ -995,6 +1003,15 @@ await test('fleet, cost and task inputs: every invalid value gets a message next
   };
   await expectMsg('#fleet-peak_users', '-5', /out of range: allowed 1–1\u2009000\u2009000\u2009000 users/);
   await expectMsg('#fleet-spare_replicas', '1.5', /whole number from 0/);
+  await expectMsg('#fleet-peak_hours_per_day', '25', /out of range: allowed 0\.5–24 hours a day/);
+  // Ten busy hours a day: the month's energy and cost say so, and the MWh fall (the rest of the day idle).
+  const monthBefore = (await mp.textContent('#energy')).match(/([\d.]+) MWh a month at the peak, around the clock/);
+  await mp.fill('#fleet-peak_hours_per_day', '10');
+  await mp.waitForFunction(() => /MWh a month of 10 h a day at the peak and 14 idle \(30 days\)/.test(document.getElementById('energy')?.textContent || ''), null, { timeout: 10000 });
+  const monthAfter = (await mp.textContent('#energy')).match(/([\d.]+) MWh a month of 10 h a day/);
+  assert(monthBefore && monthAfter && +monthAfter[1] < +monthBefore[1], `a month: ${monthBefore?.[1]} → ${monthAfter?.[1]} MWh`);
+  assert(/a month of 10 h a day at the peak and 14 idle \(30 days\)/.test(await mp.textContent('#cost')), `cost: ${await mp.textContent('#cost')}`);
+  await mp.fill('#fleet-peak_hours_per_day', '');
   await expectMsg('#cost-currency', 'US DOLLARS', /1–8 characters/);
   // A decimal comma where it cannot group thousands is read as one (a trial typed 0,20 per kWh and 1,4 for the
   // PUE: refused, while the results showed the keystrokes' 0 and 1); a count with two readings is refused with both.

@@ -251,3 +251,36 @@ fn a_lock_step_capacity_says_so() {
         tpot_bound.warnings
     );
 }
+
+/// The month of a service busy part of the day (a pre-sales trial: a bank's assistant at its peak ten hours a day
+/// read 16.9 MWh a month, the peak around the clock): `fleet.peak_hours_per_day` hours at the peak's power, the
+/// rest with every server idle; the devices paid around the clock. Out of range is refused naming the field.
+#[test]
+fn a_month_of_ten_busy_hours_a_day() {
+    let mut s = scenario("examples/meeting-2xh100.json");
+    let all_day = plan::evaluate_analytic(&s).unwrap();
+    s.fleet.as_mut().unwrap().peak_hours_per_day = Some(10.0);
+    let r = plan::evaluate_analytic(&s).unwrap();
+    let (f, e, c) = (r.fleet.as_ref().unwrap(), r.energy.as_ref().unwrap(), r.cost.as_ref().unwrap());
+    assert_eq!(f.peak_hours_per_day, 10.0);
+    // The same fleet and peak power: only the month changes.
+    assert_eq!((f.replicas, c.fleet_per_hour), (all_day.fleet.as_ref().unwrap().replicas, all_day.cost.as_ref().unwrap().fleet_per_hour));
+    close(all_day.cost.as_ref().unwrap().fleet_per_month.unwrap(), 720.0 * c.fleet_per_hour.unwrap(), 1e-12);
+    // By hand: every server idle is 2 devices at the idle floor, × PUE 1.3; the fleet's peak kW from the report.
+    let kw = plan::energy::fleet_kw(&r).unwrap();
+    let idle_kw = f.replicas as f64 * 2.0 * e.idle_watts * 1.3 / 1e3;
+    let mwh = 30.0 * (10.0 * kw + 14.0 * idle_kw) / 1e3;
+    let words = plan::energy::fleet_power_words(&r).unwrap();
+    let said = words.split(" MWh a month of 10 h a day at the peak and 14 idle (30 days)").next().and_then(|w| w.rsplit(' ').next());
+    let said: f64 = said.and_then(|x| x.parse().ok()).unwrap_or_else(|| panic!("{words}"));
+    close(said, mwh, 0.005);
+    // The cost: devices 2.10 an hour each around the clock; electricity at the peak's 10 hours and the idle 14.
+    let idle_hour = f.replicas as f64 * (2.0 * 2.10 + 0.12 * 2.0 * e.idle_watts / 1e3 * 1.3);
+    close(c.fleet_per_month.unwrap(), 30.0 * (10.0 * c.fleet_per_hour.unwrap() + 14.0 * idle_hour), 1e-9);
+    assert!(c.fleet_per_month.unwrap() < 720.0 * c.fleet_per_hour.unwrap());
+    for bad in [0.0, 25.0, f64::NAN] {
+        s.fleet.as_mut().unwrap().peak_hours_per_day = Some(bad);
+        let err = plan::evaluate_analytic(&s).unwrap_err();
+        assert_eq!(err.field, "fleet.peak_hours_per_day", "{bad}: {err}");
+    }
+}

@@ -42,7 +42,13 @@ proptest! {
     ) {
         let mut s = meeting_scenario(2, "llama-3.1-70b", "h100-sxm");
         s.hardware.tdp_watts = tdp;
-        s.fleet = (!no_fleet).then(|| FleetSpec { peak_users: users.map(|u| u * 10.0), peak_request_rate: rate, spare_replicas: spare });
+        s.fleet = (!no_fleet).then(|| FleetSpec {
+            peak_users: users.map(|u| u * 10.0),
+            peak_request_rate: rate,
+            spare_replicas: spare,
+            // The peak's hours a day from the PUE's draw (NaN, negatives and past 24 included).
+            peak_hours_per_day: pue.map(|p| p * 10.0),
+        });
         // Without a device-hour, a purchase price (from the electricity's draw, any value the strategy gives, NaN and
         // negatives included) over two years: the purchase path gets the same abuse.
         let device_price = if device_hour.is_none() { elec.map(|e| e * 1e5) } else { None };

@@ -472,8 +472,9 @@ mod cli {
                 c.per_hour,
                 parts.join(" + "),
                 c.fleet_per_hour.map_or_else(String::new, |f| format!(
-                    "; the fleet {f:.2}{cur} per hour, {:.0}{cur} a month at the peak, around the clock (720 h){}",
-                    f * 720.0,
+                    "; the fleet {f:.2}{cur} per hour, {:.0}{cur} a month {}{}",
+                    c.fleet_per_month.unwrap_or(f * 720.0),
+                    tps_planner::plan::energy::month_words(r.fleet.as_ref().map_or(24.0, |f| f.peak_hours_per_day)),
                     c.fleet_per_million_output_tokens.map_or_else(String::new, |m| format!(", the fleet's {m:.3}{cur} per million output tokens its peak asks for (spares and headroom paid)"))
                 ))
             );

@@ -96,6 +96,10 @@ pub struct EngineParams {
     /// said): the bands are the calibrated predictions' (`plan::band::LOAD_CALIBRATED_ONE`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub calibrated: Option<u32>,
+    /// The deployment a calibration in the scenario was fitted on, where it is not this one (`engine.calibrated_on`
+    /// differs): its efficiencies are applied, but nothing says they carry (warned: `plan::warnings`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calibrated_elsewhere: Option<String>,
 }
 
 /// The deployment a calibration describes, as `engine.calibrated_on` records it: devices, device and model shape.

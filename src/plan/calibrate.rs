@@ -546,6 +546,17 @@ mod tests {
         // The calibrated scenario is a scenario: it round-trips through JSON and resolves.
         let again = Scenario::from_json(&cal.scenario.to_json()).unwrap();
         assert!(again.resolve().is_ok());
+        // On its own deployment no warning; moved to another model, its fit is still applied and a warning says it
+        // was another deployment's (an operations trial saw "calibrated on …" after switching 8B on one H100 to a
+        // 235B MoE on 8 × H200).
+        let elsewhere = |s: &Scenario| {
+            crate::plan::evaluate_analytic(s).unwrap().warnings.iter().any(|w| w.kind == crate::plan::WarningKind::CalibratedElsewhere)
+        };
+        assert!(!elsewhere(&again));
+        let mut moved = again.clone();
+        moved.model.preset = Some("qwen3-8b".into());
+        assert!(elsewhere(&moved));
+        assert_eq!(moved.resolve().unwrap().deployment.engine.compute_efficiency, again.resolve().unwrap().deployment.engine.compute_efficiency);
     }
 
     /// A fit that improves the median can still make a figure worse, or end at a bound: the summary says which.

@@ -230,6 +230,7 @@ pub fn size(
         users_per_replica: users_at(op.1, think),
         request_rate_per_replica: rate_at(op.1),
         spare_replicas: f.spare_replicas,
+        peak_hours_per_day: f.peak_hours_per_day,
         peak_load_per_replica: peak_v / serving as f64,
         utilisation_at_peak: util(serving),
         utilisation_one_fewer: one_fewer,

@@ -415,7 +415,7 @@ pub(super) fn build_report(
             energy.as_ref(),
             m.system_tps,
             peak.system_tps,
-            fleet.as_ref().map(|f| (f.replicas, f.spare_replicas, f.watts_per_replica)),
+            fleet.as_ref().map(|f| (f.replicas, f.spare_replicas, f.watts_per_replica, f.peak_hours_per_day)),
             &mut warnings,
         ),
         _ => None,

@@ -338,6 +338,8 @@ pub struct Fleet {
     /// Requests/s one replica completes at the operating point.
     pub request_rate_per_replica: f64,
     pub spare_replicas: u32,
+    /// Hours a day at the peak, the rest idle (`fleet.peak_hours_per_day`; 24: around the clock).
+    pub peak_hours_per_day: f64,
     /// The peak's share of each serving replica (users or requests/s, as the peak), spares held back.
     pub peak_load_per_replica: f64,
     /// `peak_load_per_replica` ÷ a replica's capacity at the target (its peak usable load).
@@ -437,6 +439,9 @@ pub struct Cost {
     /// `per_million_output_tokens`, one replica busy at its operating point (a pre-sales trial quoted 0.76 where
     /// the fleet's 37.8 an hour over 35 M tokens an hour is 1.08).
     pub fleet_per_million_output_tokens: Option<f64>,
+    /// The whole fleet for a month of 30 days: the devices paid around the clock, `fleet.peak_hours_per_day` hours a
+    /// day at the peak's power (`fleet_per_hour`) and the rest with every server idle.
+    pub fleet_per_month: Option<f64>,
     /// The purchase, when a price per device was given instead of one per device-hour (`plan::cost`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub purchase: Option<Purchase>,

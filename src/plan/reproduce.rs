@@ -25,7 +25,8 @@
 //! the same spread, `r = c·√3` (at most 0.95). SGLang draws in `[L·r, L]`, so the same uniform range is
 //! `L' = L·(1 + s)`, `r' = (1 − s)/(1 + s)`. AIPerf / genai-perf draw normal lengths with a given standard
 //! deviation (`c · L`, or `s · L / √3` for a uniform spread). A prefix-cache hit rate `h` becomes a shared random
-//! prefix of `h · L` tokens (vLLM `--random-prefix-len`), the rest of the prompt random.
+//! prefix of `h · L` tokens (vLLM `--random-prefix-len`, AIPerf `--num-prefix-prompts 1 --prefix-prompt-length`), the
+//! rest of the prompt random; vLLM's range then spreads only that rest (and the output), which a note says.
 //!
 //! Nothing here runs anything: the commands are text for a person to copy.
 
@@ -134,6 +135,17 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
     };
     let prompt = w.prompt_tokens.round().max(1.0) as u64;
     let prefix = (w.prefix_cache_hit_rate * w.prompt_tokens).round() as u64;
+    // vLLM's range spreads the random part of the prompt and the output, not the shared prefix: the whole prompt
+    // varies less than asked (an operations trial: 0.866 over 1,500 of 3,000 tokens is a spread of 0.25, not 0.5).
+    if prefix > 0 && range > 0.0 && prompt > prefix {
+        notes.push(format!(
+            "vllm bench serve's --random-range-ratio spreads the random {} tokens of each prompt and the output, not the shared prefix: the whole prompt's spread is {} of the {} asked (AIPerf's standard deviation is the whole prompt's)",
+            prompt - prefix,
+            // In the spread's own terms: a lognormal's coefficient of variation (range ÷ √3), a uniform's ± fraction.
+            trim(range * (prompt - prefix) as f64 / prompt as f64 / if w.distribution == Distribution::Lognormal { 3f64.sqrt() } else { 1.0 }, 2),
+            trim(w.spread, 2)
+        ));
+    }
     if w.context_depth > 0.0 {
         notes.push(format!(
             "the {} tokens of earlier turns already in the cache have no random-dataset equivalent: measure them with a multi-turn dataset, or add them to the prompt (an upper bound on TTFT)",

@@ -31,6 +31,8 @@ pub enum WarningKind {
     LockStep,
     /// The lightest load already takes most of a latency limit: the capacity swings with small changes.
     ThinMargin,
+    /// The engine's efficiencies were calibrated on another deployment than this one.
+    CalibratedElsewhere,
 }
 
 /// One warning: its kind and the sentence shown.
@@ -71,6 +73,12 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
     let d = &r.deployment;
     let w = &r.workload;
     let mut warnings = Vec::new();
+    if let Some(on) = &d.engine.calibrated_elsewhere {
+        warnings.push(Warning::new(
+            WarningKind::CalibratedElsewhere,
+            format!("the engine's efficiencies were calibrated on {on}, not on this deployment: nothing says they carry (the bands are the class's); calibrate on runs of this one, or undo the calibration"),
+        ));
+    }
     // A disaggregated deployment fits when each pool holds the weights; the one that does not is named.
     if let Some((d, pool)) = super::weights_short(r) {
         let d = &d;

@@ -28,6 +28,8 @@ pub enum PeakLoad {
 pub struct FleetInputs {
     pub peak: PeakLoad,
     pub spare_replicas: u32,
+    /// Hours a day at the peak (24: around the clock); the rest of the day every server idles.
+    pub peak_hours_per_day: f64,
 }
 
 /// Validated prices. Every part is optional; a cost is reported for the parts given.

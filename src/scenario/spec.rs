@@ -153,7 +153,12 @@ spec!(
 spec!(
     /// Fleet sizing: exactly one of `peak_users` (concurrent users) or `peak_request_rate` (requests/s) at the
     /// busiest time, and optional spare replicas (N+1 headroom).
-    FleetSpec { peak_users: f64, peak_request_rate: f64, spare_replicas: u32 }
+    FleetSpec {
+        peak_users: f64, peak_request_rate: f64, spare_replicas: u32,
+        /// Hours a day at the peak, the rest idle (0.5–24; 24, around the clock, when not given): the month's energy
+        /// and cost. A bank's assistant busy 10 hours a working day draws far less than its peak all month.
+        peak_hours_per_day: f64,
+    }
 );
 
 spec!(

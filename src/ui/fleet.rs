@@ -43,6 +43,8 @@ pub fn FleetCostInputs(
             </Show>
             <NumField label="Spare servers (N+1 headroom)" unit="servers" field="fleet.spare_replicas" value=inputs.spare
                 placeholder=Signal::derive(|| "0".to_string()) error />
+            <NumField label="Hours a day at the peak (the rest idle: the month's energy and cost)" unit="h" field="fleet.peak_hours_per_day" value=inputs.peak_hours
+                placeholder=Signal::derive(|| "24 (around the clock)".to_string()) error />
             <p class="note">"Prices: none is assumed; cost is computed from the parts given."</p>
             <TextField label="Currency" field="cost.currency" value=inputs.currency placeholder="e.g. USD, EUR" error />
             <NumField label="Price of one device for one hour" unit="" field="cost.device_hour" value=inputs.device_hour

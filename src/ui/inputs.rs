@@ -96,6 +96,8 @@ pub struct Inputs {
     pub peak_rate: RwSignal<String>,
     /// Spare servers on top of those serving the peak.
     pub spare: RwSignal<String>,
+    /// Hours a day at the peak (the month's energy and cost).
+    pub peak_hours: RwSignal<String>,
     /// Prices: one device for one hour, its currency, one kWh, and the facility's PUE.
     pub device_hour: RwSignal<String>,
     /// Or a purchase price per device, written off over `write_off` years.
@@ -185,6 +187,7 @@ impl Inputs {
             peak: s(""),
             peak_rate: s(""),
             spare: s(""),
+            peak_hours: s(""),
             device_hour: s(""),
             device_price: s(""),
             write_off: s(""),
@@ -257,6 +260,7 @@ impl Inputs {
         self.peak.set(txt(fleet.peak_users));
         self.peak_rate.set(txt(fleet.peak_request_rate));
         self.spare.set(fleet.spare_replicas.map_or_else(String::new, |n| n.to_string()));
+        self.peak_hours.set(txt(fleet.peak_hours_per_day));
         let cost = sc.cost.clone().unwrap_or_default();
         self.device_hour.set(txt(cost.device_hour));
         self.device_price.set(txt(cost.device_price));
@@ -274,7 +278,7 @@ impl Inputs {
 
     /// Every field's text by its name here: what a reload restores when a field does not parse (the address holds
     /// only scenarios, and text such as "8O" in Devices is none; [`super::share`]'s `&t=`).
-    fn texts(&self) -> [(&'static str, RwSignal<String>); 45] {
+    fn texts(&self) -> [(&'static str, RwSignal<String>); 46] {
         [
             ("hw_preset", self.hw_preset),
             ("bandwidth", self.bandwidth),
@@ -314,6 +318,7 @@ impl Inputs {
             ("peak", self.peak),
             ("peak_rate", self.peak_rate),
             ("spare", self.spare),
+            ("peak_hours", self.peak_hours),
             ("device_hour", self.device_hour),
             ("device_price", self.device_price),
             ("write_off", self.write_off),
@@ -437,15 +442,28 @@ impl Inputs {
                     None
                 }
             };
+            // Refused beside its own field even without a peak (1e308 had been dropped with the fleet it belongs to).
+            let hours = match num(self.peak_hours, "fleet.peak_hours_per_day")? {
+                Some(h) if !(0.5..=24.0).contains(&h) => {
+                    fail(ScenarioError::new("fleet.peak_hours_per_day", format!("{} is out of range: allowed 0.5–24 hours a day", fmt_num(h))))?;
+                    None
+                }
+                h => h,
+            };
             let rate = self.peak_kind.get() == "rate";
             let field = if rate { "fleet.peak_request_rate" } else { "fleet.peak_users" };
             match num(if rate { self.peak_rate } else { self.peak }, field)? {
-                None if spare.unwrap_or(0) > 0 => {
-                    fail(ScenarioError::new(field, "give the peak load to size a fleet (spare servers alone size nothing)"))?;
+                None if spare.unwrap_or(0) > 0 || hours.is_some() => {
+                    fail(ScenarioError::new(field, "give the peak load to size a fleet (spare servers or hours at the peak alone size nothing)"))?;
                     None
                 }
                 None => None,
-                Some(p) => Some(FleetSpec { peak_users: (!rate).then_some(p), peak_request_rate: rate.then_some(p), spare_replicas: spare }),
+                Some(p) => Some(FleetSpec {
+                    peak_users: (!rate).then_some(p),
+                    peak_request_rate: rate.then_some(p),
+                    spare_replicas: spare,
+                    peak_hours_per_day: hours,
+                }),
             }
         };
         let cost = CostSpec {

@@ -394,7 +394,7 @@ fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>>) 
     let mut models = vec![(String::new(), "Custom (size only)".to_string())];
     models.extend(presets::models::MODELS.iter().map(|m| (m.id.to_string(), m.name.to_string())));
     // Empty: the engine's default for the model (its released format), or the bits typed below.
-    let mut quants = vec![(String::new(), "Default or custom bits".to_string())];
+    let mut quants = vec![(String::new(), "The model's released format, or bits typed below".to_string())];
     quants.extend(quant::WEIGHT_FORMATS.iter().map(|f| (f.id.to_string(), format!("{} ({} bits)", f.label, f.bits))));
     view! {
         <fieldset>
@@ -416,10 +416,11 @@ fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>>) 
             }) />
             <NumField label="Parameters" unit="B" field="model.params_b" value=inputs.params
                 placeholder=Signal::derive(move || m().map_or("required".into(), |m| format!("{}", m.params_b))) error />
-            <SelectField label="Weights" field="quantization.weights" value=inputs.quant options=quants error on_pick=Callback::new(move |picked: String| {
-                if let (true, Some(q)) = (picked.is_empty(), quant::weight_format(&inputs.quant.get_untracked())) {
-                    keep(inputs.bits, q.bits);
-                }
+            // The released format is the model's own, not the previous pick's bits kept as custom ones (an operations
+            // trial's gpt-oss-120b came back at "custom, 8 bits" after FP8, 116.8 GB where MXFP4's 64.3 fit); a named
+            // format drops bits typed for another ({"weights":"bf16","weight_bits":8} had followed).
+            <SelectField label="Weights" field="quantization.weights" value=inputs.quant options=quants error on_pick=Callback::new(move |_: String| {
+                inputs.bits.set(String::new());
             }) />
             <NumField label="Bits per weight" unit="bits" field="quantization.weight_bits" value=inputs.bits
                 placeholder=Signal::derive(move || q().map_or("default".into(), |q| format!("{}", q.bits))) error />

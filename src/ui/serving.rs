@@ -61,7 +61,7 @@ pub fn ServingInputs(
                 <NumField label="Spread (lognormal: coefficient of variation; uniform: ± fraction)" unit="" field="workload.spread" value=inputs.spread
                     placeholder=Signal::derive(|| "0.5".to_string()) error />
             </Show>
-            <NumField label="Prefix-cache hit rate" unit="%" field="workload.prefix_cache_hit_rate" value=inputs.prefix_hit
+            <NumField label="Prefix-cache hit rate: the share of each prompt's tokens already cached (a shared system prompt or repository context sent again)" unit="%" field="workload.prefix_cache_hit_rate" value=inputs.prefix_hit
                 placeholder=Signal::derive(|| "0".to_string()) error />
             <NumField label="Max running sequences (vLLM max_num_seqs, llama.cpp -np)" unit="" field="engine.max_batch" value=inputs.max_batch
                 placeholder=Signal::derive(move || {

@@ -200,9 +200,10 @@ fn cost_card(r: &Report) -> Card {
     // A month of 30 days, as the energy card's MWh (a quote is often monthly).
     let fleet = k.fleet_per_hour.map(|f| {
         format!(
-            " The fleet: {cur}{} per hour, {cur}{} a month at the peak, around the clock (720 h){}.",
+            " The fleet: {cur}{} per hour, {cur}{} a month {}{}.",
             money(f),
-            money(f * 720.0),
+            money(k.fleet_per_month.unwrap_or(f * 720.0)),
+            crate::plan::energy::month_words(r.fleet.as_ref().map_or(24.0, |f| f.peak_hours_per_day)),
             k.fleet_per_million_output_tokens.map_or(String::new(), |m| format!(
                 "; the fleet's {cur}{} per million output tokens its peak asks for, spares and headroom paid",
                 money(m)

@@ -26,6 +26,7 @@ pub fn no_stray_null(v: &serde_json::Value, key: &str) -> bool {
                 | "electricity_per_hour"
                 | "fleet_per_hour"
                 | "fleet_per_million_output_tokens"
+                | "fleet_per_month"
                 | "fleet_devices"
                 | "fleet_price"
                 | "prefill"

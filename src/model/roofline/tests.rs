@@ -47,6 +47,7 @@ pub(crate) fn h100_llama8b() -> Deployment {
             cuda_graphs: true,
             compute_borrowed_from: None,
             calibrated: None,
+            calibrated_elsewhere: None,
         },
     }
 }

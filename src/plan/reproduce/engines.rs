@@ -145,7 +145,13 @@ pub(super) fn aiperf(ctx: &Ctx, port: &str) -> Step {
             flag("--endpoint-type", "completions"),
             "--streaming".into(),
         ];
-        f.push(flag("--synthetic-input-tokens-mean", prompt));
+        // A cached share is one shared prefix prepended to every prompt (an operations trial found the command
+        // measuring no hit at all): the synthetic part is the rest, its deviation the whole prompt's.
+        if ctx.prefix > 0 {
+            f.push(flag("--num-prefix-prompts", 1));
+            f.push(flag("--prefix-prompt-length", ctx.prefix));
+        }
+        f.push(flag("--synthetic-input-tokens-mean", ctx.input));
         f.push(flag("--synthetic-input-tokens-stddev", sd(prompt)));
         f.push(flag("--output-tokens-mean", ctx.output));
         f.push(flag("--output-tokens-stddev", sd(ctx.output)));

@@ -197,6 +197,14 @@ pub(crate) fn resolve_engine(
                     && s.disaggregation.is_none()
             })
             .map(|_| s.calibrated_loads.unwrap_or(0)),
+        // An operations trial calibrated Llama-3.1-8B on one H100, switched to Qwen3-235B on 8 × H200, and read "compute
+        // at 88 % of peak (calibrated on …)" with no word that the fit was another deployment's.
+        calibrated_elsewhere: s
+            .calibrated_from
+            .as_ref()
+            .and(s.calibrated_on.as_ref())
+            .filter(|on| on.as_str() != crate::model::engine::calibrated_on(hw, m).as_str())
+            .cloned(),
     })
 }
 

@@ -64,7 +64,11 @@ pub(crate) fn resolve_fleet(s: &FleetSpec) -> Result<FleetInputs, ScenarioError>
             return Err(ScenarioError::new("fleet", "give the peak load: peak_users (concurrent users) or peak_request_rate (requests/s)"))
         }
     };
-    Ok(FleetInputs { peak, spare_replicas: check_u("fleet.spare_replicas", s.spare_replicas.unwrap_or(0), 0, 10_000)? })
+    Ok(FleetInputs {
+        peak,
+        spare_replicas: check_u("fleet.spare_replicas", s.spare_replicas.unwrap_or(0), 0, 10_000)?,
+        peak_hours_per_day: check("fleet.peak_hours_per_day", s.peak_hours_per_day.unwrap_or(24.0), 0.5, 24.0, "hours a day")?,
+    })
 }
 
 pub(crate) fn resolve_cost(s: &CostSpec) -> Result<CostInputs, ScenarioError> {
