@@ -1697,6 +1697,21 @@ await test('GPU memory the engine may use: the placeholder is the engine\'s defa
   await context.close();
 });
 
+await test('the KV cache\'s format is a choice on the page: FP8 halves the bytes per token, in the link; llama.cpp\'s Q8_0 on vLLM is refused beside it', async () => {
+  const { page: k, context: kc, errors: ke } = await openPage(origin + '/');
+  const kvPerToken = async () => +(await k.textContent('#memory-bar .formula')).match(/KV ([\d.]+) KB\/token/)[1];
+  const before = await kvPerToken();
+  await k.selectOption('#quantization-kv_cache', 'fp8');
+  await k.waitForFunction((b) => { const m = document.querySelector('#memory-bar .formula')?.textContent.match(/KV ([\d.]+) KB\/token/); return m && +m[1] < b; }, before, { timeout: 10000 });
+  const after = await kvPerToken();
+  assert(Math.abs(after - before / 2) <= 1, `KV ${before} → ${after} KB/token with FP8`);
+  assert(decodeURIComponent(await k.evaluate(() => location.hash)).includes('"kv_cache":"fp8"'), 'FP8 KV not in the link');
+  await k.selectOption('#quantization-kv_cache', 'q8_0');
+  await k.waitForFunction(() => /llama\.cpp's KV format/.test(document.getElementById('quantization-kv_cache')?.closest('label')?.querySelector('.error')?.textContent ?? ''), null, { timeout: 10000 });
+  assert(ke.length === 0, ke.join('\n'));
+  await kc.close();
+});
+
 await test('the memory card says what a hand check of the KV figures misses: a latent cache kept whole on every device', async () => {
   const sc = { version: 1, hardware: { preset: 'h200-sxm', devices: 8 }, model: { preset: 'deepseek-v3' }, engine: { preset: 'sglang' } };
   const { page: pm, context, errors: em } = await openPage(origin + '/#s=' + encodeURIComponent(JSON.stringify(sc)));

@@ -245,7 +245,12 @@ pub fn month_words(peak_hours_per_day: f64) -> String {
         "at the peak, around the clock (720 h)".to_string()
     } else {
         let fmt = crate::model::units::fmt_num;
-        format!("of {} h a day at the peak and {} idle (30 days)", fmt(peak_hours_per_day), fmt(24.0 - peak_hours_per_day))
+        // (Rounded: 24 − 16.1 is 7.899999999999999 in binary.)
+        format!(
+            "of {} h a day at the peak and {} idle (30 days)",
+            fmt(peak_hours_per_day),
+            fmt(((24.0 - peak_hours_per_day) * 100.0).round() / 100.0)
+        )
     }
 }
 

@@ -137,9 +137,9 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
     let prefix = (w.prefix_cache_hit_rate * w.prompt_tokens).round() as u64;
     // vLLM's range spreads the random part of the prompt and the output, not the shared prefix: the whole prompt
     // varies less than asked (an operations trial: 0.866 over 1,500 of 3,000 tokens is a spread of 0.25, not 0.5).
-    if prefix > 0 && range > 0.0 && prompt > prefix {
+    if prefix > 0 && range > 0.0 && prompt > prefix && engine != "sglang" {
         notes.push(format!(
-            "vllm bench serve's --random-range-ratio spreads the random {} tokens of each prompt and the output, not the shared prefix: the whole prompt's spread is {} of the {} asked (AIPerf's standard deviation is the whole prompt's)",
+            "vllm bench serve's --random-range-ratio spreads the random {} tokens of each prompt and the output, not the shared prefix: the whole prompt's spread is {} of the {} asked (AIPerf's standard deviation is the whole prompt's, at most half the random part)",
             prompt - prefix,
             // In the spread's own terms: a lognormal's coefficient of variation (range ÷ √3), a uniform's ± fraction.
             trim(range * (prompt - prefix) as f64 / prompt as f64 / if w.distribution == Distribution::Lognormal { 3f64.sqrt() } else { 1.0 }, 2),
@@ -187,7 +187,16 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
     };
     let steps = match engine {
         "llama.cpp" => llama_cpp(&ctx, &mut notes),
-        "sglang" => vec![sglang_serve(&ctx, &mut notes), sglang_bench(&ctx), aiperf(&ctx, "30000")],
+        "sglang" => {
+            if ctx.prefix > 0 {
+                // (The whole prompt is sent: its random dataset has no shared prefix, so no run of it hits a cache.)
+                notes.push(format!(
+                    "SGLang's bench_serving random dataset has no shared prefix: its runs measure the {} cached tokens uncached (its generated-shared-prefix dataset, or the AIPerf command, measures them cached)",
+                    ctx.prefix
+                ));
+            }
+            vec![sglang_serve(&ctx, &mut notes), sglang_bench(&ctx), aiperf(&ctx, "30000")]
+        }
         "tensorrt-llm" => vec![trtllm_serve(&ctx, &mut notes), vllm_bench(&ctx, "openai", "http://127.0.0.1:8000"), aiperf(&ctx, "8000")],
         "lmdeploy" => vec![lmdeploy_serve(&ctx, &mut notes), vllm_bench(&ctx, "openai", "http://127.0.0.1:23333"), aiperf(&ctx, "23333")],
         _ => {

@@ -309,6 +309,13 @@ impl Scenario {
         let head_bits = if engine_preset.id == "llama.cpp" { dense_bits } else { quant::head_bits(format).unwrap_or(dense_bits).max(dense_bits) };
         let kv_id = self.quantization.kv_cache.clone().unwrap_or_else(|| "fp16".into());
         let kv = quant::kv_format(&kv_id).ok_or_else(|| unknown("quantization.kv_cache", &kv_id, quant::KV_FORMATS.iter().map(|k| k.id)))?;
+        // llama.cpp's block formats are its own: vLLM and SGLang keep 16 bits or FP8 (now a choice on the page).
+        if matches!(kv.id, "q8_0" | "q4_0") && matches!(engine_preset.id, "vllm" | "sglang") {
+            return Err(ScenarioError::new(
+                "quantization.kv_cache",
+                format!("{} is llama.cpp's KV format; {} keeps its KV cache in 16 bits or FP8 (fp8)", kv.id, engine_preset.name),
+            ));
+        }
         let engine = resolve_engine(&self.engine, engine_preset, &hardware, &model, &mut defaults)?;
         let backend = self.engine.backend.clone().unwrap_or_else(|| default_backend(hardware.kind).to_string());
         let mut workload = resolve_workload(&self.workload, &mut defaults)?;

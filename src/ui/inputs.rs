@@ -58,6 +58,8 @@ pub struct Inputs {
     pub model_preset: RwSignal<String>,
     pub params: RwSignal<String>,
     pub quant: RwSignal<String>,
+    /// The KV cache's format (empty: the engine's 16 bits).
+    pub kv: RwSignal<String>,
     pub bits: RwSignal<String>,
     pub engine: RwSignal<String>,
     pub prompt: RwSignal<String>,
@@ -160,6 +162,7 @@ impl Inputs {
             model_preset: s("llama-3.1-8b"),
             params: s(""),
             quant: s("bf16"),
+            kv: s(""),
             bits: s(""),
             engine: s("vllm"),
             prompt: s("512"),
@@ -219,6 +222,7 @@ impl Inputs {
         self.model_preset.set(sc.model.preset.clone().unwrap_or_default());
         self.params.set(txt(sc.model.params_b));
         self.quant.set(sc.quantization.weights.clone().unwrap_or_default());
+        self.kv.set(sc.quantization.kv_cache.as_deref().map_or_else(String::new, str::to_ascii_lowercase));
         self.bits.set(txt(sc.quantization.weight_bits));
         // A scenario without an engine runs its hardware's default, as `tps eval` runs it (vLLM had been shown and
         // run for every one: a trial read 66.8 tok/s on the page where the CLI said 72.0 with llama.cpp).
@@ -278,7 +282,7 @@ impl Inputs {
 
     /// Every field's text by its name here: what a reload restores when a field does not parse (the address holds
     /// only scenarios, and text such as "8O" in Devices is none; [`super::share`]'s `&t=`).
-    fn texts(&self) -> [(&'static str, RwSignal<String>); 46] {
+    fn texts(&self) -> [(&'static str, RwSignal<String>); 47] {
         [
             ("hw_preset", self.hw_preset),
             ("bandwidth", self.bandwidth),
@@ -294,6 +298,7 @@ impl Inputs {
             ("model_preset", self.model_preset),
             ("params", self.params),
             ("quant", self.quant),
+            ("kv", self.kv),
             ("bits", self.bits),
             ("engine", self.engine),
             ("prompt", self.prompt),
@@ -514,11 +519,7 @@ impl Inputs {
                 ..hardware
             },
             model: ModelSpec { preset: model_preset, params_b: num(self.params, "model.params_b")?, ..model },
-            quantization: QuantSpec {
-                weights: opt(self.quant),
-                weight_bits: num(self.bits, "quantization.weight_bits")?,
-                ..base.quantization.clone()
-            },
+            quantization: QuantSpec { weights: opt(self.quant), kv_cache: opt(self.kv), weight_bits: num(self.bits, "quantization.weight_bits")? },
             engine: EngineSpec {
                 preset: engine_preset,
                 max_batch: int(self.max_batch, "engine.max_batch")?,

@@ -394,7 +394,7 @@ fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>>) 
     let mut models = vec![(String::new(), "Custom (size only)".to_string())];
     models.extend(presets::models::MODELS.iter().map(|m| (m.id.to_string(), m.name.to_string())));
     // Empty: the engine's default for the model (its released format), or the bits typed below.
-    let mut quants = vec![(String::new(), "The model's released format, or bits typed below".to_string())];
+    let mut quants = vec![(String::new(), "The engine's default for the model, or bits typed below".to_string())];
     quants.extend(quant::WEIGHT_FORMATS.iter().map(|f| (f.id.to_string(), format!("{} ({} bits)", f.label, f.bits))));
     view! {
         <fieldset>
@@ -419,11 +419,25 @@ fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>>) 
             // The released format is the model's own, not the previous pick's bits kept as custom ones (an operations
             // trial's gpt-oss-120b came back at "custom, 8 bits" after FP8, 116.8 GB where MXFP4's 64.3 fit); a named
             // format drops bits typed for another ({"weights":"bf16","weight_bits":8} had followed).
-            <SelectField label="Weights" field="quantization.weights" value=inputs.quant options=quants error on_pick=Callback::new(move |_: String| {
-                inputs.bits.set(String::new());
+            <SelectField label="Weights" field="quantization.weights" value=inputs.quant options=quants error on_pick=Callback::new(move |picked: String| {
+                if !picked.is_empty() {
+                    inputs.bits.set(String::new());
+                }
             }) />
             <NumField label="Bits per weight" unit="bits" field="quantization.weight_bits" value=inputs.bits
                 placeholder=Signal::derive(move || q().map_or("default".into(), |q| format!("{}", q.bits))) error />
+            // The KV cache's format: FP8 halves each token's cache (more sequences fit, attention reads half), which
+            // an operations trial could only set in pasted JSON.
+            <SelectField label="KV cache" field="quantization.kv_cache" value=inputs.kv options=vec![
+                (String::new(), "16-bit (the engines' default)".to_string()),
+                ("fp16".to_string(), "FP16".to_string()),
+                ("bf16".to_string(), "BF16".to_string()),
+                ("f16".to_string(), "F16".to_string()),
+                ("fp8".to_string(), "FP8: half the bytes (vLLM, SGLang --kv-cache-dtype fp8)".to_string()),
+                ("q8_0".to_string(), "Q8_0 (llama.cpp -ctk q8_0 -ctv q8_0)".to_string()),
+                ("q4_0".to_string(), "Q4_0 (llama.cpp -ctk q4_0 -ctv q4_0)".to_string()),
+                ("f32".to_string(), "F32".to_string()),
+            ] error />
         </fieldset>
     }
 }

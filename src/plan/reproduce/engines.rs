@@ -69,7 +69,8 @@ pub(super) fn sglang_serve(ctx: &Ctx, notes: &mut Vec<String>) -> Step {
 pub(super) fn sglang_bench(ctx: &Ctx) -> Step {
     // SGLang draws lengths in [L·r, L]: the same uniform range as vLLM's [L(1 − s), L(1 + s)].
     let s = ctx.range;
-    let (inp, out) = ((ctx.input as f64 * (1.0 + s)).round() as u64, (ctx.output as f64 * (1.0 + s)).round() as u64);
+    // The whole prompt, a shared prefix included: the random dataset has none (`reproduce`'s note).
+    let (inp, out) = (((ctx.input + ctx.prefix) as f64 * (1.0 + s)).round() as u64, (ctx.output as f64 * (1.0 + s)).round() as u64);
     let ratio = (1.0 - s) / (1.0 + s);
     let text = over_levels(ctx, |var, prompts| {
         let mut f = vec![flag("--backend", "sglang"), flag("--dataset-name", "random")];
@@ -152,7 +153,9 @@ pub(super) fn aiperf(ctx: &Ctx, port: &str) -> Step {
             f.push(flag("--prefix-prompt-length", ctx.prefix));
         }
         f.push(flag("--synthetic-input-tokens-mean", ctx.input));
-        f.push(flag("--synthetic-input-tokens-stddev", sd(prompt)));
+        // The whole prompt's deviation on the synthetic rest, at most half of it (a review: 1,500 on a mean of 600
+        // would draw many prompts below one token).
+        f.push(flag("--synthetic-input-tokens-stddev", sd(prompt).min(ctx.input / 2)));
         f.push(flag("--output-tokens-mean", ctx.output));
         f.push(flag("--output-tokens-stddev", sd(ctx.output)));
         f.push(flag("--extra-inputs", "ignore_eos:true"));

@@ -198,11 +198,16 @@ fn a_shared_prefix_keeps_the_whole_prompts_spread_where_the_client_can() {
             "workload":{"prompt_tokens":3000,"output_tokens":200,"prefix_cache_hit_rate":0.5,"distribution":"lognormal","spread":0.5,"load":{"concurrency":[4]}}}"#);
     let all = text(&r);
     // AIPerf: one shared prefix of 1,500 tokens, a synthetic rest of 1,500 whose deviation is the whole prompt's
-    // (0.5 × 3,000).
-    for f in ["--num-prefix-prompts 1", "--prefix-prompt-length 1500", "--synthetic-input-tokens-mean 1500", "--synthetic-input-tokens-stddev 1500"] {
+    // (0.5 × 3,000 = 1,500), at most half the rest (750: no prompt drawn below a token).
+    for f in ["--num-prefix-prompts 1", "--prefix-prompt-length 1500", "--synthetic-input-tokens-mean 1500", "--synthetic-input-tokens-stddev 750"] {
         assert!(all.contains(f), "{f} missing: {all}");
     }
     // vLLM: range 0.866 over the random 1,500 tokens: the whole prompt's CV is 0.866 × 1500 / 3000 / √3 = 0.25.
     assert!(all.contains("--random-prefix-len 1500") && all.contains("--random-range-ratio 0.866"), "{all}");
     assert!(r.notes.iter().any(|n| n.contains("the whole prompt's spread is 0.25 of the 0.5 asked")), "{:?}", r.notes);
+    // SGLang's random dataset sends the whole prompt, and says its runs hit no cache; no vLLM note there.
+    let (g, _) = run(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"sglang"},
+            "workload":{"prompt_tokens":3000,"output_tokens":200,"prefix_cache_hit_rate":0.5,"load":{"concurrency":[4]}}}"#);
+    assert!(text(&g).contains("--random-input-len 3000"), "{}", text(&g));
+    assert!(g.notes.iter().any(|n| n.contains("no shared prefix")) && !g.notes.iter().any(|n| n.contains("vllm bench serve's")), "{:?}", g.notes);
 }
