@@ -37,7 +37,20 @@ fn question(s: &Scenario, r: &Report) -> Vec<String> {
         "users each waiting for their answer".to_string()
     };
     let mut parts = vec![
-        format!("{} ({}) on {} with {}", r.model, r.quantization, r.hardware, r.engine),
+        // A KV cache not at the engines' 16 bits is said beside the weights (an operations trial's FP8 cache was in
+        // no summary).
+        format!(
+            "{} ({}{}) on {} with {}",
+            r.model,
+            r.quantization,
+            s.quantization
+                .kv_cache
+                .as_deref()
+                .filter(|k| !matches!(k.to_ascii_lowercase().as_str(), "fp16" | "f16" | "bf16"))
+                .map_or_else(String::new, |k| format!(", KV cache {}", k.to_ascii_uppercase())),
+            r.hardware,
+            r.engine
+        ),
         format!("{} prompt + {} output tokens{dist}, {arrivals}", fmt(r.prompt_tokens), fmt(r.output_tokens)),
         format!("{target}{task}"),
     ];
