@@ -66,6 +66,17 @@ pub fn per_million(per_hour: f64, tps: f64) -> Option<f64> {
     (tps > 0.0 && v.is_finite()).then_some(v)
 }
 
+/// What the cost of a fleet rests on: its replicas (spares among them), a serving replica's power at the peak's share
+/// of it (`None`: the operating point's), the hours a day at the peak, and the output tokens/s its peak asks for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FleetBasis {
+    pub replicas: u64,
+    pub spares: u32,
+    pub watts_per_replica: Option<f64>,
+    pub peak_hours_per_day: f64,
+    pub output_tps_at_peak: f64,
+}
+
 /// The report's cost: at the operating point (`op_tps`, energy's `average_watts`) and at the peak (`peak_tps`,
 /// energy's `at_peak`), for one replica of `devices` devices; `fleet` (replicas, of which spares, and a serving
 /// replica's power at the peak's share of it) prices the whole fleet: the serving replicas at that power (the
@@ -77,7 +88,7 @@ pub fn cost(
     energy: Option<&Energy>,
     op_tps: f64,
     peak_tps: f64,
-    fleet: Option<(u64, u32, Option<f64>, f64)>,
+    fleet: Option<FleetBasis>,
     warnings: &mut Vec<super::Warning>,
 ) -> Option<Cost> {
     if c.electricity_per_kwh.is_some() && energy.is_none() {
@@ -105,10 +116,10 @@ pub fn cost(
     let idle = energy.map(|e| e.idle_watts * f64::from(devices) + hosts);
     let (dev_idle, elec_idle) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, idle, c.pue);
     let spare_hour = dev_idle.unwrap_or(0.0) + elec_idle.unwrap_or(0.0);
-    let fleet_per_hour = fleet.map(|(n, spares, watts, _)| {
-        let (dev_s, elec_s) =
-            per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, watts.map(|w| w + hosts).or(energy_w(|e| e.average_watts)), c.pue);
-        n.saturating_sub(u64::from(spares)) as f64 * (dev_s.unwrap_or(0.0) + elec_s.unwrap_or(0.0)) + f64::from(spares) * spare_hour
+    let fleet_per_hour = fleet.map(|f| {
+        let watts = f.watts_per_replica.map(|w| w + hosts).or(energy_w(|e| e.average_watts));
+        let (dev_s, elec_s) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, watts, c.pue);
+        f.replicas.saturating_sub(u64::from(f.spares)) as f64 * (dev_s.unwrap_or(0.0) + elec_s.unwrap_or(0.0)) + f64::from(f.spares) * spare_hour
     });
     Some(Cost {
         per_million_output_tokens: per_million(per_hour, op_tps)?,
@@ -120,13 +131,15 @@ pub fn cost(
         purchase: c.device_price.map(|p| Purchase {
             device_price: p,
             write_off_years: c.write_off_years.unwrap_or(WRITE_OFF_YEARS),
-            fleet_devices: fleet.map(|(n, ..)| n * u64::from(devices)),
-            fleet_price: fleet.map(|(n, ..)| (n * u64::from(devices)) as f64 * p),
+            fleet_devices: fleet.map(|f| f.replicas * u64::from(devices)),
+            fleet_price: fleet.map(|f| (f.replicas * u64::from(devices)) as f64 * p),
         }),
-        fleet_per_million_output_tokens: None,
+        fleet_per_million_output_tokens: fleet.zip(fleet_per_hour).and_then(|(f, h)| per_million(h, f.output_tps_at_peak)),
         fleet_per_hour,
         // Off the peak every server idles, as the spares do all day: devices paid, power at the floor.
-        fleet_per_month: fleet.zip(fleet_per_hour).map(|((n, _, _, h), peak)| 30.0 * (h * peak + (24.0 - h) * n as f64 * spare_hour)),
+        fleet_per_month: fleet
+            .zip(fleet_per_hour)
+            .map(|(f, peak)| 30.0 * (f.peak_hours_per_day * peak + (24.0 - f.peak_hours_per_day) * f.replicas as f64 * spare_hour)),
     })
 }
 
@@ -174,8 +187,12 @@ mod tests {
             write_off_years: None,
             host_watts: None,
         };
+        // Seven servers, one of them spare, serving at `watts` (the operating point's when `None`) `hours` a day.
+        let seven = |watts: Option<f64>, hours: f64| {
+            Some(FleetBasis { replicas: 7, spares: 1, watts_per_replica: watts, peak_hours_per_day: hours, output_tps_at_peak: 0.0 })
+        };
         let mut w = Vec::new();
-        let r = cost(&c, 2, Some(&energy), 2000.0, 4000.0, Some((7, 1, None, 24.0)), &mut w).unwrap();
+        let r = cost(&c, 2, Some(&energy), 2000.0, 4000.0, seven(None, 24.0), &mut w).unwrap();
         assert!((r.per_hour - 4.352_88).abs() < 1e-12);
         assert!((r.per_million_output_tokens - 4.352_88 / 7.2).abs() < 1e-12);
         // Peak: 4.2 + 1.4 × 0.12 × 1.3 = 4.4184 per hour over 14.4 M tokens.
@@ -186,19 +203,19 @@ mod tests {
         assert!((r.fleet_per_hour.unwrap() - (6.0 * 4.352_88 + 4.2 + 0.0546)).abs() < 1e-9);
         // Serving replicas that carry less than the operating point draw less: 700 W each, 0.7 × 0.12 × 1.3 =
         // 0.1092 an hour of electricity beside the devices' 4.2.
-        let lighter = cost(&c, 2, Some(&energy), 2000.0, 4000.0, Some((7, 1, Some(700.0), 24.0)), &mut w).unwrap();
+        let lighter = cost(&c, 2, Some(&energy), 2000.0, 4000.0, seven(Some(700.0), 24.0), &mut w).unwrap();
         assert!((lighter.fleet_per_hour.unwrap() - (6.0 * (4.2 + 0.1092) + 4.2 + 0.0546)).abs() < 1e-9);
         // A month around the clock is 720 such hours; of 10 h a day at the peak, the other 14 have all 7 servers
         // idle (each 4.2 + 0.0546 an hour): 30 × (10 × 30.1098 + 14 × 7 × 4.2546) = 30 × (301.098 + 416.9508) = 21,541.464.
         assert!((lighter.fleet_per_month.unwrap() - 720.0 * lighter.fleet_per_hour.unwrap()).abs() < 1e-6);
-        let ten = cost(&c, 2, Some(&energy), 2000.0, 4000.0, Some((7, 1, Some(700.0), 10.0)), &mut w).unwrap();
+        let ten = cost(&c, 2, Some(&energy), 2000.0, 4000.0, seven(Some(700.0), 10.0), &mut w).unwrap();
         assert!((ten.fleet_per_month.unwrap() - 21_541.464).abs() < 1e-6, "{:?}", ten.fleet_per_month);
         assert_eq!(r.currency.as_deref(), Some("USD"));
         assert!(w.is_empty());
         // The hosts at 575 W per device count at the meter, whatever the load: 980 + 2 × 575 = 2,130 W at the
         // operating point, 2.13 × 0.12 × 1.3 = 0.33228 an hour; the idle spare 350 + 1,150 = 1,500 W, 0.234.
         let hosted = CostInputs { host_watts: Some(575.0), ..c.clone() };
-        let h = cost(&hosted, 2, Some(&energy), 2000.0, 4000.0, Some((7, 1, Some(700.0), 24.0)), &mut w).unwrap();
+        let h = cost(&hosted, 2, Some(&energy), 2000.0, 4000.0, seven(Some(700.0), 24.0), &mut w).unwrap();
         assert!((h.electricity_per_hour.unwrap() - 0.332_28).abs() < 1e-12);
         assert!((h.at_peak.per_hour - (4.2 + 2.55 * 0.12 * 1.3)).abs() < 1e-12);
         assert!((h.fleet_per_hour.unwrap() - (6.0 * (4.2 + 1.85 * 0.12 * 1.3) + 4.2 + 0.234)).abs() < 1e-9);

@@ -168,6 +168,12 @@ impl Energy {
         (watts + self.host_watts.unwrap_or(0.0) * f64::from(devices)) * self.pue.unwrap_or(1.0)
     }
 
+    /// One idle replica of `devices` devices at the meter, W: a spare all day, every server off the peak's hours.
+    #[must_use]
+    pub fn idle_at_meter(&self, devices: u32) -> f64 {
+        self.at_meter(self.idle_watts * f64::from(devices), devices)
+    }
+
     /// What the meter's figures count, for the cards and `--table`: "PUE 1.3", "hosts 575 W per device, PUE 1.3",
     /// "hosts 575 W per device, no PUE"; empty when neither is given.
     #[must_use]
@@ -190,8 +196,7 @@ pub fn fleet_kw(r: &crate::scenario::Report) -> Option<f64> {
     let (e, f) = (r.energy.as_ref()?, r.fleet.as_ref()?);
     let spares = f64::from(f.spare_replicas);
     let n = f.devices_per_replica;
-    let w = (f.replicas as f64 - spares) * e.at_meter(f.watts_per_replica.unwrap_or(e.average_watts), n)
-        + spares * e.at_meter(e.idle_watts * f64::from(n), n);
+    let w = (f.replicas as f64 - spares) * e.at_meter(f.watts_per_replica.unwrap_or(e.average_watts), n) + spares * e.idle_at_meter(n);
     Some(w / 1e3)
 }
 
@@ -208,7 +213,7 @@ pub fn fleet_power_words(r: &crate::scenario::Report) -> Option<String> {
     // The peak's hours a day, the rest with every server at its idle floor (a bank's assistant is not at its peak
     // all night: a pre-sales trial read 16.9 MWh a month for ten busy hours a day).
     let h = f.peak_hours_per_day;
-    let idle_kw = f.replicas as f64 * e.at_meter(e.idle_watts * f64::from(f.devices_per_replica), f.devices_per_replica) / 1e3;
+    let idle_kw = f.replicas as f64 * e.idle_at_meter(f.devices_per_replica) / 1e3;
     let month_mwh = 30.0 * (kw * h + idle_kw * (24.0 - h)) / 1e3;
     let sig3 = super::calibrate::sig3;
     // Servers that carry less than the operating point say so: the card's per-server watts are the operating point's.

@@ -408,29 +408,34 @@ pub(super) fn build_report(
         let share = if per > 0.0 { (f.peak_load_per_replica / per).min(1.0) } else { 1.0 };
         f.watts_per_replica = energy::replica_watts_at(r, &sweep, p, share * p.load().unwrap_or(0.0));
     }
-    let mut cost = match (&r.cost, &op) {
+    let cost = match (&r.cost, &op) {
         (Some(c), Some((m, _))) => cost::cost(
             c,
             d.hardware.devices,
             energy.as_ref(),
             m.system_tps,
             peak.system_tps,
-            fleet.as_ref().map(|f| (f.replicas, f.spare_replicas, f.watts_per_replica, f.peak_hours_per_day)),
+            fleet.as_ref().map(|f| cost::FleetBasis {
+                replicas: f.replicas,
+                spares: f.spare_replicas,
+                watts_per_replica: f.watts_per_replica,
+                peak_hours_per_day: f.peak_hours_per_day,
+                // The fleet's tokens at the peak: its requests/s (users each complete what one does at the
+                // operating point) × the mean output.
+                output_tps_at_peak: w.output_tokens
+                    * match f.peak_request_rate {
+                        Some(q) => q,
+                        None if f.users_per_replica > 0.0 => {
+                            f.replicas.saturating_sub(u64::from(f.spare_replicas)) as f64 * f.peak_load_per_replica * f.request_rate_per_replica
+                                / f.users_per_replica
+                        }
+                        None => 0.0,
+                    },
+            }),
             &mut warnings,
         ),
         _ => None,
     };
-    // The fleet's tokens at the peak: its requests/s (users each complete what one does at the operating point)
-    // × the mean output.
-    if let (Some(c), Some(f)) = (cost.as_mut(), fleet.as_ref()) {
-        let serving = f.replicas.saturating_sub(u64::from(f.spare_replicas)) as f64;
-        let rate = match f.peak_request_rate {
-            Some(q) => q,
-            None if f.users_per_replica > 0.0 => serving * f.peak_load_per_replica * f.request_rate_per_replica / f.users_per_replica,
-            None => 0.0,
-        };
-        c.fleet_per_million_output_tokens = c.fleet_per_hour.and_then(|h| cost::per_million(h, rate * w.output_tokens));
-    }
     let verdict = verdict(r, &ss, &mem, operating_point.as_ref(), &peak, &sweep, capacity.as_ref(), op.as_ref().map(|(_, p)| p));
     let verdict_ok = mem.fits && (operating_point.is_some() || w.mode == Mode::Batch);
     Report {

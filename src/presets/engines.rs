@@ -324,6 +324,16 @@ pub fn served_compute(arch: Architecture, balance: Option<f64>) -> f64 {
     }
 }
 
+/// The generation a serving engine's default compute efficiency is borrowed from, when it is not the device's own
+/// (vLLM and SGLang on a GPU of a generation without served runs fitted): the resolver's "Defaults used" and the
+/// page's efficiency note say the same.
+#[must_use]
+pub fn compute_borrowed_from(engine: &str, kind: HardwareKind, arch: Architecture, balance: Option<f64>) -> Option<Architecture> {
+    let from = served_reference(arch, balance);
+    (from != arch && matches!(engine, "vllm" | "sglang") && crate::model::kernels::applies(crate::model::engine::EngineKind::of(engine), kind))
+        .then_some(from)
+}
+
 /// The fitted generation (Ampere or Hopper) whose served compute efficiency a device takes: its own, or for
 /// other generations the one on its side of [`SERVED_BALANCE_SPLIT`] (dense 16-bit tensor FLOP per byte of
 /// bandwidth; an unknown balance takes Hopper's, the lower of the two efficiencies).

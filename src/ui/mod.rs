@@ -518,14 +518,12 @@ fn efficiency_note(inputs: Inputs) -> String {
             // pre-sales trial read "cdna3 … fitted defaults" for MI300X, whose η_fl is Hopper's): said, as the
             // resolver's Defaults used say it.
             None => {
-                let from = presets::engines::served_reference(arch, balance);
-                let borrowed =
-                    from != arch && matches!(id.as_str(), "vllm" | "sglang") && matches!(kind, K::DatacenterGpu | K::WorkstationGpu | K::ConsumerGpu);
-                let whence = if borrowed {
-                    format!("fitted defaults, the compute borrowed from {}: no served runs of {} fitted; see Defaults used", from.id(), arch.id())
-                } else {
-                    "fitted defaults; see Defaults used".into()
-                };
+                let whence = presets::engines::compute_borrowed_from(&id, kind, arch, balance).map_or_else(
+                    || "fitted defaults; see Defaults used".into(),
+                    |from| {
+                        format!("fitted defaults, the compute borrowed from {}: no served runs of {} fitted; see Defaults used", from.id(), arch.id())
+                    },
+                );
                 (e.bandwidth, e.kv_bandwidth, e.compute, whence)
             }
         }

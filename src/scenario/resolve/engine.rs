@@ -95,12 +95,11 @@ pub(crate) fn resolve_engine(
         used.push(format!("η_kv {:.2}", eff.kv_bandwidth));
     }
     // A serving engine's default η_fl on a generation without served runs is the fitted one of its machine balance.
-    let compute_borrowed_from =
-        s.compute_efficiency.is_none().then(|| presets::engines::served_reference(hw.architecture, hw.machine_balance())).filter(|r| {
-            *r != hw.architecture
-                && matches!(p.id, "vllm" | "sglang")
-                && crate::model::kernels::applies(crate::model::engine::EngineKind::of(p.id), hw.kind)
-        });
+    let compute_borrowed_from = s
+        .compute_efficiency
+        .is_none()
+        .then(|| presets::engines::compute_borrowed_from(p.id, hw.kind, hw.architecture, hw.machine_balance()))
+        .flatten();
     if s.compute_efficiency.is_none() {
         if let Some(reference) = compute_borrowed_from {
             // A generation without served runs borrows the fitted one of its machine balance: say so.
@@ -131,6 +130,8 @@ pub(crate) fn resolve_engine(
     if !used.is_empty() {
         defaults.push(format!("engine efficiency: {} (fitted default for {} on {}, {})", used.join(", "), p.id, hw.kind.id(), hw.architecture.id()));
     }
+    // The deployment a calibration in the scenario is compared with.
+    let here = crate::model::engine::calibrated_on(hw, m);
     Ok(EngineParams {
         name: p.name.to_string(),
         kind: crate::model::engine::EngineKind::of(p.id),
@@ -187,7 +188,7 @@ pub(crate) fn resolve_engine(
             .calibrated_from
             .as_ref()
             .filter(|_| {
-                s.calibrated_on.as_deref() == Some(crate::model::engine::calibrated_on(hw, m).as_str())
+                s.calibrated_on.as_deref() == Some(here.as_str())
                     && matches!(
                         crate::model::engine::EngineKind::of(p.id),
                         crate::model::engine::EngineKind::Vllm
@@ -199,12 +200,7 @@ pub(crate) fn resolve_engine(
             .map(|_| s.calibrated_loads.unwrap_or(0)),
         // An operations trial calibrated Llama-3.1-8B on one H100, switched to Qwen3-235B on 8 × H200, and read "compute
         // at 88 % of peak (calibrated on …)" with no word that the fit was another deployment's.
-        calibrated_elsewhere: s
-            .calibrated_from
-            .as_ref()
-            .and(s.calibrated_on.as_ref())
-            .filter(|on| on.as_str() != crate::model::engine::calibrated_on(hw, m).as_str())
-            .cloned(),
+        calibrated_elsewhere: s.calibrated_from.as_ref().and(s.calibrated_on.as_ref()).filter(|on| **on != here).cloned(),
     })
 }
 
