@@ -1712,12 +1712,24 @@ await test('the KV cache\'s format is a choice on the page: FP8 halves the bytes
   await kc.close();
 });
 
-await test('the memory card says what a hand check of the KV figures misses: a latent cache kept whole on every device', async () => {
-  const sc = { version: 1, hardware: { preset: 'h200-sxm', devices: 8 }, model: { preset: 'deepseek-v3' }, engine: { preset: 'sglang' } };
+await test('the memory card says what a hand check of the KV figures misses: a latent cache kept whole on every device, or DP attention\'s copies of the dense weights', async () => {
+  const sc = { version: 1, hardware: { preset: 'h200-sxm', devices: 8 }, model: { preset: 'deepseek-v3' }, engine: { preset: 'sglang' }, workload: { prompt_tokens: 3200, output_tokens: 800 } };
   const { page: pm, context, errors: em } = await openPage(origin + '/#s=' + encodeURIComponent(JSON.stringify(sc)));
   await pm.waitForSelector('#memory-bar .note');
   const note = await pm.textContent('#memory-bar .note');
   assert(/each token's 70\.3 KB is kept whole on each of 8 devices/.test(note), `memory card: ${note}`);
+  // DP attention: no copies of the cache, copies of the dense weights instead; more sequences fit; the link keeps it.
+  const seqs = async () => +(await pm.textContent('#memory-bar .big')).replace(/[^\d.]/g, '');
+  const tp = await seqs();
+  await pm.selectOption('#hardware-parallelism', 'dp-attention');
+  await pm.waitForFunction(() => /DP attention: each of the 8 devices holds/.test(document.querySelector('#memory-bar .note')?.textContent ?? ''), null, { timeout: 10000 });
+  const dp = await seqs();
+  assert(dp > 4 * tp, `sequences at once: TP ${tp}, DP attention ${dp}`);
+  assert(decodeURIComponent(await pm.evaluate(() => location.hash)).includes('"parallelism":"dp-attention"'), 'DP attention not in the link');
+  // A dense model cannot take it: refused beside the field, nothing typed lost.
+  await pm.selectOption('#model-preset', 'llama-3.1-70b');
+  await pm.waitForFunction(() => /is dense — choose tensor/.test(document.getElementById('hardware-parallelism')?.closest('label')?.querySelector('.error')?.textContent ?? ''), null, { timeout: 10000 });
+  assert((await pm.inputValue('#hardware-parallelism')) === 'dp-attention', 'the split picked was lost');
   assert(em.length === 0, `console errors: ${em.slice(0, 2).join(' | ')}`);
   await context.close();
 });

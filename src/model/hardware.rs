@@ -86,9 +86,21 @@ pub enum Parallelism {
     /// all other operations stay on the main device, and every split matrix multiplication waits for the others'
     /// results to be copied back to it.
     RowSplit,
+    /// Data-parallel attention with the experts split over the devices, for mixture-of-experts models (SGLang
+    /// `--tp N --dp N --enable-dp-attention`, vLLM `-dp N --enable-expert-parallel`, TensorRT-LLM's attention DP
+    /// with expert parallelism): each device attends its own sequences with a whole copy of the attention and
+    /// the other dense weights, keeps their KV cache alone (a latent cache is not copied to every device), and
+    /// holds 1/N of the routed experts; the tokens meet at every MoE layer (`model::roofline`).
+    DpAttention,
 }
 
-wire_ids!(Parallelism { Tensor => "tensor", LayerSplit => "layer-split", Pipeline => "pipeline", RowSplit => "row-split" });
+wire_ids!(Parallelism {
+    Tensor => "tensor",
+    LayerSplit => "layer-split",
+    Pipeline => "pipeline",
+    RowSplit => "row-split",
+    DpAttention => "dp-attention"
+});
 
 /// A resolved hardware description (every number present and validated).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -255,10 +267,13 @@ impl Hardware {
         }
     }
 
-    /// Tensor parallelism over more NVLink-class devices than one node holds: its ring crosses the network.
+    /// Tensor parallelism (or DP attention's collectives) over more NVLink-class devices than one node holds: its ring
+    /// crosses the network.
     #[must_use]
     pub fn spans_nodes(&self) -> bool {
-        self.parallelism == Parallelism::Tensor && self.interconnect_gbps >= 100.0 && self.devices > self.node_devices.max(1)
+        matches!(self.parallelism, Parallelism::Tensor | Parallelism::DpAttention)
+            && self.interconnect_gbps >= 100.0
+            && self.devices > self.node_devices.max(1)
     }
 
     /// Consumer GPUs linked by PCIe only: no peer-to-peer, every transfer goes through host memory.
@@ -271,7 +286,7 @@ impl Hardware {
     #[must_use]
     pub fn parallel_devices(&self) -> f64 {
         match self.parallelism {
-            Parallelism::Tensor | Parallelism::RowSplit => f64::from(self.devices),
+            Parallelism::Tensor | Parallelism::RowSplit | Parallelism::DpAttention => f64::from(self.devices),
             Parallelism::LayerSplit | Parallelism::Pipeline => 1.0,
         }
     }

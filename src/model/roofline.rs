@@ -28,6 +28,26 @@
 //! through devices in turn, so it adds memory but not single-stream bandwidth; a pipeline runs `n`
 //! micro-batches at once, so a batch advances in the time one device needs for 1/n of it.
 //!
+//! **DP attention** (`Parallelism::DpAttention`, MoE models on vLLM, SGLang and TensorRT-LLM): every device runs
+//! attention for its own sequences with the attention and other dense weights whole, keeps only those sequences'
+//! cache (no copies: tensor parallelism keeps an MLA latent whole on every device), and holds 1/n of the routed
+//! experts; before each MoE layer the devices gather the batch's tokens and scatter them after (counted as the
+//! tensor-parallel all-reduces' traffic). The busiest device sets the step ([`Deployment::dp_imbalance`]): B decodes
+//! put max(B/n, 1) on it, a prompt's chunk stays on one device, and SGLang divides its chunked-prefill budget among
+//! the ranks ([`Deployment::chunk_tokens`]). So one user is slower than under tensor parallelism (one device reads
+//! the dense weights and runs the dense matmuls alone: DeepSeek-V3 on 8 × H200, 18 GB of them, ~100 against ~120
+//! tok/s in the model) and a prompt's TTFT is several chunks' launch chains, while memory holds ~5 × the
+//! sequences and a large batch reads 1/n of the cache per device — the throughput SGLang's v0.4 release measured
+//! as 1.9 × TP8's decoding throughput for DeepSeek-Coder-V2 on 8 × H100. Layouts from the engines themselves:
+//! vLLM's data-parallel and expert-parallel deployment docs ("the attention weights are replicated across all GPUs,
+//! while the expert weights are split", "each DP engine has an independent KV cache"); SGLang's `server_args.py`
+//! and `deepseek_v2.py` (0.4.3: `--enable-dp-attention` sets dp = tp and halves the chunk; 0.5: the chunk ÷ dp,
+//! attention replicated at dp = tp). SGLang keeps the shared expert and the dense MLP layers tensor-parallel over
+//! the gathered tokens where vLLM replicates them: the model copies every non-expert weight (DeepSeek-V3: 3.7 of
+//! its 18 GB too many under SGLang). Not validated on a current engine: the served data hold only SGLang 0.4.3's
+//! DP runs (dstack, DeepSeek-R1 on 8 × H200: about 2 × slower than the model, as that source's vLLM 0.7 TP runs
+//! are; at 4 users DP measured 0.56 × vLLM's TP throughput, 0.72 × in the model; at 128, 1.08 × and 1.06 ×).
+//!
 //! Sources: Williams et al., "Roofline" (CACM 2009); Pope et al., "Efficiently Scaling Transformer Inference"
 //! (MLSys 2023) for the KV/weight byte accounting and all-reduce cost; vLLM and llama.cpp docs for
 //! chunking and the layer-split mode.
@@ -222,6 +242,46 @@ impl Deployment {
         (experts * self.weight_bits + (self.model.params_b * 1e9 - experts - table) * self.dense_bits + table * self.head_bits) / 8.0
     }
 
+    /// Bytes of the weights other than the routed experts (attention, shared experts, dense layers, embeddings and
+    /// head): what DP attention keeps whole on every device.
+    #[must_use]
+    pub fn dense_weight_bytes(&self) -> f64 {
+        let experts = self.model.expert_split().0 * f64::from(self.model.moe.experts);
+        (self.weight_bytes() - experts * self.weight_bits / 8.0).max(0.0)
+    }
+
+    /// Copies of the dense weights over the devices: one per device under DP attention, else one.
+    #[must_use]
+    pub fn dense_copies(&self) -> f64 {
+        if self.hardware.parallelism == Parallelism::DpAttention {
+            f64::from(self.hardware.devices.max(1))
+        } else {
+            1.0
+        }
+    }
+
+    /// Bytes the weights occupy over all devices: [`Self::weight_bytes`], plus the dense weights' extra copies
+    /// under DP attention.
+    #[must_use]
+    pub fn weight_bytes_stored(&self) -> f64 {
+        self.weight_bytes() + (self.dense_copies() - 1.0) * self.dense_weight_bytes()
+    }
+
+    /// Under DP attention, how many times the busiest device's share of a step's decodes and of its prompt tokens
+    /// exceeds an even split over the devices (1 and 1 otherwise). A sequence lives on one device: `B` decodes over
+    /// `n` devices put `max(B/n, 1)` on the busiest, and a prompt's chunk is never split, so the device reading the
+    /// largest chunk carries at least that.
+    #[must_use]
+    pub fn dp_imbalance(&self, load: &StepLoad) -> (f64, f64) {
+        let n = self.dense_copies();
+        if n <= 1.0 {
+            return (1.0, 1.0);
+        }
+        let decode = if load.decode_seqs > 0.0 { (n / load.decode_seqs).clamp(1.0, n) } else { 1.0 };
+        let prefill = if load.prefill_tokens > 0.0 { (n * load.prefill_max_chunk / load.prefill_tokens).clamp(1.0, n) } else { 1.0 };
+        (decode, prefill)
+    }
+
     /// Bytes of weights streamed by a step carrying `tokens` tokens.
     #[must_use]
     pub fn weight_bytes_read(&self, tokens: f64) -> f64 {
@@ -240,6 +300,7 @@ impl Deployment {
     #[must_use]
     pub fn kv_replication(&self) -> f64 {
         let n = f64::from(self.hardware.devices);
+        // DP attention keeps each sequence's cache on its own device only.
         if self.hardware.parallelism != Parallelism::Tensor || self.hardware.devices <= 1 {
             return 1.0;
         }
@@ -271,7 +332,9 @@ impl Deployment {
             let n = f64::from(hw.devices);
             return hw.accelerator_memory_bytes() / n * self.engine.memory_utilization - self.weight_bytes() / n - self.engine.reserve_gb * GIB;
         }
-        hw.accelerator_memory_bytes() * self.engine.memory_utilization - self.weight_bytes() - self.engine.reserve_gb * GIB * f64::from(hw.devices)
+        hw.accelerator_memory_bytes() * self.engine.memory_utilization
+            - self.weight_bytes_stored()
+            - self.engine.reserve_gb * GIB * f64::from(hw.devices)
     }
 
     /// Whether weights plus the reserve fit in the usable memory.
@@ -400,9 +463,15 @@ impl Deployment {
             return cost;
         }
         let tokens = load.decode_seqs + load.prefill_tokens;
-        let kv_bytes = load.decode_kv_bytes + load.prefill_kv_bytes;
+        // DP attention: the busiest device's sequences set the step (`dp_imbalance`; 1 and 1 otherwise) — their KV
+        // reads, their attention and their share of the dense matmuls, with the dense weights read whole on every
+        // device; the experts' tokens meet from all of them.
+        let copies = self.dense_copies();
+        let (fd, fp) = self.dp_imbalance(load);
+        let kv_bytes = load.decode_kv_bytes * fd + load.prefill_kv_bytes * fp;
         let matmul_flops = 2.0 * self.model.matmul_params_per_token() * tokens;
-        let attn_flops = load.decode_attn_flops + load.prefill_attn_flops;
+        let attn_flops = load.decode_attn_flops * fd + load.prefill_attn_flops * fp;
+        let busiest = if copies > 1.0 && tokens > 0.0 { (load.decode_seqs * fd + load.prefill_tokens * fp) / tokens } else { 1.0 };
         // Two kernel classes run one after the other in every layer: the linear layers (stream the weights, do
         // the matmul FLOPs) and attention (stream the KV cache, do the attention FLOPs). Each has its own
         // roofline; their times add. (Taking one max over all bytes and all FLOPs would let attention's memory
@@ -419,14 +488,15 @@ impl Deployment {
         // they cannot tell the two apart. Kept as it is until a source measures MoE prefill on a known device.
         let (expert_bytes, expert_flops) = self.routed_expert_load(tokens);
         let moe_extra = 1.0 / self.engine.moe_efficiency - 1.0;
-        let weights_s = (self.weight_bytes_read(tokens) + expert_bytes * moe_extra) / self.effective_bandwidth();
+        let read = self.weight_bytes_read(tokens);
+        let weights_s = (read + (copies - 1.0) * (read - expert_bytes).max(0.0) + expert_bytes * moe_extra) / self.effective_bandwidth();
         // A row split keeps the KV cache and attention on the main device.
         let main_only = if hw.parallelism == Parallelism::RowSplit { hw.parallel_devices() } else { 1.0 };
         let kv_s = main_only * kv_bytes / (self.effective_bandwidth() * self.engine.kv_bandwidth_efficiency / self.engine.bandwidth_efficiency);
         // A release that quantises the experts only (gpt-oss's MXFP4) keeps its other matrices at 16 bits, and
         // they multiply at the 16-bit rate whatever the experts' kernels run at.
         // (Clamped: typed shapes can make the shared part smaller than the unread embedding it is net of.)
-        let dense_s = (matmul_flops - expert_flops).max(0.0) / self.effective_dense_flops();
+        let dense_s = (matmul_flops - expert_flops).max(0.0) * busiest / self.effective_dense_flops();
         let matmul_s = dense_s + expert_flops * (1.0 + moe_extra) / self.effective_flops();
         let attn_s = main_only * attn_flops / self.effective_attention_flops();
         let gemm_s = weights_s.max(matmul_s);
@@ -441,7 +511,10 @@ impl Deployment {
         let kernels_s = memory_s.max(compute_s);
         let n = f64::from(hw.devices);
         let comm_s = match hw.parallelism {
-            Parallelism::Tensor if hw.devices > 1 => {
+            // DP attention gathers every device's tokens before each MoE layer and scatters them after (or sends
+            // them to their experts and back): two collectives a layer of the batch's activations, as the
+            // tensor-parallel all-reduces move.
+            Parallelism::Tensor | Parallelism::DpAttention if hw.devices > 1 => {
                 let msg = tokens * f64::from(self.model.hidden) * 2.0;
                 2.0 * f64::from(self.model.layers) * (hw.allreduce_latency_s() + msg * 2.0 * (n - 1.0) / n / (hw.allreduce_gbps() * GB))
             }
@@ -453,7 +526,8 @@ impl Deployment {
             _ => 0.0,
         };
         // The engine's per-step work: a fixed part and, in the Python serving engines, a part per running sequence.
-        let overhead_s = self.engine.step_overhead_ms / 1e3 + self.engine.sequence_overhead_us * 1e-6 * load.decode_seqs;
+        // (Under DP attention each device's scheduler serves its own sequences, side by side.)
+        let overhead_s = self.engine.step_overhead_ms / 1e3 + self.engine.sequence_overhead_us * 1e-6 * load.decode_seqs * fd / copies;
         let mut seconds = kernels_s + comm_s + overhead_s;
         if load.pipelined && hw.parallelism == Parallelism::LayerSplit && hw.devices > 1 {
             // Its devices work on it and the micro-batches after it at once: one stage's time on the clock.
@@ -471,7 +545,10 @@ impl Deployment {
     pub fn step_work(&self, load: &StepLoad) -> (f64, f64) {
         let tokens = load.decode_seqs + load.prefill_tokens;
         let flops = 2.0 * self.model.matmul_params_per_token() * tokens + load.decode_attn_flops + load.prefill_attn_flops;
-        (flops, self.weight_bytes_read(tokens) + load.decode_kv_bytes + load.prefill_kv_bytes)
+        // DP attention: every device reads its own copy of the dense weights.
+        let read = self.weight_bytes_read(tokens);
+        let dense = (self.dense_copies() - 1.0) * (read - self.routed_expert_load(tokens).0).max(0.0);
+        (flops, read + dense + load.decode_kv_bytes + load.prefill_kv_bytes)
     }
 
     /// The serving engine's kernel chain's floor for one step over all layers, seconds (0 for llama.cpp, whose
@@ -520,12 +597,20 @@ impl Deployment {
         super::kernels::applies(self.engine.kind, self.hardware.kind)
     }
 
+    /// Prompt tokens one sequence's chunk may carry in a step: the step's budget (`max_batched_tokens`), or under DP
+    /// attention each device's share of it (SGLang divides `--chunked-prefill-size` among its attention ranks; vLLM's
+    /// `--max-num-batched-tokens` is each rank's own).
+    #[must_use]
+    pub fn chunk_tokens(&self) -> u32 {
+        (self.engine.max_batched_tokens.max(1) / (self.dense_copies() as u32).max(1)).max(1)
+    }
+
     /// Seconds to prefill `prompt` new tokens after `prior` cached tokens on an idle server, in chunks of
-    /// `max_batched_tokens` (each chunk streams the weights once). Up to 64 chunks are summed exactly; longer
+    /// [`Self::chunk_tokens`] (each chunk streams the weights once). Up to 64 chunks are summed exactly; longer
     /// prompts use a 64-point midpoint rule over the chunks, so the cost is bounded for any input.
     #[must_use]
     pub fn prefill_seconds(&self, prompt: f64, prior: f64) -> f64 {
-        let chunk = f64::from(self.engine.max_batched_tokens.max(1));
+        let chunk = f64::from(self.chunk_tokens());
         self.prefill_chunks_seconds(prompt, prior) * self.layer_split_prefill_factor((prompt.max(0.0) / chunk).ceil())
     }
 
@@ -536,7 +621,7 @@ impl Deployment {
         if prompt <= 0.0 {
             return 0.0;
         }
-        let chunk = f64::from(self.engine.max_batched_tokens.max(1));
+        let chunk = f64::from(self.chunk_tokens());
         let full = (prompt / chunk).floor();
         let rest = prompt - full * chunk;
         let mut t = 0.0;

@@ -86,9 +86,9 @@ pub const LOAD_DENSE: BandClass = BandClass {
 /// Under load, mixture-of-experts models.
 pub const LOAD_MOE: BandClass = BandClass {
     name: "mixture-of-experts models",
-    rows: 180,
+    rows: 186,
     p90_pct: 130.0,
-    basis: "leave-one-source-out: batched throughput of MoE models (45 rows, 41.6 %) and output tok/s of served runs on current engines (135 runs, 129.7 %: immature MoE paths of some engine releases — DeepSeek on MI300X decodes 3 × slower than on B200 with the same SGLang — DP attention and MoE kernels at small token counts are not modelled)",
+    basis: "leave-one-source-out: batched throughput of MoE models (45 rows, 41.6 %) and output tok/s of served runs on current engines (141 runs, 129.7 %: immature MoE paths of some engine releases — DeepSeek on MI300X decodes 3 × slower than on B200 with the same SGLang — and MoE kernels at small token counts are not modelled; DP attention is, but no run of a current engine measures it)",
 };
 
 /// The validated error of the latencies (TTFT, TPOT) under a paced load, for one class of deployment.

@@ -30,6 +30,7 @@
 //!
 //! Nothing here runs anything: the commands are text for a person to copy.
 
+use crate::model::engine::EngineKind;
 use crate::model::hardware::Parallelism;
 use crate::scenario::{Distribution, Load, Mode, Report, Resolved, Scenario, ScenarioError};
 
@@ -373,6 +374,12 @@ fn parallel_flags(ctx: &Ctx, tp: &str, pp: &str) -> Vec<String> {
     }
     match hw.parallelism {
         Parallelism::Pipeline if !pp.is_empty() => vec![flag(pp, hw.devices)],
+        // DP attention (only vLLM, SGLang and TensorRT-LLM pass the scenario's checks with it).
+        Parallelism::DpAttention => match ctx.r.deployment.engine.kind {
+            EngineKind::Vllm => vec![flag("--data-parallel-size", hw.devices), "--enable-expert-parallel".into()],
+            EngineKind::Sglang => vec![flag(tp, hw.devices), flag("--dp-size", hw.devices), "--enable-dp-attention".into()],
+            _ => vec![flag(tp, hw.devices), flag("--ep_size", hw.devices)],
+        },
         _ => vec![flag(tp, hw.devices)],
     }
 }

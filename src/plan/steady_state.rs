@@ -8,8 +8,16 @@ use super::*;
 #[must_use]
 pub fn single_stream(d: &Deployment, w: &Workload) -> SingleStream {
     let start = w.context_depth + w.prompt_tokens;
-    let bytes = d.weight_bytes_read(1.0) + d.kv_bytes(start);
-    let spec_bw = d.hardware.memory_bandwidth_gbps * 1e9 * d.hardware.parallel_devices();
+    // DP attention: the one sequence's device reads the dense weights whole and its cache alone, and its share of
+    // the experts with the others; its bytes over its own bandwidth set the ceiling.
+    let streaming = if d.dense_copies() > 1.0 { 1.0 } else { d.hardware.parallel_devices() };
+    let bytes = if d.dense_copies() > 1.0 {
+        let experts = d.routed_expert_load(1.0).0;
+        d.weight_bytes_read(1.0) - experts + experts / d.dense_copies() + d.kv_bytes(start)
+    } else {
+        d.weight_bytes_read(1.0) + d.kv_bytes(start)
+    };
+    let spec_bw = d.hardware.memory_bandwidth_gbps * 1e9 * streaming;
     let tpot = d.mean_decode_step(1.0, start, w.output_tokens);
     let ttft = prefill::ttft_seconds(d, w.prompt_tokens, w.context_depth, w.prefix_cache_hit_rate);
     let prefill_tps = if w.prompt_tokens > 0.0 { prefill::prefill_tps(d, w.prompt_tokens) } else { prefill::prefill_tps(d, 512.0) };
@@ -21,7 +29,7 @@ pub fn single_stream(d: &Deployment, w: &Workload) -> SingleStream {
         prefill_tps,
         bytes_per_token: bytes,
         bound: d.step(&d.decode_load(1.0, start)).bound,
-        streaming_devices: d.hardware.parallel_devices(),
+        streaming_devices: streaming,
         devices: d.hardware.devices,
     }
 }
@@ -60,7 +68,7 @@ pub fn roofline(d: &Deployment, w: &Workload, levels: impl Iterator<Item = (f64,
     };
     let ctx = w.mean_context();
     let decode = levels.filter(|l| l.0 > 0.0).filter_map(|(b, pt)| point(&d.decode_load(b, ctx), b, pt.max(0.0))).collect();
-    let chunk = w.prompt_tokens.min(f64::from(d.engine.max_batched_tokens.max(1)));
+    let chunk = w.prompt_tokens.min(f64::from(d.chunk_tokens()));
     let prefill = if chunk >= 1.0 { point(&d.with_prefill(StepLoad::default(), chunk, w.context_depth), chunk, 0.0) } else { None };
     crate::scenario::Roofline {
         peak_tflops: peak / 1e12,
@@ -89,7 +97,7 @@ pub fn memory(d: &Deployment, w: &Workload) -> Memory {
     let max_batch = f64::from(d.engine.max_batch);
     Memory {
         total_gb: d.hardware.accelerator_memory_bytes() / 1e9,
-        weights_gb: d.weight_bytes() / 1e9,
+        weights_gb: d.weight_bytes_stored() / 1e9,
         kv_bytes_per_token: d.kv_bytes_per_token(),
         kv_budget_gb: d.kv_budget_bytes() / 1e9,
         context_tokens: ctx,
@@ -103,6 +111,7 @@ pub fn memory(d: &Deployment, w: &Workload) -> Memory {
         kv_copies: d.kv_replication(),
         sequence_kv_bytes: d.kv_bytes(ctx),
         kv_latent: matches!(d.model.attention, crate::model::llm::Attention::Mla { .. }),
+        dense_copies: (d.dense_copies() > 1.0).then(|| (d.hardware.devices, (d.weight_bytes_stored() - d.weight_bytes()) / 1e9)),
         decode_pool: None,
     }
 }
@@ -133,10 +142,13 @@ pub fn batch_prefill_seconds(d: &Deployment, b: f64, prompt: f64, prior: f64) ->
         let mut chain = d.clone();
         chain.hardware.parallelism = crate::model::hardware::Parallelism::LayerSplit;
         (std::borrow::Cow::Owned(chain), f64::from(d.hardware.devices).min(b).max(1.0))
+    } else if d.dense_copies() > 1.0 {
+        // DP attention: each device prefills its own prompts, in chunks of its share of the budget.
+        (std::borrow::Cow::Borrowed(d), d.dense_copies().min(b).max(1.0))
     } else {
         (std::borrow::Cow::Borrowed(d), 1.0)
     };
-    let chunk = f64::from(d.engine.max_batched_tokens.max(1));
+    let chunk = f64::from(d.chunk_tokens());
     if prompt >= chunk {
         // (The chain is not llama.cpp's layer split: its chunks are not pipelined within one prompt.)
         let one = if pipeline { d.prefill_chunks_seconds(prompt, prior) } else { d.prefill_seconds(prompt, prior) };

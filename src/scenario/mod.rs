@@ -427,6 +427,22 @@ impl Scenario {
                 ));
             }
         }
+        // DP attention splits a MoE model's experts over the devices, in the engines that have it.
+        if d.hardware.parallelism == Parallelism::DpAttention {
+            use crate::model::engine::EngineKind as E;
+            if !d.model.is_moe() {
+                return Err(ScenarioError::new(
+                    "hardware.parallelism",
+                    format!("DP attention splits a mixture-of-experts model's experts over the devices; {} is dense — choose tensor", d.model.name),
+                ));
+            }
+            if !matches!(d.engine.kind, E::Vllm | E::Sglang | E::TensorRtLlm) {
+                return Err(ScenarioError::new(
+                    "hardware.parallelism",
+                    format!("{} has no DP attention (vLLM, SGLang and TensorRT-LLM have it) — choose tensor", d.engine.name),
+                ));
+            }
+        }
         if let Some(max) = over_window(&resolved.workload, resolved.max_context) {
             let w = &resolved.workload;
             let depth = if w.context_depth > 0.0 { format!(" + {:.0} of earlier context", w.context_depth) } else { String::new() };

@@ -135,7 +135,7 @@ impl<'a> Pool<'a> {
                 .max_batched_tokens
                 .max(1)
                 .saturating_mul(if d.hardware.parallelism == crate::model::hardware::Parallelism::Pipeline { d.hardware.devices.max(1) } else { 1 }),
-            chunk_cap: d.engine.max_batched_tokens.max(1),
+            chunk_cap: d.chunk_tokens(),
             timeout,
             handoff: false,
             handed: Vec::new(),

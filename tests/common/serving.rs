@@ -78,6 +78,46 @@ pub fn engine_id(e: &str) -> Option<&'static str> {
     })
 }
 
+/// How a run's command line deploys attention.
+enum DpAttention {
+    /// Tensor parallel (or no DP attention at all).
+    Off,
+    /// Data-parallel attention over `n` ranks, one device each (the page's `dp-attention`).
+    Whole(u32),
+    /// Data parallelism of another kind (replicas, or attention ranks of several devices).
+    Other,
+}
+
+/// The run's DP attention from its server command. SGLang's `--enable-dp-attention` set the DP size to the TP size
+/// up to 0.4.3 (`server_args.py`: `if self.enable_dp_attention: self.dp_size = self.tp_size`); from 0.4.4
+/// (sgl-project/sglang#4390, "Now you need to explicitly specify `--dp` and `--tp`") the size is `--dp`'s, and
+/// without it (1) `_handle_data_parallelism` turns the flag off: GPUStack's 0.5.3 runs with the flag alone ran
+/// plain TP8. vLLM's `-dp N --enable-expert-parallel` (tensor parallel 1) is the same deployment.
+fn dp_attention(row: &HashMap<String, String>, notes: &str) -> DpAttention {
+    let size = ["--dp-size ", "--dp ", "-dp ", "--data-parallel-size "].iter().find_map(|f| {
+        let at = notes.find(f)? + f.len();
+        notes[at..].split(|c: char| !c.is_ascii_digit()).next()?.parse::<u32>().ok()
+    });
+    let tp = num(row, "tp").unwrap_or(1.0) as u32;
+    let v = row["engine_version"].trim_start_matches('v');
+    let mut parts = v.split(|c: char| !c.is_ascii_digit()).filter(|p| !p.is_empty()).map(|p| p.parse::<u32>().unwrap_or(0));
+    let version = (parts.next().unwrap_or(0), parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    let sglang = row["engine"].starts_with("SGLang");
+    let flag = notes.contains("enable-dp-attention");
+    let size = match size {
+        Some(n) => n,
+        None if sglang && flag && version <= (0, 4, 3) => tp,
+        None => 1,
+    };
+    if size <= 1 {
+        DpAttention::Off
+    } else if (sglang && flag && size == tp) || (notes.contains("enable-expert-parallel") && tp == 1) {
+        DpAttention::Whole(size)
+    } else {
+        DpAttention::Other
+    }
+}
+
 /// One served run stated as a scenario, or why it cannot be.
 #[derive(Clone)]
 pub struct Run {
@@ -111,9 +151,13 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
     let tp = num(row, "tp").unwrap_or(1.0);
     let pp = num(row, "pp").unwrap_or(1.0);
     let devices = num(row, "n_devices").unwrap_or(tp * pp);
-    if (devices - tp * pp).abs() > 0.5 || notes.contains("dp-attention") || notes.contains("--dp") || notes.contains("enable-dp-attention") {
-        return Err("data-parallel replicas or DP attention (not modelled)");
-    }
+    let (devices, dp_attention) = match dp_attention(row, &notes) {
+        DpAttention::Off if (devices - tp * pp).abs() > 0.5 => return Err("data-parallel replicas or DP attention (not modelled)"),
+        DpAttention::Off => (devices, false),
+        // One device per attention rank: SGLang's --tp N --dp N, vLLM's -dp N with tensor parallel 1.
+        DpAttention::Whole(n) if pp <= 1.0 && ((f64::from(n) - tp).abs() < 0.5 || (tp - 1.0).abs() < 0.5) => (f64::from(n), true),
+        _ => return Err("data-parallel replicas or DP attention (not modelled)"),
+    };
     let engine = engine_id(&row["engine"]).ok_or("engine not modelled")?;
     let requests = num(row, "num_requests").or_else(|| note(row, "successful_requests")).unwrap_or(1000.0);
     let done = note(row, "successful_requests").or_else(|| note(row, "completed")).unwrap_or(requests);
@@ -190,7 +234,12 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
     let kv = if kv.starts_with("fp8") { Some("fp8".to_string()) } else { None };
     let scenario = Scenario {
         version: Some(1),
-        hardware: HardwareSpec { preset: Some(row["hardware_key"].clone()), devices: Some(devices as u32), ..Default::default() },
+        hardware: HardwareSpec {
+            preset: Some(row["hardware_key"].clone()),
+            devices: Some(devices as u32),
+            parallelism: dp_attention.then_some(tps_planner::model::hardware::Parallelism::DpAttention),
+            ..Default::default()
+        },
         model: ModelSpec { preset: Some(model.id.to_string()), ..Default::default() },
         quantization: QuantSpec { weights: Some(weights.into()), kv_cache: kv, ..Default::default() },
         engine: EngineSpec {

@@ -7,8 +7,15 @@ pub(super) fn vllm_serve(ctx: &Ctx, notes: &mut Vec<String>) -> Step {
     let mut f = parallel_flags(ctx, "--tensor-parallel-size", "--pipeline-parallel-size");
     f.extend(weight_flags(ctx, "--dtype", "--quantization", notes));
     f.push(flag("--kv-cache-dtype", if ctx.kv == "fp8" { "fp8" } else { "auto" }));
-    f.push(flag("--max-num-seqs", e.max_batch));
-    f.push(flag("--max-num-batched-tokens", e.max_batched_tokens));
+    // Under DP attention both are each rank's own: the scenario's, which are the server's, divided.
+    let ranks = ctx.r.deployment.dense_copies() as u32;
+    f.push(flag("--max-num-seqs", e.max_batch.div_ceil(ranks.max(1))));
+    f.push(flag("--max-num-batched-tokens", ctx.r.deployment.chunk_tokens()));
+    if ranks > 1 {
+        notes.push(format!(
+            "DP attention: vLLM's --max-num-seqs and --max-num-batched-tokens are each of the {ranks} data-parallel ranks' own — the scenario's max batch and step budget divided among them"
+        ));
+    }
     f.push(flag("--gpu-memory-utilization", trim(e.memory_utilization, 3)));
     f.push(flag("--max-model-len", ctx.max_len));
     f.push(if ctx.prefix > 0 { "--enable-prefix-caching".into() } else { "--no-enable-prefix-caching".into() });
@@ -103,6 +110,9 @@ pub(super) fn trtllm_serve(ctx: &Ctx, notes: &mut Vec<String>) -> Step {
     f.push(flag("--max_num_tokens", e.max_batched_tokens));
     f.push(flag("--max_seq_len", ctx.max_len));
     f.push(flag("--kv_cache_free_gpu_memory_fraction", trim(e.memory_utilization, 3)));
+    if ctx.r.deployment.dense_copies() > 1.0 {
+        notes.push("DP attention: put enable_attention_dp: true in a YAML file and pass it with --extra_llm_api_options".into());
+    }
     Step { title: "Start the server (TensorRT-LLM)".into(), text: command(&format!("trtllm-serve {}", ctx.repo), &f) }
 }
 

@@ -211,3 +211,28 @@ fn a_shared_prefix_keeps_the_whole_prompts_spread_where_the_client_can() {
     assert!(text(&g).contains("--random-input-len 3000"), "{}", text(&g));
     assert!(g.notes.iter().any(|n| n.contains("no shared prefix")) && !g.notes.iter().any(|n| n.contains("vllm bench serve's")), "{:?}", g.notes);
 }
+
+/// DP attention starts each engine its own way; vLLM's batch and step budget are each rank's.
+#[test]
+fn dp_attention_flags_per_engine() {
+    let json = |engine: &str| {
+        format!(
+            r#"{{"hardware":{{"preset":"h200-sxm","devices":8,"parallelism":"dp-attention"}},"model":{{"preset":"deepseek-v3"}},"quantization":{{"weights":"fp8"}},"engine":{{"preset":"{engine}","max_batch":256,"max_batched_tokens":8192}}}}"#
+        )
+    };
+    let (r, _) = run(&json("sglang"));
+    let serve = &r.steps[0].text;
+    for f in ["--tp-size 8", "--dp-size 8", "--enable-dp-attention", "--chunked-prefill-size 8192", "--max-running-requests 256"] {
+        assert!(serve.contains(f), "{f} missing: {serve}");
+    }
+    let (r, _) = run(&json("vllm"));
+    let serve = &r.steps[0].text;
+    for f in ["--data-parallel-size 8", "--enable-expert-parallel", "--max-num-seqs 32", "--max-num-batched-tokens 1024"] {
+        assert!(serve.contains(f), "{f} missing: {serve}");
+    }
+    assert!(!serve.contains("--tensor-parallel-size"), "{serve}");
+    assert!(r.notes.iter().any(|n| n.contains("each of the 8 data-parallel ranks' own")), "{:?}", r.notes);
+    let (r, _) = run(&json("tensorrt-llm"));
+    assert!(r.steps[0].text.contains("--ep_size 8"), "{}", r.steps[0].text);
+    assert!(r.notes.iter().any(|n| n.contains("enable_attention_dp: true")), "{:?}", r.notes);
+}
