@@ -567,3 +567,19 @@ fn runs_keep_their_fixed_lengths_and_their_engine() {
     assert!(s.engine.calibrated_from.is_none() && s.engine.bandwidth_efficiency.is_none() && s.engine.compute_efficiency.is_none());
     assert!(!tps_planner::plan::calibrate::discard(&mut s), "nothing left to drop");
 }
+
+/// Data-parallel ranks count their devices: vLLM's `data_parallel_size` multiplies the tensor-parallel devices (DP
+/// attention's too), SGLang's `dp_size` does unless DP attention runs its ranks inside the tensor-parallel group.
+#[test]
+fn data_parallel_ranks_count_their_devices() {
+    let vllm = std::fs::read_to_string("tests/samples/vllm-bench-serve.json").unwrap();
+    let dp = vllm.replacen("\"tensor_parallel_size\"", "\"data_parallel_size\": 8, \"tensor_parallel_size\"", 1);
+    assert_eq!(import::parse("dp.json", &dp).unwrap()[0].devices, Some(8));
+    let sglang = std::fs::read_to_string("tests/samples/sglang-bench-serving.jsonl").unwrap();
+    let line = sglang.lines().next().unwrap();
+    assert!(line.contains("\"tp_size\""), "the sample states its split");
+    let with = |extra: &str| import::parse("s.jsonl", &line.replacen("\"tp_size\"", &format!("{extra} \"tp_size\""), 1)).unwrap()[0].devices;
+    let tp = with("").unwrap();
+    assert_eq!(with("\"dp_size\": 2,"), Some(2 * tp), "two replicas");
+    assert_eq!(with("\"dp_size\": 2, \"enable_dp_attention\": true,"), Some(tp), "DP attention inside the group");
+}

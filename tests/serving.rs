@@ -710,3 +710,19 @@ fn gpt_oss_mxfp4_prefill_under_vllm_at_the_16_bit_rate() {
     println!("DGX Spark, gpt-oss-20b MXFP4 under vLLM: TTFT P50 median {median:.2} × the measured at the model's rate");
     assert!((0.5..=2.0).contains(&median), "the Spark's TTFT P50 at the model's rate is {median:.2} × the measured");
 }
+
+/// The served runs' DP attention read from their commands: SGLang 0.4.3's `--enable-dp-attention` alone is dp = tp
+/// (dstack's DeepSeek-R1 on 8 × H200), 0.5.3's alone is plain tensor parallelism (GPUStack's), and a real
+/// data-parallel size with attention ranks of several devices is left out.
+#[test]
+fn dp_attention_is_read_from_the_server_command() {
+    use tps_planner::model::hardware::Parallelism;
+    let rows: HashMap<String, HashMap<String, String>> = common::serving::served_rows().into_iter().map(|r| (r["id"].clone(), r)).collect();
+    let split = |id: &str| run_of(&rows[id]).map(|r| (r.scenario.hardware.parallelism, r.scenario.hardware.devices));
+    assert_eq!(split("sv0225").ok(), Some((Some(Parallelism::DpAttention), Some(8))), "SGLang 0.4.3, --tp 8 --enable-dp-attention");
+    assert_eq!(split("sv0004").ok(), Some((None, Some(8))), "SGLang 0.5.3, the flag without --dp");
+    assert_eq!(split("sv0002").ok(), Some((None, Some(8))), "SGLang 0.5.3, plain --tp-size 8");
+    let mut row = rows["sv0225"].clone();
+    row.insert("notes".into(), row["notes"].replace("--enable-dp-attention", "--dp 4 --enable-dp-attention"));
+    assert!(run_of(&row).is_err(), "attention ranks of two devices each");
+}

@@ -121,7 +121,7 @@ fn does_not_fit(d: &Deployment, ctx: f64) -> Option<String> {
         let usable = hw.accelerator_memory_bytes() * d.engine.memory_utilization - d.engine.reserve_gb * GIB * f64::from(hw.devices);
         return Some(format!(
             "the deployment does not fit: weights {:.1} GB vs {:.1} GB of memory ({} × {} GiB{}, {:.0} % for the engine, less {} GiB reserved per device); no prediction",
-            d.weight_bytes() / 1e9,
+            d.weight_bytes_stored() / 1e9,
             usable.max(0.0) / 1e9,
             hw.devices,
             crate::model::units::fmt_num(hw.memory_gb),
@@ -136,10 +136,11 @@ fn does_not_fit(d: &Deployment, ctx: f64) -> Option<String> {
     }
     (d.max_sequences(ctx) < 1.0).then(|| {
         format!(
-            "the deployment does not fit: the weights fit ({:.1} GB), but the KV cache of one sequence of {ctx:.0} tokens ({:.1} GB) does not fit in the {:.1} GB left; no prediction",
-            d.weight_bytes() / 1e9,
+            "the deployment does not fit: the weights fit ({:.1} GB), but the KV cache of one sequence of {ctx:.0} tokens ({:.1} GB) does not fit in the {:.1} GB left{}; no prediction",
+            d.weight_bytes_stored() / 1e9,
             d.kv_bytes(ctx) / 1e9,
-            d.kv_budget_bytes() / 1e9
+            d.kv_budget_bytes() / 1e9,
+            if d.dense_copies() > 1.0 { format!(", {:.1} GB a device under DP attention", d.kv_budget_bytes() / d.dense_copies() / 1e9) } else { String::new() }
         )
     })
 }

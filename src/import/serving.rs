@@ -56,7 +56,9 @@ pub(super) fn vllm(o: &Obj) -> Measurement {
     // Hardware only through --metadata (any of these names).
     m.hardware = ["gpu", "hardware", "device", "gpu_name", "accelerator"].iter().find_map(|k| string(o.get(*k)));
     m.label = string(o.get("label")).map_or_else(|| load_label(&m), |l| format!("{l}, {}", load_label(&m)));
-    m.devices = devices(o, &["tensor_parallel_size", "tp_size", "tp"], &["pipeline_parallel_size", "pp_size", "pp"]);
+    // vLLM's data-parallel ranks each have their own devices (DP attention's too: tensor parallel × data parallel).
+    m.devices = devices(o, &["tensor_parallel_size", "tp_size", "tp"], &["pipeline_parallel_size", "pp_size", "pp"])
+        .map(|d| d.saturating_mul(count(o, &["data_parallel_size", "dp_size", "dp"]).unwrap_or(1.0) as u32).min(65_536));
     if let Some(f) = finite(num(o.get("failed"))).filter(|f| *f > 0.0) {
         m.notes.push(format!("{f} requests failed"));
     }
@@ -74,14 +76,24 @@ pub(super) fn sglang(o: &Obj) -> Measurement {
     m.prompt_tokens = m.prompt_tokens.or_else(|| finite(num(o.get("random_input_len"))));
     m.output_tokens = m.output_tokens.or_else(|| finite(num(o.get("random_output_len"))));
     m.label = string(o.get("tag")).map_or_else(|| load_label(&m), |t| format!("{t}, {}", load_label(&m)));
-    m.devices = info.and_then(|i| devices(i, &["tp_size"], &["pp_size"]));
+    // SGLang's DP attention runs its data-parallel ranks inside the tensor-parallel group (`--tp 8 --dp 8` is 8
+    // devices); without it each data-parallel replica has its own `tp_size` devices.
+    m.devices = info.and_then(|i| {
+        let inside = i.get("enable_dp_attention").and_then(Value::as_bool).unwrap_or(false);
+        let dp = if inside { 1.0 } else { count(i, &["dp_size"]).unwrap_or(1.0) };
+        devices(i, &["tp_size"], &["pp_size"]).map(|d| d.saturating_mul(dp as u32).min(65_536))
+    });
     m
+}
+
+/// A count the file states under one of `keys` (a whole number from 1 to 4,096), if any.
+fn count(o: &Obj, keys: &[&str]) -> Option<f64> {
+    keys.iter().find_map(|k| finite(num(o.get(*k)))).filter(|n| *n >= 1.0 && *n <= 4096.0 && n.fract() == 0.0)
 }
 
 /// Devices of the split the file states (tensor × pipeline parallel; an absent pipeline is 1), if any.
 fn devices(o: &Obj, tp: &[&str], pp: &[&str]) -> Option<u32> {
-    let count = |keys: &[&str]| keys.iter().find_map(|k| finite(num(o.get(*k)))).filter(|n| *n >= 1.0 && *n <= 4096.0 && n.fract() == 0.0);
-    let t = count(tp)?;
+    let t = count(o, tp)?;
     // Bounded above: a count, not a product the u32 cast could overflow.
-    Some((t * count(pp).unwrap_or(1.0)).min(65_536.0) as u32)
+    Some((t * count(o, pp).unwrap_or(1.0)).min(65_536.0) as u32)
 }

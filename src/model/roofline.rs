@@ -343,10 +343,15 @@ impl Deployment {
         self.kv_budget_bytes() > 0.0
     }
 
-    /// Sequences whose KV cache of `ctx` tokens fits at once (fractional; 0 when the weights do not fit).
+    /// Sequences whose KV cache of `ctx` tokens fits at once (fractional; 0 when the weights do not fit). Under DP
+    /// attention a sequence's cache lives on one device: whole sequences per device, times the devices.
     #[must_use]
     pub fn max_sequences(&self, ctx: f64) -> f64 {
         let per_seq = self.kv_bytes(ctx.max(1.0));
+        let n = self.dense_copies();
+        if n > 1.0 {
+            return n * (self.kv_budget_bytes() / n / per_seq).max(0.0).floor();
+        }
         (self.kv_budget_bytes() / per_seq).max(0.0)
     }
 
@@ -545,9 +550,10 @@ impl Deployment {
     pub fn step_work(&self, load: &StepLoad) -> (f64, f64) {
         let tokens = load.decode_seqs + load.prefill_tokens;
         let flops = 2.0 * self.model.matmul_params_per_token() * tokens + load.decode_attn_flops + load.prefill_attn_flops;
-        // DP attention: every device reads its own copy of the dense weights.
+        // DP attention: every device with sequences reads its own copy of the dense weights.
         let read = self.weight_bytes_read(tokens);
-        let dense = (self.dense_copies() - 1.0) * (read - self.routed_expert_load(tokens).0).max(0.0);
+        let busy = self.dense_copies().min((load.decode_seqs + load.prefill_seqs).max(1.0));
+        let dense = (busy - 1.0) * (read - self.routed_expert_load(tokens).0).max(0.0);
         (flops, read + dense + load.decode_kv_bytes + load.prefill_kv_bytes)
     }
 

@@ -111,10 +111,10 @@ pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
         format!(", {:.0} % fewer devices", ((1.0 - ratio) * 100.0).max(1.0))
     };
     // A replica over several nodes says so (a trial read "16 devices per server" as one box of 16 H100s).
-    let nodes = a
-        .node_devices
-        .filter(|&k| k > 0)
-        .map_or_else(String::new, |k| format!(" ({} nodes of {k}, tensor parallel over the network)", a.devices_per_replica.div_ceil(k)));
+    let nodes = a.node_devices.filter(|&k| k > 0).map_or_else(String::new, |k| {
+        let split = if a.dp_attention { "DP attention" } else { "tensor parallel" };
+        format!(" ({} nodes of {k}, {split} over the network)", a.devices_per_replica.div_ceil(k))
+    });
     // One server holding more than the whole peak: "(225 users each)" read as 225 users on it for a peak of 200.
     let peak_v = f.peak_users.or(f.peak_request_rate).unwrap_or(f64::INFINITY);
     let each = if a.load_per_replica > peak_v { "up to " } else { "" };
@@ -278,6 +278,8 @@ pub fn neighbour_devices(r: &Resolved) -> Vec<u32> {
         let d = r.at_devices(k);
         let par = d.hardware.parallelism;
         (k == 1 || par != Parallelism::Tensor || d.model.splits_over(k))
+            // Expert parallelism deals the experts out whole: as many on every device.
+            && (par != Parallelism::DpAttention || d.model.moe.experts.is_multiple_of(k))
             && (!matches!(par, Parallelism::LayerSplit | Parallelism::Pipeline) || k <= d.model.layers)
             && memory(&d, &r.workload).fits
     };
@@ -317,6 +319,7 @@ fn alternatives(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> Opt
                 devices_total: n.saturating_mul(u64::from(k)),
                 load_per_replica: per,
                 node_devices: hw.spans_nodes().then_some(hw.node_devices),
+                dp_attention: hw.parallelism == Parallelism::DpAttention,
             })
         })
         .collect()
@@ -549,6 +552,7 @@ mod tests {
             devices_total: replicas * u64::from(n),
             load_per_replica: load,
             node_devices: None,
+            dp_attention: false,
         };
         assert_eq!(alternative_words(&f, &alt(1, 135, 4.0)), "1 device per server: 135 servers, 135 devices (4 users each), 9.6 × the devices");
         assert_eq!(alternative_words(&f, &alt(1, 501, 1.0)), "1 device per server: 501 servers, 501 devices (1 user each), 36 × the devices");

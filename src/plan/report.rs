@@ -88,7 +88,8 @@ impl Memory {
         }
         if let Some((n, extra)) = self.dense_copies {
             out.push(format!(
-                "DP attention: each of the {n} devices holds the attention and the other dense weights whole, {extra:.1} GB of copies in the weights, and keeps only its own sequences' cache"
+                "DP attention: each of the {n} devices holds the attention and the other dense weights whole, {extra:.1} GB of copies in the weights, and keeps only its own sequences' cache{}",
+                if self.kv_budget_gb > 0.0 { format!(", in {:.1} GB a device", self.kv_budget_gb / f64::from(n)) } else { String::new() }
             ));
         }
         if self.kv_copies > 1.0 {
@@ -384,6 +385,9 @@ pub struct FleetAlternative {
     /// network: `model::hardware::Hardware::spans_nodes`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub node_devices: Option<u32>,
+    /// The replica runs DP attention (its collectives, not tensor parallelism's, cross the network). Not in the JSON.
+    #[serde(skip_serializing)]
+    pub dp_attention: bool,
 }
 
 /// Power and energy at one load.

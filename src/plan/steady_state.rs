@@ -143,8 +143,7 @@ pub fn batch_prefill_seconds(d: &Deployment, b: f64, prompt: f64, prior: f64) ->
         chain.hardware.parallelism = crate::model::hardware::Parallelism::LayerSplit;
         (std::borrow::Cow::Owned(chain), f64::from(d.hardware.devices).min(b).max(1.0))
     } else if d.dense_copies() > 1.0 {
-        // DP attention: each device prefills its own prompts, in chunks of its share of the budget.
-        (std::borrow::Cow::Borrowed(d), d.dense_copies().min(b).max(1.0))
+        return dp_batch_prefill_seconds(d, b, prompt, prior);
     } else {
         (std::borrow::Cow::Borrowed(d), 1.0)
     };
@@ -214,7 +213,8 @@ pub fn analytic_point(d: &Deployment, w: &Workload, concurrency: f64) -> Analyti
     let bound = d.step(&load).bound;
     let ttft0 = prefill::ttft_seconds(d, w.prompt_tokens, w.context_depth, w.prefix_cache_hit_rate);
     // Prefill on a busy server shares each step with b decodes: it takes as many steps as its chunks need.
-    let budget = (f64::from(d.engine.max_batched_tokens) - b).max(1.0);
+    // (Under DP attention a prompt's device gives it its share of the budget, less its own decodes.)
+    let budget = (f64::from(d.chunk_tokens()) - b / d.dense_copies()).max(1.0);
     let ttft_busy = (w.uncached_prompt() / budget).ceil().max(1.0) * step;
     let service = ttft_busy.max(ttft0) + (w.output_tokens - 1.0).max(0.0) * step;
     let wait = ((concurrency / b) - 1.0).max(0.0) * service;
@@ -286,6 +286,30 @@ pub struct StaticBatch {
     pub prefill_tps: f64,
 }
 
+/// [`batch_prefill_seconds`] under DP attention: each device reads its own prompts in chunks of its share of the
+/// budget ([`Deployment::chunk_tokens`]), side by side, so a step carries up to one chunk per device and the experts
+/// see all of them. A prompt longer than a chunk: rounds of `n` prompts (fewer at the end), each as many steps as its
+/// chunks, costed at the middle chunk's context; shorter prompts: steps of `n` chunks of packed prompts.
+fn dp_batch_prefill_seconds(d: &Deployment, b: f64, prompt: f64, prior: f64) -> f64 {
+    let n = d.dense_copies();
+    let chunk = f64::from(d.chunk_tokens());
+    if prompt >= chunk {
+        let steps = (prompt / chunk).ceil();
+        let round = |lanes: f64| {
+            let load = d.with_prefill_many(StepLoad::default(), lanes, prompt / steps, prior + prompt / 2.0 - prompt / steps / 2.0);
+            steps * d.step(&load).seconds
+        };
+        let full = (b / n).floor();
+        let rest = b - full * n;
+        return full * round(n) + if rest > 0.0 { round(rest) } else { 0.0 };
+    }
+    let per_step = (chunk / prompt).floor().max(1.0) * n;
+    let full = (b / per_step).floor();
+    let rest = b - full * per_step;
+    let cost = |count: f64| d.step(&d.with_prefill_many(StepLoad::default(), count, prompt, prior)).seconds;
+    full * cost(per_step) + if rest > 0.0 { cost(rest) } else { 0.0 }
+}
+
 /// Evaluates a static batch of `b` sequences.
 #[must_use]
 pub fn static_batch(d: &Deployment, b: f64, prompt: f64, output: f64) -> StaticBatch {
@@ -293,7 +317,7 @@ pub fn static_batch(d: &Deployment, b: f64, prompt: f64, output: f64) -> StaticB
     let t = batch_prefill_seconds(d, b, prompt, 0.0);
     let ttft = t.max(d.step(&d.decode_load(b, prompt)).seconds);
     // Completion points: chunks (several short prompts finish per chunk) or prompts (a long one spans chunks).
-    let chunk = f64::from(d.engine.max_batched_tokens.max(1));
+    let chunk = f64::from(d.chunk_tokens());
     let points = if prompt <= chunk { (prefill_tokens / chunk).ceil() } else { b }.max(1.0);
     let ttft_mean = ttft * (points + 1.0) / (2.0 * points);
     let steps = (output - 1.0).max(1.0);

@@ -269,13 +269,17 @@ impl Scenario {
             defaults.push(format!("hardware.parallelism: {id}"));
         }
         if hardware.spans_nodes() && self.engine.disaggregation.is_none() {
+            let dp = hardware.parallelism == Parallelism::DpAttention;
             defaults.push(format!(
-                "hardware: tensor parallelism over {} devices spans {} nodes of {}: its all-reduces cross the network at {:.0} GB/s a device, {:.0} µs each (one 400 Gb/s NIC per GPU), not the node's links — engines split tensors within a node and pipeline across nodes",
+                "hardware: {} over {} devices spans {} nodes of {}: its {} cross the network at {:.0} GB/s a device, {:.0} µs each (one 400 Gb/s NIC per GPU), not the node's links{}",
+                if dp { "DP attention" } else { "tensor parallelism" },
                 hardware.devices,
                 hardware.devices.div_ceil(hardware.node_devices),
                 hardware.node_devices,
+                if dp { "gathers of tokens for the experts" } else { "all-reduces" },
                 hardware.allreduce_gbps(),
-                hardware.allreduce_latency_s() * 1e6
+                hardware.allreduce_latency_s() * 1e6,
+                if dp { "" } else { " — engines split tensors within a node and pipeline across nodes" }
             ));
         }
         let native = self.model.preset.as_deref().and_then(presets::models::find).map(|m| m.native_weights);
@@ -439,7 +443,11 @@ impl Scenario {
             if !matches!(d.engine.kind, E::Vllm | E::Sglang | E::TensorRtLlm) {
                 return Err(ScenarioError::new(
                     "hardware.parallelism",
-                    format!("{} has no DP attention (vLLM, SGLang and TensorRT-LLM have it) — choose tensor", d.engine.name),
+                    format!(
+                        "{} has no DP attention (vLLM, SGLang and TensorRT-LLM have it) — choose {}",
+                        d.engine.name,
+                        if d.engine.kind == E::LlamaCpp { "its layer split" } else { "tensor" }
+                    ),
                 ));
             }
         }

@@ -257,3 +257,31 @@ fn dp_attention_needs_experts_and_an_engine_that_has_it() {
     assert_eq!(engine.field, "hardware.parallelism");
     assert!(engine.message.contains("no DP attention"), "{}", engine.message);
 }
+
+/// Under DP attention a sequence's cache lives on one device: a sequence longer than a device's share of the KV
+/// space does not fit, though the devices' space together would hold it; and vLLM's limits and profile-run reserve
+/// are each rank's.
+#[test]
+fn dp_attention_counts_memory_per_device() {
+    let resolve = |p: &str, engine: &str, prompt: u32| {
+        crate::scenario::Scenario::from_json(&format!(
+            r#"{{"hardware":{{"preset":"h100-sxm","devices":4,"parallelism":"{p}"}},"model":{{"preset":"qwen3-235b-a22b"}},"quantization":{{"weights":"fp8"}},"engine":{{"preset":"{engine}","memory_utilization":0.8}},"workload":{{"prompt_tokens":{prompt},"output_tokens":400}}}}"#
+        ))
+        .unwrap()
+        .resolve()
+        .unwrap()
+        .deployment
+    };
+    let dp = resolve("dp-attention", "sglang", 20000);
+    let ctx = 20400.0;
+    let (budget, one) = (dp.kv_budget_bytes(), dp.kv_bytes(ctx));
+    assert!(one < budget && one > budget / 4.0, "one sequence {one} B, KV space {budget} B");
+    assert_eq!(dp.max_sequences(ctx), 0.0);
+    assert_eq!(dp.max_sequences(2000.0) % 4.0, 0.0, "whole sequences on each of 4 devices");
+    // vLLM: its per-rank defaults times the ranks; the reserve from one rank's rows.
+    let (v_tp, v_dp) = (resolve("tensor", "vllm", 1000), resolve("dp-attention", "vllm", 1000));
+    assert_eq!(v_dp.engine.max_batch, 4 * v_tp.engine.max_batch);
+    assert_eq!(v_dp.engine.max_batched_tokens, 4 * v_tp.engine.max_batched_tokens);
+    assert_eq!(v_dp.chunk_tokens(), v_tp.engine.max_batched_tokens);
+    assert!((v_dp.engine.reserve_gb - v_tp.engine.reserve_gb).abs() < 1e-9, "{} vs {}", v_dp.engine.reserve_gb, v_tp.engine.reserve_gb);
+}

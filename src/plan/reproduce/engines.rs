@@ -106,12 +106,16 @@ pub(super) fn trtllm_serve(ctx: &Ctx, notes: &mut Vec<String>) -> Step {
             ctx.repo
         ));
     }
-    f.push(flag("--max_batch_size", e.max_batch));
-    f.push(flag("--max_num_tokens", e.max_batched_tokens));
+    // Under attention DP both limits are each rank's (as vLLM's): the scenario's, the server's, divided.
+    let ranks = ctx.r.deployment.dense_copies() as u32;
+    f.push(flag("--max_batch_size", e.max_batch.div_ceil(ranks.max(1))));
+    f.push(flag("--max_num_tokens", ctx.r.deployment.chunk_tokens()));
     f.push(flag("--max_seq_len", ctx.max_len));
     f.push(flag("--kv_cache_free_gpu_memory_fraction", trim(e.memory_utilization, 3)));
-    if ctx.r.deployment.dense_copies() > 1.0 {
-        notes.push("DP attention: put enable_attention_dp: true in a YAML file and pass it with --extra_llm_api_options".into());
+    if ranks > 1 {
+        notes.push(format!(
+            "DP attention: put enable_attention_dp: true in a YAML file and pass it with --extra_llm_api_options; --max_batch_size and --max_num_tokens are then each of the {ranks} ranks' own — the scenario's max batch and step budget divided among them"
+        ));
     }
     Step { title: "Start the server (TensorRT-LLM)".into(), text: command(&format!("trtllm-serve {}", ctx.repo), &f) }
 }

@@ -78,16 +78,20 @@ pub(crate) fn resolve_engine(
     }
     let mut used = Vec::new();
     // vLLM sizes its batch limits by the device (memory and model); other engines have one default.
-    let batch_defaults = presets::engines::batch_defaults(p, hw.memory_gb, &hw.name);
+    let mut batch_defaults = presets::engines::batch_defaults(p, hw.memory_gb, &hw.name);
+    // Under DP attention vLLM's limits are each rank's: the server's are the ranks' together.
+    let ranks = if hw.parallelism == crate::model::hardware::Parallelism::DpAttention && p.id == "vllm" { hw.devices.max(1) } else { 1 };
     if p.id == "vllm" && (s.max_batch.is_none() || s.max_batched_tokens.is_none()) {
         defaults.push(format!(
-            "engine limits: {} sequences, {} tokens per step (vLLM's own defaults for a device of {} GiB{})",
-            batch_defaults.0,
-            batch_defaults.1,
+            "engine limits: {} sequences, {} tokens per step (vLLM's own defaults for a device of {} GiB{}{})",
+            batch_defaults.0.saturating_mul(ranks),
+            batch_defaults.1.saturating_mul(ranks),
             crate::model::units::fmt_num(hw.memory_gb),
-            if hw.name.to_ascii_lowercase().contains("a100") { ", an A100" } else { "" }
+            if hw.name.to_ascii_lowercase().contains("a100") { ", an A100" } else { "" },
+            if ranks > 1 { format!(", on each of {ranks} DP attention ranks") } else { String::new() }
         ));
     }
+    batch_defaults = (batch_defaults.0.saturating_mul(ranks), batch_defaults.1.saturating_mul(ranks));
     if s.bandwidth_efficiency.is_none() {
         used.push(format!("η_bw {:.2}", eff.bandwidth));
     }
