@@ -386,7 +386,14 @@ pub(super) fn build_report(
         (Some((m, p)), Some(pk)) => energy::energy(r, (m, p), (&peak, pk)),
         _ => None,
     };
-    let hardware_label = format!("{}{}", if d.hardware.devices > 1 { format!("{} × ", d.hardware.devices) } else { String::new() }, d.hardware.name);
+    let hardware_label = format!(
+        "{}{}{}",
+        if d.hardware.devices > 1 { format!("{} × ", d.hardware.devices) } else { String::new() },
+        d.hardware.name,
+        // The split that changes the answer most on the same devices is named (A-vs-B of TP8 and DP attention had read
+        // as the same question).
+        if d.dense_copies() > 1.0 { " (DP attention)" } else { "" }
+    );
     let mut fleet = match (&r.fleet, &op, &cap_point) {
         (Some(f), Some((m, p)), Some(c)) => fleet::size(r, f, (m, p), c, &hardware_label, alt_op, &mut warnings),
         (Some(_), _, _) if mem.fits => {

@@ -82,6 +82,8 @@ struct Ctx<'a> {
     output: u64,
     /// Context length the server must hold (longest prompt + output), rounded up to 1024.
     max_len: u64,
+    /// The weights are the format the checkpoint is released in.
+    native: bool,
 }
 
 /// The instruction-tuned sibling of a base checkpoint the presets name (`None` when it is already one, or unknown).
@@ -173,6 +175,7 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
     let mut pcts = vec![50.0, 95.0, 99.0, r.target.percentile.value()];
     crate::sorting::sort_f64(&mut pcts);
     pcts.dedup();
+    let is_native = native == Some(weights.as_str());
     let ctx = Ctx {
         r: &r,
         repo,
@@ -185,6 +188,7 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
         input: prompt.saturating_sub(prefix).max(1),
         output: w.output_tokens.round().max(1.0) as u64,
         max_len,
+        native: is_native,
     };
     let steps = match engine {
         "llama.cpp" => llama_cpp(&ctx, &mut notes),
@@ -377,7 +381,9 @@ fn parallel_flags(ctx: &Ctx, tp: &str, pp: &str) -> Vec<String> {
         // DP attention (only vLLM, SGLang and TensorRT-LLM pass the scenario's checks with it).
         Parallelism::DpAttention => match ctx.r.deployment.engine.kind {
             EngineKind::Vllm => vec![flag("--data-parallel-size", hw.devices), "--enable-expert-parallel".into()],
-            EngineKind::Sglang => vec![flag(tp, hw.devices), flag("--dp-size", hw.devices), "--enable-dp-attention".into()],
+            EngineKind::Sglang => {
+                vec![flag(tp, hw.devices), flag("--dp-size", hw.devices), "--enable-dp-attention".into(), flag("--ep-size", hw.devices)]
+            }
             _ => vec![flag(tp, hw.devices), flag("--ep_size", hw.devices)],
         },
         _ => vec![flag(tp, hw.devices)],
@@ -390,6 +396,8 @@ fn weight_flags(ctx: &Ctx, dtype: &str, quant: &str, notes: &mut Vec<String>) ->
         "bf16" => vec![flag(dtype, "bfloat16")],
         "f16" | "fp16" => vec![flag(dtype, "float16")],
         "f32" => vec![flag(dtype, "float32")],
+        // A checkpoint released in FP8 (DeepSeek-V3, …) says so itself; the engines' guides pass no flag for it.
+        "fp8" if ctx.native => Vec::new(),
         "fp8" => vec![flag(quant, "fp8")],
         other => {
             notes.push(format!(

@@ -440,6 +440,20 @@ impl Scenario {
                     format!("DP attention splits a mixture-of-experts model's experts over the devices; {} is dense — choose tensor", d.model.name),
                 ));
             }
+            let n = d.hardware.devices;
+            if n < 2 || !d.model.moe.experts.is_multiple_of(n) {
+                return Err(ScenarioError::new(
+                    "hardware.parallelism",
+                    format!(
+                        "DP attention deals {}'s {} experts out whole to each device: {n} device{} {} — {} devices, or choose tensor",
+                        d.model.name,
+                        d.model.moe.experts,
+                        if n == 1 { "" } else { "s" },
+                        if n < 2 { "is no split" } else { "cannot take as many each" },
+                        (2..=64).filter(|k| d.model.moe.experts.is_multiple_of(*k)).take(6).map(|k| k.to_string()).collect::<Vec<_>>().join(", ")
+                    ),
+                ));
+            }
             if !matches!(d.engine.kind, E::Vllm | E::Sglang | E::TensorRtLlm) {
                 return Err(ScenarioError::new(
                     "hardware.parallelism",

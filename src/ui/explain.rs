@@ -304,6 +304,18 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
             ),
         ));
     }
+    // What DP attention trades (an operations trial: the page showed its costs without a word on them).
+    if let Some((n, extra)) = r.memory.dense_copies {
+        v.push((
+            "DP attention:",
+            format!(
+                "each of the {n} devices runs attention for its own requests, with the attention and other dense weights whole ({extra:.1} GB of copies) and only those requests' cache. One request is read by one device: its ceiling is that device's bandwidth ({} tok/s), its prompt is read by that device alone, in chunks of 1/{n} of the step budget (TTFT {} ms on an idle server), and a step carrying a prompt slows every other request's next token. What it buys is memory: the cache is not copied to every device, so {:.0} requests of full length fit. It pays near the peak's throughput and costs at tight latency targets: pin this scenario and compare it with the split \"Tensor parallel\".",
+                fmt(r.single_stream.ceiling_tps),
+                fmt(r.single_stream.ttft_ms),
+                r.memory.kv_max_sequences
+            ),
+        ));
+    }
     // The words the cards and charts use without defining them (a teacher's trial: they needed the README).
     let band = crate::plan::band_text(r.band.batched_pct);
     v.push((

@@ -373,7 +373,7 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
                 ("layer-split".to_string(), "Layer split, llama.cpp (memory adds, speed does not)".to_string()),
                 ("pipeline".to_string(), "Pipeline, serving engine (batch throughput adds)".to_string()),
                 ("row-split".to_string(), "Row split, llama.cpp -sm row (weights split, waits per layer)".to_string()),
-                ("dp-attention".to_string(), "DP attention, experts split (MoE on a serving engine)".to_string()),
+                ("dp-attention".to_string(), "DP attention, experts split (MoE)".to_string()),
             ] error />
             <SelectField label="Engine" field="engine.preset" value=inputs.engine options=engines error on_pick=Callback::new(move |picked: String| {
                 // Weights left at the old engine's default for this model follow the new engine's default

@@ -256,6 +256,14 @@ fn dp_attention_needs_experts_and_an_engine_that_has_it() {
     );
     assert_eq!(engine.field, "hardware.parallelism");
     assert!(engine.message.contains("no DP attention"), "{}", engine.message);
+    // The experts are dealt out whole: 256 over 3 devices cannot be, and one device is no split.
+    for n in [1, 3] {
+        let e = err(&format!(
+            r#"{{"hardware":{{"preset":"h200-sxm","devices":{n},"parallelism":"dp-attention"}},"model":{{"preset":"deepseek-v3"}},"engine":{{"preset":"sglang"}}}}"#
+        ));
+        assert_eq!(e.field, "hardware.parallelism");
+        assert!(e.message.contains("256 experts") && e.message.contains("2, 4, 8"), "{}", e.message);
+    }
 }
 
 /// Under DP attention a sequence's cache lives on one device: a sequence longer than a device's share of the KV

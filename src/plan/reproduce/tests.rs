@@ -222,9 +222,11 @@ fn dp_attention_flags_per_engine() {
     };
     let (r, _) = run(&json("sglang"));
     let serve = &r.steps[0].text;
-    for f in ["--tp-size 8", "--dp-size 8", "--enable-dp-attention", "--chunked-prefill-size 8192", "--max-running-requests 256"] {
+    for f in ["--tp-size 8", "--dp-size 8", "--enable-dp-attention", "--ep-size 8", "--chunked-prefill-size 8192", "--max-running-requests 256"] {
         assert!(serve.contains(f), "{f} missing: {serve}");
     }
+    // DeepSeek's checkpoint is released in FP8: no quantisation flag (the engines' guides pass none).
+    assert!(!serve.contains("--quantization"), "{serve}");
     let (r, _) = run(&json("vllm"));
     let serve = &r.steps[0].text;
     for f in ["--data-parallel-size 8", "--enable-expert-parallel", "--max-num-seqs 32", "--max-num-batched-tokens 1024"] {

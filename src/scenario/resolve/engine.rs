@@ -83,12 +83,20 @@ pub(crate) fn resolve_engine(
     let ranks = if hw.parallelism == crate::model::hardware::Parallelism::DpAttention && p.id == "vllm" { hw.devices.max(1) } else { 1 };
     if p.id == "vllm" && (s.max_batch.is_none() || s.max_batched_tokens.is_none()) {
         defaults.push(format!(
-            "engine limits: {} sequences, {} tokens per step (vLLM's own defaults for a device of {} GiB{}{})",
-            batch_defaults.0.saturating_mul(ranks),
-            batch_defaults.1.saturating_mul(ranks),
+            "engine limits: {} sequences, {} tokens per step (vLLM's own defaults for a device of {} GiB{}){}",
+            batch_defaults.0,
+            batch_defaults.1,
             crate::model::units::fmt_num(hw.memory_gb),
             if hw.name.to_ascii_lowercase().contains("a100") { ", an A100" } else { "" },
-            if ranks > 1 { format!(", on each of {ranks} DP attention ranks") } else { String::new() }
+            if ranks > 1 {
+                format!(
+                    " on each of the {ranks} DP attention ranks: {} and {} for the server",
+                    batch_defaults.0.saturating_mul(ranks),
+                    batch_defaults.1.saturating_mul(ranks)
+                )
+            } else {
+                String::new()
+            }
         ));
     }
     batch_defaults = (batch_defaults.0.saturating_mul(ranks), batch_defaults.1.saturating_mul(ranks));
