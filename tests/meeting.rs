@@ -130,6 +130,12 @@ fn the_meeting_question_is_answered() {
     check("replicas", a.fleet.as_ref().unwrap().replicas as f64, b.fleet.as_ref().unwrap().replicas as f64);
     check("cost_per_million_output_tokens", a.cost.as_ref().unwrap().per_million_output_tokens, b.cost.as_ref().unwrap().per_million_output_tokens);
     check("joules_per_output_token", a.energy.as_ref().unwrap().joules_per_output_token, b.energy.as_ref().unwrap().joules_per_output_token);
+    // The month a meeting budgets: the cost card's and the energy card's own figures, not counted again in the summary.
+    check("fleet_per_month", a.cost.as_ref().unwrap().fleet_per_month.unwrap(), b.cost.as_ref().unwrap().fleet_per_month.unwrap());
+    check("fleet_mwh_month", plan::energy::fleet_month_mwh(&a).unwrap(), plan::energy::fleet_month_mwh(&b).unwrap());
+    assert!(row("fleet_mwh_month").b_better().is_none() && row("fleet_per_month").b_better().is_none());
+    let kw = row("fleet_kw");
+    close(row("fleet_mwh_month").a.unwrap(), 30.0 * 24.0 * kw.a.unwrap() / 1e3, 1e-9);
     assert!(row("cost_per_million_output_tokens").unit.starts_with("USD"));
     assert!(d.a.hardware.contains("2 × NVIDIA H100") && d.b.hardware.contains("H200"), "{:?} {:?}", d.a.hardware, d.b.hardware);
 

@@ -91,6 +91,10 @@ impl DiffRow {
     /// `Some(true)` where B is better than A, `Some(false)` where worse, `None` where equal or not comparable.
     #[must_use]
     pub fn b_better(&self) -> Option<bool> {
+        // The month's cost and energy restate the hour's and the power's over the month: not counted twice.
+        if matches!(self.metric, "fleet_per_month" | "fleet_mwh_month") {
+            return None;
+        }
         self.delta.filter(|d| *d != 0.0).map(|d| (d < 0.0) == self.lower_is_better())
     }
 }
@@ -256,7 +260,17 @@ fn summary(rows: &[DiffRow], currency: &str) -> String {
         // as B's win where the two it lost were the fleet's costs, 38 % more).
         (w, n) => {
             let (more, fewer, b_fewer) = if 2 * w < n { ("A", "B", true) } else { ("B", "A", false) };
-            let names: Vec<&str> = judged.iter().filter(|(_, b)| *b == b_fewer).map(|(r, _)| r.label.as_str()).collect();
+            // Per-user output at operating points of different loads is no like-for-like win: its load is said (an
+            // operations trial read B's faster users at 18 against A's 40 as a point for B).
+            let loads = both("operating_users").filter(|(a, b)| (a - b).abs() > 0.01 * a.max(*b));
+            let name = |r: &DiffRow| match loads {
+                Some((a, b)) if r.metric == "per_user_tps" => {
+                    let (own, other, whose) = if b_fewer { (b, a, "A") } else { (a, b, "B") };
+                    format!("{} (at {} against {whose}'s {})", r.label, plural(own.round(), "user", "users"), figure(other.round()))
+                }
+                _ => r.label.clone(),
+            };
+            let names: Vec<String> = judged.iter().filter(|(_, b)| *b == b_fewer).map(|(r, _)| name(r)).collect();
             let list = match names.split_last() {
                 Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
                 _ => names.concat(),
@@ -346,6 +360,11 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     // (the serving replicas at the peak's share of each, the spares idle, at the meter when a PUE is given).
     let hour = |c: &crate::scenario::Cost| c.fleet_per_hour;
     rows.push(row("fleet_per_hour", "the fleet's cost", &per("per hour"), cost(a, hour), cost(b, hour)));
+    // The month a meeting budgets (the devices around the clock, the electricity as drawn: `plan::cost`).
+    let month = |c: &crate::scenario::Cost| c.fleet_per_month;
+    if cost(a, month).is_some() || cost(b, month).is_some() {
+        rows.push(row("fleet_per_month", "the fleet's cost a month (30 days)", &per("per month"), cost(a, month), cost(b, month)));
+    }
     // Per million tokens the fleet makes at the peak, spares and headroom paid: beside the one replica's figure above.
     let fleet_million = |c: &crate::scenario::Cost| c.fleet_per_million_output_tokens;
     if cost(a, fleet_million).is_some() || cost(b, fleet_million).is_some() {
@@ -376,6 +395,17 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
         }
     };
     rows.push(row("fleet_kw", &kw_label, "kW", kw(a), kw(b)));
+    let mwh = super::energy::fleet_month_mwh;
+    if mwh(a).is_some() || mwh(b).is_some() {
+        // Each side's hours a day at the peak, the rest idle (`energy::month_words`).
+        let hours = |r: &Report| r.fleet.as_ref().map(|f| f.peak_hours_per_day);
+        let label = match (hours(a), hours(b)) {
+            (Some(x), Some(y)) if x != y => format!("the fleet's energy a month (A {} h, B {} h a day at the peak)", fmt_h(x), fmt_h(y)),
+            (Some(x), _) | (_, Some(x)) if x < 24.0 => format!("the fleet's energy a month ({} h a day at the peak)", fmt_h(x)),
+            _ => "the fleet's energy a month (at the peak around the clock)".to_string(),
+        };
+        rows.push(row("fleet_mwh_month", &label, "MWh", mwh(a), mwh(b)));
+    }
     rows.push(row(
         "joules_per_output_token",
         "energy per output token",
@@ -391,6 +421,11 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
         summary = format!("{summary} {w}");
     }
     Diff { a: side(a), b: side(b), rows, summary }
+}
+
+/// Hours a day as the month's words write them (`energy::month_words`).
+fn fmt_h(h: f64) -> String {
+    crate::model::units::fmt_num(h)
 }
 
 #[cfg(test)]
@@ -482,6 +517,16 @@ mod tests {
         assert!(summary(&[], "").starts_with("Neither side"));
         let one = [row("per_user_tps", "", "tok/s", Some(40.0), None), row("joules_per_output_token", "", "J", Some(0.5), Some(0.4))];
         assert_eq!(summary(&one, ""), "Only A has an operating point.");
+        // Faster users at a lighter operating point: the load is said with the figure (TP8 against DP attention).
+        let rows = vec![
+            row("per_user_tps", "per-user output at the operating point", "tok/s", Some(22.7), Some(27.5)),
+            row("operating_users", "users at the operating point", "users", Some(40.0), Some(18.0)),
+            row("replicas", "servers", "servers", Some(4.0), Some(9.0)),
+        ];
+        assert_eq!(
+            summary(&rows, ""),
+            "B needs 9 servers against A's 4: A is better on 2 of the 3 figures that differ, B on per-user output at the operating point (at 18 users against A's 40)."
+        );
     }
 
     #[test]

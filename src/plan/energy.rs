@@ -200,6 +200,18 @@ pub fn fleet_kw(r: &crate::scenario::Report) -> Option<f64> {
     Some(w / 1e3)
 }
 
+/// The fleet's energy for a month of 30 days, MWh: `fleet.peak_hours_per_day` hours a day at the peak's power, the
+/// rest with every server at its idle floor (a bank's assistant is not at its peak all night: a pre-sales trial read
+/// 16.9 MWh a month for ten busy hours a day). `None` without a fleet.
+#[must_use]
+pub fn fleet_month_mwh(r: &crate::scenario::Report) -> Option<f64> {
+    let kw = fleet_kw(r)?;
+    let (e, f) = (r.energy.as_ref()?, r.fleet.as_ref()?);
+    let h = f.peak_hours_per_day;
+    let idle_kw = f.replicas as f64 * e.idle_at_meter(f.devices_per_replica) / 1e3;
+    Some(30.0 * (kw * h + idle_kw * (24.0 - h)) / 1e3)
+}
+
 /// The fleet's power in words, for the energy card and `--table`: "37.1 kW at the meter, 26.7 MWh a month at the
 /// peak, around the clock (720 h); the meter's: the accelerators × PUE, hosts not counted" — a pre-sales trial read the month as an
 /// average and the meter as the whole server's; `None` without a fleet. (Callers put "the fleet" before it: capitalising here would bring Unicode's
@@ -210,11 +222,8 @@ pub fn fleet_power_words(r: &crate::scenario::Report) -> Option<String> {
     let e = r.energy.as_ref()?;
     let f = r.fleet.as_ref()?;
     let metered = e.metered();
-    // The peak's hours a day, the rest with every server at its idle floor (a bank's assistant is not at its peak
-    // all night: a pre-sales trial read 16.9 MWh a month for ten busy hours a day).
     let h = f.peak_hours_per_day;
-    let idle_kw = f.replicas as f64 * e.idle_at_meter(f.devices_per_replica) / 1e3;
-    let month_mwh = 30.0 * (kw * h + idle_kw * (24.0 - h)) / 1e3;
+    let month_mwh = fleet_month_mwh(r)?;
     let sig3 = super::calibrate::sig3;
     // Servers that carry less than the operating point say so: the card's per-server watts are the operating point's.
     let lighter = match (r.fleet.as_ref(), r.energy.as_ref()) {
