@@ -243,13 +243,13 @@ pub fn SizingCards(
                     {[capacity_card(r), fleet_card(r), energy_card(r), cost_card(r)].into_iter().map(card).collect_view()}
                 </div>
                 <p class="note band" id="band-meaning">{format!(
-                    "How good is this prediction? 9 in 10 measurements the model was not fitted on fell within: one user {} ({}: {}), under load {} ({}: {} figures); {}.{} Energy {}: the band under load, widened (the power model is not validated).",
+                    "How good is this prediction? 9 in 10 measurements the model was not fitted on fell within: one user {} ({}: {}), under load {} ({}: {}); {}.{} Energy {}: the band under load, widened (the power model is not validated).",
                     band_text(r.band.single_stream_pct),
                     r.band.single_stream_class,
                     if r.band.single_stream_rows > 0 { format!("{} runs", r.band.single_stream_rows) } else { "assumed, not tested".into() },
                     band_text(r.band.batched_pct),
                     r.band.load_class,
-                    r.band.load_rows,
+                    if r.band.load_rows > 0 { format!("{} figures", r.band.load_rows) } else { "assumed, not tested".into() },
                     r.band.latency_words(),
                     r.band.compute_borrowed_from.as_ref().map_or(String::new(), |g| format!(
                         " This device's generation borrows the compute efficiency fitted on {g} devices (none is fitted on its own served runs): its error may be wider."

@@ -272,14 +272,14 @@ pub(super) fn render_table(r: &Report) -> String {
     o += &mk("operating point", &r.operating_point);
     o += &meeting_lines(r);
     o += &format!(
-        "accuracy (9 in 10 measurements not fitted on fell within): one user {} ({}; {}), under load {} ({}; {} figures); {}\n",
+        "accuracy (9 in 10 measurements not fitted on fell within): one user {} ({}; {}), under load {} ({}; {}); {}\n",
         band_text(r.band.single_stream_pct),
         r.band.single_stream_class,
         // As the page says it: a class without validated runs is assumed.
         if r.band.single_stream_rows > 0 { format!("{} runs", r.band.single_stream_rows) } else { "assumed, not tested".into() },
         band_text(r.band.batched_pct),
         r.band.load_class,
-        r.band.load_rows,
+        if r.band.load_rows > 0 { format!("{} figures", r.band.load_rows) } else { "assumed, not tested".into() },
         r.band.latency_words()
     );
     if let Some(g) = &r.band.compute_borrowed_from {

@@ -240,6 +240,10 @@ fn dp_attention_trades_one_users_speed_for_the_batchs() {
     let by_hand = (dp.weight_bytes_read(1.0) - experts + experts * (1.0 / dp.engine.moe_efficiency) / 8.0) / (bw * dp.engine.bandwidth_efficiency);
     assert!((c.weights_s - by_hand).abs() < 1e-9, "{} vs {by_hand}", c.weights_s);
     assert_eq!(dp.chunk_tokens(), tp.chunk_tokens() / 8);
+    // No served run of a current engine measures DP attention: its band is the MoE one, borrowed and said to be.
+    let (load_tp, load_dp) = (crate::plan::classes(&tp).1, crate::plan::classes(&dp).1);
+    assert_eq!((load_tp.rows > 0, load_dp.rows, load_dp.p90_pct), (true, 0, load_tp.p90_pct));
+    assert!(load_dp.name.contains("borrowed"), "{}", load_dp.name);
 }
 
 /// DP attention is refused for a dense model and for engines without it, next to the field.
