@@ -583,3 +583,29 @@ fn data_parallel_ranks_count_their_devices() {
     assert_eq!(with("\"dp_size\": 2,"), Some(2 * tp), "two replicas");
     assert_eq!(with("\"dp_size\": 2, \"enable_dp_attention\": true,"), Some(tp), "DP attention inside the group");
 }
+
+/// A run with DP attention against a tensor-parallel scenario (or the reverse) is another deployment, as another
+/// device count is: flagged with the split to switch to, and refused by the calibration.
+#[test]
+fn a_run_with_dp_attention_is_another_split() {
+    let sglang = std::fs::read_to_string("tests/samples/sglang-bench-serving.jsonl").unwrap();
+    let line = sglang.lines().next().unwrap().replacen("\"tp_size\": 1", "\"tp_size\": 8, \"dp_size\": 8, \"enable_dp_attention\": true", 1);
+    let run = &import::parse("dp.jsonl", &line).unwrap()[0];
+    assert_eq!((run.devices, run.dp_attention), (Some(8), Some(true)));
+    let plain = &read("sglang-bench-serving.jsonl")[0];
+    assert_eq!(plain.dp_attention, Some(false), "SGLang's server info says the split");
+    let mut s = h100_llama8b();
+    s.model.preset = Some("qwen3-235b-a22b".into());
+    s.quantization.weights = Some("fp8".into());
+    s.engine.preset = Some("sglang".into());
+    s.hardware.devices = Some(8);
+    let tp = import::compare(&s, run).unwrap();
+    let what: Vec<(&str, &str, &str, Option<&str>)> =
+        tp.mismatch.iter().map(|x| (x.what, x.file.as_str(), x.page.as_str(), x.preset.as_deref())).collect();
+    assert!(what.contains(&("split", "DP attention", "tensor parallel", Some("dp-attention"))), "{what:?}");
+    let e = tps_planner::plan::calibrate::calibrate(&s, std::slice::from_ref(run)).unwrap_err();
+    assert!(e.to_string().contains("the run's"), "{e}");
+    s.hardware.parallelism = Some(tps_planner::model::hardware::Parallelism::DpAttention);
+    let dp = import::compare(&s, run).unwrap();
+    assert!(dp.mismatch.iter().all(|x| x.what != "split"), "{:?}", dp.mismatch);
+}

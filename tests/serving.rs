@@ -470,6 +470,7 @@ fn measurement_of(row: &HashMap<String, String>, run: &common::serving::Run) -> 
         hardware: None,
         engine: None,
         devices: None,
+        dp_attention: None,
         params_b: None,
         weight_bits: None,
         concurrency: load.and_then(|l| l.concurrency.as_ref()).and_then(|c| c.first().copied()),

@@ -33,7 +33,7 @@ pub struct Row {
 /// The file's run was on another model or device than the scenario's: the prediction is for the scenario's.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Mismatch {
-    /// `"model"`, `"hardware"`, `"device count"` or `"engine"`.
+    /// `"model"`, `"hardware"`, `"device count"`, `"split"` or `"engine"`.
     pub what: &'static str,
     /// The name the file records.
     pub file: String,
@@ -215,6 +215,14 @@ fn mismatches(base: &Scenario, m: &Measurement) -> Vec<Mismatch> {
             out.push(Mismatch { what: "device count", file: count(n), page: count(here), preset: Some(n.to_string()) });
         }
     }
+    // Another split on the same devices: DP attention's runs against a tensor-parallel scenario, or the reverse.
+    if let (Some(dp), Some(r)) = (m.dp_attention, page.as_ref().filter(|_| base.engine.disaggregation.is_none())) {
+        let here = r.deployment.dense_copies() > 1.0;
+        if dp != here && !m.predicted_on_own_engine() {
+            let name = |dp: bool| if dp { "DP attention" } else { "tensor parallel" }.to_string();
+            out.push(Mismatch { what: "split", file: name(dp), page: name(here), preset: Some(if dp { "dp-attention" } else { "tensor" }.into()) });
+        }
+    }
     // Another engine (a trial calibrated vLLM on SGLang's runs): its efficiencies are not these. A llama-bench run is
     // predicted on its own engine, llama.cpp, whatever the scenario's: nothing to say (a calibration leaves it out by
     // its engine, `plan::calibrate`).
@@ -236,7 +244,7 @@ impl Mismatch {
     #[must_use]
     pub fn note(&self) -> String {
         let offer = match &self.preset {
-            Some(id) if self.what != "device count" => format!(" (preset {id} matches the file's)"),
+            Some(id) if !matches!(self.what, "device count" | "split") => format!(" (preset {id} matches the file's)"),
             _ => String::new(),
         };
         format!("the file's {w} is {}, the scenario's is {}: the prediction is for the scenario's {w}{offer}", self.file, self.page, w = self.what)

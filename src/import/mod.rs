@@ -80,6 +80,12 @@ pub struct Measurement {
     /// a scenario on 8 is another deployment (a pre-sales trial calibrated 8 × H100 on a 1-GPU run: η_fl 0.065).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub devices: Option<u32>,
+    /// Whether the run's attention was data-parallel with the experts split (`hardware.parallelism:
+    /// "dp-attention"`), where the file says: SGLang's server info (`enable_dp_attention` with `dp_size` > 1), vLLM's
+    /// `--metadata enable_expert_parallel=true` with a data-parallel size > 1. A DP-attention run against a
+    /// tensor-parallel scenario is another deployment, as another device count is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dp_attention: Option<bool>,
     /// Parameters in billions and bits per weight, where the file says (llama-bench).
     pub params_b: Option<f64>,
     pub weight_bits: Option<f64>,
@@ -184,6 +190,7 @@ impl Measurement {
             hardware: None,
             engine: None,
             devices: None,
+            dp_attention: None,
             params_b: None,
             weight_bits: None,
             concurrency: None,

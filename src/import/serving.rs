@@ -57,8 +57,12 @@ pub(super) fn vllm(o: &Obj) -> Measurement {
     m.hardware = ["gpu", "hardware", "device", "gpu_name", "accelerator"].iter().find_map(|k| string(o.get(*k)));
     m.label = string(o.get("label")).map_or_else(|| load_label(&m), |l| format!("{l}, {}", load_label(&m)));
     // vLLM's data-parallel ranks each have their own devices (DP attention's too: tensor parallel × data parallel).
+    let dp = count(o, &["data_parallel_size", "dp_size", "dp"]).unwrap_or(1.0);
     m.devices = devices(o, &["tensor_parallel_size", "tp_size", "tp"], &["pipeline_parallel_size", "pp_size", "pp"])
-        .map(|d| d.saturating_mul(count(o, &["data_parallel_size", "dp_size", "dp"]).unwrap_or(1.0) as u32).min(65_536));
+        .map(|d| d.saturating_mul(dp as u32).min(65_536));
+    // `--metadata` values are strings ("true").
+    let ep = o.get("enable_expert_parallel").is_some_and(|v| v.as_bool() == Some(true) || v.as_str().is_some_and(|s| s.eq_ignore_ascii_case("true")));
+    m.dp_attention = (ep && dp > 1.0).then_some(true);
     if let Some(f) = finite(num(o.get("failed"))).filter(|f| *f > 0.0) {
         m.notes.push(format!("{f} requests failed"));
     }
@@ -83,6 +87,9 @@ pub(super) fn sglang(o: &Obj) -> Measurement {
         let dp = if inside { 1.0 } else { count(i, &["dp_size"]).unwrap_or(1.0) };
         devices(i, &["tp_size"], &["pp_size"]).map(|d| d.saturating_mul(dp as u32).min(65_536))
     });
+    // The server's own arguments: DP attention on, over more than one rank (SGLang turns it off at dp_size 1).
+    m.dp_attention =
+        info.map(|i| i.get("enable_dp_attention").and_then(Value::as_bool).unwrap_or(false) && count(i, &["dp_size"]).is_none_or(|d| d > 1.0));
     m
 }
 

@@ -490,6 +490,7 @@ mod tests {
             hardware: None,
             engine: None,
             devices: None,
+            dp_attention: None,
             params_b: None,
             weight_bits: None,
             concurrency: Some(c),

@@ -71,7 +71,7 @@ fn switch_button(inputs: Inputs, mm: &Mismatch, message: RwSignal<String>) -> Op
     let label = match what {
         "model" => crate::presets::models::find(&id).map_or(id.clone(), |p| p.name.to_string()),
         "engine" => crate::presets::engines::find(&id).map_or(id.clone(), |p| p.name.to_string()),
-        "device count" => mm.file.clone(),
+        "device count" | "split" => mm.file.clone(),
         _ => crate::presets::hardware::find(&id).map_or(id.clone(), |p| p.name.to_string()),
     };
     let go = move |_| {
@@ -82,6 +82,8 @@ fn switch_button(inputs: Inputs, mm: &Mismatch, message: RwSignal<String>) -> Op
             inputs.engine.set(id.clone());
         } else if what == "device count" {
             inputs.devices.set(id.clone());
+        } else if what == "split" {
+            inputs.parallelism.set(id.clone());
         } else {
             inputs.hw_preset.set(id.clone());
             inputs.hw_kind.set(String::new());
