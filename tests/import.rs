@@ -589,11 +589,17 @@ fn data_parallel_ranks_count_their_devices() {
 #[test]
 fn a_run_with_dp_attention_is_another_split() {
     let sglang = std::fs::read_to_string("tests/samples/sglang-bench-serving.jsonl").unwrap();
-    let line = sglang.lines().next().unwrap().replacen("\"tp_size\": 1", "\"tp_size\": 8, \"dp_size\": 8, \"enable_dp_attention\": true", 1);
+    let first = sglang.lines().next().unwrap();
+    let model = first.split("\"model_path\": \"").nth(1).and_then(|r| r.split('"').next()).unwrap();
+    let line = first
+        .replacen("\"tp_size\": 1", "\"tp_size\": 8, \"dp_size\": 8, \"enable_dp_attention\": true", 1)
+        .replace(model, "Qwen/Qwen3-235B-A22B-Instruct-2507-FP8");
     let run = &import::parse("dp.jsonl", &line).unwrap()[0];
     assert_eq!((run.devices, run.dp_attention), (Some(8), Some(true)));
     let plain = &read("sglang-bench-serving.jsonl")[0];
-    assert_eq!(plain.dp_attention, Some(false), "SGLang's server info says the split");
+    assert_eq!(plain.dp_attention, None, "server info without enable_dp_attention says nothing of the split");
+    let off = import::parse("off.jsonl", &first.replacen("\"tp_size\": 1", "\"tp_size\": 1, \"enable_dp_attention\": false", 1)).unwrap();
+    assert_eq!(off[0].dp_attention, Some(false));
     let mut s = h100_llama8b();
     s.model.preset = Some("qwen3-235b-a22b".into());
     s.quantization.weights = Some("fp8".into());
@@ -602,10 +608,16 @@ fn a_run_with_dp_attention_is_another_split() {
     let tp = import::compare(&s, run).unwrap();
     let what: Vec<(&str, &str, &str, Option<&str>)> =
         tp.mismatch.iter().map(|x| (x.what, x.file.as_str(), x.page.as_str(), x.preset.as_deref())).collect();
-    assert!(what.contains(&("split", "DP attention", "tensor parallel", Some("dp-attention"))), "{what:?}");
+    assert_eq!(what, vec![("split", "DP attention", "tensor parallel", Some("dp-attention"))], "the split alone differs");
     let e = tps_planner::plan::calibrate::calibrate(&s, std::slice::from_ref(run)).unwrap_err();
-    assert!(e.to_string().contains("the run's"), "{e}");
+    assert!(e.to_string().contains("the run's split is DP attention but the scenario's is tensor parallel"), "{e}");
     s.hardware.parallelism = Some(tps_planner::model::hardware::Parallelism::DpAttention);
     let dp = import::compare(&s, run).unwrap();
-    assert!(dp.mismatch.iter().all(|x| x.what != "split"), "{:?}", dp.mismatch);
+    assert!(dp.mismatch.is_empty(), "{:?}", dp.mismatch);
+    // vLLM's metadata: eight data-parallel ranks with expert parallelism.
+    let vllm = std::fs::read_to_string("tests/samples/vllm-bench-serve.json").unwrap();
+    let ep =
+        vllm.replacen("\"tensor_parallel_size\"", "\"data_parallel_size\": \"8\", \"enable_expert_parallel\": \"true\", \"tensor_parallel_size\"", 1);
+    let v = &import::parse("ep.json", &ep).unwrap()[0];
+    assert_eq!((v.devices, v.dp_attention), (Some(8), Some(true)));
 }

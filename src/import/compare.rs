@@ -219,8 +219,21 @@ fn mismatches(base: &Scenario, m: &Measurement) -> Vec<Mismatch> {
     if let (Some(dp), Some(r)) = (m.dp_attention, page.as_ref().filter(|_| base.engine.disaggregation.is_none())) {
         let here = r.deployment.dense_copies() > 1.0;
         if dp != here && !m.predicted_on_own_engine() {
-            let name = |dp: bool| if dp { "DP attention" } else { "tensor parallel" }.to_string();
-            out.push(Mismatch { what: "split", file: name(dp), page: name(here), preset: Some(if dp { "dp-attention" } else { "tensor" }.into()) });
+            use crate::model::hardware::Parallelism as P;
+            let page = match r.deployment.hardware.parallelism {
+                P::DpAttention => "DP attention",
+                P::Tensor => "tensor parallel",
+                P::Pipeline => "a pipeline",
+                P::LayerSplit => "a layer split",
+                P::RowSplit => "a row split",
+            };
+            let file = if dp { "DP attention" } else { "tensor parallel" };
+            out.push(Mismatch {
+                what: "split",
+                file: file.into(),
+                page: page.into(),
+                preset: Some(if dp { "dp-attention" } else { "tensor" }.into()),
+            });
         }
     }
     // Another engine (a trial calibrated vLLM on SGLang's runs): its efficiencies are not these. A llama-bench run is

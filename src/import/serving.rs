@@ -88,8 +88,9 @@ pub(super) fn sglang(o: &Obj) -> Measurement {
         devices(i, &["tp_size"], &["pp_size"]).map(|d| d.saturating_mul(dp as u32).min(65_536))
     });
     // The server's own arguments: DP attention on, over more than one rank (SGLang turns it off at dp_size 1).
+    // (Server info without the key says nothing of the split.)
     m.dp_attention =
-        info.map(|i| i.get("enable_dp_attention").and_then(Value::as_bool).unwrap_or(false) && count(i, &["dp_size"]).is_none_or(|d| d > 1.0));
+        info.and_then(|i| i.get("enable_dp_attention").and_then(Value::as_bool).map(|on| on && count(i, &["dp_size"]).is_none_or(|d| d > 1.0)));
     m
 }
 

@@ -85,16 +85,14 @@ impl DiffRow {
                 | "fleet_per_hour"
                 | "fleet_kw"
                 | "fleet_purchase"
+                | "fleet_per_month"
+                | "fleet_mwh_month"
         )
     }
 
     /// `Some(true)` where B is better than A, `Some(false)` where worse, `None` where equal or not comparable.
     #[must_use]
     pub fn b_better(&self) -> Option<bool> {
-        // The month's cost and energy restate the hour's and the power's over the month: not counted twice.
-        if matches!(self.metric, "fleet_per_month" | "fleet_mwh_month") {
-            return None;
-        }
         self.delta.filter(|d| *d != 0.0).map(|d| (d < 0.0) == self.lower_is_better())
     }
 }
@@ -110,7 +108,14 @@ const HEADLINES: [&str; 4] = ["devices_total", "max_users_at_target", "max_reque
 /// gap is surer than either figure — but that share is not validated, so a gap inside one figure's band is called
 /// the model's answer, to be confirmed by a run of each. A capacity or fleet set by a latency limit rests on the
 /// latencies too, whose bands are wider (`LatencyClass`): the sentence names the throughput band it weighs by.
+#[cfg(test)]
 fn margin(rows: &[DiffRow], band_pct: f64) -> Option<String> {
+    margin_as(rows, band_pct, true)
+}
+
+/// [`margin`], its band called "assumed" where a side's class under load has no tested runs (DP attention).
+fn margin_as(rows: &[DiffRow], band_pct: f64, validated: bool) -> Option<String> {
+    let kind = if validated { "validated" } else { "assumed" };
     // The first headline figure on which the two differ: the same fleet for both (4 servers of 8 × H100 against 4
     // of 8 × H200) is weighed by the capacity behind it, not left without a word (a new user's trial, 2026-12-04).
     // Servers of different sizes: a capacity per server is weighed per device (1 against 2 H100s per server
@@ -141,10 +146,10 @@ fn margin(rows: &[DiffRow], band_pct: f64) -> Option<String> {
     Some(if gap < factor {
         let pct = ((gap - 1.0) * 100.0).round().max(1.0);
         format!(
-            "The gap {what}, {high}'s {pct:.0} % above {low}'s, is within one figure's validated throughput error under load (÷ / × {factor:.2}): a run of each settles it."
+            "The gap {what}, {high}'s {pct:.0} % above {low}'s, is within one figure's {kind} throughput error under load (÷ / × {factor:.2}): a run of each settles it."
         )
     } else {
-        format!("The gap {what}, {high}'s {gap:.2} × {low}'s, is beyond one figure's validated throughput error under load (÷ / × {factor:.2}).")
+        format!("The gap {what}, {high}'s {gap:.2} × {low}'s, is beyond one figure's {kind} throughput error under load (÷ / × {factor:.2}).")
     })
 }
 
@@ -250,7 +255,9 @@ fn summary(rows: &[DiffRow], currency: &str) -> String {
         // "…, costing … and drawing …", or without a cost "…, drawing …".
         s += &format!("{} drawing {} kW against {}", if cost.is_some() { " and" } else { "," }, figure(b), figure(a));
     }
-    let judged: Vec<(&DiffRow, bool)> = rows.iter().filter_map(|r| r.b_better().map(|b| (r, b))).collect();
+    // The month's cost and energy restate the hour's and the power's over the month: not counted twice.
+    let judged: Vec<(&DiffRow, bool)> =
+        rows.iter().filter(|r| !matches!(r.metric, "fleet_per_month" | "fleet_mwh_month")).filter_map(|r| r.b_better().map(|b| (r, b))).collect();
     let wins = judged.iter().filter(|(_, w)| *w).count();
     let verdict = match (wins, judged.len()) {
         (_, 0) => "the compared figures are equal".to_string(),
@@ -414,7 +421,7 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
         b.energy.as_ref().map(|e| e.joules_per_output_token),
     ));
     let mut summary = summary(&rows, &currency);
-    if let Some(m) = margin(&rows, a.band.batched_pct.max(b.band.batched_pct)) {
+    if let Some(m) = margin_as(&rows, a.band.batched_pct.max(b.band.batched_pct), a.band.load_rows > 0 && b.band.load_rows > 0) {
         summary = format!("{summary} {m}");
     }
     if let Some(w) = why(a, b) {

@@ -279,7 +279,7 @@ pub fn neighbour_devices(r: &Resolved) -> Vec<u32> {
         let par = d.hardware.parallelism;
         (k == 1 || par != Parallelism::Tensor || d.model.splits_over(k))
             // Expert parallelism deals the experts out whole: as many on every device.
-            && (par != Parallelism::DpAttention || d.model.moe.experts.is_multiple_of(k))
+            && (par != Parallelism::DpAttention || (k >= 2 && d.model.moe.experts.is_multiple_of(k)))
             && (!matches!(par, Parallelism::LayerSplit | Parallelism::Pipeline) || k <= d.model.layers)
             && memory(&d, &r.workload).fits
     };

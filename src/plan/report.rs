@@ -63,10 +63,11 @@ pub struct Memory {
     /// The model keeps a latent KV cache (MLA), which tensor parallelism cannot split by heads.
     #[serde(skip_serializing)]
     pub kv_latent: bool,
-    /// DP attention: the devices that each hold the dense weights whole, and the GB the copies after the first add
-    /// to `weights_gb`. `None` otherwise.
+    /// DP attention: the devices that each hold the dense weights whole, the GB the copies after the first add to
+    /// `weights_gb`, and the copies of each KV entry tensor parallelism would keep on the same devices (1: it would
+    /// not copy the cache either, and DP attention buys no memory). `None` otherwise.
     #[serde(skip_serializing)]
-    pub dense_copies: Option<(u32, f64)>,
+    pub dense_copies: Option<(u32, f64, f64)>,
     /// A disaggregated deployment's decode pool, whose memory these figures are (its devices, and the
     /// deployment's): it keeps every running sequence's cache; the prefill pool holds only the prompts it is
     /// reading. `None` for one pool.
@@ -86,7 +87,7 @@ impl Memory {
                 "the decode pool's {pool} of {all} devices: it keeps every running sequence's cache, the prefill pool only the prompts it is reading"
             ));
         }
-        if let Some((n, extra)) = self.dense_copies {
+        if let Some((n, extra, _)) = self.dense_copies {
             out.push(format!(
                 "DP attention: each of the {n} devices holds the attention and the other dense weights whole, {extra:.1} GB of copies in the weights, and keeps only its own sequences' cache{}",
                 if self.kv_budget_gb > 0.0 { format!(", in {:.1} GB a device", self.kv_budget_gb / f64::from(n)) } else { String::new() }

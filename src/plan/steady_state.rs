@@ -111,7 +111,11 @@ pub fn memory(d: &Deployment, w: &Workload) -> Memory {
         kv_copies: d.kv_replication(),
         sequence_kv_bytes: d.kv_bytes(ctx),
         kv_latent: matches!(d.model.attention, crate::model::llm::Attention::Mla { .. }),
-        dense_copies: (d.dense_copies() > 1.0).then(|| (d.hardware.devices, (d.weight_bytes_stored() - d.weight_bytes()) / 1e9)),
+        dense_copies: (d.dense_copies() > 1.0).then(|| {
+            let mut tp = d.clone();
+            tp.hardware.parallelism = crate::model::hardware::Parallelism::Tensor;
+            (d.hardware.devices, (d.weight_bytes_stored() - d.weight_bytes()) / 1e9, tp.kv_replication())
+        }),
         decode_pool: None,
     }
 }

@@ -440,20 +440,6 @@ impl Scenario {
                     format!("DP attention splits a mixture-of-experts model's experts over the devices; {} is dense — choose tensor", d.model.name),
                 ));
             }
-            let n = d.hardware.devices;
-            if n < 2 || !d.model.moe.experts.is_multiple_of(n) {
-                return Err(ScenarioError::new(
-                    "hardware.parallelism",
-                    format!(
-                        "DP attention deals {}'s {} experts out whole to each device: {n} device{} {} — {} devices, or choose tensor",
-                        d.model.name,
-                        d.model.moe.experts,
-                        if n == 1 { "" } else { "s" },
-                        if n < 2 { "is no split" } else { "cannot take as many each" },
-                        (2..=64).filter(|k| d.model.moe.experts.is_multiple_of(*k)).take(6).map(|k| k.to_string()).collect::<Vec<_>>().join(", ")
-                    ),
-                ));
-            }
             if !matches!(d.engine.kind, E::Vllm | E::Sglang | E::TensorRtLlm) {
                 return Err(ScenarioError::new(
                     "hardware.parallelism",
@@ -461,6 +447,24 @@ impl Scenario {
                         "{} has no DP attention (vLLM, SGLang and TensorRT-LLM have it) — choose {}",
                         d.engine.name,
                         if d.engine.kind == E::LlamaCpp { "its layer split" } else { "tensor" }
+                    ),
+                ));
+            }
+            // Each device takes an equal share of the experts: the counts that share them evenly, nearest first.
+            let (n, e) = (d.hardware.devices, d.model.moe.experts);
+            if n < 2 || !e.is_multiple_of(n) {
+                // Ascending already: the four around the first one above `n` (no sort: the page keeps generic sorts out).
+                let all: Vec<u32> = (2..=e.min(1024)).filter(|k| e.is_multiple_of(*k)).collect();
+                let above = all.iter().position(|k| *k > n).unwrap_or(all.len());
+                let from = above.saturating_sub(2).min(all.len().saturating_sub(4));
+                let fits: Vec<String> = all.iter().skip(from).take(4).map(u32::to_string).collect();
+                return Err(ScenarioError::new(
+                    "hardware.parallelism",
+                    format!(
+                        "DP attention gives each device an equal share of {}'s {e} experts: {} — {}, or choose tensor",
+                        d.model.name,
+                        if n < 2 { "it needs 2 devices or more".to_string() } else { format!("{n} devices cannot share them evenly") },
+                        if fits.is_empty() { "no device count shares them evenly".to_string() } else { format!("use {} devices", fits.join(", ")) }
                     ),
                 ));
             }

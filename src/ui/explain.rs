@@ -305,14 +305,21 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         ));
     }
     // What DP attention trades (an operations trial: the page showed its costs without a word on them).
-    if let Some((n, extra)) = r.memory.dense_copies {
+    if let Some((n, extra, tp_copies)) = r.memory.dense_copies {
+        let buys = if tp_copies > 1.0 {
+            format!(
+                "What it buys is memory: tensor parallelism would keep each request's cache on {tp_copies:.0} devices, DP attention on one, so {:.0} requests of full length fit. It pays near the peak's throughput and costs at tight latency targets",
+                r.memory.kv_max_sequences
+            )
+        } else {
+            "Tensor parallelism would not copy this model's cache either, so DP attention buys no memory here, only the copies' cost: it pays on models whose cache tensor parallelism copies (a latent cache, or fewer KV heads than devices)".to_string()
+        };
         v.push((
             "DP attention:",
             format!(
-                "each of the {n} devices runs attention for its own requests, with the attention and other dense weights whole ({extra:.1} GB of copies) and only those requests' cache. One request is read by one device: its ceiling is that device's bandwidth ({} tok/s), its prompt is read by that device alone, in chunks of 1/{n} of the step budget (TTFT {} ms on an idle server), and a step carrying a prompt slows every other request's next token. What it buys is memory: the cache is not copied to every device, so {:.0} requests of full length fit. It pays near the peak's throughput and costs at tight latency targets: pin this scenario and compare it with the split \"Tensor parallel\".",
+                "each of the {n} devices runs attention for its own requests, with the attention and other dense weights whole ({extra:.1} GB of copies) and only those requests' cache. One request is read by one device — the dense weights whole, its cache and its share of the experts, {} tok/s at most — and its prompt by that device alone, in chunks of 1/{n} of the step budget (TTFT {} ms on an idle server); a step carrying a prompt slows every other request's next token. {buys}: pin this scenario and compare it with the split \"Tensor parallel\".",
                 fmt(r.single_stream.ceiling_tps),
                 fmt(r.single_stream.ttft_ms),
-                r.memory.kv_max_sequences
             ),
         ));
     }

@@ -266,7 +266,7 @@ fn dp_attention_needs_experts_and_an_engine_that_has_it() {
             r#"{{"hardware":{{"preset":"h200-sxm","devices":{n},"parallelism":"dp-attention"}},"model":{{"preset":"deepseek-v3"}},"engine":{{"preset":"sglang"}}}}"#
         ));
         assert_eq!(e.field, "hardware.parallelism");
-        assert!(e.message.contains("256 experts") && e.message.contains("2, 4, 8"), "{}", e.message);
+        assert!(e.message.contains("256 experts") && e.message.contains("use 2, 4, 8"), "{}", e.message);
     }
 }
 
