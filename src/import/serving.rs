@@ -82,15 +82,15 @@ pub(super) fn sglang(o: &Obj) -> Measurement {
     m.label = string(o.get("tag")).map_or_else(|| load_label(&m), |t| format!("{t}, {}", load_label(&m)));
     // SGLang's DP attention runs its data-parallel ranks inside the tensor-parallel group (`--tp 8 --dp 8` is 8
     // devices); without it each data-parallel replica has its own `tp_size` devices.
+    // (Server info without `enable_dp_attention` says nothing of the split.)
+    let flag = info.and_then(|i| i.get("enable_dp_attention").and_then(Value::as_bool));
+    let dp_size = info.and_then(|i| count(i, &["dp_size"]));
     m.devices = info.and_then(|i| {
-        let inside = i.get("enable_dp_attention").and_then(Value::as_bool).unwrap_or(false);
-        let dp = if inside { 1.0 } else { count(i, &["dp_size"]).unwrap_or(1.0) };
+        let dp = if flag == Some(true) { 1.0 } else { dp_size.unwrap_or(1.0) };
         devices(i, &["tp_size"], &["pp_size"]).map(|d| d.saturating_mul(dp as u32).min(65_536))
     });
     // The server's own arguments: DP attention on, over more than one rank (SGLang turns it off at dp_size 1).
-    // (Server info without the key says nothing of the split.)
-    m.dp_attention =
-        info.and_then(|i| i.get("enable_dp_attention").and_then(Value::as_bool).map(|on| on && count(i, &["dp_size"]).is_none_or(|d| d > 1.0)));
+    m.dp_attention = flag.map(|on| on && dp_size.is_none_or(|d| d > 1.0));
     m
 }
 

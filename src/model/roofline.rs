@@ -608,7 +608,19 @@ impl Deployment {
     /// `--max-num-batched-tokens` is each rank's own).
     #[must_use]
     pub fn chunk_tokens(&self) -> u32 {
-        (self.engine.max_batched_tokens.max(1) / (self.dense_copies() as u32).max(1)).max(1)
+        (self.engine.max_batched_tokens.max(1) / self.ranks()).max(1)
+    }
+
+    /// Sequences one rank may run: the engine's max batch, or under DP attention each rank's share of it (vLLM's and
+    /// TensorRT-LLM's limits are each rank's own; vLLM's profile run samples that many rows).
+    #[must_use]
+    pub fn rank_batch(&self) -> u32 {
+        self.engine.max_batch.div_ceil(self.ranks())
+    }
+
+    /// Schedulers side by side: the devices under DP attention, else one.
+    fn ranks(&self) -> u32 {
+        (self.dense_copies() as u32).max(1)
     }
 
     /// Seconds to prefill `prompt` new tokens after `prior` cached tokens on an idle server, in chunks of

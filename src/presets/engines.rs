@@ -242,10 +242,9 @@ pub const VLLM_SAMPLER_BYTES: f64 = 38.0;
 #[must_use]
 pub fn vllm_reserve_gib(d: &crate::model::roofline::Deployment) -> f64 {
     let (m, tp) = (&d.model, d.hardware.parallel_devices());
-    // Under DP attention each rank profiles its own limits (the scenario's are the server's, `chunk_tokens`).
-    let ranks = d.dense_copies();
+    // Under DP attention each rank profiles its own limits (the scenario's are the server's).
     let tokens = f64::from(d.chunk_tokens());
-    let rows = (f64::from(d.engine.max_batch) / ranks).ceil().min(tokens);
+    let rows = f64::from(d.rank_batch().min(d.chunk_tokens()));
     let h = f64::from(m.hidden);
     let sampler = rows * f64::from(m.vocab) * VLLM_SAMPLER_BYTES + tokens * h * 2.0;
     // The MLP width from the active parameters per layer: less the embedding and the head, less attention.

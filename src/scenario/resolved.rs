@@ -244,7 +244,7 @@ impl Resolved {
             self.defaults_used.push(format!(
                 "engine.reserve_gb: {reserve:.2} GiB per device (vLLM's profile run: PyTorch's sampler over {} × {} logits, or a step's activations; FlashInfer's: ~40 %)",
                 // Each rank's rows under DP attention (`vllm_reserve_gib`).
-                d.engine.max_batch.div_ceil(d.dense_copies() as u32).min(d.chunk_tokens()),
+                d.rank_batch().min(d.chunk_tokens()),
                 d.model.vocab
             ));
         } else {

@@ -9,7 +9,7 @@ pub(super) fn vllm_serve(ctx: &Ctx, notes: &mut Vec<String>) -> Step {
     f.push(flag("--kv-cache-dtype", if ctx.kv == "fp8" { "fp8" } else { "auto" }));
     // Under DP attention both are each rank's own: the scenario's, which are the server's, divided.
     let ranks = ctx.r.deployment.dense_copies() as u32;
-    f.push(flag("--max-num-seqs", e.max_batch.div_ceil(ranks.max(1))));
+    f.push(flag("--max-num-seqs", ctx.r.deployment.rank_batch()));
     f.push(flag("--max-num-batched-tokens", ctx.r.deployment.chunk_tokens()));
     if ranks > 1 {
         notes.push(format!(
@@ -108,7 +108,7 @@ pub(super) fn trtllm_serve(ctx: &Ctx, notes: &mut Vec<String>) -> Step {
     }
     // Under attention DP both limits are each rank's (as vLLM's): the scenario's, the server's, divided.
     let ranks = ctx.r.deployment.dense_copies() as u32;
-    f.push(flag("--max_batch_size", e.max_batch.div_ceil(ranks.max(1))));
+    f.push(flag("--max_batch_size", ctx.r.deployment.rank_batch()));
     f.push(flag("--max_num_tokens", ctx.r.deployment.chunk_tokens()));
     f.push(flag("--max_seq_len", ctx.max_len));
     f.push(flag("--kv_cache_free_gpu_memory_fraction", trim(e.memory_utilization, 3)));
