@@ -408,7 +408,8 @@ fn eval_reports_capacity_fleet_energy_and_cost() {
     assert!(users >= v["operating_point"]["concurrency"].as_f64().unwrap());
     let per = v["fleet"]["users_per_replica"].as_f64().unwrap();
     assert_eq!(v["fleet"]["replicas"].as_u64().unwrap(), (500.0 / per).ceil() as u64 + 1);
-    assert_eq!(v["fleet"]["devices_total"].as_u64().unwrap(), 2 * v["fleet"]["replicas"].as_u64().unwrap());
+    // Servers of 2 × H100 on nodes of 8: 4 to a node, the devices bought are the nodes' (the last one's unused idle).
+    assert_eq!(v["fleet"]["devices_total"].as_u64().unwrap(), v["fleet"]["replicas"].as_u64().unwrap().div_ceil(4) * 8);
     // 4 devices per server; not 1: the FP8 checkpoint's 16-bit head makes 72.7 GB of weights, past one H100.
     assert!(v["fleet"]["alternatives"].as_array().unwrap().len() == 1);
     assert!(v["energy"]["joules_per_output_token"].as_f64().unwrap() > 0.0);
@@ -526,8 +527,11 @@ fn diff_compares_two_scenarios() {
         let served = f("watts_per_replica");
         assert!(served <= e("average_watts") * (1.0 + 1e-9) && served > idle_watts, "{side}: {served}");
         let serving_hour = device_hour + kwh * served / 1e3 * pue;
-        assert!(close(row("fleet_per_hour")[side].as_f64().unwrap(), serving * serving_hour + spares * spare_hour), "{side}");
-        let kw = (serving * served + spares * idle_watts) * pue / 1e3;
+        // Devices of whole nodes beyond the servers' own (2 × H100 servers, 4 to a node of 8): paid and idle.
+        let extra = f("devices_total") - f("replicas") * f("devices_per_replica");
+        let extra_hour = extra * (device_hour / f("devices_per_replica") + kwh * e("idle_watts") / 1e3 * pue);
+        assert!(close(row("fleet_per_hour")[side].as_f64().unwrap(), serving * serving_hour + spares * spare_hour + extra_hour), "{side}");
+        let kw = (serving * served + spares * idle_watts + extra * e("idle_watts")) * pue / 1e3;
         assert!(close(row("fleet_kw")[side].as_f64().unwrap(), kw), "{side}: {} vs {kw}", row("fleet_kw")[side]);
         // The table's month is 720 of those hours.
         let (_, table, _) = tps(&["eval", file, "--table"], None);

@@ -34,6 +34,7 @@ mod cli {
     use std::process::ExitCode;
     use tps_planner::import;
     use tps_planner::model::quant;
+    use tps_planner::plan::readout::group;
     use tps_planner::presets;
     use tps_planner::scenario::{Report, Scenario};
 
@@ -444,15 +445,15 @@ mod cli {
         }
         if let Some(e) = &r.energy {
             o += &format!(
-                "energy ({}, accelerators): {:.0} W per server at the operating point, {:.3} J/token, {:.0} tokens/kWh; at the peak {:.0} W{}, {:.3} J/token{}\n",
+                "energy ({}, accelerators): {:.0} W per server at the operating point, {:.3} J/token, {} tokens/kWh; at the peak {:.0} W{}, {:.3} J/token{}\n",
                 tps_planner::plan::band_text(r.band.energy_pct),
                 e.average_watts,
                 e.joules_per_output_token,
-                e.output_tokens_per_kwh,
+                group(e.output_tokens_per_kwh),
                 e.at_peak.average_watts,
                 tps_planner::plan::energy::peak_power_note(e),
                 e.at_peak.joules_per_output_token,
-                e.wall_joules_per_output_token.map_or_else(String::new, |w| format!("; at the meter ({}): {w:.3} J/token, {:.0} tokens/kWh", e.meter_basis(), 3.6e6 / w))
+                e.wall_joules_per_output_token.map_or_else(String::new, |w| format!("; at the meter ({}): {w:.3} J/token, {} tokens/kWh", e.meter_basis(), group(3.6e6 / w)))
             );
             if let Some(w) = tps_planner::plan::energy::fleet_power_words(r) {
                 o += &format!("  the fleet {w}\n");

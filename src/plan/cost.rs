@@ -67,10 +67,12 @@ pub fn per_million(per_hour: f64, tps: f64) -> Option<f64> {
 }
 
 /// What the cost of a fleet rests on: its replicas (spares among them), a serving replica's power at the peak's share
-/// of it (`None`: the operating point's), the hours a day at the peak, and the output tokens/s its peak asks for.
+/// of it (`None`: the operating point's), the hours a day at the peak, the output tokens/s its peak asks for, and
+/// the devices bought beyond the replicas' (whole nodes: paid, idle all day).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FleetBasis {
     pub replicas: u64,
+    pub idle_devices: u64,
     pub spares: u32,
     pub watts_per_replica: Option<f64>,
     pub peak_hours_per_day: f64,
@@ -116,10 +118,16 @@ pub fn cost(
     let idle = energy.map(|e| e.idle_watts * f64::from(devices) + hosts);
     let (dev_idle, elec_idle) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, idle, c.pue);
     let spare_hour = dev_idle.unwrap_or(0.0) + elec_idle.unwrap_or(0.0);
+    // One device bought beyond the replicas': paid, at its idle floor (with its host's share) all day.
+    let idle_one = energy.map(|e| e.idle_watts + c.host_watts.unwrap_or(0.0));
+    let (dev_one, elec_one) = per_hour_parts(c.device_hour, 1, c.electricity_per_kwh, idle_one, c.pue);
+    let extra_hour = |f: &FleetBasis| f.idle_devices as f64 * (dev_one.unwrap_or(0.0) + elec_one.unwrap_or(0.0));
     let fleet_per_hour = fleet.map(|f| {
         let watts = f.watts_per_replica.map(|w| w + hosts).or(energy_w(|e| e.average_watts));
         let (dev_s, elec_s) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, watts, c.pue);
-        f.replicas.saturating_sub(u64::from(f.spares)) as f64 * (dev_s.unwrap_or(0.0) + elec_s.unwrap_or(0.0)) + f64::from(f.spares) * spare_hour
+        f.replicas.saturating_sub(u64::from(f.spares)) as f64 * (dev_s.unwrap_or(0.0) + elec_s.unwrap_or(0.0))
+            + f64::from(f.spares) * spare_hour
+            + extra_hour(&f)
     });
     Some(Cost {
         per_million_output_tokens: per_million(per_hour, op_tps)?,
@@ -131,15 +139,15 @@ pub fn cost(
         purchase: c.device_price.map(|p| Purchase {
             device_price: p,
             write_off_years: c.write_off_years.unwrap_or(WRITE_OFF_YEARS),
-            fleet_devices: fleet.map(|f| f.replicas * u64::from(devices)),
-            fleet_price: fleet.map(|f| (f.replicas * u64::from(devices)) as f64 * p),
+            fleet_devices: fleet.map(|f| f.replicas * u64::from(devices) + f.idle_devices),
+            fleet_price: fleet.map(|f| (f.replicas * u64::from(devices) + f.idle_devices) as f64 * p),
         }),
         fleet_per_million_output_tokens: fleet.zip(fleet_per_hour).and_then(|(f, h)| per_million(h, f.output_tps_at_peak)),
         fleet_per_hour,
         // Off the peak every server idles, as the spares do all day: devices paid, power at the floor.
-        fleet_per_month: fleet
-            .zip(fleet_per_hour)
-            .map(|(f, peak)| 30.0 * (f.peak_hours_per_day * peak + (24.0 - f.peak_hours_per_day) * f.replicas as f64 * spare_hour)),
+        fleet_per_month: fleet.zip(fleet_per_hour).map(|(f, peak)| {
+            30.0 * (f.peak_hours_per_day * peak + (24.0 - f.peak_hours_per_day) * (f.replicas as f64 * spare_hour + extra_hour(&f)))
+        }),
     })
 }
 
@@ -189,7 +197,7 @@ mod tests {
         };
         // Seven servers, one of them spare, serving at `watts` (the operating point's when `None`) `hours` a day.
         let seven = |watts: Option<f64>, hours: f64| {
-            Some(FleetBasis { replicas: 7, spares: 1, watts_per_replica: watts, peak_hours_per_day: hours, output_tps_at_peak: 0.0 })
+            Some(FleetBasis { replicas: 7, idle_devices: 0, spares: 1, watts_per_replica: watts, peak_hours_per_day: hours, output_tps_at_peak: 0.0 })
         };
         let mut w = Vec::new();
         let r = cost(&c, 2, Some(&energy), 2000.0, 4000.0, seven(None, 24.0), &mut w).unwrap();

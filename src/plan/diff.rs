@@ -110,18 +110,21 @@ const HEADLINES: [&str; 4] = ["devices_total", "max_users_at_target", "max_reque
 /// latencies too, whose bands are wider (`LatencyClass`): the sentence names the throughput band it weighs by.
 #[cfg(test)]
 fn margin(rows: &[DiffRow], band_pct: f64) -> Option<String> {
-    margin_as(rows, band_pct, true)
+    margin_as(rows, band_pct, true, None)
 }
 
-/// [`margin`], its band called "assumed" where a side's class under load has no tested runs (DP attention).
-fn margin_as(rows: &[DiffRow], band_pct: f64, validated: bool) -> Option<String> {
+/// [`margin`], its band called "assumed" where a side's class under load has no tested runs (DP attention);
+/// `sizes`, each side's devices per server (else read from the rows: the fleet's devices ÷ its servers, which
+/// whole nodes bought make larger than a server's).
+fn margin_as(rows: &[DiffRow], band_pct: f64, validated: bool, sizes: Option<(f64, f64)>) -> Option<String> {
     let kind = if validated { "validated" } else { "assumed" };
     // The first headline figure on which the two differ: the same fleet for both (4 servers of 8 × H100 against 4
     // of 8 × H200) is weighed by the capacity behind it, not left without a word (a new user's trial, 2026-12-04).
     // Servers of different sizes: a capacity per server is weighed per device (1 against 2 H100s per server
     // at 120 and 209 users is 13 % fewer users per device for B, not 1.74 × more; a review).
-    let (dev_a, dev_b) = match (both(rows, "devices_total"), both(rows, "replicas")) {
-        (Some((da, db)), Some((ra, rb))) if ra > 0.0 && rb > 0.0 => (da / ra, db / rb),
+    let (dev_a, dev_b) = match (sizes, both(rows, "devices_total"), both(rows, "replicas")) {
+        (Some(s), _, _) => s,
+        (None, Some((da, db)), Some((ra, rb))) if ra > 0.0 && rb > 0.0 => (da / ra, db / rb),
         _ => (1.0, 1.0),
     };
     let sizes_differ = (dev_a - dev_b).abs() > 1e-9;
@@ -207,8 +210,22 @@ fn why(a: &Report, b: &Report) -> Option<String> {
     if share < 0.5 || !within || !(if memory { nearer(bw, fl) } else { nearer(fl, bw) }) {
         return None;
     }
+    // A step bound by one resource still spends part of its time on the other (a compute-bound step reads its KV
+    // cache): a gain past the named resource's ratio comes from there, and is said so — "100 % … computing" beside
+    // 1.00 × the compute and 1.09 × the users read as a contradiction in a pre-sales trial.
+    let named = if memory { bw } else { fl };
+    let rest = if gain > 1.05 * named || gain < named / 1.05 {
+        format!(
+            ", the part {} its {named:.2} × {} coming from what those steps still {}",
+            if gain > named { "beyond" } else { "short of" },
+            if memory { "bandwidth" } else { "compute" },
+            if memory { "compute" } else { "read from memory" }
+        )
+    } else {
+        String::new()
+    };
     Some(format!(
-        "Why: B's server has {bw:.2} × A's memory bandwidth and {fl:.2} × its compute; at {} {:.0} % of B's step time goes on {bound}, {reason}: B has {gain:.2} × A's {what}.",
+        "Why: B's server has {bw:.2} × A's memory bandwidth and {fl:.2} × its compute; at {} {:.0} % of B's step time is in steps bound by {bound}, {reason}: B has {gain:.2} × A's {what}{rest}.",
         if what.ends_with("per server") { "its capacity" } else { "the operating point" },
         share * 100.0
     ))
@@ -217,6 +234,23 @@ fn why(a: &Report, b: &Report) -> Option<String> {
 /// A and B of `metric`'s row, when both sides have it.
 fn both(rows: &[DiffRow], metric: &str) -> Option<(f64, f64)> {
     rows.iter().find(|r| r.metric == metric).and_then(|r| Some((r.a?, r.b?)))
+}
+
+/// Two figures with as many decimals as tell them apart (the summary's "drawing 47 kW against 47" was 47.34 and
+/// 46.76): whole from 10 up, else 1–2 decimals, up to 2 more while they round alike.
+fn apart(x: f64, y: f64) -> (String, String) {
+    let base = if x.abs().min(y.abs()) >= 10.0 {
+        0
+    } else if x.abs().min(y.abs()) >= 1.0 {
+        1
+    } else {
+        2
+    };
+    let mut d = base;
+    while d < base + 2 && x != y && format!("{x:.d$}") == format!("{y:.d$}") {
+        d += 1;
+    }
+    (format!("{x:.d$}"), format!("{y:.d$}"))
 }
 
 /// [`Diff::summary`] of these rows.
@@ -249,11 +283,13 @@ fn summary(rows: &[DiffRow], currency: &str) -> String {
     let cost = both("fleet_per_hour");
     if let Some((a, b)) = cost {
         let cur = if currency.is_empty() { String::new() } else { format!("{currency} ") };
-        s += &format!(", costing {cur}{} an hour against {}", figure(b), figure(a));
+        let (b, a) = apart(b, a);
+        s += &format!(", costing {cur}{b} an hour against {a}");
     }
     if let Some((a, b)) = both("fleet_kw") {
         // "…, costing … and drawing …", or without a cost "…, drawing …".
-        s += &format!("{} drawing {} kW against {}", if cost.is_some() { " and" } else { "," }, figure(b), figure(a));
+        let (b, a) = apart(b, a);
+        s += &format!("{} drawing {b} kW against {a}", if cost.is_some() { " and" } else { "," });
     }
     // The month's cost and energy restate the hour's and the power's over the month: not counted twice.
     let judged: Vec<(&DiffRow, bool)> =
@@ -282,7 +318,11 @@ fn summary(rows: &[DiffRow], currency: &str) -> String {
                 Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
                 _ => names.concat(),
             };
-            format!("{more} is better on {} of the {n} figures that differ, {fewer} on {list}", n - names.len())
+            // Said of which rows (a pre-sales trial read "7 of the 11" beside a table of 15): the equal ones and the
+            // month's two, which restate the hour's cost and the power, are not counted.
+            let months = rows.iter().filter(|r| matches!(r.metric, "fleet_per_month" | "fleet_mwh_month") && r.b_better().is_some()).count();
+            let counted = if months > 0 { " (the month's figures restate the hour's and are not counted)" } else { "" };
+            format!("{more} is better on {} of the {n} figures that differ{counted}, {fewer} on {list}", n - names.len())
         }
     };
     // A count of figures does not weigh them: where the fleets' costs differ, say which is cheaper and by how much
@@ -351,7 +391,13 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     }
     let fleet = |r: &Report, f: fn(&crate::scenario::Fleet) -> f64| r.fleet.as_ref().map(f);
     rows.push(row("replicas", "servers for the fleet", "servers", fleet(a, |f| f.replicas as f64), fleet(b, |f| f.replicas as f64)));
-    rows.push(row("devices_total", "devices for the fleet", "devices", fleet(a, |f| f.devices_total as f64), fleet(b, |f| f.devices_total as f64)));
+    rows.push(row(
+        "devices_total",
+        "devices bought for the fleet",
+        "devices",
+        fleet(a, |f| f.devices_total as f64),
+        fleet(b, |f| f.devices_total as f64),
+    ));
     let per = |what: &str| if currency.is_empty() { what.to_string() } else { format!("{currency} {what}") };
     let cost = |r: &Report, f: fn(&crate::scenario::Cost) -> Option<f64>| r.cost.as_ref().and_then(f);
     let million = |c: &crate::scenario::Cost| Some(c.per_million_output_tokens);
@@ -421,11 +467,24 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
         b.energy.as_ref().map(|e| e.joules_per_output_token),
     ));
     let mut summary = summary(&rows, &currency);
-    if let Some(m) = margin_as(&rows, a.band.batched_pct.max(b.band.batched_pct), a.band.load_rows > 0 && b.band.load_rows > 0) {
+    let sizes = Some((f64::from(a.single_stream.devices), f64::from(b.single_stream.devices)));
+    if let Some(m) = margin_as(&rows, a.band.batched_pct.max(b.band.batched_pct), a.band.load_rows > 0 && b.band.load_rows > 0, sizes) {
         summary = format!("{summary} {m}");
     }
     if let Some(w) = why(a, b) {
         summary = format!("{summary} {w}");
+    }
+    // What the figures cannot say, said in the summary a meeting reads (a pre-sales trial found an MI300X's borrowed
+    // efficiency only under Defaults used, and "B's fleet costs 52 % less" for another model without a word).
+    for (name, r) in [("A", a), ("B", b)] {
+        if let Some(from) = &r.band.compute_borrowed_from {
+            summary = format!(
+                "{summary} {name}'s device has no served runs of its own generation in the data (its compute efficiency is borrowed from {from}): its figures are unverified until a run on it."
+            );
+        }
+    }
+    if a.model != b.model {
+        summary = format!("{summary} A and B serve different models: how good their answers are is not in these figures.");
     }
     Diff { a: side(a), b: side(b), rows, summary }
 }

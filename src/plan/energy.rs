@@ -196,8 +196,15 @@ pub fn fleet_kw(r: &crate::scenario::Report) -> Option<f64> {
     let (e, f) = (r.energy.as_ref()?, r.fleet.as_ref()?);
     let spares = f64::from(f.spare_replicas);
     let n = f.devices_per_replica;
-    let w = (f.replicas as f64 - spares) * e.at_meter(f.watts_per_replica.unwrap_or(e.average_watts), n) + spares * e.idle_at_meter(n);
+    let w = (f.replicas as f64 - spares) * e.at_meter(f.watts_per_replica.unwrap_or(e.average_watts), n)
+        + spares * e.idle_at_meter(n)
+        + e.idle_at_meter(idle_devices(f));
     Some(w / 1e3)
+}
+
+/// The devices a fleet buys beyond its replicas' (the last node's unused ones: `plan::fleet::devices_bought`).
+fn idle_devices(f: &crate::scenario::Fleet) -> u32 {
+    u32::try_from(f.devices_total.saturating_sub(f.replicas.saturating_mul(u64::from(f.devices_per_replica)))).unwrap_or(u32::MAX)
 }
 
 /// The fleet's energy for a month of 30 days, MWh: `fleet.peak_hours_per_day` hours a day at the peak's power, the
@@ -208,7 +215,7 @@ pub fn fleet_month_mwh(r: &crate::scenario::Report) -> Option<f64> {
     let kw = fleet_kw(r)?;
     let (e, f) = (r.energy.as_ref()?, r.fleet.as_ref()?);
     let h = f.peak_hours_per_day;
-    let idle_kw = f.replicas as f64 * e.idle_at_meter(f.devices_per_replica) / 1e3;
+    let idle_kw = (f.replicas as f64 * e.idle_at_meter(f.devices_per_replica) + e.idle_at_meter(idle_devices(f))) / 1e3;
     Some(30.0 * (kw * h + idle_kw * (24.0 - h)) / 1e3)
 }
 

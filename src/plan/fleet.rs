@@ -226,7 +226,7 @@ pub fn size(
         peak_request_rate: matches!(peak, PeakLoad::RequestRate(_)).then_some(peak_v),
         devices_per_replica: devices,
         replicas: total,
-        devices_total: total.saturating_mul(u64::from(devices)),
+        devices_total: devices_bought(r, devices, total),
         users_per_replica: users_at(op.1, think),
         request_rate_per_replica: rate_at(op.1),
         spare_replicas: f.spare_replicas,
@@ -250,17 +250,45 @@ pub fn size(
 fn node_words(r: &Resolved, servers: u64) -> String {
     let hw = &r.deployment.hardware;
     let (n, node) = (hw.devices, hw.node_devices);
-    if hw.kind != crate::model::hardware::HardwareKind::DatacenterGpu || r.disaggregation.is_some() || n == 0 || n >= node {
+    if !shares_nodes(r, n) {
         return String::new();
     }
     let per = u64::from(node / n);
     let g = |v: u64| super::readout::group(v as f64);
+    let idle = devices_bought(r, n, servers).saturating_sub(servers.saturating_mul(u64::from(n)));
     format!(
-        "; on nodes of {node} devices, {} servers each: {} node{}",
+        "; on nodes of {node} devices, {} servers each: {} node{}{}",
         per,
         g(servers.div_ceil(per)),
-        if servers.div_ceil(per) == 1 { "" } else { "s" }
+        if servers.div_ceil(per) == 1 { "" } else { "s" },
+        if idle > 0 { format!(", {} device{} of them idle", g(idle), if idle == 1 { "" } else { "s" }) } else { String::new() }
     )
+}
+
+/// Whether servers of `n` devices share nodes: datacenter GPUs on a node-wide fabric (SXM on an HGX board, OAM:
+/// NVLink or Infinity Fabric, not PCIe cards, which are bought one by one), fewer to a server than a node holds
+/// (8), not disaggregated.
+fn shares_nodes(r: &Resolved, n: u32) -> bool {
+    let hw = &r.deployment.hardware;
+    hw.kind == crate::model::hardware::HardwareKind::DatacenterGpu
+        && hw.interconnect_gbps >= 100.0
+        && r.disaggregation.is_none()
+        && n > 0
+        && n < hw.node_devices
+}
+
+/// The devices a fleet of `servers` servers of `n` devices buys: datacenter GPUs come in whole nodes, so servers
+/// that share nodes buy ⌈servers ÷ servers per node⌉ of them, the last one's unused devices idle (a pre-sales
+/// trial priced 9 servers of 4 × H200 on 8-device nodes at 36 devices where 5 nodes are 40, and read 9 servers
+/// as fewer than 8 × H200's 5 where both buy 5 boxes); elsewhere `servers × n`.
+#[must_use]
+pub fn devices_bought(r: &Resolved, n: u32, servers: u64) -> u64 {
+    let node = r.deployment.hardware.node_devices;
+    if shares_nodes(r, n) {
+        servers.div_ceil(u64::from(node / n)).saturating_mul(u64::from(node))
+    } else {
+        servers.saturating_mul(u64::from(n))
+    }
 }
 
 /// The device counts per replica a fleet is compared with, ascending: the fewest that fit the model, the next
@@ -316,7 +344,7 @@ fn alternatives(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> Opt
             Some(FleetAlternative {
                 devices_per_replica: k,
                 replicas: n,
-                devices_total: n.saturating_mul(u64::from(k)),
+                devices_total: devices_bought(r, k, n),
                 load_per_replica: per,
                 node_devices: hw.spans_nodes().then_some(hw.node_devices),
                 dp_attention: hw.parallelism == Parallelism::DpAttention,
@@ -511,8 +539,8 @@ mod tests {
         cap.concurrency = Some(120.0);
         let m = crate::plan::marker(&op, crate::percentiles::Pct::P99);
         let f = size(&r, r.fleet.as_ref().unwrap(), (&m, &op), &cap, "2 × H100", &crate::plan::analytic_operating, &mut Vec::new()).unwrap();
-        // ⌈500 / 96⌉ = 6 serving + 1 spare = 7 replicas, 14 devices.
-        assert_eq!((f.replicas, f.devices_total, f.spare_replicas), (7, 14, 1));
+        // ⌈500 / 96⌉ = 6 serving + 1 spare = 7 replicas of 2 devices: 14, bought as ⌈7 ÷ 4⌉ = 2 nodes of 8, 16.
+        assert_eq!((f.replicas, f.devices_total, f.spare_replicas), (7, 16, 1));
         assert_eq!(f.users_per_replica, 96.0);
         // At peak each of 6 carries 500 / 6 = 83.3 users: 83.3 / 120 = 69 % of its capacity; with 5: 100 / 120.
         assert!((f.peak_load_per_replica - 500.0 / 6.0).abs() < 1e-9);
@@ -520,7 +548,7 @@ mod tests {
         assert!((f.utilisation_one_fewer.unwrap() - 100.0 / 120.0).abs() < 1e-12);
         assert_eq!(
             f.sentence,
-            "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); with one server fewer, 83 % of capacity each; the fewest that hold the target, each at its capacity: 5 + 1 spare; on nodes of 8 devices, 4 servers each: 2 nodes"
+            "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); with one server fewer, 83 % of capacity each; the fewest that hold the target, each at its capacity: 5 + 1 spare; on nodes of 8 devices, 4 servers each: 2 nodes, 2 devices of them idle"
         );
         // ⌈500 ÷ 120⌉ = 5 at capacity.
         assert_eq!(f.serving_at_capacity, 5);
@@ -545,7 +573,9 @@ mod tests {
             assert_eq!(Some(a.replicas), replicas(500.0, a.load_per_replica, 1));
             assert_eq!(a.devices_total, a.replicas * u64::from(a.devices_per_replica));
         }
-        // An alternative in words says how many devices it takes against the fleet's 14.
+        // An alternative in words says how many devices it takes against the fleet's (14 here: its servers' own,
+        // as on boards that are not bought by the node).
+        let f = Fleet { devices_total: 14, ..f };
         let alt = |n: u32, replicas: u64, load: f64| FleetAlternative {
             devices_per_replica: n,
             replicas,

@@ -6,8 +6,9 @@
 //! 3. The load sweep: each level is simulated ([`crate::sim`]) for P50/P95/P99 TTFT, TPOT, ITL and E2E; the
 //!    analytic steady state ([`analytic_point`]) is kept beside it as a cross-check.
 //! 4. Markers: the **peak** (highest system TPS seen, or for offline loads the highest the memory and max batch
-//!    allow), the **knee** (first level reaching 90 % of the highest system TPS: beyond it more users mostly
-//!    add latency; none when the levels end while it still climbs), the **peak usable** load (highest level meeting the target at its percentile, no
+//!    allow), the **knee** (the load where system TPS reaches 90 % of the highest, read between the levels
+//!    around it and evaluated there: beyond it more users mostly add latency; none when the levels end while it
+//!    still climbs), the **peak usable** load (highest level meeting the target at its percentile, no
 //!    saturation, < 1 % errors; [`target`]) and the **operating point** at `operating_fraction` (default
 //!    60 %, range 50–70 %) of the load there (users or requests/s; [`operating_point`] says why not of the
 //!    throughput). Headroom below the peak absorbs bursts: at 60 % of capacity a queue's waiting time is a
@@ -267,6 +268,37 @@ fn thin_margin(r: &Resolved, sweep: &[LoadPoint], met: bool) -> Option<Warning> 
     ))
 }
 
+/// The knee's load: where the levels' system TPS first reaches 90 % of `max_ok` (their highest, saturated levels
+/// left out), read between the level below it and the first at or above it — linear in TPS, geometric in the
+/// load (the charts' log axis), a concurrency rounded to whole users — and evaluated there with `level`. Taking
+/// the first level at or above (until 2026-12-05) moved the knee with the grid: a teacher's trial of Llama-3.1-8B
+/// on one H100 read 64 users on levels up to 128, 128 with 256 added and 80 on a finer grid, where the crossing
+/// sits near 68 on each.
+fn knee_point(sweep: &[LoadPoint], max_ok: f64, level: &dyn Fn(f64) -> LoadPoint) -> Option<LoadPoint> {
+    let goal = 0.9 * max_ok;
+    let ok: Vec<&LoadPoint> = sweep.iter().filter(|p| !p.saturated).collect();
+    let i = ok.iter().position(|p| p.system_tps >= goal)?;
+    let b = ok[i];
+    let Some(a) = i.checked_sub(1).map(|j| ok[j]) else { return Some(b.clone()) };
+    let (xa, xb) = (readout::load_of(a), readout::load_of(b));
+    if !(xa > 0.0 && xb > xa && b.system_tps > a.system_tps) {
+        return Some(b.clone());
+    }
+    let t = ((goal - a.system_tps) / (b.system_tps - a.system_tps)).clamp(0.0, 1.0);
+    let mut x = xa * (xb / xa).powf(t);
+    if b.concurrency.is_some() {
+        x = x.round().clamp(xa, xb);
+    }
+    // A level already there is read as it is.
+    Some(if x >= xb {
+        b.clone()
+    } else if x <= xa {
+        a.clone()
+    } else {
+        level(x)
+    })
+}
+
 /// `level` evaluates one more load level with the sweep's settings (the capacity search uses it); `alt_op` the
 /// operating level of a fleet alternative the same way (the sweep's kind: analytic or simulated).
 pub(super) fn build_report(
@@ -319,8 +351,8 @@ pub(super) fn build_report(
         peak_point.map_or_else(|| offline_marker(d, w), marker)
     };
     let peak_point = peak_point.cloned();
-    // The knee: the first level (not saturated) that reaches 90 % of the highest system TPS; past it, more load
-    // mostly adds latency.
+    // The knee: where system TPS first reaches 90 % of the highest (levels not saturated; `knee_point`); past it,
+    // more load mostly adds latency.
     // Unless the levels end while it still climbs: when the last unsaturated level has the highest throughput and
     // the step to it still grows system TPS with an elasticity of 0.25 or more (d ln TPS ÷ d ln load: a doubling
     // of the load would still add ≥ 19 %), the levels stop short of the knee, and 90 % of their last figure marks
@@ -336,11 +368,7 @@ pub(super) fn build_report(
         }
         _ => None,
     };
-    let knee = if max_ok > 0.0 && rising.is_none() {
-        sweep.iter().filter(|p| !p.saturated).find(|p| p.system_tps >= 0.9 * max_ok).map(marker)
-    } else {
-        None
-    };
+    let knee = if max_ok > 0.0 && rising.is_none() { knee_point(&sweep, max_ok, level).map(|p| marker(&p)) } else { None };
     if let Some(m) = rising {
         // Higher levels that saturated (an unbounded queue) put the knee between the two: levels are needed there,
         // not above.
@@ -424,6 +452,7 @@ pub(super) fn build_report(
             peak.system_tps,
             fleet.as_ref().map(|f| cost::FleetBasis {
                 replicas: f.replicas,
+                idle_devices: f.devices_total.saturating_sub(f.replicas.saturating_mul(u64::from(f.devices_per_replica))),
                 spares: f.spare_replicas,
                 watts_per_replica: f.watts_per_replica,
                 peak_hours_per_day: f.peak_hours_per_day,

@@ -77,6 +77,16 @@ pub struct Readout {
     pub text: String,
 }
 
+/// A compute-bound level whose decode step alone would be memory-bound (left of the engine's ridge at its batch):
+/// the steps that read a prompt chunk make it compute-bound. A teacher's trial read "compute" in the table
+/// beside a decode point left of the ridge, and per-user speed falling as a memory-bound batch should not.
+#[must_use]
+pub fn compute_from_prompts(r: &Report, l: &LoadPoint) -> bool {
+    let rf = &r.roofline;
+    let ridge = rf.peak_tflops * 1e3 * rf.compute_efficiency / (rf.bandwidth_gbps * rf.bandwidth_efficiency);
+    l.bound == Bound::Compute && rf.decode_at(l.mean_batch).is_some_and(|d| d.intensity < ridge)
+}
+
 /// The figures of sweep level `i` in one sentence, or `None` past the sweep's end: "At 37 users: 104.3 tok/s
 /// each, 3 063 tok/s in total; P99 TTFT 312 ms, P99 TPOT 9.6 ms; batch 35.2 sequences per step;
 /// memory-bound; meets the target." The percentile is the target's; the numbers are rounded as in the sweep
@@ -99,6 +109,9 @@ pub fn readout(r: &Report, i: usize) -> Option<Readout> {
     }
     let bound = match l.bound {
         Bound::Memory => "memory-bound (each step reads the weights and the KV cache)",
+        Bound::Compute if compute_from_prompts(r, l) => {
+            "compute-bound (the steps that read a prompt chunk, limited by arithmetic, take most of the busy time; a step of decodes alone is memory-bound at this batch)"
+        }
         Bound::Compute => "compute-bound (steps limited by arithmetic, not reads, take most of the busy time)",
         Bound::Overhead => {
             "overhead-bound (the engine's own time, the kernel launches or the all-reduces, not the kernels' bytes or FLOPs, set the step)"
@@ -111,8 +124,22 @@ pub fn readout(r: &Report, i: usize) -> Option<Readout> {
     } else {
         "misses the target"
     };
+    // Per-user speed is 1 ÷ TPOT, the speed while the answer streams: where the wait before it is a good part of the
+    // answer's time, the speed counting it too (a teacher's trial read 17.4 tok/s each at 128 and 256 users on one
+    // RTX 4090 beside TTFTs of 16 and 47 s).
+    let (e2e, ttft) = (l.e2e_ms.p50, l.ttft_ms.p50);
+    let waiting = if e2e > 0.0 && ttft > 0.2 * e2e && r.output_tokens > 1.0 {
+        format!(
+            " ({} counting the wait: a median answer takes {} s, {} s of it before the first token)",
+            crate::model::units::fmt_num((r.output_tokens / (e2e / 1e3) * 10.0).round() / 10.0),
+            crate::model::units::fmt_num((e2e / 100.0).round() / 10.0),
+            crate::model::units::fmt_num((ttft / 100.0).round() / 10.0)
+        )
+    } else {
+        String::new()
+    };
     let text = format!(
-        "At {load_text}: {:.1} tok/s each, {} tok/s in total; {p} TTFT {} ms, {p} TPOT {:.1} ms; batch {:.1} sequences per step; {bound}; {verdict}.",
+        "At {load_text}: {:.1} tok/s each{waiting}, {} tok/s in total; {p} TTFT {} ms, {p} TPOT {:.1} ms; batch {:.1} sequences per step; {bound}; {verdict}.",
         l.per_user_tps,
         group(l.system_tps),
         group(l.ttft_ms.at(p)),
@@ -151,7 +178,8 @@ mod tests {
             assert_eq!(c.load, n);
             let want = [
                 format!("At {} {}: ", group(n), if n == 1.0 { "user" } else { "users" }),
-                format!("{:.1} tok/s each, {} tok/s in total", l.per_user_tps, group(l.system_tps)),
+                format!("{:.1} tok/s each", l.per_user_tps),
+                format!(", {} tok/s in total", group(l.system_tps)),
                 format!("P95 TTFT {} ms, P95 TPOT {:.1} ms", group(l.ttft_ms.p95), l.tpot_ms.p95),
                 format!("batch {:.1} sequences per step", l.mean_batch),
             ];

@@ -30,6 +30,10 @@ pub struct SingleStream {
     /// Devices of one server (replica), for figures per GPU (the trade-off chart). Not in the JSON report.
     #[serde(skip_serializing)]
     pub devices: u32,
+    /// What `bytes_per_token` holds, in words with its figures (the weights streamed against those stored, the
+    /// KV cache): the page's ceiling card. Not in the JSON report.
+    #[serde(skip_serializing)]
+    pub bytes_words: String,
 }
 
 /// Memory figures.
@@ -342,6 +346,8 @@ pub struct Fleet {
     pub devices_per_replica: u32,
     /// Serving replicas (⌈peak ÷ load per replica at the operating point⌉) + spares.
     pub replicas: u64,
+    /// Devices bought: `replicas × devices_per_replica`, but datacenter GPUs in whole nodes, the last one's unused
+    /// devices idle (`plan::fleet::devices_bought`).
     pub devices_total: u64,
     /// Users one replica carries at the operating point (requests in flight, or with a think time users who pause
     /// between them; request-rate loads: rate × mean E2E, Little's law).

@@ -11,12 +11,27 @@ pub fn single_stream(d: &Deployment, w: &Workload) -> SingleStream {
     // DP attention: the one sequence's device reads the dense weights whole and its cache alone, and its share of
     // the experts with the others; its bytes over its own bandwidth set the ceiling.
     let streaming = if d.dense_copies() > 1.0 { 1.0 } else { d.hardware.parallel_devices() };
+    let kv = d.kv_bytes(start);
     let bytes = if d.dense_copies() > 1.0 {
         let experts = d.routed_expert_load(1.0).0;
-        d.weight_bytes_read(1.0) - experts + experts / d.dense_copies() + d.kv_bytes(start)
+        d.weight_bytes_read(1.0) - experts + experts / d.dense_copies() + kv
     } else {
-        d.weight_bytes_read(1.0) + d.kv_bytes(start)
+        d.weight_bytes_read(1.0) + kv
     };
+    // A teacher's trial divided the bandwidth by the 16.1 GB of weights the memory card shows and got 209, not the
+    // 222 of 15.1 GB a token: what a token reads is said with its figures.
+    let gb = |b: f64| format!("{:.2} GB", b / 1e9);
+    let (read, stored) = (bytes - kv, d.weight_bytes_stored());
+    let why = if d.dense_copies() > 1.0 {
+        "its device's: the dense weights whole, its share of the experts".to_string()
+    } else if d.model.is_moe() {
+        format!("of the {} stored, only the experts a token is routed to, and not the input embedding table, which is looked up", gb(stored))
+    } else if stored - read > 0.005 * stored {
+        format!("of the {} stored: the input embedding table, {}, is looked up, not streamed", gb(stored), gb(stored - read))
+    } else {
+        "all of them".to_string()
+    };
+    let bytes_words = format!("{} of weights ({why}) plus {} of KV cache at {:.0} tokens of context", gb(read), gb(kv), start);
     let spec_bw = d.hardware.memory_bandwidth_gbps * 1e9 * streaming;
     let tpot = d.mean_decode_step(1.0, start, w.output_tokens);
     let ttft = prefill::ttft_seconds(d, w.prompt_tokens, w.context_depth, w.prefix_cache_hit_rate);
@@ -31,6 +46,7 @@ pub fn single_stream(d: &Deployment, w: &Workload) -> SingleStream {
         bound: d.step(&d.decode_load(1.0, start)).bound,
         streaming_devices: streaming,
         devices: d.hardware.devices,
+        bytes_words,
     }
 }
 

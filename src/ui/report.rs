@@ -161,6 +161,7 @@ pub fn PrintFooter(
                 )}{basis}</p>
         </section>
         // Quotes as quotes on paper (a third shorter than %22; a browser encodes them again when the address is typed).
-        <p class="print-only" id="print-link">{move || format!("Printed {} from TPS Planner. This scenario: {}", super::today(), link.get().replace("%22", "\""))}</p>
+        // Whole numbers without their ".0" (2000.0 reads as 2000 again): an A-vs-B link is two scenarios long.
+        <p class="print-only" id="print-link">{move || format!("Printed {} from TPS Planner. This scenario: {}", super::today(), link.get().replace("%22", "\"").replace(".0,", ",").replace(".0}", "}"))}</p>
     }
 }

@@ -84,7 +84,7 @@ pub fn Results(
                         ))}</h2>
                         <p class="big" id="ceiling">{fmt(ss.ceiling_tps)}<small>" tok/s"</small></p>
                         <p class="formula" id="ceiling-formula">{formula}</p>
-                        <p class="note">"memory bandwidth ÷ bytes read per token (the weights every token streams — not the embedding table — plus the KV cache); no engine reaches it"</p>
+                        <p class="note">{format!("memory bandwidth ÷ bytes read per token: {}; no engine reaches it", ss.bytes_words)}</p>
                     </div>
                     <div class="card">
                         <h2>"One user, predicted "{super::explain::info("one user's tok/s", format!(

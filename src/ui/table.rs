@@ -35,7 +35,7 @@ pub fn SweepTable(
                             // Against the target: a failing 40.002 ms is not shown as "40.0" (the verdict's rule).
                             <td>{tenth_against(l.tpot_ms.at(p), r.target.tpot_ms)}</td>
                             <td>{format!("{:.1}", l.mean_batch)}</td>
-                            <td>{l.bound.id()}</td>
+                            <td>{if crate::plan::readout::compute_from_prompts(r, l) { "compute (prompts)" } else { l.bound.id() }}</td>
                             <td>{if l.saturated { "saturated" } else if l.meets_target { "✓" } else { "✗" }}</td>
                         </tr>
                     }

@@ -117,6 +117,11 @@ pub(super) fn presets_list(which: Option<PresetTable>) -> String {
                 e.id, e.max_batch, e.max_batched_tokens, e.memory_utilization, e.name
             );
         }
+        // A trial read vLLM's 256 / 2048 here and 1024 / 8192 in an H100's evaluation.
+        let (s, t) = presets::engines::vllm_batch_defaults(80.0, "");
+        out += &format!(
+            "  (vllm's limits follow the device, as vLLM's own defaults do: {s} sequences and {t} tokens a step on devices of 70 GiB or more other than the A100, the figures above on the others)\n"
+        );
     }
     if all || w == "targets" {
         out += "# targets (TTFT ms, TPOT ms at percentile)\n";
@@ -242,11 +247,14 @@ pub(super) fn render_table(r: &Report) -> String {
             p.tpot_ms.at(mid),
             p.tpot_ms.p99,
             p.mean_batch,
-            format!("{:?}", p.bound).to_lowercase(),
+            format!("{:?}{}", p.bound, if tps_planner::plan::readout::compute_from_prompts(r, p) { "*" } else { "" }).to_lowercase(),
             if p.meets_target { "✓" } else { "✗" },
             if p.saturated { " saturated".to_string() } else { String::new() }
                 + &if p.preemptions > 0 { format!(" {} preemptions", p.preemptions) } else { String::new() }
         );
+    }
+    if r.sweep.iter().any(|p| tps_planner::plan::readout::compute_from_prompts(r, p)) {
+        o += "compute*: the steps that read a prompt chunk set it; a step of decodes alone is memory-bound at that batch\n";
     }
     // Why system TPS can fall between levels (the page's "How to read this" says it; a trial found the table silent).
     if r.sweep.iter().any(|p| p.preemptions > 0) {
@@ -297,7 +305,7 @@ pub(super) fn render_table(r: &Report) -> String {
 /// defined none of them).
 const TERMS: &str = "terms:
   user t/s: one user's tokens a second while the answer streams (1000 ÷ TPOT); system t/s: every user's together
-  TTFT: time to the first token (waiting in the queue + reading the prompt); TPOT: the mean gap between the later tokens
+  TTFT: time to the first token (waiting in the queue + reading the prompt + the front end: HTTP, tokenising); TPOT: the mean gap between the later tokens
   p50 / p95 / p99: half / 95 % / 99 % of the requests do better (p90 in the middle when the target is judged there); batch: sequences decoded together in one step
   bound: what sets a step's time (memory: bytes read ÷ bandwidth; compute: arithmetic ÷ peak; overhead: the engine's
     own work, all-reduces, chains of small kernels)

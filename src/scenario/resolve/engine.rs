@@ -134,7 +134,18 @@ pub(crate) fn resolve_engine(
         used.push(format!("{:.0} µs per sequence per step", presets::engines::sequence_overhead_us(p.id)));
     }
     if s.request_overhead_ms.is_none() && presets::engines::request_overhead_ms(p.id) > 0.0 {
-        used.push(format!("front end {:.0} ms per request", presets::engines::request_overhead_ms(p.id)));
+        // A teacher's trial asked where one user's TTFT tail came from (P50 31 ms, P99 132 ms) beside a front end
+        // that read as a constant.
+        let cv = s.request_overhead_cv.unwrap_or(presets::engines::REQUEST_OVERHEAD_CV);
+        used.push(format!(
+            "front end {:.0} ms per request{}",
+            presets::engines::request_overhead_ms(p.id),
+            if cv > 0.0 {
+                format!(" on average, varying from request to request (lognormal, CV {cv}: TTFT has a tail even for one user)")
+            } else {
+                String::new()
+            }
+        ));
     }
     if s.moe_efficiency.is_none() && m.is_moe() && eff.moe < 1.0 {
         used.push(format!("MoE kernels at {:.2} of dense", eff.moe));
