@@ -599,7 +599,7 @@ await test('bug 8: print keeps charts whole, hides collapsed sections, prints th
   // The printed address shows quotes as quotes and whole numbers without ".0" (shorter on paper); otherwise it is the
   // page's own.
   const printed = checks.link.split('This scenario: ')[1] || '';
-  const short = checks.href.replaceAll('%22', '"').replaceAll('.0,', ',').replaceAll('.0}', '}');
+  const short = checks.href.replaceAll('%22', '"').replace(/(\d)\.0(?=[,}\]])/g, '$1');
   assert(printed.includes('#s={"version":1') && printed === short, `printed link ${printed.slice(0, 80)} vs ${short.slice(0, 80)}`);
   assert(checks.figs.length === 2 && checks.figs.every((b) => b === 'avoid'), `charts may split: ${checks.figs}`);
   assert(checks.closed.every((d) => d === 'none'), `collapsed sections print: ${checks.closed}`);
@@ -737,11 +737,13 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   assert(floor && +floor[1] === Math.ceil(500 / card.users), `fleet floor: ${fleet} (capacity ${card.users} users)`);
   assert(/each keep a request in flight/.test(await mp.textContent('#fleet-card .note')), 'the fleet card does not say what its users are');
   assert(num(await mp.textContent('#fleet-servers')) === card.servers, 'big figure differs from the sentence');
-  // The devices bought: 2 × H100 SXM servers share nodes of 8, bought whole (the last one's unused devices idle).
-  const bought = (await mp.textContent('#fleet-card')).match(/servers? · ([\d\u2009]+) devices?/);
-  card.devices = bought && num(bought[1]);
-  const nodes = fleet.match(/on nodes of 8 devices, 4 servers each: (\d+) nodes/);
-  assert(nodes && card.devices === +nodes[1] * 8 && +nodes[1] === Math.ceil(card.servers / 4), `devices bought: ${bought} for ${fleet}`);
+  // The devices: 2 × H100 SXM servers share nodes of 8; rented by the device-hour, the servers' own are counted
+  // (with a purchase price, whole nodes: below).
+  const used = (await mp.textContent('#fleet-card')).match(/servers? · ([\d\u2009]+) devices?/);
+  card.devices = used && num(used[1]);
+  const nodes = fleet.match(/on nodes of 8 devices, 4 servers each: (\d+) nodes$/);
+  assert(nodes && card.devices === 2 * card.servers && +nodes[1] === Math.ceil(card.servers / 4), `devices: ${used} for ${fleet}`);
+  card.nodes = +nodes[1];
   const alts = await mp.textContent('#fleet-alternatives');
   // 4 devices per server; not 1, where the FP8 checkpoint's 16-bit head and embedding table leave no room (72.7 GB).
   assert(/4 devices per server: \d+ servers/.test(alts) && !/1 device per server/.test(alts), `alternatives: ${alts}`);
@@ -775,8 +777,8 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
 await test('meeting: the hosts\' power per device counts at the meter: the fleet\'s kW grows by servers × devices × W × PUE, the accelerators\' figures stay', async () => {
   const before = await mp.textContent('#energy-jpt');
   await mp.fill('#cost-host_watts_per_device', '575');
-  // Every device bought, the spare's and the last node's idle ones included, adds 575 W × 1.3 at the meter (each kW
-  // figure rounded to 3 digits): waited for, as the analytic estimate shows first and the simulation's fleet follows.
+  // Every device, the spare's included, adds 575 W × 1.3 at the meter (each kW figure rounded to 3 digits): waited
+  // for, as the analytic estimate shows first and the simulation's fleet follows.
   const want = card.fleetKw + card.devices * 0.575 * 1.3;
   await mp.waitForFunction((want) => /hosts 575 W per device, PUE 1\.3/.test(document.querySelector('#energy')?.textContent || '')
     && document.getElementById('simulating').textContent === ''
@@ -820,10 +822,10 @@ await test('meeting: a purchase price per device is written off over the years g
   const { page: bp, context: bc, errors: be } = await openPage(origin + '/#s=' + encodeURIComponent(JSON.stringify(bought)));
   await bp.waitForFunction(() => /Buying the fleet/.test(document.querySelector('#cost')?.textContent || ''), null, { timeout: 30000 });
   const cost = await bp.textContent('#cost');
-  // 36,792 over 4 years (35,040 h) is 1.05 a device-hour; 26 servers of 2 devices, on 7 nodes of 8, bought at it.
+  // 36,792 over 4 years (35,040 h) is 1.05 a device-hour; 26 servers of 2 devices bought at it, in whole nodes of 8.
   const m = cost.match(/Buying the fleet: USD ([\d.\u2009]+) \((\d+) devices at ([\d.\u2009]+); 1\.05 per device-hour over 4 years\)\./);
   assert(m, `cost card: ${cost}`);
-  assert(num(m[1]) === num(m[2]) * 36792 && num(m[2]) === card.devices, `purchase ${m[1]} for ${m[2]} devices`);
+  assert(num(m[1]) === num(m[2]) * 36792 && num(m[2]) === card.nodes * 8, `purchase ${m[1]} for ${m[2]} devices`);
   assert((await bp.inputValue('#cost-device_price')) === '36792' && (await bp.inputValue('#cost-device_hour')) === '', 'fields do not show the purchase');
   // A price per device-hour as well: refused next to the purchase price, nothing typed lost.
   await bp.fill('#cost-device_hour', '2.1');

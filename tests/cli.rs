@@ -408,8 +408,8 @@ fn eval_reports_capacity_fleet_energy_and_cost() {
     assert!(users >= v["operating_point"]["concurrency"].as_f64().unwrap());
     let per = v["fleet"]["users_per_replica"].as_f64().unwrap();
     assert_eq!(v["fleet"]["replicas"].as_u64().unwrap(), (500.0 / per).ceil() as u64 + 1);
-    // Servers of 2 × H100 on nodes of 8: 4 to a node, the devices bought are the nodes' (the last one's unused idle).
-    assert_eq!(v["fleet"]["devices_total"].as_u64().unwrap(), v["fleet"]["replicas"].as_u64().unwrap().div_ceil(4) * 8);
+    // Servers of 2 × H100, rented by the device-hour: their own devices (bought, they would take whole nodes of 8).
+    assert_eq!(v["fleet"]["devices_total"].as_u64().unwrap(), 2 * v["fleet"]["replicas"].as_u64().unwrap());
     // 4 devices per server; not 1: the FP8 checkpoint's 16-bit head makes 72.7 GB of weights, past one H100.
     assert!(v["fleet"]["alternatives"].as_array().unwrap().len() == 1);
     assert!(v["energy"]["joules_per_output_token"].as_f64().unwrap() > 0.0);

@@ -79,8 +79,9 @@ proptest! {
                     }
                     let peak = f.peak_users.or(f.peak_request_rate).unwrap();
                     prop_assert_eq!(Some(f.replicas), plan::fleet::replicas(peak, per, f.spare_replicas));
-                    // Servers of 2 × H100 SXM, 4 to a node of 8: bought in whole nodes.
-                    prop_assert_eq!(f.devices_total, f.replicas.div_ceil(4) * 8);
+                    // Servers of 2 × H100 SXM, 4 to a node of 8: bought (a price given) in whole nodes, else their own.
+                    let bought = if device_price.is_some() && !no_cost { f.replicas.div_ceil(4) * 8 } else { f.replicas * 2 };
+                    prop_assert_eq!(f.devices_total, bought);
                     prop_assert!(f.utilisation_at_peak.is_finite() && f.utilisation_at_peak >= 0.0);
                 }
                 if let Some(e) = &r.energy {

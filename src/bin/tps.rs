@@ -476,7 +476,10 @@ mod cli {
                     "; the fleet {f:.2}{cur} per hour, {:.0}{cur} a month {}{}",
                     c.fleet_per_month.unwrap_or(f * 720.0),
                     tps_planner::plan::energy::month_words(r.fleet.as_ref().map_or(24.0, |f| f.peak_hours_per_day)),
-                    c.fleet_per_million_output_tokens.map_or_else(String::new, |m| format!(", the fleet's {m:.3}{cur} per million output tokens its peak asks for (spares and headroom paid)"))
+                    c.fleet_per_million_output_tokens.map_or_else(String::new, |m| format!(
+                        ", the fleet's {m:.3}{cur} per million output tokens its peak asks for ({})",
+                        r.fleet.as_ref().map_or_else(|| "spares and headroom paid".to_string(), tps_planner::plan::fleet::paid_words)
+                    ))
                 ))
             );
             if let Some(p) = &c.purchase {

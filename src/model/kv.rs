@@ -72,6 +72,19 @@ pub fn bytes_for_context(m: &ModelShape, kv_elem_bytes: f64, ctx: f64) -> f64 {
 /// (the measured marginal cost, ~2.6 ns per context token per prompt token, sits near the decompressed count's 1.9
 /// at the fitted efficiency) and its short-context rate too high (the MoE GEMMs of that release slower than
 /// modelled) — two errors that cancel near 10k tokens. The decompressed count needs the MoE prefill fixed with it.
+///
+/// Tried again 2026-12-05 on the data as it now stands (GPUStack's SGLang 0.5.3 DeepSeek-R1 runs scored as TP8):
+/// decompressed for prefill only, served runs of current engines held out, output tok/s 12.7 → 14.9 % median but the
+/// MoE band (p90) 129.7 → 82.4 % — the 32,000-token runs of vLLM 0.11 and SGLang 0.5.3, 2.5 × too slow with the
+/// absorbed count (TTFT mean 260 s against 101), 1.3 × after (130 s) — and TTFT mean / P50 / P99 48.6 / 43.3 / 49.7 →
+/// 48.2 / 46.6 / 50.0 %, because vLLM 0.8.4's runs went from ratios 0.74–0.89 to 0.53–0.54. With prefill attention
+/// also at an efficiency of its own (0.5 of the peak, FlashAttention's, against the served GEMMs' 0.33) it was worse
+/// everywhere (TTFT P50 47.8 %). Read from the step times (`Deployment::step` of an 8,192-token chunk of DeepSeek-V3
+/// FP8 on 8 × H200 under vLLM: 36.8 µs a prompt token at no prior context, of which matmuls 21.6, attention 7.8 and
+/// the all-reduces 6.9): vLLM 0.8.4 prefills 5k-token prompts at about 50 µs a token, vLLM 0.11 about 35–45 at 2–4k
+/// (GPUStack's all-at-once runs), the model 29–34 — the short-context rate of DeepSeek's block-scaled FP8 GEMMs is
+/// release-dependent (Triton's block-FP8 MoE kernels in 0.8, DeepGEMM's later), and one release's two sources would
+/// fit it. Left absorbed until a third source measures DeepSeek's prefill on a current release.
 #[must_use]
 pub fn attention_flops_per_token(m: &ModelShape, ctx: f64) -> f64 {
     let ctx = ctx.max(0.0);

@@ -128,7 +128,14 @@ fn margin_as(rows: &[DiffRow], band_pct: f64, validated: bool, sizes: Option<(f6
         _ => (1.0, 1.0),
     };
     let sizes_differ = (dev_a - dev_b).abs() > 1e-9;
-    let (metric, a, b) = HEADLINES.iter().find_map(|m| both(rows, m).map(|(a, b)| (*m, a, b)).filter(|(_, a, b)| a != b))?;
+    // The devices weighed are those the servers run on: whole nodes bought (idle devices) are a cost, not a gap the
+    // model's error could close (a review read one H100 bought as a node of 8 against one L40S as "8.00 × … beyond
+    // the validated error").
+    let get = |m: &str| match (m, sizes, both(rows, "replicas")) {
+        ("devices_total", Some((sa, sb)), Some((ra, rb))) => Some((ra * sa, rb * sb)),
+        _ => both(rows, m),
+    };
+    let (metric, a, b) = HEADLINES.iter().find_map(|m| get(m).map(|(a, b)| (*m, a, b)).filter(|(_, a, b)| a != b))?;
     let (a, b) = if metric.starts_with("max_") && sizes_differ { (a / dev_a, b / dev_b) } else { (a, b) };
     // Which gap: a meeting sees several (servers, devices, cost) and must know the one weighed.
     let per_device = if sizes_differ { " per device" } else { "" };
@@ -214,7 +221,11 @@ fn why(a: &Report, b: &Report) -> Option<String> {
     // cache): a gain past the named resource's ratio comes from there, and is said so — "100 % … computing" beside
     // 1.00 × the compute and 1.09 × the users read as a contradiction in a pre-sales trial.
     let named = if memory { bw } else { fl };
-    let rest = if gain > 1.05 * named || gain < named / 1.05 {
+    let other = if memory { fl } else { bw };
+    // Only where the other resource lies on the gain's side of the named one: past both (an H200's larger memory
+    // holding more sequences), neither explains the rest, and the clause is left out (a review).
+    let explains = (gain > named && other > named) || (gain < named && other < named);
+    let rest = if explains && (gain > 1.05 * named || gain < named / 1.05) {
         format!(
             ", the part {} its {named:.2} × {} coming from what those steps still {}",
             if gain > named { "beyond" } else { "short of" },
@@ -260,9 +271,13 @@ fn summary(rows: &[DiffRow], currency: &str) -> String {
     let plural = |n: f64, one: &str, many: &str| format!("{} {}", figure(n), if n == 1.0 { one } else { many });
     let mut s = if let Some((a, b)) = both("replicas") {
         // Servers of different sizes (2 × H100 against 1 × H200) are compared by their devices too.
-        let devices = both("devices_total")
-            .filter(|(da, db)| (da / a - db / b).abs() > 1e-9)
-            .map_or(String::new(), |(da, db)| format!(" ({} against {})", plural(db, "device", "devices"), figure(da)));
+        let devices = both("devices_total").filter(|(da, db)| (da / a - db / b).abs() > 1e-9).map_or(String::new(), |(da, db)| {
+            if da == db {
+                format!(" (both {})", plural(db, "device", "devices"))
+            } else {
+                format!(" ({} against {})", plural(db, "device", "devices"), figure(da))
+            }
+        });
         format!("B needs {} against A's {}{devices}", plural(b, "server", "servers"), figure(a))
     } else if let Some((a, b)) = both("max_users_at_target") {
         format!("B holds {} at the target against A's {}", plural(b, "user", "users"), figure(a))

@@ -204,7 +204,7 @@ pub fn fleet_kw(r: &crate::scenario::Report) -> Option<f64> {
 
 /// The devices a fleet buys beyond its replicas' (the last node's unused ones: `plan::fleet::devices_bought`).
 fn idle_devices(f: &crate::scenario::Fleet) -> u32 {
-    u32::try_from(f.devices_total.saturating_sub(f.replicas.saturating_mul(u64::from(f.devices_per_replica)))).unwrap_or(u32::MAX)
+    u32::try_from(super::fleet::idle_devices(f)).unwrap_or(u32::MAX)
 }
 
 /// The fleet's energy for a month of 30 days, MWh: `fleet.peak_hours_per_day` hours a day at the peak's power, the
@@ -242,8 +242,12 @@ pub fn fleet_power_words(r: &crate::scenario::Report) -> Option<String> {
         ),
         _ => String::new(),
     };
+    let idle = match idle_devices(f) {
+        0 => String::new(),
+        k => format!(" ({k} idle device{} of whole nodes at their floor)", if k == 1 { "" } else { "s" }),
+    };
     Some(format!(
-        "{} kW{}{lighter}, {} MWh a month {}{}",
+        "{} kW{}{idle}{lighter}, {} MWh a month {}{}",
         sig3(kw),
         if metered { " at the meter" } else { " (accelerators)" },
         sig3(month_mwh),

@@ -243,51 +243,71 @@ pub fn size(
     })
 }
 
-/// How many nodes a fleet of `servers` replicas takes where several share one (datacenter GPUs on 8-device HGX or
-/// OAM boards, 72 in a GB200 NVL72 rack): "; on nodes of 8 devices, 4 servers each: 7 nodes" — a pre-sales quote buys
-/// boxes, and "26 servers of 2 × H100" had left the division to the meeting. Empty where a server is a node or
-/// more, for other kinds of device (a workstation holds what its case does) and disaggregated pools.
+/// How many nodes a fleet of `servers` replicas takes on boards that come in nodes (8-device HGX or OAM boards, 72 in a
+/// GB200 NVL72 rack): "; on nodes of 8 devices, 4 servers each: 7 nodes" — a pre-sales quote buys boxes, and "26
+/// servers of 2 × H100" had left the division to the meeting — and, with a purchase price (bought whole, idle when
+/// unused), ", 4 devices of them idle". Empty where a server is a node or more and nothing is left over, and for
+/// boards bought one by one.
 fn node_words(r: &Resolved, servers: u64) -> String {
     let hw = &r.deployment.hardware;
     let (n, node) = (hw.devices, hw.node_devices);
-    if !shares_nodes(r, n) {
+    if !in_nodes(r) || n == 0 {
         return String::new();
     }
-    let per = u64::from(node / n);
     let g = |v: u64| super::readout::group(v as f64);
     let idle = devices_bought(r, n, servers).saturating_sub(servers.saturating_mul(u64::from(n)));
-    format!(
-        "; on nodes of {node} devices, {} servers each: {} node{}{}",
-        per,
-        g(servers.div_ceil(per)),
-        if servers.div_ceil(per) == 1 { "" } else { "s" },
-        if idle > 0 { format!(", {} device{} of them idle", g(idle), if idle == 1 { "" } else { "s" }) } else { String::new() }
-    )
+    let idle_words = if idle > 0 { format!(", {} device{} of them idle", g(idle), if idle == 1 { "" } else { "s" }) } else { String::new() };
+    if n >= node {
+        // A server of whole nodes says nothing; one that leaves part of its last node over says what it buys.
+        return if idle > 0 { format!("; each server on {} nodes of {node}{idle_words}", n.div_ceil(node)) } else { String::new() };
+    }
+    let per = u64::from(node / n);
+    let nodes = servers.div_ceil(per);
+    format!("; on nodes of {node} devices, {per} servers each: {} node{}{idle_words}", g(nodes), if nodes == 1 { "" } else { "s" })
 }
 
-/// Whether servers of `n` devices share nodes: datacenter GPUs on a node-wide fabric (SXM on an HGX board, OAM:
-/// NVLink or Infinity Fabric, not PCIe cards, which are bought one by one), fewer to a server than a node holds
-/// (8), not disaggregated.
-fn shares_nodes(r: &Resolved, n: u32) -> bool {
+/// Boards that come in nodes: datacenter GPUs on a node-wide fabric (SXM on an HGX board, OAM, a GB200 rack: NVLink
+/// or Infinity Fabric), not PCIe cards, which are bought one by one — bridged pairs (H100 NVL) included.
+fn in_nodes(r: &Resolved) -> bool {
     let hw = &r.deployment.hardware;
     hw.kind == crate::model::hardware::HardwareKind::DatacenterGpu
         && hw.interconnect_gbps >= 100.0
-        && r.disaggregation.is_none()
-        && n > 0
-        && n < hw.node_devices
+        && !hw.name.contains(" NVL ")
+        && !hw.name.contains("PCIe")
 }
 
-/// The devices a fleet of `servers` servers of `n` devices buys: datacenter GPUs come in whole nodes, so servers
-/// that share nodes buy ⌈servers ÷ servers per node⌉ of them, the last one's unused devices idle (a pre-sales
-/// trial priced 9 servers of 4 × H200 on 8-device nodes at 36 devices where 5 nodes are 40, and read 9 servers
-/// as fewer than 8 × H200's 5 where both buy 5 boxes); elsewhere `servers × n`.
+/// The devices a fleet of `servers` servers of `n` devices counts: with a purchase price, boards that come in nodes
+/// are bought in whole nodes — servers that share one buy ⌈servers ÷ servers per node⌉ of them, a server of more
+/// than a node ⌈n ÷ node⌉ each — the unused devices idle (a pre-sales trial priced 9 servers of 4 × H200 on 8-device
+/// nodes at 36 devices where 5 nodes are 40, and read 9 servers as fewer than 8 × H200's 5 where both buy 5 boxes);
+/// elsewhere, and priced by the device-hour alone (clouds rent 1, 2, 4 or 8 of them; a review found one rented
+/// H100 charged as 8), `servers × n`.
 #[must_use]
 pub fn devices_bought(r: &Resolved, n: u32, servers: u64) -> u64 {
-    let node = r.deployment.hardware.node_devices;
-    if shares_nodes(r, n) {
+    let node = r.deployment.hardware.node_devices.max(1);
+    let buying = r.cost.as_ref().is_some_and(|c| c.device_price.is_some());
+    if !buying || !in_nodes(r) || n == 0 {
+        servers.saturating_mul(u64::from(n))
+    } else if n < node {
         servers.div_ceil(u64::from(node / n)).saturating_mul(u64::from(node))
     } else {
-        servers.saturating_mul(u64::from(n))
+        servers.saturating_mul(u64::from(n.div_ceil(node) * node))
+    }
+}
+
+/// The devices a fleet buys beyond its servers' own (whole nodes' unused ones, [`devices_bought`]): paid and idle.
+#[must_use]
+pub fn idle_devices(f: &Fleet) -> u64 {
+    f.devices_total.saturating_sub(f.replicas.saturating_mul(u64::from(f.devices_per_replica)))
+}
+
+/// What the fleet's cost pays for beyond the serving servers: "spares and headroom", and the idle devices of whole
+/// nodes where there are (a review found the cost and power sentences silent on them).
+#[must_use]
+pub fn paid_words(f: &Fleet) -> String {
+    match idle_devices(f) {
+        0 => "spares and headroom paid".to_string(),
+        k => format!("spares, headroom and {} idle device{} of whole nodes paid", super::readout::group(k as f64), if k == 1 { "" } else { "s" }),
     }
 }
 
@@ -539,8 +559,8 @@ mod tests {
         cap.concurrency = Some(120.0);
         let m = crate::plan::marker(&op, crate::percentiles::Pct::P99);
         let f = size(&r, r.fleet.as_ref().unwrap(), (&m, &op), &cap, "2 × H100", &crate::plan::analytic_operating, &mut Vec::new()).unwrap();
-        // ⌈500 / 96⌉ = 6 serving + 1 spare = 7 replicas of 2 devices: 14, bought as ⌈7 ÷ 4⌉ = 2 nodes of 8, 16.
-        assert_eq!((f.replicas, f.devices_total, f.spare_replicas), (7, 16, 1));
+        // ⌈500 / 96⌉ = 6 serving + 1 spare = 7 replicas of 2 devices: 14 (no purchase price: not whole nodes).
+        assert_eq!((f.replicas, f.devices_total, f.spare_replicas), (7, 14, 1));
         assert_eq!(f.users_per_replica, 96.0);
         // At peak each of 6 carries 500 / 6 = 83.3 users: 83.3 / 120 = 69 % of its capacity; with 5: 100 / 120.
         assert!((f.peak_load_per_replica - 500.0 / 6.0).abs() < 1e-9);
@@ -548,7 +568,7 @@ mod tests {
         assert!((f.utilisation_one_fewer.unwrap() - 100.0 / 120.0).abs() < 1e-12);
         assert_eq!(
             f.sentence,
-            "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); with one server fewer, 83 % of capacity each; the fewest that hold the target, each at its capacity: 5 + 1 spare; on nodes of 8 devices, 4 servers each: 2 nodes, 2 devices of them idle"
+            "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); with one server fewer, 83 % of capacity each; the fewest that hold the target, each at its capacity: 5 + 1 spare; on nodes of 8 devices, 4 servers each: 2 nodes"
         );
         // ⌈500 ÷ 120⌉ = 5 at capacity.
         assert_eq!(f.serving_at_capacity, 5);
@@ -573,9 +593,7 @@ mod tests {
             assert_eq!(Some(a.replicas), replicas(500.0, a.load_per_replica, 1));
             assert_eq!(a.devices_total, a.replicas * u64::from(a.devices_per_replica));
         }
-        // An alternative in words says how many devices it takes against the fleet's (14 here: its servers' own,
-        // as on boards that are not bought by the node).
-        let f = Fleet { devices_total: 14, ..f };
+        // An alternative in words says how many devices it takes against the fleet's 14.
         let alt = |n: u32, replicas: u64, load: f64| FleetAlternative {
             devices_per_replica: n,
             replicas,

@@ -130,7 +130,7 @@ pub fn readout(r: &Report, i: usize) -> Option<Readout> {
     let (e2e, ttft) = (l.e2e_ms.p50, l.ttft_ms.p50);
     let waiting = if e2e > 0.0 && ttft > 0.2 * e2e && r.output_tokens > 1.0 {
         format!(
-            " ({} counting the wait: a median answer takes {} s, {} s of it before the first token)",
+            " ({} counting the wait: a median answer takes {} s, the median wait for its first token {} s)",
             crate::model::units::fmt_num((r.output_tokens / (e2e / 1e3) * 10.0).round() / 10.0),
             crate::model::units::fmt_num((e2e / 100.0).round() / 10.0),
             crate::model::units::fmt_num((ttft / 100.0).round() / 10.0)

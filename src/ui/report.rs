@@ -161,7 +161,36 @@ pub fn PrintFooter(
                 )}{basis}</p>
         </section>
         // Quotes as quotes on paper (a third shorter than %22; a browser encodes them again when the address is typed).
-        // Whole numbers without their ".0" (2000.0 reads as 2000 again): an A-vs-B link is two scenarios long.
-        <p class="print-only" id="print-link">{move || format!("Printed {} from TPS Planner. This scenario: {}", super::today(), link.get().replace("%22", "\"").replace(".0,", ",").replace(".0}", "}"))}</p>
+        <p class="print-only" id="print-link">{move || format!("Printed {} from TPS Planner. This scenario: {}", super::today(), printed_link(&link.get()))}</p>
     }
+}
+
+/// The page's address as printed: quotes as quotes, and whole numbers without their ".0" (2000.0 reads as 2000 again:
+/// an A-vs-B link is two scenarios long, and ran onto a second sheet) — numbers only, never inside a string.
+fn printed_link(link: &str) -> String {
+    let s = link.replace("%22", "\"");
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut in_string = false;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' && !(i > 0 && b[i - 1] == b'\\') && !s[..i].ends_with("%5C") {
+            in_string = !in_string;
+        }
+        let whole = !in_string
+            && c == b'.'
+            && b.get(i + 1) == Some(&b'0')
+            && matches!(b.get(i + 2), Some(b',' | b'}' | b']'))
+            && i > 0
+            && b[i - 1].is_ascii_digit();
+        if whole {
+            i += 2;
+            continue;
+        }
+        let ch = s[i..].chars().next().unwrap_or(' ');
+        out.push(ch);
+        i += ch.len_utf8().max(1);
+    }
+    out
 }

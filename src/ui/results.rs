@@ -97,8 +97,10 @@ pub fn Results(
                     </div>
                     <div class="card memcard" id="memory-bar" style=bar.0>
                         <h2>"Memory "{super::explain::info("sequences at once", format!(
-                            "The sequences the engine can run in one batch: as many as fit in the KV-cache space — {} GB of the {} GB, left after {} GB of weights and the {} GB the engine keeps back (its memory share's rest, and its working buffers) — at {} KB per token, or its max batch if smaller. At their full {:.0} tokens, {:.0} fit{}.",
-                            fmt(m.kv_budget_gb.max(0.0)), fmt(m.total_gb), fmt(m.weights_gb), fmt((m.total_gb - m.weights_gb - m.kv_budget_gb.max(0.0)).max(0.0)),
+                            "The sequences the engine can run in one batch: as many as fit in the KV-cache space — {} GB of the {} GB ({} GiB), left after {} GB of weights and the {} GB the engine keeps back (its memory share's rest, and its working buffers) — at {} KB per token, or its max batch if smaller. At their full {:.0} tokens, {:.0} fit{}.",
+                            // (The device's memory is typed in GiB, as vendors quote it: a teacher's trial read 80 GiB
+                            // and 85.9 GB as two figures.)
+                            fmt(m.kv_budget_gb.max(0.0)), fmt(m.total_gb), fmt(m.total_gb * 1e9 / crate::model::units::GIB), fmt(m.weights_gb), fmt((m.total_gb - m.weights_gb - m.kv_budget_gb.max(0.0)).max(0.0)),
                             fmt(m.kv_bytes_per_token / 1e3), m.context_tokens, m.kv_max_sequences.floor(),
                             // Only where more start than fit whole (a review: "up to 256 start … past 557" under an engine cap).
                             if m.max_concurrency > m.kv_max_sequences.floor() { format!("; up to {:.0} start while their caches are short, and past {:.0} the engine preempts as they grow", m.max_concurrency, m.kv_max_sequences.floor()) } else { String::new() }

@@ -205,8 +205,9 @@ fn cost_card(r: &Report) -> Card {
             money(k.fleet_per_month.unwrap_or(f * 720.0)),
             crate::plan::energy::month_words(r.fleet.as_ref().map_or(24.0, |f| f.peak_hours_per_day)),
             k.fleet_per_million_output_tokens.map_or(String::new(), |m| format!(
-                "; the fleet's {cur}{} per million output tokens its peak asks for, spares and headroom paid",
-                money(m)
+                "; the fleet's {cur}{} per million output tokens its peak asks for, {}",
+                money(m),
+                r.fleet.as_ref().map_or_else(|| "spares and headroom paid".to_string(), crate::plan::fleet::paid_words)
             ))
         )
     });

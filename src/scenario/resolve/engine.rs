@@ -136,11 +136,12 @@ pub(crate) fn resolve_engine(
     if s.request_overhead_ms.is_none() && presets::engines::request_overhead_ms(p.id) > 0.0 {
         // A teacher's trial asked where one user's TTFT tail came from (P50 31 ms, P99 132 ms) beside a front end
         // that read as a constant.
-        let cv = s.request_overhead_cv.unwrap_or(presets::engines::REQUEST_OVERHEAD_CV);
+        let cv = presets::engines::REQUEST_OVERHEAD_CV;
         used.push(format!(
             "front end {:.0} ms per request{}",
             presets::engines::request_overhead_ms(p.id),
-            if cv > 0.0 {
+            // (The spread's own default; a typed one is the scenario's, not a default used.)
+            if s.request_overhead_cv.is_none() && cv > 0.0 {
                 format!(" on average, varying from request to request (lognormal, CV {cv}: TTFT has a tail even for one user)")
             } else {
                 String::new()
