@@ -479,6 +479,7 @@ fn measurement_of(row: &HashMap<String, String>, run: &common::serving::Run) -> 
         output_tokens: w.output_tokens,
         context_depth: 0.0,
         output_cv: None,
+        prompt_cv: None,
         load_recorded: true,
         requests: w.requests.map(f64::from),
         system_output_tps: num(row, "output_tok_s_system"),

@@ -373,6 +373,11 @@ mod cli {
                     eprintln!("tps: skipped {name}: {e}");
                     continue;
                 }
+                // Read but not text (an image, an archive): content that is no result file, exit 2 as the help says
+                // (an operations trial's PNG exited 1, "stream did not contain valid UTF-8").
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    return Err(CliError::Input(format!("{name}: not a text file, so no benchmark result (a binary file?)")));
+                }
                 Err(e) => return Err(CliError::Io(format!("{name}: {e}"))),
             };
             match import::parse(&name, &text) {

@@ -42,6 +42,14 @@ pub(super) fn json(o: &Obj) -> Measurement {
     }
     m.prompt_tokens = block_stats(o, "input_sequence_length").mean;
     m.output_tokens = block_stats(o, "output_sequence_length").mean;
+    // The lengths' spread: the blocks' std over their mean.
+    let cv = |key: &str| {
+        let b = o.get(key).and_then(Value::as_object)?;
+        let (sd, mean) = (finite(num(b.get("std")))?, finite(num(b.get("avg")))?);
+        (mean > 0.0 && sd >= 0.0).then(|| sd / mean)
+    };
+    m.prompt_cv = cv("input_sequence_length");
+    m.output_cv = cv("output_sequence_length");
     m.requests = block_stats(o, "request_count").mean;
     m.system_output_tps = block_stats(o, "output_token_throughput").mean;
     m.ttft_ms = block_stats(o, "time_to_first_token");

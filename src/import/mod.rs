@@ -98,8 +98,10 @@ pub struct Measurement {
     pub output_tokens: Option<f64>,
     /// Tokens already in the context before the test (llama-bench `-d`).
     pub context_depth: f64,
-    /// Coefficient of variation of the output lengths, where the file gives it (llmperf).
+    /// Coefficient of variation of the output lengths, where the file gives it (llmperf, genai-perf, AIPerf).
     pub output_cv: Option<f64>,
+    /// The same of the prompts' lengths (genai-perf, AIPerf): with both 0 the run's lengths were fixed.
+    pub prompt_cv: Option<f64>,
     /// Whether the file records the load (a concurrency cap, a request rate, or "all at once").
     pub load_recorded: bool,
     /// Completed requests.
@@ -155,6 +157,10 @@ impl Measurement {
         use crate::scenario::Distribution;
         match self.output_cv {
             Some(cv) if cv > 0.0 => Some((Distribution::Lognormal, cv.min(2.0))),
+            // Prompts and outputs of one length each (genai-perf's and AIPerf's synthetic runs): fixed, whatever
+            // the page's lengths (an operations trial's AIPerf run read TTFT P50 80 ms on the page's lognormal
+            // lengths and 724 ms on fixed ones, and the two calibrations differed).
+            Some(_) if self.prompt_cv == Some(0.0) => Some((Distribution::Fixed, 0.0)),
             // An output CV of 0 says nothing of the prompts (llmperf varies them): the page's spread.
             Some(_) => None,
             None => {
@@ -199,6 +205,7 @@ impl Measurement {
             output_tokens: None,
             context_depth: 0.0,
             output_cv: None,
+            prompt_cv: None,
             load_recorded: true,
             requests: None,
             system_output_tps: None,
@@ -344,6 +351,7 @@ impl Measurement {
         opt(&mut self.prompt_tokens, &other.prompt_tokens);
         opt(&mut self.output_tokens, &other.output_tokens);
         opt(&mut self.output_cv, &other.output_cv);
+        opt(&mut self.prompt_cv, &other.prompt_cv);
         opt(&mut self.requests, &other.requests);
         opt(&mut self.system_output_tps, &other.system_output_tps);
         opt(&mut self.per_user_tps, &other.per_user_tps);

@@ -111,6 +111,8 @@ pub struct Calibration {
     /// Runs left out because their file says another engine ran them (llama-bench's llama.cpp beside a vLLM
     /// scenario): their efficiencies are not this engine's.
     pub other_engine_runs: usize,
+    /// Runs whose file does not name the device they ran on: taken as the scenario's, unchecked.
+    pub unrecorded_device_runs: usize,
 }
 
 impl Calibration {
@@ -171,7 +173,18 @@ impl Calibration {
             out += &format!(" Worse after: {}{more}.", worse[..worse.len().min(3)].join("; "));
         }
         if !bound.is_empty() {
-            out += &format!(" At the bound of its range: {} — the model may lack what these runs show.", bound.join(", "));
+            // Two or more at a bound is what runs of another deployment give (8B runs on a 70B scenario ran η_bw and η_fl
+            // to their bounds); where the files do not name their device, that is the first thing to check (an
+            // operations trial's 2 × RTX 4090 scenario fitted to an H100's runs, every efficiency at a bound).
+            let other = if bound.len() >= 2 && self.unrecorded_device_runs > 0 {
+                " — or these runs are of another device or weight format than the scenario's: their files do not say which"
+            } else {
+                " — the model may lack what these runs show"
+            };
+            out += &format!(" At the bound of its range: {}{other}.", bound.join(", "));
+        }
+        if self.unrecorded_device_runs > 0 {
+            out += &format!(" {} run(s) do not name their device: taken as the scenario's, unchecked.", self.unrecorded_device_runs);
         }
         out
     }
@@ -461,6 +474,7 @@ pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, S
             .iter()
             .all(|m| m.kind == import::Kind::Serving && (m.concurrency, m.request_rate) == (runs[0].concurrency, runs[0].request_rate)),
         other_engine_runs,
+        unrecorded_device_runs: own.iter().filter(|m| m.hardware.is_none()).count(),
     })
 }
 
@@ -499,6 +513,7 @@ mod tests {
             output_tokens: Some(128.0),
             context_depth: 0.0,
             output_cv: None,
+            prompt_cv: None,
             load_recorded: true,
             requests: Some(200.0),
             system_output_tps: Some(p.system_tps / noise),
@@ -573,6 +588,7 @@ mod tests {
             rows,
             one_load: false,
             other_engine_runs: 0,
+            unrecorded_device_runs: 0,
         };
         let row = |metric: &str, measured: f64, before: f64, after: f64| ("tg32".to_string(), metric.to_string(), measured, before, after);
         let worse = cal(vec![row("decode (one user)", 78.0, 82.0, 57.2), row("prefill", 3514.0, 9250.0, 3900.0)], 0.47).summary();
@@ -607,6 +623,7 @@ mod tests {
             rows,
             one_load: false,
             other_engine_runs: 0,
+            unrecorded_device_runs: 0,
         };
         assert!(cal.caveats().contains("TTFT P50 (a) -20 % → no longer predicted"), "{}", cal.caveats());
     }

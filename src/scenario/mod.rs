@@ -539,6 +539,11 @@ fn plain_type_error(msg: &str) -> String {
         "u32" | "u64" | "f64" if quoted && value.trim().parse::<f64>().is_ok_and(f64::is_finite) => {
             format!("\"{value}\" is quoted: write the number without quotes ({value})")
         }
+        // A whole number written with a point or an exponent (8.0, 1e9): JSON's integers have neither (an operations
+        // trial read "1000000000.0 must be a whole number" for 1e9 devices).
+        "u32" | "u64" if value.trim().parse::<f64>().is_ok_and(|v| v.is_finite() && v.fract() == 0.0 && v.abs() < 1e15) => {
+            format!("{value} must be written as a whole number, without a point or an exponent: {:.0}", value.trim().parse::<f64>().unwrap_or(0.0))
+        }
         "u32" | "u64" => format!("{value} must be a whole number"),
         "f64" => format!("\"{value}\" is not a number"),
         _ => msg.to_string(),

@@ -158,7 +158,10 @@ pub fn MeasurementsPanel(
             problems.set(vec!["paste the contents of a result file into the box first".into()]);
         } else {
             add("pasted text", &text, measurements, problems);
-            pasted.set(String::new());
+            // Kept when refused, to be mended (an operations trial lost a long paste to "not valid JSON").
+            if problems.with_untracked(Vec::is_empty) {
+                pasted.set(String::new());
+            }
         }
     };
     // Clearing the runs keeps the calibration (and what Undo goes back to).
