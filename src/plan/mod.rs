@@ -246,14 +246,11 @@ fn thin_margin(r: &Resolved, sweep: &[LoadPoint], met: bool) -> Option<Warning> 
     }
     let g = readout::group;
     let pct = r.target.percentile;
+    let more = verdict::more_devices(r);
     let (what, fills, faster) = match by {
-        LimitedBy::Ttft => {
-            (format!("{pct} TTFT"), "reading the prompts alone nearly fills it", "faster prefill (more devices per server, a faster device)")
-        }
-        LimitedBy::Tpot => {
-            (format!("{pct} TPOT"), "one user's own decode nearly fills it", "faster decode (more devices per server, fewer bits per weight)")
-        }
-        _ => ("task time".to_string(), "the steps alone nearly fill it", "a faster server"),
+        LimitedBy::Ttft => (format!("{pct} TTFT"), "reading the prompts alone nearly fills it", format!("faster prefill ({more}a faster device)")),
+        LimitedBy::Tpot => (format!("{pct} TPOT"), "one user's own decode nearly fills it", format!("faster decode ({more}fewer bits per weight)")),
+        _ => ("task time".to_string(), "the steps alone nearly fill it", "a faster server".to_string()),
     };
     let unit = if by == LimitedBy::Task { " s" } else { " ms" };
     Some(Warning::new(

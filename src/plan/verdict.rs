@@ -266,14 +266,25 @@ pub(super) fn verdict(
     }
 }
 
+/// "more devices per server, " where a server can take more: not an Apple chip, whose devices are one (an
+/// operations trial was told to add devices to a Mac Studio).
+pub(super) fn more_devices(r: &Resolved) -> &'static str {
+    if r.deployment.hardware.kind == crate::model::hardware::HardwareKind::AppleSilicon {
+        ""
+    } else {
+        "more devices per server, "
+    }
+}
+
 /// Why no load meets the target when one request alone breaks it (a trial's 32,768-token prompts read only "no
 /// load level meets" beside TTFTs of hours at the saturated levels): no server of this kind can.
 fn alone_note(r: &Resolved, ss: &SingleStream, sweep: &[LoadPoint]) -> String {
     let t = &r.target;
+    let more = more_devices(r);
     let g = super::readout::group;
     if let Some(l) = t.ttft_ms.filter(|l| ss.ttft_ms > *l) {
         format!(
-            "; one request alone waits {} ms for its first token ({} prompt tokens at {} tok/s), over the {} ms target: no server of this kind meets it — more devices per server, a faster device or shorter prompts",
+            "; one request alone waits {} ms for its first token ({} prompt tokens at {} tok/s), over the {} ms target: no server of this kind meets it — {more}a faster device or shorter prompts",
             fmt_against(ss.ttft_ms, l),
             g(r.workload.prompt_tokens),
             g(ss.prefill_tps),
@@ -281,7 +292,7 @@ fn alone_note(r: &Resolved, ss: &SingleStream, sweep: &[LoadPoint]) -> String {
         )
     } else if let Some(l) = t.tpot_ms.filter(|l| ss.tpot_ms > *l) {
         format!(
-            "; one user alone waits {} ms between tokens, over the {} ms target: no server of this kind meets it — more devices per server, a faster device or fewer bits per weight",
+            "; one user alone waits {} ms between tokens, over the {} ms target: no server of this kind meets it — {more}a faster device or fewer bits per weight",
             fmt_against(ss.tpot_ms, l),
             crate::model::units::fmt_num(l)
         )
@@ -297,7 +308,7 @@ fn alone_note(r: &Resolved, ss: &SingleStream, sweep: &[LoadPoint]) -> String {
         (q > w.prompt_tokens * 1.05 && alone > l).then_some((l, q, alone))
     }) {
         format!(
-            "; the {} prompt is {} tokens ({} lengths of mean {}), and one such request alone waits {} ms for its first token, over the {} ms target: a smaller spread if your prompts vary less, a longer TTFT target, more devices per server or a faster device",
+            "; the {} prompt is {} tokens ({} lengths of mean {}), and one such request alone waits {} ms for its first token, over the {} ms target: a smaller spread if your prompts vary less, a longer TTFT target, {more}or a faster device",
             t.percentile,
             g(q.round()),
             r.workload.distribution.id(),
