@@ -144,10 +144,17 @@ impl Calibration {
     #[must_use]
     pub fn caveats(&self) -> String {
         let pct = |pred: f64, meas: f64| (pred / meas - 1.0) * 100.0;
-        let worse: Vec<String> = self
-            .rows
-            .iter()
-            .filter(|r| r.4.is_nan() || pct(r.4, r.2).abs() > pct(r.3, r.2).abs() + 10.0)
+        let made_worse: Vec<&(String, String, f64, f64, f64)> =
+            self.rows.iter().filter(|r| r.4.is_nan() || pct(r.4, r.2).abs() > pct(r.3, r.2).abs() + 10.0).collect();
+        // The one made worst first (an operations trial's TTFT P99, +49 → +221 %, hid among "and 13 more" behind
+        // the first three in file order), the others as they come: one pass, no sort in the page's wasm.
+        let by = |r: &(String, String, f64, f64, f64)| if r.4.is_nan() { f64::INFINITY } else { pct(r.4, r.2).abs() - pct(r.3, r.2).abs() };
+        let top = (0..made_worse.len()).fold(0, |b, i| if by(made_worse[i]) > by(made_worse[b]) { i } else { b });
+        let worse: Vec<String> = made_worse
+            .get(top)
+            .into_iter()
+            .chain(made_worse.iter().enumerate().filter(|(i, _)| *i != top).map(|(_, r)| r))
+            .copied()
             .map(|r| {
                 if r.4.is_nan() {
                     format!("{} ({}) {:+.0} % → no longer predicted", r.1, r.0, pct(r.3, r.2))
@@ -602,6 +609,19 @@ mod tests {
         assert!(!still.summary().contains("At the bound"), "{}", still.summary());
         still.fitted[1] = Fitted { field: "engine.request_overhead_ms", before: 8.0, after: 3e-4, lo: 0.0, hi: 2000.0 };
         assert!(still.summary().contains("At the bound of its range: request_overhead_ms"), "{}", still.summary());
+        // The one made worst comes first, whatever its place in the files (an operations trial's TTFT P99, +49 →
+        // +221 %, had hidden among "and 13 more"); and runs that do not name their device are said.
+        let four = vec![
+            row("TPOT P50", 10.0, 10.0, 12.0),
+            row("TTFT P50", 100.0, 100.0, 130.0),
+            row("E2E P50", 100.0, 100.0, 125.0),
+            row("TTFT P99", 100.0, 149.0, 321.0),
+        ];
+        let mut c = cal(four, 0.47);
+        c.unrecorded_device_runs = 2;
+        let s = c.summary();
+        assert!(s.contains("Worse after: TTFT P99 (tg32) +49 → +221 %; TPOT P50 (tg32) +0 → +20 %; TTFT P50 (tg32) +0 → +30 % and 1 more."), "{s}");
+        assert!(s.contains("2 run(s) do not name their device"), "{s}");
     }
 
     /// Figures pair by run and figure, not by position: one the fitted scenario no longer predicts has no "after",

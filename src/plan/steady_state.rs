@@ -71,7 +71,10 @@ pub fn roofline(d: &Deployment, w: &Workload, levels: impl Iterator<Item = (f64,
             let share = |count: f64| (1.0 / k).max(if count > 0.0 { 1.0 / count } else { 1.0 }).min(1.0);
             n = load.decode_seqs * share(load.decode_seqs) + load.prefill_tokens * share(load.prefill_seqs) + prompt_tokens / k;
         }
-        let linear_intensity = 2.0 * d.model.matmul_params_per_token() * n / d.weight_bytes_read(n);
+        // (A shape whose tokens read no weights — a property test's 0.5B MoE of 39 experts at 5 % active — has none:
+        // 0, not 0 ÷ 0, which the report's JSON would write as null.)
+        let wb = d.weight_bytes_read(n);
+        let linear_intensity = if wb > 0.0 { 2.0 * d.model.matmul_params_per_token() * n / wb } else { 0.0 };
         let attention_intensity = if load.decode_kv_bytes > 0.0 { load.decode_attn_flops / load.decode_kv_bytes } else { 0.0 };
         (flops > 0.0 && bytes > 0.0 && seconds > 0.0).then(|| RooflinePoint {
             tokens,
