@@ -467,7 +467,7 @@ pub(super) fn build_report(
             peak.system_tps,
             fleet.as_ref().map(|f| cost::FleetBasis {
                 replicas: f.replicas,
-                idle_devices: f.devices_total.saturating_sub(f.replicas.saturating_mul(u64::from(f.devices_per_replica))),
+                idle_devices: fleet::idle_devices(f),
                 spares: f.spare_replicas,
                 watts_per_replica: f.watts_per_replica,
                 peak_hours_per_day: f.peak_hours_per_day,

@@ -83,8 +83,7 @@ pub struct Readout {
 #[must_use]
 pub fn compute_from_prompts(r: &Report, l: &LoadPoint) -> bool {
     let rf = &r.roofline;
-    let ridge = rf.peak_tflops * 1e3 * rf.compute_efficiency / (rf.bandwidth_gbps * rf.bandwidth_efficiency);
-    l.bound == Bound::Compute && rf.decode_at(l.mean_batch).is_some_and(|d| d.intensity < ridge)
+    l.bound == Bound::Compute && rf.decode_at(l.mean_batch).is_some_and(|d| d.intensity < rf.engine_ridge())
 }
 
 /// The figures of sweep level `i` in one sentence, or `None` past the sweep's end: "At 37 users: 104.3 tok/s

@@ -141,6 +141,12 @@ pub struct Roofline {
 }
 
 impl Roofline {
+    /// The engine's ridge, FLOP/byte: where its roof (η_fl × peak, η_bw × bandwidth) bends.
+    #[must_use]
+    pub fn engine_ridge(&self) -> f64 {
+        self.ridge * self.compute_efficiency / self.bandwidth_efficiency
+    }
+
     /// The decode step of the level whose mean batch is `batch` (the levels' steps are kept only where there is
     /// one, so they are found by their batch, not by position).
     #[must_use]

@@ -265,7 +265,7 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
     let f = &r.roofline;
     if let (Some(d), Some(p)) = (f.decode_at(l.mean_batch), f.prefill.as_ref()) {
         // The engine's ridge (its dashed roof's bend), not the hardware's: the one the steps' bound goes by.
-        let ridge = f.ridge * f.compute_efficiency / f.bandwidth_efficiency;
+        let ridge = f.engine_ridge();
         v.push((
             "The roofline",
             format!(
