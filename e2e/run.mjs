@@ -926,6 +926,12 @@ await test('meeting: A vs B CSV, chart PNG (device pixels) and SVG are downloads
   assert(+rep[3] === num(card.rows.replicas[1]) && +rep[4] === num(card.rows.replicas[2]), `replicas row ${rep} vs table ${card.rows.replicas}`);
   const cost = csv.find((l) => l.startsWith('cost_per_million_output_tokens,')).split(',');
   assert(cost[2] === 'USD per million tokens' && Math.abs(+cost[3] - +card.cost) < 0.006, `cost row: ${cost}`);
+  // The same comparison as JSON, as `tps diff A B` prints it: its rows the CSV's, its sentence the page's.
+  const dj = JSON.parse(fs.readFileSync(await download(mp, '#export-diff-json'), 'utf8'));
+  assert(/2 × NVIDIA H100/.test(dj.a.hardware) && /H200/.test(dj.b.hardware), `A vs B JSON sides: ${dj.a.hardware} / ${dj.b.hardware}`);
+  const jrep = dj.rows.find((r) => r.metric === 'replicas');
+  assert(jrep && jrep.a === +rep[3] && jrep.b === +rep[4], `A vs B JSON replicas ${JSON.stringify(jrep)} vs CSV ${rep}`);
+  assert(dj.summary === (await mp.textContent('#diff-verdict')).trim(), `A vs B JSON summary: ${dj.summary}`);
   const png = fs.readFileSync(await download(mp, '#chart-throughput-png'));
   assert(png.subarray(1, 4).toString() === 'PNG', 'not a PNG');
   const w = await mp.evaluate(() => document.getElementById('chart-throughput').width);

@@ -300,6 +300,44 @@ fn a_deployment_that_does_not_fit_is_not_predicted() {
     assert!(c.fits && !c.rows.is_empty() && c.rows.iter().all(|r| r.predicted > 0.0));
 }
 
+/// A run whose model name states another weight format than the scenario's (an AWQ checkpoint against a BF16
+/// scenario, a trial's) is flagged as another deployment, offers the file's format, and a calibration refuses it;
+/// the same format under another name, or a format a quarter of the bits away or closer, is not flagged, and
+/// llama-bench's runs (predicted at the file's own bits) never are.
+#[test]
+fn a_run_of_another_weight_format_is_flagged() {
+    let scenario = h100_llama8b();
+    let mut awq = read("vllm-bench-serve.json")[0].clone();
+    awq.model = Some("hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4".into());
+    let c = import::compare(&scenario, &awq).unwrap();
+    let what: Vec<(&str, &str, &str, Option<&str>)> =
+        c.mismatch.iter().map(|x| (x.what, x.file.as_str(), x.page.as_str(), x.preset.as_deref())).collect();
+    assert_eq!(what, vec![("weight format", "AWQ int4 g128", "BF16, 16 bits", Some("awq"))]);
+    assert!(c.notes.iter().any(|n| n.starts_with("the file's weight format is AWQ int4 g128, the scenario's is BF16, 16 bits")), "{:?}", c.notes);
+    let err = tps_planner::plan::calibrate::calibrate(&scenario, std::slice::from_ref(&awq)).unwrap_err();
+    assert!(err.to_string().contains("the run's weight format is AWQ int4 g128 but the scenario's is BF16, 16 bits"), "{err}");
+    // The scenario at the file's format: no mismatch; FP8 named `…-FP8-dynamic` on an FP8 scenario, none either.
+    let mut at_awq = scenario.clone();
+    at_awq.quantization.weights = Some("awq".into());
+    assert!(import::compare(&at_awq, &awq).unwrap().mismatch.is_empty());
+    let mut fp8 = awq.clone();
+    fp8.model = Some("neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8-dynamic".into());
+    let mut at_fp8 = scenario.clone();
+    at_fp8.quantization.weights = Some("fp8".into());
+    assert!(import::compare(&at_fp8, &fp8).unwrap().mismatch.is_empty());
+    assert_eq!(import::compare(&scenario, &fp8).unwrap().mismatch[0].preset.as_deref(), Some("fp8"));
+    // Q5_K_M's run against a Q4_K_M scenario (15 % more bits) is the same kind of deployment.
+    let mut q5 = awq.clone();
+    q5.model = Some("/models/Meta-Llama-3.1-8B-Instruct-Q5_K_M.gguf".into());
+    let mut at_q4 = scenario.clone();
+    at_q4.quantization.weights = Some("q4_k_m".into());
+    assert!(import::compare(&at_q4, &q5).unwrap().mismatch.is_empty());
+    // llama-bench's Q4_K_M rows against the BF16 scenario: predicted at their own bits, not flagged.
+    let bench = &read("llama-bench.json")[1];
+    assert!(bench.model.as_deref().is_some_and(|m| m.contains("Q4_K")));
+    assert!(import::compare(&scenario, bench).unwrap().mismatch.is_empty());
+}
+
 /// Issue 5: a file recorded on another model or device than the scenario's gets a note and a structured
 /// mismatch naming the preset that matches the file.
 #[test]
@@ -382,7 +420,7 @@ fn a_run_on_another_device_count_is_another_deployment() {
     // The headline leaves it out, and says so; alone, it gives no median.
     assert_eq!(
         import::headline([&c8]).unwrap(),
-        "no median error: the run is of another deployment (model, hardware, devices or engine) than the scenario's, so the errors measure the difference, not the model."
+        "no median error: the run is of another deployment (model, weight format, hardware, devices or engine) than the scenario's, so the errors measure the difference, not the model."
     );
     let both = import::headline([&c, &c8]).unwrap();
     assert!(both.starts_with(&format!("{} figures compared", c.rows.len())) && both.contains("1 run of another deployment"), "{both}");

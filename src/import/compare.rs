@@ -33,7 +33,7 @@ pub struct Row {
 /// The file's run was on another model or device than the scenario's: the prediction is for the scenario's.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Mismatch {
-    /// `"model"`, `"hardware"`, `"device count"`, `"split"` or `"engine"`.
+    /// `"model"`, `"weight format"`, `"hardware"`, `"device count"`, `"split"` or `"engine"`.
     pub what: &'static str,
     /// The name the file records.
     pub file: String,
@@ -82,16 +82,19 @@ pub fn headline<'a>(cs: impl IntoIterator<Item = &'a Comparison> + Clone) -> Opt
     let runs = |k: usize| format!("{k} run{}", if k == 1 { "" } else { "s" });
     let left_out = match other {
         0 => String::new(),
-        k => format!("; {} of another deployment (model, hardware, devices or engine) left out: their errors say nothing of this one's", runs(k)),
+        k => format!(
+            "; {} of another deployment (model, weight format, hardware, devices or engine) left out: their errors say nothing of this one's",
+            runs(k)
+        ),
     };
     match errs.get(errs.len() / 2) {
         Some(m) => Some(format!("{} figures compared: median |error| {m:.1} % (error = predicted ÷ measured − 1){left_out}.", errs.len())),
         None if other > 0 && own_runs > 0 => Some(format!(
-            "no median error: the runs of the scenario's deployment gave no figure to compare; left out: {} of another deployment (model, hardware, devices or engine).",
+            "no median error: the runs of the scenario's deployment gave no figure to compare; left out: {} of another deployment (model, weight format, hardware, devices or engine).",
             runs(other)
         )),
         None if other > 0 => Some(format!(
-            "no median error: {} of another deployment (model, hardware, devices or engine) than the scenario's, so the errors measure the difference, not the model.",
+            "no median error: {} of another deployment (model, weight format, hardware, devices or engine) than the scenario's, so the errors measure the difference, not the model.",
             if other == 1 { "the run is".to_string() } else { format!("all {other} runs are") }
         )),
         None => None,
@@ -182,6 +185,13 @@ fn mismatches(base: &Scenario, m: &Measurement) -> Vec<Mismatch> {
                 page: name.unwrap_or_else(|| "the scenario's model".into()),
                 preset: guess.map(|g| g.id.to_string()),
             });
+        }
+    }
+    // Another weight format, where the file's model name states one (a llama-bench run is predicted at the file's own
+    // bits): a quarter more or fewer bits per weight is another deployment (Q4_K_M against Q5_K_M is not).
+    if let (Some(f), Some(r)) = (m.model.as_deref().and_then(crate::model::quant::stated_in_name), page.as_ref()) {
+        if !m.predicted_on_own_engine() && rel_diff(f.bits, r.deployment.weight_bits) > 0.25 {
+            out.push(Mismatch { what: "weight format", file: f.label.into(), page: r.quantization.clone(), preset: Some(f.id.into()) });
         }
     }
     if let Some(file) = m.hardware.as_deref().map(str::trim).filter(|f| !f.is_empty()) {

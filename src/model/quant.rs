@@ -189,6 +189,23 @@ pub fn weight_format(id: &str) -> Option<&'static WeightFormat> {
     WEIGHT_FORMATS.iter().find(|f| f.id.eq_ignore_ascii_case(id))
 }
 
+/// The weight format a model's name states, if one does: `…-AWQ`, `…-FP8`, `….w8a8`, `…-bnb-4bit`,
+/// `…-Q4_K_M.gguf` (a run's file names its model, rarely its format; a trial compared an AWQ run with a BF16
+/// scenario unwarned). Tokens are split at anything but letters, digits and `_`; aliases: `fp16` F16, `w8a8` and
+/// `8bit` INT8, `int4`, `w4a16` and `4bit` a 4-bit group quantisation (GPTQ's bits).
+#[must_use]
+pub fn stated_in_name(name: &str) -> Option<&'static WeightFormat> {
+    name.to_ascii_lowercase().split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).find_map(|t| {
+        let id = match t {
+            "fp16" => "f16",
+            "w8a8" | "8bit" => "int8",
+            "int4" | "w4a16" | "4bit" => "gptq",
+            t => t,
+        };
+        weight_format(id)
+    })
+}
+
 /// One KV-cache dtype.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct KvFormat {
@@ -218,6 +235,19 @@ pub fn kv_format(id: &str) -> Option<&'static KvFormat> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_models_name_states_its_weight_format_or_none() {
+        let id = |n: &str| stated_in_name(n).map(|f| f.id);
+        assert_eq!(id("RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w8a8"), Some("int8"));
+        assert_eq!(id("unsloth/Llama-3.2-3B-Instruct-bnb-4bit"), Some("gptq"));
+        assert_eq!(id("Qwen/Qwen3-235B-A22B-Instruct-2507-FP8"), Some("fp8"));
+        assert_eq!(id("/models/Meta-Llama-3.1-8B-Instruct-IQ4_XS.gguf"), Some("iq4_xs"));
+        assert_eq!(id("model-fp16.gguf"), Some("f16"));
+        for plain in ["openai/gpt-oss-120b", "deepseek-ai/DeepSeek-R1", "meta-llama/Llama-3.1-8B-Instruct", "", "Q4"] {
+            assert_eq!(id(plain), None, "{plain}");
+        }
+    }
 
     #[test]
     fn experts_only_mxfp4_runs_at_its_engines_activation_rate() {

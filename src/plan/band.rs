@@ -151,6 +151,15 @@ pub const LATENCY_CALIBRATED_TWO: LatencyClass = LatencyClass {
 pub const LATENCY_LLAMA_CPP: LatencyClass =
     LatencyClass { name: "llama.cpp (no served runs: the serving engines' band, one device or a fast link)", ..LATENCY_SERVED };
 
+/// Latencies of a model split over boards that copy peer to peer over PCIe (L40S, H100 PCIe without its bridge): no
+/// served run in the data is such a split, so it takes the class of one device or a fast link, and says so (a
+/// trial's 2 × L40S read "one device or a fast link" for a split over PCIe).
+pub const LATENCY_PCIE_P2P: LatencyClass = LatencyClass {
+    name:
+        "a split over PCIe with peer-to-peer copies — no served runs of its own; the band of vLLM, SGLang or TensorRT-LLM on one device or a fast link",
+    ..LATENCY_SERVED
+};
+
 /// Latencies of a model split over consumer GPUs on PCIe (tensor parallelism or llama.cpp's row split without
 /// peer-to-peer copies: every all-reduce goes through host memory, `model::hardware`).
 pub const LATENCY_PCIE_TP: LatencyClass = LatencyClass {
@@ -329,6 +338,8 @@ pub fn band(d: &Deployment) -> Band {
         l
     } else if d.engine.kind == crate::model::engine::EngineKind::LlamaCpp {
         LATENCY_LLAMA_CPP
+    } else if h.devices > 1 && matches!(h.parallelism, P::Tensor | P::RowSplit) && h.interconnect_gbps < 100.0 {
+        LATENCY_PCIE_P2P
     } else {
         LATENCY_SERVED
     };
@@ -414,7 +425,8 @@ mod tests {
         assert_eq!(band(&one).latency_class, LATENCY_SERVED.name);
         assert_eq!(band(&split).latency_class, LATENCY_PCIE_TP.name);
         assert_eq!(band(&nvlink).latency_class, LATENCY_SERVED.name);
-        assert_eq!(band(&p2p).latency_class, LATENCY_SERVED.name, "datacenter boards on PCIe copy peer to peer");
+        // Datacenter boards on PCIe copy peer to peer: the fast links' figures, under a name that says they are borrowed.
+        assert_eq!((band(&p2p).latency_class.as_str(), band(&p2p).ttft_pct), (LATENCY_PCIE_P2P.name, LATENCY_SERVED.ttft_pct));
         // (A consumer GPU's default engine is llama.cpp.)
         assert_eq!(band(&layers).latency_class, LATENCY_LLAMA_CPP.name, "a layer split moves activations once per device, no all-reduce");
         assert!(band(&split).ttft_pct > band(&one).ttft_pct);

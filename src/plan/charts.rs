@@ -233,7 +233,7 @@ mod tests {
 }
 
 /// The memory bar: where the accelerator memory goes, GB — weights, the KV cache in use at the operating point
-/// (time-averaged over the simulated run of the sweep level nearest it), the more the peak's load uses, the KV space left free, and what the
+/// (time-averaged over the run simulated at it), the more the peak's load uses, the KV space left free, and what the
 /// engine keeps back (its memory-utilisation headroom and reserve for activations). Empty when the model does
 /// not fit. The segments add up to the total memory.
 #[must_use]
@@ -242,9 +242,11 @@ pub fn memory_bar(r: &Report) -> Vec<(&'static str, f64)> {
     if !m.fits || m.total_gb <= 0.0 {
         return Vec::new();
     }
-    // KV use at the sweep level nearest each marker (the operating point may sit between levels).
+    // KV use at each marker's own load: the run simulated there (the operating point is simulated between levels:
+    // an audit read 113 GB at 88 users from the 128-user level, about 78 GB at 88), else the nearest level's.
     let used = |at: Option<&crate::plan::Marker>| {
-        at.and_then(|k| crate::plan::readout::nearest_level(r, k.load())).map_or(0.0, |i| r.sweep[i].kv_utilization.clamp(0.0, 1.0))
+        at.and_then(|k| k.kv_utilization.or_else(|| crate::plan::readout::nearest_level(r, k.load()).map(|i| r.sweep[i].kv_utilization)))
+            .map_or(0.0, |u| u.clamp(0.0, 1.0))
     };
     let (op, peak) = (used(r.operating_point.as_ref()), used(Some(&r.peak)));
     let peak = peak.max(op);
@@ -273,6 +275,16 @@ mod memory_tests {
         assert!(bar.iter().all(|s| s.1 >= 0.0), "{bar:?}");
         // 16 GB of BF16 weights on an 80 GiB device; the operating point holds some KV cache, the peak more.
         assert!((bar[0].1 - r.memory.weights_gb).abs() < 1e-9 && bar[1].1 > 0.0 && bar[2].1 >= 0.0, "{bar:?}");
+        // The operating point's KV is the run simulated at its own load, not a level's (an audit: Qwen3-235B on 8 ×
+        // H200 read the 128-user level's 113 GB at 88 users): it lies between the levels around it.
+        let op = r.operating_point.as_ref().unwrap();
+        let kv = op.kv_utilization.unwrap();
+        assert!((bar[1].1 - kv * r.memory.kv_budget_gb).abs() < 1e-9, "{bar:?} vs {kv}");
+        let users = op.concurrency.unwrap();
+        assert!(r.sweep.iter().all(|l| l.concurrency != Some(users)), "the operating point is not a level here: {users}");
+        let below = r.sweep.iter().filter(|l| l.concurrency < Some(users)).last().unwrap();
+        let above = r.sweep.iter().find(|l| l.concurrency > Some(users)).unwrap();
+        assert!(below.kv_utilization < kv && kv < above.kv_utilization, "{} < {kv} < {}", below.kv_utilization, above.kv_utilization);
         // A model that does not fit draws no bar.
         let big = crate::scenario::Scenario::from_json(
             r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"f16"}}"#,

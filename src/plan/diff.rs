@@ -140,6 +140,11 @@ fn margin_as(rows: &[DiffRow], band_pct: f64, validated: bool, sizes: Option<(f6
     // Which gap: a meeting sees several (servers, devices, cost) and must know the one weighed.
     let per_device = if sizes_differ { " per device" } else { "" };
     let what = match metric {
+        // Whole nodes bought hold idle devices: the count weighed is then not the one the sentence's brackets give (an
+        // audit read "52 devices against 64" beside "A's 10 % above B's", weighed on 52 against 57), so it is named.
+        "devices_total" if both(rows, "devices_total") != Some((a, b)) => {
+            format!("in devices the servers run on ({} against {})", crate::model::units::fmt_num(a), crate::model::units::fmt_num(b))
+        }
         "devices_total" => "in devices".to_string(),
         "max_users_at_target" => format!("in users at the target{per_device}"),
         "max_request_rate_at_target" => format!("in req/s at the target{per_device}"),
@@ -622,6 +627,20 @@ mod tests {
             margin(&rows, 70.0).unwrap(),
             "The gap in users at the target per device, A's 15 % above B's, is within one figure's validated throughput error under load (÷ / × 1.70): a run of each settles it."
         );
+    }
+
+    #[test]
+    fn devices_bought_in_whole_nodes_name_the_count_weighed() {
+        // 26 servers of 2 × H100 rented (52 devices) against 57 of 1 × H200 bought in 8 nodes of 8 (64): the gap is
+        // the devices the servers run on, 57 against 52 — said, not left beside "(52 devices against 64)".
+        let rows = vec![row("replicas", "", "", Some(26.0), Some(57.0)), row("devices_total", "", "", Some(52.0), Some(64.0))];
+        assert_eq!(
+            margin_as(&rows, 70.0, true, Some((2.0, 1.0))).unwrap(),
+            "The gap in devices the servers run on (52 against 57), B's 10 % above A's, is within one figure's validated throughput error under load (÷ / × 1.70): a run of each settles it."
+        );
+        // Without idle devices the count is the fleet's own, as the brackets give it.
+        let rented = vec![row("replicas", "", "", Some(26.0), Some(57.0)), row("devices_total", "", "", Some(52.0), Some(57.0))];
+        assert!(margin_as(&rented, 70.0, true, Some((2.0, 1.0))).unwrap().starts_with("The gap in devices, B's 10 % above A's"));
     }
 
     #[test]

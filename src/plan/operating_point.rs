@@ -23,6 +23,7 @@ pub(crate) fn marker(p: &LoadPoint, pct: crate::percentiles::Pct) -> Marker {
         per_user_tps: p.per_user_tps,
         ttft_p_ms: Some(p.ttft_ms.at(pct)),
         tpot_p_ms: p.tpot_ms.at(pct),
+        kv_utilization: Some(p.kv_utilization),
     }
 }
 
@@ -77,6 +78,7 @@ pub(super) fn operating(levels: &[LoadPoint], fraction: f64, pct: crate::percent
             per_user_tps: lerp(a.per_user_tps, b.per_user_tps),
             ttft_p_ms: Some(lerp(a.ttft_ms.at(pct), b.ttft_ms.at(pct))),
             tpot_p_ms: lerp(a.tpot_ms.at(pct), b.tpot_ms.at(pct)),
+            kv_utilization: Some(lerp(a.kv_utilization, b.kv_utilization)),
         }
     };
     let last = &levels[levels.len() - 1];
@@ -104,11 +106,17 @@ pub(crate) fn operating_load(load: f64, fraction: f64, users: bool) -> f64 {
 }
 
 /// The operating point's load as a share of the capacity's: `fraction` (the target's `operating_fraction`), moved
-/// by the rounding to whole users (a capacity of 4 users plans 2: 50 %); `fraction` itself without a capacity.
-/// Users who think between requests (`by_rate`) are measured by the request rate they make, which their system
-/// tok/s is in proportion to (`capacity`: their operating point is a share of the rate).
+/// by the rounding to whole users (a capacity of 4 users plans 2: 50 %). Without a capacity (batch mode, offline
+/// loads) the share of the peak usable level's load `usable`, which the grid can put above `fraction` (an audit: an
+/// offline run's one level of 393 users was "60 % of the peak usable load" and 393 users at once); `fraction`
+/// itself without either. Users who think between requests (`by_rate`) are measured by the request rate they make,
+/// which their system tok/s is in proportion to (`capacity`: their operating point is a share of the rate).
 #[must_use]
-pub fn load_share(op: &Marker, cap: Option<&Capacity>, fraction: f64, by_rate: bool) -> f64 {
+pub fn load_share(op: &Marker, cap: Option<&Capacity>, usable: Option<f64>, fraction: f64, by_rate: bool) -> f64 {
     let x = |m: &Marker| if by_rate { Some(m.system_tps) } else { m.load() }.filter(|v| *v > 0.0);
-    cap.and_then(|c| Some(x(op)? / x(&c.at)?)).unwrap_or(fraction)
+    match cap {
+        Some(c) => x(op).zip(x(&c.at)).map(|(a, b)| a / b),
+        None => op.load().zip(usable).filter(|(_, u)| *u > 0.0).map(|(a, u)| a / u),
+    }
+    .unwrap_or(fraction)
 }

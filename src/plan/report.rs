@@ -263,6 +263,10 @@ pub struct Marker {
     pub ttft_p_ms: Option<f64>,
     /// TPOT at the target percentile, ms.
     pub tpot_p_ms: f64,
+    /// Share of the KV pool in use, time-averaged over the simulated run at this load (interpolated between levels
+    /// where the marker is); `None` where no run says (the closed-form offline markers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_utilization: Option<f64>,
 }
 
 impl Marker {

@@ -244,15 +244,28 @@ pub fn analytic_point(d: &Deployment, w: &Workload, concurrency: f64) -> Analyti
     AnalyticPoint { per_user_tps: 1.0 / step, system_tps: b / step, ttft_s: wait + ttft_busy.max(ttft0), tpot_s: step, bound }
 }
 
+/// The offline marker of a deployment that runs no sequence at all.
+fn nothing_runs() -> Marker {
+    Marker { concurrency: Some(0.0), request_rate: None, system_tps: 0.0, per_user_tps: 0.0, ttft_p_ms: None, tpot_p_ms: 0.0, kv_utilization: None }
+}
+
 /// The offline (all requests queued) throughput: as many sequences as memory and max batch allow.
 #[must_use]
 pub fn offline_marker(d: &Deployment, w: &Workload) -> Marker {
     let b = running_batch(d, w, f64::INFINITY);
     if b < 1.0 {
-        return Marker { concurrency: Some(0.0), request_rate: None, system_tps: 0.0, per_user_tps: 0.0, ttft_p_ms: None, tpot_p_ms: 0.0 };
+        return nothing_runs();
     }
     let (_, step) = steady_step(d, w, b);
-    Marker { concurrency: Some(b), request_rate: None, system_tps: b / step, per_user_tps: 1.0 / step, ttft_p_ms: None, tpot_p_ms: step * 1e3 }
+    Marker {
+        concurrency: Some(b),
+        request_rate: None,
+        system_tps: b / step,
+        per_user_tps: 1.0 / step,
+        ttft_p_ms: None,
+        tpot_p_ms: step * 1e3,
+        kv_utilization: None,
+    }
 }
 
 /// A finite offline job: `n` requests of fixed length all queued at t = 0 (`trtllm-bench throughput`, vLLM
@@ -266,7 +279,7 @@ pub fn offline_job(d: &Deployment, w: &Workload, n: f64) -> Marker {
     let full_ctx = w.full_context();
     let b = n.min(f64::from(d.engine.max_batch)).min(d.max_sequences(full_ctx).floor());
     if b < 1.0 {
-        return Marker { concurrency: Some(0.0), request_rate: None, system_tps: 0.0, per_user_tps: 0.0, ttft_p_ms: None, tpot_p_ms: 0.0 };
+        return nothing_runs();
     }
     let new_prompt = w.uncached_prompt();
     let prior = w.context_depth + w.prompt_tokens - new_prompt;
@@ -287,6 +300,7 @@ pub fn offline_job(d: &Deployment, w: &Workload, n: f64) -> Marker {
         per_user_tps: per_user,
         ttft_p_ms: None,
         tpot_p_ms: step * 1e3,
+        kv_utilization: None,
     }
 }
 

@@ -108,6 +108,7 @@ pub(super) fn grid_limit_note(r: &Resolved, sweep: &[LoadPoint]) -> String {
         per_user_tps: 0.0,
         ttft_p_ms: None,
         tpot_p_ms: 0.0,
+        kv_utilization: None,
     });
     let Some(next) = sweep.get(i + 1) else {
         return format!("; all levels up to {load} meet the target");
@@ -228,7 +229,13 @@ pub(super) fn verdict(
                 load_label(m),
                 // A capacity of one user leaves no room under it (a trial read "1 user (100 % of the capacity)" and
                 // a green ✓ as a margin).
-                match super::load_share(m, cap, r.target.operating_fraction, r.workload.think_time_s > 0.0) {
+                match super::load_share(
+                    m,
+                    cap,
+                    sweep.iter().rfind(|l| l.meets_target).and_then(LoadPoint::load),
+                    r.target.operating_fraction,
+                    r.workload.think_time_s > 0.0,
+                ) {
                     s if s >= 0.995 && cap.is_some() => "the capacity itself: no headroom".to_string(),
                     // Of the capacity's users, named (a teacher's trial read "60 % of the capacity" as 60 % of
                     // the peak throughput, which is 92 % there).

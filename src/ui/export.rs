@@ -93,10 +93,17 @@ pub fn Toolbar(
                     let _ = w.print();
                 }
             }
-            "export-diff-csv" => report_a.with_untracked(|a| {
+            // The comparison as a table, or as the JSON `tps diff A B` prints (a trial's pre-sales engineer wanted the
+            // meeting's A-vs-B in a file a script can read, and the report JSON held B alone).
+            "export-diff-csv" | "export-diff-json" => report_a.with_untracked(|a| {
                 report.with_untracked(|b| {
                     if let (Ok(Some(a)), Ok(b)) = (a, b) {
-                        download_text("tps-a-vs-b.csv", "text/csv", &crate::plan::export::diff_csv(&crate::plan::diff(a, b)));
+                        let d = crate::plan::diff(a, b);
+                        if id == "export-diff-csv" {
+                            download_text("tps-a-vs-b.csv", "text/csv", &crate::plan::export::diff_csv(&d));
+                        } else {
+                            download_text("tps-a-vs-b.json", "application/json", &serde_json::to_string_pretty(&d).unwrap_or_default());
+                        }
                     }
                 });
             }),
@@ -118,6 +125,7 @@ pub fn Toolbar(
             <button type="button" id="print-report" title="A one-page sizing report (A4 or Letter): print it or save it as PDF">"Print / PDF"</button>
             <button type="button" id="export-sweep-csv">"Sweep CSV"</button>
             <button type="button" id="export-diff-csv" class="if-pinned">"A vs B CSV"</button>
+            <button type="button" id="export-diff-json" class="if-pinned">"A vs B JSON"</button>
             <button type="button" id="export-report-json">"Report JSON"</button>
         </div>
     }

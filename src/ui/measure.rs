@@ -71,6 +71,7 @@ fn switch_button(inputs: Inputs, mm: &Mismatch, message: RwSignal<String>) -> Op
     let label = match what {
         "model" => crate::presets::models::find(&id).map_or(id.clone(), |p| p.name.to_string()),
         "engine" => crate::presets::engines::find(&id).map_or(id.clone(), |p| p.name.to_string()),
+        "weight format" => crate::model::quant::weight_format(&id).map_or(id.clone(), |f| f.label.to_string()),
         "device count" | "split" => mm.file.clone(),
         _ => crate::presets::hardware::find(&id).map_or(id.clone(), |p| p.name.to_string()),
     };
@@ -80,6 +81,9 @@ fn switch_button(inputs: Inputs, mm: &Mismatch, message: RwSignal<String>) -> Op
             inputs.params.set(String::new());
         } else if what == "engine" {
             inputs.engine.set(id.clone());
+        } else if what == "weight format" {
+            inputs.quant.set(id.clone());
+            inputs.bits.set(String::new());
         } else if what == "device count" {
             inputs.devices.set(id.clone());
         } else if what == "split" {
