@@ -462,6 +462,10 @@ await test('bug 1: a new link opened in the same tab shows its scenario (hash ch
   await page.waitForFunction((b) => document.querySelector('#hardware-preset').value === b, before, { timeout: 5000 });
   await page.goForward();
   await page.waitForFunction(() => document.querySelector('#hardware-preset').value === 'l4', null, { timeout: 5000 });
+  // A key the page does not write, appended by a mail client or a hand, leaves the scenario readable.
+  const rtx = { ...l4, hardware: { preset: 'rtx-4090' } };
+  await page.evaluate((h) => { location.hash = h; }, '#s=' + encodeURIComponent(JSON.stringify(rtx)) + '&utm_source=mail');
+  await page.waitForFunction(() => document.querySelector('#hardware-preset').value === 'rtx-4090', null, { timeout: 5000 });
   await page.selectOption('#hardware-preset', 'h100-sxm');
   await page.selectOption('#quantization-weights', 'bf16');
   await page.waitForTimeout(300);
@@ -585,6 +589,24 @@ await test('bug 5: a file measured on another model is flagged, with an offer to
   assert((await page.locator('#measure-table tr.mismatch').count()) === 0, 'still flagged after switching');
   await page.click('#measure-clear');
   await page.waitForTimeout(200);
+});
+
+await test("a custom model's size does not follow a named model, and comes back with Custom", async () => {
+  // A trial picked Custom (the 8B's 8.03 filled in), then the 70B, and was shown the 8B's weights: 8.03 had stayed.
+  await page.selectOption('#model-preset', '');
+  await page.waitForTimeout(200);
+  assert(parseFloat(await page.inputValue('#model-params_b')) > 7.9, 'Custom starts from the previous model\'s size');
+  await page.fill('#model-params_b', '13');
+  await page.selectOption('#model-preset', 'llama-3.1-70b');
+  await page.waitForTimeout(400);
+  assert((await page.inputValue('#model-params_b')) === '', 'the custom size stayed with the 70B');
+  assert(!/params_b/.test(decodeURIComponent(await page.evaluate(() => location.hash))), 'the link carries a size for the 70B');
+  await page.selectOption('#model-preset', '');
+  await page.waitForTimeout(200);
+  assert((await page.inputValue('#model-params_b')) === '13', 'the size typed for Custom is lost');
+  await page.selectOption('#model-preset', 'llama-3.1-8b');
+  await page.waitForTimeout(300);
+  assert((await page.inputValue('#model-params_b')) === '', 'the size stayed with the 8B');
 });
 
 await test('bug 8: print keeps charts whole, hides collapsed sections, prints the link and date', async () => {

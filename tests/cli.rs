@@ -107,6 +107,10 @@ fn import_reads_a_directory_and_files() {
     let (code, out, _) = tps(&["import", "tests/samples/sglang-bench-serving.jsonl", "--table"], None);
     assert_eq!(code, 0);
     assert!(out.contains("SGLang bench_serving") && out.contains("h100-c64"), "{out}");
+    // llmperf gives TPOT's mean, no median: marked under "TPOT p50", and the mark said.
+    let (code, out, _) = tps(&["import", "tests/samples/llmperf-summary.json", "--table"], None);
+    assert_eq!(code, 0);
+    assert!(out.contains("     7.7 m ") && out.ends_with("m: the mean TPOT, where the file gives no median\n"), "{out}");
 }
 
 #[test]
@@ -627,4 +631,28 @@ fn eval_table_shows_the_targets_p90() {
     assert!(out.contains("TTFT p50  TTFT p90  TTFT p99  TPOT p50  TPOT p90  TPOT p99"), "{out}");
     let (_, out, _) = tps(&["eval", "examples/h100-llama8b.json", "--table"], None);
     assert!(out.contains("TTFT p50  TTFT p95  TTFT p99"), "P99's table keeps p95: {out}");
+}
+
+/// A scenario saved with a byte-order mark reads as the JSON it is, and an empty one says it is empty (a trial got
+/// "a scenario is a JSON object" for both).
+#[test]
+fn a_byte_order_mark_is_read_past_and_an_empty_scenario_said() {
+    let json = std::fs::read_to_string("examples/minimal.json").unwrap();
+    let (code, out, err) = tps(&["eval", "-", "--analytic"], Some(&format!("\u{feff}{json}")));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"single_stream\""), "{out}");
+    let (code, _, err) = tps(&["eval", "-"], Some("  \n"));
+    assert_eq!(code, 2);
+    assert!(err.contains("the scenario is empty"), "{err}");
+}
+
+/// Levels where no request completed in the simulated time show a dash and say so, not zeros read as figures (a
+/// trial: "TTFT 0 ms" beside a one-user TTFT of 31 minutes for a 10-million-token prompt).
+#[test]
+fn levels_where_nothing_completed_say_so() {
+    let json = r#"{"hardware":{"memory_bandwidth_gbps":100000,"memory_gb":100000},"model":{"params_b":1},"workload":{"prompt_tokens":10000000,"output_tokens":10000000,"load":{"concurrency":[1,2]}}}"#;
+    let (code, out, err) = tps(&["eval", "-", "--table"], Some(json));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("        1         — no request completed in the simulated time\n"), "{out}");
+    assert!(!out.contains("        1       0.0"), "{out}");
 }

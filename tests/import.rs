@@ -338,6 +338,32 @@ fn a_run_of_another_weight_format_is_flagged() {
     assert!(import::compare(&scenario, bench).unwrap().mismatch.is_empty());
 }
 
+/// What no run can have measured is left out of a result, each with a note: a negative concurrency, a concurrency of
+/// 10³⁰⁰, a negative total of tokens, and percentiles out of order (a trial's edited vLLM result had been predicted
+/// at one user, compared at +309,064 % and calibrated on).
+#[test]
+fn impossible_figures_in_a_result_are_left_out_and_said() {
+    let text = std::fs::read_to_string("tests/samples/vllm-bench-serve.json").unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["max_concurrency"] = serde_json::json!(-5);
+    v["p99_ttft_ms"] = serde_json::json!(1.0);
+    v["mean_tpot_ms"] = serde_json::json!(-20.0);
+    let m = &import::parse("edited.json", &v.to_string()).unwrap()[0];
+    assert_eq!((m.concurrency, m.load_recorded), (None, false), "a load left out is not read as every request at once");
+    assert!(m.notes.iter().any(|n| n == "the file's concurrency -5 is left out: no run has that"), "{:?}", m.notes);
+    assert_eq!((m.ttft_ms.p50, m.ttft_ms.p99), (None, None), "out of order: none compared");
+    assert!(m.ttft_ms.mean.is_some(), "the mean stays");
+    assert!(m.notes.iter().any(|n| n.starts_with("the file's TTFT percentiles are out of order (P99 1 ms below P95 1230")), "{:?}", m.notes);
+    assert_eq!(m.tpot_ms.mean, None);
+    assert!(m.tpot_ms.p50.is_some(), "the TPOT percentiles are in order: kept");
+    v["max_concurrency"] = serde_json::json!(1e300);
+    let m = &import::parse("edited.json", &v.to_string()).unwrap()[0];
+    assert!(m.concurrency.is_none() && m.notes.iter().any(|n| n == "the file's concurrency 1e300 is left out: no run has that"), "{:?}", m.notes);
+    // The sample itself holds nothing impossible: no note of that kind.
+    let clean = &import::parse("vllm-bench-serve.json", &text).unwrap()[0];
+    assert!(!clean.notes.iter().any(|n| n.contains("left out") || n.contains("out of order")), "{:?}", clean.notes);
+}
+
 /// Issue 5: a file recorded on another model or device than the scenario's gets a note and a structured
 /// mismatch naming the preset that matches the file.
 #[test]

@@ -80,10 +80,19 @@ fn check_meeting(r: &Report, devices: u32) {
     let extra_hour = extra * (2.10 + 0.12 * e.idle_watts / 1000.0 * 1.3);
     close(c.fleet_per_hour.unwrap(), (f.replicas as f64 - spares) * serving_hour + spares * spare_hour + extra_hour, 1e-12);
     assert!(c.at_peak.per_million_output_tokens < c.per_million_output_tokens);
-    // The fleet's million tokens at the peak: 500 users each completing what one does at the operating point
-    // (its requests/s ÷ its users), times the mean output; the spare and the headroom are paid, so it costs more
-    // than one server's at its operating point.
-    let tokens_per_s = 500.0 * f.request_rate_per_replica / f.users_per_replica * r.output_tokens;
+    // The fleet's million tokens at the peak: each serving server's system tok/s at the users it carries (between
+    // the levels under the operating point, linear; the operating point's own at its load); the spare and the
+    // headroom are paid, so it costs more than one server's at its operating point.
+    let x = f.peak_load_per_replica;
+    let op_users = op.concurrency.unwrap();
+    let under: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
+        .chain(r.sweep.iter().filter_map(|l| l.concurrency.filter(|c| *c < op_users).map(|c| (c, l.system_tps))))
+        .chain(std::iter::once((op_users, r.operating_point.as_ref().unwrap().system_tps)))
+        .collect();
+    let i = under.iter().rposition(|(c, _)| *c <= x).unwrap().min(under.len() - 2);
+    let ((x0, y0), (x1, y1)) = (under[i], under[i + 1]);
+    let per_server = if x >= op_users { y1 } else { y0 + (y1 - y0) * (x - x0) / (x1 - x0) };
+    let tokens_per_s = (f.replicas - u64::from(f.spare_replicas)) as f64 * per_server;
     close(c.fleet_per_million_output_tokens.unwrap(), c.fleet_per_hour.unwrap() / (tokens_per_s * 3600.0) * 1e6, 1e-9);
     assert!(c.fleet_per_million_output_tokens.unwrap() > c.per_million_output_tokens);
 }

@@ -490,10 +490,13 @@ fn a_disaggregated_memory_is_the_decode_pools() {
 #[test]
 fn an_fp8_figure_over_twice_the_16_bit_one_is_refused() {
     let err = |json: &str| Scenario::from_json(json).unwrap().resolve().unwrap_err();
+    // The preset's FP8 against the 16-bit figure typed over it: said beside the field typed (a trial's 900 TFLOPS on
+    // an H100 had been refused on the FP8 field it never touched).
     let e = err(r#"{"hardware":{"preset":"h100-sxm","fp16_tflops":180},"model":{"params_b":20}}"#);
-    assert_eq!(e.field, "hardware.fp8_tflops");
+    assert_eq!(e.field, "hardware.fp16_tflops");
     assert!(
-        e.message.contains("1979 TFLOPS (the preset's) is 11.0 × the device's 16-bit compute (180 TFLOPS)") && e.message.contains("up to 360"),
+        e.message.contains("1979 TFLOPS (the preset's FP8) is 11.0 × the device's 16-bit compute (180 TFLOPS)")
+            && e.message.ends_with("up to 360 TFLOPS, give FP8 compute too"),
         "{}",
         e.message
     );
@@ -1104,4 +1107,31 @@ fn the_knee_does_not_follow_the_grid() {
     }
     // The three grids that resolve the bend agree within a few users (63–69); the coarse one reads the flat top.
     assert!(knees[..3].iter().all(|k| (60.0..=72.0).contains(k)), "{knees:?}");
+}
+
+/// A fleet whose servers carry less than their operating point makes its tokens at the speed of that load: one user
+/// on a server whose operating point holds dozens streams at one user's speed, so the fleet's cost per million
+/// tokens is its hour over one user's tokens (an audit: 73 per million at the operating point's 37 tok/s a user,
+/// about 20 at the 131 one user gets). At its operating point's load the fleet makes what the operating point does.
+#[test]
+fn a_fleet_below_its_operating_point_costs_its_own_tokens() {
+    let eval = |users: u32| {
+        plan::evaluate(&scenario(&format!(
+            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1024,"output_tokens":128}},"fleet":{{"peak_users":{users},"spare_replicas":0}},"cost":{{"device_hour":2}}}}"#
+        )))
+        .unwrap()
+    };
+    let one = eval(1);
+    let solo = one.sweep.iter().find(|l| l.concurrency == Some(1.0)).unwrap().system_tps;
+    let c = one.cost.as_ref().unwrap();
+    let expect = c.fleet_per_hour.unwrap() / (solo * 3600.0) * 1e6;
+    assert!((c.fleet_per_million_output_tokens.unwrap() / expect - 1.0).abs() < 1e-9, "{c:?} against {expect}");
+    // A peak that fills each server to its operating point costs what the operating point does.
+    let users = one.operating_point.as_ref().unwrap().concurrency.unwrap() as u32;
+    let full = eval(users * 3);
+    let (c, op) = (full.cost.as_ref().unwrap(), full.operating_point.as_ref().unwrap());
+    let f = full.fleet.as_ref().unwrap();
+    assert_eq!(f.replicas, 3, "{}", f.sentence);
+    let at_op = c.fleet_per_hour.unwrap() / (3.0 * op.system_tps * 3600.0) * 1e6;
+    assert!((c.fleet_per_million_output_tokens.unwrap() / at_op - 1.0).abs() < 1e-9, "{c:?} against {at_op}");
 }

@@ -43,6 +43,7 @@ mod serving;
 pub use common::csv_rows;
 pub use compare::{compare, headline, Comparison, Mismatch, Row};
 
+use crate::percentiles::Pct;
 use serde::Serialize;
 
 /// Mean and percentiles of one latency, milliseconds (absent where the tool did not report them).
@@ -180,6 +181,61 @@ impl Measurement {
         self.engine.as_deref().is_some_and(|e| crate::model::engine::EngineKind::of(e) != kind)
     }
 
+    /// Leaves out what no run can have measured, each with a note: a load, length or rate that is negative, not a
+    /// number or beyond any server (a concurrency of a million), latencies below zero, and a latency's percentiles
+    /// out of order (P99 below P50: at least one of them is wrong, and which one the file does not say). A
+    /// trial's edited vLLM result, `max_concurrency: -5` and `p99_ttft_ms: 1` under a P50 of 332, had been predicted
+    /// at one user, compared at +309,064 % and calibrated on.
+    pub fn drop_impossible(&mut self) {
+        let mut notes = Vec::new();
+        // `v` outside `least..=most` (`least` itself excluded when `positive`), or not a number: left out, said.
+        let check = |v: &mut Option<f64>, what: &str, positive: bool, most: f64, notes: &mut Vec<String>| {
+            if let Some(x) = v.filter(|x| !(x.is_finite() && *x >= 0.0 && *x <= most && (!positive || *x > 0.0))) {
+                notes.push(format!("the file's {what} {} is left out: no run has that", crate::model::units::fmt_num(x)));
+                *v = None;
+            }
+        };
+        let load = (self.concurrency, self.request_rate);
+        check(&mut self.concurrency, "concurrency", true, 1e6, &mut notes);
+        check(&mut self.request_rate, "request rate", false, 1e9, &mut notes);
+        // A load left out is a load not recorded: without its cap the run would read as every request at once.
+        if load != (self.concurrency, self.request_rate) {
+            self.load_recorded = false;
+        }
+        check(&mut self.prompt_tokens, "prompt length", false, 1e9, &mut notes);
+        check(&mut self.output_tokens, "output length", false, 1e9, &mut notes);
+        check(&mut self.requests, "request count", false, 1e12, &mut notes);
+        check(&mut self.system_output_tps, "output tok/s", false, 1e12, &mut notes);
+        check(&mut self.per_user_tps, "tok/s per user", false, 1e9, &mut notes);
+        check(&mut self.prefill_tps, "prompt tok/s", false, 1e12, &mut notes);
+        for (stats, what) in [(&mut self.ttft_ms, "TTFT"), (&mut self.tpot_ms, "TPOT"), (&mut self.itl_ms, "ITL"), (&mut self.e2e_ms, "E2E")] {
+            for (pct, v) in [
+                (Pct::Mean, &mut stats.mean),
+                (Pct::P50, &mut stats.p50),
+                (Pct::P90, &mut stats.p90),
+                (Pct::P95, &mut stats.p95),
+                (Pct::P99, &mut stats.p99),
+            ] {
+                check(v, &format!("{what} {}", pct.label()), false, 1e12, &mut notes);
+            }
+            let ranked: Vec<(Pct, f64)> = [(Pct::P50, stats.p50), (Pct::P90, stats.p90), (Pct::P95, stats.p95), (Pct::P99, stats.p99)]
+                .into_iter()
+                .filter_map(|(p, v)| Some((p, v?)))
+                .collect();
+            if let Some(w) = ranked.windows(2).find(|w| w[1].1 < w[0].1) {
+                notes.push(format!(
+                    "the file's {what} percentiles are out of order ({} {} ms below {} {} ms): none of them is compared",
+                    w[1].0.label(),
+                    crate::model::units::fmt_num(w[1].1),
+                    w[0].0.label(),
+                    crate::model::units::fmt_num(w[0].1)
+                ));
+                (stats.p50, stats.p90, stats.p95, stats.p99) = (None, None, None, None);
+            }
+        }
+        self.notes.extend(notes);
+    }
+
     /// Whether the run is predicted on its own engine, whatever the scenario's: llama-bench's runs are llama.cpp's,
     /// with the weights the file gives (`compare`).
     #[must_use]
@@ -243,6 +299,7 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Measurement>, ImportError> {
         return Err(err("no measurement in the file".into()));
     }
     let tool = out[0].tool.clone();
+    out.iter_mut().for_each(Measurement::drop_impossible);
     out.retain(Measurement::has_figure);
     if out.is_empty() {
         return Err(err(format!("no figure in the file: expected {}", detect::expected_figures(&tool))));

@@ -43,7 +43,13 @@ pub fn parse_typed(raw: &str, count: bool, small: bool) -> Result<Option<f64>, S
     if v.is_empty() {
         return Ok(None);
     }
-    let t: String = v.chars().filter(|c| !matches!(c, '_' | ' ' | '\u{a0}' | '\u{2009}' | '\u{202f}')).collect();
+    let gap = |c: char| matches!(c, '_' | ' ' | '\u{a0}' | '\u{2009}' | '\u{202f}');
+    // Spaces (and underscores) group thousands too: every group after the first starts with three digits (a trial's
+    // "12 8" had silently been 128 output tokens).
+    if v.split(gap).skip(1).any(|g| g.bytes().take_while(u8::is_ascii_digit).count() != 3) {
+        return Err(format!("\"{v}\": a space groups thousands in threes (30 000), and nothing else"));
+    }
+    let t: String = v.chars().filter(|c| !gap(*c)).collect();
     let seps: Vec<(usize, u8)> = t.bytes().enumerate().filter(|(_, b)| matches!(b, b',' | b'.')).collect();
     let (last, mark) = seps.last().copied().unwrap_or((t.len(), b'.'));
     let tail = t.get(last + 1..).unwrap_or("");
@@ -68,6 +74,11 @@ pub fn parse_typed(raw: &str, count: bool, small: bool) -> Result<Option<f64>, S
         .filter_map(|(i, b)| if matches!(b, b',' | b'.') { (i == last && !grouping).then_some('.') } else { Some(char::from(b)) })
         .collect();
     let n = cleaned.parse::<f64>().map_err(|_| format!("\"{v}\" is not a number: type digits only, the unit is beside the field"))?;
+    // A comma that marks decimals in a field that counts: a slip for a whole number far more often than a fraction of
+    // a token or a user (a trial's "1,5" and "1,5000" had silently been a prompt of 1.5 tokens).
+    if count && mark == b',' && !grouping && !seps.is_empty() && n.fract() != 0.0 {
+        return Err(format!("\"{v}\": a comma here groups thousands — type {}, or {} with a point", t.replace(',', ""), fmt_num(n)));
+    }
     // One separator before three digits after a whole part of up to three: both readings, where the field makes the
     // other one likely.
     let two = seps.len() == 1 && three && whole && digits <= 3;
@@ -134,6 +145,17 @@ mod tests {
         assert_eq!(parse_typed("2.125", false, true), Ok(Some(2.125)));
         assert_eq!(parse_typed("", true, false), Ok(None));
         assert_eq!(parse_typed("  ", false, false), Ok(None));
+        // Spaces group in threes only, and a count takes no decimal comma (a trial's "12 8" had been 128 tokens, "1,5"
+        // and "1,5000" a prompt of 1.5).
+        assert_eq!(ok("1 234,5", false), 1234.5);
+        assert_eq!(ok("1_000_000", true), 1e6);
+        assert_eq!(parse_typed("12 8", true, false), Err("\"12 8\": a space groups thousands in threes (30 000), and nothing else".into()));
+        assert!(parse_typed("1 2345", false, false).is_err());
+        for slip in ["1,5", "1,50", "1,5000"] {
+            let e = parse_typed(slip, true, false).unwrap_err();
+            assert!(e.ends_with(&format!("type {}, or 1.5 with a point", slip.replace(',', ""))), "{e}");
+        }
+        assert_eq!(ok("1,500", true), 1500.0);
         for bad in ["1,23,4", "1.2.3", "1,2.3,4", "1.234,5.6", "1234.567.890", "1234,567.5", "80GB", "abc", "1..2", ","] {
             assert!(parse_typed(bad, false, false).is_err(), "{bad}");
         }

@@ -123,23 +123,32 @@ fn kernel_draw(r: &Resolved, b: f64) -> f64 {
 pub fn replica_watts_at(r: &Resolved, sweep: &[LoadPoint], op: &LoadPoint, x: f64) -> Option<f64> {
     let tdp = r.deployment.hardware.tdp_watts?;
     let n = f64::from(r.deployment.hardware.devices);
+    Some(below_operating(sweep, op, x, n * IDLE_FRACTION * tdp, &|p| n * device_watts(tdp, activity(r, p))))
+}
+
+/// `value` of one replica at load `x` (the sweep's own kind) at or below the operating point `op`: linear between
+/// the sweep's levels under it and `at_zero` at no load, the operating point's value from its load up.
+pub(crate) fn below_operating(sweep: &[LoadPoint], op: &LoadPoint, x: f64, at_zero: f64, value: &dyn Fn(&LoadPoint) -> f64) -> f64 {
     let load = |p: &LoadPoint| p.load().unwrap_or(0.0);
-    let watts = |p: &LoadPoint| n * device_watts(tdp, activity(r, p));
     let x_op = load(op);
     let x = x.clamp(0.0, x_op);
     // The nearest points at or below and at or above `x` (no sort: one pass).
-    let (mut lo, mut hi) = ((0.0, n * IDLE_FRACTION * tdp), (x_op, op));
+    let (mut lo, mut hi) = ((0.0, at_zero), (x_op, op));
     for p in sweep.iter().filter(|p| load(p) > 0.0 && load(p) < x_op) {
         let l = load(p);
         if l <= x && l > lo.0 {
-            lo = (l, watts(p));
+            lo = (l, value(p));
         }
         if l >= x && l < hi.0 {
             hi = (l, p);
         }
     }
-    let w1 = watts(hi.1);
-    Some(if hi.0 > lo.0 { lo.1 + (w1 - lo.1) * (x - lo.0) / (hi.0 - lo.0) } else { w1 })
+    let v1 = value(hi.1);
+    if hi.0 > lo.0 {
+        lo.1 + (v1 - lo.1) * (x - lo.0) / (hi.0 - lo.0)
+    } else {
+        v1
+    }
 }
 
 /// Power and energy per token for `devices` devices of `tdp` W at activity `a` producing `tps` output tokens/s.

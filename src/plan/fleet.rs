@@ -7,7 +7,8 @@
 //! ```
 //!
 //! in the peak's own unit: concurrent users (a request-rate sweep converts its rate with Little's law, users
-//! = rate × mean E2E) or requests/s (a concurrency sweep uses the requests a replica completes per second).
+//! = rate × mean E2E) or requests/s (a concurrency sweep of users who think between requests uses the requests a
+//! replica completes per second; one of users who never pause is not sized for a rate: [`size`]).
 //! The peak's share of each serving replica (`peak_load_per_replica`, spares held back for failures and
 //! maintenance) over a replica's capacity at the target is `utilisation_at_peak`; the same with one serving
 //! replica fewer says whether one fewer server would still hold the target (≤ 100 %).
@@ -146,6 +147,20 @@ pub fn size(
         PeakLoad::RequestRate(x) => (f.peak, x),
     };
     let think = r.workload.think_time_s;
+    // A peak in requests/s is not sized on a sweep of users who never pause: each server's rate would be what its
+    // closed-loop users complete, and a closed loop never lets a request wait for a slot, where arrivals at a rate
+    // come in bursts and queue — the server holds fewer requests/s at the same target. Sized anyway (until
+    // 2026-12-06, with a warning) it was about half the fleet: 8 servers of one H100 for 100 req/s of an 8B model
+    // at its users' operating point of 13 req/s each, above the 11.8 req/s one server holds on a rate sweep, which
+    // sizes 15 (a trial's; an earlier one: 11 servers against 18 for 30 req/s of a 70B model on 2 × H100). Users who
+    // think between requests send them on their own, nearly as a rate does: sized.
+    if matches!(peak, PeakLoad::RequestRate(_)) && op.1.concurrency.is_some() && think <= 0.0 {
+        warnings.push(super::Warning::new(
+            super::WarningKind::Fleet,
+            "fleet: not sized — the peak is in requests/s but the load swept is concurrent users, whose requests never wait for a slot; arrivals at a rate come in bursts and queue, so a server holds fewer requests/s at the same target than its users complete — set Load to a request rate (or Automatic), or give the peak in users",
+        ));
+        return None;
+    }
     let per = load_in(peak, op.1, think);
     let Some(total) = replicas(peak_v, per, f.spare_replicas) else {
         warnings.push(super::Warning::new(
@@ -155,16 +170,6 @@ pub fn size(
         return None;
     };
     let serving = total - u64::from(f.spare_replicas);
-    // A peak in requests/s sized on a sweep of users: each server's rate is what its closed-loop users complete,
-    // and a closed loop never lets a request wait for a slot, where Poisson arrivals at that rate queue in bursts —
-    // the server holds less at the same latency target (a new user's trial: 11 servers here, 18 sized on a rate
-    // sweep, for 30 req/s of a 70B model on 2 × H100).
-    if matches!(peak, PeakLoad::RequestRate(_)) && op.1.concurrency.is_some() {
-        warnings.push(super::Warning::new(
-            super::WarningKind::Fleet,
-            "fleet: the peak is in requests/s but the load swept is concurrent users, whose requests never wait for a slot; arrivals at a rate come in bursts and queue, so a server holds fewer requests/s at the same target — set Load to a request rate to size this fleet",
-        ));
-    }
     // Utilisation in requests/s where either side is a rate, else in users. A users peak on a rate sweep scales the
     // operating point's load to a rate (users at a rate sweep's capacity are rate × an E2E that balloons there, so
     // "users ÷ users at capacity" had read 26 % for a fleet one server short of its operating point); a rate peak on
@@ -476,13 +481,13 @@ mod tests {
         assert!((per / cap - fewer).abs() < 0.05, "{held} against {fewer}");
     }
 
-    /// A rate peak on a sweep of users: the share is the rate each server gets over the rate it holds at the
-    /// target, so "one fewer" is within capacity exactly when the fewest at capacity are no more (a trial read
-    /// "64 %" beside a floor that made it 92 %).
+    /// A rate peak on a sweep of users who think between requests (users who never pause are not sized for a rate):
+    /// the share is the rate each server gets over the rate it holds at the target, so "one fewer" is within
+    /// capacity exactly when the fewest at capacity are no more (a trial read "64 %" beside a floor that made it 92 %).
     #[test]
     fn a_rate_peak_on_a_users_sweep_reads_its_share_in_rates() {
         let s = crate::scenario::Scenario::from_json(
-            r#"{"hardware":{"preset":"h100-sxm","devices":8},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":32768,"output_tokens":500,"requests":200,"load":{"concurrency":[1,2,4,8,16,32,64]}},"target":{"tpot_ms":50,"ttft_ms":10000,"percentile":99},"fleet":{"peak_request_rate":10}}"#,
+            r#"{"hardware":{"preset":"h100-sxm","devices":8},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":32768,"output_tokens":500,"requests":200,"think_time_s":20,"load":{"concurrency":[1,2,4,8,16,32,64]}},"target":{"tpot_ms":50,"ttft_ms":10000,"percentile":99},"fleet":{"peak_request_rate":10}}"#,
         )
         .unwrap();
         let r = crate::plan::evaluate(&s).unwrap();
@@ -514,7 +519,11 @@ mod tests {
         assert!(f.sentence.starts_with("30.3 req/s → "), "{}", f.sentence);
         let warned = |r: &crate::scenario::Report| r.warnings.iter().any(|w| w.message.contains("the load swept is concurrent users"));
         assert!(!warned(&auto));
-        assert!(warned(&rate_peak(r#"{"load":{"concurrency":[1,8,32,64]}}"#)));
+        // On users who never pause, not sized at all: about half the fleet a rate sweep sizes (a trial's 8 servers
+        // against 15), where a warning had stood beside it.
+        let users = rate_peak(r#"{"load":{"concurrency":[1,8,32,64]}}"#);
+        assert!(warned(&users) && users.fleet.is_none());
+        assert!(users.warnings.iter().any(|w| w.message.starts_with("fleet: not sized")));
         assert!(!warned(&rate_peak(r#"{"load":{"request_rate":[]}}"#)));
     }
 

@@ -453,10 +453,16 @@ pub(super) fn build_report(
     }
     // Each serving replica's power at the peak's share of it (its load in the sweep's kind: the operating
     // point's, scaled by that share).
+    // The same share sets the tokens a server makes at the peak: fewer users on it each stream faster (an audit's
+    // one user on a server whose operating point holds 82 had been costed at the 82 users' 37 tok/s each, not the
+    // 135 one user gets: 73 per million tokens, not about 20).
+    let mut tps_at_peak = None;
     if let (Some(f), Some((_, p))) = (fleet.as_mut(), &op) {
         let per = if f.peak_users.is_some() { f.users_per_replica } else { f.request_rate_per_replica };
         let share = if per > 0.0 { (f.peak_load_per_replica / per).min(1.0) } else { 1.0 };
-        f.watts_per_replica = energy::replica_watts_at(r, &sweep, p, share * p.load().unwrap_or(0.0));
+        let x = share * p.load().unwrap_or(0.0);
+        f.watts_per_replica = energy::replica_watts_at(r, &sweep, p, x);
+        tps_at_peak = Some(energy::below_operating(&sweep, p, x, 0.0, &|l| l.system_tps));
     }
     let cost = match (&r.cost, &op) {
         (Some(c), Some((m, _))) => cost::cost(
@@ -471,17 +477,12 @@ pub(super) fn build_report(
                 spares: f.spare_replicas,
                 watts_per_replica: f.watts_per_replica,
                 peak_hours_per_day: f.peak_hours_per_day,
-                // The fleet's tokens at the peak: its requests/s (users each complete what one does at the
-                // operating point) × the mean output.
-                output_tps_at_peak: w.output_tokens
-                    * match f.peak_request_rate {
-                        Some(q) => q,
-                        None if f.users_per_replica > 0.0 => {
-                            f.replicas.saturating_sub(u64::from(f.spare_replicas)) as f64 * f.peak_load_per_replica * f.request_rate_per_replica
-                                / f.users_per_replica
-                        }
-                        None => 0.0,
-                    },
+                // The fleet's tokens at the peak: its requests/s × the mean output, or (a peak of users) each serving
+                // server's system tok/s at the load it carries.
+                output_tps_at_peak: match f.peak_request_rate {
+                    Some(q) => q * w.output_tokens,
+                    None => f.replicas.saturating_sub(u64::from(f.spare_replicas)) as f64 * tps_at_peak.unwrap_or(0.0),
+                },
             }),
             &mut warnings,
         ),

@@ -213,6 +213,13 @@ pub struct LoadPoint {
 }
 
 impl LoadPoint {
+    /// Whether no request completed at this level in the simulated time (a prompt of millions of tokens): its
+    /// zeros are no figures, and tables show a dash (a trial read "0 ms" TTFT beside a one-user TTFT of 31 minutes).
+    #[must_use]
+    pub fn nothing_completed(&self) -> bool {
+        self.saturated && self.system_tps == 0.0 && self.ttft_ms.p50 == 0.0 && self.e2e_ms.p50 == 0.0
+    }
+
     /// The level's load: its users, else its request rate (one of the two is set).
     #[must_use]
     pub fn load(&self) -> Option<f64> {

@@ -67,11 +67,18 @@ pub(super) fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacit
     let load = load_label(&c.at);
     let Some(next) = &c.next else {
         let fit = r.deployment.max_sequences(r.workload.full_context()).floor();
+        // Users who think between requests are more than the requests in flight: the cap is the engine's, not the
+        // users' count (a trial read "up to 132 users, the most the engine runs at once" with a cap of 64).
+        let most = if r.workload.think_time_s > 0.0 {
+            format!("whose requests in flight fill the {} sequences the engine runs at once (engine.max_batch)", r.deployment.engine.max_batch)
+        } else {
+            "the most the engine runs at once (engine.max_batch)".to_string()
+        };
         return match c.limited_by {
-            LimitedBy::EngineCap if fit > mem.max_concurrency => format!(
-                "; the target holds up to {load}, the most the engine runs at once (engine.max_batch); memory holds {fit:.0}, so a higher cap would serve more"
-            ),
-            LimitedBy::EngineCap => format!("; the target holds up to {load}, the most the engine runs at once (engine.max_batch)"),
+            LimitedBy::EngineCap if fit > mem.max_concurrency => {
+                format!("; the target holds up to {load}, {most}; memory holds {fit:.0}, so a higher cap would serve more")
+            }
+            LimitedBy::EngineCap => format!("; the target holds up to {load}, {most}"),
             _ => format!("; the target holds up to {load}, the most the engine admits at once (their KV caches, while still short, fill the memory)"),
         };
     };
@@ -380,5 +387,25 @@ mod tests {
         assert_eq!(c.limited_by, crate::scenario::LimitedBy::Ttft, "{c:?}");
         let figure = super::breaking_figure(&r, c, c.next.as_ref().unwrap());
         assert!(figure.starts_with("P99 TTFT ") && figure.ends_with(" ms"), "{figure}");
+    }
+
+    /// Users who think between requests outnumber the engine's cap on running sequences: the verdict says their
+    /// requests in flight fill it, not that the users are the most it runs (a trial: "up to 132 users, the most the
+    /// engine runs at once" with a cap of 64).
+    #[test]
+    fn thinking_users_fill_the_engines_cap_with_their_requests_in_flight() {
+        let s = crate::scenario::Scenario::from_json(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm","max_batch":64},"workload":{"prompt_tokens":1024,"output_tokens":128,"think_time_s":5},"target":{"preset":"reader"}}"#,
+        )
+        .unwrap();
+        let r = crate::plan::evaluate(&s).unwrap();
+        let c = r.capacity.as_ref().unwrap();
+        assert_eq!(c.limited_by, crate::scenario::LimitedBy::EngineCap, "{c:?}");
+        assert!(c.at.concurrency.unwrap() > 64.0, "{c:?}");
+        assert!(
+            r.verdict.contains("users, whose requests in flight fill the 64 sequences the engine runs at once (engine.max_batch)"),
+            "{}",
+            r.verdict
+        );
     }
 }

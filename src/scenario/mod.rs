@@ -159,6 +159,11 @@ impl Scenario {
     /// # Errors
     /// Syntax errors, wrong types and unknown fields, with the dotted path of the field.
     pub fn from_json(text: &str) -> Result<Self, ScenarioError> {
+        // A byte-order mark (an editor's UTF-8 with BOM) is no part of the JSON.
+        let text = text.trim_start_matches('\u{feff}');
+        if text.trim().is_empty() {
+            return Err(ScenarioError::new("json", "the scenario is empty: a JSON object { \"hardware\": …, \"model\": … } is expected"));
+        }
         if !text.trim_start().starts_with('{') {
             return Err(ScenarioError::new("json", "a scenario is a JSON object: { \"hardware\": …, \"model\": … }"));
         }
@@ -182,7 +187,7 @@ impl Scenario {
     /// Text that is no JSON object has its one error. Empty when the text is a valid scenario.
     #[must_use]
     pub fn text_errors(text: &str) -> Vec<ScenarioError> {
-        match serde_json::from_str::<serde_json::Value>(text) {
+        match serde_json::from_str::<serde_json::Value>(text.trim_start_matches('\u{feff}')) {
             Ok(v) if v.is_object() => errors_of(v),
             _ => Self::from_json(text).err().into_iter().collect(),
         }

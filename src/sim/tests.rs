@@ -150,6 +150,11 @@ fn overload_is_flagged() {
     let r = simulate(&d, &cfg(1000, 512.0, 128.0, over), &NO_TARGETS);
     assert!(r.saturated, "{r:?}");
     assert_ordered(&r);
+    // Its requests per second are its capacity's: the tokens it makes ÷ 128 a request, not what finished in an
+    // arrival window shorter than one request's life (a trial read 19.2 req/s of 128 tokens beside 1,856 tok/s),
+    // and no more than the full batch completes.
+    assert!((r.request_throughput * 128.0 / r.system_output_tps - 1.0).abs() < 1e-9, "{r:?}");
+    assert!(r.request_throughput <= 1.05 * capacity, "{} against {capacity}", r.request_throughput);
     // With a queue limit the excess is rejected instead.
     let limited = SimConfig { queue_limit: Some(32), ..cfg(1000, 512.0, 128.0, over) };
     let r = simulate(&d, &limited, &NO_TARGETS);

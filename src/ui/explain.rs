@@ -217,7 +217,7 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         ));
     }
     if let Some(o) = &r.operating_point {
-        let usable = r.peak_usable.as_ref().and_then(crate::plan::Marker::load);
+        let usable = r.peak_usable.as_ref().and_then(|m| m.load());
         let share = crate::plan::load_share(o, r.capacity.as_ref(), usable, r.target.operating_fraction, r.think_time_s > 0.0);
         v.push((
             "The operating point",

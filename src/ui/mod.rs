@@ -392,6 +392,8 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
 fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>>) -> impl IntoView {
     let m = move || presets::models::find(&inputs.model_preset.get());
     let q = move || quant::weight_format(&inputs.quant.get());
+    // The size typed for a custom model while a named one is picked.
+    let custom_params = RwSignal::new(String::new());
     let mut models = vec![(String::new(), "Custom (size only)".to_string())];
     models.extend(presets::models::MODELS.iter().map(|m| (m.id.to_string(), m.name.to_string())));
     // Empty: the engine's default for the model (its released format), or the bits typed below.
@@ -402,8 +404,22 @@ fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>>) 
             <legend>"Model"</legend>
             <SelectField label="Model" field="model.preset" value=inputs.model_preset options=models error on_pick=Callback::new(move |picked: String| {
                 let old = presets::models::find(&inputs.model_preset.get_untracked());
-                if let (true, Some(m)) = (picked.is_empty(), old) {
-                    keep(inputs.params, m.active_params_b.max(m.params_b));
+                if picked.is_empty() {
+                    // Back to Custom: the size typed for it last time, else the previous model's, ready to edit.
+                    let typed = custom_params.get_untracked();
+                    if !typed.trim().is_empty() && inputs.params.with_untracked(|p| p.trim().is_empty()) {
+                        inputs.params.set(typed);
+                    } else if let Some(m) = old {
+                        keep(inputs.params, m.active_params_b.max(m.params_b));
+                    }
+                } else {
+                    // A named model brings its own size: the custom model's (kept for a return to Custom), or the
+                    // size Custom filled in from a model, no longer applies (a trial picked Custom, then the 70B, and
+                    // was shown the 8B's 16.1 GB of weights: the 8.03 B filled in had stayed as typed).
+                    if old.is_none() {
+                        custom_params.set(inputs.params.get_untracked());
+                    }
+                    inputs.params.set(String::new());
                 }
                 // Weights left at the engine's default for the previous model follow the default for the new one
                 // (DeepSeek-V3 is released in FP8, gpt-oss in MXFP4); a format the user chose stays.

@@ -63,6 +63,11 @@ pub fn read_hash() -> Option<Linked> {
         Some((s, a)) => (s, Some(a)),
         None => (rest, None),
     };
+    // A key this page does not write (a mail client's or a hand's `&x=…`) ends the scenario before it: %-encoded JSON
+    // holds no `&` (a trial's `&utm=1` had made the whole link unreadable).
+    let first = |p: &'_ str| p.split('&').next().unwrap_or_default().to_string();
+    let (shown, pinned) = (first(shown), pinned.map(first));
+    let (shown, pinned) = (shown.as_str(), pinned.as_deref());
     Some(Linked { shown: decode(shown, "scenario"), pinned: pinned.map(|a| decode(a, "pinned scenario (A)")), typed, load })
 }
 

@@ -24,6 +24,12 @@ pub fn SweepTable(
                 .iter()
                 .map(|l| {
                     let load = l.concurrency.map_or_else(|| format!("{:.3} req/s", l.request_rate.unwrap_or(0.0)), |c| format!("{c:.0}"));
+                    if l.nothing_completed() {
+                        return view! {
+                            <tr class="bad"><td>{load}</td><td colspan="9">"— no request completed in the simulated time"</td></tr>
+                        }
+                        .into_any();
+                    }
                     view! {
                         <tr class:bad=!l.meets_target>
                             <td>{load}</td>
@@ -39,6 +45,7 @@ pub fn SweepTable(
                             <td>{if l.saturated { "saturated" } else if l.meets_target { "✓" } else { "✗" }}</td>
                         </tr>
                     }
+                    .into_any()
                 })
                 .collect_view();
             view! {

@@ -41,9 +41,16 @@ pub(super) fn render_measurements(ms: &[import::Measurement]) -> String {
             opt(m.system_output_tps, 0),
             opt(m.per_user_tps, 1),
             opt(m.ttft_ms.p99, 0),
-            opt(m.tpot_ms.p50.or(m.tpot_ms.mean), 1),
+            // A file without a median gives its mean, marked (a trial read llmperf's mean under "p50").
+            match m.tpot_ms.p50 {
+                Some(_) => opt(m.tpot_ms.p50, 1),
+                None => m.tpot_ms.mean.map_or_else(|| opt(None, 1), |v| format!("{v:.1} m")),
+            },
             opt(m.prefill_tps, 0),
         );
+    }
+    if ms.iter().any(|m| m.tpot_ms.p50.is_none() && m.tpot_ms.mean.is_some()) {
+        out += "m: the mean TPOT, where the file gives no median\n";
     }
     out
 }
@@ -235,6 +242,10 @@ pub(super) fn render_table(r: &Report) -> String {
             (_, Some(x)) => format!("{x:.2}/s"),
             _ => "-".into(),
         };
+        if p.nothing_completed() {
+            o += &format!("{load:>9} {:>9} no request completed in the simulated time\n", "—");
+            continue;
+        }
         o += &format!(
             "{:>9} {:>9.1} {:>10.0} {:>9.0} {:>9.0} {:>9.0} {:>9.1} {:>9.1} {:>9.1} {:>6.1} {:>8} {}{}\n",
             load,

@@ -96,7 +96,18 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
         if let (Some(v), Some(base)) = (v, base) {
             if v > 2.05 * base {
                 let f = crate::model::units::fmt_num;
-                let (what, fix) = if typed { (String::new(), "or leave it empty") } else { (" (the preset's)".to_string(), "give it too") };
+                let (what, fix) = if typed {
+                    (String::new(), "or leave it empty".to_string())
+                } else {
+                    (format!(" (the preset's {name})"), format!("give {name} compute too"))
+                };
+                // The preset's figure against a 16-bit one typed over it: the message goes beside the field typed, not
+                // on an empty one the user never touched (a trial's FP16 900 on an H100 was refused on the FP8 field).
+                let field = match field {
+                    "hardware.fp8_tflops" if !typed && s.fp16_tflops.is_some() => "hardware.fp16_tflops",
+                    "hardware.fp4_tflops" if !typed && s.fp8_tflops.is_some() => "hardware.fp8_tflops",
+                    f => f,
+                };
                 return Err(ScenarioError::new(
                     field,
                     format!(

@@ -54,13 +54,18 @@ impl Books {
         // With a think time, each user's cycle is its E2E and a pause.
         .map(|e2e| f64::from(self.concurrency) / (e2e + self.think));
         // A saturated open-loop run: its capacity over the whole time its backlog kept the server busy.
+        let backlog = growing && self.resolved_at.is_finite() && self.resolved_at > self.window_start;
         let system_output_tps = if let Some(x) = little {
             x * self.measured_tokens as f64 / n_done
-        } else if growing && self.resolved_at.is_finite() && self.resolved_at > self.window_start {
+        } else if backlog {
             self.tokens_since_start as f64 / (self.resolved_at - self.window_start)
         } else {
             per_s(self.tokens_in_window as f64)
         };
+        // Its requests completed per second are that capacity's: its tokens ÷ a request's mean output. Counted in the
+        // arrival window, which an overload makes shorter than one request's life, they were whatever requests of
+        // the backlog happened to finish in it (a trial: 19.2 req/s of 128 tokens, 2,460 tok/s, beside 1,856).
+        let by_tokens = (backlog && self.measured_tokens > 0).then(|| system_output_tps * n_done / self.measured_tokens as f64);
         SimResult {
             completed: self.completed,
             rejected: self.rejected,
@@ -68,7 +73,7 @@ impl Books {
             preemptions,
             duration_s: duration,
             system_output_tps,
-            request_throughput: little.unwrap_or_else(|| per_s(self.completions_in_window as f64)),
+            request_throughput: little.or(by_tokens).unwrap_or_else(|| per_s(self.completions_in_window as f64)),
             ttft_ms: Percentiles::of(&mut self.ttft).scaled(1e3),
             tpot_ms: Percentiles::of(&mut self.tpot).scaled(1e3),
             itl_ms: self.itl.percentiles().scaled(1e3),
@@ -79,7 +84,7 @@ impl Books {
             compute_bound_fraction: busy_share(stats.comp_time),
             prefill_utilization: per_s(prefill_busy).clamp(0.0, 1.0),
             saturated: truncated || growing || self.completed == 0,
-            goodput_rps: little.map_or_else(|| per_s(self.good_in_window as f64), |x| x * self.measured_good as f64 / n_done),
+            goodput_rps: little.or(by_tokens).map_or_else(|| per_s(self.good_in_window as f64), |x| x * self.measured_good as f64 / n_done),
         }
     }
 }
