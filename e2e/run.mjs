@@ -609,6 +609,23 @@ await test("a custom model's size does not follow a named model, and comes back 
   assert((await page.inputValue('#model-params_b')) === '', 'the size stayed with the 8B');
 });
 
+await test('a custom device typed comes back with Custom after a look at a preset', async () => {
+  const hwBefore = await page.inputValue('#hardware-preset');
+  await page.selectOption('#hardware-preset', '');
+  await page.waitForTimeout(200);
+  await page.fill('#hardware-memory_bandwidth_gbps', '777');
+  await page.fill('#hardware-memory_gb', '33');
+  await page.selectOption('#hardware-preset', 'l4');
+  await page.waitForTimeout(300);
+  assert((await page.inputValue('#hardware-memory_bandwidth_gbps')) === '', 'the custom bandwidth stayed with the L4');
+  await page.selectOption('#hardware-preset', '');
+  await page.waitForTimeout(300);
+  const got = [await page.inputValue('#hardware-memory_bandwidth_gbps'), await page.inputValue('#hardware-memory_gb')];
+  assert(got[0] === '777' && got[1] === '33', `the custom device came back as ${got}`);
+  await page.selectOption('#hardware-preset', hwBefore || 'h100-sxm');
+  await page.waitForTimeout(300);
+});
+
 await test('bug 8: print keeps charts whole, hides collapsed sections, prints the link and date', async () => {
   await page.emulateMedia({ media: 'print' });
   const checks = await page.evaluate(() => {

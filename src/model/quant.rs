@@ -191,19 +191,22 @@ pub fn weight_format(id: &str) -> Option<&'static WeightFormat> {
 
 /// The weight format a model's name states, if one does: `…-AWQ`, `…-FP8`, `….w8a8`, `…-bnb-4bit`,
 /// `…-Q4_K_M.gguf` (a run's file names its model, rarely its format; a trial compared an AWQ run with a BF16
-/// scenario unwarned). Tokens are split at anything but letters, digits and `_`; aliases: `fp16` F16, `w8a8` and
-/// `8bit` INT8, `int4`, `w4a16` and `4bit` a 4-bit group quantisation (GPTQ's bits).
+/// scenario unwarned). Tokens are split at anything but letters, digits and `_`. A bit width named beside a method
+/// decides the bits (`…-GPTQ-Int8` is Qwen's 8-bit GPTQ release, a review: not GPTQ's usual 4 bits): `int8`, `w8a8`
+/// and `8bit` are 8 bits (INT8), `int4`, `w4a16` and `4bit` 4 (the AWQ or GPTQ named beside, else GPTQ's bits);
+/// `fp16` is F16; otherwise the first token that is a format's id.
 #[must_use]
 pub fn stated_in_name(name: &str) -> Option<&'static WeightFormat> {
-    name.to_ascii_lowercase().split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).find_map(|t| {
-        let id = match t {
-            "fp16" => "f16",
-            "w8a8" | "8bit" => "int8",
-            "int4" | "w4a16" | "4bit" => "gptq",
-            t => t,
-        };
-        weight_format(id)
-    })
+    let lower = name.to_ascii_lowercase();
+    let tokens: Vec<&str> = lower.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).collect();
+    let has = |t: &str| tokens.contains(&t);
+    if ["int8", "w8a8", "8bit"].iter().any(|t| has(t)) {
+        return weight_format("int8");
+    }
+    if ["int4", "w4a16", "4bit"].iter().any(|t| has(t)) {
+        return weight_format(if has("awq") { "awq" } else { "gptq" });
+    }
+    tokens.iter().find_map(|t| weight_format(if *t == "fp16" { "f16" } else { t }))
 }
 
 /// One KV-cache dtype.
@@ -244,6 +247,13 @@ mod tests {
         assert_eq!(id("Qwen/Qwen3-235B-A22B-Instruct-2507-FP8"), Some("fp8"));
         assert_eq!(id("/models/Meta-Llama-3.1-8B-Instruct-IQ4_XS.gguf"), Some("iq4_xs"));
         assert_eq!(id("model-fp16.gguf"), Some("f16"));
+        // A bit width beside a method decides the bits (a review: Qwen's 8-bit GPTQ release had read as 4 bits).
+        assert_eq!(id("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8"), Some("int8"));
+        assert_eq!(id("gemma-2-9b-it-int4-awq"), Some("awq"));
+        assert_eq!(id("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4"), Some("gptq"));
+        assert_eq!(id("meta-llama/Llama-3.1-8B-Instruct-FP8-KV"), Some("fp8"));
+        assert_eq!(id("mistral-7b-instruct-v0.2.Q4_K_M.gguf"), Some("q4_k_m"));
+        assert_eq!(id("Qwen2.5-7B-Instruct-1M"), None);
         for plain in ["openai/gpt-oss-120b", "deepseek-ai/DeepSeek-R1", "meta-llama/Llama-3.1-8B-Instruct", "", "Q4"] {
             assert_eq!(id(plain), None, "{plain}");
         }

@@ -37,8 +37,9 @@ pub fn fmt_num(v: f64) -> String {
 /// field decides: in a field that counts (`count`: tokens, users, devices) `6.000` — a whole count in the convention
 /// that groups with points — is refused with both readings, where it had silently been a 6-token prompt; in a
 /// field of small amounts (`small`: prices, the PUE) `2,125` is refused alike, where it had silently been 2,125 an
-/// hour. `Ok(None)` for an empty field; `Err` holds the field's message.
-pub fn parse_typed(raw: &str, count: bool, small: bool) -> Result<Option<f64>, String> {
+/// hour. In a field of whole things (`units`: tokens, users, devices — not a price) a comma that marks decimals is
+/// refused with both readings. `Ok(None)` for an empty field; `Err` holds the field's message.
+pub fn parse_typed(raw: &str, count: bool, small: bool, units: bool) -> Result<Option<f64>, String> {
     let v = raw.trim();
     if v.is_empty() {
         return Ok(None);
@@ -46,7 +47,8 @@ pub fn parse_typed(raw: &str, count: bool, small: bool) -> Result<Option<f64>, S
     let gap = |c: char| matches!(c, '_' | ' ' | '\u{a0}' | '\u{2009}' | '\u{202f}');
     // Spaces (and underscores) group thousands too: every group after the first starts with three digits (a trial's
     // "12 8" had silently been 128 output tokens).
-    if v.split(gap).skip(1).any(|g| g.bytes().take_while(u8::is_ascii_digit).count() != 3) {
+    // (A group that starts with no digit, "80 GB" or a doubled space, is left to the messages below.)
+    if v.split(gap).skip(1).any(|g| !matches!(g.bytes().take_while(u8::is_ascii_digit).count(), 0 | 3)) {
         return Err(format!("\"{v}\": a space groups thousands in threes (30 000), and nothing else"));
     }
     let t: String = v.chars().filter(|c| !gap(*c)).collect();
@@ -76,8 +78,9 @@ pub fn parse_typed(raw: &str, count: bool, small: bool) -> Result<Option<f64>, S
     let n = cleaned.parse::<f64>().map_err(|_| format!("\"{v}\" is not a number: type digits only, the unit is beside the field"))?;
     // A comma that marks decimals in a field that counts: a slip for a whole number far more often than a fraction of
     // a token or a user (a trial's "1,5" and "1,5000" had silently been a prompt of 1.5 tokens).
-    if count && mark == b',' && !grouping && !seps.is_empty() && n.fract() != 0.0 {
-        return Err(format!("\"{v}\": a comma here groups thousands — type {}, or {} with a point", t.replace(',', ""), fmt_num(n)));
+    if units && mark == b',' && !grouping && !seps.is_empty() && n.fract() != 0.0 {
+        let digits: String = t.chars().filter(char::is_ascii_digit).collect();
+        return Err(format!("\"{v}\": a comma here groups thousands — type {digits}, or {} with a point", fmt_num(n)));
     }
     // One separator before three digits after a whole part of up to three: both readings, where the field makes the
     // other one likely.
@@ -112,7 +115,7 @@ mod tests {
 
     #[test]
     fn typed_numbers_in_either_convention() {
-        let ok = |s: &str, count: bool| parse_typed(s, count, false).unwrap().unwrap();
+        let ok = |s: &str, count: bool| parse_typed(s, count, false, count).unwrap().unwrap();
         // Decimal commas where nothing else is meant (a trial's electricity price and PUE).
         assert_eq!(ok("0,20", false), 0.2);
         assert_eq!(ok("1,4", false), 1.4);
@@ -138,26 +141,32 @@ mod tests {
         assert_eq!(ok("2.5", true), 2.5);
         assert_eq!(ok("1e3", true), 1000.0);
         assert_eq!(ok(".5", false), 0.5);
-        assert_eq!(parse_typed("6.000", true, false), Err("\"6.000\": 6 or 6000? Type it without the point".into()));
-        assert!(parse_typed("1.500", true, false).is_err());
-        assert_eq!(parse_typed("2,125", false, true), Err("\"2,125\": 2.125 or 2125? Type it without the comma".into()));
-        assert_eq!(parse_typed("0,125", false, true), Ok(Some(0.125)));
-        assert_eq!(parse_typed("2.125", false, true), Ok(Some(2.125)));
-        assert_eq!(parse_typed("", true, false), Ok(None));
-        assert_eq!(parse_typed("  ", false, false), Ok(None));
+        assert_eq!(parse_typed("6.000", true, false, true), Err("\"6.000\": 6 or 6000? Type it without the point".into()));
+        assert!(parse_typed("1.500", true, false, true).is_err());
+        assert_eq!(parse_typed("2,125", false, true, false), Err("\"2,125\": 2.125 or 2125? Type it without the comma".into()));
+        assert_eq!(parse_typed("0,125", false, true, false), Ok(Some(0.125)));
+        assert_eq!(parse_typed("2.125", false, true, false), Ok(Some(2.125)));
+        assert_eq!(parse_typed("", true, false, true), Ok(None));
+        assert_eq!(parse_typed("  ", false, false, false), Ok(None));
         // Spaces group in threes only, and a count takes no decimal comma (a trial's "12 8" had been 128 tokens, "1,5"
         // and "1,5000" a prompt of 1.5).
         assert_eq!(ok("1 234,5", false), 1234.5);
         assert_eq!(ok("1_000_000", true), 1e6);
-        assert_eq!(parse_typed("12 8", true, false), Err("\"12 8\": a space groups thousands in threes (30 000), and nothing else".into()));
-        assert!(parse_typed("1 2345", false, false).is_err());
+        assert_eq!(parse_typed("12 8", true, false, true), Err("\"12 8\": a space groups thousands in threes (30 000), and nothing else".into()));
+        assert!(parse_typed("1 2345", false, false, false).is_err());
         for slip in ["1,5", "1,50", "1,5000"] {
-            let e = parse_typed(slip, true, false).unwrap_err();
+            let e = parse_typed(slip, true, false, true).unwrap_err();
             assert!(e.ends_with(&format!("type {}, or 1.5 with a point", slip.replace(',', ""))), "{e}");
         }
         assert_eq!(ok("1,500", true), 1500.0);
+        // The suggestion is the digits typed; a price (not whole) keeps its decimal comma; a unit typed after a space
+        // gets the unit's message, a doubled space groups as one (a review).
+        assert!(parse_typed("1.234,5", true, false, true).unwrap_err().contains("type 12345, or 1234.5 with a point"));
+        assert_eq!(parse_typed("29999,99", true, false, false), Ok(Some(29_999.99)));
+        assert!(parse_typed("80 GB", false, false, false).unwrap_err().contains("is not a number"));
+        assert_eq!(parse_typed("1  000", true, false, true), Ok(Some(1000.0)));
         for bad in ["1,23,4", "1.2.3", "1,2.3,4", "1.234,5.6", "1234.567.890", "1234,567.5", "80GB", "abc", "1..2", ","] {
-            assert!(parse_typed(bad, false, false).is_err(), "{bad}");
+            assert!(parse_typed(bad, false, false, false).is_err(), "{bad}");
         }
     }
 

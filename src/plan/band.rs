@@ -338,7 +338,12 @@ pub fn band(d: &Deployment) -> Band {
         l
     } else if d.engine.kind == crate::model::engine::EngineKind::LlamaCpp {
         LATENCY_LLAMA_CPP
-    } else if h.devices > 1 && matches!(h.parallelism, P::Tensor | P::RowSplit) && h.interconnect_gbps < 100.0 {
+    } else if h.devices > 1
+        && matches!(h.parallelism, P::Tensor | P::RowSplit)
+        && h.interconnect_gbps < 100.0
+        && matches!(h.kind, crate::model::hardware::HardwareKind::DatacenterGpu | crate::model::hardware::HardwareKind::WorkstationGpu)
+    {
+        // (Boards in PCIe slots: a DGX Spark pair over its network is not named a PCIe split, a review.)
         LATENCY_PCIE_P2P
     } else {
         LATENCY_SERVED

@@ -154,7 +154,8 @@ pub fn size(
     // at its users' operating point of 13 req/s each, above the 11.8 req/s one server holds on a rate sweep, which
     // sizes 15 (a trial's; an earlier one: 11 servers against 18 for 30 req/s of a 70B model on 2 × H100). Users who
     // think between requests send them on their own, nearly as a rate does: sized.
-    if matches!(peak, PeakLoad::RequestRate(_)) && op.1.concurrency.is_some() && think <= 0.0 {
+    // (Batch work has no latency target for bursts to break: its rate is what the servers complete.)
+    if matches!(peak, PeakLoad::RequestRate(_)) && op.1.concurrency.is_some() && think <= 0.0 && r.workload.mode != crate::scenario::Mode::Batch {
         warnings.push(super::Warning::new(
             super::WarningKind::Fleet,
             "fleet: not sized — the peak is in requests/s but the load swept is concurrent users, whose requests never wait for a slot; arrivals at a rate come in bursts and queue, so a server holds fewer requests/s at the same target than its users complete — set Load to a request rate (or Automatic), or give the peak in users",
@@ -524,6 +525,9 @@ mod tests {
         let users = rate_peak(r#"{"load":{"concurrency":[1,8,32,64]}}"#);
         assert!(warned(&users) && users.fleet.is_none());
         assert!(users.warnings.iter().any(|w| w.message.starts_with("fleet: not sized")));
+        // Batch work has no latency target for bursts to break, and its automatic load is users: sized (a review).
+        let batch = rate_peak(r#"{"mode":"batch","requests":300}"#);
+        assert!(batch.sweep.iter().all(|l| l.concurrency.is_some()) && batch.fleet.is_some(), "{:?}", batch.warnings);
         assert!(!warned(&rate_peak(r#"{"load":{"request_rate":[]}}"#)));
     }
 

@@ -80,20 +80,14 @@ pub struct Readout {
 /// A compute-bound level whose decode step alone would be memory-bound: the steps that read a prompt chunk make
 /// it compute-bound. A teacher's trial read "compute" in the table beside a decode point left of the ridge, and
 /// per-user speed falling as a memory-bound batch should not. "Memory-bound alone" is the step's own rule
-/// (`model::roofline`: two kernel classes one after the other): the weight matmuls over the decodes alone and
-/// attention both left of the engine's ridge. The whole step's intensity is not that test: its KV bytes put it
-/// left of the ridge while its matmuls, most of its time, are right of it (an audit: 96 users of a 70B FP8 model
-/// on an H200, 20.4 ms of matmul against 18.4 ms of weight reads, were said memory-bound alone).
+/// (`model::roofline`: the times of its kernel classes one after the other), kept on the roofline's decode point.
+/// Neither the whole step's intensity nor each class's is that test: 96 users of a 70B FP8 model on an H200 read
+/// left of the ridge by their KV bytes while their matmuls, most of the step's time, are right of it (an audit found
+/// them starred); 128 users of it on 8 × H200 at 4,096 tokens have matmuls right of the ridge and KV reads that take
+/// longer (a review: unstarred by a per-class test).
 #[must_use]
 pub fn compute_from_prompts(r: &Report, l: &LoadPoint) -> bool {
-    let rf = &r.roofline;
-    let ridge = rf.engine_ridge();
-    l.bound == Bound::Compute
-        && rf.decode_at(l.mean_batch).is_some_and(|d| {
-            // The matmuls' intensity scales with their tokens (FLOPs per token, the same weight bytes).
-            let decodes_alone = d.linear_intensity * d.tokens / (d.tokens + d.prompt_tokens).max(f64::MIN_POSITIVE);
-            decodes_alone < ridge && d.attention_intensity < ridge
-        })
+    l.bound == Bound::Compute && r.roofline.decode_at(l.mean_batch).is_some_and(|d| d.bound == Bound::Memory)
 }
 
 /// The figures of sweep level `i` in one sentence, or `None` past the sweep's end: "At 37 users: 104.3 tok/s
@@ -191,6 +185,15 @@ mod tests {
         );
         let l = &prompts.sweep[0];
         assert!(l.bound == Bound::Compute && compute_from_prompts(&prompts, l), "{:?} at batch {}", l.bound, l.mean_batch);
+        // Matmuls right of the ridge and KV reads that take longer: decodes alone are memory-bound (a review: a
+        // per-class test had left 128 users of a 70B FP8 model on 8 × H200 at 4,096-token prompts unstarred).
+        let long = eval(
+            r#"{"hardware":{"preset":"h200-sxm","devices":8},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":4096,"output_tokens":256,"load":{"concurrency":[128]},"requests":300}}"#,
+        );
+        let l = &long.sweep[0];
+        let d = long.roofline.decode_at(l.mean_batch).unwrap();
+        assert!(d.linear_intensity * d.tokens / (d.tokens + d.prompt_tokens) > long.roofline.engine_ridge(), "{d:?}");
+        assert!(l.bound == Bound::Compute && compute_from_prompts(&long, l), "{:?} at batch {}, alone {:?}", l.bound, l.mean_batch, d.bound);
     }
 
     #[test]

@@ -176,6 +176,9 @@ pub struct RooflinePoint {
     /// query heads ÷ KV heads ÷ bytes per element; hundreds for a latent cache (MLA), which can put attention
     /// right of the ridge); 0 for the prefill chunk.
     pub attention_intensity: f64,
+    /// What bounds this step alone (the decodes without the level's prompt tokens; the prefill chunk), by the step's
+    /// own rule (`model::roofline`: the kernel classes' times, not their intensities).
+    pub bound: Bound,
 }
 
 /// One load level of the sweep.

@@ -62,7 +62,8 @@ pub fn roofline(d: &Deployment, w: &Workload, levels: impl Iterator<Item = (f64,
     // `prompt_tokens`: the new prompts' tokens a step of this level carries besides its decodes, on average.
     let point = |load: &StepLoad, tokens: f64, prompt_tokens: f64| {
         let (flops, bytes) = d.step_work(load);
-        let seconds = d.step(load).seconds;
+        let step = d.step(load);
+        let seconds = step.seconds;
         let mut n = load.decode_seqs + load.prefill_tokens + prompt_tokens;
         // A pipeline runs the step as micro-batches, one per stage (`Deployment::step`): a devices-th of its
         // decodes and of its prompts each, one prompt's chunk never split.
@@ -83,6 +84,7 @@ pub fn roofline(d: &Deployment, w: &Workload, levels: impl Iterator<Item = (f64,
             prompt_tokens,
             linear_intensity,
             attention_intensity,
+            bound: step.bound,
         })
     };
     let ctx = w.mean_context();

@@ -219,7 +219,21 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
     if let Some(o) = &r.operating_point {
         let usable = r.peak_usable.as_ref().and_then(|m| m.load());
         let share = crate::plan::load_share(o, r.capacity.as_ref(), usable, r.target.operating_fraction, r.think_time_s > 0.0);
-        v.push((
+        // Without a capacity (batch mode, offline loads) the share is of the peak usable level, which can be the
+        // point itself: no headroom to explain (a review read "Why not at the capacity? … 0 % more users").
+        if r.capacity.is_none() {
+            v.push((
+                "The operating point",
+                format!(
+                    "(green ring) runs at {:.0} % of the peak usable load: {}, {} tok/s each, {} in total.",
+                    share * 100.0,
+                    load(o.concurrency, o.request_rate),
+                    fmt(o.per_user_tps),
+                    fmt(o.system_tps)
+                ),
+            ));
+        } else {
+            v.push((
             "The operating point",
             format!(
                 "(green ring) runs at {:.0} % of the capacity's {}: {}, {} tok/s each, {} in total. Why not at the capacity? {} 50–70 % keeps headroom for bursts and for the model's error ({} under load).",
@@ -250,6 +264,7 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
                 _ => String::new(),
             },
         ));
+        }
     }
     v.push((
         "Memory- or compute-bound:",

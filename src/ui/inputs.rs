@@ -588,7 +588,8 @@ fn parse_num(raw: &str, field: &str) -> Result<Option<f64>, ScenarioError> {
     // `model::units::parse_typed`. A purchase price is a large amount, read as a count is: "35,040" is thousands
     // and "35.040" is refused with both readings (a review: read as 35.04, a device-hour 1000 × too low).
     let count = ["tokens", "users", "devices", "depth", "replicas", "max_batch", "agent_steps", "price"].iter().any(|k| field.contains(k));
-    crate::model::units::parse_typed(raw, count, field.starts_with("cost.") && !count).map_err(|m| ScenarioError::new(field, m))
+    crate::model::units::parse_typed(raw, count, field.starts_with("cost.") && !count, count && !field.contains("price"))
+        .map_err(|m| ScenarioError::new(field, m))
 }
 
 /// A numeric input with a label, unit, placeholder (the preset's value) and its error.

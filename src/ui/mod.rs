@@ -270,6 +270,11 @@ pub fn App() -> impl IntoView {
 #[component]
 fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>>) -> impl IntoView {
     let hw = move || presets::hardware::find(&inputs.hw_preset.get());
+    // A custom device's fields, kept while one preset is looked at and put back with Custom (a trial typed 777 GB/s and
+    // 33 GiB, looked at an L4 and came back to the L4's 300 and 24).
+    let custom: [RwSignal<String>; 8] =
+        [inputs.bandwidth, inputs.memory, inputs.interconnect, inputs.compute, inputs.fp8, inputs.hw_kind, inputs.hw_name, inputs.hw_arch];
+    let stash = RwSignal::new(Vec::<String>::new());
     let mut opts = vec![(String::new(), "Custom (type the numbers)".to_string())];
     opts.extend(
         presets::hardware::HARDWARE.iter().map(|h| (h.id.to_string(), format!("{} — {:.0} GB/s, {:.0} GiB", h.name, h.bandwidth_gbps, h.memory_gb))),
@@ -293,6 +298,24 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
         <fieldset>
             <legend>"Hardware"</legend>
             <SelectField label="Device" field="hardware.preset" value=inputs.hw_preset options=opts error on_pick=Callback::new(move |picked: String| {
+                // Back to Custom after a preset: the custom device typed before it, if there was one.
+                let kept = stash.get_untracked();
+                // (A custom device has its bandwidth: fields half cleared by hand are no device to put back.)
+                if picked.is_empty()
+                    && kept.first().is_some_and(|t| !t.trim().is_empty())
+                    && custom[..5].iter().all(|f| f.with_untracked(|t| t.trim().is_empty()))
+                {
+                    inputs.hw_cleared.set(String::new());
+                    for (f, t) in custom.iter().zip(kept) {
+                        f.set(t);
+                    }
+                    return;
+                }
+                // Kept from Custom to a preset, dropped from one preset to another: Custom after two presets starts
+                // from the last one's numbers, as it always did.
+                if !picked.is_empty() {
+                    stash.set(if inputs.hw_preset.with_untracked(String::is_empty) { custom.iter().map(|f| f.get_untracked()).collect() } else { Vec::new() });
+                }
                 // Switching to Custom keeps the previous device's numbers, kind (its efficiency class) and name
                 // in the fields, ready to edit: the prediction does not change until a number does.
                 if let (true, Some(h)) = (picked.is_empty(), presets::hardware::find(&inputs.hw_preset.get_untracked())) {
@@ -334,7 +357,7 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
                             continue;
                         }
                         // From Custom (no preset before) the fields were the custom device's own: cleared with it.
-                        if old.is_some() && crate::model::units::parse_typed(&typed, false, false).ok().flatten() != was {
+                        if old.is_some() && crate::model::units::parse_typed(&typed, false, false, false).ok().flatten() != was {
                             named.push(format!("{what} {} {unit}", typed.trim()));
                         }
                         field.set(String::new());

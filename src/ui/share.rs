@@ -46,7 +46,8 @@ pub fn read_hash() -> Option<Linked> {
     let hash = web_sys::window()?.location().hash().ok()?;
     let rest = hash.strip_prefix(PREFIX)?;
     let (rest, typed) = match rest.split_once(TYPED) {
-        Some((r, t)) => (r, Some(t.to_string())),
+        // (The texts are %-encoded too: a foreign `&x=…` after them is not the last field's text.)
+        Some((r, t)) => (r, Some(t.split('&').next().unwrap_or_default().to_string())),
         None => (rest, None),
     };
     // The load runs to the next key, if one follows (a hand-edited `&l=6&a=…` keeps its A).

@@ -96,9 +96,13 @@ fn capacity_card(r: &Report) -> Card {
 fn fleet_card(r: &Report) -> Card {
     let mut c = Card::empty("fleet", "fleet-servers", "fleet-sentence", "Fleet");
     let Some(f) = r.fleet.as_ref() else {
-        c.sentence = match no_operating_point(r) {
-            Some(why) => format!("No fleet: {why}, so there is no load per server to size servers by."),
-            None => "Type the peak users (or requests/s) under Fleet and cost to size the fleet.".into(),
+        // A peak typed but not sized says why (a review: a rate peak on a users sweep read "Type the peak").
+        let refused =
+            r.warnings.iter().find(|w| w.message.starts_with("fleet: not sized")).map(|w| w.message.trim_start_matches("fleet: ").to_string());
+        c.sentence = match (no_operating_point(r), refused) {
+            (Some(why), _) => format!("No fleet: {why}, so there is no load per server to size servers by."),
+            (None, Some(why)) => format!("No fleet: {why}."),
+            (None, None) => "Type the peak users (or requests/s) under Fleet and cost to size the fleet.".into(),
         };
         return c;
     };

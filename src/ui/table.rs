@@ -26,7 +26,7 @@ pub fn SweepTable(
                     let load = l.concurrency.map_or_else(|| format!("{:.3} req/s", l.request_rate.unwrap_or(0.0)), |c| format!("{c:.0}"));
                     if l.nothing_completed() {
                         return view! {
-                            <tr class="bad"><td>{load}</td><td colspan="9">"— no request completed in the simulated time"</td></tr>
+                            <tr class="bad"><td>{load}</td><td class="nothing" colspan="9">"— no request completed in the simulated time"</td></tr>
                         }
                         .into_any();
                     }
