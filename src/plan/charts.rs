@@ -282,7 +282,7 @@ mod memory_tests {
         assert!((bar[1].1 - kv * r.memory.kv_budget_gb).abs() < 1e-9, "{bar:?} vs {kv}");
         let users = op.concurrency.unwrap();
         assert!(r.sweep.iter().all(|l| l.concurrency != Some(users)), "the operating point is not a level here: {users}");
-        let below = r.sweep.iter().filter(|l| l.concurrency < Some(users)).last().unwrap();
+        let below = r.sweep.iter().rfind(|l| l.concurrency < Some(users)).unwrap();
         let above = r.sweep.iter().find(|l| l.concurrency > Some(users)).unwrap();
         assert!(below.kv_utilization < kv && kv < above.kv_utilization, "{} < {kv} < {}", below.kv_utilization, above.kv_utilization);
         // A model that does not fit draws no bar.
