@@ -1150,3 +1150,30 @@ fn an_offline_peak_is_its_level() {
     assert_eq!((r.peak.concurrency, r.peak.per_user_tps, r.peak.system_tps), (l.concurrency, l.per_user_tps, l.system_tps), "{:?}", r.peak);
     assert!(r.verdict.contains("100 % of the peak usable load"), "{}", r.verdict);
 }
+
+/// What the resolver changes or combines without an error is said: levels of users typed with decimals are swept
+/// as whole users, and bits typed beside a named format are read at the bits and computed at the format's rate (a
+/// hostile trial's 1.5 and 2.7 users and FP8 with 4 bits had gone by without a word).
+#[test]
+fn whole_users_and_bits_beside_a_format_are_said() {
+    let r = scenario(
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"fp8","weight_bits":4},"workload":{"load":{"concurrency":[1.5,2.7,8]}}}"#,
+    )
+    .resolve()
+    .unwrap();
+    assert!(r.defaults_used.iter().any(|d| d == "workload.load.concurrency: whole users, 1.5 → 2, 2.7 → 3"), "{:?}", r.defaults_used);
+    assert!(
+        r.defaults_used.iter().any(|d| d.starts_with("quantization: weights read at the 4 bits per weight typed, computed at FP8 (E4M3)'s rate")),
+        "{:?}",
+        r.defaults_used
+    );
+    assert_eq!(r.deployment.weight_bits, 4.0);
+    let plain = scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"fp8"},"workload":{"load":{"concurrency":[2,8]}}}"#)
+        .resolve()
+        .unwrap();
+    assert!(
+        !plain.defaults_used.iter().any(|d| d.starts_with("workload.load.concurrency") || d.starts_with("quantization:")),
+        "{:?}",
+        plain.defaults_used
+    );
+}

@@ -97,6 +97,18 @@ pub fn parse_typed(raw: &str, count: bool, small: bool, units: bool) -> Result<O
     Ok(Some(n))
 }
 
+/// A rate to one decimal, or to two significant digits where one decimal would read 0.0 (a trial read "0.0 tok/s
+/// each" beside 44 tok/s total at 1,024 users: 0.043).
+#[must_use]
+pub fn tenths(v: f64) -> String {
+    if v > 0.0 && v < 0.05 {
+        let decimals = (1.0 - v.log10().floor()).clamp(1.0, 12.0) as usize;
+        format!("{v:.decimals$}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
 /// Seconds to milliseconds.
 #[must_use]
 pub fn ms(seconds: f64) -> f64 {
@@ -168,6 +180,11 @@ mod tests {
         for bad in ["1,23,4", "1.2.3", "1,2.3,4", "1.234,5.6", "1234.567.890", "1234,567.5", "80GB", "abc", "1..2", ","] {
             assert!(parse_typed(bad, false, false, false).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_small_rate_keeps_two_significant_digits() {
+        assert_eq!([tenths(0.043), tenths(0.0049), tenths(0.05), tenths(5.24), tenths(0.0)], ["0.043", "0.0049", "0.1", "5.2", "0.0"]);
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub fn SweepTable(
                     view! {
                         <tr class:bad=!l.meets_target>
                             <td>{load}</td>
-                            <td>{format!("{:.1}", l.per_user_tps)}</td>
+                            <td>{crate::model::units::tenths(l.per_user_tps)}</td>
                             <td>{super::results::group(l.system_tps)}</td>
                             <td>{super::results::group(l.ttft_ms.p50)}</td>
                             <td>{super::results::group(l.ttft_ms.at(p))}</td>

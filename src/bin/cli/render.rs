@@ -247,9 +247,9 @@ pub(super) fn render_table(r: &Report) -> String {
             continue;
         }
         o += &format!(
-            "{:>9} {:>9.1} {:>10.0} {:>9.0} {:>9.0} {:>9.0} {:>9.1} {:>9.1} {:>9.1} {:>6.1} {:>8} {}{}\n",
+            "{:>9} {:>9} {:>10.0} {:>9.0} {:>9.0} {:>9.0} {:>9.1} {:>9.1} {:>9.1} {:>6.1} {:>8} {}{}\n",
             load,
-            p.per_user_tps,
+            tps_planner::model::units::tenths(p.per_user_tps),
             p.system_tps,
             p.ttft_ms.p50,
             p.ttft_ms.at(mid),
@@ -274,13 +274,13 @@ pub(super) fn render_table(r: &Report) -> String {
     }
     let mk = |name: &str, m: &Option<tps_planner::scenario::Marker>| match m {
         Some(m) => format!(
-            "{name}: {} — {:.0} tok/s total, {:.1} tok/s each\n",
+            "{name}: {} — {:.0} tok/s total, {} tok/s each\n",
             m.concurrency
                 .map(|c| if c.round() == 1.0 { "1 user".to_string() } else { format!("{c:.0} users") })
                 .or(m.request_rate.map(|x| format!("{x:.2} req/s")))
                 .unwrap_or_default(),
             m.system_tps,
-            m.per_user_tps
+            tps_planner::model::units::tenths(m.per_user_tps)
         ),
         None => format!("{name}: none\n"),
     };

@@ -49,6 +49,18 @@ pub(crate) fn resolve_quant(
         Some(b) => check("quantization.weight_bits", b, 1.0, 32.0, "bits per weight")?,
         None => 16.0,
     };
+    // Bits typed beside a named format: the weights are read at the bits, computed at the format's rate (W4A8, say);
+    // said, where it had gone by without a word (a trial's FP8 with 4 bits).
+    if let (Some(f), Some(b)) = (fmt.filter(|_| s.weights.is_some()), s.weight_bits) {
+        if (b - f.bits).abs() > 1e-9 {
+            defaults.push(format!(
+                "quantization: weights read at the {} bits per weight typed, computed at {}'s rate (its own weights are {} bits)",
+                crate::model::units::fmt_num(b),
+                f.label,
+                crate::model::units::fmt_num(f.bits)
+            ));
+        }
+    }
     // Custom bits near 8 mean FP8 in a serving engine; llama.cpp has no FP8 path (its Q8_0 runs on FP16/int8). This
     // is the format's rate; the engine's kernels may run another (`model::quant::engine_compute_dtype`).
     let dtype = fmt.map_or(if (7.5..=8.5).contains(&bits) && engine != "llama.cpp" { ComputeDtype::Fp8 } else { ComputeDtype::Fp16 }, |f| f.compute);

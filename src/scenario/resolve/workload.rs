@@ -54,7 +54,14 @@ pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> 
     };
     let (load, auto_load) = if let Some(c) = &l.concurrency {
         let v = levels("workload.load.concurrency", c, 1_000_000.0)?;
-        (Load::Concurrency(tidy(v.iter().map(|x| x.round().max(1.0)).collect())), false)
+        // Users are whole: a level typed 1.5 is said as the 2 it is swept at (a trial's went by without a word).
+        let whole: Vec<f64> = v.iter().map(|x| x.round().max(1.0)).collect();
+        let moved: Vec<String> =
+            v.iter().zip(&whole).filter(|(a, b)| a != b).map(|(a, b)| format!("{} → {b}", crate::model::units::fmt_num(*a))).collect();
+        if !moved.is_empty() {
+            defaults.push(format!("workload.load.concurrency: whole users, {}", moved.join(", ")));
+        }
+        (Load::Concurrency(tidy(whole)), false)
     } else if let Some(r) = &l.request_rate {
         // An empty list asks for automatic rates (fractions of the server's capacity).
         if r.is_empty() {
