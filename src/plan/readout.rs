@@ -141,8 +141,15 @@ pub fn readout(r: &Report, i: usize) -> Option<Readout> {
     } else {
         String::new()
     };
+    // The memory full: sequences evicted and read again (a teacher's trial saw a level miss its target with no word
+    // of why; the table's CLI twin counted 323 preemptions).
+    let evicted = if l.preemptions > 0 {
+        format!("; the KV cache was full: {} running requests were evicted and later read again", group(f64::from(l.preemptions)))
+    } else {
+        String::new()
+    };
     let text = format!(
-        "At {load_text}: {:.1} tok/s each{waiting}, {} tok/s in total; {p} TTFT {} ms, {p} TPOT {:.1} ms; batch {:.1} sequences per step; {bound}; {verdict}.",
+        "At {load_text}: {:.1} tok/s each{waiting}, {} tok/s in total; {p} TTFT {} ms, {p} TPOT {:.1} ms; batch {:.1} sequences per step; {bound}{evicted}; {verdict}.",
         l.per_user_tps,
         group(l.system_tps),
         group(l.ttft_ms.at(p)),
@@ -194,6 +201,23 @@ mod tests {
         let d = long.roofline.decode_at(l.mean_batch).unwrap();
         assert!(d.linear_intensity * d.tokens / (d.tokens + d.prompt_tokens) > long.roofline.engine_ridge(), "{d:?}");
         assert!(l.bound == Bound::Compute && compute_from_prompts(&long, l), "{:?} at batch {}, alone {:?}", l.bound, l.mean_batch, d.bound);
+    }
+
+    /// A level whose KV cache filled says so, with the requests evicted (a teacher's trial: "misses the target" and no
+    /// word of the memory, where the CLI's table counted the preemptions).
+    #[test]
+    fn a_full_kv_cache_is_said_at_its_level() {
+        let r = eval(
+            r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":8192,"output_tokens":512,"load":{"concurrency":[1,32]},"requests":100}}"#,
+        );
+        let full = &r.sweep[1];
+        assert!(full.preemptions > 0, "{full:?}");
+        let text = readout(&r, 1).unwrap().text;
+        assert!(
+            text.contains(&format!("; the KV cache was full: {} running requests were evicted and later read again;", full.preemptions)),
+            "{text}"
+        );
+        assert!(!readout(&r, 0).unwrap().text.contains("KV cache was full"));
     }
 
     #[test]

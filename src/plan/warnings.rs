@@ -120,7 +120,9 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
             ),
         ));
     }
-    if !matches!(w.load, Load::Offline) && !w.benchmark_run && sim_requests(w) < w.requests {
+    // (Nothing is simulated for a model that does not fit: no word of how many requests would have been, a teacher's
+    // trial.)
+    if mem.fits && !matches!(w.load, Load::Offline) && !w.benchmark_run && sim_requests(w) < w.requests {
         warnings.push(Warning::new(WarningKind::FewerRequests, format!(
             "{} requests simulated per load level instead of {} to bound the work (about 600,000 request-steps per level; a level of more users measures one per user); the tail percentiles rest on fewer samples",
             sim_requests(w),
@@ -165,7 +167,7 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
         warnings.push(Warning::new(
             WarningKind::SamplerReserve,
             format!(
-                "vLLM keeps {:.1} GiB per device for its sampler's profile run ({} sequences × {} vocabulary) beside {:.1} GB of KV cache: fewer max running sequences (--max-num-seqs) free most of it",
+                "vLLM keeps {:.1} GiB per device for its sampler's profile run ({} sequences × {} vocabulary) beside {:.1} GB of KV cache per device: fewer max running sequences (--max-num-seqs) free most of it",
                 e.reserve_gb,
                 e.max_batch.min(e.max_batched_tokens),
                 d.model.vocab,

@@ -77,7 +77,7 @@ pub fn Charts(
         <div class="chart-block">
         <div class="charts">
             {figure("chart", (
-                "Per-user and system tokens/s against concurrency (per user above, system below)",
+                "Per-user and system tokens/s against the load (per user above, system below)",
                 " — two panels on one load axis: different units, so no crossing to misread. Per user = 1 / TPOT while generating (thin: at the target percentile); system = all users' output tokens ÷ time (the time reading prompts included; prompt tokens are not counted). Red line: the target's per-user floor; dotted (above): capacity at the target; dashed (below): saturation knee, where system tok/s flattens; green ring: operating point; band: where 9 in 10 measurements the model was not fitted on fell (÷ / × its validated error); crosses: your imported measurements; dashed and lighter: the pinned scenario A; thin vertical line: the load picked below (slider or pointer).",
             ), ("chart-throughput", "tps-throughput", 0.66), tput, (viewport, pick, linked))}
             {figure("chart", (

@@ -23,7 +23,11 @@ pub fn SweepTable(
                 .sweep
                 .iter()
                 .map(|l| {
-                    let load = l.concurrency.map_or_else(|| format!("{:.3} req/s", l.request_rate.unwrap_or(0.0)), |c| format!("{c:.0}"));
+                    // A rate to a thousandth, trailing zeros dropped, as the slider says it ("11.6", not "11.600").
+                    let load = l.concurrency.map_or_else(
+                        || format!("{} req/s", crate::model::units::fmt_num((l.request_rate.unwrap_or(0.0) * 1e3).round() / 1e3)),
+                        |c| format!("{c:.0}"),
+                    );
                     if l.nothing_completed() {
                         return view! {
                             <tr class="bad"><td>{load}</td><td class="nothing" colspan="9">"— no request completed in the simulated time"</td></tr>
@@ -42,7 +46,12 @@ pub fn SweepTable(
                             <td>{tenth_against(l.tpot_ms.at(p), r.target.tpot_ms)}</td>
                             <td>{format!("{:.1}", l.mean_batch)}</td>
                             <td>{if crate::plan::readout::compute_from_prompts(r, l) { "compute (prompts)" } else { l.bound.id() }}</td>
-                            <td>{if l.saturated { "saturated" } else if l.meets_target { "✓" } else { "✗" }}</td>
+                            // Requests evicted when the KV cache was full, beside the verdict (the CLI's table says it too).
+                            <td>{format!(
+                                "{}{}",
+                                if l.saturated { "saturated" } else if l.meets_target { "✓" } else { "✗" },
+                                if l.preemptions > 0 { format!(" · {} evicted", super::results::group(f64::from(l.preemptions))) } else { String::new() }
+                            )}</td>
                         </tr>
                     }
                     .into_any()
@@ -136,7 +145,7 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
                 super::explain::bound(l)
             ),
         ),
-        ("target".into(), "the target column", format!("✓ the level meets the target at {pp}; ✗ it does not; saturated: the queue grows without bound.")),
+        ("target".into(), "the target column", format!("✓ the level meets the target at {pp}; ✗ it does not; saturated: the queue grows without bound; evicted: running requests the engine put back in the queue when the KV cache was full, to read again later (preemptions).")),
     ]
 }
 
