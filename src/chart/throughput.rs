@@ -28,6 +28,11 @@ pub struct ThroughputData {
     pub knee_x: Option<f64>,
     /// The capacity at the target (the most load meeting it).
     pub capacity_x: Option<f64>,
+    /// The knee's and the capacity's legend labels with their loads and the capacity's limit ("saturation knee (101
+    /// users)", "capacity at the target (197 users, TTFT)": a teacher's trial found the lines without a number);
+    /// empty: the bare names.
+    pub knee_label: String,
+    pub capacity_label: String,
     /// A load picked on the page (the scrubber), marked on both panels.
     pub marker: Option<f64>,
     /// Operating point (load, per-user, system).
@@ -99,11 +104,12 @@ fn legend(d: &ThroughputData, has_user_pts: bool, has_sys_pts: bool, show_floor:
     if let (true, Some(f)) = (show_floor, d.floor) {
         add(Swatch::Line(FLOOR.to_rgba(), 1.0), &format!("target floor {f:.0} tok/s"));
     }
+    let named = |label: &str, bare: &'static str| if label.is_empty() { bare.to_string() } else { label.to_string() };
     if d.knee_x.is_some() {
-        add(Swatch::Dashed(KNEE.to_rgba(), 2.0), "saturation knee");
+        add(Swatch::Dashed(KNEE.to_rgba(), 2.0), &named(&d.knee_label, "saturation knee"));
     }
     if d.capacity_x.is_some() {
-        add(Swatch::Dotted(CAP.to_rgba(), 2.0), "capacity at the target");
+        add(Swatch::Dotted(CAP.to_rgba(), 2.0), &named(&d.capacity_label, "capacity at the target"));
     }
     if show_op {
         add(Swatch::Ring(OP.to_rgba()), "operating point");

@@ -29,6 +29,16 @@ fn column(r: &Report, f: impl Fn(&LoadPoint) -> f64) -> Vec<f64> {
     r.sweep.iter().map(f).collect()
 }
 
+/// A marker's load in a legend: "1 user", "101 users", "11.6 req/s".
+fn marker_load(m: &crate::scenario::Marker) -> String {
+    match (m.concurrency, m.request_rate) {
+        (Some(c), _) if c.round() == 1.0 => "1 user".into(),
+        (Some(c), _) => format!("{c:.0} users"),
+        (_, Some(x)) => format!("{} req/s", crate::model::units::fmt_num((x * 100.0).round() / 100.0)),
+        _ => String::new(),
+    }
+}
+
 /// Per-user and system throughput against load, with the target's floor, knee, capacity, operating point
 /// and the model's bands.
 #[must_use]
@@ -51,6 +61,18 @@ pub fn throughput(r: &Report) -> ThroughputData {
         floor: r.target.tpot_limit_ms().map(|t| 1e3 / t),
         knee_x: r.knee.as_ref().and_then(|k| k.load()),
         capacity_x: r.peak_usable.as_ref().and_then(|k| k.load()),
+        knee_label: r.knee.as_ref().map_or_else(String::new, |k| format!("saturation knee ({})", marker_load(k))),
+        capacity_label: r.peak_usable.as_ref().map_or_else(String::new, |k| {
+            let cause = r.capacity.as_ref().map_or("", |c| match c.limited_by {
+                crate::scenario::LimitedBy::Memory => ", memory",
+                crate::scenario::LimitedBy::EngineCap => ", the engine's cap",
+                crate::scenario::LimitedBy::Errors => ", errors",
+                crate::scenario::LimitedBy::Task => ", task time",
+                crate::scenario::LimitedBy::Ttft => ", TTFT",
+                crate::scenario::LimitedBy::Tpot => ", TPOT",
+            });
+            format!("capacity at the target ({}{cause})", marker_load(k))
+        }),
         marker: None,
         operating: r.operating_point.as_ref().and_then(|m| m.load().map(|x| (x, m.per_user_tps, m.system_tps))),
         ceiling: r.single_stream.ceiling_tps,
@@ -285,6 +307,17 @@ mod memory_tests {
         let below = r.sweep.iter().rfind(|l| l.concurrency < Some(users)).unwrap();
         let above = r.sweep.iter().find(|l| l.concurrency > Some(users)).unwrap();
         assert!(below.kv_utilization < kv && kv < above.kv_utilization, "{} < {kv} < {}", below.kv_utilization, above.kv_utilization);
+        // The throughput chart's legend gives the knee's and the capacity's loads and the capacity's limit (a
+        // teacher's trial found the lines without a number).
+        let t = super::throughput(&r);
+        let users = |m: &crate::scenario::Marker| format!("{:.0} users", m.concurrency.unwrap());
+        assert_eq!(t.knee_label, format!("saturation knee ({})", users(r.knee.as_ref().unwrap())));
+        let cause = match r.capacity.as_ref().unwrap().limited_by {
+            crate::scenario::LimitedBy::Ttft => "TTFT",
+            crate::scenario::LimitedBy::Tpot => "TPOT",
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(t.capacity_label, format!("capacity at the target ({}, {cause})", users(r.peak_usable.as_ref().unwrap())));
         // A model that does not fit draws no bar.
         let big = crate::scenario::Scenario::from_json(
             r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"f16"}}"#,
