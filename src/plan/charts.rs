@@ -29,16 +29,6 @@ fn column(r: &Report, f: impl Fn(&LoadPoint) -> f64) -> Vec<f64> {
     r.sweep.iter().map(f).collect()
 }
 
-/// A marker's load in a legend: "1 user", "101 users", "11.6 req/s".
-fn marker_load(m: &crate::scenario::Marker) -> String {
-    match (m.concurrency, m.request_rate) {
-        (Some(c), _) if c.round() == 1.0 => "1 user".into(),
-        (Some(c), _) => format!("{c:.0} users"),
-        (_, Some(x)) => format!("{} req/s", crate::model::units::fmt_num((x * 100.0).round() / 100.0)),
-        _ => String::new(),
-    }
-}
-
 /// Per-user and system throughput against load, with the target's floor, knee, capacity, operating point
 /// and the model's bands.
 #[must_use]
@@ -61,7 +51,7 @@ pub fn throughput(r: &Report) -> ThroughputData {
         floor: r.target.tpot_limit_ms().map(|t| 1e3 / t),
         knee_x: r.knee.as_ref().and_then(|k| k.load()),
         capacity_x: r.peak_usable.as_ref().and_then(|k| k.load()),
-        knee_label: r.knee.as_ref().map_or_else(String::new, |k| format!("saturation knee ({})", marker_load(k))),
+        knee_label: r.knee.as_ref().map_or_else(String::new, |k| format!("saturation knee ({})", super::verdict::load_label(k))),
         capacity_label: r.peak_usable.as_ref().map_or_else(String::new, |k| {
             let cause = r.capacity.as_ref().map_or("", |c| match c.limited_by {
                 crate::scenario::LimitedBy::Memory => ", memory",
@@ -71,7 +61,7 @@ pub fn throughput(r: &Report) -> ThroughputData {
                 crate::scenario::LimitedBy::Ttft => ", TTFT",
                 crate::scenario::LimitedBy::Tpot => ", TPOT",
             });
-            format!("capacity at the target ({}{cause})", marker_load(k))
+            format!("capacity at the target ({}{cause})", super::verdict::load_label(k))
         }),
         marker: None,
         operating: r.operating_point.as_ref().and_then(|m| m.load().map(|x| (x, m.per_user_tps, m.system_tps))),
