@@ -627,6 +627,8 @@ await test('a custom device typed comes back with Custom after a look at a prese
 });
 
 await test('bug 8: print keeps charts whole, hides collapsed sections, prints the link and date', async () => {
+  const open = () => page.evaluate(() => document.querySelector('details.sweep-table')?.open);
+  if (await open()) await page.click('.sweep-table summary');
   await page.emulateMedia({ media: 'print' });
   const checks = await page.evaluate(() => {
     // The printed charts (the trade-off chart is left out of the one-page report).
@@ -649,6 +651,19 @@ await test('bug 8: print keeps charts whole, hides collapsed sections, prints th
   const pages = (fs.readFileSync(pdf, 'latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
   console.log(`print: ${pdf}, ${pages} page(s) A4`);
   assert(pages >= 1 && pages <= 2, `print has ${pages} pages`);
+  // The table of the sweep prints when it is open, on a page of its own after the report (a teacher's trial).
+  assert(!/Table of the sweep/.test(execFileSync('pdftotext', [pdf, '-']).toString()), 'the closed table printed');
+  await page.click('.sweep-table summary');
+  assert(await open(), 'the table did not open');
+  const withTable = path.join(shots, 'print-table.pdf');
+  await page.emulateMedia({ media: 'print' });
+  await page.pdf({ path: withTable, format: 'A4', printBackground: true });
+  await page.emulateMedia({ media: null });
+  const tablePages = (fs.readFileSync(withTable, 'latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
+  const tableText = execFileSync('pdftotext', ['-f', String(pages + 1), '-l', String(pages + 1), withTable, '-']).toString();
+  const firstRow = (await page.textContent('#sweep-table tbody tr td')).trim();
+  assert(tablePages > pages && /Table of the sweep/.test(tableText) && tableText.includes(firstRow), `the open table printed on ${tablePages} page(s) (${pages} closed): ${tableText.slice(0, 200)}`);
+  await page.click('.sweep-table summary');
 });
 
 await test('bug 9: the multi-file build works from a sub-folder of a web server', async () => {

@@ -33,6 +33,11 @@ pub struct ThroughputData {
     /// empty: the bare names.
     pub knee_label: String,
     pub capacity_label: String,
+    /// The first level whose KV cache filled (running requests evicted, read again later), and its legend label
+    /// ("KV cache full (768 users: requests evicted)"): where the system's curve can fall and TTFT jump, memory's
+    /// limit beside the compute's knee (a teacher's trial looked for where memory runs out on the chart).
+    pub kv_full_x: Option<f64>,
+    pub kv_full_label: String,
     /// A load picked on the page (the scrubber), marked on both panels.
     pub marker: Option<f64>,
     /// Operating point (load, per-user, system).
@@ -90,6 +95,7 @@ const FLOOR: RGBColor = RGBColor(220, 38, 38);
 const KNEE: RGBColor = RGBColor(71, 85, 105);
 const CAP: RGBColor = RGBColor(153, 27, 27);
 const OP: RGBColor = RGBColor(22, 163, 74);
+const KV_FULL: RGBColor = RGBColor(126, 34, 206);
 
 /// The legend of the series this data draws, in drawing order.
 fn legend(d: &ThroughputData, has_user_pts: bool, has_sys_pts: bool, show_floor: bool, show_op: bool) -> Vec<LegendEntry> {
@@ -110,6 +116,9 @@ fn legend(d: &ThroughputData, has_user_pts: bool, has_sys_pts: bool, show_floor:
     }
     if d.capacity_x.is_some() {
         add(Swatch::Dotted(CAP.to_rgba(), 2.0), &named(&d.capacity_label, "capacity at the target"));
+    }
+    if d.kv_full_x.is_some() {
+        add(Swatch::Dashed(KV_FULL.to_rgba(), 2.0), &d.kv_full_label);
     }
     if show_op {
         add(Swatch::Ring(OP.to_rgba()), "operating point");
@@ -201,6 +210,11 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ThroughputDat
         }
         if let (0, Some(x)) = (k, d.capacity_x.filter(|x| in_range(*x))) {
             chart.draw_series(DashedLineSeries::new([(x, 0.0), (x, ymax)], px(2.0), px(4.0), CAP.stroke_width(px(2.0)))).map_err(err)?;
+        }
+        // Memory full: on the system panel, where it explains a fall of the curve (long dashes, violet, apart from
+        // the knee's grey).
+        if let (1, Some(x)) = (k, d.kv_full_x.filter(|x| in_range(*x))) {
+            chart.draw_series(DashedLineSeries::new([(x, 0.0), (x, ymax)], px(12.0), px(4.0), KV_FULL.stroke_width(px(2.0)))).map_err(err)?;
         }
         if let Some(x) = d.marker.filter(|x| in_range(*x)) {
             super::draw_pick(&mut chart, x, ymax, scale).map_err(err)?;

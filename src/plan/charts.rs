@@ -63,6 +63,10 @@ pub fn throughput(r: &Report) -> ThroughputData {
             });
             format!("capacity at the target ({}{cause})", super::verdict::load_label(k))
         }),
+        kv_full_x: kv_full(r).map(load),
+        kv_full_label: kv_full(r).map_or_else(String::new, |l| {
+            format!("KV cache full ({}: running requests evicted)", super::verdict::load_words(l.concurrency, l.request_rate))
+        }),
         marker: None,
         operating: r.operating_point.as_ref().and_then(|m| m.load().map(|x| (x, m.per_user_tps, m.system_tps))),
         ceiling: r.single_stream.ceiling_tps,
@@ -78,6 +82,11 @@ pub fn throughput(r: &Report) -> ThroughputData {
         d.per_user_tail.insert(i, if m.tpot_p_ms > 0.0 { 1e3 / m.tpot_p_ms } else { 0.0 });
     }
     d
+}
+
+/// The first level whose KV cache filled: running requests evicted to be read again.
+fn kv_full(r: &Report) -> Option<&LoadPoint> {
+    r.sweep.iter().find(|l| l.preemptions > 0).filter(|_| r.memory.fits)
 }
 
 /// Where the operating point goes into a chart's series of levels (its index, its load, the point), when it lies
@@ -308,11 +317,33 @@ mod memory_tests {
             other => panic!("{other:?}"),
         };
         assert_eq!(t.capacity_label, format!("capacity at the target ({}, {cause})", users(r.peak_usable.as_ref().unwrap())));
+        // The memory line stands at the first level that evicted running requests (384 users here), past the capacity.
+        let full = r.sweep.iter().find(|l| l.preemptions > 0).and_then(|l| l.concurrency);
+        assert!(full.is_some() && t.kv_full_x == full && full > r.peak_usable.as_ref().unwrap().concurrency, "{full:?} {:?}", t.kv_full_x);
         // A model that does not fit draws no bar.
         let big = crate::scenario::Scenario::from_json(
             r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"f16"}}"#,
         )
         .unwrap();
         assert!(super::memory_bar(&crate::plan::evaluate(&big).unwrap()).is_empty());
+    }
+
+    /// The first level whose KV cache filled is marked with its load (a teacher's trial looked for where memory runs
+    /// out): 512 + 256 tokens of lognormal lengths on one H100 fill it at the 768-user level, not before.
+    #[test]
+    fn the_level_where_the_kv_cache_fills_is_marked() {
+        let s = crate::scenario::Scenario::from_json(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":512,"output_tokens":256,"distribution":"lognormal","load":{"concurrency":[64,512,768,1024]}}}"#,
+        )
+        .unwrap();
+        let r = crate::plan::evaluate(&s).unwrap();
+        let first = r.sweep.iter().find(|l| l.preemptions > 0).unwrap();
+        assert!(r.sweep[0].preemptions == 0 && first.concurrency == Some(768.0), "{:?}", r.sweep.iter().map(|l| l.preemptions).collect::<Vec<_>>());
+        let t = super::throughput(&r);
+        assert_eq!(t.kv_full_x, Some(768.0));
+        assert_eq!(t.kv_full_label, "KV cache full (768 users: running requests evicted)");
+        // The legend lists it; the SVG draws it.
+        let svg = crate::chart::throughput::to_svg(&t, (900, 420)).unwrap();
+        assert!(svg.contains("KV cache full (768 users"), "legend entry missing");
     }
 }

@@ -30,7 +30,21 @@ pub struct DiffSide {
     pub model: String,
     pub engine: String,
     pub quantization: String,
+    /// What sets this side apart where its model, format, hardware and engine read as the other's ("KV cache 64
+    /// KB per token", "1024 prompt + 256 output tokens", "P90 targets …"): a teacher's trial pinned a 16-bit KV
+    /// cache as A, switched to FP8 and read two identical sides. Empty where those four already differ (or nothing
+    /// this names does).
+    pub setting: String,
     pub verdict: String,
+}
+
+impl DiffSide {
+    /// The side in one line: "model (format) on hardware with engine", and its setting where there is one.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let setting = if self.setting.is_empty() { String::new() } else { format!("; {}", self.setting) };
+        format!("{} ({}) on {} with {}{setting}", self.model, self.quantization, self.hardware, self.engine)
+    }
 }
 
 /// Two reports compared.
@@ -65,11 +79,15 @@ impl DiffRow {
     #[must_use]
     pub fn delta_decimals(&self, small: usize) -> usize {
         let places = |v: Option<f64>| v.filter(|x| x.fract() != 0.0).map(|x| decimals(x, small));
-        match (places(self.a), places(self.b)) {
+        let coarse = match (places(self.a), places(self.b)) {
             (Some(a), Some(b)) => a.min(b),
             (Some(x), None) | (None, Some(x)) => x,
             (None, None) => 0,
-        }
+        };
+        // A gap that rounds to nothing keeps a digit (up to 3 more): "139 … 139" differing by 0.3 read "+0" in
+        // green, a win of nothing (a teacher's trial, an FP8 KV cache's one user).
+        let d = self.delta.unwrap_or(0.0).abs();
+        (coarse..=coarse + 3).find(|&p| d == 0.0 || (d * 10f64.powi(p as i32)).round() != 0.0).unwrap_or(coarse + 3)
     }
 
     /// Whether a lower value is better (servers, devices, cost, energy); higher is better for the others.
@@ -363,8 +381,40 @@ fn side(r: &Report) -> DiffSide {
         model: r.model.clone(),
         engine: r.engine.clone(),
         quantization: r.quantization.clone(),
+        setting: String::new(),
         verdict: r.verdict.clone(),
     }
+}
+
+/// The settings [`DiffSide::setting`] names, in order: the KV cache per token (its format), the memory left for it,
+/// the lengths, the users' think time, the target.
+fn settings(r: &Report) -> [String; 5] {
+    let fmt = crate::model::units::fmt_num;
+    let t = &r.target;
+    let ms = |v: Option<f64>| v.map_or_else(|| "none".to_string(), |v| format!("{} ms", fmt(v)));
+    [
+        format!("KV cache {} KB per token", fmt((r.memory.kv_bytes_per_token / 100.0).round() / 10.0)),
+        format!("{:.1} GB for the KV cache", r.memory.kv_budget_gb),
+        format!("{} prompt + {} output tokens", fmt(r.prompt_tokens), fmt(r.output_tokens)),
+        format!("{} s think time", fmt(r.think_time_s)),
+        if t.limits_latency() {
+            format!("{} targets TTFT {}, TPOT {}", t.percentile, ms(t.ttft_limit_ms()), ms(t.tpot_limit_ms()))
+        } else {
+            "no latency target".to_string()
+        },
+    ]
+}
+
+/// Each side's [`DiffSide`], with the settings that tell them apart where their labels read alike.
+fn sides(a: &Report, b: &Report) -> (DiffSide, DiffSide) {
+    let (mut sa, mut sb) = (side(a), side(b));
+    if sa.describe() == sb.describe() {
+        let (xa, xb) = (settings(a), settings(b));
+        let apart: Vec<usize> = (0..xa.len()).filter(|&i| xa[i] != xb[i]).collect();
+        sa.setting = apart.iter().map(|&i| xa[i].as_str()).collect::<Vec<_>>().join(", ");
+        sb.setting = apart.iter().map(|&i| xb[i].as_str()).collect::<Vec<_>>().join(", ");
+    }
+    (sa, sb)
 }
 
 fn row(metric: &'static str, label: &str, unit: &str, a: Option<f64>, b: Option<f64>) -> DiffRow {
@@ -409,6 +459,10 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     if rate(a).is_some() || rate(b).is_some() {
         rows.push(row("max_request_rate_at_target", "max request rate at the target", "req/s", rate(a), rate(b)));
     }
+    // The running requests memory holds at full length: where a KV cache format or the memory left for it differs,
+    // the figure that changed (a teacher's trial compared a 16-bit KV cache with FP8 and found no row for it).
+    let fit = |r: &Report| Some(r.memory.kv_max_sequences.floor()).filter(|v| r.memory.fits && v.is_finite());
+    rows.push(row("sequences_fit", "requests memory holds at full length", "requests", fit(a), fit(b)));
     let fleet = |r: &Report, f: fn(&crate::scenario::Fleet) -> f64| r.fleet.as_ref().map(f);
     rows.push(row("replicas", "servers for the fleet", "servers", fleet(a, |f| f.replicas as f64), fleet(b, |f| f.replicas as f64)));
     rows.push(row(
@@ -506,7 +560,8 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     if a.model != b.model {
         summary = format!("{summary} A and B serve different models: how good their answers are is not in these figures.");
     }
-    Diff { a: side(a), b: side(b), rows, summary }
+    let (a, b) = sides(a, b);
+    Diff { a, b, rows, summary }
 }
 
 /// Hours a day as the month's words write them (`energy::month_words`).
@@ -517,6 +572,13 @@ fn fmt_h(h: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_gap_that_rounds_to_nothing_keeps_a_digit() {
+        assert_eq!(row("x", "x", "u", Some(139.1), Some(139.4)).delta_decimals(3), 1);
+        assert_eq!(row("x", "x", "u", Some(139.0), Some(139.0)).delta_decimals(3), 0);
+        assert_eq!(row("x", "x", "u", Some(4683.2), Some(4683.21)).delta_decimals(3), 2);
+    }
 
     #[test]
     fn the_difference_takes_the_coarser_decimals() {
@@ -562,6 +624,38 @@ mod tests {
         // Another model, or the same hardware: the resources do not explain the gap, no sentence.
         assert_eq!(why(&a, &report("h200-sxm", "llama-3.1-8b", 1500, 1)), None);
         assert_eq!(why(&a, &report("h100-sxm", "qwen3-32b", 1500, 2)), None);
+    }
+
+    /// Two sides whose model, format, hardware and engine read alike are told apart by the settings that differ
+    /// (a teacher's trial pinned a 16-bit KV cache as A, switched to FP8 and read "A: … B: …" word for word alike),
+    /// and the running requests that fit are a row of their own.
+    #[test]
+    fn sides_alike_are_told_apart_by_their_settings() {
+        let report = |kv: &str, prompt: u32| {
+            let json = format!(
+                r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"kv_cache":"{kv}"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":{prompt},"output_tokens":256,"load":{{"concurrency":[1,64]}}}},"target":{{"preset":"reader"}}}}"#
+            );
+            crate::plan::evaluate(&crate::scenario::Scenario::from_json(&json).unwrap()).unwrap()
+        };
+        let (a, b) = (report("fp16", 512), report("fp8", 512));
+        let d = diff(&a, &b);
+        assert_eq!(d.a.setting, "KV cache 131.1 KB per token");
+        assert_eq!(d.b.setting, "KV cache 65.5 KB per token");
+        assert!(d.b.describe().ends_with("with vLLM; KV cache 65.5 KB per token"), "{}", d.b.describe());
+        let fit = d.rows.iter().find(|r| r.metric == "sequences_fit").unwrap();
+        // Half the bytes per token: twice the requests at full length (what memory leaves is the same).
+        let (fa, fb) = (fit.a.unwrap(), fit.b.unwrap());
+        assert!((fb / fa - 2.0).abs() < 0.01 && fit.b_better() == Some(true), "{fit:?}");
+        // Two settings apart: both named, in order; the same scenario twice: nothing to name.
+        let d = diff(&a, &report("fp8", 1024));
+        assert_eq!(d.b.setting, "KV cache 65.5 KB per token, 1024 prompt + 256 output tokens");
+        assert_eq!(diff(&a, &a).a.setting, "");
+        // Sides that read apart already name nothing more.
+        let other = crate::plan::evaluate(
+            &crate::scenario::Scenario::from_json(r#"{"hardware":{"preset":"h200-sxm"},"model":{"preset":"llama-3.1-8b"},"quantization":{"kv_cache":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":512,"output_tokens":256,"load":{"concurrency":[1,64]}},"target":{"preset":"reader"}}"#).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(diff(&a, &other).b.setting, "");
     }
 
     #[test]

@@ -15,7 +15,12 @@ pub(super) fn fmt_rate(r: f64) -> String {
 }
 
 pub(super) fn load_label(m: &Marker) -> String {
-    match (m.concurrency, m.request_rate) {
+    load_words(m.concurrency, m.request_rate)
+}
+
+/// A load in words from its users or its request rate ([`load_label`]'s words for a sweep level too).
+pub(super) fn load_words(concurrency: Option<f64>, request_rate: Option<f64>) -> String {
+    match (concurrency, request_rate) {
         (Some(c), _) if c.round() == 1.0 => "1 user".to_string(),
         (Some(c), _) => format!("{} users", super::readout::group(c)),
         (_, Some(r)) => format!("{} req/s", fmt_rate(r)),

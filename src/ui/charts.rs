@@ -78,7 +78,7 @@ pub fn Charts(
         <div class="charts">
             {figure("chart", (
                 "Per-user and system tokens/s against the load (per user above, system below)",
-                " — two panels on one load axis: different units, so no crossing to misread. Per user = 1 / TPOT while generating (thin: at the target percentile); system = all users' output tokens ÷ time (the time reading prompts included; prompt tokens are not counted). Red line: the target's per-user floor; dotted (above): capacity at the target; dashed (below): saturation knee, where system tok/s flattens; green ring: operating point; band: where 9 in 10 measurements the model was not fitted on fell (÷ / × its validated error); crosses: your imported measurements; dashed and lighter: the pinned scenario A; thin vertical line: the load picked below (slider or pointer).",
+                " — two panels on one load axis: different units, so no crossing to misread. Per user = 1 / TPOT while generating (thin: at the target percentile); system = all users' output tokens ÷ time (the time reading prompts included; prompt tokens are not counted). Red line: the target's per-user floor; dotted (above): capacity at the target; dashed (below): saturation knee, where system tok/s flattens; violet dashes (below): the first load whose KV cache filled, running requests evicted; green ring: operating point; band: where 9 in 10 measurements the model was not fitted on fell (÷ / × its validated error); crosses: your imported measurements; dashed and lighter: the pinned scenario A; thin vertical line: the load picked below (slider or pointer).",
             ), ("chart-throughput", "tps-throughput", 0.66), tput, (viewport, pick, linked))}
             {figure("chart", (
                 "TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)",
@@ -122,7 +122,7 @@ fn figure(
 ) -> impl IntoView {
     view! {
         <figure class=class>
-            <figcaption>{title}<small>{note}</small></figcaption>
+            <figcaption title=note>{title}<small>{note}</small></figcaption>
             <ChartCanvas id file aspect data viewport pick linked />
         </figure>
     }
@@ -163,6 +163,16 @@ fn render(el: &web_sys::HtmlCanvasElement, data: Option<&PageChart>, aspect: f64
     let zoom = if !print && presenting() { 1.4 } else { 1.0 };
     // Print at 3 × (about 250 dpi on paper), the screen at its own density.
     let scale = if print { 3.0 } else { screen * zoom };
+    // …and up to a third taller: its legend's rows grow with the text, and the plot kept only what was left (the
+    // captions are hidden there, so two charts side by side on a 1080-px projector have the room); never taller than
+    // 72 % of the window (one chart per row on a 1400 × 900 screen stays as it was).
+    let aspect = if zoom > 1.0 {
+        let room = web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|v| v.as_f64()).unwrap_or(0.0) * 0.72;
+        let width = f64::from(el.client_width()).max(1.0);
+        (aspect * 1.35).min(room / width).max(aspect)
+    } else {
+        aspect
+    };
     let (lw, lh) = logical_size(el, print, aspect);
     let (lw, lh) = (lw / zoom, lh / zoom);
     let (w, h) = ((lw * scale).round() as u32, (lh * scale).round() as u32);

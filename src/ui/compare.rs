@@ -48,7 +48,6 @@ pub fn DiffTable(
     #[prop(into)]
     problem: Signal<Option<String>>,
 ) -> impl IntoView {
-    let side = |s: &crate::plan::diff::DiffSide| format!("{} ({}) on {} with {}", s.model, s.quantization, s.hardware, s.engine);
     view! {
         {move || problem.get().map(|p| view! { <p class="warning" id="diff-problem">{p}</p> })}
         {move || report_a.with(|a| report.with(|b| match (a, b) {
@@ -58,7 +57,7 @@ pub fn DiffTable(
             <section class="compare" aria-label="A versus B">
                 <h2>"A versus B"</h2>
                 <p class="diff-verdict" id="diff-verdict">{d.summary}</p>
-                <p class="sides"><span class="tag a">"A"</span>{side(&d.a)}<br/><span class="tag b">"B"</span>{side(&d.b)}" (the page)"</p>
+                <p class="sides"><span class="tag a">"A"</span>{d.a.describe()}<br/><span class="tag b">"B"</span>{d.b.describe()}" (the page)"</p>
                 <div class="table-scroll"><table id="diff-table">
                     <thead><tr><th></th><th>"A"</th><th>"B"</th><th>"B − A"</th><th>"B ÷ A"</th><th></th></tr></thead>
                     <tbody>{d.rows.into_iter().map(row).collect_view()}</tbody>

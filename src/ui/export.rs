@@ -122,7 +122,7 @@ pub fn Toolbar(
             <button type="button" id="pin-a" class="pin" title="Keep this scenario as A; change anything and the page shows B against it">
                 <span class="if-unpinned">"Pin as A"</span><span class="if-pinned">"Unpin A"</span>
             </button>
-            <button type="button" id="print-report" title="A one-page sizing report (A4 or Letter): print it or save it as PDF">"Print / PDF"</button>
+            <button type="button" id="print-report" title="A one-page sizing report (A4 or Letter): print it or save it as PDF; the table of the sweep, when open, follows on a page of its own">"Print / PDF"</button>
             <button type="button" id="export-sweep-csv">"Sweep CSV"</button>
             <button type="button" id="export-diff-csv" class="if-pinned">"A vs B CSV"</button>
             <button type="button" id="export-diff-json" class="if-pinned">"A vs B JSON"</button>

@@ -140,10 +140,7 @@ pub(super) fn presets_list(which: Option<PresetTable>) -> String {
 }
 
 pub(super) fn render_diff(d: &tps_planner::plan::Diff) -> String {
-    let mut o = format!(
-        "A: {} — {} ({}, {})\nB: {} — {} ({}, {})\n\n",
-        d.a.model, d.a.hardware, d.a.engine, d.a.quantization, d.b.model, d.b.hardware, d.b.engine, d.b.quantization
-    );
+    let mut o = format!("A: {}\nB: {}\n\n", d.a.describe(), d.b.describe());
     o += &format!("{:<38} {:>12} {:>12} {:>12} {:>8}  {}\n", "", "A", "B", "B − A", "B ÷ A", "unit");
     let decimals = |x: f64| tps_planner::plan::diff::decimals(x, 4);
     let num = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |x| format!("{x:.*}", decimals(x)));
