@@ -646,6 +646,21 @@ fn a_byte_order_mark_is_read_past_and_an_empty_scenario_said() {
     assert!(err.contains("the scenario is empty"), "{err}");
 }
 
+/// A key given twice is refused with its path, not resolved to the last silently (a hostile trial's two hardware
+/// presets ran the second); the same key in two objects, or inside a string, is no duplicate.
+#[test]
+fn a_key_given_twice_is_refused() {
+    let (code, _, err) = tps(&["eval", "-"], Some(r#"{"hardware":{"preset":"h100-sxm","preset":"h200-sxm"},"model":{"preset":"llama-3.1-8b"}}"#));
+    assert_eq!(code, 2);
+    assert!(err.contains("hardware.preset: \"preset\" is given twice in hardware: a key may appear once"), "{err}");
+    let (code, _, err) = tps(&["eval", "-"], Some(r#"{"model":{"preset":"llama-3.1-8b"},"hardware":{"preset":"h100-sxm"},"model":{"params_b":8}}"#));
+    assert_eq!(code, 2);
+    assert!(err.contains("model: \"model\" is given twice: a key may appear once"), "{err}");
+    let ok = r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm","calibrated_from":"a \"preset\", \"preset\"","version":"0.11"},"workload":{"prompt_tokens":512,"output_tokens":128,"load":{"concurrency":[1,2]}},"target":{"preset":"reader","tpot_ms":50}}"#;
+    let (code, _, err) = tps(&["eval", "-", "--analytic"], Some(ok));
+    assert_eq!(code, 0, "{err}");
+}
+
 /// Levels where no request completed in the simulated time show a dash and say so, not zeros read as figures (a
 /// trial: "TTFT 0 ms" beside a one-user TTFT of 31 minutes for a 10-million-token prompt).
 #[test]

@@ -359,6 +359,19 @@ fn impossible_figures_in_a_result_are_left_out_and_said() {
     v["max_concurrency"] = serde_json::json!(1e300);
     let m = &import::parse("edited.json", &v.to_string()).unwrap()[0];
     assert!(m.concurrency.is_none() && m.notes.iter().any(|n| n == "the file's concurrency 1e300 is left out: no run has that"), "{:?}", m.notes);
+    // Every figure impossible: the error names what was left out, not "no figure in the file" (a hostile trial).
+    let mut all = serde_json::from_str::<serde_json::Value>(&text).unwrap();
+    for (k, x) in all.as_object_mut().unwrap().iter_mut() {
+        if k.ends_with("_ms") || k.ends_with("_throughput") || k == "max_output_tokens_per_s" {
+            *x = serde_json::json!(-5);
+        }
+    }
+    let e = import::parse("negative.json", &all.to_string()).unwrap_err();
+    assert!(
+        e.message.starts_with("no figure a run can have: the file's output tok/s -5 is left out: no run has that;") && e.message.ends_with("more)"),
+        "{}",
+        e.message
+    );
     // The sample itself holds nothing impossible: no note of that kind.
     let clean = &import::parse("vllm-bench-serve.json", &text).unwrap()[0];
     assert!(!clean.notes.iter().any(|n| n.contains("left out") || n.contains("out of order")), "{:?}", clean.notes);

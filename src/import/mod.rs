@@ -301,9 +301,18 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Measurement>, ImportError> {
     }
     let tool = out[0].tool.clone();
     out.iter_mut().for_each(Measurement::drop_impossible);
+    // What was left out of the runs that keep no figure: said, where the file's figures were there but impossible
+    // (a hostile trial's negative figures read "no figure in the file").
+    let dropped: Vec<String> =
+        out.iter().filter(|m| !m.has_figure()).flat_map(|m| m.notes.iter().filter(|n| n.contains("left out")).cloned()).collect();
     out.retain(Measurement::has_figure);
     if out.is_empty() {
-        return Err(err(format!("no figure in the file: expected {}", detect::expected_figures(&tool))));
+        return Err(err(if dropped.is_empty() {
+            format!("no figure in the file: expected {}", detect::expected_figures(&tool))
+        } else {
+            let more = if dropped.len() > 3 { format!(" (and {} more)", dropped.len() - 3) } else { String::new() };
+            format!("no figure a run can have: {}{more}", dropped.iter().take(3).cloned().collect::<Vec<_>>().join("; "))
+        }));
     }
     Ok(out)
 }

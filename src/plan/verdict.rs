@@ -376,8 +376,75 @@ pub fn breaking_figure(r: &Report, c: &Capacity, n: &Marker) -> String {
     }
 }
 
+/// Where the operating point lies against the saturation knee, in one sentence for "How to read this" and the CLI
+/// (a teacher's trial: "the knee is at 101 users and the operating point at 118: why run past where throughput
+/// flattens?"). Past it, what the extra load buys in total tok/s and costs each user; before it, that the target
+/// sets the load, not the hardware. `None` without both markers or on different axes.
+#[must_use]
+pub fn knee_and_operating_point(r: &Report) -> Option<String> {
+    let (k, o) = (r.knee.as_ref()?, r.operating_point.as_ref()?);
+    let (kx, ox) = (k.load()?, o.load()?);
+    if k.concurrency.is_some() != o.concurrency.is_some() || kx <= 0.0 {
+        return None;
+    }
+    let pct = |a: f64, b: f64| (b / a - 1.0) * 100.0;
+    let group = super::readout::group;
+    let (kl, ol) = (load_label(k), load_label(o));
+    Some(if ox > kx * 1.05 {
+        format!(
+            "The operating point lies past the knee (at {ol}, the knee at {kl}): the target allows more load than it takes to near the maximum, and the extra load adds {:.0} % to the tok/s in total ({} → {}) while each user gets {:.0} % less ({} → {} tok/s).",
+            pct(k.system_tps, o.system_tps).max(0.0),
+            group(k.system_tps),
+            group(o.system_tps),
+            -pct(k.per_user_tps, o.per_user_tps).min(0.0),
+            crate::model::units::tenths(k.per_user_tps),
+            crate::model::units::tenths(o.per_user_tps)
+        )
+    } else if ox < kx * 0.95 {
+        format!(
+            "The operating point lies before the knee (at {ol}, the knee at {kl}): the latency target, not the hardware's throughput, sets the load — the server could give more tok/s in total, at less speed for each user than the target allows."
+        )
+    } else {
+        format!(
+            "The operating point sits at the knee (at {ol}, the knee at {kl}): the target and the hardware's throughput give about the same load."
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
+    /// The operating point against the knee, said with the figures: past it on a roomy target, before it on a tight
+    /// one (Llama-3.1-8B on one H100, 512 + 256 tokens).
+    #[test]
+    fn the_operating_point_is_placed_against_the_knee() {
+        let report = |tpot: u32| {
+            let json = format!(
+                r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"workload":{{"prompt_tokens":512,"output_tokens":256}},"target":{{"tpot_ms":{tpot},"ttft_ms":2000,"percentile":99}}}}"#
+            );
+            crate::plan::evaluate(&crate::scenario::Scenario::from_json(&json).unwrap()).unwrap()
+        };
+        let r = report(40);
+        let (k, o) = (r.knee.as_ref().unwrap(), r.operating_point.as_ref().unwrap());
+        let words = super::knee_and_operating_point(&r).unwrap();
+        assert!(o.concurrency > k.concurrency, "{o:?} {k:?}");
+        assert!(
+            words.starts_with(&format!(
+                "The operating point lies past the knee (at {} users, the knee at {} users)",
+                o.concurrency.unwrap(),
+                k.concurrency.unwrap()
+            )),
+            "{words}"
+        );
+        assert!(
+            words.contains(&format!("({} → {})", super::super::readout::group(k.system_tps), super::super::readout::group(o.system_tps))),
+            "{words}"
+        );
+        let r = report(15);
+        let (k, o) = (r.knee.as_ref().unwrap(), r.operating_point.as_ref().unwrap());
+        assert!(o.concurrency < k.concurrency, "{o:?} {k:?}");
+        assert!(super::knee_and_operating_point(&r).unwrap().starts_with("The operating point lies before the knee"));
+    }
+
     /// A capacity limited by TTFT names the TTFT that breaks it, not the TPOT (a new user read "limited by
     /// TTFT; at 17 users P99 TPOT is 28.8 ms").
     #[test]

@@ -41,6 +41,68 @@ use serde::{Deserialize, Serialize};
 /// bandwidth) comes back as required once taken out, and a parent comes back as incomplete ("fleet: give the peak
 /// load" once a refused peak is taken out): the taken field is then set to 1, a value every such range admits, and
 /// not reported again.
+/// The first key given twice in one object of valid JSON `text`, as (the dotted path of its object, the key):
+/// `serde_json::Value` keeps the last silently (a hostile trial's `"preset":"h100-sxm","preset":"h200-sxm"` ran an
+/// H200). A scan of the text, not a second deserializer (the page's size).
+fn duplicate_key(text: &str) -> Option<(String, String)> {
+    // Per open container: the keys seen (`None`: an array), and the key whose value is being read.
+    let mut stack: Vec<(Option<Vec<String>>, Option<String>)> = Vec::new();
+    let mut chars = text.chars();
+    let mut expect_key = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '{' => {
+                stack.push((Some(Vec::new()), None));
+                expect_key = true;
+            }
+            '[' => stack.push((None, None)),
+            '}' | ']' => {
+                stack.pop();
+                expect_key = false;
+            }
+            ',' => expect_key = matches!(stack.last(), Some((Some(_), _))),
+            '"' => {
+                let mut s = String::new();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            s.push(c);
+                            s.extend(chars.next());
+                        }
+                        '"' => break,
+                        c => s.push(c),
+                    }
+                }
+                if expect_key {
+                    expect_key = false;
+                    let outer = &stack[..stack.len().saturating_sub(1)];
+                    let path: Vec<&str> = outer.iter().filter_map(|(_, k)| k.as_deref()).collect();
+                    let path = path.join(".");
+                    let Some((Some(seen), current)) = stack.last_mut() else { continue };
+                    if seen.contains(&s) {
+                        return Some((path, s));
+                    }
+                    seen.push(s.clone());
+                    *current = Some(s);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// [`duplicate_key`] as the error of its field.
+fn duplicate_error(text: &str) -> Option<ScenarioError> {
+    let (path, key) = duplicate_key(text)?;
+    let field = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+    let within = if path.is_empty() { String::new() } else { format!(" in {path}") };
+    Some(ScenarioError::new(
+        &field,
+        format!("\"{key}\" is given twice{within}: a key may appear once (the last would win unseen); keep the one meant"),
+    ))
+}
+
 fn errors_of(mut v: serde_json::Value) -> Vec<ScenarioError> {
     let mut out: Vec<ScenarioError> = Vec::new();
     let mut removed: Vec<String> = Vec::new();
@@ -168,6 +230,9 @@ impl Scenario {
             return Err(ScenarioError::new("json", "a scenario is a JSON object: { \"hardware\": …, \"model\": … }"));
         }
         let v: serde_json::Value = serde_json::from_str(text).map_err(|e| ScenarioError::new("json", e.to_string()))?;
+        if let Some(e) = duplicate_error(text) {
+            return Err(e);
+        }
         Self::deserialize(&v).map_err(|e| located_error(&v, &e))
     }
 
@@ -188,7 +253,7 @@ impl Scenario {
     #[must_use]
     pub fn text_errors(text: &str) -> Vec<ScenarioError> {
         match serde_json::from_str::<serde_json::Value>(text.trim_start_matches('\u{feff}')) {
-            Ok(v) if v.is_object() => errors_of(v),
+            Ok(v) if v.is_object() => duplicate_error(text).into_iter().chain(errors_of(v)).collect(),
             _ => Self::from_json(text).err().into_iter().collect(),
         }
     }

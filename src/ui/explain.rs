@@ -200,11 +200,12 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "The knee",
             format!(
-                "({}, dashed on the system panel) is where system TPS reaches 90 % of its maximum over the levels simulated, read between the levels around it and simulated there: {} of {} tok/s. Past it, more users mostly add waiting, not throughput.",
+                "({}, dashed on the system panel) is where system TPS reaches 90 % of its maximum over the levels simulated, read between the levels around it and simulated there: {} of {} tok/s. Past it, more users mostly add waiting, not throughput.{}",
                 load(k.concurrency, k.request_rate),
                 fmt(k.system_tps),
                 // The levels' own maximum (the peak may be a load the capacity search added).
-                fmt(r.sweep.iter().filter(|p| !p.saturated).map(|p| p.system_tps).fold(0.0, f64::max))
+                fmt(r.sweep.iter().filter(|p| !p.saturated).map(|p| p.system_tps).fold(0.0, f64::max)),
+                crate::plan::knee_and_operating_point(r).map_or_else(String::new, |w| format!(" {w}"))
             ),
         ));
     }

@@ -286,6 +286,9 @@ pub(super) fn render_table(r: &Report) -> String {
     o += &mk("knee", &r.knee);
     o += &mk("peak usable", &r.peak_usable);
     o += &mk("operating point", &r.operating_point);
+    if let Some(w) = tps_planner::plan::knee_and_operating_point(r) {
+        o += &format!("  {w}\n");
+    }
     o += &meeting_lines(r);
     o += &format!(
         "accuracy (9 in 10 measurements not fitted on fell within): one user {} ({}; {}), under load {} ({}; {}); {}\n",
