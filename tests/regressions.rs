@@ -1087,6 +1087,28 @@ fn fleets_buy_whole_nodes_and_rent_devices() {
     let f = p.fleet.as_ref().unwrap();
     assert_eq!(f.devices_total, 16 * f.replicas, "{}", f.sentence);
     assert!(f.sentence.contains("each server on 2 nodes of 8"), "{}", f.sentence);
+    // Counted one by one (no purchase price), the other sizes on boards that come in nodes also say what whole nodes
+    // take (an operations trial read "13 servers of 2, 26 devices, 19 % fewer devices" beside 4 servers of 8, where
+    // both fill 4 boxes; with a price the same line read "32 devices, as many": the count moved without a word).
+    for cost in [r#"{"electricity_per_kwh":0.25}"#, rented] {
+        let r = eval("h100-sxm", 8, "llama-3.1-70b", "", cost);
+        let f = r.fleet.as_ref().unwrap();
+        let two = f.alternatives.iter().find(|a| a.devices_per_replica == 2).unwrap();
+        let nodes = two.replicas.div_ceil(4) * 8;
+        assert_eq!((two.devices_total, two.whole_nodes), (2 * two.replicas, Some((8, nodes, f.devices_total))), "{cost}");
+        let words = plan::fleet::alternative_words(f, two);
+        let against =
+            if nodes == f.devices_total { "as many as this fleet's".to_string() } else { format!("against this fleet's {}", f.devices_total) };
+        assert!(words.ends_with(&format!("; bought in whole nodes of 8, {nodes} devices, {against}")), "{words}");
+        // Bought, the count is the whole nodes' already: nothing more to say.
+        let b = eval("h100-sxm", 8, "llama-3.1-70b", "", bought);
+        let two = b.fleet.as_ref().unwrap().alternatives.iter().find(|a| a.devices_per_replica == 2).unwrap();
+        assert_eq!((two.devices_total, two.whole_nodes), (two.replicas.div_ceil(4) * 8, None));
+    }
+    // The sizes offered below 8 per server: 2 and 4 (70B FP8 does not fit one H100), not 4 alone.
+    let f = eval("h100-sxm", 8, "llama-3.1-70b", "", bought);
+    let sizes: Vec<u32> = f.fleet.as_ref().unwrap().alternatives.iter().map(|a| a.devices_per_replica).collect();
+    assert_eq!(sizes, [2, 4, 16]);
 }
 
 /// The knee is read where system TPS crosses 90 % of its highest, between the levels around it, and simulated there:

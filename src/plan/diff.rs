@@ -258,8 +258,20 @@ fn why(a: &Report, b: &Report) -> Option<String> {
     } else {
         String::new()
     };
+    // Computing that decides between a faster memory and the same compute rests on the serving engines' fitted
+    // compute efficiency (a third of Hopper's tensor peak), which also holds per-step work the served runs do not
+    // separate from the matrix multiplications: said, uncalibrated (an operations trial read H200 at 1.03 × H100 and
+    // doubted it; the README's limits name the GEMM efficiency that grows with a step's tokens as the next step).
+    let eta = rb.compute_efficiency;
+    let caveat = if !memory && bw > 1.15 && bw > fl * 1.15 && eta < 0.5 && !b.band.load_class.starts_with("calibrated") {
+        format!(
+            " That computing runs at the serving engines' fitted {eta:.2} of the tensor peak, which also holds per-step work the published runs do not separate from the matrix multiplications: the gain from B's memory may be larger than this — a run of each, or a calibration on B's runs, settles it."
+        )
+    } else {
+        String::new()
+    };
     Some(format!(
-        "Why: B's server has {bw:.2} × A's memory bandwidth and {fl:.2} × its compute; at {} {:.0} % of B's step time is in steps bound by {bound}, {reason}: B has {gain:.2} × A's {what}{rest}.",
+        "Why: B's server has {bw:.2} × A's memory bandwidth and {fl:.2} × its compute; at {} {:.0} % of B's step time is in steps bound by {bound}, {reason}: B has {gain:.2} × A's {what}{rest}.{caveat}",
         if what.ends_with("per server") { "its capacity" } else { "the operating point" },
         share * 100.0
     ))
@@ -610,6 +622,9 @@ mod tests {
         let w = why(&a, &b).unwrap();
         // (Tensor parallel over eight, the steps' fixed costs — launches, all-reduces — take most of the rest.)
         assert!(w.starts_with("Why: B's server has 1.43 × A's memory bandwidth and 1.00 × its compute;") && !w.contains("reading memory"), "{w}");
+        // Computing decides on the serving engines' fitted compute efficiency: said (an operations trial doubted
+        // 1.03 ×).
+        assert!(w.ends_with("the gain from B's memory may be larger than this — a run of each, or a calibration on B's runs, settles it."), "{w}");
         let gain = b.capacity.as_ref().unwrap().max_users_at_target.unwrap() / a.capacity.as_ref().unwrap().max_users_at_target.unwrap();
         assert!(gain < 1.2 && w.contains(&format!("B has {gain:.2} × A's users at the target per server")), "{gain} {w}");
         // Four devices each and an 18 ms limit: decode reads memory most of the time, and the gain follows the

@@ -119,8 +119,16 @@ pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
     // One server holding more than the whole peak: "(225 users each)" read as 225 users on it for a peak of 200.
     let peak_v = f.peak_users.or(f.peak_request_rate).unwrap_or(f64::INFINITY);
     let each = if a.load_per_replica > peak_v { "up to " } else { "" };
+    let g = |v: u64| super::readout::group(v as f64);
+    let whole = a.whole_nodes.map_or_else(String::new, |(node, mine, theirs)| {
+        let against = match mine.cmp(&theirs) {
+            std::cmp::Ordering::Equal => "as many as this fleet's".to_string(),
+            _ => format!("against this fleet's {}", g(theirs)),
+        };
+        format!("; bought in whole nodes of {node}, {} devices, {against}", g(mine))
+    });
     format!(
-        "{n} device{}{nodes} per server: {} server{}, {} device{} ({each}{} each){versus}",
+        "{n} device{}{nodes} per server: {} server{}, {} device{} ({each}{} each){versus}{whole}",
         s(n),
         a.replicas,
         s(a.replicas),
@@ -245,7 +253,19 @@ pub fn size(
         // Set by the report, which holds the sweep (`plan::energy::replica_watts_at`).
         watts_per_replica: None,
         sentence,
-        alternatives: alternatives(r, f, alt_op),
+        alternatives: alternatives(r, f, alt_op)
+            .into_iter()
+            .map(|mut a| {
+                // Counted one by one where the boards come in nodes: the whole nodes' reading beside it, where it
+                // differs (an operations trial read "13 servers of 2, 26 devices, 19 % fewer" where 4 boxes of 8 are
+                // 32, as many as 4 servers of 8; a price then turned it into "32 devices, as many").
+                let node = r.deployment.hardware.node_devices.max(1);
+                let (mine, theirs) = (in_whole_nodes(node, a.devices_per_replica, a.replicas), in_whole_nodes(node, devices, total));
+                let counted_apart = mine != a.devices_total || theirs != devices_bought(r, devices, total);
+                a.whole_nodes = (in_nodes(r) && counted_apart).then_some((node, mine, theirs));
+                a
+            })
+            .collect(),
     })
 }
 
@@ -290,10 +310,19 @@ fn in_nodes(r: &Resolved) -> bool {
 /// H100 charged as 8), `servers × n`.
 #[must_use]
 pub fn devices_bought(r: &Resolved, n: u32, servers: u64) -> u64 {
-    let node = r.deployment.hardware.node_devices.max(1);
     let buying = r.cost.as_ref().is_some_and(|c| c.device_price.is_some());
-    if !buying || !in_nodes(r) || n == 0 {
+    if !buying || !in_nodes(r) {
         servers.saturating_mul(u64::from(n))
+    } else {
+        in_whole_nodes(r.deployment.hardware.node_devices.max(1), n, servers)
+    }
+}
+
+/// The devices `servers` servers of `n` devices take in whole nodes of `node`: servers that share one buy ⌈servers ÷
+/// servers per node⌉ of them, a server of more than a node ⌈n ÷ node⌉ each.
+fn in_whole_nodes(node: u32, n: u32, servers: u64) -> u64 {
+    if n == 0 {
+        0
     } else if n < node {
         servers.div_ceil(u64::from(node / n)).saturating_mul(u64::from(node))
     } else {
@@ -317,8 +346,8 @@ pub fn paid_words(f: &Fleet) -> String {
     }
 }
 
-/// The device counts per replica a fleet is compared with, ascending: the fewest that fit the model, the next
-/// smaller and the next larger count (for boards linked by PCIe alone, at most a node's devices, 8), each fitting the
+/// The device counts per replica a fleet is compared with, ascending: the fewest that fit the model, up to three
+/// smaller ones closest to the count, and the next larger count (for boards linked by PCIe alone, at most a node's devices, 8), each fitting the
 /// model and (tensor parallel) splitting its attention and KV heads as the engines accept
 /// (`ModelShape::splits_over`); none for disaggregated pools. The fewest is often the cheapest fleet (no all-reduce, no idle
 /// replication of the weights), so it is offered even when it is not a neighbour.
@@ -337,14 +366,16 @@ pub fn neighbour_devices(r: &Resolved) -> Vec<u32> {
             && (!matches!(par, Parallelism::LayerSplit | Parallelism::Pipeline) || k <= d.model.layers)
             && memory(&d, &r.workload).fits
     };
-    let prev = (1..n).rev().find(|k| ok(*k));
-    let fewest = prev.and_then(|p| (1..p).find(|k| ok(*k)));
+    // The fewest that fit and up to three more below the count (an operations trial sizing 8-device servers was
+    // offered 1 and 4 per replica, not 2: which split fills a box best is the question there).
+    let smaller: Vec<u32> = (1..n).filter(|k| ok(*k)).collect();
+    let below = smaller.first().into_iter().chain(smaller.iter().skip(1).rev().take(3).rev()).copied();
     // Boards linked by PCIe alone come in servers of up to a node's count (8 double-width boards): more in one
     // replica would be tensor parallelism between servers (a trial was offered "16 devices per server" of L40S).
     let hw = &r.deployment.hardware;
     let most = if hw.interconnect_gbps < 100.0 { n.max(hw.node_devices) } else { 1024 };
     let next = (n + 1..=n.saturating_mul(4).min(most)).find(|k| ok(*k));
-    [fewest, prev, next].into_iter().flatten().collect()
+    below.chain(next).collect()
 }
 
 /// This scenario with `devices` devices per replica: what an alternative is evaluated on.
@@ -374,6 +405,7 @@ fn alternatives(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> Opt
                 load_per_replica: per,
                 node_devices: hw.spans_nodes().then_some(hw.node_devices),
                 dp_attention: hw.parallelism == Parallelism::DpAttention,
+                whole_nodes: None,
             })
         })
         .collect()
@@ -614,6 +646,7 @@ mod tests {
             load_per_replica: load,
             node_devices: None,
             dp_attention: false,
+            whole_nodes: None,
         };
         assert_eq!(alternative_words(&f, &alt(1, 135, 4.0)), "1 device per server: 135 servers, 135 devices (4 users each), 9.6 × the devices");
         assert_eq!(alternative_words(&f, &alt(1, 501, 1.0)), "1 device per server: 501 servers, 501 devices (1 user each), 36 × the devices");

@@ -415,6 +415,11 @@ pub struct FleetAlternative {
     /// The replica runs DP attention (its collectives, not tensor parallelism's, cross the network). Not in the JSON.
     #[serde(skip_serializing)]
     pub dp_attention: bool,
+    /// Devices counted one by one (no purchase price) on boards that come in nodes: (a node's devices, this size's
+    /// fleet in whole nodes, the fleet's in whole nodes), where that reading differs (`plan::fleet::alternative_words`).
+    /// Not in the JSON.
+    #[serde(skip_serializing)]
+    pub whole_nodes: Option<(u32, u64, u64)>,
 }
 
 /// Power and energy at one load.

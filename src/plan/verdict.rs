@@ -301,13 +301,17 @@ fn alone_note(r: &Resolved, ss: &SingleStream, sweep: &[LoadPoint]) -> String {
     let t = &r.target;
     let more = more_devices(r);
     let g = super::readout::group;
+    // A limit under 20 ms was most likely meant in seconds (an operations trial typed 1.5 for 1.5 s): said, with the ms.
+    let in_seconds =
+        |l: f64| if l < 20.0 { format!(" (in seconds, {} s is {} ms)", crate::model::units::fmt_num(l), g(l * 1e3)) } else { String::new() };
     if let Some(l) = t.ttft_ms.filter(|l| ss.ttft_ms > *l) {
         format!(
-            "; one request alone waits {} ms for its first token ({} prompt tokens at {} tok/s), over the {} ms target: no server of this kind meets it — {more}a faster device or shorter prompts",
+            "; one request alone waits {} ms for its first token ({} prompt tokens at {} tok/s), over the {} ms target{}: no server of this kind meets it — {more}a faster device or shorter prompts",
             fmt_against(ss.ttft_ms, l),
             g(r.workload.prompt_tokens),
             g(ss.prefill_tps),
-            crate::model::units::fmt_num(l)
+            crate::model::units::fmt_num(l),
+            in_seconds(l)
         )
     } else if let Some(l) = t.tpot_ms.filter(|l| ss.tpot_ms > *l) {
         format!(
@@ -443,6 +447,21 @@ mod tests {
         let (k, o) = (r.knee.as_ref().unwrap(), r.operating_point.as_ref().unwrap());
         assert!(o.concurrency < k.concurrency, "{o:?} {k:?}");
         assert!(super::knee_and_operating_point(&r).unwrap().starts_with("The operating point lies before the knee"));
+    }
+
+    /// A TTFT limit under 20 ms is said in seconds too (an operations trial typed 1.5 meaning 1.5 s).
+    #[test]
+    fn a_tiny_ttft_limit_is_read_in_seconds_too() {
+        let r = |ttft: f64| {
+            let json = format!(
+                r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"workload":{{"prompt_tokens":1500,"output_tokens":100}},"target":{{"ttft_ms":{ttft},"tpot_ms":50}}}}"#
+            );
+            crate::plan::evaluate_analytic(&crate::scenario::Scenario::from_json(&json).unwrap()).unwrap().verdict
+        };
+        let v = r(1.5);
+        assert!(v.contains(&format!("over the 1.5 ms target (in seconds, 1.5 s is {} ms): no server", super::super::readout::group(1500.0))), "{v}");
+        let v = r(30.0);
+        assert!(v.contains("over the 30 ms target: no server"), "{v}");
     }
 
     /// A capacity limited by TTFT names the TTFT that breaks it, not the TPOT (a new user read "limited by
