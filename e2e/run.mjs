@@ -663,6 +663,9 @@ await test('bug 8: print keeps charts whole, hides collapsed sections, prints th
   const tableText = execFileSync('pdftotext', ['-f', String(pages + 1), '-l', String(pages + 1), withTable, '-']).toString();
   const firstRow = (await page.textContent('#sweep-table tbody tr td')).trim();
   assert(tablePages > pages && /Table of the sweep/.test(tableText) && tableText.includes(firstRow), `the open table printed on ${tablePages} page(s) (${pages} closed): ${tableText.slice(0, 200)}`);
+  // …after the report's own assumptions, link and date, which stay on its first page (a review).
+  const reportText = execFileSync('pdftotext', ['-f', '1', '-l', String(pages), withTable, '-']).toString();
+  assert(/This scenario:/.test(reportText) && /Assumptions/.test(reportText) && !/Table of the sweep/.test(reportText), `the report's footer moved: ${reportText.slice(-300)}`);
   await page.click('.sweep-table summary');
 });
 

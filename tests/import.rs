@@ -368,10 +368,18 @@ fn impossible_figures_in_a_result_are_left_out_and_said() {
     }
     let e = import::parse("negative.json", &all.to_string()).unwrap_err();
     assert!(
-        e.message.starts_with("no figure a run can have: the file's output tok/s -5 is left out: no run has that;") && e.message.ends_with("more)"),
+        e.message.starts_with("every figure in the file is impossible and was left out: the file's output tok/s -5 is left out: no run has that;")
+            && e.message.ends_with("more)"),
         "{}",
         e.message
     );
+    // A load left out is no figure: a file without figures and an impossible concurrency says it has none.
+    let mut bare = serde_json::from_str::<serde_json::Value>(&text).unwrap();
+    bare.as_object_mut().unwrap().retain(|k, _| !(k.ends_with("_ms") || k.ends_with("_throughput") || k == "max_output_tokens_per_s"));
+    bare["output_throughput"] = serde_json::Value::Null;
+    bare["max_concurrency"] = serde_json::json!(-1);
+    let e = import::parse("load.json", &bare.to_string()).unwrap_err();
+    assert!(e.message.starts_with("no figure in the file: expected"), "{}", e.message);
     // The sample itself holds nothing impossible: no note of that kind.
     let clean = &import::parse("vllm-bench-serve.json", &text).unwrap()[0];
     assert!(!clean.notes.iter().any(|n| n.contains("left out") || n.contains("out of order")), "{:?}", clean.notes);

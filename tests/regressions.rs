@@ -1098,13 +1098,24 @@ fn fleets_buy_whole_nodes_and_rent_devices() {
         assert_eq!((two.devices_total, two.whole_nodes), (2 * two.replicas, Some((8, nodes, f.devices_total))), "{cost}");
         let words = plan::fleet::alternative_words(f, two);
         let against =
-            if nodes == f.devices_total { "as many as this fleet's".to_string() } else { format!("against this fleet's {}", f.devices_total) };
+            if nodes == f.devices_total { format!("as many as this fleet's {nodes}") } else { format!("against this fleet's {}", f.devices_total) };
         assert!(words.ends_with(&format!("; bought in whole nodes of 8, {nodes} devices, {against}")), "{words}");
         // Bought, the count is the whole nodes' already: nothing more to say.
         let b = eval("h100-sxm", 8, "llama-3.1-70b", "", bought);
         let two = b.fleet.as_ref().unwrap().alternatives.iter().find(|a| a.devices_per_replica == 2).unwrap();
         assert_eq!((two.devices_total, two.whole_nodes), (two.replicas.div_ceil(4) * 8, None));
     }
+    // A fleet of 2 per server, rented: its own count in whole nodes named as such (a review read "as many as this
+    // fleet's" beside "23 % more devices", the fleet's 26 devices being 32 in whole nodes).
+    let r = eval("h100-sxm", 2, "llama-3.1-70b", "", rented);
+    let f = r.fleet.as_ref().unwrap();
+    let four = f.alternatives.iter().find(|a| a.devices_per_replica == 4).unwrap();
+    let (mine, theirs) = (four.replicas.div_ceil(2) * 8, f.replicas.div_ceil(4) * 8);
+    assert_ne!(theirs, f.devices_total, "{}", f.sentence);
+    let words = plan::fleet::alternative_words(f, four);
+    let own = if mine == four.devices_total { String::new() } else { format!(", {mine} devices") };
+    let relation = if mine == theirs { "as many as" } else { "against" };
+    assert!(words.ends_with(&format!("; bought in whole nodes of 8{own}, {relation} this fleet's {theirs} in whole nodes")), "{words}");
     // The sizes offered below 8 per server: 2 and 4 (70B FP8 does not fit one H100), not 4 alone.
     let f = eval("h100-sxm", 8, "llama-3.1-70b", "", bought);
     let sizes: Vec<u32> = f.fleet.as_ref().unwrap().alternatives.iter().map(|a| a.devices_per_replica).collect();

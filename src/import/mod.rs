@@ -303,15 +303,25 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Measurement>, ImportError> {
     out.iter_mut().for_each(Measurement::drop_impossible);
     // What was left out of the runs that keep no figure: said, where the file's figures were there but impossible
     // (a hostile trial's negative figures read "no figure in the file").
-    let dropped: Vec<String> =
-        out.iter().filter(|m| !m.has_figure()).flat_map(|m| m.notes.iter().filter(|n| n.contains("left out")).cloned()).collect();
+    // (The figures' notes alone: a load or a length left out is no figure.)
+    let figure = |n: &&String| {
+        ["output tok/s", "tok/s per user", "prompt tok/s", "TTFT", "TPOT", "ITL", "E2E"].iter().any(|f| n.starts_with(&format!("the file's {f} ")))
+    };
+    let dropped: Vec<String> = out
+        .iter()
+        .filter(|m| !m.has_figure())
+        .flat_map(|m| m.notes.iter().filter(|n| n.contains("is left out: no run has that")).filter(figure).cloned())
+        .collect();
     out.retain(Measurement::has_figure);
     if out.is_empty() {
         return Err(err(if dropped.is_empty() {
             format!("no figure in the file: expected {}", detect::expected_figures(&tool))
         } else {
             let more = if dropped.len() > 3 { format!(" (and {} more)", dropped.len() - 3) } else { String::new() };
-            format!("no figure a run can have: {}{more}", dropped.iter().take(3).cloned().collect::<Vec<_>>().join("; "))
+            format!(
+                "every figure in the file is impossible and was left out: {}{more}",
+                dropped.iter().take(3).cloned().collect::<Vec<_>>().join("; ")
+            )
         }));
     }
     Ok(out)

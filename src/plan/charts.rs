@@ -319,7 +319,8 @@ mod memory_tests {
         assert_eq!(t.capacity_label, format!("capacity at the target ({}, {cause})", users(r.peak_usable.as_ref().unwrap())));
         // The memory line stands at the first level that evicted running requests (384 users here), past the capacity.
         let full = r.sweep.iter().find(|l| l.preemptions > 0).and_then(|l| l.concurrency);
-        assert!(full.is_some() && t.kv_full_x == full && full > r.peak_usable.as_ref().unwrap().concurrency, "{full:?} {:?}", t.kv_full_x);
+        let capacity = r.peak_usable.as_ref().and_then(|m| m.concurrency).unwrap();
+        assert!(full.is_some_and(|x| x > capacity) && t.kv_full_x == full, "{full:?} {:?} {capacity}", t.kv_full_x);
         // A model that does not fit draws no bar.
         let big = crate::scenario::Scenario::from_json(
             r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"f16"}}"#,

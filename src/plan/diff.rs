@@ -263,9 +263,9 @@ fn why(a: &Report, b: &Report) -> Option<String> {
     // separate from the matrix multiplications: said, uncalibrated (an operations trial read H200 at 1.03 × H100 and
     // doubted it; the README's limits name the GEMM efficiency that grows with a step's tokens as the next step).
     let eta = rb.compute_efficiency;
-    let caveat = if !memory && bw > 1.15 && bw > fl * 1.15 && eta < 0.5 && !b.band.load_class.starts_with("calibrated") {
+    let caveat = if bound.starts_with("computing") && bw > 1.15 && bw > fl * 1.15 && eta < 0.5 && !b.band.load_class.starts_with("calibrated") {
         format!(
-            " That computing runs at the serving engines' fitted {eta:.2} of the tensor peak, which also holds per-step work the published runs do not separate from the matrix multiplications: the gain from B's memory may be larger than this — a run of each, or a calibration on B's runs, settles it."
+            " Those compute-bound steps are modelled at the serving engines' fitted {eta:.2} of the tensor peak, which also holds per-step work the published runs do not separate from the matrix multiplications: the gain from B's memory may be larger than this — a run of each, or a calibration on B's runs, settles it."
         )
     } else {
         String::new()

@@ -120,12 +120,13 @@ pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
     let peak_v = f.peak_users.or(f.peak_request_rate).unwrap_or(f64::INFINITY);
     let each = if a.load_per_replica > peak_v { "up to " } else { "" };
     let g = |v: u64| super::readout::group(v as f64);
+    // The fleet's own whole-node count named as such where it is not the count it shows (13 rented servers of 2 are
+    // 26 devices, 32 in whole nodes: "as many as this fleet's" beside 23 % more read as a contradiction; a review).
     let whole = a.whole_nodes.map_or_else(String::new, |(node, mine, theirs)| {
-        let against = match mine.cmp(&theirs) {
-            std::cmp::Ordering::Equal => "as many as this fleet's".to_string(),
-            _ => format!("against this fleet's {}", g(theirs)),
-        };
-        format!("; bought in whole nodes of {node}, {} devices, {against}", g(mine))
+        let fleet =
+            if theirs == f.devices_total { format!("this fleet's {}", g(theirs)) } else { format!("this fleet's {} in whole nodes", g(theirs)) };
+        let own = if mine == a.devices_total { String::new() } else { format!(", {} devices", g(mine)) };
+        format!("; bought in whole nodes of {node}{own}, {} {fleet}", if mine == theirs { "as many as" } else { "against" })
     });
     format!(
         "{n} device{}{nodes} per server: {} server{}, {} device{} ({each}{} each){versus}{whole}",
@@ -368,7 +369,8 @@ pub fn neighbour_devices(r: &Resolved) -> Vec<u32> {
     };
     // The fewest that fit and up to three more below the count (an operations trial sizing 8-device servers was
     // offered 1 and 4 per replica, not 2: which split fills a box best is the question there).
-    let smaller: Vec<u32> = (1..n).filter(|k| ok(*k)).collect();
+    // (Counts that divide the server's or are powers of two: a pipeline over 8 was offered 5, 6 and 7; a review.)
+    let smaller: Vec<u32> = (1..n).filter(|k| ok(*k) && (n.is_multiple_of(*k) || k.is_power_of_two())).collect();
     let below = smaller.first().into_iter().chain(smaller.iter().skip(1).rev().take(3).rev()).copied();
     // Boards linked by PCIe alone come in servers of up to a node's count (8 double-width boards): more in one
     // replica would be tensor parallelism between servers (a trial was offered "16 devices per server" of L40S).

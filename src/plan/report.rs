@@ -394,9 +394,9 @@ pub struct Fleet {
     /// without a power estimate): the fleet's power and electricity are counted at it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub watts_per_replica: Option<f64>,
-    /// The next smaller and larger device counts per replica that fit the model (and, tensor parallel, divide
-    /// its attention heads), sized the same way; estimated with the analytic model scaled to this deployment's
-    /// simulated operating point.
+    /// Other device counts per replica that fit the model (and, tensor parallel, divide its attention heads): the
+    /// fewest, up to three more below the count, the next above (`plan::fleet::neighbour_devices`), sized the same
+    /// way; estimated with the analytic model scaled to this deployment's simulated operating point.
     pub alternatives: Vec<FleetAlternative>,
 }
 

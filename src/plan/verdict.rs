@@ -302,8 +302,13 @@ fn alone_note(r: &Resolved, ss: &SingleStream, sweep: &[LoadPoint]) -> String {
     let more = more_devices(r);
     let g = super::readout::group;
     // A limit under 20 ms was most likely meant in seconds (an operations trial typed 1.5 for 1.5 s): said, with the ms.
-    let in_seconds =
-        |l: f64| if l < 20.0 { format!(" (in seconds, {} s is {} ms)", crate::model::units::fmt_num(l), g(l * 1e3)) } else { String::new() };
+    let in_seconds = |l: f64| {
+        if l < 20.0 {
+            format!(" (if seconds were meant: {} s is {} ms)", crate::model::units::fmt_num(l), g(l * 1e3))
+        } else {
+            String::new()
+        }
+    };
     if let Some(l) = t.ttft_ms.filter(|l| ss.ttft_ms > *l) {
         format!(
             "; one request alone waits {} ms for its first token ({} prompt tokens at {} tok/s), over the {} ms target{}: no server of this kind meets it — {more}a faster device or shorter prompts",
@@ -382,36 +387,45 @@ pub fn breaking_figure(r: &Report, c: &Capacity, n: &Marker) -> String {
 
 /// Where the operating point lies against the saturation knee, in one sentence for "How to read this" and the CLI
 /// (a teacher's trial: "the knee is at 101 users and the operating point at 118: why run past where throughput
-/// flattens?"). Past it, what the extra load buys in total tok/s and costs each user; before it, that the target
-/// sets the load, not the hardware. `None` without both markers or on different axes.
+/// flattens?"). Past it: what the extra load does to the tok/s in total and to each user's. Before it: what puts it
+/// there — the target, where the capacity itself comes before the knee, else the headroom (the operating point is
+/// a share of the capacity, which lies past the knee; a review). `None` without both markers, on different axes,
+/// or without a latency target (batch: no capacity to speak of).
 #[must_use]
 pub fn knee_and_operating_point(r: &Report) -> Option<String> {
     let (k, o) = (r.knee.as_ref()?, r.operating_point.as_ref()?);
     let (kx, ox) = (k.load()?, o.load()?);
-    if k.concurrency.is_some() != o.concurrency.is_some() || kx <= 0.0 {
+    if k.concurrency.is_some() != o.concurrency.is_some() || kx <= 0.0 || !r.target.limits_latency() {
         return None;
     }
-    let pct = |a: f64, b: f64| (b / a - 1.0) * 100.0;
+    let pct = |a: f64, b: f64| if a > 0.0 { (b / a - 1.0) * 100.0 } else { 0.0 };
     let group = super::readout::group;
     let (kl, ol) = (load_label(k), load_label(o));
+    let at = format!("at {ol}, the knee at {kl}");
     Some(if ox > kx * 1.05 {
+        let total = pct(k.system_tps, o.system_tps);
+        let each = -pct(k.per_user_tps, o.per_user_tps);
         format!(
-            "The operating point lies past the knee (at {ol}, the knee at {kl}): the target allows more load than it takes to near the maximum, and the extra load adds {:.0} % to the tok/s in total ({} → {}) while each user gets {:.0} % less ({} → {} tok/s).",
-            pct(k.system_tps, o.system_tps).max(0.0),
+            "The operating point lies past the knee ({at}): the target allows more load than it takes to near the maximum, and the extra load {} the tok/s in total ({} → {}) while each user gets {} ({} → {} tok/s).",
+            if total >= 0.5 { format!("adds {total:.0} % to") } else if total <= -0.5 { format!("takes {:.0} % off", -total) } else { "adds nothing to".to_string() },
             group(k.system_tps),
             group(o.system_tps),
-            -pct(k.per_user_tps, o.per_user_tps).min(0.0),
+            if each >= 0.5 { format!("{each:.0} % less") } else { "as much".to_string() },
             crate::model::units::tenths(k.per_user_tps),
             crate::model::units::tenths(o.per_user_tps)
         )
     } else if ox < kx * 0.95 {
-        format!(
-            "The operating point lies before the knee (at {ol}, the knee at {kl}): the latency target, not the hardware's throughput, sets the load — the server could give more tok/s in total, at less speed for each user than the target allows."
-        )
+        match r.peak_usable.as_ref().and_then(Marker::load) {
+            Some(c) if c >= kx * 0.95 => format!(
+                "The operating point lies before the knee ({at}): the target holds up to {}, past the knee; the operating point keeps headroom below that capacity, for bursts and for the model's error.",
+                r.peak_usable.as_ref().map(load_label).unwrap_or_default()
+            ),
+            _ => format!(
+                "The operating point lies before the knee ({at}): the latency target, not the hardware's throughput, sets the load — its capacity comes before the knee, where the server would give more tok/s in total at less speed for each user than the target allows."
+            ),
+        }
     } else {
-        format!(
-            "The operating point sits at the knee (at {ol}, the knee at {kl}): the target and the hardware's throughput give about the same load."
-        )
+        format!("The operating point sits at the knee ({at}).")
     })
 }
 
@@ -443,10 +457,31 @@ mod tests {
             words.contains(&format!("({} → {})", super::super::readout::group(k.system_tps), super::super::readout::group(o.system_tps))),
             "{words}"
         );
+        // Before the knee: the capacity decides what puts it there — before the knee too (a tight TPOT: the target),
+        // or past it (the headroom; a review found the target blamed there).
+        for tpot in [15, 25, 30] {
+            let r = report(tpot);
+            let (k, o) = (r.knee.as_ref().unwrap(), r.operating_point.as_ref().unwrap());
+            let Some(words) = super::knee_and_operating_point(&r) else { panic!("{tpot} ms: no sentence") };
+            if o.load().unwrap() >= k.load().unwrap() * 0.95 {
+                continue;
+            }
+            let c = r.peak_usable.as_ref().unwrap().load().unwrap();
+            if c >= k.load().unwrap() * 0.95 {
+                assert!(words.contains("past the knee; the operating point keeps headroom below that capacity"), "{tpot} ms: {words}");
+            } else {
+                assert!(words.contains("the latency target, not the hardware's throughput, sets the load"), "{tpot} ms: {words}");
+            }
+        }
         let r = report(15);
-        let (k, o) = (r.knee.as_ref().unwrap(), r.operating_point.as_ref().unwrap());
-        assert!(o.concurrency < k.concurrency, "{o:?} {k:?}");
-        assert!(super::knee_and_operating_point(&r).unwrap().starts_with("The operating point lies before the knee"));
+        let (k, c) = (r.knee.as_ref().unwrap(), r.peak_usable.as_ref().unwrap());
+        assert!(c.concurrency < k.concurrency, "at 15 ms the capacity comes before the knee: {c:?} {k:?}");
+        // Batch (no latency target): nothing to place.
+        let batch = crate::plan::evaluate(
+            &crate::scenario::Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":512,"output_tokens":256,"mode":"batch"}}"#).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(super::knee_and_operating_point(&batch), None);
     }
 
     /// A TTFT limit under 20 ms is said in seconds too (an operations trial typed 1.5 meaning 1.5 s).
@@ -459,7 +494,10 @@ mod tests {
             crate::plan::evaluate_analytic(&crate::scenario::Scenario::from_json(&json).unwrap()).unwrap().verdict
         };
         let v = r(1.5);
-        assert!(v.contains(&format!("over the 1.5 ms target (in seconds, 1.5 s is {} ms): no server", super::super::readout::group(1500.0))), "{v}");
+        assert!(
+            v.contains(&format!("over the 1.5 ms target (if seconds were meant: 1.5 s is {} ms): no server", super::super::readout::group(1500.0))),
+            "{v}"
+        );
         let v = r(30.0);
         assert!(v.contains("over the 30 ms target: no server"), "{v}");
     }

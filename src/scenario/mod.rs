@@ -36,11 +36,6 @@ use resolve::{
 };
 use serde::{Deserialize, Serialize};
 
-/// Every field of the scenario JSON `v` that does not read as its type or that the resolver refuses: each is taken
-/// out and the rest read and resolved again (at most 12 rounds). A field nothing else supplies (a typed device's
-/// bandwidth) comes back as required once taken out, and a parent comes back as incomplete ("fleet: give the peak
-/// load" once a refused peak is taken out): the taken field is then set to 1, a value every such range admits, and
-/// not reported again.
 /// The first key given twice in one object of valid JSON `text`, as (the dotted path of its object, the key):
 /// `serde_json::Value` keeps the last silently (a hostile trial's `"preset":"h100-sxm","preset":"h200-sxm"` ran an
 /// H200). A scan of the text, not a second deserializer (the page's size).
@@ -103,6 +98,11 @@ fn duplicate_error(text: &str) -> Option<ScenarioError> {
     ))
 }
 
+/// Every field of the scenario JSON `v` that does not read as its type or that the resolver refuses: each is taken
+/// out and the rest read and resolved again (at most 12 rounds). A field nothing else supplies (a typed device's
+/// bandwidth) comes back as required once taken out, and a parent comes back as incomplete ("fleet: give the peak
+/// load" once a refused peak is taken out): the taken field is then set to 1, a value every such range admits, and
+/// not reported again.
 fn errors_of(mut v: serde_json::Value) -> Vec<ScenarioError> {
     let mut out: Vec<ScenarioError> = Vec::new();
     let mut removed: Vec<String> = Vec::new();
@@ -617,5 +617,24 @@ fn plain_type_error(msg: &str) -> String {
         "u32" | "u64" => format!("{value} must be a whole number"),
         "f64" => format!("\"{value}\" is not a number"),
         _ => msg.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod duplicate_tests {
+    use super::duplicate_key;
+
+    /// The scan finds a key given twice in one object, nested or in an array's objects, and nothing where keys repeat
+    /// across objects, inside strings (escaped quotes, a backslash ending a string) or as values.
+    #[test]
+    fn a_key_given_twice_is_found_where_it_is() {
+        let d = |t: &str| duplicate_key(t).map(|(p, k)| format!("{p}|{k}"));
+        assert_eq!(d(r#"{"a":1,"a":2}"#).as_deref(), Some("|a"));
+        assert_eq!(d(r#"{"hw":{"p":"x","q":{"r":1},"p":"y"}}"#).as_deref(), Some("hw|p"));
+        assert_eq!(d(r#"{"l":[{"x":1},{"x":2,"x":3}]}"#).as_deref(), Some("l|x"));
+        assert_eq!(d(r#"{"a":{"p":1},"b":{"p":1},"c":[{"p":1},{"p":2}]}"#), None);
+        assert_eq!(d(r#"{"a":"x\\","b":"\"a\", \"a\"","c":"a"}"#), None);
+        assert_eq!(d(r#"{"a":"b","b":"a"}"#), None);
+        assert_eq!(d(r#"{"a":{"b":{"c":1}},"d":{"b":{"c":1,"c":2}}}"#).as_deref(), Some("d.b|c"));
     }
 }

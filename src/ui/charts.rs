@@ -122,7 +122,7 @@ fn figure(
 ) -> impl IntoView {
     view! {
         <figure class=class>
-            <figcaption title=note>{title}<small>{note}</small></figcaption>
+            <figcaption title=note.trim_start_matches(" — ")>{title}<small>{note}</small></figcaption>
             <ChartCanvas id file aspect data viewport pick linked />
         </figure>
     }
