@@ -437,7 +437,12 @@ fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError
             // page (a pre-sales trial read "no fleet can be sized" beside the page's 4 servers, and "set
             // lengths to Lognormal" where they were).
             use crate::plan::WarningKind as K;
-            let sizing = |k: K| matches!(k, K::NoKnee | K::Fleet | K::LockStep | K::ThinMargin | K::Saturates | K::Cost | K::CalibratedElsewhere);
+            let sizing = |k: K| {
+                matches!(
+                    k,
+                    K::NoKnee | K::Fleet | K::LockStep | K::ThinMargin | K::Saturates | K::SaturatesPastCapacity | K::Cost | K::CalibratedElsewhere
+                )
+            };
             notes.extend(report.warnings.into_iter().filter(|w| !sizing(w.kind)).map(|w| w.message));
         }
     }

@@ -122,14 +122,27 @@ pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
     let g = |v: u64| super::readout::group(v as f64);
     // The fleet's own whole-node count named as such where it is not the count it shows (13 rented servers of 2 are
     // 26 devices, 32 in whole nodes: "as many as this fleet's" beside 23 % more read as a contradiction; a review).
-    let whole = a.whole_nodes.map_or_else(String::new, |(node, mine, theirs)| {
-        let fleet =
-            if theirs == f.devices_total { format!("this fleet's {}", g(theirs)) } else { format!("this fleet's {} in whole nodes", g(theirs)) };
-        let own = if mine == a.devices_total { String::new() } else { format!(", {} devices", g(mine)) };
-        format!("; bought in whole nodes of {node}{own}, {} {fleet}", if mine == theirs { "as many as" } else { "against" })
-    });
+    // Counted one by one (rented, or no price) where whole nodes count otherwise: what they take, said after.
+    let whole = match a.whole_nodes {
+        Some((node, mine, theirs)) if mine != a.devices_total || theirs != f.devices_total => {
+            let fleet =
+                if theirs == f.devices_total { format!("this fleet's {}", g(theirs)) } else { format!("this fleet's {} in whole nodes", g(theirs)) };
+            let own = if mine == a.devices_total { String::new() } else { format!(", {} devices", g(mine)) };
+            format!("; bought in whole nodes of {node}{own}, {} {fleet}", if mine == theirs { "as many as" } else { "against" })
+        }
+        _ => String::new(),
+    };
+    // Bought in whole nodes already, with devices beyond the servers' own: said where they come from ("11 servers,
+    // 24 devices" did not multiply out for a pre-sales trial).
+    let in_nodes = match a.whole_nodes {
+        Some((node, mine, _)) if mine == a.devices_total && mine != n * a.replicas => {
+            let k = mine / u64::from(node);
+            format!(" in {} whole node{} of {node}", g(k), s(k))
+        }
+        _ => String::new(),
+    };
     format!(
-        "{n} device{}{nodes} per server: {} server{}, {} device{} ({each}{} each){versus}{whole}",
+        "{n} device{}{nodes} per server: {} server{}, {} device{}{in_nodes} ({each}{} each){versus}{whole}",
         s(n),
         a.replicas,
         s(a.replicas),
@@ -191,7 +204,33 @@ pub fn size(
     let native = |p: &LoadPoint| if think > 0.0 { rate_at(p) } else { p.concurrency.unwrap_or_else(|| rate_at(p)) };
     let rate_on_users = matches!(peak, PeakLoad::RequestRate(_)) && op.1.concurrency.is_some();
     let (op_native, cap_native) = if rate_on_users { (per, load_in(peak, cap, think)) } else { (native(op.1), native(cap)) };
-    let util = |n: u64| if cap_native > 0.0 && per > 0.0 && n > 0 { peak_v / n as f64 / per * op_native / cap_native } else { 0.0 };
+    // Users who think send fewer requests each as the server slows (their cycle is the think time plus an E2E that
+    // grows with the load): a share of users between the operating point's and the capacity's sends at a rate per
+    // user between theirs, so that the capacity's users are 100 % of it. At the operating point's rate per user, 300
+    // users on one server of a 351-user capacity read "over capacity (104 %)" beside "the fewest that hold the
+    // target, each at its capacity: 1" (a pre-sales trial).
+    let thinking_users = think > 0.0 && matches!(peak, PeakLoad::Users(_)) && op.1.concurrency.is_some() && !rate_on_users;
+    let (u_op, u_cap) = (users_at(op.1, think), users_at(cap, think));
+    let per_user_rate = |u: f64| {
+        let (r_op, r_cap) = (rate_at(op.1) / u_op, rate_at(cap) / u_cap);
+        if !thinking_users || u <= u_op || u_cap <= u_op {
+            r_op
+        } else if u >= u_cap {
+            r_cap
+        } else {
+            r_op + (u - u_op) / (u_cap - u_op) * (r_cap - r_op)
+        }
+    };
+    let util = |n: u64| {
+        if cap_native <= 0.0 || per <= 0.0 || n == 0 {
+            0.0
+        } else if thinking_users {
+            let u = peak_v / n as f64;
+            u * per_user_rate(u) / cap_native
+        } else {
+            peak_v / n as f64 / per * op_native / cap_native
+        }
+    };
     let devices = r.deployment.hardware.devices;
     let one_fewer = (serving >= 2).then(|| util(serving - 1));
     let servers = |n: u64| if n == 1 { "1 server".to_string() } else { format!("{} servers", super::readout::group(n as f64)) };
@@ -212,6 +251,11 @@ pub fn size(
         _ => String::new(),
     };
     let fewer = match one_fewer {
+        // Still inside the 50–70 % an operating point may take: said, as the meeting's cheaper answer (a pre-sales
+        // trial read "63 % of capacity each" and missed that 3 servers, not 4, would do at that range's top).
+        Some(u) if u <= 0.7 => {
+            format!("; with one server fewer, {} % of capacity each{}, still within the 50–70 % an operating point may take", pct(u), in_native(u))
+        }
         Some(u) if u <= 1.0 => format!("; with one server fewer, {} % of capacity each{}", pct(u), in_native(u)),
         // Past capacity, decimals until it reads over 100 %: 100.1 % is over it, not "(100 %)".
         Some(u) => format!("; with one server fewer, over capacity ({} %)", pct_above(u, 100.0)),
@@ -262,8 +306,7 @@ pub fn size(
                 // 32, as many as 4 servers of 8; a price then turned it into "32 devices, as many").
                 let node = r.deployment.hardware.node_devices.max(1);
                 let (mine, theirs) = (in_whole_nodes(node, a.devices_per_replica, a.replicas), in_whole_nodes(node, devices, total));
-                let counted_apart = mine != a.devices_total || theirs != devices_bought(r, devices, total);
-                a.whole_nodes = (in_nodes(r) && counted_apart).then_some((node, mine, theirs));
+                a.whole_nodes = in_nodes(r).then_some((node, mine, theirs));
                 a
             })
             .collect(),

@@ -17,8 +17,11 @@ pub enum WarningKind {
     WrongSplit,
     /// llama.cpp with an FP8 format.
     NoFp8,
-    /// Some levels saturate (queue growing without bound).
+    /// Some levels saturate (queue growing without bound), the lightest among them.
     Saturates,
+    /// The heaviest levels saturate, past the capacity: the sweep's hockey stick, a note (a pre-sales trial found it
+    /// in red on the customer's report).
+    SaturatesPastCapacity,
     /// The levels end while system TPS still climbs steeply: no knee within them.
     NoKnee,
     /// The fleet could not be sized.
@@ -51,7 +54,7 @@ impl Warning {
     /// Information about how the figures were computed, not an alarm.
     #[must_use]
     pub fn is_info(&self) -> bool {
-        self.kind == WarningKind::FewerRequests
+        matches!(self.kind, WarningKind::FewerRequests | WarningKind::SaturatesPastCapacity)
     }
 }
 
@@ -177,10 +180,18 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
     }
     // When nothing fits, every level "saturates" trivially: the does-not-fit warning above is the whole story.
     if mem.fits && sweep.iter().any(|p| p.saturated) {
-        warnings.push(Warning::new(
-            WarningKind::Saturates,
-            "some load levels saturate: the queue grows without bound there, and their latencies are lower bounds",
-        ));
+        // The lightest level served: the saturated ones lie past the capacity, the sweep's hockey stick — a note.
+        warnings.push(if sweep.first().is_some_and(|p| !p.saturated) {
+            Warning::new(
+                WarningKind::SaturatesPastCapacity,
+                "the heaviest load levels saturate: the queue grows without bound there, and their latencies are lower bounds",
+            )
+        } else {
+            Warning::new(
+                WarningKind::Saturates,
+                "some load levels saturate: the queue grows without bound there, and their latencies are lower bounds",
+            )
+        });
     }
     warnings
 }

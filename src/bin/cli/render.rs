@@ -328,7 +328,8 @@ const TERMS: &str = "terms:
 fn warnings_and_defaults(r: &Report) -> String {
     let mut o = String::new();
     for w in &r.warnings {
-        o += &format!("warning: {w}\n");
+        // Notes (how the figures were computed, the sweep's saturated top) as the page shows them: not alarms.
+        o += &format!("{}: {w}\n", if w.is_info() { "note" } else { "warning" });
     }
     if !r.defaults_used.is_empty() {
         o += "defaults used:\n";
