@@ -58,6 +58,10 @@ pub struct Diff {
     /// many of the compared figures each side is better (the side better on fewer naming them), and which fleet
     /// costs less.
     pub summary: String,
+    /// The summary's first sentence (the headline figure, the fleet's cost and power, the figures each side is
+    /// better on, which fleet costs less): what the page sets in bold, the margin, the why and the caveats after it
+    /// in plain weight (a pre-sales trial read the whole paragraph in bold as a wall).
+    pub headline: String,
 }
 
 /// Decimals a compared figure is shown with: none for whole numbers and from 100 up, two from 1, `small` below 1.
@@ -566,6 +570,7 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
         b.energy.as_ref().map(|e| e.joules_per_output_token),
     ));
     let mut summary = summary(&rows, &currency);
+    let headline = summary.clone();
     let sizes = Some((f64::from(a.single_stream.devices), f64::from(b.single_stream.devices)));
     if let Some(m) = margin_as(&rows, a.band.batched_pct.max(b.band.batched_pct), a.band.load_rows > 0 && b.band.load_rows > 0, sizes) {
         summary = format!("{summary} {m}");
@@ -586,7 +591,7 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
         summary = format!("{summary} A and B serve different models: how good their answers are is not in these figures.");
     }
     let (a, b) = sides(a, b);
-    Diff { a, b, rows, summary }
+    Diff { a, b, rows, summary, headline }
 }
 
 /// Hours a day as the month's words write them (`energy::month_words`).
@@ -670,6 +675,8 @@ mod tests {
         assert_eq!(d.a.setting, "KV cache 131.1 KB per token");
         assert_eq!(d.b.setting, "KV cache 65.5 KB per token");
         assert!(d.b.describe().ends_with("with vLLM; KV cache 65.5 KB per token"), "{}", d.b.describe());
+        // The headline is the summary's first sentence (the page sets it in bold, the rest plain).
+        assert!(d.summary.starts_with(&d.headline) && d.headline.ends_with('.') && d.summary.len() > d.headline.len(), "{}", d.summary);
         let fit = d.rows.iter().find(|r| r.metric == "sequences_fit").unwrap();
         // Half the bytes per token: twice the requests at full length (what memory leaves is the same).
         let (fa, fb) = (fit.a.unwrap(), fit.b.unwrap());

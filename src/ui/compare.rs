@@ -56,7 +56,7 @@ pub fn DiffTable(
         })).map(|d| view! {
             <section class="compare" aria-label="A versus B">
                 <h2>"A versus B"</h2>
-                <p class="diff-verdict" id="diff-verdict">{d.summary}</p>
+                <p class="diff-verdict" id="diff-verdict"><strong>{d.headline.clone()}</strong>{d.summary.strip_prefix(d.headline.as_str()).unwrap_or_default().to_string()}</p>
                 <p class="sides"><span class="tag a">"A"</span>{d.a.describe()}<br/><span class="tag b">"B"</span>{d.b.describe()}" (the page)"</p>
                 <div class="table-scroll"><table id="diff-table">
                     <thead><tr><th></th><th>"A"</th><th>"B"</th><th>"B − A"</th><th>"B ÷ A"</th><th></th></tr></thead>
