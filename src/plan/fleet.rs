@@ -120,9 +120,9 @@ pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
     let peak_v = f.peak_users.or(f.peak_request_rate).unwrap_or(f64::INFINITY);
     let each = if a.load_per_replica > peak_v { "up to " } else { "" };
     let g = |v: u64| super::readout::group(v as f64);
-    // The fleet's own whole-node count named as such where it is not the count it shows (13 rented servers of 2 are
-    // 26 devices, 32 in whole nodes: "as many as this fleet's" beside 23 % more read as a contradiction; a review).
-    // Counted one by one (rented, or no price) where whole nodes count otherwise: what they take, said after.
+    // Counted one by one (rented, or no price) where whole nodes count otherwise: what they take, said after; the
+    // fleet's own whole-node count named as such where it is not the count it shows (13 rented servers of 2 are 26
+    // devices, 32 in whole nodes: "as many as this fleet's" beside 23 % more read as a contradiction; a review).
     let whole = match a.whole_nodes {
         Some((node, mine, theirs)) if mine != a.devices_total || theirs != f.devices_total => {
             let fleet =
@@ -391,8 +391,9 @@ pub fn paid_words(f: &Fleet) -> String {
 }
 
 /// The device counts per replica a fleet is compared with, ascending: the fewest that fit the model, up to three
-/// smaller ones closest to the count, and the next larger count (for boards linked by PCIe alone, at most a node's devices, 8), each fitting the
-/// model and (tensor parallel) splitting its attention and KV heads as the engines accept
+/// smaller ones closest to the count (divisors of it or powers of two), and the next larger count (for boards linked
+/// by PCIe alone, at most a node's devices, 8), each fitting the model and (tensor parallel) splitting its attention
+/// and KV heads as the engines accept
 /// (`ModelShape::splits_over`); none for disaggregated pools. The fewest is often the cheapest fleet (no all-reduce, no idle
 /// replication of the weights), so it is offered even when it is not a neighbour.
 #[must_use]
