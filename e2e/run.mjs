@@ -883,6 +883,10 @@ await test('meeting: a purchase price per device is written off over the years g
   const m = cost.match(/Buying the fleet: USD ([\d.\u2009]+) \((\d+) devices at ([\d.\u2009]+); 1\.05 per device-hour over 4 years\)\./);
   assert(m, `cost card: ${cost}`);
   assert(num(m[1]) === num(m[2]) * 36792 && num(m[2]) === card.nodes * 8, `purchase ${m[1]} for ${m[2]} devices`);
+  // Bought, the card leads with the purchase (a pre-sales trial found it in the prose under a cost per million).
+  const big = await bp.textContent('#cost-per-million');
+  const figure = num(m[1]) >= 1e6 ? `USD ${(num(m[1]) / 1e6).toFixed(2)} million` : `USD ${m[1]}`;
+  assert(big.startsWith(figure) && big.includes(`to buy the fleet (${m[2]} devices)`) && / per million output tokens at the operating point; /.test(cost), `cost card's figure: ${big} (wanted ${figure})`);
   assert((await bp.inputValue('#cost-device_price')) === '36792' && (await bp.inputValue('#cost-device_hour')) === '', 'fields do not show the purchase');
   // A price per device-hour as well: refused next to the purchase price, nothing typed lost.
   await bp.fill('#cost-device_hour', '2.1');

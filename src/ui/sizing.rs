@@ -56,7 +56,7 @@ fn card(c: Card) -> impl IntoView {
     view! {
         <div class="card" class:empty=empty id=format!("{}-card", c.id)>
             <h2>{c.title}</h2>
-            {c.big.map(|(b, unit)| view! { <p class="big" id=c.big_id>{b}<small>{unit}</small></p> })}
+            {c.big.map(|(b, unit)| view! { <p class="big" id=c.big_id><span class="figure">{b}</span><small>{unit}</small></p> })}
             <p class="sentence" id=c.sentence_id>{c.sentence}</p>
             {list}
             <p class="note">{c.note}</p>
@@ -224,14 +224,34 @@ fn cost_card(r: &Report) -> Card {
             _ => format!(" Bought at {cur}{} a device: {hour}.", money(p.device_price)),
         }
     });
-    c.big = Some((format!("{cur}{}", money(k.per_million_output_tokens)), " per million output tokens".into()));
     // Per server-hour at the operating point: the fleet's serving servers carry the peak's share (often less).
-    c.sentence =
-        format!("{cur}{} per server-hour at the operating point ({}).{}{bought}", money(k.per_hour), parts.join(" + "), fleet.unwrap_or_default());
-    c.note = format!(
-        "At the operating point; {cur}{} per million at the peak throughput (latency aside): a floor, not a quote.",
-        money(k.at_peak.per_million_output_tokens)
-    );
+    let hour = format!("{cur}{} per server-hour at the operating point ({}).{}", money(k.per_hour), parts.join(" + "), fleet.unwrap_or_default());
+    let per_million = format!("{cur}{}", money(k.per_million_output_tokens));
+    // A fleet bought leads with what it costs to buy, the meeting's number (a pre-sales trial found the purchase in
+    // the card's prose under a cost per million tokens); the cost per million follows in the sentence.
+    match k.purchase.as_ref().and_then(|p| p.fleet_price.zip(p.fleet_devices)) {
+        Some((price, n)) => {
+            // Millions in the unit: "USD 15 360 000" ran out of a quarter-width card.
+            let (figure, millions) = if price >= 1e6 { (format!("{:.2}", price / 1e6), " million") } else { (money(price), "") };
+            c.big = Some((format!("{cur}{figure}"), format!("{millions} to buy the fleet ({} devices)", super::results::group(n as f64))));
+            c.sentence = format!("{} {per_million} per million output tokens at the operating point; {hour}", bought.trim_start());
+        }
+        None => {
+            c.big = Some((per_million.clone(), " per million output tokens".into()));
+            c.sentence = format!("{hour}{bought}");
+        }
+    }
+    c.note = if k.purchase.as_ref().is_some_and(|p| p.fleet_price.is_some()) {
+        format!(
+            "{per_million} per million at the operating point; {cur}{} at the peak throughput (latency aside): a floor, not a quote.",
+            money(k.at_peak.per_million_output_tokens)
+        )
+    } else {
+        format!(
+            "At the operating point; {cur}{} per million at the peak throughput (latency aside): a floor, not a quote.",
+            money(k.at_peak.per_million_output_tokens)
+        )
+    };
     c
 }
 
