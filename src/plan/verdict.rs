@@ -419,10 +419,10 @@ pub fn knee_and_operating_point(r: &Report) -> Option<String> {
             crate::model::units::tenths(o.per_user_tps)
         )
     } else if ox < kx * 0.95 {
-        match r.peak_usable.as_ref().and_then(Marker::load) {
-            Some(c) if c >= kx * 0.95 => format!(
+        match r.peak_usable.as_ref().filter(|c| c.load().is_some_and(|c| c >= kx * 0.95)) {
+            Some(c) => format!(
                 "The operating point lies before the knee ({at}): the target holds up to {}, past the knee; the operating point keeps headroom below that capacity, for bursts and for the model's error.",
-                r.peak_usable.as_ref().map(load_label).unwrap_or_default()
+                load_label(c)
             ),
             _ => format!(
                 "The operating point lies before the knee ({at}): the latency target, not the hardware's throughput, sets the load — its capacity comes before the knee, where the server would give more tok/s in total at less speed for each user than the target allows."

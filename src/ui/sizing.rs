@@ -229,29 +229,23 @@ fn cost_card(r: &Report) -> Card {
     let per_million = format!("{cur}{}", money(k.per_million_output_tokens));
     // A fleet bought leads with what it costs to buy, the meeting's number (a pre-sales trial found the purchase in
     // the card's prose under a cost per million tokens); the cost per million follows in the sentence.
+    let at_peak = money(k.at_peak.per_million_output_tokens);
     match k.purchase.as_ref().and_then(|p| p.fleet_price.zip(p.fleet_devices)) {
         Some((price, n)) => {
             // Millions in the unit: "USD 15 360 000" ran out of a quarter-width card.
             let (figure, millions) = if price >= 1e6 { (format!("{:.2}", price / 1e6), " million") } else { (money(price), "") };
             c.big = Some((format!("{cur}{figure}"), format!("{millions} to buy the fleet ({} devices)", super::results::group(n as f64))));
             c.sentence = format!("{} {per_million} per million output tokens at the operating point; {hour}", bought.trim_start());
+            c.note = format!(
+                "{per_million} per million at the operating point; {cur}{at_peak} at the peak throughput (latency aside): a floor, not a quote."
+            );
         }
         None => {
-            c.big = Some((per_million.clone(), " per million output tokens".into()));
             c.sentence = format!("{hour}{bought}");
+            c.note = format!("At the operating point; {cur}{at_peak} per million at the peak throughput (latency aside): a floor, not a quote.");
+            c.big = Some((per_million, " per million output tokens".into()));
         }
     }
-    c.note = if k.purchase.as_ref().is_some_and(|p| p.fleet_price.is_some()) {
-        format!(
-            "{per_million} per million at the operating point; {cur}{} at the peak throughput (latency aside): a floor, not a quote.",
-            money(k.at_peak.per_million_output_tokens)
-        )
-    } else {
-        format!(
-            "At the operating point; {cur}{} per million at the peak throughput (latency aside): a floor, not a quote.",
-            money(k.at_peak.per_million_output_tokens)
-        )
-    };
     c
 }
 
