@@ -516,6 +516,10 @@ fn diff_compares_two_scenarios() {
         let places = |c: &str| c.split('.').nth(1).map_or(0, str::len);
         assert_eq!(places(cells[2]), places(cells[0]).min(places(cells[1])), "{line}");
     }
+    // Every row's ratio ends in one column, however long its label (a trial's table broke on the longest).
+    let ends: std::collections::BTreeSet<usize> = table.lines().filter_map(|l| l.find("×  ").map(|i| l[..i].chars().count())).collect();
+    assert_eq!(ends.len(), 1, "ratio columns at {ends:?}:\n{table}");
+    assert!(table.contains("cost per million output tokens (one server at its operating point) "), "{table}");
     for (side, file) in [("a", "examples/meeting-2xh100.json"), ("b", "examples/meeting-1xh200.json")] {
         let (_, one, _) = tps(&["eval", file], None);
         let r: serde_json::Value = serde_json::from_str(&one).unwrap();

@@ -1174,6 +1174,31 @@ fn fleets_buy_whole_nodes_and_rent_devices() {
     assert_eq!(sizes, [2, 4, 16]);
 }
 
+/// A model that does not fit on the server typed is sized on the fewest devices per server that hold it (an
+/// operations trial read "No fleet" for DeepSeek-V3 on 8 × H100 and tried 16 by hand): said as the fleet's warning,
+/// with that size's servers and devices, as the same scenario on 16 devices sizes them.
+#[test]
+fn a_model_that_does_not_fit_is_sized_on_the_fewest_devices_that_hold_it() {
+    let json = |devices: u32| {
+        format!(
+            r#"{{"hardware":{{"preset":"h100-sxm","devices":{devices}}},"model":{{"preset":"deepseek-v3"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1500,"output_tokens":400}},"target":{{"tpot_ms":50,"ttft_ms":3000,"percentile":99}},"fleet":{{"peak_users":200,"spare_replicas":1}}}}"#
+        )
+    };
+    let r = plan::evaluate_analytic(&scenario(&json(8))).unwrap();
+    assert!(!r.memory.fits && r.fleet.is_none());
+    let w = r.warnings.iter().find(|w| w.kind == plan::WarningKind::Fleet).expect("a fleet warning");
+    let at16 = plan::evaluate_analytic(&scenario(&json(16))).unwrap();
+    let f = at16.fleet.as_ref().unwrap();
+    let want = format!(
+        "fleet: not sized — the model does not fit on 8 × NVIDIA H100 SXM5 80GB; with 16 devices per server (2 nodes of 8, tensor parallel over the network): {} servers with 1 spare, {} devices (",
+        f.replicas, f.devices_total
+    );
+    assert!(w.message.starts_with(&want), "{}\nwant: {want}", w.message);
+    // Where even 4 × the devices do not hold it, nothing is offered (the warning of the weights says why).
+    let tiny = plan::evaluate_analytic(&scenario(&json(8).replace("h100-sxm", "rtx-4090"))).unwrap();
+    assert!(!tiny.memory.fits && !tiny.warnings.iter().any(|w| w.kind == plan::WarningKind::Fleet), "{:?}", tiny.warnings);
+}
+
 /// The knee is read where system TPS crosses 90 % of its highest, between the levels around it, and simulated there:
 /// the grid no longer moves it (a teacher's trial read 64, 128 and 80 users for one H100 on three grids), it is never
 /// below the 90 % by rounding users down (a review: llama.cpp's 3.48 users read as 3, at 79 %), and the peak is never

@@ -60,7 +60,9 @@ mod cli {
             /// Print a table for people instead of the JSON report
             #[arg(long)]
             table: bool,
-            /// Skip the serving simulation (the analytic model only)
+            /// Skip the serving simulation: the analytic steady state only, in microseconds (its percentiles are the
+            /// steady step's, without the spread of lengths and arrivals or the waits of a busy queue: a sizing's
+            /// TTFT wants the simulation)
             #[arg(long)]
             analytic: bool,
         },
@@ -129,7 +131,9 @@ mod cli {
             /// Print a table for people instead of JSON
             #[arg(long)]
             table: bool,
-            /// Skip the serving simulation (the analytic model only)
+            /// Skip the serving simulation: the analytic steady state only, in microseconds (its percentiles are the
+            /// steady step's, without the spread of lengths and arrivals or the waits of a busy queue: a sizing's
+            /// TTFT wants the simulation)
             #[arg(long)]
             analytic: bool,
         },
@@ -450,11 +454,12 @@ mod cli {
         }
         if let Some(e) = &r.energy {
             o += &format!(
-                "energy ({}, accelerators): {:.0} W per server at the operating point, {:.3} J/token, {} tokens/kWh; at the peak {:.0} W{}, {:.3} J/token{}\n",
+                "energy ({}, accelerators): {:.0} W per server at the operating point, {:.3} J/token, {} tokens/kWh; at {} {:.0} W{}, {:.3} J/token{}\n",
                 tps_planner::plan::band_text(r.band.energy_pct),
                 e.average_watts,
                 e.joules_per_output_token,
                 group(e.output_tokens_per_kwh),
+                tps_planner::plan::energy::throughput_peak_words(r),
                 e.at_peak.average_watts,
                 tps_planner::plan::energy::peak_power_note(e),
                 e.at_peak.joules_per_output_token,
@@ -466,11 +471,13 @@ mod cli {
         }
         if let Some(c) = &r.cost {
             let cur = c.currency.as_deref().map_or_else(String::new, |c| format!(" {c}"));
-            let parts: Vec<String> =
-                [c.devices_per_hour.map(|v| format!("devices {v:.2}")), c.electricity_per_hour.map(|v| format!("electricity {v:.3}"))]
-                    .into_iter()
-                    .flatten()
-                    .collect();
+            let parts: Vec<String> = [
+                c.devices_per_hour.map(|v| format!("devices {v:.2}")),
+                c.electricity_per_hour.map(|v| format!("electricity {}", tps_planner::plan::cost::hourly_part(v))),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
             o += &format!(
                 "cost: {:.3}{cur} per million output tokens at the operating point ({:.3} at the peak); {:.2}{cur} per server-hour at the operating point ({}){}\n",
                 c.per_million_output_tokens,

@@ -233,6 +233,16 @@ fn ms_words(v: f64) -> String {
     }
 }
 
+/// A worst case against its limit: as [`ms_words`], with a decimal where the two would read alike ("could reach
+/// 60 ms: still inside the 60 ms target" read as a tie for 59.8).
+fn reach_words(w: f64, limit: f64) -> String {
+    if ms_words(w) == ms_words(limit) && w != limit {
+        format!("{w:.1}")
+    } else {
+        ms_words(w)
+    }
+}
+
 /// A band past this (÷ / × 10) bounds nothing worth a figure: [`margin_words`] says so instead of multiplying.
 pub const UNBOUNDED_PCT: f64 = 900.0;
 
@@ -262,7 +272,7 @@ pub fn margin_words(r: &Report) -> Option<String> {
                 return;
             }
             let w = worst(v, b);
-            let s = format!("{} {name} ({} ms) could reach {} ms", t.percentile, ms_words(v), ms_words(w));
+            let s = format!("{} {name} ({} ms) could reach {} ms", t.percentile, ms_words(v), reach_words(w, l));
             if w > l {
                 past.push(format!("{s}, past the {} ms target", ms_words(l)));
             } else {
@@ -383,6 +393,15 @@ mod tests {
     }
 
     #[test]
+    fn a_worst_case_by_its_limit_does_not_read_as_a_tie() {
+        assert_eq!(reach_words(59.8, 60.0), "59.8");
+        assert_eq!(reach_words(60.2, 60.0), "60.2");
+        assert_eq!(reach_words(60.0, 60.0), "60");
+        assert_eq!(reach_words(62.4, 40.0), "62");
+        assert_eq!(reach_words(7.24, 40.0), "7.2");
+    }
+
+    #[test]
     fn band_words_follow_their_size() {
         assert_eq!(band_text(18.0), "± 18 %");
         assert_eq!(band_text(25.0), "± 25 %");
@@ -399,7 +418,7 @@ mod tests {
         let o = r.operating_point.as_ref().unwrap();
         let words = margin_words(&r).unwrap();
         let worst = o.tpot_p_ms * (1.0 + r.band.tpot_tail_pct / 100.0);
-        assert!(words.contains(&format!("could reach {} ms", ms_words(worst))), "{words}");
+        assert!(words.contains(&format!("could reach {} ms", reach_words(worst, 40.0))), "{words}");
         assert_eq!(words.contains("past the 40 ms target"), worst > 40.0, "{words}");
         // A loose target holds with the error applied.
         let r = eval(&base.replace(r#""tpot_ms":40,"ttft_ms":2000"#, r#""tpot_ms":400,"ttft_ms":60000"#));

@@ -428,11 +428,52 @@ fn settings(r: &Report) -> [String; 5] {
     ]
 }
 
+/// The workload's settings beyond [`settings`], in words and in a fixed order ([`Report::settings`]): how lengths
+/// vary, earlier context and the prefix cache, the load swept, the use case, the operating point's share of the
+/// capacity, the fleet's peak (a trial's two sides, lognormal against fixed lengths, read alike).
+pub(super) fn workload_settings(r: &crate::scenario::Resolved) -> Vec<String> {
+    use crate::scenario::{Distribution, Load, Mode, PeakLoad};
+    let fmt = crate::model::units::fmt_num;
+    let pct = |v: f64| fmt((v * 1000.0).round() / 10.0);
+    let w = &r.workload;
+    let fleet = match r.fleet {
+        Some(f) => {
+            let peak = match f.peak {
+                PeakLoad::Users(u) => format!("{} users", fmt(u)),
+                PeakLoad::RequestRate(q) => format!("{} req/s", fmt(q)),
+            };
+            format!("a fleet for {peak} at the peak, {} spare, {} h a day", f.spare_replicas, fmt(f.peak_hours_per_day))
+        }
+        None => "no fleet".to_string(),
+    };
+    vec![
+        match w.distribution {
+            Distribution::Fixed => "fixed lengths".to_string(),
+            Distribution::Uniform => format!("uniform lengths (± {} %)", pct(w.spread)),
+            Distribution::Lognormal => format!("lognormal lengths (CV {})", fmt(w.spread)),
+        },
+        format!("{} tokens of earlier context, {} % of the prompt cached", fmt(w.context_depth), pct(w.prefix_cache_hit_rate)),
+        match &w.load {
+            Load::Concurrency(_) => "a sweep of users".to_string(),
+            Load::RequestRate(_) => format!("a sweep of request rates (burstiness {})", fmt(w.burstiness)),
+            Load::Offline => "every request at once".to_string(),
+        },
+        match w.mode {
+            Mode::Reader => "readers".to_string(),
+            Mode::Agent => format!("agents of {} steps", w.agent_steps),
+            Mode::Batch => "batch".to_string(),
+        },
+        format!("operating point at {} % of the capacity", pct(r.target.operating_fraction)),
+        fleet,
+    ]
+}
+
 /// Each side's [`DiffSide`], with the settings that tell them apart where their labels read alike.
 fn sides(a: &Report, b: &Report) -> (DiffSide, DiffSide) {
     let (mut sa, mut sb) = (side(a), side(b));
     if sa.describe() == sb.describe() {
         let (xa, xb) = (settings(a), settings(b));
+        let (xa, xb) = ([&xa[..], &a.settings[..]].concat(), [&xb[..], &b.settings[..]].concat());
         let apart: Vec<usize> = (0..xa.len()).filter(|&i| xa[i] != xb[i]).collect();
         sa.setting = apart.iter().map(|&i| xa[i].as_str()).collect::<Vec<_>>().join(", ");
         sb.setting = apart.iter().map(|&i| xb[i].as_str()).collect::<Vec<_>>().join(", ");
@@ -691,6 +732,20 @@ mod tests {
         )
         .unwrap();
         assert_eq!(diff(&a, &other).b.setting, "");
+        // The workload's other settings tell sides apart too (lengths that vary, the operating point's share, the
+        // fleet's peak: each had read "A: … B: …" alike).
+        let with = |extra: &str, target: &str| {
+            let json = format!(
+                r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":512,"output_tokens":256,"load":{{"concurrency":[1,64]}}{extra}}},"target":{{"preset":"reader"{target}}}}}"#
+            );
+            crate::plan::evaluate(&crate::scenario::Scenario::from_json(&json).unwrap()).unwrap()
+        };
+        let plain = with("", "");
+        let d = diff(&plain, &with(r#","distribution":"lognormal","spread":0.8"#, ""));
+        assert_eq!((d.a.setting.as_str(), d.b.setting.as_str()), ("fixed lengths", "lognormal lengths (CV 0.8)"));
+        let d = diff(&plain, &with("", r#","operating_fraction":0.5"#));
+        assert_eq!(d.b.setting, "operating point at 50 % of the capacity");
+        assert!(d.a.setting.starts_with("operating point at ") && d.a.setting != d.b.setting, "{}", d.a.setting);
     }
 
     #[test]

@@ -288,6 +288,17 @@ pub fn month_words(peak_hours_per_day: f64) -> String {
     }
 }
 
+/// The throughput peak the energy card's note and the CLI's line read their "at the peak" figures at, with its load:
+/// "the throughput peak (1 024 users)" — not the fleet's peak, whose month the same card counts (a trial read the two
+/// "peaks" as one).
+#[must_use]
+pub fn throughput_peak_words(r: &crate::scenario::Report) -> String {
+    match super::verdict::load_label(&r.peak) {
+        l if l.is_empty() => "the throughput peak".to_string(),
+        l => format!("the throughput peak ({l})"),
+    }
+}
+
 /// Why the peak draws less than the operating point, when it does (a trial read 615 W at 14 users and 579 W at 96
 /// as a mistake): in the module's power model only a step's mix can lower it — more of each step waiting (on
 /// all-reduces over a slow link, the engine's own work), which draws near the floor, or streaming memory instead

@@ -432,6 +432,37 @@ pub fn alternative(r: &Resolved, devices: u32) -> Resolved {
     alt
 }
 
+/// Where the model does not fit on the scenario's server, the fleet of the fewest devices per server that hold it, as
+/// a `fleet:` warning ("fleet: not sized — the model does not fit on 8 × H100 SXM; with 16 devices per server (2
+/// nodes of 8, tensor parallel over the network): 4 servers, 64 devices (66.7 users each at the operating point)").
+/// An operations trial sizing DeepSeek-V3 on 8 × H100 read "No fleet" and tried 16 by hand, while a size that fits
+/// was offered beside every fleet that could be sized. `None` where no larger server (up to 4 × the devices, or a
+/// PCIe node's count) fits or meets the target.
+#[must_use]
+pub fn unfit_words(r: &Resolved, f: &FleetInputs, hardware: &str, alt_op: &dyn Fn(&Resolved) -> Option<LoadPoint>) -> Option<String> {
+    let a = alternatives(r, f, alt_op).into_iter().find(|a| a.devices_per_replica > r.deployment.hardware.devices)?;
+    let s = |n: u64| if n == 1 { "" } else { "s" };
+    let nodes = a.node_devices.filter(|&k| k > 0).map_or_else(String::new, |k| {
+        let split = if a.dp_attention { "DP attention" } else { "tensor parallel" };
+        format!(" ({} nodes of {k}, {split} over the network)", a.devices_per_replica.div_ceil(k))
+    });
+    let spare = match f.spare_replicas {
+        0 => String::new(),
+        1 => " with 1 spare".into(),
+        n => format!(" with {n} spares"),
+    };
+    let g = |v: u64| super::readout::group(v as f64);
+    Some(format!(
+        "fleet: not sized — the model does not fit on {hardware}; with {} devices per server{nodes}: {} server{}{spare}, {} device{} ({} each at the operating point)",
+        a.devices_per_replica,
+        g(a.replicas),
+        s(a.replicas),
+        g(a.devices_total),
+        s(a.devices_total),
+        label(f.peak, a.load_per_replica)
+    ))
+}
+
 /// The alternatives' fleets, `alt_op` giving an alternative's operating point (the report's own kind of sweep).
 fn alternatives(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> Option<LoadPoint>) -> Vec<FleetAlternative> {
     let peak_v = match f.peak {

@@ -436,6 +436,12 @@ pub(super) fn build_report(
             warnings.push(Warning::new(WarningKind::Fleet, "fleet: no load meets the target, so no fleet can be sized"));
             None
         }
+        (Some(f), _, _) => {
+            if let Some(w) = fleet::unfit_words(r, f, &hardware_label, alt_op) {
+                warnings.push(Warning::new(WarningKind::Fleet, w));
+            }
+            None
+        }
         _ => None,
     };
     // A fleet held to the engine's cap on running sequences says so where memory holds more (an operations trial
@@ -521,5 +527,6 @@ pub(super) fn build_report(
         verdict,
         verdict_ok,
         warnings,
+        settings: diff::workload_settings(r),
     }
 }

@@ -94,6 +94,23 @@ pub fn compute_from_prompts(r: &Report, l: &LoadPoint) -> bool {
 /// each, 3 063 tok/s in total; P99 TTFT 312 ms, P99 TPOT 9.6 ms; batch 35.2 sequences per step;
 /// memory-bound; meets the target." The percentile is the target's; the numbers are rounded as in the sweep
 /// table (tok/s each and TPOT to 0.1, tok/s in total and TTFT to whole numbers, the batch to 0.1).
+/// One user's speed where a token's fixed work, not its reads, sets it (`single_stream.bound` overhead): why the
+/// hardware barely moves it — an operations trial read DeepSeek-V3's 120 tok/s alone on 8 × H100, H200, MI300X and
+/// B200 alike, beside ceilings from 708 to 1,120, and learnt nothing about the hardware from it. `None` otherwise.
+#[must_use]
+pub fn overhead_bound_words(r: &Report) -> Option<String> {
+    let ss = &r.single_stream;
+    if ss.bound != Bound::Overhead || !r.memory.fits {
+        return None;
+    }
+    let split = if ss.devices > 1 { format!(", the all-reduces between its {} devices", ss.devices) } else { String::new() };
+    Some(format!(
+        "overhead-bound alone: a token's fixed work (the engine's own per step{split}, the chain of small kernels) outlasts reading its {} GB, so faster memory barely moves one user here ({} % of the ceiling); it shows under load",
+        crate::model::units::fmt_num((ss.bytes_per_token / 1e8).round() / 10.0),
+        ((ss.decode_tps / ss.ceiling_tps.max(1e-9)) * 100.0).round()
+    ))
+}
+
 #[must_use]
 pub fn readout(r: &Report, i: usize) -> Option<Readout> {
     let l = r.sweep.get(i)?;
@@ -166,6 +183,29 @@ mod tests {
 
     fn eval(json: &str) -> Report {
         crate::plan::evaluate(&Scenario::from_json(json).unwrap()).unwrap()
+    }
+
+    /// One user of a large MoE model on 8 devices is overhead-bound, on H100 and B200 alike: said, with the devices'
+    /// all-reduces; a dense 8B model on one H100 streams its weights (memory-bound) and says nothing.
+    #[test]
+    fn one_user_overhead_bound_says_why_the_hardware_barely_moves_it() {
+        let analytic = |hw: &str, devices: u32, model: &str| {
+            crate::plan::evaluate_analytic(
+                &Scenario::from_json(&format!(
+                    r#"{{"hardware":{{"preset":"{hw}","devices":{devices}}},"model":{{"preset":"{model}"}},"engine":{{"preset":"sglang"}},"workload":{{"prompt_tokens":1500,"output_tokens":400}}}}"#
+                ))
+                .unwrap(),
+            )
+            .unwrap()
+        };
+        for hw in ["h200-sxm", "b200"] {
+            let r = analytic(hw, 8, "deepseek-v3");
+            let w = overhead_bound_words(&r).unwrap_or_else(|| panic!("{hw}: {:?}", r.single_stream.bound));
+            assert!(w.contains("the all-reduces between its 8 devices") && w.contains("faster memory barely moves one user"), "{w}");
+            let pct = (r.single_stream.decode_tps / r.single_stream.ceiling_tps * 100.0).round();
+            assert!(w.contains(&format!("({pct} % of the ceiling)")), "{w}");
+        }
+        assert_eq!(overhead_bound_words(&analytic("h100-sxm", 1, "llama-3.1-8b")), None);
     }
 
     #[test]

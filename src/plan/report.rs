@@ -547,6 +547,10 @@ pub struct Report {
     /// Whether the verdict is a pass (it fits and some load meets the target; batch mode: it fits).
     pub verdict_ok: bool,
     pub warnings: Vec<crate::plan::Warning>,
+    /// The workload's other settings in words, in a fixed order (`plan::diff` names the ones that tell two sides
+    /// apart whose labels read alike); not in the JSON, which carries the scenario itself.
+    #[serde(skip)]
+    pub settings: Vec<String>,
 }
 
 /// How many numbers [`LoadPoint::pack`] writes per level.

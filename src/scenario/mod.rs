@@ -70,6 +70,8 @@ fn duplicate_key(text: &str) -> Option<(String, String)> {
                 }
                 if expect_key {
                     expect_key = false;
+                    // A key spelled with escapes (`"pr\u0065set"`) is the key it decodes to.
+                    let s = if s.contains('\\') { serde_json::from_str::<String>(&format!("\"{s}\"")).unwrap_or(s) } else { s };
                     let outer = &stack[..stack.len().saturating_sub(1)];
                     let path: Vec<&str> = outer.iter().filter_map(|(_, k)| k.as_deref()).collect();
                     let path = path.join(".");
@@ -636,5 +638,9 @@ mod duplicate_tests {
         assert_eq!(d(r#"{"a":"x\\","b":"\"a\", \"a\"","c":"a"}"#), None);
         assert_eq!(d(r#"{"a":"b","b":"a"}"#), None);
         assert_eq!(d(r#"{"a":{"b":{"c":1}},"d":{"b":{"c":1,"c":2}}}"#).as_deref(), Some("d.b|c"));
+        // Escapes decode before keys compare (a review: `\u0065` had slipped a second "preset" past the scan).
+        assert_eq!(d(r#"{"preset":"a","pr\u0065set":"b"}"#).as_deref(), Some("|preset"));
+        assert_eq!(d(r#"{"a\"b":1,"a\u0022b":2}"#).as_deref(), Some("|a\"b"));
+        assert_eq!(d(r#"{"a\\":1,"a":2}"#), None);
     }
 }

@@ -67,9 +67,11 @@ pub fn Charts(
         d.marker = picked.with(|p| p.as_ref().and_then(|p| d.decode.get(p.0).copied()));
         PageChart::Roofline(d)
     });
-    // Window width, so the charts re-lay out (not just shrink) on narrow screens and after a resize.
-    let viewport = RwSignal::new(window_width());
-    let handle = window_event_listener(leptos::ev::resize, move |_| viewport.set(window_width()));
+    // Window size, so the charts re-lay out (not just shrink) on narrow screens and after a resize — its height
+    // too: presentation mode caps a chart at 72 % of the window's height (a review: a height-only resize kept the
+    // old cap).
+    let viewport = RwSignal::new(window_size());
+    let handle = window_event_listener(leptos::ev::resize, move |_| viewport.set(window_size()));
     on_cleanup(move || handle.remove());
     // One block, so the sticky load control (wide screens) shows only while the charts are in the window, not over
     // the headline cards above them.
@@ -118,7 +120,7 @@ fn figure(
     (title, note): (&'static str, &'static str),
     (id, file, aspect): (&'static str, &'static str, f64),
     data: Memo<Option<PageChart>>,
-    (viewport, pick, linked): (RwSignal<f64>, RwSignal<Option<f64>>, super::share::LinkedLoad),
+    (viewport, pick, linked): (RwSignal<(f64, f64)>, RwSignal<Option<f64>>, super::share::LinkedLoad),
 ) -> impl IntoView {
     view! {
         <figure class=class>
@@ -136,8 +138,11 @@ const HEIGHT: f64 = 420.0;
 /// Logical size when printing: two charts side by side on A4 or Letter, text about 6–7 pt.
 const PRINT: (f64, f64) = (560.0, 290.0);
 
-fn window_width() -> f64 {
-    web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(WIDTH)
+/// The window's inner width and height, CSS pixels.
+fn window_size() -> (f64, f64) {
+    let px = |v: Option<wasm_bindgen::JsValue>| v.and_then(|v| v.as_f64());
+    let w = web_sys::window();
+    (px(w.as_ref().and_then(|w| w.inner_width().ok())).unwrap_or(WIDTH), px(w.as_ref().and_then(|w| w.inner_height().ok())).unwrap_or(0.0))
 }
 
 /// The logical size to draw at: the canvas's CSS width on screen, [`PRINT`] when printing.
@@ -202,8 +207,8 @@ fn ChartCanvas(
     aspect: f64,
     /// What to draw (`None` when the scenario is invalid).
     data: Memo<Option<PageChart>>,
-    /// Window width (read so that a resize redraws).
-    viewport: RwSignal<f64>,
+    /// Window width and height (read so that a resize redraws).
+    viewport: RwSignal<(f64, f64)>,
     /// The load the pointer picks over the chart (the scrubber snaps it to a level).
     pick: RwSignal<Option<f64>>,
     /// The pick the address keeps: a press's or a release's, not the pointer's passing.

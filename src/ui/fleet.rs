@@ -49,7 +49,7 @@ pub fn FleetCostInputs(
             <TextField label="Currency" field="cost.currency" value=inputs.currency placeholder="e.g. USD, EUR" error />
             <NumField label="Price of one device for one hour" unit="" field="cost.device_hour" value=inputs.device_hour
                 placeholder=Signal::derive(|| "not priced".to_string()) error unit_text=per("per device-hour") />
-            <NumField label="Or its purchase price (with its share of the server)" unit="" field="cost.device_price" value=inputs.device_price
+            <NumField label="Or its purchase price (with its share of the server: a server's price ÷ its devices)" unit="" field="cost.device_price" value=inputs.device_price
                 placeholder=Signal::derive(|| "not priced".to_string()) error unit_text=per("per device") />
             <NumField label="Years to write the purchase off" unit="years" field="cost.write_off_years" value=inputs.write_off
                 placeholder=Signal::derive(|| "4".to_string()) error />

@@ -93,7 +93,11 @@ pub fn Results(
                         ))}</h2>
                         <p class="big" id="decode-tps">{fmt(ss.decode_tps)}<small>" tok/s"</small></p>
                         <p class="formula">{format!("{} · TPOT {} ms · TTFT {} ms · prefill {} tok/s", crate::plan::band_text(r.band.single_stream_pct), fmt(ss.tpot_ms), fmt(ss.ttft_ms), fmt(ss.prefill_tps))}</p>
-                        <p class="note" class:bad=!m.fits>{if m.fits { format!("{} on {} with {}", r.model, r.hardware, r.engine) } else { "does not fit in memory: this is what it would do if it did".to_string() }}</p>
+                        <p class="note" class:bad=!m.fits id="one-user-note">{if m.fits { format!(
+                            "{} on {} with {}{}",
+                            r.model, r.hardware, r.engine,
+                            crate::plan::readout::overhead_bound_words(&r).map_or_else(String::new, |w| format!("; {w}."))
+                        ) } else { "does not fit in memory: this is what it would do if it did".to_string() }}</p>
                     </div>
                     <div class="card memcard" id="memory-bar" style=bar.0>
                         <h2>"Memory "{super::explain::info("running requests", format!(

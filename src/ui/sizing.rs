@@ -98,8 +98,10 @@ fn fleet_card(r: &Report) -> Card {
     let Some(f) = r.fleet.as_ref() else {
         // A peak typed but not sized says why (a review: a rate peak on a users sweep read "Type the peak").
         let refused =
-            r.warnings.iter().find(|w| w.message.starts_with("fleet: not sized")).map(|w| w.message.trim_start_matches("fleet: ").to_string());
+            r.warnings.iter().find(|w| w.kind == crate::plan::WarningKind::Fleet).map(|w| w.message.trim_start_matches("fleet: ").to_string());
         c.sentence = match (no_operating_point(r), refused) {
+            // The fewest devices per server that hold the model, sized (`plan::fleet::unfit_words`).
+            (Some(_), Some(why)) if !r.memory.fits => format!("No fleet: {why}."),
             (Some(why), _) => format!("No fleet: {why}, so there is no load per server to size servers by."),
             (None, Some(why)) => format!("No fleet: {why}."),
             (None, None) => "Type the peak users (or requests/s) under Fleet and cost to size the fleet.".into(),
@@ -157,7 +159,8 @@ fn energy_card(r: &Report) -> Card {
         crate::plan::energy::fleet_power_words(r).map_or_else(String::new, |w| format!(" The fleet {w}."))
     );
     c.note = format!(
-        "At the peak: {} W{}, {} J/token. Accelerators only{}; each draws {} W idle to {} W (TDP) as busy as its steps are — an assumption, hence the wider band.",
+        "At {}: {} W{}, {} J/token. Accelerators only{}; each draws {} W idle to {} W (TDP) as busy as its steps are — an assumption, hence the wider band.",
+        crate::plan::energy::throughput_peak_words(r),
         fmt(e.at_peak.average_watts),
         crate::plan::energy::peak_power_note(e),
         fmt(e.at_peak.joules_per_output_token),
@@ -196,11 +199,13 @@ fn cost_card(r: &Report) -> Card {
         return c;
     };
     let cur = k.currency.clone().map_or_else(String::new, |c| format!("{c} "));
-    let parts: Vec<String> =
-        [k.devices_per_hour.map(|v| format!("devices {}", money(v))), k.electricity_per_hour.map(|v| format!("electricity {v:.3}"))]
-            .into_iter()
-            .flatten()
-            .collect();
+    let parts: Vec<String> = [
+        k.devices_per_hour.map(|v| format!("devices {}", money(v))),
+        k.electricity_per_hour.map(|v| format!("electricity {}", crate::plan::cost::hourly_part(v))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     // A month of 30 days, as the energy card's MWh (a quote is often monthly).
     let fleet = k.fleet_per_hour.map(|f| {
         format!(

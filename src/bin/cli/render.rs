@@ -141,13 +141,16 @@ pub(super) fn presets_list(which: Option<PresetTable>) -> String {
 
 pub(super) fn render_diff(d: &tps_planner::plan::Diff) -> String {
     let mut o = format!("A: {}\nB: {}\n\n", d.a.describe(), d.b.describe());
-    o += &format!("{:<38} {:>12} {:>12} {:>12} {:>8}  {}\n", "", "A", "B", "B − A", "B ÷ A", "unit");
+    // The label column as wide as the longest label (a trial's table broke on "cost per million output tokens (one
+    // server at its operating point)").
+    let w = d.rows.iter().map(|r| r.label.chars().count()).max().unwrap_or(0).max(38);
+    o += &format!("{:<w$} {:>12} {:>12} {:>12} {:>8}  {}\n", "", "A", "B", "B − A", "B ÷ A", "unit");
     let decimals = |x: f64| tps_planner::plan::diff::decimals(x, 4);
     let num = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |x| format!("{x:.*}", decimals(x)));
     for r in &d.rows {
         let delta = |x: f64| format!("{}{x:.*}", if x >= 0.0 { "+" } else { "" }, r.delta_decimals(4));
         o += &format!(
-            "{:<38} {:>12} {:>12} {:>12} {:>8}  {}\n",
+            "{:<w$} {:>12} {:>12} {:>12} {:>8}  {}\n",
             r.label,
             num(r.a),
             num(r.b),
@@ -177,6 +180,9 @@ pub(super) fn render_table(r: &Report) -> String {
         // As the page's card says it: a trial read "predicted 59.9 tok/s" beside "DOES NOT FIT" as a promise.
         if m.fits { "" } else { " — if it fitted: it does not (memory, below)" }
     );
+    if let Some(w) = tps_planner::plan::readout::overhead_bound_words(r) {
+        o += &format!("  {w}\n");
+    }
     // What a hand check of the KV figures misses (a trial's check of "KV space ÷ (tokens × KV per token)" gave 90
     // where the line said 155 sequences fit): the copies tensor parallelism keeps, what a sliding-window sequence holds.
     let clauses = m.kv_clauses();
