@@ -1814,10 +1814,10 @@ await test('the memory card says what a hand check of the KV figures misses: a l
 await test('a model that does not fit: the fleet card sizes the fewest devices per server that hold it; one user overhead-bound says why the hardware barely moves it', async () => {
   const sc = { version: 1, hardware: { preset: 'h100-sxm', devices: 8 }, model: { preset: 'deepseek-v3' }, engine: { preset: 'sglang' }, workload: { prompt_tokens: 1500, output_tokens: 400 }, target: { tpot_ms: 50, ttft_ms: 3000, percentile: 99 }, fleet: { peak_users: 200 } };
   const { page: pm, context, errors: em } = await openPage(origin + '/#s=' + encodeURIComponent(JSON.stringify(sc)));
-  await pm.waitForFunction(() => /with 16 devices per server/.test(document.getElementById('fleet-sentence')?.textContent || '') && document.getElementById('simulating').textContent === '', null, { timeout: 60000 });
+  await pm.waitForFunction(() => /so no fleet of it; with \d+ devices per server/.test(document.getElementById('fleet-sentence')?.textContent || '') && document.getElementById('simulating').textContent === '', null, { timeout: 60000 });
   const fleet = await pm.textContent('#fleet-sentence');
-  const m = fleet.match(/^No fleet: not sized — the model does not fit on 8 × NVIDIA H100 SXM5 80GB; with 16 devices per server \(2 nodes of 8, tensor parallel over the network\): (\d+) servers?, (\d+) devices? \([\d.]+ users each at the operating point\)\.$/);
-  assert(m && +m[2] === 16 * +m[1], `fleet card: ${fleet}`);
+  const m = fleet.match(/^The model does not fit on 8 × NVIDIA H100 SXM5 80GB, so no fleet of it; with (16|32) devices per server \(\d nodes of 8, tensor parallel over the network\): (\d+) servers?, (\d+) devices? \([\d.]+ users each at the operating point\)\.$/);
+  assert(m && +m[3] === +m[1] * +m[2], `fleet card: ${fleet}`);
   // On H200 it fits: one user is overhead-bound on 8 devices, and the card says why faster memory barely moves it.
   await pm.selectOption('#hardware-preset', 'h200-sxm');
   await pm.waitForFunction(() => /overhead-bound alone: .*the all-reduces between its 8 devices.*faster memory barely moves one user here \(\d+ % of the ceiling\)/.test(document.getElementById('one-user-note')?.textContent || ''), null, { timeout: 60000 });

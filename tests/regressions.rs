@@ -1174,29 +1174,60 @@ fn fleets_buy_whole_nodes_and_rent_devices() {
     assert_eq!(sizes, [2, 4, 16]);
 }
 
-/// A model that does not fit on the server typed is sized on the fewest devices per server that hold it (an
+/// A model that does not fit on the server typed is sized on the larger server that takes the fewest devices (an
 /// operations trial read "No fleet" for DeepSeek-V3 on 8 × H100 and tried 16 by hand): said as the fleet's warning,
-/// with that size's servers and devices, as the same scenario on 16 devices sizes them.
+/// with that size's servers and devices, as the same scenario on that many devices sizes them; the fewest that hold
+/// it named too where they take more (a review: 70B in BF16 on 2 × H100 holds one user per server).
 #[test]
-fn a_model_that_does_not_fit_is_sized_on_the_fewest_devices_that_hold_it() {
-    let json = |devices: u32| {
+fn a_model_that_does_not_fit_is_sized_on_the_server_that_takes_the_fewest_devices() {
+    let json = |hw: &str, devices: u32, model: &str, fleet: &str| {
         format!(
-            r#"{{"hardware":{{"preset":"h100-sxm","devices":{devices}}},"model":{{"preset":"deepseek-v3"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1500,"output_tokens":400}},"target":{{"tpot_ms":50,"ttft_ms":3000,"percentile":99}},"fleet":{{"peak_users":200,"spare_replicas":1}}}}"#
+            r#"{{"hardware":{{"preset":"{hw}","devices":{devices}}},"model":{{"preset":"{model}"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1500,"output_tokens":400}},"target":{{"tpot_ms":50,"ttft_ms":3000,"percentile":99}},"fleet":{fleet}}}"#
         )
     };
-    let r = plan::evaluate_analytic(&scenario(&json(8))).unwrap();
-    assert!(!r.memory.fits && r.fleet.is_none());
-    let w = r.warnings.iter().find(|w| w.kind == plan::WarningKind::Fleet).expect("a fleet warning");
-    let at16 = plan::evaluate_analytic(&scenario(&json(16))).unwrap();
-    let f = at16.fleet.as_ref().unwrap();
-    let want = format!(
-        "fleet: not sized — the model does not fit on 8 × NVIDIA H100 SXM5 80GB; with 16 devices per server (2 nodes of 8, tensor parallel over the network): {} servers with 1 spare, {} devices (",
-        f.replicas, f.devices_total
+    let users = r#"{"peak_users":200,"spare_replicas":1}"#;
+    let warning = |r: &tps_planner::scenario::Report| r.warnings.iter().find(|w| w.kind == plan::WarningKind::Fleet).map(|w| w.message.clone());
+    for (hw, n, model, tries) in [("h100-sxm", 8, "deepseek-v3", vec![16, 24, 32]), ("h100-sxm", 1, "llama-3.1-70b", vec![2, 3, 4])] {
+        let r = plan::evaluate_analytic(&scenario(&json(hw, n, model, users))).unwrap();
+        assert!(!r.memory.fits && r.fleet.is_none());
+        let w = warning(&r).expect("a fleet warning");
+        // Each size tried, sized as the scenario on that many devices sizes it.
+        let sized: Vec<(u32, u64, u64)> = tries
+            .iter()
+            .filter_map(|&k| {
+                // (A count the split refuses, 24 for 128 heads, is not tried.)
+                let at = plan::evaluate_analytic(&scenario(&json(hw, k, model, users))).ok()?;
+                at.fleet.map(|f| (k, f.replicas, f.devices_total))
+            })
+            .collect();
+        let best = sized.iter().min_by_key(|(k, _, d)| (*d, *k)).unwrap();
+        let want = format!("fleet: the model does not fit on {}, so no fleet of it; with {} devices per server", r.hardware, best.0);
+        assert!(w.starts_with(&want), "{w}\nwant: {want}");
+        assert!(w.contains(&format!(": {} servers ({} + 1 spare), ", best.1, best.1 - 1)), "{w}: {sized:?}");
+        let first = sized[0];
+        assert_eq!(w.contains("the fewest that hold it"), first.0 != best.0, "{w}: {sized:?}");
+    }
+    // 70B in BF16 on 1 × H100: two devices hold a user or so each; more per server take fewer devices in all.
+    let r = plan::evaluate_analytic(&scenario(&json("h100-sxm", 1, "llama-3.1-70b", users))).unwrap();
+    assert!(warning(&r).unwrap().contains("; 2 per server, the fewest that hold it, take "), "{:?}", warning(&r));
+    // A rate peak on a sweep of users who never pause is refused on any server: nothing offered.
+    let rate = json("h100-sxm", 8, "deepseek-v3", r#"{"peak_request_rate":3.33}"#)
+        .replace(r#""output_tokens":400"#, r#""output_tokens":400,"load":{"concurrency":[1,8,32]}"#);
+    assert_eq!(warning(&plan::evaluate_analytic(&scenario(&rate)).unwrap()), None);
+    // Only one request's KV cache short: said so, not "the model does not fit".
+    let long = json("rtx-4090", 1, "llama-3.1-8b", users)
+        .replace(r#""prompt_tokens":1500"#, r#""prompt_tokens":120000"#)
+        .replace(r#""tpot_ms":50,"ttft_ms":3000"#, r#""tpot_ms":200,"ttft_ms":120000"#);
+    let r = plan::evaluate_analytic(&scenario(&long)).unwrap();
+    let w = warning(&r).unwrap_or_default();
+    assert!(r.memory.kv_budget_gb > 0.0 && !r.memory.fits, "{:?}", r.memory);
+    assert!(
+        w.starts_with(&format!("fleet: one 120\u{2009}400-token request's KV cache does not fit on {}, so no fleet of it; with ", r.hardware)),
+        "{w}"
     );
-    assert!(w.message.starts_with(&want), "{}\nwant: {want}", w.message);
-    // Where even 4 × the devices do not hold it, nothing is offered (the warning of the weights says why).
-    let tiny = plan::evaluate_analytic(&scenario(&json(8).replace("h100-sxm", "rtx-4090"))).unwrap();
-    assert!(!tiny.memory.fits && !tiny.warnings.iter().any(|w| w.kind == plan::WarningKind::Fleet), "{:?}", tiny.warnings);
+    // An RTX 4090 (PCIe, nodes of 8) offers up to a node's 8 boards; none hold DeepSeek-V3: nothing offered.
+    let tiny = plan::evaluate_analytic(&scenario(&json("rtx-4090", 8, "deepseek-v3", users))).unwrap();
+    assert!(!tiny.memory.fits && warning(&tiny).is_none(), "{:?}", tiny.warnings);
 }
 
 /// The knee is read where system TPS crosses 90 % of its highest, between the levels around it, and simulated there:

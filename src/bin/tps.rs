@@ -479,9 +479,10 @@ mod cli {
             .flatten()
             .collect();
             o += &format!(
-                "cost: {:.3}{cur} per million output tokens at the operating point ({:.3} at the peak); {:.2}{cur} per server-hour at the operating point ({}){}\n",
+                "cost: {:.3}{cur} per million output tokens at the operating point ({:.3} at {}); {:.2}{cur} per server-hour at the operating point ({}){}\n",
                 c.per_million_output_tokens,
                 c.at_peak.per_million_output_tokens,
+                tps_planner::plan::energy::throughput_peak_words(r),
                 c.per_hour,
                 parts.join(" + "),
                 c.fleet_per_hour.map_or_else(String::new, |f| format!(

@@ -236,11 +236,17 @@ fn ms_words(v: f64) -> String {
 /// A worst case against its limit: as [`ms_words`], with a decimal where the two would read alike ("could reach
 /// 60 ms: still inside the 60 ms target" read as a tie for 59.8).
 fn reach_words(w: f64, limit: f64) -> String {
-    if ms_words(w) == ms_words(limit) && w != limit {
-        format!("{w:.1}")
-    } else {
-        ms_words(w)
+    if ms_words(w) != ms_words(limit) || w == limit {
+        return ms_words(w);
     }
+    // Decimals until the two read apart (59.96 is "59.96", not "60.0"), the whole part grouped as ms_words has it.
+    (1..=4usize).map(|d| (format!("{w:.d$}"), format!("{limit:.d$}"))).find(|(a, b)| a != b).map_or_else(
+        || ms_words(w),
+        |(a, _)| match a.split_once('.') {
+            Some((whole, frac)) if w >= 1000.0 => format!("{}.{frac}", super::readout::group(whole.parse().unwrap_or(0.0))),
+            _ => a,
+        },
+    )
 }
 
 /// A band past this (÷ / × 10) bounds nothing worth a figure: [`margin_words`] says so instead of multiplying.
@@ -399,6 +405,11 @@ mod tests {
         assert_eq!(reach_words(60.0, 60.0), "60");
         assert_eq!(reach_words(62.4, 40.0), "62");
         assert_eq!(reach_words(7.24, 40.0), "7.2");
+        // Until they read apart (a review: 59.96 read "60.0" beside 60, 7.96 "8.0" beside 8).
+        assert_eq!(reach_words(59.96, 60.0), "59.96");
+        assert_eq!(reach_words(60.04, 60.0), "60.04");
+        assert_eq!(reach_words(7.96, 8.0), "7.96");
+        assert_eq!(reach_words(2999.6, 3000.0), format!("{}.6", crate::plan::readout::group(2999.0)));
     }
 
     #[test]

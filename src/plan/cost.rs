@@ -153,10 +153,10 @@ pub fn cost(
 
 /// An hour's electricity beside the devices' hour in a cost sentence: two decimals from 1 up, as the devices' ("devices
 /// 8.56 + electricity 1.15"; a trial read "1.149" beside "8.56"), three below, where two would round a server's
-/// 0.104 to 0.10.
+/// 0.104 to 0.10 (0.9996, which three decimals would show as "1.000", takes two).
 #[must_use]
 pub fn hourly_part(v: f64) -> String {
-    if v >= 1.0 {
+    if v >= 0.9995 {
         format!("{v:.2}")
     } else {
         format!("{v:.3}")

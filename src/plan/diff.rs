@@ -442,7 +442,11 @@ pub(super) fn workload_settings(r: &crate::scenario::Resolved) -> Vec<String> {
                 PeakLoad::Users(u) => format!("{} users", fmt(u)),
                 PeakLoad::RequestRate(q) => format!("{} req/s", fmt(q)),
             };
-            format!("a fleet for {peak} at the peak, {} spare, {} h a day", f.spare_replicas, fmt(f.peak_hours_per_day))
+            let spares = match f.spare_replicas {
+                1 => "1 spare".to_string(),
+                k => format!("{k} spares"),
+            };
+            format!("a fleet for {peak} at the peak, {spares}, {} h a day", fmt(f.peak_hours_per_day))
         }
         None => "no fleet".to_string(),
     };

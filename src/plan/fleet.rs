@@ -402,15 +402,7 @@ pub fn neighbour_devices(r: &Resolved) -> Vec<u32> {
         return Vec::new();
     }
     let n = r.deployment.hardware.devices;
-    let ok = |k: u32| {
-        let d = r.at_devices(k);
-        let par = d.hardware.parallelism;
-        (k == 1 || par != Parallelism::Tensor || d.model.splits_over(k))
-            // Expert parallelism deals the experts out whole: as many on every device.
-            && (par != Parallelism::DpAttention || (k >= 2 && d.model.moe.experts.is_multiple_of(k)))
-            && (!matches!(par, Parallelism::LayerSplit | Parallelism::Pipeline) || k <= d.model.layers)
-            && memory(&d, &r.workload).fits
-    };
+    let ok = |k: u32| fits_at(r, k);
     // The fewest that fit and up to three more below the count (an operations trial sizing 8-device servers was
     // offered 1 and 4 per replica, not 2: which split fills a box best is the question there).
     // (Counts that divide the server's or are powers of two: a pipeline over 8 was offered 5, 6 and 7; a review.)
@@ -424,6 +416,18 @@ pub fn neighbour_devices(r: &Resolved) -> Vec<u32> {
     below.chain(next).collect()
 }
 
+/// Whether `k` devices per replica hold the model and split it as the engines accept (tensor parallelism splitting
+/// its attention and KV heads, expert parallelism its experts whole, a layer split no more devices than layers).
+fn fits_at(r: &Resolved, k: u32) -> bool {
+    let d = r.at_devices(k);
+    let par = d.hardware.parallelism;
+    (k == 1 || par != Parallelism::Tensor || d.model.splits_over(k))
+        // Expert parallelism deals the experts out whole: as many on every device.
+        && (par != Parallelism::DpAttention || (k >= 2 && d.model.moe.experts.is_multiple_of(k)))
+        && (!matches!(par, Parallelism::LayerSplit | Parallelism::Pipeline) || k <= d.model.layers)
+        && memory(&d, &r.workload).fits
+}
+
 /// This scenario with `devices` devices per replica: what an alternative is evaluated on.
 #[must_use]
 pub fn alternative(r: &Resolved, devices: u32) -> Resolved {
@@ -432,43 +436,85 @@ pub fn alternative(r: &Resolved, devices: u32) -> Resolved {
     alt
 }
 
-/// Where the model does not fit on the scenario's server, the fleet of the fewest devices per server that hold it, as
-/// a `fleet:` warning ("fleet: not sized — the model does not fit on 8 × H100 SXM; with 16 devices per server (2
-/// nodes of 8, tensor parallel over the network): 4 servers, 64 devices (66.7 users each at the operating point)").
-/// An operations trial sizing DeepSeek-V3 on 8 × H100 read "No fleet" and tried 16 by hand, while a size that fits
-/// was offered beside every fleet that could be sized. `None` where no larger server (up to 4 × the devices, or a
-/// PCIe node's count) fits or meets the target.
+/// Where the model (or one request's KV cache) does not fit on the scenario's server, the fleet of the larger server
+/// that takes the fewest devices for the peak, as a `fleet:` warning ("fleet: the model does not fit on 8 × H100 SXM,
+/// so no fleet of it; with 16 devices per server (2 nodes of 8, tensor parallel over the network): 4 servers (3 + 1
+/// spare), 64 devices (66.7 users each at the operating point)"). An operations trial sizing DeepSeek-V3 on 8 × H100
+/// read "No fleet" and tried 16 by hand, while a size that fits was offered beside every fleet that could be sized.
+/// The counts tried: up to four above the server's, multiples of it or powers of two, up to 4 × its devices (boards
+/// linked by PCIe alone: a node's count), each that holds the model; the fewest that hold it is named too where it
+/// takes more devices (70B in BF16 on 2 × H100 holds one user per server: 302 servers, where 4 per server take 48
+/// devices in all; a review). `why` is what does not fit. `None` where no such server meets the target, and where
+/// the fleet would be refused anyway (a rate peak on a sweep of users who never pause: [`size`]).
 #[must_use]
-pub fn unfit_words(r: &Resolved, f: &FleetInputs, hardware: &str, alt_op: &dyn Fn(&Resolved) -> Option<LoadPoint>) -> Option<String> {
-    let a = alternatives(r, f, alt_op).into_iter().find(|a| a.devices_per_replica > r.deployment.hardware.devices)?;
+pub fn unfit_words(r: &Resolved, f: &FleetInputs, why: &str, alt_op: &dyn Fn(&Resolved) -> Option<LoadPoint>) -> Option<String> {
+    let rate_on_users = matches!(f.peak, PeakLoad::RequestRate(_))
+        && matches!(r.workload.load, crate::scenario::Load::Concurrency(_))
+        && r.workload.think_time_s <= 0.0
+        && r.workload.mode != crate::scenario::Mode::Batch;
+    if rate_on_users || r.disaggregation.is_some() {
+        return None;
+    }
+    let n = r.deployment.hardware.devices;
+    let hw = &r.deployment.hardware;
+    let most = if hw.interconnect_gbps < 100.0 { n.max(hw.node_devices) } else { n.saturating_mul(4) };
+    let counts: Vec<u32> =
+        (n + 1..=most.min(n.saturating_mul(4))).filter(|&k| (k.is_multiple_of(n) || k.is_power_of_two()) && fits_at(r, k)).take(4).collect();
+    let sized = alternatives_at(r, f, alt_op, counts);
+    let first = sized.first()?;
+    let best = sized.iter().min_by_key(|a| (a.devices_total, a.devices_per_replica))?;
+    let fewest = if best.devices_per_replica == first.devices_per_replica {
+        String::new()
+    } else {
+        format!(
+            "; {} per server, the fewest that hold it, take {} devices ({} each)",
+            first.devices_per_replica,
+            super::readout::group(first.devices_total as f64),
+            label(f.peak, first.load_per_replica)
+        )
+    };
+    Some(format!("fleet: {why}, so no fleet of it; with {}{fewest}", unfit_size_words(r, f, best)))
+}
+
+/// One size of [`unfit_words`]: "16 devices per server (2 nodes of 8, tensor parallel over the network): 4 servers (3
+/// + 1 spare), 64 devices (66.7 users each at the operating point)", the devices bought in whole nodes said as such.
+fn unfit_size_words(r: &Resolved, f: &FleetInputs, a: &FleetAlternative) -> String {
     let s = |n: u64| if n == 1 { "" } else { "s" };
+    let g = |v: u64| super::readout::group(v as f64);
     let nodes = a.node_devices.filter(|&k| k > 0).map_or_else(String::new, |k| {
         let split = if a.dp_attention { "DP attention" } else { "tensor parallel" };
         format!(" ({} nodes of {k}, {split} over the network)", a.devices_per_replica.div_ceil(k))
     });
     let spare = match f.spare_replicas {
         0 => String::new(),
-        1 => " with 1 spare".into(),
-        n => format!(" with {n} spares"),
+        k => format!(" ({} + {k} spare{})", g(a.replicas - u64::from(k)), s(u64::from(k))),
     };
-    let g = |v: u64| super::readout::group(v as f64);
-    Some(format!(
-        "fleet: not sized — the model does not fit on {hardware}; with {} devices per server{nodes}: {} server{}{spare}, {} device{} ({} each at the operating point)",
+    let serving = u64::from(a.devices_per_replica) * a.replicas;
+    let devices = if a.devices_total == serving {
+        format!("{} device{}", g(serving), s(serving))
+    } else {
+        format!("{} devices, {} bought in whole nodes of {}", g(serving), g(a.devices_total), r.deployment.hardware.node_devices)
+    };
+    format!(
+        "{} devices per server{nodes}: {} server{}{spare}, {devices} ({} each at the operating point)",
         a.devices_per_replica,
         g(a.replicas),
         s(a.replicas),
-        g(a.devices_total),
-        s(a.devices_total),
         label(f.peak, a.load_per_replica)
-    ))
+    )
 }
 
 /// The alternatives' fleets, `alt_op` giving an alternative's operating point (the report's own kind of sweep).
 fn alternatives(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> Option<LoadPoint>) -> Vec<FleetAlternative> {
+    alternatives_at(r, f, alt_op, neighbour_devices(r))
+}
+
+/// The fleets of replicas of each of `counts` devices that meet the target (those that do not are left out).
+fn alternatives_at(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> Option<LoadPoint>, counts: Vec<u32>) -> Vec<FleetAlternative> {
     let peak_v = match f.peak {
         PeakLoad::Users(u) | PeakLoad::RequestRate(u) => u,
     };
-    neighbour_devices(r)
+    counts
         .into_iter()
         .filter_map(|k| {
             let alt = alternative(r, k);

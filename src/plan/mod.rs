@@ -437,7 +437,13 @@ pub(super) fn build_report(
             None
         }
         (Some(f), _, _) => {
-            if let Some(w) = fleet::unfit_words(r, f, &hardware_label, alt_op) {
+            // What does not fit, as the verdict says it: the weights, or one request's KV cache.
+            let why = if mem.kv_budget_gb <= 0.0 {
+                format!("the model does not fit on {hardware_label}")
+            } else {
+                format!("one {}-token request's KV cache does not fit on {hardware_label}", readout::group(mem.context_tokens))
+            };
+            if let Some(w) = fleet::unfit_words(r, f, &why, alt_op) {
                 warnings.push(Warning::new(WarningKind::Fleet, w));
             }
             None

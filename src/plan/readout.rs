@@ -103,7 +103,13 @@ pub fn overhead_bound_words(r: &Report) -> Option<String> {
     if ss.bound != Bound::Overhead || !r.memory.fits {
         return None;
     }
-    let split = if ss.devices > 1 { format!(", the all-reduces between its {} devices", ss.devices) } else { String::new() };
+    // What the devices exchange per token, by how they share the model (a review: a pipeline had read "all-reduces").
+    let split = match ss.devices {
+        0 | 1 => String::new(),
+        n if r.hardware.ends_with("(DP attention)") => format!(", the exchanges of tokens between its {n} devices at every MoE layer"),
+        n if ss.streaming_devices > 1.0 => format!(", the all-reduces between its {n} devices"),
+        n => format!(", the hand-offs between its {n} devices, one after another"),
+    };
     Some(format!(
         "overhead-bound alone: a token's fixed work (the engine's own per step{split}, the chain of small kernels) outlasts reading its {} GB, so faster memory barely moves one user here ({} % of the ceiling); it shows under load",
         crate::model::units::fmt_num((ss.bytes_per_token / 1e8).round() / 10.0),
@@ -206,6 +212,13 @@ mod tests {
             assert!(w.contains(&format!("({pct} % of the ceiling)")), "{w}");
         }
         assert_eq!(overhead_bound_words(&analytic("h100-sxm", 1, "llama-3.1-8b")), None);
+        // A pipeline hands a token from stage to stage: no all-reduces to name (a review).
+        let r = crate::plan::evaluate_analytic(
+            &Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm","devices":8,"parallelism":"pipeline"},"model":{"preset":"gpt-oss-20b"},"engine":{"preset":"sglang"},"workload":{"prompt_tokens":1500,"output_tokens":400}}"#).unwrap(),
+        )
+        .unwrap();
+        let w = overhead_bound_words(&r).unwrap_or_default();
+        assert!(w.contains("the hand-offs between its 8 devices, one after another") && !w.contains("all-reduce"), "{w}");
     }
 
     #[test]

@@ -101,7 +101,11 @@ fn fleet_card(r: &Report) -> Card {
             r.warnings.iter().find(|w| w.kind == crate::plan::WarningKind::Fleet).map(|w| w.message.trim_start_matches("fleet: ").to_string());
         c.sentence = match (no_operating_point(r), refused) {
             // The fewest devices per server that hold the model, sized (`plan::fleet::unfit_words`).
-            (Some(_), Some(why)) if !r.memory.fits => format!("No fleet: {why}."),
+            (Some(_), Some(why)) if !r.memory.fits => {
+                let mut w = why;
+                w[..1].make_ascii_uppercase();
+                format!("{w}.")
+            }
             (Some(why), _) => format!("No fleet: {why}, so there is no load per server to size servers by."),
             (None, Some(why)) => format!("No fleet: {why}."),
             (None, None) => "Type the peak users (or requests/s) under Fleet and cost to size the fleet.".into(),
