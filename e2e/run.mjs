@@ -1822,6 +1822,15 @@ await test('a model that does not fit: the fleet card sizes the fewest devices p
   await pm.selectOption('#hardware-preset', 'h200-sxm');
   await pm.waitForFunction(() => /overhead-bound alone: .*the all-reduces between its 8 devices.*faster memory barely moves one user here \(\d+ % of the ceiling\)/.test(document.getElementById('one-user-note')?.textContent || ''), null, { timeout: 60000 });
   assert(!/No fleet/.test(await pm.textContent('#fleet-sentence')), `fleet card on H200: ${await pm.textContent('#fleet-sentence')}`);
+  // FP8 picked for a 70B (released in BF16), then gpt-oss-120b: the format stays, and the page says it stores more
+  // than the released MXFP4 (a format left at the previous model's release follows the new model's instead).
+  await pm.selectOption('#model-preset', 'llama-3.1-70b');
+  await pm.selectOption('#quantization-weights', 'fp8');
+  await pm.selectOption('#model-preset', 'gpt-oss-120b');
+  await pm.waitForFunction(() => /gpt-oss-120b is released in MXFP4 \(4\.25 bits\): FP8.* stores more than that/.test(document.getElementById('weights-released')?.textContent || ''), null, { timeout: 10000 });
+  assert((await pm.inputValue('#quantization-weights')) === 'fp8', 'the format picked was lost');
+  await pm.selectOption('#quantization-weights', '');
+  await pm.waitForFunction(() => (document.getElementById('weights-released')?.textContent || '') === '', null, { timeout: 10000 });
   assert(em.length === 0, `console errors: ${em.slice(0, 2).join(' | ')}`);
   await context.close();
 });

@@ -304,17 +304,26 @@ fn apart(x: f64, y: f64) -> (String, String) {
 }
 
 /// [`Diff::summary`] of these rows.
-fn summary(rows: &[DiffRow], currency: &str) -> String {
+fn summary(rows: &[DiffRow], currency: &str, sizes: Option<(f64, f64)>) -> String {
     let figure = |v: f64| if v.fract() == 0.0 { format!("{v:.0}") } else { super::verdict::fmt_against(v, None) };
     let both = |m: &str| both(rows, m);
     let plural = |n: f64, one: &str, many: &str| format!("{} {}", figure(n), if n == 1.0 { one } else { many });
     let mut s = if let Some((a, b)) = both("replicas") {
         // Servers of different sizes (2 × H100 against 1 × H200) are compared by their devices too.
+        // Devices bought in whole nodes beyond the servers' own say what the servers run on (a pre-sales trial read
+        // "(16 devices against 32)" and then "the gap in devices the servers run on (25 against 16)").
+        let own = sizes.map(|(sa, sb)| (a * sa, b * sb));
+        let running = |(da, db): (f64, f64)| match own {
+            Some((oa, ob)) if oa != da && ob != db => format!(", the servers running on {} and {}", figure(ob), figure(oa)),
+            Some((oa, _)) if oa != da => format!(" in whole nodes, A's servers running on {}", figure(oa)),
+            Some((_, ob)) if ob != db => format!(" in whole nodes, B's servers running on {}", figure(ob)),
+            _ => String::new(),
+        };
         let devices = both("devices_total").filter(|(da, db)| (da / a - db / b).abs() > 1e-9).map_or(String::new(), |(da, db)| {
             if da == db {
-                format!(" (both {})", plural(db, "device", "devices"))
+                format!(" (both {}{})", plural(db, "device", "devices"), running((da, db)))
             } else {
-                format!(" ({} against {})", plural(db, "device", "devices"), figure(da))
+                format!(" ({} against {}{})", plural(db, "device", "devices"), figure(da), running((da, db)))
             }
         });
         format!("B needs {} against A's {}{devices}", plural(b, "server", "servers"), figure(a))
@@ -609,14 +618,16 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     }
     rows.push(row(
         "joules_per_output_token",
-        "energy per output token",
+        // The accelerators' (the kW and MWh rows above are the meter's where a PUE or hosts are given; a trial read
+        // the two bases as one).
+        "energy per output token (accelerators)",
         "J/token",
         a.energy.as_ref().map(|e| e.joules_per_output_token),
         b.energy.as_ref().map(|e| e.joules_per_output_token),
     ));
-    let mut summary = summary(&rows, &currency);
-    let headline = summary.clone();
     let sizes = Some((f64::from(a.single_stream.devices), f64::from(b.single_stream.devices)));
+    let mut summary = summary(&rows, &currency, sizes);
+    let headline = summary.clone();
     if let Some(m) = margin_as(&rows, a.band.batched_pct.max(b.band.batched_pct), a.band.load_rows > 0 && b.band.load_rows > 0, sizes) {
         summary = format!("{summary} {m}");
     }
@@ -774,30 +785,47 @@ mod tests {
             row("joules_per_output_token", "", "J", Some(0.5), Some(0.5)),
         ];
         assert_eq!(
-            summary(&rows, "USD"),
+            summary(&rows, "USD", None),
             "B needs 20 servers against A's 22, costing USD 1600 an hour against 1408 and drawing 28 kW against 31: B is better on 2 of the 4 figures that differ, A on per-user output and the fleet's cost; A's fleet costs 12 % less an hour."
         );
         // Bought too: the purchase's gap is named apart from the hour's (a pre-sales trial read 19 % an hour as the
         // purchase, 21 %).
         let mut bought = rows.clone();
         bought.push(row("fleet_purchase", "buying the fleet (once)", "USD", Some(960_000.0), Some(1_216_000.0)));
-        assert!(summary(&bought, "USD").ends_with("; A's fleet costs 12 % less an hour and 21 % less to buy."), "{}", summary(&bought, "USD"));
+        assert!(
+            summary(&bought, "USD", None).ends_with("; A's fleet costs 12 % less an hour and 21 % less to buy."),
+            "{}",
+            summary(&bought, "USD", None)
+        );
         bought.last_mut().unwrap().b = Some(900_000.0);
-        assert!(summary(&bought, "USD").ends_with("; A's fleet costs 12 % less an hour, B's 6 % less to buy."), "{}", summary(&bought, "USD"));
+        assert!(
+            summary(&bought, "USD", None).ends_with("; A's fleet costs 12 % less an hour, B's 6 % less to buy."),
+            "{}",
+            summary(&bought, "USD", None)
+        );
         // Power without a cost on either side: a comma, not "and".
         let rows = vec![row("replicas", "", "", Some(22.0), Some(20.0)), row("fleet_kw", "", "kW", Some(31.0), Some(28.0))];
-        assert_eq!(summary(&rows, ""), "B needs 20 servers against A's 22, drawing 28 kW against 31: B is better on every figure that differs.");
+        assert_eq!(
+            summary(&rows, "", None),
+            "B needs 20 servers against A's 22, drawing 28 kW against 31: B is better on every figure that differs."
+        );
         // One server, no fleet cost, B better on everything; then nothing to compare.
         let rows = vec![row("replicas", "", "", Some(2.0), Some(1.0)), row("fleet_kw", "", "kW", None, Some(1.0))];
-        assert_eq!(summary(&rows, ""), "B needs 1 server against A's 2: B is better on every figure that differs.");
+        assert_eq!(summary(&rows, "", None), "B needs 1 server against A's 2: B is better on every figure that differs.");
         // Servers of different sizes: the devices too (the meeting's 23 × 2 H100 against 50 × 1 H200).
         let rows = vec![row("replicas", "", "", Some(23.0), Some(50.0)), row("devices_total", "", "", Some(46.0), Some(50.0))];
-        assert_eq!(summary(&rows, ""), "B needs 50 servers against A's 23 (50 devices against 46): A is better on every figure that differs.");
+        assert_eq!(summary(&rows, "", None), "B needs 50 servers against A's 23 (50 devices against 46): A is better on every figure that differs.");
+        // Devices bought in whole nodes beyond the servers' own: what the servers run on is said (a pre-sales trial).
+        let rows = vec![row("replicas", "", "", Some(25.0), Some(16.0)), row("devices_total", "", "", Some(32.0), Some(16.0))];
+        assert_eq!(
+            summary(&rows, "", Some((1.0, 1.0))),
+            "B needs 16 servers against A's 25 (16 devices against 32 in whole nodes, A's servers running on 25): B is better on every figure that differs."
+        );
         let rows = vec![row("max_users_at_target", "", "", Some(12.0), Some(12.0))];
-        assert_eq!(summary(&rows, ""), "B holds 12 users at the target against A's 12: the compared figures are equal.");
-        assert!(summary(&[], "").starts_with("Neither side"));
+        assert_eq!(summary(&rows, "", None), "B holds 12 users at the target against A's 12: the compared figures are equal.");
+        assert!(summary(&[], "", None).starts_with("Neither side"));
         let one = [row("per_user_tps", "", "tok/s", Some(40.0), None), row("joules_per_output_token", "", "J", Some(0.5), Some(0.4))];
-        assert_eq!(summary(&one, ""), "Only A has an operating point.");
+        assert_eq!(summary(&one, "", None), "Only A has an operating point.");
         // Faster users at a lighter operating point: the load is said with the figure (TP8 against DP attention).
         let rows = vec![
             row("per_user_tps", "per-user output at the operating point", "tok/s", Some(22.7), Some(27.5)),
@@ -805,7 +833,7 @@ mod tests {
             row("replicas", "servers", "servers", Some(4.0), Some(9.0)),
         ];
         assert_eq!(
-            summary(&rows, ""),
+            summary(&rows, "", None),
             "B needs 9 servers against A's 4: A is better on 2 of the 3 figures that differ, B on per-user output at the operating point (at 18 users against A's 40)."
         );
     }

@@ -261,6 +261,22 @@ pub fn size(
         Some(u) => format!("; with one server fewer, over capacity ({} %)", pct_above(u, 100.0)),
         None => String::new(),
     };
+    // Servers that share nodes: one fewer that still holds the target and frees a whole node says so (a pre-sales
+    // trial: 24 + 1 spare servers of 1 × H200 bought 4 nodes of 8, 7 devices idle, where one server fewer — "63 % of
+    // capacity each, still within the 50–70 %" — fits 3: a node's price the line left to the reader).
+    let node = r.deployment.hardware.node_devices;
+    let fewer = match one_fewer {
+        Some(u) if u <= 1.0 && in_nodes(r) && devices < node && devices > 0 => {
+            let per = u64::from(node / devices);
+            let (now, then) = (total.div_ceil(per), (total - 1).div_ceil(per));
+            if then < now {
+                format!("{fewer}, and one node fewer ({then} of {node} devices, not {now})")
+            } else {
+                fewer
+            }
+        }
+        _ => fewer,
+    };
     // The floor: each serving replica at its capacity (a trial computed ⌈500 ÷ 165⌉ = 4 by hand where the line
     // said 6 at the operating point and never gave the minimum).
     // Read at the capacity's own point in the peak's unit (users of a rate sweep are its rate × its E2E there, not a

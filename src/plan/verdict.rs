@@ -18,7 +18,9 @@ pub(super) fn fmt_rate(r: f64) -> String {
     }
 }
 
-pub(super) fn load_label(m: &Marker) -> String {
+/// A marker's load in words: "1 user", "1 024 users", "2.19 req/s" (the page's, the CLI's and the report's).
+#[must_use]
+pub fn load_label(m: &Marker) -> String {
     load_words(m.concurrency, m.request_rate)
 }
 

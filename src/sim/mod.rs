@@ -145,6 +145,19 @@
 //! over the load (TTFT P50 held out: one user 23 %, closed loops of 2–16 users 34 %, above 16 users 32 %,
 //! request rates 36 %): no single term (front end, prefill rate, queueing) carries them.
 //!
+//! Where the held-out TTFT misses lie, by class (measured 2026-12-06 on the paced runs of current engines without the
+//! PCIe tensor-parallel runs, TTFT P50, median predicted ÷ measured): closed loops 0.71 (58 figures, median error 31 %),
+//! open loops 1.01 (49, 38 %: unbiased, but spread); SGLang on ROCm 0.53 (12 figures, one source: DeepSeek-V3 and
+//! Llama-4 on 8 × MI300X, whose TPOT at one user is also 3 × the model's — a backend class one source cannot fit),
+//! SGLang on CUDA 0.88, vLLM 0.95. The closed loops' shortfall is at every concurrency of the SGLang cookbook (0.70–0.75
+//! from 1 user to 100: the floor of a large MoE model's prompt step on 8 GPUs) and grows with the users of the L4
+//! closed loop (0.92 at 1 user, 0.43 at 64: the wave's step, above). In the runs that release every request at once
+//! the model can be right in throughput and wrong in how it is reached: gpt-oss-120b on one H100 (vLLM 0.10.2,
+//! ShareGPT) 3,100 output tok/s predicted against 2,901, but TTFT mean 0.61 × and TPOT 1.28 × the measured — by
+//! Little's law the model runs about 214 sequences at once where the run held about 157 (its KV space is 5 GB after
+//! 64 GB of weights, so what the engine keeps back decides the batch); on A100 with vLLM 0.11 the same deployment's
+//! TTFT is within 6 %. Neither is a default to move on one deployment.
+//!
 //! Two misses the served runs show, measured 2026-12 and not modelled yet (each needs more than one source):
 //! - **A TTFT floor of large MoE models on 8 GPUs.** SGLang 0.5.6–0.5.9 (its cookbook's runs, one user):
 //!   DeepSeek-R1 on 8 × B200 takes 126–141 ms to the first token of a 610-token prompt and 155 ms of a

@@ -464,6 +464,18 @@ fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>>) 
                     inputs.bits.set(String::new());
                 }
             }) />
+            // A format picked for another model stays when the model changes: where it is not the one the new model
+            // is released in, that is said (a pre-sales trial's gpt-oss-120b kept the 70B's FP8: 118 GB of weights
+            // where the CLI, given no format, took the released MXFP4's 64 GB).
+            <p class="note" id="weights-released">{move || {
+                let (model, picked) = (m()?, q()?);
+                let native = quant::weight_format(model.native_weights)?;
+                // Only a format larger than the released one: a smaller one is the usual quantization.
+                (picked.bits > native.bits + 0.01).then(|| format!(
+                    "{} is released in {} ({} bits): {} stores more than that (leave Weights at the engine's default for the released format).",
+                    model.name, native.label, native.bits, picked.label
+                ))
+            }}</p>
             <NumField label="Bits per weight" unit="bits" field="quantization.weight_bits" value=inputs.bits
                 placeholder=Signal::derive(move || q().map_or("default".into(), |q| format!("{}", q.bits))) error />
             // The KV cache's format: FP8 halves each token's cache (more sequences fit, attention reads half), which

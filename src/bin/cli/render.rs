@@ -278,10 +278,8 @@ pub(super) fn render_table(r: &Report) -> String {
     let mk = |name: &str, m: &Option<tps_planner::scenario::Marker>| match m {
         Some(m) => format!(
             "{name}: {} — {:.0} tok/s total, {} tok/s each\n",
-            m.concurrency
-                .map(|c| if c.round() == 1.0 { "1 user".to_string() } else { format!("{c:.0} users") })
-                .or(m.request_rate.map(|x| format!("{x:.2} req/s")))
-                .unwrap_or_default(),
+            // As the page and the energy line word it ("1 024 users" beside "the throughput peak (1 024 users)").
+            tps_planner::plan::load_label(m),
             m.system_tps,
             tps_planner::model::units::tenths(m.per_user_tps)
         ),
