@@ -268,8 +268,13 @@ await test('the address reproduces the page; pasted JSON loads; a broken link na
   await page.waitForTimeout(200);
   const url = page.url();
   assert(url.includes('#s='), `no scenario in the address: ${url}`);
+  // Each page's simulated verdict, not the estimate shown while a level is simulated (a run on a busy machine read
+  // one page's estimate against the other's simulation).
+  const settled = (p) => p.waitForFunction(() => (document.getElementById('simulating')?.textContent ?? '') === '', null, { timeout: 60000 });
+  await settled(page);
   const verdict = await page.textContent('#verdict');
   const again = await openPage(url);
+  await settled(again.page);
   assert((await again.page.textContent('#verdict')) === verdict, 'the link did not reproduce the verdict');
   assert((await again.page.inputValue('#workload-prompt_tokens')) === '1000', 'prompt not restored from the link');
   assert(again.errors.length === 0, `console errors: ${again.errors.slice(0, 2).join(' | ')}`);

@@ -1102,6 +1102,7 @@ fn fleets_buy_whole_nodes_and_rent_devices() {
     let (f, c, e) = (b.fleet.as_ref().unwrap(), b.cost.as_ref().unwrap(), b.energy.as_ref().unwrap());
     let nodes = f.replicas.div_ceil(2);
     assert_eq!(f.devices_total, nodes * 8, "{}", f.sentence);
+    assert_eq!(f.nodes, Some(nodes), "the nodes the fleet takes");
     let idle = f.devices_total - 4 * f.replicas;
     assert_eq!(plan::fleet::idle_devices(f), idle);
     assert_eq!(c.purchase.as_ref().unwrap().fleet_devices, Some(nodes * 8));
@@ -1113,6 +1114,7 @@ fn fleets_buy_whole_nodes_and_rent_devices() {
     let same = eval("h200-sxm", 4, "llama-3.1-70b", "", rented);
     let (fr, cr) = (same.fleet.as_ref().unwrap(), same.cost.as_ref().unwrap());
     assert_eq!((fr.replicas, fr.devices_total), (f.replicas, 4 * f.replicas), "rented: the servers' own devices");
+    assert_eq!(fr.nodes, Some(nodes), "rented or bought, the servers sit on as many nodes");
     assert!(!fr.sentence.contains("idle"), "{}", fr.sentence);
     let kw = |r: &tps_planner::scenario::Report| plan::energy::fleet_kw(r).unwrap();
     assert!((kw(&b) - kw(&same) - idle as f64 * e.idle_watts / 1e3).abs() < 1e-9, "{} {}", kw(&b), kw(&same));
@@ -1317,4 +1319,23 @@ fn whole_users_and_bits_beside_a_format_are_said() {
         "{:?}",
         plain.defaults_used
     );
+}
+
+/// One server fewer that still holds the target and frees a whole node says so (a pre-sales trial: 24 + 1 spare
+/// servers of 1 × H200 bought 4 nodes of 8, 7 devices idle, where one server fewer fits 3 — a node's price left to the
+/// reader), and only then.
+#[test]
+fn one_server_fewer_that_frees_a_node_says_so() {
+    let json = r#"{"hardware":{"preset":"h200-sxm","devices":1},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":2500,"output_tokens":350,"distribution":"lognormal","think_time_s":40},"target":{"tpot_ms":50,"ttft_ms":2000,"percentile":95},"fleet":{"peak_users":PEAK,"spare_replicas":1},"cost":{"device_price":40000}}"#;
+    let mut said = 0;
+    for peak in (200..=600).step_by(20) {
+        let r = plan::evaluate_analytic(&scenario(&json.replace("PEAK", &peak.to_string()))).unwrap();
+        let f = r.fleet.as_ref().unwrap();
+        let (now, then) = (f.replicas.div_ceil(8), (f.replicas - 1).div_ceil(8));
+        assert_eq!(f.nodes, Some(now), "{}", f.sentence);
+        let frees = f.utilisation_one_fewer.is_some_and(|u| u <= 1.0) && then < now;
+        assert_eq!(f.sentence.contains(&format!(", and one node fewer ({then} of 8 devices, not {now})")), frees, "{peak}: {}", f.sentence);
+        said += usize::from(frees);
+    }
+    assert!(said >= 1, "no peak of the 21 frees a node: the test would not test");
 }

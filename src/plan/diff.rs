@@ -100,6 +100,7 @@ impl DiffRow {
         matches!(
             self.metric,
             "replicas"
+                | "nodes"
                 | "devices_total"
                 | "cost_per_million_output_tokens"
                 | "fleet_per_million_output_tokens"
@@ -555,6 +556,12 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
         fleet(a, |f| f.devices_total as f64),
         fleet(b, |f| f.devices_total as f64),
     ));
+    // The boxes bought, where the boards come in nodes (a pre-sales trial: "servers" of 1 × H200 are not the 8-device
+    // nodes a meeting buys).
+    let nodes = |r: &Report| r.fleet.as_ref().and_then(|f| f.nodes).map(|n| n as f64);
+    if nodes(a).is_some() || nodes(b).is_some() {
+        rows.push(row("nodes", "nodes (boxes of boards) for the fleet", "nodes", nodes(a), nodes(b)));
+    }
     let per = |what: &str| if currency.is_empty() { what.to_string() } else { format!("{currency} {what}") };
     let cost = |r: &Report, f: fn(&crate::scenario::Cost) -> Option<f64>| r.cost.as_ref().and_then(f);
     let million = |c: &crate::scenario::Cost| Some(c.per_million_output_tokens);

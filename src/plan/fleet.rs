@@ -302,6 +302,7 @@ pub fn size(
         devices_per_replica: devices,
         replicas: total,
         devices_total: devices_bought(r, devices, total),
+        nodes: (in_nodes(r) && node > 0).then(|| in_whole_nodes(node, devices, total) / u64::from(node)),
         users_per_replica: users_at(op.1, think),
         request_rate_per_replica: rate_at(op.1),
         spare_replicas: f.spare_replicas,

@@ -369,6 +369,11 @@ pub struct Fleet {
     /// Devices bought: `replicas × devices_per_replica`, but datacenter GPUs in whole nodes, the last one's unused
     /// devices idle (`plan::fleet::devices_bought`).
     pub devices_total: u64,
+    /// Nodes the fleet takes where the boards come in nodes (8-device HGX or OAM boards), servers that share one
+    /// counted together and a server of more than one taking whole ones (a server of exactly one node: as many as the
+    /// servers); null for boards bought one by one (PCIe cards).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
     /// Users one replica carries at the operating point (requests in flight, or with a think time users who pause
     /// between them; request-rate loads: rate × mean E2E, Little's law).
     pub users_per_replica: f64,

@@ -113,7 +113,11 @@ fn fleet_card(r: &Report) -> Card {
         return c;
     };
     let s = |n: u64| if n == 1 { "" } else { "s" };
-    c.big = Some((f.replicas.to_string(), format!(" server{} · {} device{}", s(f.replicas), f.devices_total, s(f.devices_total))));
+    // The boxes a meeting buys, where servers share nodes or span them (a pre-sales trial read "25 servers · 32
+    // devices" of 1 × H200 and found the 4 nodes deep in the sentence).
+    // (A no-break space: "4" had wrapped away from "nodes" in a narrow card.)
+    let nodes = f.nodes.filter(|&n| n != f.replicas).map_or_else(String::new, |n| format!(" · {n}\u{a0}node{}", s(n)));
+    c.big = Some((f.replicas.to_string(), format!(" server{} · {} device{}{nodes}", s(f.replicas), f.devices_total, s(f.devices_total))));
     c.sentence = f.sentence.clone();
     c.list = f.alternatives.iter().map(|a| crate::plan::fleet::alternative_words(f, a)).collect();
     if f.peak_users.is_some() {
