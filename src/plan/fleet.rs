@@ -112,10 +112,7 @@ pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
         format!(", {:.0} % fewer devices", ((1.0 - ratio) * 100.0).max(1.0))
     };
     // A replica over several nodes says so (a trial read "16 devices per server" as one box of 16 H100s).
-    let nodes = a.node_devices.filter(|&k| k > 0).map_or_else(String::new, |k| {
-        let split = if a.dp_attention { "DP attention" } else { "tensor parallel" };
-        format!(" ({} nodes of {k}, {split} over the network)", a.devices_per_replica.div_ceil(k))
-    });
+    let nodes = spans_words(a);
     // One server holding more than the whole peak: "(225 users each)" read as 225 users on it for a peak of 200.
     let peak_v = f.peak_users.or(f.peak_request_rate).unwrap_or(f64::INFINITY);
     let each = if a.load_per_replica > peak_v { "up to " } else { "" };
@@ -419,17 +416,16 @@ pub fn neighbour_devices(r: &Resolved) -> Vec<u32> {
         return Vec::new();
     }
     let n = r.deployment.hardware.devices;
-    let ok = |k: u32| fits_at(r, k);
     // The fewest that fit and up to three more below the count (an operations trial sizing 8-device servers was
     // offered 1 and 4 per replica, not 2: which split fills a box best is the question there).
     // (Counts that divide the server's or are powers of two: a pipeline over 8 was offered 5, 6 and 7; a review.)
-    let smaller: Vec<u32> = (1..n).filter(|k| ok(*k) && (n.is_multiple_of(*k) || k.is_power_of_two())).collect();
+    let smaller: Vec<u32> = (1..n).filter(|&k| fits_at(r, k) && (n.is_multiple_of(k) || k.is_power_of_two())).collect();
     let below = smaller.first().into_iter().chain(smaller.iter().skip(1).rev().take(3).rev()).copied();
     // Boards linked by PCIe alone come in servers of up to a node's count (8 double-width boards): more in one
     // replica would be tensor parallelism between servers (a trial was offered "16 devices per server" of L40S).
     let hw = &r.deployment.hardware;
     let most = if hw.interconnect_gbps < 100.0 { n.max(hw.node_devices) } else { 1024 };
-    let next = (n + 1..=n.saturating_mul(4).min(most)).find(|k| ok(*k));
+    let next = (n + 1..=n.saturating_mul(4).min(most)).find(|&k| fits_at(r, k));
     below.chain(next).collect()
 }
 
@@ -493,15 +489,20 @@ pub fn unfit_words(r: &Resolved, f: &FleetInputs, why: &str, alt_op: &dyn Fn(&Re
     Some(format!("fleet: {why}, so no fleet of it; with {}{fewest}", unfit_size_words(r, f, best)))
 }
 
+/// " (2 nodes of 8, tensor parallel over the network)" for a replica that spans nodes, else empty.
+fn spans_words(a: &FleetAlternative) -> String {
+    a.node_devices.filter(|&k| k > 0).map_or_else(String::new, |k| {
+        let split = if a.dp_attention { "DP attention" } else { "tensor parallel" };
+        format!(" ({} nodes of {k}, {split} over the network)", a.devices_per_replica.div_ceil(k))
+    })
+}
+
 /// One size of [`unfit_words`]: "16 devices per server (2 nodes of 8, tensor parallel over the network): 4 servers (3
 /// + 1 spare), 64 devices (66.7 users each at the operating point)", the devices bought in whole nodes said as such.
 fn unfit_size_words(r: &Resolved, f: &FleetInputs, a: &FleetAlternative) -> String {
     let s = |n: u64| if n == 1 { "" } else { "s" };
     let g = |v: u64| super::readout::group(v as f64);
-    let nodes = a.node_devices.filter(|&k| k > 0).map_or_else(String::new, |k| {
-        let split = if a.dp_attention { "DP attention" } else { "tensor parallel" };
-        format!(" ({} nodes of {k}, {split} over the network)", a.devices_per_replica.div_ceil(k))
-    });
+    let nodes = spans_words(a);
     let spare = match f.spare_replicas {
         0 => String::new(),
         k => format!(" ({} + {k} spare{})", g(a.replicas - u64::from(k)), s(u64::from(k))),
