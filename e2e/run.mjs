@@ -1823,10 +1823,16 @@ await test('a model that does not fit: the fleet card sizes the fewest devices p
   const fleet = await pm.textContent('#fleet-sentence');
   const m = fleet.match(/^The model does not fit on 8 × NVIDIA H100 SXM5 80GB, so no fleet of it; with (16|32) devices per server \(\d nodes of 8, tensor parallel over the network\): (\d+) servers?, (\d+) devices? \([\d.]+ users each at the operating point\)\.$/);
   assert(m && +m[3] === +m[1] * +m[2], `fleet card: ${fleet}`);
+  // No empty chart frames ("no load levels to draw") and no load slider: one line says why.
+  const shown = (sel) => pm.evaluate((q) => { const e = document.querySelector(q); return !!e && getComputedStyle(e).display !== 'none'; }, sel);
+  assert(await shown('#charts-unfit') && !(await shown('.charts')) && !(await shown('.scrub')), 'the charts of a model that does not fit');
   // On H200 it fits: one user is overhead-bound on 8 devices, and the card says why faster memory barely moves it.
   await pm.selectOption('#hardware-preset', 'h200-sxm');
   await pm.waitForFunction(() => /overhead-bound alone: .*the all-reduces between its 8 devices.*faster memory barely moves one user here \(\d+ % of the ceiling\)/.test(document.getElementById('one-user-note')?.textContent || ''), null, { timeout: 60000 });
   assert(!/No fleet/.test(await pm.textContent('#fleet-sentence')), `fleet card on H200: ${await pm.textContent('#fleet-sentence')}`);
+  // The charts come back, drawn at the width they show at (they were hidden while it did not fit).
+  assert(!(await shown('#charts-unfit')) && await shown('.charts'), 'the charts once it fits');
+  await pm.waitForFunction(() => { const c = document.getElementById('chart-throughput'); return c.clientWidth > 0 && Math.abs(c.width - c.clientWidth * devicePixelRatio) <= 2; }, null, { timeout: 10000 });
   // FP8 picked for a 70B (released in BF16), then gpt-oss-120b: the format stays, and the page says it stores more
   // than the released MXFP4 (a format left at the previous model's release follows the new model's instead).
   await pm.selectOption('#model-preset', 'llama-3.1-70b');

@@ -318,6 +318,14 @@ fn the_table_of_a_model_that_does_not_fit_says_so_on_every_figure() {
     let single = out.lines().find(|l| l.starts_with("single stream:")).unwrap();
     assert!(single.ends_with("— if it fitted: it does not (memory, below)"), "{single}");
     assert!(out.contains("— DOES NOT FIT") && out.contains("no load simulated: the model does not fit"), "{out}");
+    // The memory line says why, and no batching of sequences that cannot be held ("0 sequences … about 0 run at once").
+    let memory = out.lines().find(|l| l.starts_with("memory:")).unwrap();
+    assert!(memory.contains("GB more than the memory it uses, so no KV cache at all") && !memory.contains("run at once"), "{memory}");
+    let kv_only = r#"{"hardware":{"preset":"l4"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":120000}}"#;
+    let (code, out, err) = tps(&["eval", "-", "--table"], Some(kv_only));
+    assert_eq!(code, 0, "{err}");
+    let memory = out.lines().find(|l| l.starts_with("memory:")).unwrap();
+    assert!(memory.contains("GB of KV space holds no whole sequence of 120128 tokens"), "{memory}");
     let fits = r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"load":{"concurrency":[1]},"requests":20}}"#;
     let (_, out, _) = tps(&["eval", "-", "--table"], Some(fits));
     assert!(!out.contains("if it fitted"), "{out}");

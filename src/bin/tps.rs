@@ -52,7 +52,9 @@ mod cli {
     #[derive(Debug, Subcommand)]
     enum Command {
         /// Evaluate a scenario: the JSON report on stdout, or a table for people
-        #[command(after_help = "Example: tps eval examples/h100-llama8b.json --table")]
+        #[command(
+            after_help = "Exit status: 0 with a report, a model that does not fit included (its report says so: \"fits\": false under \"memory\", and its verdict); 1 for a file that cannot be read; 2 for a scenario that is not valid (the field named on stderr).\n\nExample: tps eval examples/h100-llama8b.json --table"
+        )]
         Eval {
             /// The scenario (JSON, as the page's "Scenario JSON" shows it), or - to read it from stdin
             #[arg(value_name = "SCENARIO")]

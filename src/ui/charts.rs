@@ -75,9 +75,15 @@ pub fn Charts(
     on_cleanup(move || handle.remove());
     // One block, so the sticky load control (wide screens) shows only while the charts are in the window, not over
     // the headline cards above them.
+    // A model that does not fit serves no load: four empty frames ("no load levels to draw") under the cards read as
+    // a page that failed to draw (a read of an unfit scenario); one line says why instead.
+    let unfit = move || report.with(|r| r.as_ref().is_ok_and(|r| !r.memory.fits));
     view! {
         <div class="chart-block">
-        <div class="charts">
+        <p class="note bad" id="charts-unfit" class:hidden=move || !unfit()>
+            "No charts: the model does not fit in this memory, so no load can be simulated. The one-user card says by how much; the fleet card, where asked, what holds it."
+        </p>
+        <div class="charts" class:hidden=unfit>
             {figure("chart", (
                 "Per-user and system tokens/s against the load (per user above, system below)",
                 " — two panels on one load axis: different units, so no crossing to misread. Per user = 1 / TPOT while generating (thin: at the target percentile); system = all users' output tokens ÷ time (the time reading prompts included; prompt tokens are not counted). Red line: the target's per-user floor; dotted (above): capacity at the target; dashed (below): saturation knee, where system tok/s flattens; violet dashes (below): the first load whose KV cache filled, running requests evicted; green ring: operating point; band: where 9 in 10 measurements the model was not fitted on fell (÷ / × its validated error); crosses: your imported measurements; dashed and lighter: the pinned scenario A; thin vertical line: the load picked below (slider or pointer).",
@@ -95,7 +101,7 @@ pub fn Charts(
                 " — TFLOP/s a step attains against its FLOPs per byte moved, both logarithmic. Solid: the hardware's roof, bandwidth × intensity up to the peak; dashed: the engine's, at its efficiencies. Blue: the decode step at each load level (a batch shares the weights: more users climb the slope). Orange: a prefill chunk. Below a roof: time it does not count (overheads, small kernels, communication). Left of the engine's ridge: memory-bound; right: compute-bound (the table's bound also counts the steps that prefill a prompt chunk, so it can say compute-bound beside a blue point on the left). Rings: operating point (green), level picked below (the other).",
             ), ("chart-roofline", "tps-roofline", 0.55), roof, (viewport, pick, linked))}
         </div>
-        <div class="scrub" class:hidden=move || levels() == 0>
+        <div class="scrub" class:hidden=move || levels() == 0 || unfit()>
             <label for="scrub">"Load on the charts"</label>
             <input type="range" id="scrub" min="0" step="1" max=move || levels().saturating_sub(1) prop:value=move || picked.with(|p| p.as_ref().map_or(0, |p| p.0))
                 aria-valuetext=move || picked.with(|p| p.as_ref().map(|p| p.1.load_text.clone())) on:input=slide />

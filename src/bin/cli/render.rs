@@ -187,14 +187,24 @@ pub(super) fn render_table(r: &Report) -> String {
     // where the line said 155 sequences fit): the copies tensor parallelism keeps, what a sliding-window sequence holds.
     let clauses = m.kv_clauses();
     let window = if clauses.is_empty() { String::new() } else { format!(" ({})", clauses.join("; ")) };
-    o += &format!(
-        "memory: weights {:.1} GB, KV {:.0} KB/token, {}: {:.0} sequences of {:.0} tokens fit at full length{window}, about {:.0} run at once (max batch, or prompts that fit, give or take the chunks of prompts still being read; more than fit at full length means preemptions){}\n",
+    if !m.fits {
+        // A trial's read of the unfit line: "KV space short by 739.8 GB: 0 sequences … about 0 run at once (… means
+        // preemptions)" explained batching on a server that holds no sequence at all.
+        let why = if m.kv_budget_gb <= 0.0 {
+            format!("the weights and what the engine keeps back are {:.1} GB more than the memory it uses, so no KV cache at all", -m.kv_budget_gb)
+        } else {
+            format!("{:.1} GB of KV space holds no whole sequence of {:.0} tokens", m.kv_budget_gb, m.context_tokens)
+        };
+        o += &format!("memory: weights {:.1} GB, KV {:.0} KB/token — DOES NOT FIT: {why}\n", m.weights_gb, m.kv_bytes_per_token / 1e3);
+    } else {
+        o += &format!(
+        "memory: weights {:.1} GB, KV {:.0} KB/token, KV space {:.1} GB: {:.0} sequences of {:.0} tokens fit at full length{window}, about {:.0} run at once (max batch, or prompts that fit, give or take the chunks of prompts still being read; more than fit at full length means preemptions)\n",
         m.weights_gb,
         m.kv_bytes_per_token / 1e3,
-        // As the page's card says it: "KV space -69.1 GB" was printed for weights that do not fit.
-        if m.kv_budget_gb >= 0.0 { format!("KV space {:.1} GB", m.kv_budget_gb) } else { format!("KV space short by {:.1} GB", -m.kv_budget_gb) },
-        m.kv_max_sequences.floor(), m.context_tokens, m.max_concurrency, if m.fits { "" } else { " — DOES NOT FIT" }
+        m.kv_budget_gb,
+        m.kv_max_sequences.floor(), m.context_tokens, m.max_concurrency
     );
+    }
     let pct = r.target.percentile;
     let task = r
         .target
