@@ -35,7 +35,7 @@ pub struct BandClass {
 /// runs at other loads (see [`LATENCY_CALIBRATED_ONE`]).
 pub const LOAD_CALIBRATED_ONE: BandClass = BandClass {
     name: "calibrated on your runs at one load",
-    rows: 68,
+    rows: 71,
     p90_pct: 71.0,
     basis: "output tok/s of served runs of current engines at other loads than the one calibrated on: each deployment calibrated on its lightest run (tests/serving.rs)",
 };
@@ -43,7 +43,7 @@ pub const LOAD_CALIBRATED_ONE: BandClass = BandClass {
 /// Under load, a scenario calibrated on runs at two loads or more (see [`LATENCY_CALIBRATED_TWO`]).
 pub const LOAD_CALIBRATED_TWO: BandClass = BandClass {
     name: "calibrated on your runs at two loads or more, validated between them",
-    rows: 44,
+    rows: 46,
     p90_pct: 40.0,
     basis: "output tok/s of served runs of current engines between the two calibrated on: each deployment calibrated on its lightest and heaviest runs (tests/serving.rs)",
 };
@@ -86,9 +86,9 @@ pub const LOAD_DENSE: BandClass = BandClass {
 /// Under load, mixture-of-experts models.
 pub const LOAD_MOE: BandClass = BandClass {
     name: "mixture-of-experts models",
-    rows: 186,
-    p90_pct: 130.0,
-    basis: "leave-one-source-out: batched throughput of MoE models (45 rows, 41.6 %) and output tok/s of served runs on current engines (141 runs, 129.7 %: immature MoE paths of some engine releases — DeepSeek on MI300X decodes 3 × slower than on B200 with the same SGLang — and MoE kernels at small token counts are not modelled; DP attention is, but no run of a current engine measures it)",
+    rows: 190,
+    p90_pct: 131.0,
+    basis: "leave-one-source-out: batched throughput of MoE models (45 rows, 41.6 %) and output tok/s of served runs on current engines (145 runs, 130.6 %: immature MoE paths of some engine releases — DeepSeek on MI300X decodes 3 × slower than on B200 with the same SGLang — and MoE kernels at small token counts are not modelled; DP attention is, but no run of a current engine measures it)",
 };
 
 /// The validated error of the latencies (TTFT, TPOT) under a paced load, for one class of deployment.
@@ -112,11 +112,11 @@ pub struct LatencyClass {
 /// peer over PCIe.
 pub const LATENCY_SERVED: LatencyClass = LatencyClass {
     name: "vLLM, SGLang or TensorRT-LLM on one device or a fast link",
-    counts: [109, 134, 109, 134],
-    ttft_pct: 144.0,
+    counts: [112, 134, 116, 134],
+    ttft_pct: 148.0,
     ttft_tail_pct: 343.0,
-    tpot_pct: 107.0,
-    tpot_tail_pct: 177.0,
+    tpot_pct: 96.0,
+    tpot_tail_pct: 171.0,
     basis: "leave-one-source-out: TTFT and TPOT of the paced served runs of vLLM, SGLang and TensorRT-LLM (tests/serving.rs)",
 };
 
@@ -125,10 +125,10 @@ pub const LATENCY_SERVED: LatencyClass = LatencyClass {
 /// scored on its runs at other loads (`tests/serving.rs`, `served_runs_calibrated_on_their_own_runs`).
 pub const LATENCY_CALIBRATED_ONE: LatencyClass = LatencyClass {
     name: "calibrated on your runs at one load, with vLLM, SGLang or TensorRT-LLM",
-    counts: [50, 69, 50, 69],
+    counts: [52, 69, 55, 69],
     ttft_pct: 124.0,
     ttft_tail_pct: 332.0,
-    tpot_pct: 177.0,
+    tpot_pct: 188.0,
     tpot_tail_pct: 117.0,
     basis:
         "served runs of current engines at other loads than the one calibrated on: each deployment calibrated on its lightest run (tests/serving.rs)",
@@ -138,7 +138,7 @@ pub const LATENCY_CALIBRATED_ONE: LatencyClass = LatencyClass {
 /// heaviest runs and scored on the runs between.
 pub const LATENCY_CALIBRATED_TWO: LatencyClass = LatencyClass {
     name: "calibrated on your runs at two loads or more, validated between them, with vLLM, SGLang or TensorRT-LLM",
-    counts: [31, 45, 31, 45],
+    counts: [32, 45, 34, 45],
     ttft_pct: 49.0,
     ttft_tail_pct: 77.0,
     tpot_pct: 122.0,

@@ -156,7 +156,11 @@
 //! ShareGPT) 3,100 output tok/s predicted against 2,901, but TTFT mean 0.61 × and TPOT 1.28 × the measured — by
 //! Little's law the model runs about 214 sequences at once where the run held about 157 (its KV space is 5 GB after
 //! 64 GB of weights, so what the engine keeps back decides the batch); on A100 with vLLM 0.11 the same deployment's
-//! TTFT is within 6 %. Neither is a default to move on one deployment.
+//! TTFT is within 6 %. Neither is a default to move on one deployment. A second ROCm source (2026-12-06, vLLM 0.23, DeepSeek-V3
+//! on 8 × MI300X, 1k-token prompts at 32–128 users) puts TTFT P50 at 0.32–0.38 × the measured (about a second at every
+//! load, so not a queue) while its TPOT is within 20 %: DeepSeek's prompts on MI300X are slow with both engines, but
+//! SGLang's decode is 3 × slow there and vLLM's is not, so no single ROCm factor fits the two; gpt-oss-120b on one
+//! MI300X (vLLM 0.17) is right within 10 % in throughput and TPOT.
 //!
 //! Two misses the served runs show, measured 2026-12 and not modelled yet (each needs more than one source):
 //! - **A TTFT floor of large MoE models on 8 GPUs.** SGLang 0.5.6–0.5.9 (its cookbook's runs, one user):

@@ -511,12 +511,13 @@ pub fn fit_request_overhead_cv(exclude: Option<&str>) -> f64 {
 }
 
 /// Every served run: the shared data set's (tests/data/serving.csv) and those TPS Planner added from other
-/// sources (tests/data/serving_new.csv, serving_added.csv, serving_more.csv; same columns).
+/// sources (tests/data/serving_new.csv, serving_added.csv, serving_more.csv, serving_rocm.csv; same columns).
 pub fn served_rows() -> Vec<HashMap<String, String>> {
     let mut rows = super::read_csv("tests/data/serving.csv");
     rows.extend(super::read_csv("tests/data/serving_new.csv"));
     rows.extend(super::read_csv("tests/data/serving_added.csv"));
     rows.extend(super::read_csv("tests/data/serving_more.csv"));
+    rows.extend(super::read_csv("tests/data/serving_rocm.csv"));
     rows
 }
 
