@@ -683,3 +683,27 @@ fn levels_where_nothing_completed_say_so() {
     assert!(out.contains("        1         — no request completed in the simulated time\n"), "{out}");
     assert!(!out.contains("        1       0.0"), "{out}");
 }
+
+/// One user's TPOT in parts (a teacher's trial rebuilt it from the defaults to show where the time goes): the
+/// table's line names the weights, the cache, the devices' exchanges and the engine's own time, and they add up to
+/// the TPOT it starts with.
+#[test]
+fn one_users_tpot_is_shown_in_parts_that_add_up() {
+    for s in [
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"load":{"concurrency":[1]},"requests":20}}"#,
+        r#"{"hardware":{"preset":"h200-sxm","devices":8},"model":{"preset":"deepseek-v3"},"quantization":{"weights":"fp8"},"engine":{"preset":"sglang"},"workload":{"load":{"concurrency":[1]},"requests":20}}"#,
+        r#"{"hardware":{"preset":"m4-pro"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"q4_k_m"},"engine":{"preset":"llama.cpp"},"workload":{"load":{"concurrency":[1]},"requests":20}}"#,
+    ] {
+        let (code, out, err) = tps(&["eval", "-", "--table"], Some(s));
+        assert_eq!(code, 0, "{err}");
+        let line = out.lines().find(|l| l.trim_start().starts_with("TPOT ") && l.contains(" = ")).unwrap_or_else(|| panic!("no TPOT parts: {out}"));
+        let (total, parts) = line.trim().trim_start_matches("TPOT ").split_once(" ms = ").unwrap();
+        let total: f64 = total.parse().unwrap();
+        let sum: f64 = parts.split(" + ").map(|p| p.split(' ').next().unwrap().parse::<f64>().unwrap()).sum();
+        assert!((sum - total).abs() <= 0.02, "{line}");
+        assert!(parts.contains("the weights"), "{line}");
+        let single = out.lines().find(|l| l.starts_with("single stream:")).unwrap();
+        let tpot: f64 = single.split("TPOT ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        assert!((tpot - total).abs() <= 0.051, "{single} / {line}");
+    }
+}

@@ -90,6 +90,22 @@ pub fn compute_from_prompts(r: &Report, l: &LoadPoint) -> bool {
     l.bound == Bound::Compute && r.roofline.decode_at(l.mean_batch).is_some_and(|d| d.bound == Bound::Memory)
 }
 
+/// A level's bound as the sweep table names it: "compute (prompts)" where the steps reading prompt chunks make it
+/// so ([`compute_from_prompts`]), "compute (matmuls)" where the decode step's matmuls over the weights are past
+/// their ridge while the step's point on the roofline, its KV reads counted, sits left of the engine's ridge (a
+/// teacher's trial read "compute" in the table beside a point the roofline's caption calls memory-bound), else the
+/// bound's id.
+#[must_use]
+pub fn bound_label(r: &Report, l: &LoadPoint) -> &'static str {
+    if compute_from_prompts(r, l) {
+        "compute (prompts)"
+    } else if l.bound == Bound::Compute && r.roofline.decode_at(l.mean_batch).is_some_and(|d| d.intensity < r.roofline.engine_ridge()) {
+        "compute (matmuls)"
+    } else {
+        l.bound.id()
+    }
+}
+
 /// The figures of sweep level `i` in one sentence, or `None` past the sweep's end: "At 37 users: 104.3 tok/s
 /// each, 3 063 tok/s in total; P99 TTFT 312 ms, P99 TPOT 9.6 ms; batch 35.2 sequences per step;
 /// memory-bound; meets the target." The percentile is the target's; the numbers are rounded as in the sweep

@@ -34,6 +34,10 @@ pub struct SingleStream {
     /// KV cache): the page's ceiling card. Not in the JSON report.
     #[serde(skip_serializing)]
     pub bytes_words: String,
+    /// Where the TPOT goes, in words with its parts in ms (weights, KV cache or the kernel chain, the devices'
+    /// exchanges, the engine's own time): the page's one-user card and the CLI's table. Not in the JSON report.
+    #[serde(skip_serializing)]
+    pub time_words: String,
 }
 
 /// Memory figures.

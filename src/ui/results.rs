@@ -38,10 +38,18 @@ pub fn Results(
     let verdict = move || {
         report.with(|r| {
             r.as_ref().ok().map(|r| {
-                // One short line, the rest below it (the text is unchanged: the split keeps every character).
-                let cut = r.verdict.find("; ").map_or(r.verdict.len(), |i| i + 1);
-                let (line, more) = r.verdict.split_at(cut);
-                (r.verdict_ok, line.to_string(), more.to_string())
+                // One short line, the rest below it as a sentence of its own (a teacher's trial read the bold line's
+                // closing ";" as a stray).
+                match r.verdict.split_once("; ") {
+                    Some((line, more)) => {
+                        let mut more = more.to_string();
+                        if let Some(first) = more.get(..1) {
+                            more.replace_range(..1, &first.to_ascii_uppercase());
+                        }
+                        (r.verdict_ok, format!("{line}."), format!(" {more}"))
+                    }
+                    None => (r.verdict_ok, r.verdict.clone(), String::new()),
+                }
             })
         })
     };
@@ -92,7 +100,8 @@ pub fn Results(
                             fmt(ss.tpot_ms), fmt(ss.decode_tps), fmt(ss.ttft_ms), r.prompt_tokens, fmt(ss.prefill_tps)
                         ))}</h2>
                         <p class="big" id="decode-tps">{fmt(ss.decode_tps)}<small>" tok/s"</small></p>
-                        <p class="formula">{format!("{} · TPOT {} ms · TTFT {} ms · prefill {} tok/s", crate::plan::band_text(r.band.single_stream_pct), fmt(ss.tpot_ms), fmt(ss.ttft_ms), fmt(ss.prefill_tps))}</p>
+                        <p class="formula">{format!("{} · TPOT {} ms · TTFT {} ms (mean) · prefill {} tok/s", crate::plan::band_text(r.band.single_stream_pct), fmt(ss.tpot_ms), fmt(ss.ttft_ms), fmt(ss.prefill_tps))}</p>
+                        <p class="note" id="one-user-time">{m.fits.then(|| ss.time_words.clone())}</p>
                         <p class="note" class:bad=!m.fits id="one-user-note">{if m.fits { format!(
                             "{} on {} with {}{}",
                             r.model, r.hardware, r.engine,

@@ -83,12 +83,28 @@ fn capacity_card(r: &Report) -> Card {
     c.sentence = capacity_sentence(r, cap);
     c.note = format!("{} tok/s total at capacity.", fmt(cap.at.system_tps));
     if let Some(m) = &r.operating_point {
+        // Its share of the capacity's throughput too, and where it lies past the knee (a teacher's trial: 60 % of the
+        // users gave 95 % of the tok/s, 60 % of a request rate 58 %, and the page's "past the knee more users mostly
+        // add waiting" sat beside an operating point past it).
+        let share =
+            if cap.at.system_tps > 0.0 { format!(" ({:.0} % of the capacity's)", m.system_tps / cap.at.system_tps * 100.0) } else { String::new() };
+        let past = r
+            .knee
+            .as_ref()
+            .and_then(|k| Some((k.load()?, m.load()?)))
+            .filter(|(k, o)| o > k)
+            .map_or("", |_| " It lies past the saturation knee: the headroom it keeps is in latency, not in tok/s.");
         c.note += &format!(
-            " Operating point {} (a share of the capacity's load, for headroom): {} tok/s total, {} tok/s each.",
+            " Operating point {} (a share of the capacity's load, for headroom): {} tok/s total{share}, {} tok/s each.{past}",
             load(m),
             fmt(m.system_tps),
             fmt(m.per_user_tps)
         );
+    }
+    // A 4-bit format multiplied at 16 bits speeds one user, not a compute-bound capacity (a teacher's trial saw 178
+    // users from BF16 to AWQ and found the reason only under "Defaults used").
+    if let Some(why) = r.defaults_used.iter().find_map(|d| d.strip_prefix("compute rate: 16-bit — ")) {
+        c.note += &format!(" Compute rate 16-bit: {why}.");
     }
     c
 }

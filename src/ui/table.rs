@@ -45,7 +45,7 @@ pub fn SweepTable(
                             // Against the target: a failing 40.002 ms is not shown as "40.0" (the verdict's rule).
                             <td>{tenth_against(l.tpot_ms.at(p), r.target.tpot_ms)}</td>
                             <td>{format!("{:.1}", l.mean_batch)}</td>
-                            <td>{if crate::plan::readout::compute_from_prompts(r, l) { "compute (prompts)" } else { l.bound.id() }}</td>
+                            <td>{crate::plan::readout::bound_label(r, l)}</td>
                             // Requests evicted when the KV cache was full, beside the verdict (the CLI's table says it too).
                             <td>{format!(
                                 "{}{}",

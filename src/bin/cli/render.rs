@@ -180,6 +180,9 @@ pub(super) fn render_table(r: &Report) -> String {
         // As the page's card says it: a trial read "predicted 59.9 tok/s" beside "DOES NOT FIT" as a promise.
         if m.fits { "" } else { " — if it fitted: it does not (memory, below)" }
     );
+    if m.fits && !ss.time_words.is_empty() {
+        o += &format!("  {}\n", ss.time_words);
+    }
     if let Some(w) = tps_planner::plan::readout::overhead_bound_words(r) {
         o += &format!("  {w}\n");
     }
@@ -271,7 +274,16 @@ pub(super) fn render_table(r: &Report) -> String {
             p.tpot_ms.at(mid),
             p.tpot_ms.p99,
             p.mean_batch,
-            format!("{:?}{}", p.bound, if tps_planner::plan::readout::compute_from_prompts(r, p) { "*" } else { "" }).to_lowercase(),
+            format!(
+                "{:?}{}",
+                p.bound,
+                match tps_planner::plan::readout::bound_label(r, p) {
+                    "compute (prompts)" => "*",
+                    "compute (matmuls)" => "†",
+                    _ => "",
+                }
+            )
+            .to_lowercase(),
             if p.meets_target { "✓" } else { "✗" },
             if p.saturated { " saturated".to_string() } else { String::new() }
                 + &if p.preemptions > 0 { format!(" {} preemptions", p.preemptions) } else { String::new() }
@@ -279,6 +291,9 @@ pub(super) fn render_table(r: &Report) -> String {
     }
     if r.sweep.iter().any(|p| tps_planner::plan::readout::compute_from_prompts(r, p)) {
         o += "compute*: the steps that read a prompt chunk set it; a step of decodes alone is memory-bound at that batch\n";
+    }
+    if r.sweep.iter().any(|p| tps_planner::plan::readout::bound_label(r, p) == "compute (matmuls)") {
+        o += "compute†: the matmuls over the weights are past their ridge and take most of the step; its KV reads put the step's roofline point left of the ridge\n";
     }
     // Why system TPS can fall between levels (the page's "How to read this" says it; a trial found the table silent).
     if r.sweep.iter().any(|p| p.preemptions > 0) {
