@@ -1846,6 +1846,28 @@ await test('a model that does not fit: the fleet card sizes the fewest devices p
   await context.close();
 });
 
+await test('a class reads where one user\'s TPOT goes, and the operating point\'s share of the capacity', async () => {
+  const sc = { version: 1, hardware: { preset: 'h100-sxm' }, model: { preset: 'llama-3.1-8b' }, quantization: { weights: 'awq' }, engine: { preset: 'vllm' }, workload: { prompt_tokens: 512, output_tokens: 256 } };
+  const { page: tp, context, errors: te } = await openPage(origin + '/#s=' + encodeURIComponent(JSON.stringify(sc)));
+  await tp.waitForFunction(() => document.getElementById('simulating')?.textContent === '' && /Operating point/.test(document.getElementById('capacity-card')?.textContent || ''), null, { timeout: 60000 });
+  // "TPOT 3.33 ms = 1.74 ms reading the weights + …": the parts add up to the card's TPOT.
+  const time = await tp.textContent('#one-user-time');
+  const m = /^TPOT ([\d.]+) ms = (.+)$/.exec(time);
+  assert(m && /reading the weights/.test(m[2]), `one user's time: ${time}`);
+  const sum = m[2].split(' + ').reduce((a, p) => a + parseFloat(p), 0);
+  assert(Math.abs(sum - +m[1]) <= 0.02, `parts ${sum} vs TPOT ${m[1]}`);
+  const card = (await tp.textContent('#decode-tps')).replace(/[^\d.]/g, '');
+  assert(Math.abs(1000 / +m[1] - +card) / +card < 0.01, `1000 ÷ ${m[1]} against the card's ${card} tok/s`);
+  // The capacity card: the operating point's share of the capacity's tok/s, and why AWQ leaves the capacity.
+  const cap = (await tp.textContent('#capacity-card')).replace(/[\u2009\u202f]/g, '');
+  const total = +/(\d[\d.]*) tok\/s total at capacity/.exec(cap)[1];
+  const op = /: ([\d.]+) tok\/s total \((\d+) % of the capacity's\)/.exec(cap);
+  assert(op && Math.abs(+op[2] - Math.round(+op[1] / total * 100)) <= 1, `capacity card: ${cap}`);
+  assert(/Compute rate 16-bit — vLLM unpacks the 4-bit weights/.test(cap), `capacity card: ${cap}`);
+  assert(te.length === 0, `console errors: ${te.slice(0, 2).join(' | ')}`);
+  await context.close();
+});
+
 await browser.close();
 server.close();
 console.log(`screenshots: ${shots}`);

@@ -211,6 +211,9 @@ pub struct StepCost {
     pub comm_s: f64,
     pub overhead_s: f64,
     pub bound: Bound,
+    /// The kernel chain's floor sets the kernels' time (a serving engine's chain of small kernels outlasts the
+    /// step's reads and FLOPs): what the part above the matmuls is, for one user's TPOT in parts.
+    pub chain_floor: bool,
 }
 
 /// The bound of a step: overhead when communication and the engine's own time (per step and per running sequence)
@@ -538,9 +541,9 @@ impl Deployment {
             // Its devices work on it and the micro-batches after it at once: one stage's time on the clock.
             seconds /= n;
         }
-        let bound =
-            if floor > gemm_s + kv_s.max(attn_s) { Bound::Overhead } else { classify(weights_s, matmul_s, kv_s, attn_s, overhead_s + comm_s) };
-        StepCost { seconds, memory_s, compute_s, weights_s, matmul_s, comm_s, overhead_s, bound }
+        let chain_floor = floor > gemm_s + kv_s.max(attn_s);
+        let bound = if chain_floor { Bound::Overhead } else { classify(weights_s, matmul_s, kv_s, attn_s, overhead_s + comm_s) };
+        StepCost { seconds, memory_s, compute_s, weights_s, matmul_s, comm_s, overhead_s, bound, chain_floor }
     }
 
     /// The work of a step as a roofline counts it: (FLOPs, bytes moved) — the matmul and attention FLOPs, and

@@ -87,8 +87,8 @@ pub const LOAD_DENSE: BandClass = BandClass {
 pub const LOAD_MOE: BandClass = BandClass {
     name: "mixture-of-experts models",
     rows: 190,
-    p90_pct: 131.0,
-    basis: "leave-one-source-out: batched throughput of MoE models (45 rows, 41.6 %) and output tok/s of served runs on current engines (145 runs, 130.6 %: immature MoE paths of some engine releases — DeepSeek on MI300X decodes 3 × slower than on B200 with the same SGLang — and MoE kernels at small token counts are not modelled; DP attention is, but no run of a current engine measures it)",
+    p90_pct: 119.0,
+    basis: "leave-one-source-out: batched throughput of MoE models (45 rows, 41.6 %) and output tok/s of served runs on current engines (145 runs, 118.1 %: immature MoE paths of some engine releases — DeepSeek on MI300X decodes 3 × slower than on B200 with the same SGLang — and MoE kernels at small token counts are not modelled; DP attention is, but no run of a current engine measures it)",
 };
 
 /// The validated error of the latencies (TTFT, TPOT) under a paced load, for one class of deployment.

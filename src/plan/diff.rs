@@ -637,10 +637,13 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     let headline = summary.clone();
     if let Some(m) = margin_as(&rows, a.band.batched_pct.max(b.band.batched_pct), a.band.load_rows > 0 && b.band.load_rows > 0, sizes) {
         summary = format!("{summary} {m}");
-        // One figure's error is a bound for sides on different hardware or engines; on the same ones much of it is
-        // shared (a teacher's trial read BF16 against FP8 on one H100, "55 % above … within the error", as no result).
-        if m.contains(" is within ") && a.hardware == b.hardware && a.engine == b.engine {
-            summary += " Both sides run on the same hardware and engine, so much of that error (the bandwidth reached, the kernels, the engine's overheads) is the same for both: their difference is surer than either figure.";
+        // One figure's error is a bound for sides on different hardware or engines; on the same ones, with the same
+        // model and band class, much of it is shared (a teacher's trial read BF16 against FP8 on one H100, "55 % above
+        // … within the error", as no result). Not across models: a dense and an MoE model do not share the MoE
+        // kernels' error (a review).
+        let alike = a.hardware == b.hardware && a.engine == b.engine && a.model == b.model && a.band.batched_pct == b.band.batched_pct;
+        if m.contains(" is within ") && alike {
+            summary += " Both sides run the same model on the same hardware and engine, so much of that error (the bandwidth reached, the kernels, the engine's overheads) is the same for both: their difference is likely surer than either figure.";
         }
     }
     if let Some(w) = why(a, b) {
@@ -762,8 +765,13 @@ mod tests {
         // A gap within one figure's error, on the same hardware and engine: their shared error is said; across
         // devices it is not.
         let same = diff(&a, &b).summary;
-        assert!(same.contains(" is within ") && same.contains("Both sides run on the same hardware and engine"), "{same}");
-        assert!(!diff(&a, &other).summary.contains("Both sides run on the same hardware"));
+        assert!(same.contains(" is within ") && same.contains("Both sides run the same model on the same hardware and engine"), "{same}");
+        assert!(!diff(&a, &other).summary.contains("Both sides run the same model"));
+        let moe = crate::plan::evaluate(
+            &crate::scenario::Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"gpt-oss-20b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":512,"output_tokens":256,"load":{"concurrency":[1,64]}},"target":{"preset":"reader"}}"#).unwrap(),
+        )
+        .unwrap();
+        assert!(!diff(&a, &moe).summary.contains("Both sides run the same model"));
         // The workload's other settings tell sides apart too (lengths that vary, the operating point's share, the
         // fleet's peak: each had read "A: … B: …" alike).
         let with = |extra: &str, target: &str| {

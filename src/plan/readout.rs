@@ -87,7 +87,10 @@ pub struct Readout {
 /// longer (a review: unstarred by a per-class test).
 #[must_use]
 pub fn compute_from_prompts(r: &Report, l: &LoadPoint) -> bool {
-    l.bound == Bound::Compute && r.roofline.decode_at(l.mean_batch).is_some_and(|d| d.bound == Bound::Memory)
+    // (Not compute-bound alone: a decode step set by the kernel chain's floor is made compute-bound by its prompts
+    // too — a review found DeepSeek-V3's 8,000-token prompts on 8 × H200 read "compute (matmuls)" beside decode
+    // points at intensity 5, bound by overhead.)
+    l.bound == Bound::Compute && r.roofline.decode_at(l.mean_batch).is_some_and(|d| d.bound != Bound::Compute)
 }
 
 /// A level's bound as the sweep table names it: "compute (prompts)" where the steps reading prompt chunks make it
@@ -99,7 +102,9 @@ pub fn compute_from_prompts(r: &Report, l: &LoadPoint) -> bool {
 pub fn bound_label(r: &Report, l: &LoadPoint) -> &'static str {
     if compute_from_prompts(r, l) {
         "compute (prompts)"
-    } else if l.bound == Bound::Compute && r.roofline.decode_at(l.mean_batch).is_some_and(|d| d.intensity < r.roofline.engine_ridge()) {
+    } else if l.bound == Bound::Compute
+        && r.roofline.decode_at(l.mean_batch).is_some_and(|d| d.bound == Bound::Compute && d.intensity < r.roofline.engine_ridge())
+    {
         "compute (matmuls)"
     } else {
         l.bound.id()
@@ -120,14 +125,19 @@ pub fn overhead_bound_words(r: &Report) -> Option<String> {
         return None;
     }
     // What the devices exchange per token, by how they share the model (a review: a pipeline had read "all-reduces").
+    // llama.cpp has no serving engine's chain of small kernels, and its row split synchronises its devices at every
+    // layer rather than all-reducing (a review read both for 2 × RTX 4090).
+    let llama_cpp = r.engine.starts_with("llama.cpp");
     let split = match ss.devices {
         0 | 1 => String::new(),
         n if r.hardware.ends_with("(DP attention)") => format!(", the exchanges of tokens between its {n} devices at every MoE layer"),
+        n if llama_cpp && ss.streaming_devices > 1.0 => format!(", the synchronisations between its {n} devices at every layer"),
         n if ss.streaming_devices > 1.0 => format!(", the all-reduces between its {n} devices"),
         n => format!(", the hand-offs between its {n} devices, one after another"),
     };
+    let chain = if llama_cpp { "" } else { ", the chain of small kernels" };
     Some(format!(
-        "overhead-bound alone: a token's fixed work (the engine's own per step{split}, the chain of small kernels) outlasts reading its {} GB, so faster memory barely moves one user here ({} % of the ceiling); it shows under load",
+        "overhead-bound alone: a token's fixed work (the engine's own per step{split}{chain}) outlasts reading its {} GB, so faster memory barely moves one user here ({} % of the ceiling); it shows under load",
         crate::model::units::fmt_num((ss.bytes_per_token / 1e8).round() / 10.0),
         ((ss.decode_tps / ss.ceiling_tps.max(1e-9)) * 100.0).round()
     ))
@@ -270,6 +280,21 @@ mod tests {
         let d = long.roofline.decode_at(l.mean_batch).unwrap();
         assert!(d.linear_intensity * d.tokens / (d.tokens + d.prompt_tokens) > long.roofline.engine_ridge(), "{d:?}");
         assert!(l.bound == Bound::Compute && compute_from_prompts(&long, l), "{:?} at batch {}, alone {:?}", l.bound, l.mean_batch, d.bound);
+        // The table's labels: the 96 users' matmuls past their ridge while their point, its KV reads counted, is left
+        // of it ("compute (matmuls)"); prompts that make a step compute-bound ("compute (prompts)"), also where the
+        // decodes alone are set by the kernel chain (a review: DeepSeek-V3's long prompts on 8 × H200 had read
+        // "(matmuls)" beside decode points at intensity 5, bound by overhead).
+        let l = &decodes.sweep[0];
+        let d = decodes.roofline.decode_at(l.mean_batch).unwrap();
+        assert_eq!(bound_label(&decodes, l), if d.intensity < decodes.roofline.engine_ridge() { "compute (matmuls)" } else { "compute" });
+        assert_eq!(bound_label(&prompts, &prompts.sweep[0]), "compute (prompts)");
+        let chain = eval(
+            r#"{"hardware":{"preset":"h200-sxm","devices":8},"model":{"preset":"deepseek-v3"},"quantization":{"weights":"fp8"},"engine":{"preset":"sglang"},"workload":{"prompt_tokens":8000,"output_tokens":16,"load":{"concurrency":[1]},"requests":20}}"#,
+        );
+        let l = &chain.sweep[0];
+        let d = chain.roofline.decode_at(l.mean_batch).unwrap();
+        assert!(l.bound == Bound::Compute && d.bound == Bound::Overhead, "{:?}, alone {:?}", l.bound, d.bound);
+        assert_eq!(bound_label(&chain, l), "compute (prompts)");
     }
 
     /// A level whose KV cache filled says so, with the requests evicted (a teacher's trial: "misses the target" and no

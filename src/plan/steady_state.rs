@@ -65,7 +65,7 @@ fn time_words(d: &Deployment, ctx: f64, tpot: f64) -> String {
     let scale = tpot / c.seconds * 1e3;
     let gemm = c.weights_s.max(c.matmul_s);
     let kernels = c.memory_s.max(c.compute_s);
-    let floor = c.bound == Bound::Overhead && kernels > gemm;
+    let floor = c.chain_floor && kernels > gemm;
     let ms = |x: f64| format!("{:.2}", x * scale);
     let mut parts = vec![format!("{} ms {}", ms(gemm), if c.matmul_s > c.weights_s { "multiplying the weights" } else { "reading the weights" })];
     if kernels - gemm > 0.0 {

@@ -374,10 +374,20 @@ impl Scenario {
         }
         // 4-bit weights with 16-bit arithmetic (AWQ, GPTQ: W4A16) halve one user's bytes but not a batch's FLOPs: a
         // teacher's trial saw 8B's capacity on an H100 stay at 178 users from BF16 to every 4-bit format, and asked.
-        if !experts_rate && compute_dtype == quant::ComputeDtype::Fp16 && matches!(format, Some("awq" | "gptq")) && engine_preset.id != "llama.cpp" {
+        // So does a 4-bit float format (NVFP4, MXFP4) on a device without FP4 tensor units (`Hardware::peak_flops`: vLLM's
+        // Marlin W4A16 path on Hopper and Ampere); a teacher's trial saw NVFP4 accepted on an H100 without a word.
+        let unpacked = (compute_dtype == quant::ComputeDtype::Fp16 && matches!(format, Some("awq" | "gptq")))
+            || (compute_dtype == quant::ComputeDtype::Fp4 && hardware.fp4_tflops.is_none());
+        if !experts_rate && unpacked && engine_preset.id != "llama.cpp" {
+            // (vLLM's Marlin path is the one known to run a 4-bit float format without FP4 units; the others are said
+            // to be taken as it, a review: TensorRT-LLM's NVFP4 needs Blackwell.)
+            let who = if engine_preset.id == "vllm" || !matches!(format, Some("nvfp4" | "mxfp4")) {
+                format!("{} unpacks", engine_preset.name)
+            } else {
+                format!("without FP4 tensor units, taken as vLLM's W4A16 path ({} may not run this format here), which unpacks", engine_preset.name)
+            };
             defaults.push(format!(
-                "compute rate: 16-bit — {} unpacks the 4-bit weights to 16 bits to multiply them: they cut the bytes a step reads (one user's speed), not its arithmetic (a compute-bound batch's: the capacity may not move)",
-                engine_preset.name
+                "compute rate: 16-bit — {who} the 4-bit weights to 16 bits to multiply them: they cut the bytes a step reads (one user's speed), not its arithmetic (a compute-bound batch's: the capacity may not move)"
             ));
         }
         let dense_bits = experts_only.unwrap_or(weight_bits);

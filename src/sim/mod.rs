@@ -160,7 +160,7 @@
 //! on 8 × MI300X, 1k-token prompts at 32–128 users) puts TTFT P50 at 0.32–0.38 × the measured (about a second at every
 //! load, so not a queue) while its TPOT is within 20 %: DeepSeek's prompts on MI300X are slow with both engines, but
 //! SGLang's decode is 3 × slow there and vLLM's is not, so no single ROCm factor fits the two; gpt-oss-120b on one
-//! MI300X (vLLM 0.17) is right within 10 % in throughput and TPOT.
+//! MI300X (vLLM 0.17) is right within 6 % in throughput and TPOT up to 128 users (18 % and 14 % at 256).
 //!
 //! Two misses the served runs show, measured 2026-12 and not modelled yet (each needs more than one source):
 //! - **A TTFT floor of large MoE models on 8 GPUs.** SGLang 0.5.6–0.5.9 (its cookbook's runs, one user):

@@ -88,11 +88,9 @@ fn capacity_card(r: &Report) -> Card {
         // add waiting" sat beside an operating point past it).
         let share =
             if cap.at.system_tps > 0.0 { format!(" ({:.0} % of the capacity's)", m.system_tps / cap.at.system_tps * 100.0) } else { String::new() };
-        let past = r
-            .knee
-            .as_ref()
-            .and_then(|k| Some((k.load()?, m.load()?)))
-            .filter(|(k, o)| o > k)
+        // (Past it as "How to read this" says it: `plan::knee_and_operating_point`, a review.)
+        let past = crate::plan::knee_and_operating_point(r)
+            .filter(|w| w.starts_with("The operating point lies past the knee"))
             .map_or("", |_| " It lies past the saturation knee: the headroom it keeps is in latency, not in tok/s.");
         c.note += &format!(
             " Operating point {} (a share of the capacity's load, for headroom): {} tok/s total{share}, {} tok/s each.{past}",
@@ -103,8 +101,9 @@ fn capacity_card(r: &Report) -> Card {
     }
     // A 4-bit format multiplied at 16 bits speeds one user, not a compute-bound capacity (a teacher's trial saw 178
     // users from BF16 to AWQ and found the reason only under "Defaults used").
-    if let Some(why) = r.defaults_used.iter().find_map(|d| d.strip_prefix("compute rate: 16-bit — ")) {
-        c.note += &format!(" Compute rate 16-bit: {why}.");
+    // (Any compute-rate note: gpt-oss's MXFP4 experts at 16 or 8 bits on a B200 too, a review.)
+    if let Some(why) = r.defaults_used.iter().find_map(|d| d.strip_prefix("compute rate: ")) {
+        c.note += &format!(" Compute rate {why}.");
     }
     c
 }

@@ -193,10 +193,14 @@ pub(super) fn render_table(r: &Report) -> String {
     if !m.fits {
         // A trial's read of the unfit line: "KV space short by 739.8 GB: 0 sequences … about 0 run at once (… means
         // preemptions)" explained batching on a server that holds no sequence at all.
+        // (A disaggregated deployment whose prefill pool does not hold the weights has KV space and sequences in its
+        // decode pool: its verdict says which pool, a review.)
         let why = if m.kv_budget_gb <= 0.0 {
             format!("the weights and what the engine keeps back are {:.1} GB more than the memory it uses, so no KV cache at all", -m.kv_budget_gb)
-        } else {
+        } else if m.kv_max_sequences < 1.0 {
             format!("{:.1} GB of KV space holds no whole sequence of {:.0} tokens", m.kv_budget_gb, m.context_tokens)
+        } else {
+            r.verdict.trim_start_matches("does not fit: ").to_string()
         };
         o += &format!("memory: weights {:.1} GB, KV {:.0} KB/token — DOES NOT FIT: {why}\n", m.weights_gb, m.kv_bytes_per_token / 1e3);
     } else {
