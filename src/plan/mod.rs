@@ -534,5 +534,6 @@ pub(super) fn build_report(
         verdict_ok,
         warnings,
         settings: diff::workload_settings(r),
+        experts: d.model.is_moe().then_some((d.model.moe.experts, d.model.moe.experts_per_token)),
     }
 }

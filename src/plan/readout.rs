@@ -197,8 +197,16 @@ pub fn readout(r: &Report, i: usize) -> Option<Readout> {
     } else {
         String::new()
     };
+    // A mixture-of-experts model's batch shares the experts it reaches (a teacher's trial: the page said a bigger
+    // batch "touches most experts" with no count to show a class): N (1 − (1 − k/N)^B) of N, the expected distinct
+    // experts B tokens routed to k each reach, in each MoE layer.
+    let experts = r.experts.filter(|(n, k)| *n > 0 && k < n).map_or_else(String::new, |(n, k)| {
+        let (n, k) = (f64::from(n), f64::from(k));
+        let reached = n * (1.0 - (1.0 - k / n).powf(l.mean_batch.max(1.0)));
+        format!(" (its decodes reach about {:.0} of the {n} experts of each MoE layer, {k} a token: one user reads {k})", reached)
+    });
     let text = format!(
-        "At {load_text}: {:.1} tok/s each{waiting}, {} tok/s in total; {p} TTFT {} ms, {p} TPOT {:.1} ms; batch {:.1} sequences per step; {bound}{evicted}; {verdict}.",
+        "At {load_text}: {:.1} tok/s each{waiting}, {} tok/s in total; {p} TTFT {} ms, {p} TPOT {:.1} ms; batch {:.1} sequences per step{experts}; {bound}{evicted}; {verdict}.",
         l.per_user_tps,
         group(l.system_tps),
         group(l.ttft_ms.at(p)),
@@ -295,6 +303,27 @@ mod tests {
         let d = chain.roofline.decode_at(l.mean_batch).unwrap();
         assert!(l.bound == Bound::Compute && d.bound == Bound::Overhead, "{:?}, alone {:?}", l.bound, d.bound);
         assert_eq!(bound_label(&chain, l), "compute (prompts)");
+    }
+
+    /// A mixture-of-experts model's readout says how many experts a step's decodes reach: one user its k, a batch
+    /// more of them, never more than there are; a dense model's says nothing of experts.
+    #[test]
+    fn a_moe_readout_counts_the_experts_a_batch_reaches() {
+        let moe = eval(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"qwen3-30b-a3b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":512,"output_tokens":128,"load":{"concurrency":[1,64]},"requests":100}}"#,
+        );
+        let reached = |i: usize| -> f64 {
+            let t = readout(&moe, i).unwrap().text;
+            let after = t.split("its decodes reach about ").nth(1).unwrap_or_else(|| panic!("{t}"));
+            assert!(after.contains(" of the 128 experts of each MoE layer, 8 a token"), "{t}");
+            after.split(' ').next().unwrap().parse().unwrap()
+        };
+        let (one, many) = (reached(0), reached(1));
+        assert!((one - 8.0).abs() < 0.6 && many > 4.0 * one && many <= 128.0, "{one} → {many}");
+        let dense = eval(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"load":{"concurrency":[1]},"requests":20}}"#,
+        );
+        assert!(!readout(&dense, 0).unwrap().text.contains("experts"));
     }
 
     /// A level whose KV cache filled says so, with the requests evicted (a teacher's trial: "misses the target" and no

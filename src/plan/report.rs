@@ -560,6 +560,10 @@ pub struct Report {
     /// apart whose labels read alike); not in the JSON, which carries the scenario itself.
     #[serde(skip)]
     pub settings: Vec<String>,
+    /// A mixture-of-experts model's routed experts per MoE layer and those each token is routed to (the readout
+    /// says how many a step's batch reaches); `None` for a dense model. Not in the JSON.
+    #[serde(skip)]
+    pub experts: Option<(u32, u32)>,
 }
 
 /// How many numbers [`LoadPoint::pack`] writes per level.
