@@ -185,10 +185,7 @@ impl ModelShape {
         if !self.is_moe() {
             return 0.0;
         }
-        let e = f64::from(self.moe.experts);
-        let k = f64::from(self.moe.experts_per_token);
-        let t = tokens.max(1.0);
-        e * (1.0 - (1.0 - k / e).powf(t))
+        experts_reached(f64::from(self.moe.experts), f64::from(self.moe.experts_per_token), tokens)
     }
 
     /// Parameters streamed from memory by one step carrying `tokens` tokens.
@@ -204,6 +201,13 @@ impl ModelShape {
     pub fn matmul_params_per_token(&self) -> f64 {
         (self.active_params_b * 1e9 - self.unread_embedding_params()).max(0.0)
     }
+}
+
+/// Expected distinct experts of `experts` that `tokens` tokens (at least one), each routed to `per_token` of them
+/// uniformly, reach: E·(1 − (1 − k/E)^T) ([`LlmModel::experts_touched`]; the page's readout of a batch).
+#[must_use]
+pub fn experts_reached(experts: f64, per_token: f64, tokens: f64) -> f64 {
+    experts * (1.0 - (1.0 - per_token / experts).powf(tokens.max(1.0)))
 }
 
 #[cfg(test)]

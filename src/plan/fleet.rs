@@ -174,7 +174,7 @@ pub fn size(
     // sizes 15 (a trial's; an earlier one: 11 servers against 18 for 30 req/s of a 70B model on 2 × H100). Users who
     // think between requests send them on their own, nearly as a rate does: sized.
     // (Batch work has no latency target for bursts to break: its rate is what the servers complete.)
-    if matches!(peak, PeakLoad::RequestRate(_)) && op.1.concurrency.is_some() && think <= 0.0 && r.workload.mode != crate::scenario::Mode::Batch {
+    if refuses_rate_peak(peak, op.1.concurrency.is_some(), r) {
         warnings.push(super::Warning::new(
             super::WarningKind::Fleet,
             "fleet: not sized — the peak is in requests/s but the load swept is concurrent users, whose requests never wait for a slot; arrivals at a rate come in bursts and queue, so a server holds fewer requests/s at the same target than its users complete — set Load to a request rate (or Automatic), or give the peak in users",
@@ -421,12 +421,22 @@ pub fn neighbour_devices(r: &Resolved) -> Vec<u32> {
     // (Counts that divide the server's or are powers of two: a pipeline over 8 was offered 5, 6 and 7; a review.)
     let smaller: Vec<u32> = (1..n).filter(|&k| fits_at(r, k) && (n.is_multiple_of(k) || k.is_power_of_two())).collect();
     let below = smaller.first().into_iter().chain(smaller.iter().skip(1).rev().take(3).rev()).copied();
-    // Boards linked by PCIe alone come in servers of up to a node's count (8 double-width boards): more in one
-    // replica would be tensor parallelism between servers (a trial was offered "16 devices per server" of L40S).
-    let hw = &r.deployment.hardware;
-    let most = if hw.interconnect_gbps < 100.0 { n.max(hw.node_devices) } else { 1024 };
-    let next = (n + 1..=n.saturating_mul(4).min(most)).find(|&k| fits_at(r, k));
+    let next = (n + 1..=n.saturating_mul(4).min(pcie_server_cap(r).unwrap_or(1024))).find(|&k| fits_at(r, k));
     below.chain(next).collect()
+}
+
+/// The most devices one server takes where the boards are linked by PCIe alone: a node's count (8 double-width
+/// boards), or the scenario's own where it has more; more in one replica would be tensor parallelism between servers
+/// (a trial was offered "16 devices per server" of L40S). `None` for boards on a fast link.
+fn pcie_server_cap(r: &Resolved) -> Option<u32> {
+    let hw = &r.deployment.hardware;
+    (hw.interconnect_gbps < 100.0).then(|| hw.devices.max(hw.node_devices))
+}
+
+/// Whether a peak in requests/s is refused on this sweep: `users_swept` (a sweep of concurrent users) who never pause,
+/// outside batch work ([`size`] says why; [`unfit_words`] refuses it too).
+fn refuses_rate_peak(peak: PeakLoad, users_swept: bool, r: &Resolved) -> bool {
+    matches!(peak, PeakLoad::RequestRate(_)) && users_swept && r.workload.think_time_s <= 0.0 && r.workload.mode != crate::scenario::Mode::Batch
 }
 
 /// Whether `k` devices per replica hold the model and split it as the engines accept (tensor parallelism splitting
@@ -461,18 +471,12 @@ pub fn alternative(r: &Resolved, devices: u32) -> Resolved {
 /// the fleet would be refused anyway (a rate peak on a sweep of users who never pause: [`size`]).
 #[must_use]
 pub fn unfit_words(r: &Resolved, f: &FleetInputs, why: &str, alt_op: &dyn Fn(&Resolved) -> Option<LoadPoint>) -> Option<String> {
-    let rate_on_users = matches!(f.peak, PeakLoad::RequestRate(_))
-        && matches!(r.workload.load, crate::scenario::Load::Concurrency(_))
-        && r.workload.think_time_s <= 0.0
-        && r.workload.mode != crate::scenario::Mode::Batch;
-    if rate_on_users || r.disaggregation.is_some() {
+    if refuses_rate_peak(f.peak, matches!(r.workload.load, crate::scenario::Load::Concurrency(_)), r) || r.disaggregation.is_some() {
         return None;
     }
     let n = r.deployment.hardware.devices;
-    let hw = &r.deployment.hardware;
-    let most = if hw.interconnect_gbps < 100.0 { n.max(hw.node_devices) } else { n.saturating_mul(4) };
-    let counts: Vec<u32> =
-        (n + 1..=most.min(n.saturating_mul(4))).filter(|&k| (k.is_multiple_of(n) || k.is_power_of_two()) && fits_at(r, k)).take(4).collect();
+    let most = n.saturating_mul(4).min(pcie_server_cap(r).unwrap_or(u32::MAX));
+    let counts: Vec<u32> = (n + 1..=most).filter(|&k| (k.is_multiple_of(n) || k.is_power_of_two()) && fits_at(r, k)).take(4).collect();
     let sized = alternatives_at(r, f, alt_op, counts);
     let first = sized.first()?;
     let best = sized.iter().min_by_key(|a| (a.devices_total, a.devices_per_replica))?;

@@ -202,7 +202,7 @@ pub fn readout(r: &Report, i: usize) -> Option<Readout> {
     // experts B tokens routed to k each reach, in each MoE layer.
     let experts = r.experts.filter(|(n, k)| *n > 0 && k < n).map_or_else(String::new, |(n, k)| {
         let (n, k) = (f64::from(n), f64::from(k));
-        let reached = n * (1.0 - (1.0 - k / n).powf(l.mean_batch.max(1.0)));
+        let reached = crate::model::llm::experts_reached(n, k, l.mean_batch);
         format!(" (its decodes reach about {:.0} of the {n} experts of each MoE layer, {k} a token: one user reads {k})", reached)
     });
     let text = format!(

@@ -399,16 +399,12 @@ pub fn breaking_figure(r: &Report, c: &Capacity, n: &Marker) -> String {
 /// or without a latency target (batch: no capacity to speak of).
 #[must_use]
 pub fn knee_and_operating_point(r: &Report) -> Option<String> {
-    let (k, o) = (r.knee.as_ref()?, r.operating_point.as_ref()?);
-    let (kx, ox) = (k.load()?, o.load()?);
-    if k.concurrency.is_some() != o.concurrency.is_some() || kx <= 0.0 || !r.target.limits_latency() {
-        return None;
-    }
+    let (k, o, kx, ox) = knee_pair(r)?;
     let pct = |a: f64, b: f64| if a > 0.0 { (b / a - 1.0) * 100.0 } else { 0.0 };
     let group = super::readout::group;
     let (kl, ol) = (load_label(k), load_label(o));
     let at = format!("at {ol}, the knee at {kl}");
-    Some(if ox > kx * 1.05 {
+    Some(if past_knee(kx, ox) {
         let total = pct(k.system_tps, o.system_tps);
         let each = -pct(k.per_user_tps, o.per_user_tps);
         format!(
@@ -433,6 +429,25 @@ pub fn knee_and_operating_point(r: &Report) -> Option<String> {
     } else {
         format!("The operating point sits at the knee ({at}).")
     })
+}
+
+/// The knee and the operating point with their loads, where both are on one load axis and a latency target sets
+/// the operating point ([`knee_and_operating_point`]).
+fn knee_pair(r: &Report) -> Option<(&Marker, &Marker, f64, f64)> {
+    let (k, o) = (r.knee.as_ref()?, r.operating_point.as_ref()?);
+    let (kx, ox) = (k.load()?, o.load()?);
+    (k.concurrency.is_some() == o.concurrency.is_some() && kx > 0.0 && r.target.limits_latency()).then_some((k, o, kx, ox))
+}
+
+/// More than 5 % past the knee's load.
+fn past_knee(kx: f64, ox: f64) -> bool {
+    ox > kx * 1.05
+}
+
+/// Whether the operating point lies past the knee, as [`knee_and_operating_point`] says it (the capacity card too).
+#[must_use]
+pub fn operating_point_past_knee(r: &Report) -> bool {
+    knee_pair(r).is_some_and(|(_, _, kx, ox)| past_knee(kx, ox))
 }
 
 #[cfg(test)]

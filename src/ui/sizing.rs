@@ -89,9 +89,11 @@ fn capacity_card(r: &Report) -> Card {
         let share =
             if cap.at.system_tps > 0.0 { format!(" ({:.0} % of the capacity's)", m.system_tps / cap.at.system_tps * 100.0) } else { String::new() };
         // (Past it as "How to read this" says it: `plan::knee_and_operating_point`, a review.)
-        let past = crate::plan::knee_and_operating_point(r)
-            .filter(|w| w.starts_with("The operating point lies past the knee"))
-            .map_or("", |_| " It lies past the saturation knee: the headroom it keeps is in latency, not in tok/s.");
+        let past = if crate::plan::operating_point_past_knee(r) {
+            " It lies past the saturation knee: the headroom it keeps is in latency, not in tok/s."
+        } else {
+            ""
+        };
         c.note += &format!(
             " Operating point {} (a share of the capacity's load, for headroom): {} tok/s total{share}, {} tok/s each.{past}",
             load(m),
