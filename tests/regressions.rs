@@ -1339,8 +1339,93 @@ fn one_server_fewer_that_frees_a_node_says_so() {
         let (now, then) = (f.replicas.div_ceil(8), (f.replicas - 1).div_ceil(8));
         assert_eq!(f.nodes, Some(now), "{}", f.sentence);
         let frees = f.utilisation_one_fewer.is_some_and(|u| u <= 1.0) && then < now;
-        assert_eq!(f.sentence.contains(&format!(", and one node fewer ({then} of 8 devices, not {now})")), frees, "{peak}: {}", f.sentence);
+        assert_eq!(
+            f.sentence.contains(&format!(", and one node fewer ({then} {} of 8 devices, not {now})", if then == 1 { "node" } else { "nodes" })),
+            frees,
+            "{peak}: {}",
+            f.sentence
+        );
         said += usize::from(frees);
     }
     assert!(said >= 1, "no peak of the 21 frees a node: the test would not test");
+}
+
+/// A review, 2026-12-06: users who pause 20 s, with the load swept as request rates, lost their think time and were
+/// sized as requests in flight (1,000 users → 48 servers of one H100 for an 8B model, where they send 42.7 req/s: 7).
+/// Their think time turns the peak into requests/s as on a sweep of users, and the same peak in req/s sizes alike.
+#[test]
+fn users_who_think_keep_their_pause_on_a_rate_sweep() {
+    let base = r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":1024,"output_tokens":256,"requests":600,"load":{"request_rate":[]},"think_time_s":20},"target":{"preset":"reader"},"fleet":{PEAK,"spare_replicas":0}}"#;
+    let users = plan::evaluate(&scenario(&base.replace("PEAK", r#""peak_users":1000"#))).unwrap();
+    let f = users.fleet.as_ref().unwrap();
+    let op = users.operating_point.as_ref().unwrap();
+    let (rate, e2e) = (op.request_rate.unwrap(), f.users_per_replica / op.request_rate.unwrap() - 20.0);
+    assert!(e2e > 0.5 && e2e < 20.0, "users per server are rate × (E2E + 20 s): {} at {rate} req/s", f.users_per_replica);
+    // 1,000 users, each sending one request per (20 s + E2E): the servers their requests/s take.
+    let sent = 1000.0 / (20.0 + e2e);
+    assert_eq!(f.replicas, (sent / rate).ceil() as u64, "{}", f.sentence);
+    assert!(f.replicas < 15, "{}", f.sentence);
+    assert!(users.defaults_used.iter().any(|d| d.starts_with("workload.think_time_s: not simulated on request rates")), "{:?}", users.defaults_used);
+    let by_rate = plan::evaluate(&scenario(&base.replace("PEAK", &format!(r#""peak_request_rate":{sent}"#)))).unwrap();
+    assert_eq!(by_rate.fleet.as_ref().unwrap().replicas, f.replicas);
+    // Without a users peak the think time is said to be unused; the simulation is the same.
+    let none = plan::evaluate(&scenario(&base.replace(",\"fleet\":{PEAK,\"spare_replicas\":0}", ""))).unwrap();
+    assert!(none.defaults_used.iter().any(|d| d.contains("s not used — arrivals at a rate")), "{:?}", none.defaults_used);
+    assert_eq!(none.sweep, users.sweep);
+}
+
+/// A review, 2026-12-06: `tps diff` subtracted B's EUR from A's USD ("A's fleet costs 99 % less"), and weighed fleets
+/// sized for 500 and 2,000 users as if the hardware made the gap. Each side keeps its figures; the differences go.
+#[test]
+fn a_diff_does_not_compare_two_currencies_or_two_peaks() {
+    let side = |hw: &str, peak: u32, currency: &str| {
+        plan::evaluate_analytic(&scenario(&format!(
+            r#"{{"hardware":{{"preset":"{hw}"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1024,"output_tokens":256}},"target":{{"preset":"reader"}},"fleet":{{"peak_users":{peak}}},"cost":{{"device_hour":2.5,"currency":"{currency}"}}}}"#
+        )))
+        .unwrap()
+    };
+    let row = |d: &plan::Diff, m: &str| d.rows.iter().find(|r| r.metric == m).cloned().unwrap();
+    let same = plan::diff(&side("h100-sxm", 500, "USD"), &side("h200-sxm", 500, "USD"));
+    assert!(row(&same, "fleet_per_hour").delta.is_some() && row(&same, "replicas").delta.is_some());
+    let money = plan::diff(&side("h100-sxm", 500, "USD"), &side("h200-sxm", 500, "EUR"));
+    for m in ["cost_per_million_output_tokens", "fleet_per_hour", "fleet_per_month"] {
+        let r = row(&money, m);
+        assert!(r.a.is_some() && r.b.is_some() && r.delta.is_none() && r.ratio.is_none(), "{m}: {r:?}");
+        assert!(r.label.ends_with("(A in USD, B in EUR)") && !r.unit.contains("USD"), "{m}: {r:?}");
+    }
+    assert!(row(&money, "replicas").delta.is_some(), "the fleet's servers still compare");
+    assert!(
+        money.summary.contains("A's costs are in USD and B's in EUR: not compared") && !money.summary.contains("costs less"),
+        "{}",
+        money.summary
+    );
+    let peaks = plan::diff(&side("h100-sxm", 500, "USD"), &side("h200-sxm", 2000, "USD"));
+    for m in ["replicas", "devices_total", "fleet_per_hour", "fleet_kw"] {
+        assert!(row(&peaks, m).delta.is_none(), "{m}");
+    }
+    assert!(row(&peaks, "max_users_at_target").delta.is_some());
+    let grouped = |n: &str| n.replace(['\u{2009}', '\u{202f}', '\u{a0}'], " ");
+    assert!(
+        grouped(&peaks.summary).contains("sized for different peaks (A: 500 users, B: 2 000 users)") && !peaks.summary.starts_with("B needs"),
+        "{}",
+        peaks.summary
+    );
+    assert!(peaks.a.setting.contains("500 users") && peaks.b.setting.contains("2000 users"), "{:?} {:?}", peaks.a, peaks.b);
+}
+
+/// An operations trial, 2026-12-06: one server of 4 × H200 on a 4-GPU board was bought as a node of 8 ("4 devices of
+/// them idle", 8 devices priced). `hardware.node_devices` sets the box; out of range it names its field.
+#[test]
+fn the_node_a_fleet_buys_is_a_setting() {
+    let json = r#"{"hardware":{"preset":"h200-sxm","devices":4NODE},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":2000,"output_tokens":300,"think_time_s":30},"target":{"preset":"reader","tpot_ms":50,"ttft_ms":2000},"fleet":{"peak_users":40},"cost":{"device_price":45000}}"#;
+    let eval = |node: &str| plan::evaluate_analytic(&scenario(&json.replace("NODE", node))).unwrap();
+    let (eight, four) = (eval(""), eval(r#","node_devices":4"#));
+    let (f8, f4) = (eight.fleet.as_ref().unwrap(), four.fleet.as_ref().unwrap());
+    assert_eq!((f8.replicas, f4.replicas), (1, 1));
+    assert_eq!((f8.devices_total, f8.nodes), (8, Some(1)), "{}", f8.sentence);
+    assert_eq!((f4.devices_total, f4.nodes), (4, Some(1)), "a server that is its node buys no idle devices: {}", f4.sentence);
+    let price = |r: &plan::report::Report| r.cost.as_ref().and_then(|c| c.purchase.as_ref()).and_then(|p| p.fleet_price);
+    assert_eq!((price(&eight), price(&four)), (Some(360_000.0), Some(180_000.0)));
+    let e = Scenario::from_json(&json.replace("NODE", r#","node_devices":0"#)).unwrap().resolve().unwrap_err();
+    assert_eq!(e.field, "hardware.node_devices", "{e}");
 }

@@ -474,7 +474,7 @@ mod cli {
         if let Some(c) = &r.cost {
             let cur = c.currency.as_deref().map_or_else(String::new, |c| format!(" {c}"));
             let parts: Vec<String> = [
-                c.devices_per_hour.map(|v| format!("devices {v:.2}")),
+                c.devices_per_hour.map(|v| format!("devices {}", tps_planner::plan::cost::hourly_part(v))),
                 c.electricity_per_hour.map(|v| format!("electricity {}", tps_planner::plan::cost::hourly_part(v))),
             ]
             .into_iter()
@@ -499,16 +499,16 @@ mod cli {
             );
             if let Some(p) = &c.purchase {
                 let y = p.write_off_years;
-                let hour = p.device_hour();
+                let hour = tps_planner::plan::cost::hourly_part(p.device_hour());
                 let years = format!("{y} year{}", if y == 1.0 { "" } else { "s" });
                 o += &match (p.fleet_devices, p.fleet_price) {
                     (Some(n), Some(f)) => {
                         format!(
-                            "  buying the fleet: {f:.0}{cur} ({n} devices at {:.0}{cur}; {hour:.2}{cur} per device-hour over {years})\n",
+                            "  buying the fleet: {f:.0}{cur} ({n} devices at {:.0}{cur}; {hour}{cur} per device-hour over {years})\n",
                             p.device_price
                         )
                     }
-                    _ => format!("  bought at {:.0}{cur} a device: {hour:.2}{cur} per device-hour over {years}\n", p.device_price),
+                    _ => format!("  bought at {:.0}{cur} a device: {hour}{cur} per device-hour over {years}\n", p.device_price),
                 };
             }
         }

@@ -158,8 +158,13 @@ pub fn cost(
 pub fn hourly_part(v: f64) -> String {
     if v >= 0.9995 {
         format!("{v:.2}")
-    } else {
+    } else if v >= 0.00995 || v <= 0.0 || !v.is_finite() {
         format!("{v:.3}")
+    } else {
+        // Two significant digits below a cent: a device written off over 30 years costs 0.00038 an hour, not "0.00"
+        // (a review).
+        let d = (1.0 - v.log10().floor()).clamp(3.0, 9.0) as usize;
+        format!("{v:.d$}")
     }
 }
 

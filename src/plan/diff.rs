@@ -284,7 +284,9 @@ fn why(a: &Report, b: &Report) -> Option<String> {
 
 /// A and B of `metric`'s row, when both sides have it.
 fn both(rows: &[DiffRow], metric: &str) -> Option<(f64, f64)> {
-    rows.iter().find(|r| r.metric == metric).and_then(|r| Some((r.a?, r.b?)))
+    // A row whose difference is withheld ([`diff`]: costs in two currencies, fleets for different peaks) is weighed by
+    // nothing.
+    rows.iter().find(|r| r.metric == metric).filter(|r| r.delta.is_some()).and_then(|r| Some((r.a?, r.b?)))
 }
 
 /// Two figures with as many decimals as tell them apart (the summary's "drawing 47 kW against 47" was 47.34 and
@@ -482,17 +484,43 @@ pub(super) fn workload_settings(r: &crate::scenario::Resolved) -> Vec<String> {
     ]
 }
 
-/// Each side's [`DiffSide`], with the settings that tell them apart where their labels read alike.
+/// Each side's [`DiffSide`], with the settings that tell them apart: every one where their labels read alike; else
+/// those of the workload, the target and the fleet (the KV cache's size follows the model and hardware that differ
+/// already). A review compared 2 × H100 for 500 users with 1 × H200 for 2,000, "B needs 224 servers against A's 26",
+/// and no word of the peaks.
 fn sides(a: &Report, b: &Report) -> (DiffSide, DiffSide) {
     let (mut sa, mut sb) = (side(a), side(b));
-    if sa.describe() == sb.describe() {
-        let (xa, xb) = (settings(a), settings(b));
-        let (xa, xb) = ([&xa[..], &a.settings[..]].concat(), [&xb[..], &b.settings[..]].concat());
-        let apart: Vec<usize> = (0..xa.len()).filter(|&i| xa[i] != xb[i]).collect();
-        sa.setting = apart.iter().map(|&i| xa[i].as_str()).collect::<Vec<_>>().join(", ");
-        sb.setting = apart.iter().map(|&i| xb[i].as_str()).collect::<Vec<_>>().join(", ");
-    }
+    let first = if sa.describe() == sb.describe() { 0 } else { 2 };
+    let (xa, xb) = (settings(a), settings(b));
+    let (xa, xb) = ([&xa[first..], &a.settings[..]].concat(), [&xb[first..], &b.settings[..]].concat());
+    let apart: Vec<usize> = (0..xa.len().min(xb.len())).filter(|&i| xa[i] != xb[i]).collect();
+    sa.setting = apart.iter().map(|&i| xa[i].as_str()).collect::<Vec<_>>().join(", ");
+    sb.setting = apart.iter().map(|&i| xb[i].as_str()).collect::<Vec<_>>().join(", ");
     (sa, sb)
+}
+
+/// The figures a fleet's peak sets, and those in a currency: [`diff`] withholds their difference where the peaks or
+/// the currencies differ.
+const FLEET_ROWS: [&str; 9] = [
+    "replicas",
+    "devices_total",
+    "nodes",
+    "fleet_per_hour",
+    "fleet_per_month",
+    "fleet_per_million_output_tokens",
+    "fleet_purchase",
+    "fleet_kw",
+    "fleet_mwh_month",
+];
+const COST_ROWS: [&str; 5] =
+    ["cost_per_million_output_tokens", "fleet_per_hour", "fleet_per_month", "fleet_per_million_output_tokens", "fleet_purchase"];
+
+/// Each side's figure kept, their difference and ratio withheld (and so any verdict on them).
+fn withhold(rows: &mut [DiffRow], metrics: &[&str]) {
+    for r in rows.iter_mut().filter(|r| metrics.contains(&r.metric)) {
+        r.delta = None;
+        r.ratio = None;
+    }
 }
 
 fn row(metric: &'static str, label: &str, unit: &str, a: Option<f64>, b: Option<f64>) -> DiffRow {
@@ -513,7 +541,13 @@ fn row(metric: &'static str, label: &str, unit: &str, a: Option<f64>, b: Option<
 #[must_use]
 pub fn diff(a: &Report, b: &Report) -> Diff {
     let op = |r: &Report, f: fn(&crate::scenario::Marker) -> f64| r.operating_point.as_ref().map(f);
-    let currency = a.cost.as_ref().and_then(|c| c.currency.clone()).or_else(|| b.cost.as_ref().and_then(|c| c.currency.clone())).unwrap_or_default();
+    let currency_of = |r: &Report| r.cost.as_ref().and_then(|c| c.currency.clone()).filter(|c| !c.is_empty());
+    // Two currencies are not subtracted (a review read "A's fleet costs 99 % less" of 114 USD against 11,405 EUR).
+    let mixed = match (currency_of(a), currency_of(b)) {
+        (Some(x), Some(y)) if x != y => Some((x, y)),
+        _ => None,
+    };
+    let currency = if mixed.is_some() { String::new() } else { currency_of(a).or_else(|| currency_of(b)).unwrap_or_default() };
     // One user alone first: the speed a single person sees on an idle server (a class comparing two boards asks
     // that before any load, and it is where bandwidth alone decides: a teacher's trial found no such row).
     let one = |r: &Report| Some(r.single_stream.decode_tps).filter(|v| *v > 0.0 && r.memory.fits);
@@ -632,8 +666,35 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
         a.energy.as_ref().map(|e| e.joules_per_output_token),
         b.energy.as_ref().map(|e| e.joules_per_output_token),
     ));
+    // What does not compare: fleets sized for different peaks, costs in different currencies.
+    let peak = |r: &Report| r.fleet.as_ref().map(|f| (f.peak_users, f.peak_request_rate));
+    let peaks = match (peak(a), peak(b)) {
+        (Some(x), Some(y)) if x != y => Some((x, y)),
+        _ => None,
+    };
+    let mut apart = String::new();
+    if let Some((x, y)) = peaks {
+        withhold(&mut rows, &FLEET_ROWS);
+        let words = |p: (Option<f64>, Option<f64>)| match p {
+            (Some(u), _) => format!("{} users", super::readout::group(u)),
+            (_, Some(q)) => format!("{} req/s", crate::model::units::fmt_num(q)),
+            _ => "no peak".to_string(),
+        };
+        apart += &format!(
+            " The fleets are sized for different peaks (A: {}, B: {}): their servers, costs and power are each side's own, not compared.",
+            words(x),
+            words(y)
+        );
+    }
+    if let Some((x, y)) = &mixed {
+        withhold(&mut rows, &COST_ROWS);
+        for r in rows.iter_mut().filter(|r| COST_ROWS.contains(&r.metric)) {
+            r.label = format!("{} (A in {x}, B in {y})", r.label);
+        }
+        apart += &format!(" A's costs are in {x} and B's in {y}: not compared (give both sides one currency).");
+    }
     let sizes = Some((f64::from(a.single_stream.devices), f64::from(b.single_stream.devices)));
-    let mut summary = summary(&rows, &currency, sizes);
+    let mut summary = summary(&rows, &currency, sizes) + &apart;
     let headline = summary.clone();
     if let Some(m) = margin_as(&rows, a.band.batched_pct.max(b.band.batched_pct), a.band.load_rows > 0 && b.band.load_rows > 0, sizes) {
         summary = format!("{summary} {m}");

@@ -165,7 +165,7 @@ pub fn size(
         PeakLoad::Users(u) => (f.peak, u),
         PeakLoad::RequestRate(x) => (f.peak, x),
     };
-    let think = r.workload.think_time_s;
+    let think = r.workload.users_think_s;
     // A peak in requests/s is not sized on a sweep of users who never pause: each server's rate would be what its
     // closed-loop users complete, and a closed loop never lets a request wait for a slot, where arrivals at a rate
     // come in bursts and queue — the server holds fewer requests/s at the same target. Sized anyway (until
@@ -175,10 +175,13 @@ pub fn size(
     // think between requests send them on their own, nearly as a rate does: sized.
     // (Batch work has no latency target for bursts to break: its rate is what the servers complete.)
     if refuses_rate_peak(peak, op.1.concurrency.is_some(), r) {
-        warnings.push(super::Warning::new(
-            super::WarningKind::Fleet,
-            "fleet: not sized — the peak is in requests/s but the load swept is concurrent users, whose requests never wait for a slot; arrivals at a rate come in bursts and queue, so a server holds fewer requests/s at the same target than its users complete — set Load to a request rate (or Automatic), or give the peak in users",
-        ));
+        // Worded by the load (a review: an offline job had read "concurrent users, whose requests never wait").
+        let msg = if matches!(r.workload.load, crate::scenario::Load::Offline) {
+            "fleet: not sized — the peak is in requests/s but the load is one job released at once, which has no rate of arrivals to hold; requests arriving at a rate come in bursts and queue — set Load to a request rate (or Automatic), or give the peak in users (requests at once)"
+        } else {
+            "fleet: not sized — the peak is in requests/s but the load swept is concurrent users, whose requests never wait for a slot; arrivals at a rate come in bursts and queue, so a server holds fewer requests/s at the same target than its users complete — set Load to a request rate (or Automatic), or give the peak in users"
+        };
+        warnings.push(super::Warning::new(super::WarningKind::Fleet, msg));
         return None;
     }
     let per = load_in(peak, op.1, think);
@@ -267,7 +270,9 @@ pub fn size(
             let per = u64::from(node / devices);
             let (now, then) = (total.div_ceil(per), (total - 1).div_ceil(per));
             if then < now {
-                format!("{fewer}, and one node fewer ({then} of {node} devices, not {now})")
+                // "3 nodes of 8 devices, not 4" ("3 of 8 devices" read as three devices; a review).
+                let nodes = if then == 1 { "node" } else { "nodes" };
+                format!("{fewer}, and one node fewer ({then} {nodes} of {node} devices, not {now})")
             } else {
                 fewer
             }
@@ -340,7 +345,16 @@ fn node_words(r: &Resolved, servers: u64) -> String {
     }
     let g = |v: u64| super::readout::group(v as f64);
     let idle = devices_bought(r, n, servers).saturating_sub(servers.saturating_mul(u64::from(n)));
-    let idle_words = if idle > 0 { format!(", {} device{} of them idle", g(idle), if idle == 1 { "" } else { "s" }) } else { String::new() };
+    // Where devices idle, the setting that sizes the box (an operations trial's 4-GPU board read as a node of 8).
+    let idle_words = if idle > 0 {
+        format!(
+            ", {} device{} of them idle (boards of another size: hardware.node_devices, Devices per node)",
+            g(idle),
+            if idle == 1 { "" } else { "s" }
+        )
+    } else {
+        String::new()
+    };
     if n >= node {
         // A server of whole nodes says nothing; one that leaves part of its last node over says what it buys.
         return if idle > 0 { format!("; each server on {} nodes of {node}{idle_words}", n.div_ceil(node)) } else { String::new() };
@@ -540,7 +554,7 @@ fn alternatives_at(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> 
         .into_iter()
         .filter_map(|k| {
             let alt = alternative(r, k);
-            let per = alt_op(&alt).map(|p| load_in(f.peak, &p, r.workload.think_time_s)).filter(|v| *v > 0.0 && v.is_finite())?;
+            let per = alt_op(&alt).map(|p| load_in(f.peak, &p, r.workload.users_think_s)).filter(|v| *v > 0.0 && v.is_finite())?;
             let n = replicas(peak_v, per, f.spare_replicas)?;
             let hw = &alt.deployment.hardware;
             Some(FleetAlternative {

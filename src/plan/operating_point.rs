@@ -96,13 +96,26 @@ pub(super) fn operating(levels: &[LoadPoint], fraction: f64, pct: crate::percent
     m
 }
 
-/// `fraction` of a capacity `load`: whole users (at least one) when `users`, else requests/s.
+/// `fraction` of a capacity `load`: whole users (at least one) when `users`, else requests/s. Whole users are the
+/// nearest to `fraction`, moved by one where rounding would leave the 50–70 % an operating point may take and a
+/// neighbour lies within it (a review: 0.7 of a 5-user capacity had rounded to 4 users, 80 %, and sized the fleet
+/// there; 3 is 60 %).
 pub(crate) fn operating_load(load: f64, fraction: f64, users: bool) -> f64 {
-    if users {
-        (fraction * load).round().max(1.0)
-    } else {
-        fraction * load
+    if !users {
+        return fraction * load;
     }
+    let near = (fraction * load).round();
+    let within = |u: f64| u >= 1.0 && u >= 0.5 * load - 1e-9 && u <= 0.7 * load + 1e-9;
+    let u = if within(near) {
+        near
+    } else if near > fraction * load && within(near - 1.0) {
+        near - 1.0
+    } else if near < fraction * load && within(near + 1.0) {
+        near + 1.0
+    } else {
+        near
+    };
+    u.max(1.0)
 }
 
 /// The operating point's load as a share of the capacity's: `fraction` (the target's `operating_fraction`), moved
@@ -119,4 +132,25 @@ pub fn load_share(op: &Marker, cap: Option<&Capacity>, usable: Option<f64>, frac
         None => op.load().zip(usable).filter(|(_, u)| *u > 0.0).map(|(a, u)| a / u),
     }
     .unwrap_or(fraction)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::operating_load;
+
+    #[test]
+    fn whole_users_stay_within_the_operating_range() {
+        // 0.7 of 5 is 3.5: 4 would be 80 %, 3 is 60 %.
+        assert_eq!(operating_load(5.0, 0.7, true), 3.0);
+        assert_eq!(operating_load(8.0, 0.7, true), 5.0);
+        assert_eq!(operating_load(15.0, 0.7, true), 10.0);
+        // The nearest where it lies within: 0.6 of 8 is 4.8 → 5 (62.5 %), 0.6 of 178 → 107.
+        assert_eq!(operating_load(8.0, 0.6, true), 5.0);
+        assert_eq!(operating_load(178.0, 0.6, true), 107.0);
+        // No whole user within 50–70 %: the nearest, at least one.
+        assert_eq!(operating_load(1.0, 0.6, true), 1.0);
+        assert_eq!(operating_load(2.0, 0.7, true), 1.0);
+        // Requests/s are not rounded.
+        assert!((operating_load(5.0, 0.7, false) - 3.5).abs() < 1e-12);
+    }
 }

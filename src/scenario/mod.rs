@@ -420,7 +420,22 @@ impl Scenario {
             defaults.push("load: automatic request rates, 5–115 % of a server's capacity (the fleet's peak is in requests/s)".into());
         }
         // A think time is the pause of concurrent users: arrivals at a rate and a job released at once have none.
-        if !matches!(workload.load, Load::Concurrency(_)) {
+        // On a rate sweep the users' think time still turns a fleet's peak in users into the requests/s they send.
+        if !matches!(workload.load, Load::Concurrency(_)) && workload.think_time_s > 0.0 {
+            let think = crate::model::units::fmt_num(workload.think_time_s);
+            let users_peak = fleet.as_ref().is_some_and(|f| matches!(f.peak, PeakLoad::Users(_)));
+            defaults.push(match (&workload.load, users_peak) {
+                (Load::RequestRate(_), true) => format!(
+                    "workload.think_time_s: not simulated on request rates (arrivals at a rate are what users who pause send); the fleet's peak users, who pause {think} s each, send requests/s = users ÷ (E2E + {think} s)"
+                ),
+                (Load::RequestRate(_), false) => format!(
+                    "workload.think_time_s: {think} s not used — arrivals at a rate are what users who pause send; it turns a fleet's peak in users into requests/s"
+                ),
+                _ => format!("workload.think_time_s: {think} s not used — an offline job releases every request at once"),
+            });
+            if !matches!(workload.load, Load::RequestRate(_)) {
+                workload.users_think_s = 0.0;
+            }
             workload.think_time_s = 0.0;
         }
         let cost = self.cost.as_ref().map(resolve_cost).transpose()?;

@@ -109,6 +109,12 @@ pub struct Workload {
     pub burstiness: f64,
     /// Closed loop: each user's mean think time between an answer and the next request, seconds (0: none).
     pub think_time_s: f64,
+    /// The users' think time as given, also where the load is swept as request rates (whose arrivals have none:
+    /// the rates are what such users send): a fleet's peak in users is read in requests/s with it (a review, 2026-12-06:
+    /// 1,000 users who pause 20 s, dropped to none on a rate sweep, were sized as 1,000 requests in flight, 48 servers
+    /// where they send 42.7 req/s, 7).
+    #[serde(skip)]
+    pub users_think_s: f64,
     pub queue_limit: Option<u32>,
     pub timeout_s: Option<f64>,
     pub mode: Mode,

@@ -54,6 +54,8 @@ pub struct Inputs {
     /// the device, not part of the scenario.
     pub hw_cleared: RwSignal<String>,
     pub devices: RwSignal<String>,
+    /// Devices in a node bought whole (empty: 8, or 72 for an NVL72 rack).
+    pub node_devices: RwSignal<String>,
     pub parallelism: RwSignal<String>,
     pub model_preset: RwSignal<String>,
     pub params: RwSignal<String>,
@@ -158,6 +160,7 @@ impl Inputs {
             hw_arch: s(""),
             hw_cleared: s(""),
             devices: s("1"),
+            node_devices: s(""),
             parallelism: s(""),
             model_preset: s("llama-3.1-8b"),
             params: s(""),
@@ -218,6 +221,7 @@ impl Inputs {
         self.hw_name.set(sc.hardware.name.clone().unwrap_or_default());
         self.hw_arch.set(sc.hardware.architecture.map_or_else(String::new, |a| a.id().to_string()));
         self.devices.set(sc.hardware.devices.map_or_else(|| "1".to_string(), |d| d.to_string()));
+        self.node_devices.set(sc.hardware.node_devices.map_or_else(String::new, |d| d.to_string()));
         self.parallelism.set(sc.hardware.parallelism.map_or("", crate::model::hardware::Parallelism::id).into());
         self.model_preset.set(sc.model.preset.clone().unwrap_or_default());
         self.params.set(txt(sc.model.params_b));
@@ -282,7 +286,7 @@ impl Inputs {
 
     /// Every field's text by its name here: what a reload restores when a field does not parse (the address holds
     /// only scenarios, and text such as "8O" in Devices is none; [`super::share`]'s `&t=`).
-    fn texts(&self) -> [(&'static str, RwSignal<String>); 47] {
+    fn texts(&self) -> [(&'static str, RwSignal<String>); 48] {
         [
             ("hw_preset", self.hw_preset),
             ("bandwidth", self.bandwidth),
@@ -294,6 +298,7 @@ impl Inputs {
             ("hw_name", self.hw_name),
             ("hw_arch", self.hw_arch),
             ("devices", self.devices),
+            ("node_devices", self.node_devices),
             ("parallelism", self.parallelism),
             ("model_preset", self.model_preset),
             ("params", self.params),
@@ -515,6 +520,7 @@ impl Inputs {
                 name: opt(self.hw_name),
                 architecture: self.hw_arch.with(|a| crate::model::hardware::Architecture::ALL.into_iter().find(|x| x.id() == a.as_str())),
                 devices: int(self.devices, "hardware.devices")?,
+                node_devices: int(self.node_devices, "hardware.node_devices")?,
                 parallelism: self.parallelism.with(|p| crate::model::hardware::Parallelism::from_id(p)),
                 ..hardware
             },

@@ -388,6 +388,8 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
                 placeholder=Signal::derive(move || hw().map_or("auto".into(), |h| format!("{}", h.memory_gb))) error />
             <NumField label="Devices" unit="" field="hardware.devices" value=inputs.devices
                 placeholder=Signal::derive(|| "1 when empty".to_string()) error />
+            <NumField label="Devices per node (the box a fleet buys whole)" unit="" field="hardware.node_devices" value=inputs.node_devices
+                placeholder=Signal::derive(move || if inputs.hw_preset.with(|p| p.starts_with("gb200") || p.starts_with("gb300")) { "72 (an NVL72 rack)".into() } else { "8 (HGX, OAM); 4-GPU boards: 4".to_string() }) error />
             <NumField label="Interconnect per device (each direction)" unit="GB/s" field="hardware.interconnect_gbps" value=inputs.interconnect
                 placeholder=Signal::derive(move || hw().map_or("32 (PCIe 4 x16)".into(), |h| format!("{}", h.interconnect_gbps))) error />
             <SelectField label="Multi-device split" field="hardware.parallelism" value=inputs.parallelism options=vec![

@@ -56,7 +56,12 @@ fn card(c: Card) -> impl IntoView {
     view! {
         <div class="card" class:empty=empty id=format!("{}-card", c.id)>
             <h2>{c.title}</h2>
-            {c.big.map(|(b, unit)| view! { <p class="big" id=c.big_id><span class="figure">{b}</span><small>{unit}</small></p> })}
+            // A long figure ("USD 360 000") in smaller type: kept on one line, it ran past a narrow card (an
+            // operations trial's cost card, 227 px of text in 212).
+            {c.big.map(|(b, unit)| {
+                let long = b.chars().count() > 8;
+                view! { <p class="big" class:long=long id=c.big_id><span class="figure">{b}</span><small>{unit}</small></p> }
+            })}
             <p class="sentence" id=c.sentence_id>{c.sentence}</p>
             {list}
             <p class="note">{c.note}</p>
@@ -209,6 +214,9 @@ fn fmt_tokens(v: f64) -> String {
 fn money(v: f64) -> String {
     if v >= 100.0 {
         super::results::group(v)
+    } else if v > 0.0 && v < 0.00995 {
+        // Below a cent, two significant digits (a device written off over 30 years: 0.00038 a device-hour, not 0.00).
+        crate::plan::cost::hourly_part(v)
     } else {
         format!("{v:.2}")
     }

@@ -259,7 +259,8 @@ pub(super) fn render_table(r: &Report) -> String {
     for p in &r.sweep {
         let load = match (p.concurrency, p.request_rate) {
             (Some(c), _) => format!("{c:.0}"),
-            (_, Some(x)) => format!("{x:.2}/s"),
+            // A rate's own digits: 0.001 req/s had read "0.00/s" (a review).
+            (_, Some(x)) => format!("{}/s", tps_planner::plan::fmt_rate(x)),
             _ => "-".into(),
         };
         if p.nothing_completed() {

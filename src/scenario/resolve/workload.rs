@@ -74,6 +74,7 @@ pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> 
     } else {
         (Load::Concurrency(Vec::new()), true)
     };
+    let think = check("workload.think_time_s", s.think_time_s.unwrap_or(0.0), 0.0, 3600.0, "s")?;
     Ok(Workload {
         prompt_tokens: prompt,
         output_tokens: output,
@@ -87,7 +88,8 @@ pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> 
         benchmark_run: s.benchmark_run.unwrap_or(false),
         seed: s.seed.unwrap_or(42),
         burstiness: check("workload.burstiness", s.burstiness.unwrap_or(1.0), 0.05, 100.0, "(gamma shape)")?,
-        think_time_s: check("workload.think_time_s", s.think_time_s.unwrap_or(0.0), 0.0, 3600.0, "s")?,
+        think_time_s: think,
+        users_think_s: think,
         queue_limit: s.queue_limit.map(|q| check_u("workload.queue_limit", q, 1, u32::MAX)).transpose()?,
         timeout_s: opt_pos("workload.timeout_s", s.timeout_s, 1e7, "s")?,
         mode,
