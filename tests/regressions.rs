@@ -1429,3 +1429,34 @@ fn the_node_a_fleet_buys_is_a_setting() {
     let e = Scenario::from_json(&json.replace("NODE", r#","node_devices":0"#)).unwrap().resolve().unwrap_err();
     assert_eq!(e.field, "hardware.node_devices", "{e}");
 }
+
+/// The review of the day's fixes: the settings a diff names include a rate sweep's users' pause and the node's size,
+/// a tiny rate keeps its digits, a think time on a rate sweep is kept only for a users peak.
+#[test]
+fn a_diff_names_the_pause_and_the_node() {
+    let rate = |think: u32| {
+        plan::evaluate_analytic(&scenario(&format!(
+            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1024,"output_tokens":256,"load":{{"request_rate":[]}},"think_time_s":{think}}},"target":{{"preset":"reader"}},"fleet":{{"peak_users":1000}}}}"#
+        )))
+        .unwrap()
+    };
+    let d = plan::diff(&rate(20), &rate(5));
+    assert!(d.a.setting.contains("the fleet's users pause 20 s") && d.b.setting.contains("the fleet's users pause 5 s"), "{:?} {:?}", d.a, d.b);
+    let node = |n: &str| {
+        plan::evaluate_analytic(&scenario(&format!(
+            r#"{{"hardware":{{"preset":"h200-sxm","devices":4{n}}},"model":{{"preset":"llama-3.1-70b"}},"quantization":{{"weights":"fp8"}},"engine":{{"preset":"vllm"}},"target":{{"preset":"reader"}}}}"#
+        )))
+        .unwrap()
+    };
+    let d = plan::diff(&node(""), &node(r#","node_devices":4"#));
+    assert!(d.a.setting.contains("nodes of 8 devices") && d.b.setting.contains("nodes of 4 devices"), "{:?} {:?}", d.a, d.b);
+    assert_eq!([plan::fmt_rate(0.00001), plan::fmt_rate(0.001), plan::fmt_rate(0.0)], ["0.000010", "0.001", "0"]);
+    // A req/s peak reads no pause: the fleet's users are its requests in flight.
+    let by_rate = plan::evaluate_analytic(&scenario(
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":1024,"output_tokens":256,"load":{"request_rate":[]},"think_time_s":20},"target":{"preset":"reader"},"fleet":{"peak_request_rate":20}}"#,
+    ))
+    .unwrap();
+    let f = by_rate.fleet.as_ref().unwrap();
+    assert!(!f.users.contains("pause"), "{}", f.users);
+    assert!(by_rate.defaults_used.iter().any(|l| l.contains("20 s not used")), "{:?}", by_rate.defaults_used);
+}

@@ -85,6 +85,15 @@ pub fn bytes_for_context(m: &ModelShape, kv_elem_bytes: f64, ctx: f64) -> f64 {
 /// (GPUStack's all-at-once runs), the model 29–34 — the short-context rate of DeepSeek's block-scaled FP8 GEMMs is
 /// release-dependent (Triton's block-FP8 MoE kernels in 0.8, DeepGEMM's later), and one release's two sources would
 /// fit it. Left absorbed until a third source measures DeepSeek's prefill on a current release.
+///
+/// A third time, 2026-12-06, with the cached context's up-projection counted as well (vLLM's chunked MLA prefill
+/// decompresses it: 2 · 512 · heads · 256 FLOPs a context token and layer per chunk) and the data grown to 268 runs:
+/// held out, the MoE band 118.1 → 91.5 % and DeepSeek's TPOT P50 in two sources 22 / 49 → 13 / 16 % off, but output
+/// tok/s 12.4 → 12.9 % (p90 57 → 60) with DeepSeek-R1 on 8 × H200 now over-predicted 1.26–1.35 × in three sources (a
+/// fleet too small: worse for a user than the slow TTFT), TTFT mean / P50 / P99 48.6 / 44.7 / 49.5 → 49.6 / 47.7 /
+/// 50.4 %, and the fitted defaults move (Hopper's served η_fl 0.33 → 0.36, SGLang's front end 14 → 19 ms). Not kept,
+/// for the same reason: the decompressed count is the engines' and right, but it uncovers a DeepSeek prefill cost the
+/// model lacks, which the absorbed count stands in for.
 #[must_use]
 pub fn attention_flops_per_token(m: &ModelShape, ctx: f64) -> f64 {
     let ctx = ctx.max(0.0);

@@ -209,16 +209,13 @@ impl Calibration {
                 _ => {}
             }
         }
+        // Each count on its own (equal counts need not be the same runs: a review).
         let (dev, fmt) = (self.unrecorded_device_runs, self.unrecorded_format_runs);
-        if dev > 0 && dev == fmt {
-            out += &format!(" {dev} run(s) do not name their device or weight format: taken as the scenario's, unchecked.");
-        } else {
-            if dev > 0 {
-                out += &format!(" {dev} run(s) do not name their device: taken as the scenario's, unchecked.");
-            }
-            if fmt > 0 {
-                out += &format!(" {fmt} run(s) do not name their weight format: taken as the scenario's, unchecked.");
-            }
+        if dev > 0 {
+            out += &format!(" {dev} run(s) do not name their device: taken as the scenario's, unchecked.");
+        }
+        if fmt > 0 {
+            out += &format!(" {fmt} run(s) do not name their weight format: taken as the scenario's, unchecked.");
         }
         // Said wherever the fit is shown (the CLI's table had left them out without a word: an operations trial).
         if self.other_engine_runs > 0 {
@@ -663,7 +660,7 @@ mod tests {
         c.unrecorded_format_runs = 2;
         c.fitted.push(Fitted { field: "engine.bandwidth_efficiency", before: 0.8, after: 0.397, lo: 0.2, hi: 1.0 });
         let s = c.summary();
-        assert!(s.contains("2 run(s) do not name their device or weight format: taken as the scenario's, unchecked."), "{s}");
+        assert!(s.contains("2 run(s) do not name their device: taken as the scenario's, unchecked. 2 run(s) do not name their weight format: taken as the scenario's, unchecked."), "{s}");
         assert!(s.contains("bandwidth_efficiency 0.397 is below the 0.55–0.93") && !s.contains("compute_efficiency 0.470 is above"), "{s}");
         assert!(bound.contains("compute_efficiency 0.900 is above the 0.6–0.7 of the dense peak"), "{bound}");
     }

@@ -30,10 +30,11 @@ pub struct DiffSide {
     pub model: String,
     pub engine: String,
     pub quantization: String,
-    /// What sets this side apart where its model, format, hardware and engine read as the other's ("KV cache 64
-    /// KB per token", "1024 prompt + 256 output tokens", "P90 targets …"): a teacher's trial pinned a 16-bit KV
-    /// cache as A, switched to FP8 and read two identical sides. Empty where those four already differ (or nothing
-    /// this names does).
+    /// What sets this side apart beyond its model, format, hardware and engine ("KV cache 64 KB per token", "1024
+    /// prompt + 256 output tokens", "P90 targets …", the fleet's peak): a teacher's trial pinned a 16-bit KV cache as
+    /// A, switched to FP8 and read two identical sides. Where those four differ, only the workload's, the target's,
+    /// the fleet's and the node's settings (the KV cache's size follows the model and hardware). Empty where nothing
+    /// this names differs.
     pub setting: String,
     pub verdict: String,
 }
@@ -471,6 +472,10 @@ pub(super) fn workload_settings(r: &crate::scenario::Resolved) -> Vec<String> {
         format!("{} tokens of earlier context, {} % of the prompt cached", fmt(w.context_depth), pct(w.prefix_cache_hit_rate)),
         match &w.load {
             Load::Concurrency(_) => "a sweep of users".to_string(),
+            // The users' pause the fleet reads them by (a review: 20 s against 5 s had read alike).
+            Load::RequestRate(_) if w.users_think_s > 0.0 => {
+                format!("a sweep of request rates (burstiness {}; the fleet's users pause {} s)", fmt(w.burstiness), fmt(w.users_think_s))
+            }
             Load::RequestRate(_) => format!("a sweep of request rates (burstiness {})", fmt(w.burstiness)),
             Load::Offline => "every request at once".to_string(),
         },
@@ -481,6 +486,9 @@ pub(super) fn workload_settings(r: &crate::scenario::Resolved) -> Vec<String> {
         },
         format!("operating point at {} % of the capacity", pct(r.target.operating_fraction)),
         fleet,
+        // Where the fast link ends and what a fleet buys whole (a review: 8 × GB200 in nodes of 4 against the NVL72's
+        // 72 had read alike, 53 users at the target against 213).
+        format!("nodes of {} devices", r.deployment.hardware.node_devices),
     ]
 }
 

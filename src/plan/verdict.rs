@@ -14,8 +14,14 @@ pub fn fmt_rate(r: f64) -> String {
         t.strip_suffix(".0").map_or_else(|| t.clone(), str::to_string)
     } else if r >= 0.1 {
         format!("{r:.2}")
-    } else {
+    } else if r >= 0.0001 {
         format!("{r:.4}").trim_end_matches('0').to_string()
+    } else if r > 0.0 {
+        // Two significant digits (0.00001 had read "0.").
+        let d = (1.0 - r.log10().floor()).clamp(5.0, 12.0) as usize;
+        format!("{r:.d$}")
+    } else {
+        "0".to_string()
     }
 }
 
@@ -71,12 +77,14 @@ fn fmt_against_limit(v: f64, limit: f64) -> String {
     }
 }
 
-/// "✓" where `v` meets its limit, else "✗".
+/// " ✓" where `v` meets its limit, " ✗" where it does not, nothing for a figure not known.
 fn tick(v: f64, limit: f64) -> &'static str {
-    if v <= limit {
-        "✓"
+    if !v.is_finite() {
+        ""
+    } else if v <= limit {
+        " ✓"
     } else {
-        "✗"
+        " ✗"
     }
 }
 
@@ -285,7 +293,7 @@ pub(super) fn verdict(
                 match (t.tpot_ms, t.ttft_ms) {
                     (None, Some(l)) => {
                         let v = m.ttft_p_ms.unwrap_or(f64::NAN);
-                        format!("{p} TTFT {} ms {} (target {} ms)", fmt_against(v, l), tick(v, l), fmt_against(l, l))
+                        format!("{p} TTFT {} ms{} (target {} ms)", fmt_against(v, l), tick(v, l), fmt_against(l, l))
                     }
                     (None, None) => format!("{p} TPOT {} ms (no latency target)", fmt_against(m.tpot_p_ms, None)),
                     // TTFT first where it is nearer its limit than TPOT (a trial read "P95 TPOT 17 ms ✓" as the margin
@@ -293,7 +301,7 @@ pub(super) fn verdict(
                     (Some(l), Some(lt)) if m.ttft_p_ms.is_some_and(|f| f / lt >= m.tpot_p_ms / l) => {
                         let v = m.ttft_p_ms.unwrap_or(f64::NAN);
                         format!(
-                            "{p} TTFT {} ms {} (target {} ms), TPOT {} ms {} (target {} ms)",
+                            "{p} TTFT {} ms{} (target {} ms), TPOT {} ms{} (target {} ms)",
                             fmt_against(v, lt),
                             tick(v, lt),
                             fmt_against(lt, lt),
@@ -302,7 +310,7 @@ pub(super) fn verdict(
                             fmt_against(l, l)
                         )
                     }
-                    (Some(l), _) => format!("{p} TPOT {} ms {} (target {} ms)", fmt_against(m.tpot_p_ms, l), tick(m.tpot_p_ms, l), fmt_against(l, l)),
+                    (Some(l), _) => format!("{p} TPOT {} ms{} (target {} ms)", fmt_against(m.tpot_p_ms, l), tick(m.tpot_p_ms, l), fmt_against(l, l)),
                 },
                 limit_note(r, sweep, cap, mem)
             ),

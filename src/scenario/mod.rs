@@ -89,6 +89,36 @@ fn duplicate_key(text: &str) -> Option<(String, String)> {
     None
 }
 
+/// JSON text with every number that ends in ".0" outside strings written without it (2000.0 → 2000): a float the
+/// serializer wrote for a whole value.
+fn whole_numbers(json: &str) -> String {
+    let b = json.as_bytes();
+    let mut out = String::with_capacity(json.len());
+    let (mut in_string, mut escaped, mut last) = (false, false, 0);
+    for (i, &c) in b.iter().enumerate() {
+        if in_string {
+            (in_string, escaped) = match (escaped, c) {
+                (true, _) => (true, false),
+                (false, b'\\') => (true, true),
+                (false, b'"') => (false, false),
+                _ => (true, false),
+            };
+        } else if c == b'"' {
+            in_string = true;
+        } else if c == b'.'
+            && i > 0
+            && b[i - 1].is_ascii_digit()
+            && b.get(i + 1) == Some(&b'0')
+            && !b.get(i + 2).is_some_and(|n| n.is_ascii_digit() || matches!(n, b'e' | b'E'))
+        {
+            out.push_str(&json[last..i]);
+            last = i + 2;
+        }
+    }
+    out.push_str(&json[last..]);
+    out
+}
+
 /// [`duplicate_key`] as the error of its field.
 fn duplicate_error(text: &str) -> Option<ScenarioError> {
     let (path, key) = duplicate_key(text)?;
@@ -260,10 +290,11 @@ impl Scenario {
         }
     }
 
-    /// Pretty JSON.
+    /// Pretty JSON, whole numbers written whole (an operations trial read `"prompt_tokens": 2000.0` and
+    /// `"percentile": 99.0` in its export: counts kept as floats by the serializer).
     #[must_use]
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        whole_numbers(&serde_json::to_string_pretty(self).unwrap_or_default())
     }
 
     /// Whether two scenarios are the same question: the same JSON. (What the page compares with: a derived
@@ -433,7 +464,9 @@ impl Scenario {
                 ),
                 _ => format!("workload.think_time_s: {think} s not used — an offline job releases every request at once"),
             });
-            if !matches!(workload.load, Load::RequestRate(_)) {
+            // Kept only where it is read: a users peak on a rate sweep (a review: a req/s peak's fleet had said its
+            // users "pause 20 s" beside the line calling the pause unused).
+            if !(matches!(workload.load, Load::RequestRate(_)) && users_peak) {
                 workload.users_think_s = 0.0;
             }
             workload.think_time_s = 0.0;

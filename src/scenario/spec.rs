@@ -35,8 +35,9 @@ spec!(
         /// consumer GPUs, whose all-reduce also moves 0.25 of the link's bandwidth, and 25 between other boards).
         allreduce_us: f64,
         tdp_watts: f64,
-        /// Devices in one node, the box bought whole (default 8: HGX and OAM boards; 72 for a GB200/GB300 NVL72 rack;
-        /// 4 for a 4-GPU board): a fleet buys whole nodes, and a server of more devices spans nodes over the network.
+        /// Devices in one node: linked by `interconnect_gbps`, bought whole (default 8: HGX and OAM boards; 72 for a
+        /// GB200/GB300 NVL72 rack, one NVLink domain; 4 for a 4-GPU board). A server of more devices spans nodes: its
+        /// tensor-parallel all-reduces cross the network between them.
         node_devices: u32,
     }
 );

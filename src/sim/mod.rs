@@ -162,6 +162,16 @@
 //! SGLang's decode is 3 × slow there and vLLM's is not, so no single ROCm factor fits the two; gpt-oss-120b on one
 //! MI300X (vLLM 0.17) is right within 6 % in throughput and TPOT up to 128 users (18 % and 14 % at 256).
 //!
+//! Whether a constant would close it (measured 2026-12-06 on the held-out paced TTFT figures of current engines, PCIe
+//! tensor-parallel runs included): dividing every prediction by the overall median ratio (0.67–0.72) leaves the median
+//! error at 46 / 41 / 48 % (mean / P50 / P99, from 48.6 / 44.9 / 49.5); dividing each source's predictions by that
+//! source's own median ratio — what a per-deployment front end or prefill factor could do at best — leaves 40 / 30.5 /
+//! 41.5 %. Most of the miss is how TTFT moves with the load inside one source, not an offset: IOG's 50 P50 figures
+//! (a third of them) are within 14 % on one RTX 4090 up to 16 req/s, 7–9 × over at 32 req/s (the burst above), and
+//! 0.01–0.8 × over PCIe tensor parallelism; the L4 closed loop's ratio falls from 0.95 at one user to 0.46 at 64;
+//! simon-mo's DeepSeek-R1 at 10 req/s goes from 0.07–0.43 × at 1,000-token prompts to 1.4–1.7 × at 30,000. TPOT P50
+//! (15.1 → 12.6 %) and output tok/s (12.4 → 11.5 %) barely move the same way: their physics is right within a source.
+//!
 //! Two misses the served runs show, measured 2026-12 and not modelled yet (each needs more than one source):
 //! - **A TTFT floor of large MoE models on 8 GPUs.** SGLang 0.5.6–0.5.9 (its cookbook's runs, one user):
 //!   DeepSeek-R1 on 8 × B200 takes 126–141 ms to the first token of a 610-token prompt and 155 ms of a

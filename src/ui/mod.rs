@@ -351,6 +351,8 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
                         (inputs.fp8, "FP8 compute", "TFLOPS", old.and_then(|h| h.fp8_tflops)),
                         (inputs.memory, "memory", "GiB", old.map(|h| h.memory_gb)),
                         (inputs.interconnect, "interconnect", "GB/s", old.map(|h| h.interconnect_gbps)),
+                        // The node's size is the system's, as the interconnect is (an NVL72 rack's 72 is no 8-GPU board's).
+                        (inputs.node_devices, "devices per node", "", old.map(|h| if h.id.starts_with("gb200") || h.id.starts_with("gb300") { 72.0 } else { 8.0 })),
                     ] {
                         let typed = field.get_untracked();
                         if typed.trim().is_empty() {
@@ -358,7 +360,7 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
                         }
                         // From Custom (no preset before) the fields were the custom device's own: cleared with it.
                         if old.is_some() && crate::model::units::parse_typed(&typed, false, false, false).ok().flatten() != was {
-                            named.push(format!("{what} {} {unit}", typed.trim()));
+                            named.push(format!("{what} {} {unit}", typed.trim()).trim_end().to_string());
                         }
                         field.set(String::new());
                     }
@@ -388,7 +390,7 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
                 placeholder=Signal::derive(move || hw().map_or("auto".into(), |h| format!("{}", h.memory_gb))) error />
             <NumField label="Devices" unit="" field="hardware.devices" value=inputs.devices
                 placeholder=Signal::derive(|| "1 when empty".to_string()) error />
-            <NumField label="Devices per node (the box a fleet buys whole)" unit="" field="hardware.node_devices" value=inputs.node_devices
+            <NumField label="Devices per node (linked by the interconnect; a fleet buys whole nodes)" unit="" field="hardware.node_devices" value=inputs.node_devices
                 placeholder=Signal::derive(move || if inputs.hw_preset.with(|p| p.starts_with("gb200") || p.starts_with("gb300")) { "72 (an NVL72 rack)".into() } else { "8 (HGX, OAM); 4-GPU boards: 4".to_string() }) error />
             <NumField label="Interconnect per device (each direction)" unit="GB/s" field="hardware.interconnect_gbps" value=inputs.interconnect
                 placeholder=Signal::derive(move || hw().map_or("32 (PCIe 4 x16)".into(), |h| format!("{}", h.interconnect_gbps))) error />
