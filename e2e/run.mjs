@@ -826,7 +826,7 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   const c = cost.match(/^USD ([\d.]+) per million output tokens$/);
   assert(c && +c[1] > 0.1 && +c[1] < 50, `cost: ${cost}`);
   card.cost = c[1];
-  const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour at the operating point \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u2009]+) per hour, USD ([\d.\u2009]+) a month at the peak, around the clock \(720 h\); the fleet's USD ([\d.]+) per million output tokens its peak asks for, spares and headroom paid\.$/);
+  const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour at the operating point \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u2009]+) per hour, USD ([\d.\u2009]+) a month at the peak, around the clock \(720 h\)(?: \(electricity USD [\d.\u2009]+ of it\))?; the fleet's USD ([\d.]+) per million output tokens its peak asks for, spares and headroom paid\.$/);
   assert(cs, `cost sentence: ${await mp.textContent('#cost')}`);
   // The fleet's million tokens pay for the spare and the headroom: dearer than one server's at its operating point.
   assert(+cs[3] > +c[1], `the fleet's ${cs[3]} per million against one server's ${c[1]}`);

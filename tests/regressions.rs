@@ -843,9 +843,12 @@ fn users_who_think_and_their_request_rate_take_the_same_fleet() {
     )))
     .unwrap();
     let servers = |r: &tps_planner::scenario::Report| r.fleet.as_ref().unwrap().replicas;
-    assert_eq!(
-        servers(&users),
-        servers(&rated),
+    // The same ⌈peak ÷ the operating point's load⌉; one fewer where it leaves each below the 50–70 % range, which the
+    // two readings of one load (users whose rate falls as the server slows, a rate) may put either side of 50 %.
+    let below = |r: &tps_planner::scenario::Report| r.fleet.as_ref().unwrap().sentence.contains("would run below it");
+    let (u, q) = (servers(&users), servers(&rated));
+    assert!(
+        u == q || (u + 1 == q && below(&users)) || (q + 1 == u && below(&rated)),
         "{rate} req/s: {} against {}",
         users.fleet.as_ref().unwrap().sentence,
         rated.fleet.as_ref().unwrap().sentence
@@ -1148,7 +1151,12 @@ fn fleets_buy_whole_nodes_and_rent_devices() {
         let words = plan::fleet::alternative_words(f, two);
         let against =
             if nodes == f.devices_total { format!("as many as this fleet's {nodes}") } else { format!("against this fleet's {}", f.devices_total) };
-        assert!(words.ends_with(&format!("; bought in whole nodes of 8, {nodes} devices, {against}")), "{words}");
+        // (Servers that fill whole nodes exactly take what they count: nothing to add.)
+        if nodes != two.devices_total {
+            assert!(words.ends_with(&format!("; bought in whole nodes of 8, {nodes} devices, {against}")), "{words}");
+        } else {
+            assert!(!words.contains("bought in whole nodes"), "{words}");
+        }
         // Bought, the count is the whole nodes' already: nothing more to say.
         let b = eval("h100-sxm", 8, "llama-3.1-70b", "", bought);
         let two = b.fleet.as_ref().unwrap().alternatives.iter().find(|a| a.devices_per_replica == 2).unwrap();
@@ -1459,4 +1467,55 @@ fn a_diff_names_the_pause_and_the_node() {
     let f = by_rate.fleet.as_ref().unwrap();
     assert!(!f.users.contains("pause"), "{}", f.users);
     assert!(by_rate.defaults_used.iter().any(|l| l.contains("20 s not used")), "{:?}", by_rate.defaults_used);
+}
+
+/// Two trials, 2026-12-06 (an operations engineer, a pre-sales engineer): "250 users → 3 servers … with one server
+/// fewer, 69 % of capacity each, still within the 50–70 %" — the three at 46 %, outside the range, bought a third more.
+/// The fleet is ⌈peak ÷ the operating point's load⌉, or one fewer where that leaves each below 50 % and one fewer
+/// within 70 %: never above 70 %, below 50 % only where one fewer would pass 70 %.
+#[test]
+fn the_fleet_is_the_nearest_within_the_operating_range() {
+    let json = r#"{"hardware":{"preset":"h100-sxm","devices":8},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":1500,"output_tokens":400},"target":{"preset":"reader","tpot_ms":50,"ttft_ms":1500,"percentile":95},"fleet":{"peak_users":PEAK,"spare_replicas":0}}"#;
+    let mut down = 0;
+    for peak in (20..=1200).step_by(20) {
+        let r = plan::evaluate_analytic(&scenario(&json.replace("PEAK", &peak.to_string()))).unwrap();
+        let f = r.fleet.as_ref().unwrap();
+        let ceiling = plan::fleet::replicas(f64::from(peak), f.users_per_replica, 0).unwrap();
+        assert!(f.utilisation_at_peak <= 0.7 + 1e-9, "{peak}: {}", f.sentence);
+        if f.utilisation_at_peak < 0.5 - 1e-9 {
+            assert!(f.replicas == 1 || f.utilisation_one_fewer.is_some_and(|u| u > 0.7), "{peak}: {}", f.sentence);
+        }
+        if f.replicas < ceiling {
+            assert_eq!(f.replicas + 1, ceiling);
+            assert!(
+                f.sentence.contains("within the 50–70 % an operating point may take, where") && f.sentence.contains("would run below it"),
+                "{peak}: {}",
+                f.sentence
+            );
+            down += 1;
+        }
+    }
+    assert!(down >= 3, "only {down} peaks rounded down: the test would not test");
+}
+
+/// A pre-sales trial, 2026-12-06: the month's cost (mostly the devices' write-off) and its MWh, but no figure of what
+/// the power costs. The month's electricity is the month's energy at the meter times the price.
+#[test]
+fn the_months_electricity_is_its_energy_times_the_price() {
+    for hours in [24, 10] {
+        let r = plan::evaluate_analytic(&scenario(&format!(
+            r#"{{"hardware":{{"preset":"h100-sxm","devices":8}},"model":{{"preset":"llama-3.1-70b"}},"quantization":{{"weights":"fp8"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1500,"output_tokens":400}},"target":{{"preset":"reader"}},"fleet":{{"peak_users":250,"peak_hours_per_day":{hours}}},"cost":{{"device_price":30000,"electricity_per_kwh":0.15,"pue":1.4}}}}"#
+        )))
+        .unwrap();
+        let c = r.cost.as_ref().unwrap();
+        let mwh = plan::energy::fleet_month_mwh(&r).unwrap();
+        let e = c.fleet_electricity_per_month.unwrap();
+        assert!((e - mwh * 1000.0 * 0.15).abs() <= 1e-6 * e, "{hours} h: {e} against {mwh} MWh × 0.15 / kWh");
+        assert!(e < c.fleet_per_month.unwrap());
+    }
+    let none = plan::evaluate_analytic(&scenario(
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"fleet":{"peak_users":100},"cost":{"device_hour":2}}"#,
+    ))
+    .unwrap();
+    assert_eq!(none.cost.unwrap().fleet_electricity_per_month, None, "no electricity price, no figure");
 }

@@ -122,6 +122,15 @@ pub fn cost(
     let idle_one = energy.map(|e| e.idle_watts + c.host_watts.unwrap_or(0.0));
     let (dev_one, elec_one) = per_hour_parts(c.device_hour, 1, c.electricity_per_kwh, idle_one, c.pue);
     let extra_hour = |f: &FleetBasis| f.idle_devices as f64 * (dev_one.unwrap_or(0.0) + elec_one.unwrap_or(0.0));
+    // The same month's electricity alone: the serving replicas at the peak's power for its hours, every device at its
+    // idle floor for the rest, the spares and idle devices of whole nodes at the floor all day.
+    let fleet_electricity_per_month = fleet.zip(elec_idle).zip(elec_one).and_then(|((f, idle_server), one)| {
+        let watts = f.watts_per_replica.map(|w| w + hosts).or(energy_w(|e| e.average_watts));
+        let (_, serving) = per_hour_parts(None, devices, c.electricity_per_kwh, watts, c.pue);
+        let extra = f.idle_devices as f64 * one;
+        let peak = f.replicas.saturating_sub(u64::from(f.spares)) as f64 * serving? + f64::from(f.spares) * idle_server + extra;
+        Some(30.0 * (f.peak_hours_per_day * peak + (24.0 - f.peak_hours_per_day) * (f.replicas as f64 * idle_server + extra)))
+    });
     let fleet_per_hour = fleet.map(|f| {
         let watts = f.watts_per_replica.map(|w| w + hosts).or(energy_w(|e| e.average_watts));
         let (dev_s, elec_s) = per_hour_parts(c.device_hour, devices, c.electricity_per_kwh, watts, c.pue);
@@ -148,6 +157,7 @@ pub fn cost(
         fleet_per_month: fleet.zip(fleet_per_hour).map(|(f, peak)| {
             30.0 * (f.peak_hours_per_day * peak + (24.0 - f.peak_hours_per_day) * (f.replicas as f64 * spare_hour + extra_hour(&f)))
         }),
+        fleet_electricity_per_month,
     })
 }
 

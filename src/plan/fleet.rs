@@ -25,6 +25,9 @@ use super::{fmt_rate, memory};
 use crate::model::hardware::Parallelism;
 use crate::scenario::{Fleet, FleetAlternative, FleetInputs, LoadPoint, Marker, PeakLoad, Resolved};
 
+/// The share of a server's capacity an operating point may take (`target.operating_fraction`'s range).
+pub const OPERATING_RANGE: (f64, f64) = (0.5, 0.7);
+
 /// Replicas for `peak` at `per_replica` each, plus `spare`: ⌈peak ÷ per_replica⌉ + spare (at least one
 /// serving). `None` when a replica carries nothing.
 #[must_use]
@@ -35,6 +38,15 @@ pub fn replicas(peak: f64, per_replica: f64, spare: u32) -> Option<u64> {
     // A quotient a rounding error above a whole number is that number.
     let serving = ((peak / per_replica) * (1.0 - 1e-12)).ceil().max(1.0);
     Some((serving as u64).saturating_add(u64::from(spare)))
+}
+
+/// Serving replicas for `peak` at `per_replica` each, where that load is the share `share` of a replica's capacity:
+/// ⌈peak ÷ per_replica⌉, or one fewer where the ceiling loads each below [`OPERATING_RANGE`] and one fewer within it
+/// ([`size`]'s rule, for loads proportional to the share).
+fn within_range(peak: f64, per_replica: f64, share: f64) -> Option<u64> {
+    let up = replicas(peak, per_replica, 0)?;
+    let util = |n: u64| peak / (n as f64 * per_replica) * share;
+    Some(if up >= 2 && util(up) < OPERATING_RANGE.0 - 1e-9 && util(up - 1) <= OPERATING_RANGE.1 + 1e-9 { up - 1 } else { up })
 }
 
 /// What "users" means in a fleet sized for a peak of users, said beside the fleet (a trial: "500 chat users who
@@ -231,6 +243,14 @@ pub fn size(
             peak_v / n as f64 / per * op_native / cap_native
         }
     };
+    // ⌈peak ÷ the operating point's load⌉ servers load each at or below the operating point — below the 50–70 % an
+    // operating point may take when the peak is a little over a whole number of them: one fewer then, where that
+    // keeps each within the range (two trials, an operations engineer's and a pre-sales engineer's, 2026-12-06:
+    // "250 users → 3 servers … with one server fewer, 69 % of capacity each, still within the 50–70 %" — the three
+    // at 46 %, outside it, bought a third more; 40 users → 2 servers of 4 × H200 at 31 %, where 1 runs at 62 %).
+    let rounded_down = serving >= 2 && util(serving) < OPERATING_RANGE.0 - 1e-9 && util(serving - 1) <= OPERATING_RANGE.1 + 1e-9;
+    let (serving, total) = if rounded_down { (serving - 1, total - 1) } else { (serving, total) };
+    let idle_share = rounded_down.then(|| util(serving + 1));
     let devices = r.deployment.hardware.devices;
     let one_fewer = (serving >= 2).then(|| util(serving - 1));
     let servers = |n: u64| if n == 1 { "1 server".to_string() } else { format!("{} servers", super::readout::group(n as f64)) };
@@ -286,8 +306,21 @@ pub fn size(
     let at_capacity = replicas(peak_v, load_in(peak, cap, think), 0).unwrap_or(serving);
     let floor = format!("; the fewest that hold the target, each at its capacity: {}{spare}", super::readout::group(at_capacity as f64));
     let nodes = node_words(r, total);
+    // Rounded down, the load each carries and why (the operating point's load is not what each server then runs).
+    let each = match idle_share {
+        Some(up) => format!(
+            "{} at {} each, {} % of capacity: within the 50–70 % an operating point may take, where {} would run below it, at {} %",
+            super::readout::group(serving as f64),
+            label(peak, peak_v / serving as f64),
+            pct(util(serving)),
+            super::readout::group((serving + 1) as f64),
+            // Below 50 % as it reads (49.6 % had read "at 50 %").
+            if (up * 100.0).round() >= 50.0 { format!("{:.1}", (up * 1000.0).floor() / 10.0) } else { format!("{:.0}", (up * 100.0).round()) }
+        ),
+        None => format!("{} at the operating point of {} each", super::readout::group(serving as f64), label(peak, per)),
+    };
     let sentence = format!(
-        "{} → {} of {hardware} ({} at the operating point of {} each{spare}){fewer}{floor}{nodes}",
+        "{} → {} of {hardware} ({each}{spare}){fewer}{floor}{nodes}",
         // The peak as typed ("13.3 req/s" had read "13 req/s"), to a thousandth (a computed 250 ÷ 60 had read
         // "4.166666666666667 req/s"); users are whole already.
         match peak {
@@ -295,8 +328,6 @@ pub fn size(
             PeakLoad::Users(_) => label(peak, peak_v),
         },
         servers(total),
-        super::readout::group(serving as f64),
-        label(peak, per),
     );
     Some(Fleet {
         peak_users: matches!(peak, PeakLoad::Users(_)).then_some(peak_v),
@@ -555,7 +586,8 @@ fn alternatives_at(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> 
         .filter_map(|k| {
             let alt = alternative(r, k);
             let per = alt_op(&alt).map(|p| load_in(f.peak, &p, r.workload.users_think_s)).filter(|v| *v > 0.0 && v.is_finite())?;
-            let n = replicas(peak_v, per, f.spare_replicas)?;
+            // As the fleet itself: not below the operating range where one fewer is within it (`size`).
+            let n = within_range(peak_v, per, r.target.operating_fraction)? + u64::from(f.spare_replicas);
             let hw = &alt.deployment.hardware;
             Some(FleetAlternative {
                 devices_per_replica: k,

@@ -496,6 +496,10 @@ pub struct Cost {
     /// The whole fleet for a month of 30 days: the devices paid around the clock, `fleet.peak_hours_per_day` hours a
     /// day at the peak's power (`fleet_per_hour`) and the rest with every server idle.
     pub fleet_per_month: Option<f64>,
+    /// The electricity of `fleet_per_month` alone (a pre-sales trial found the month's cost, mostly the devices'
+    /// write-off, and no figure of what the fleet's power costs). `None` without an electricity price.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fleet_electricity_per_month: Option<f64>,
     /// The purchase, when a price per device was given instead of one per device-hour (`plan::cost`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub purchase: Option<Purchase>,

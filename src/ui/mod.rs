@@ -345,15 +345,21 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
                     // A typed figure that was the previous preset's own goes silently; one that differed is named.
                     let old = presets::hardware::find(&inputs.hw_preset.get_untracked());
                     let mut named = Vec::new();
-                    for (field, what, unit, was) in [
+                    // A node's size typed stays with a device of the same kind of node (a pre-sales trial pinned 8 × H100
+                    // on boards of 4 and picked the H200 for B: the 4 had gone); from or to an NVL72 rack it goes.
+                    let rack = |id: &str| id.starts_with("gb200") || id.starts_with("gb300");
+                    let node = old.filter(|h| rack(h.id) != rack(&picked)).map(|h| if rack(h.id) { 72.0 } else { 8.0 });
+                    let mut fields = vec![
                         (inputs.bandwidth, "bandwidth", "GB/s", old.map(|h| h.bandwidth_gbps)),
                         (inputs.compute, "FP16 compute", "TFLOPS", old.and_then(|h| h.fp16_tflops)),
                         (inputs.fp8, "FP8 compute", "TFLOPS", old.and_then(|h| h.fp8_tflops)),
                         (inputs.memory, "memory", "GiB", old.map(|h| h.memory_gb)),
                         (inputs.interconnect, "interconnect", "GB/s", old.map(|h| h.interconnect_gbps)),
-                        // The node's size is the system's, as the interconnect is (an NVL72 rack's 72 is no 8-GPU board's).
-                        (inputs.node_devices, "devices per node", "", old.map(|h| if h.id.starts_with("gb200") || h.id.starts_with("gb300") { 72.0 } else { 8.0 })),
-                    ] {
+                    ];
+                    if node.is_some() || old.is_none() {
+                        fields.push((inputs.node_devices, "devices per node", "", node));
+                    }
+                    for (field, what, unit, was) in fields {
                         let typed = field.get_untracked();
                         if typed.trim().is_empty() {
                             continue;
