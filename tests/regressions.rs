@@ -1519,3 +1519,25 @@ fn the_months_electricity_is_its_energy_times_the_price() {
     .unwrap();
     assert_eq!(none.cost.unwrap().fleet_electricity_per_month, None, "no electricity price, no figure");
 }
+
+/// The review of the fleet rule: a server that carries more than its operating point's load (the fleet took one fewer)
+/// is powered and costed at that load, not the operating point's (42 users on a server whose operating point holds 31
+/// had read 31's tokens: 0.399 per million where 42 users make 0.369).
+#[test]
+fn a_server_past_its_operating_point_is_costed_at_its_load() {
+    let json = r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":1024,"output_tokens":128},"target":{"preset":"reader","operating_fraction":0.5},"fleet":{"peak_users":PEAK},"cost":{"device_hour":2.1,"electricity_per_kwh":0.12}}"#;
+    let eval = |peak: f64| plan::evaluate_analytic(&scenario(&json.replace("PEAK", &peak.to_string()))).unwrap();
+    let at_op = eval(1.0);
+    let op = at_op.fleet.as_ref().unwrap().users_per_replica;
+    let at = |r: &tps_planner::scenario::Report| {
+        let f = r.fleet.as_ref().unwrap();
+        (f.replicas, f.watts_per_replica.unwrap(), r.cost.as_ref().unwrap().fleet_per_million_output_tokens.unwrap(), f.sentence.clone())
+    };
+    let (n0, w0, m0, _) = at(&eval(op));
+    // The most users one server takes by the rule: up to 70 % of its capacity, past the operating point's 50 %.
+    let more = (1..200).map(|k| op + f64::from(k)).map(&eval).take_while(|r| r.fleet.as_ref().unwrap().replicas == 1).last().unwrap();
+    let (n1, w1, m1, s1) = at(&more);
+    assert_eq!((n0, n1), (1, 1), "{s1}");
+    assert!(s1.contains("would run below it"), "{s1}");
+    assert!(w1 >= w0 && m1 < m0, "{op} users: {w0} W, {m0} per million; {s1}: {w1} W, {m1} per million");
+}

@@ -126,15 +126,26 @@ pub fn replica_watts_at(r: &Resolved, sweep: &[LoadPoint], op: &LoadPoint, x: f6
     Some(below_operating(sweep, op, x, n * IDLE_FRACTION * tdp, &|p| n * device_watts(tdp, activity(r, p))))
 }
 
-/// `value` of one replica at load `x` (the sweep's own kind) at or below the operating point `op`: linear between
-/// the sweep's levels under it and `at_zero` at no load, the operating point's value from its load up.
+/// `value` of one replica at load `x` (the sweep's own kind): linear between the sweep's levels and the operating
+/// point `op` around it, `at_zero` at no load, the highest level's value beyond it. A fleet's servers carry the peak's
+/// share of the operating point's load — less, or up to the 70 % of capacity a fleet one server short of the operating
+/// point's count runs at (a review: 42 users on a server whose operating point holds 31 had been costed at 31's tokens).
 pub(crate) fn below_operating(sweep: &[LoadPoint], op: &LoadPoint, x: f64, at_zero: f64, value: &dyn Fn(&LoadPoint) -> f64) -> f64 {
     let load = |p: &LoadPoint| p.load().unwrap_or(0.0);
     let x_op = load(op);
-    let x = x.clamp(0.0, x_op);
+    let top = sweep.iter().map(load).fold(x_op, f64::max);
+    let x = x.clamp(0.0, top);
     // The nearest points at or below and at or above `x` (no sort: one pass).
-    let (mut lo, mut hi) = ((0.0, at_zero), (x_op, op));
-    for p in sweep.iter().filter(|p| load(p) > 0.0 && load(p) < x_op) {
+    let (mut lo, mut hi) = ((0.0, at_zero), (top, op));
+    if x <= x_op {
+        hi = (x_op, op);
+    } else if let Some(p) = sweep.iter().find(|p| load(p) == top) {
+        hi = (top, p);
+    }
+    if x >= x_op {
+        lo = (x_op, value(op));
+    }
+    for p in sweep.iter().filter(|p| load(p) > 0.0) {
         let l = load(p);
         if l <= x && l > lo.0 {
             lo = (l, value(p));

@@ -40,15 +40,6 @@ pub fn replicas(peak: f64, per_replica: f64, spare: u32) -> Option<u64> {
     Some((serving as u64).saturating_add(u64::from(spare)))
 }
 
-/// Serving replicas for `peak` at `per_replica` each, where that load is the share `share` of a replica's capacity:
-/// ⌈peak ÷ per_replica⌉, or one fewer where the ceiling loads each below [`OPERATING_RANGE`] and one fewer within it
-/// ([`size`]'s rule, for loads proportional to the share).
-fn within_range(peak: f64, per_replica: f64, share: f64) -> Option<u64> {
-    let up = replicas(peak, per_replica, 0)?;
-    let util = |n: u64| peak / (n as f64 * per_replica) * share;
-    Some(if up >= 2 && util(up) < OPERATING_RANGE.0 - 1e-9 && util(up - 1) <= OPERATING_RANGE.1 + 1e-9 { up - 1 } else { up })
-}
-
 /// What "users" means in a fleet sized for a peak of users, said beside the fleet (a trial: "500 chat users who
 /// read and type between turns need far fewer servers; only the glossary says so").
 /// With the way to size for such people: their requests per second (a pre-sales trial had 800 employees and
@@ -276,7 +267,10 @@ pub fn size(
         Some(u) if u <= 0.7 => {
             format!("; with one server fewer, {} % of capacity each{}, still within the 50–70 % an operating point may take", pct(u), in_native(u))
         }
-        Some(u) if u <= 1.0 => format!("; with one server fewer, {} % of capacity each{}", pct(u), in_native(u)),
+        // Above the range's 70 %, as it reads (a review: 70.5 % had read "70 %" where the fleet refused it as over 70).
+        Some(u) if u <= 1.0 => {
+            format!("; with one server fewer, {} % of capacity each{}", pct_above(u, (OPERATING_RANGE.1 * 100.0).max(op_pct)), in_native(u))
+        }
         // Past capacity, decimals until it reads over 100 %: 100.1 % is over it, not "(100 %)".
         Some(u) => format!("; with one server fewer, over capacity ({} %)", pct_above(u, 100.0)),
         None => String::new(),
@@ -307,9 +301,10 @@ pub fn size(
     let floor = format!("; the fewest that hold the target, each at its capacity: {}{spare}", super::readout::group(at_capacity as f64));
     let nodes = node_words(r, total);
     // Rounded down, the load each carries and why (the operating point's load is not what each server then runs).
+    // (Spares after the serving servers' load: "+ 1 spare" had followed the would-be count's share.)
     let each = match idle_share {
         Some(up) => format!(
-            "{} at {} each, {} % of capacity: within the 50–70 % an operating point may take, where {} would run below it, at {} %",
+            "{} at {} each{spare}, {} % of capacity: within the 50–70 % an operating point may take, where {} serving would run below it, at {} %",
             super::readout::group(serving as f64),
             label(peak, peak_v / serving as f64),
             pct(util(serving)),
@@ -317,10 +312,10 @@ pub fn size(
             // Below 50 % as it reads (49.6 % had read "at 50 %").
             if (up * 100.0).round() >= 50.0 { format!("{:.1}", (up * 1000.0).floor() / 10.0) } else { format!("{:.0}", (up * 100.0).round()) }
         ),
-        None => format!("{} at the operating point of {} each", super::readout::group(serving as f64), label(peak, per)),
+        None => format!("{} at the operating point of {} each{spare}", super::readout::group(serving as f64), label(peak, per)),
     };
     let sentence = format!(
-        "{} → {} of {hardware} ({each}{spare}){fewer}{floor}{nodes}",
+        "{} → {} of {hardware} ({each}){fewer}{floor}{nodes}",
         // The peak as typed ("13.3 req/s" had read "13 req/s"), to a thousandth (a computed 250 ÷ 60 had read
         // "4.166666666666667 req/s"); users are whole already.
         match peak {
@@ -586,8 +581,10 @@ fn alternatives_at(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> 
         .filter_map(|k| {
             let alt = alternative(r, k);
             let per = alt_op(&alt).map(|p| load_in(f.peak, &p, r.workload.users_think_s)).filter(|v| *v > 0.0 && v.is_finite())?;
-            // As the fleet itself: not below the operating range where one fewer is within it (`size`).
-            let n = within_range(peak_v, per, r.target.operating_fraction)? + u64::from(f.spare_replicas);
+            // ⌈peak ÷ its operating point's load⌉: without the alternative's own capacity the one fewer that `size`
+            // may take is not known to hold (a review: read at the target's fraction, 1 server of 2 devices "held"
+            // 34 req/s that sized directly takes 2, one fewer over capacity).
+            let n = replicas(peak_v, per, f.spare_replicas)?;
             let hw = &alt.deployment.hardware;
             Some(FleetAlternative {
                 devices_per_replica: k,

@@ -475,7 +475,8 @@ pub(super) fn build_report(
     let mut tps_at_peak = None;
     if let (Some(f), Some((_, p))) = (fleet.as_mut(), &op) {
         let per = if f.peak_users.is_some() { f.users_per_replica } else { f.request_rate_per_replica };
-        let share = if per > 0.0 { (f.peak_load_per_replica / per).min(1.0) } else { 1.0 };
+        // (Above 1 where the fleet took one server fewer than the operating point's load asks: each carries more.)
+        let share = if per > 0.0 { f.peak_load_per_replica / per } else { 1.0 };
         let x = share * p.load().unwrap_or(0.0);
         f.watts_per_replica = energy::replica_watts_at(r, &sweep, p, x);
         tps_at_peak = Some(energy::below_operating(&sweep, p, x, 0.0, &|l| l.system_tps));

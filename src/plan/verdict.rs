@@ -20,8 +20,10 @@ pub fn fmt_rate(r: f64) -> String {
         // Two significant digits (0.00001 had read "0.").
         let d = (1.0 - r.log10().floor()).clamp(5.0, 12.0) as usize;
         format!("{r:.d$}")
-    } else {
+    } else if r == 0.0 {
         "0".to_string()
+    } else {
+        format!("{r}")
     }
 }
 
