@@ -123,14 +123,14 @@ fn kernel_draw(r: &Resolved, b: f64) -> f64 {
 pub fn replica_watts_at(r: &Resolved, sweep: &[LoadPoint], op: &LoadPoint, x: f64) -> Option<f64> {
     let tdp = r.deployment.hardware.tdp_watts?;
     let n = f64::from(r.deployment.hardware.devices);
-    Some(below_operating(sweep, op, x, n * IDLE_FRACTION * tdp, &|p| n * device_watts(tdp, activity(r, p))))
+    Some(value_at_load(sweep, op, x, n * IDLE_FRACTION * tdp, &|p| n * device_watts(tdp, activity(r, p))))
 }
 
 /// `value` of one replica at load `x` (the sweep's own kind): linear between the sweep's levels and the operating
 /// point `op` around it, `at_zero` at no load, the highest level's value beyond it. A fleet's servers carry the peak's
 /// share of the operating point's load — less, or up to the 70 % of capacity a fleet one server short of the operating
 /// point's count runs at (a review: 42 users on a server whose operating point holds 31 had been costed at 31's tokens).
-pub(crate) fn below_operating(sweep: &[LoadPoint], op: &LoadPoint, x: f64, at_zero: f64, value: &dyn Fn(&LoadPoint) -> f64) -> f64 {
+pub(crate) fn value_at_load(sweep: &[LoadPoint], op: &LoadPoint, x: f64, at_zero: f64, value: &dyn Fn(&LoadPoint) -> f64) -> f64 {
     let load = |p: &LoadPoint| p.load().unwrap_or(0.0);
     let x_op = load(op);
     let top = sweep.iter().map(load).fold(x_op, f64::max);

@@ -25,8 +25,7 @@ use super::{fmt_rate, memory};
 use crate::model::hardware::Parallelism;
 use crate::scenario::{Fleet, FleetAlternative, FleetInputs, LoadPoint, Marker, PeakLoad, Resolved};
 
-/// The share of a server's capacity an operating point may take (`target.operating_fraction`'s range).
-pub const OPERATING_RANGE: (f64, f64) = (0.5, 0.7);
+pub use crate::scenario::OPERATING_RANGE;
 
 /// Replicas for `peak` at `per_replica` each, plus `spare`: ⌈peak ÷ per_replica⌉ + spare (at least one
 /// serving). `None` when a replica carries nothing.
@@ -264,7 +263,7 @@ pub fn size(
     let fewer = match one_fewer {
         // Still inside the 50–70 % an operating point may take: said, as the meeting's cheaper answer (a pre-sales
         // trial read "63 % of capacity each" and missed that 3 servers, not 4, would do at that range's top).
-        Some(u) if u <= 0.7 => {
+        Some(u) if u <= OPERATING_RANGE.1 => {
             format!("; with one server fewer, {} % of capacity each{}, still within the 50–70 % an operating point may take", pct(u), in_native(u))
         }
         // Above the range's 70 %, as it reads (a review: 70.5 % had read "70 %" where the fleet refused it as over 70).

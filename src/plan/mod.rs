@@ -479,7 +479,7 @@ pub(super) fn build_report(
         let share = if per > 0.0 { f.peak_load_per_replica / per } else { 1.0 };
         let x = share * p.load().unwrap_or(0.0);
         f.watts_per_replica = energy::replica_watts_at(r, &sweep, p, x);
-        tps_at_peak = Some(energy::below_operating(&sweep, p, x, 0.0, &|l| l.system_tps));
+        tps_at_peak = Some(energy::value_at_load(&sweep, p, x, 0.0, &|l| l.system_tps));
     }
     let cost = match (&r.cost, &op) {
         (Some(c), Some((m, _))) => cost::cost(

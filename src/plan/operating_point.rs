@@ -105,7 +105,8 @@ pub(crate) fn operating_load(load: f64, fraction: f64, users: bool) -> f64 {
         return fraction * load;
     }
     let near = (fraction * load).round();
-    let within = |u: f64| u >= 1.0 && u >= 0.5 * load - 1e-9 && u <= 0.7 * load + 1e-9;
+    let (lo, hi) = crate::scenario::OPERATING_RANGE;
+    let within = |u: f64| u >= 1.0 && u >= lo * load - 1e-9 && u <= hi * load + 1e-9;
     let u = if within(near) {
         near
     } else if near > fraction * load && within(near - 1.0) {

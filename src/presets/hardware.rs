@@ -24,6 +24,17 @@ pub struct HwPreset {
 
 pub use super::hardware_table::HARDWARE;
 
+/// Devices in one node of preset `id` where the scenario gives none (`hardware.node_devices`): a GB200/GB300 NVL72
+/// rack is one NVLink domain of 72; HGX and OAM boards hold 8.
+#[must_use]
+pub fn default_node_devices(id: &str) -> u32 {
+    if id.starts_with("gb200") || id.starts_with("gb300") {
+        72
+    } else {
+        8
+    }
+}
+
 /// Finds a device by id (case-insensitive).
 #[must_use]
 pub fn find(id: &str) -> Option<&'static HwPreset> {

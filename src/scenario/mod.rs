@@ -22,7 +22,7 @@ pub mod resolved;
 pub mod spec;
 
 pub use crate::plan::report::*;
-pub use resolve::{default_weights, weights_after_pick, DEFAULT_AGENT_STEPS, DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS};
+pub use resolve::{default_weights, weights_after_pick, DEFAULT_AGENT_STEPS, DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS, OPERATING_RANGE};
 pub use resolved::*;
 pub use spec::*;
 

@@ -347,8 +347,8 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
                     let mut named = Vec::new();
                     // A node's size typed stays with a device of the same kind of node (a pre-sales trial pinned 8 × H100
                     // on boards of 4 and picked the H200 for B: the 4 had gone); from or to an NVL72 rack it goes.
-                    let rack = |id: &str| id.starts_with("gb200") || id.starts_with("gb300");
-                    let node = old.filter(|h| rack(h.id) != rack(&picked)).map(|h| if rack(h.id) { 72.0 } else { 8.0 });
+                    let node_of = presets::hardware::default_node_devices;
+                    let node = old.filter(|h| node_of(h.id) != node_of(&picked)).map(|h| f64::from(node_of(h.id)));
                     let mut fields = vec![
                         (inputs.bandwidth, "bandwidth", "GB/s", old.map(|h| h.bandwidth_gbps)),
                         (inputs.compute, "FP16 compute", "TFLOPS", old.and_then(|h| h.fp16_tflops)),
@@ -397,7 +397,7 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
             <NumField label="Devices" unit="" field="hardware.devices" value=inputs.devices
                 placeholder=Signal::derive(|| "1 when empty".to_string()) error />
             <NumField label="Devices per node (linked by the interconnect; a fleet buys whole nodes)" unit="" field="hardware.node_devices" value=inputs.node_devices
-                placeholder=Signal::derive(move || if inputs.hw_preset.with(|p| p.starts_with("gb200") || p.starts_with("gb300")) { "72 (an NVL72 rack)".into() } else { "8 (HGX, OAM); 4-GPU boards: 4".to_string() }) error />
+                placeholder=Signal::derive(move || if inputs.hw_preset.with(|p| presets::hardware::default_node_devices(p)) == 72 { "72 (an NVL72 rack)".into() } else { "8 (HGX, OAM); 4-GPU boards: 4".to_string() }) error />
             <NumField label="Interconnect per device (each direction)" unit="GB/s" field="hardware.interconnect_gbps" value=inputs.interconnect
                 placeholder=Signal::derive(move || hw().map_or("32 (PCIe 4 x16)".into(), |h| format!("{}", h.interconnect_gbps))) error />
             <SelectField label="Multi-device split" field="hardware.parallelism" value=inputs.parallelism options=vec![

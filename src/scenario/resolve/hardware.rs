@@ -142,12 +142,10 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
         )?,
         allreduce_us: opt_pos("hardware.allreduce_us", s.allreduce_us, 1e6, "µs")?,
         tdp_watts: opt_pos("hardware.tdp_watts", s.tdp_watts.or(p.and_then(|p| p.tdp_watts)), 1e6, "W")?,
-        // A GB200 NVL72 rack is one NVLink domain of 72; HGX and OAM boards hold 8.
         // An operations trial (2026-12-06) sized one server of 4 × H200 on a board of 4 and was charged for a node of 8.
         node_devices: match s.node_devices {
             Some(n) => check_u("hardware.node_devices", n, 1, 1024)?,
-            None if p.is_some_and(|p| p.id.starts_with("gb200") || p.id.starts_with("gb300")) => 72,
-            None => 8,
+            None => presets::hardware::default_node_devices(p.map_or("", |p| p.id)),
         },
     })
 }

@@ -12,6 +12,7 @@ pub use engine::{default_weights, weights_after_pick};
 pub(crate) use engine::{resolve_engine, resolve_quant};
 pub(crate) use hardware::resolve_hardware;
 pub(crate) use model::resolve_model;
+pub use target::OPERATING_RANGE;
 pub(crate) use target::{resolve_cost, resolve_fleet, resolve_target};
 pub(crate) use workload::resolve_workload;
 pub use workload::{DEFAULT_AGENT_STEPS, DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS};

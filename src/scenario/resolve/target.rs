@@ -4,6 +4,10 @@ use super::super::checks::{check, check_u, opt_pos, positive, unknown};
 use super::super::*;
 use crate::presets;
 
+/// The share of a server's capacity an operating point may take (`target.operating_fraction`'s range): a fleet
+/// keeps each server within it where it can (`plan::fleet`), whole users too (`plan::operating_point`).
+pub const OPERATING_RANGE: (f64, f64) = (0.5, 0.7);
+
 pub(crate) fn resolve_target(s: &TargetSpec, mode: Mode, defaults: &mut Vec<String>) -> Result<Target, ScenarioError> {
     let task_s = opt_pos("target.task_s", s.task_s, 1e7, "s")?;
     if task_s.is_some() && mode != Mode::Agent {
@@ -43,7 +47,13 @@ pub(crate) fn resolve_target(s: &TargetSpec, mode: Mode, defaults: &mut Vec<Stri
         tpot_ms: s.tpot_ms.or(p.tpot_ms).map(|v| check("target.tpot_ms", v, 0.1, 1e9, "ms")).transpose()?,
         ttft_ms: s.ttft_ms.or(p.ttft_ms).map(|v| check("target.ttft_ms", v, 0.1, 1e9, "ms")).transpose()?,
         percentile: pct,
-        operating_fraction: check("target.operating_fraction", s.operating_fraction.unwrap_or(0.6), 0.5, 0.7, "(share of the capacity's load)")?,
+        operating_fraction: check(
+            "target.operating_fraction",
+            s.operating_fraction.unwrap_or(0.6),
+            OPERATING_RANGE.0,
+            OPERATING_RANGE.1,
+            "(share of the capacity's load)",
+        )?,
         task_s,
     })
 }
