@@ -128,7 +128,7 @@ await test('invalid input shows a message next to its field, no panic', async ()
   await page.waitForSelector('label.invalid .error:not(:empty)', { timeout: 5000 });
   const msg = await page.textContent('label.invalid .error');
   // Below the floor no device is under (checks.rs): the range it allows.
-  assert(/-5 is out of range: allowed 1–100\u2009000 GB\/s/.test(msg), `message: ${msg}`);
+  assert(/-5 is out of range: allowed 1–100\u202f000 GB\/s/.test(msg), `message: ${msg}`);
   // One invalid field does not blank the page: the last computed results stay, under a message saying so.
   assert((await page.locator('#ceiling').count()) === 1, 'results blanked by one invalid field');
   assert(/last inputs that could be computed/.test(await page.textContent('#scenario-error')), 'stale results not marked');
@@ -756,7 +756,7 @@ await test('single file works from file:// with no requests', async () => {
 
 const meetingA = JSON.parse(fs.readFileSync(path.join(root, 'examples', 'meeting-2xh100.json'), 'utf8'));
 const meetingUrl = origin + '/#s=' + encodeURIComponent(JSON.stringify(meetingA));
-const num = (t) => parseFloat(String(t).replace(/[\u2009\u00a0 ,]/g, '').replace('−', '-'));
+const num = (t) => parseFloat(String(t).replace(/[\u202f\u00a0 ,]/g, '').replace('−', '-'));
 
 // Saves the download a click starts and returns its path.
 async function download(pg, selector) {
@@ -801,7 +801,7 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   assert(num(await mp.textContent('#fleet-servers')) === card.servers, 'big figure differs from the sentence');
   // The devices: 2 × H100 SXM servers share nodes of 8; rented by the device-hour, the servers' own are counted
   // (with a purchase price, whole nodes: below).
-  const used = (await mp.textContent('#fleet-card')).match(/servers? · ([\d\u2009]+) devices?/);
+  const used = (await mp.textContent('#fleet-card')).match(/servers? · ([\d\u202f]+) devices?/);
   card.devices = used && num(used[1]);
   const nodes = fleet.match(/on nodes of 8 devices, 4 servers each: (\d+) nodes$/);
   assert(nodes && card.devices === 2 * card.servers && +nodes[1] === Math.ceil(card.servers / 4), `devices: ${used} for ${fleet}`);
@@ -817,7 +817,7 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   card.energyBand = eb && (eb[0].startsWith('±') ? +eb[1] : (+eb[1] - 1) * 100);
   assert(card.jpt > 0.2 && card.jpt < 20 && card.energyBand > 10, `energy: ${jpt}`);
   // The fleet's power, spares idle, at the meter: the meeting's "this energy" without pinning a B.
-  const es = (await mp.textContent('#energy')).match(/^\d[\d\u2009]* W per server at the operating point, [\d.]+ (million )?tokens per kWh at the accelerators; at the meter \(PUE 1\.30?\): ([\d.]+) J\/token, ([\d.]+) (million )?tokens per kWh\. The fleet ([\d.]+) kW at the meter, ([\d.]+) MWh a month at the peak, around the clock \(720 h\); the meter's: the accelerators × PUE, hosts not counted\.$/);
+  const es = (await mp.textContent('#energy')).match(/^\d[\d\u202f]* W per server at the operating point, [\d.]+ (million )?tokens per kWh at the accelerators; at the meter \(PUE 1\.30?\): ([\d.]+) J\/token, ([\d.]+) (million )?tokens per kWh\. The fleet ([\d.]+) kW at the meter, ([\d.]+) MWh a month at the peak, around the clock \(720 h\); the meter's: the accelerators × PUE, hosts not counted\.$/);
   assert(es && Math.abs(+es[5] * 24 * 30 / 1000 - +es[6]) < 0.06 * +es[6], `energy sentence: ${await mp.textContent('#energy')}`);
   // At the meter, tokens per kWh are 3.6 MJ ÷ J/token on the same basis (a trial read the accelerators' beside the meter's).
   assert(Math.abs(+es[3] * (es[4] ? 1e6 : 1) - 3.6e6 / +es[2]) < 0.02 * 3.6e6 / +es[2], `meter basis: ${await mp.textContent('#energy')}`);
@@ -826,7 +826,7 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   const c = cost.match(/^USD ([\d.]+) per million output tokens$/);
   assert(c && +c[1] > 0.1 && +c[1] < 50, `cost: ${cost}`);
   card.cost = c[1];
-  const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour at the operating point \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u2009]+) per hour, USD ([\d.\u2009]+) a month at the peak, around the clock \(720 h\)(?: \(electricity USD [\d.\u2009]+ of it\))?; the fleet's USD ([\d.]+) per million output tokens its peak asks for, spares and headroom paid\.$/);
+  const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour at the operating point \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u202f]+) per hour, USD ([\d.\u202f]+) a month at the peak, around the clock \(720 h\)(?: \(electricity USD [\d.\u202f]+ of it\))?; the fleet's USD ([\d.]+) per million output tokens its peak asks for, spares and headroom paid\.$/);
   assert(cs, `cost sentence: ${await mp.textContent('#cost')}`);
   // The fleet's million tokens pay for the spare and the headroom: dearer than one server's at its operating point.
   assert(+cs[3] > +c[1], `the fleet's ${cs[3]} per million against one server's ${c[1]}`);
@@ -856,7 +856,7 @@ await test('meeting: the hosts\' power per device counts at the meter: the fleet
   await mp.fill('#cost-host_watts_per_device', '-5');
   await mp.waitForFunction(() => document.getElementById('cost-host_watts_per_device')?.closest('label')?.classList.contains('invalid'), null, { timeout: 10000 });
   const msg = await mp.evaluate(() => document.getElementById('cost-host_watts_per_device').closest('label').querySelector('.error').textContent);
-  assert(/out of range: allowed 0–10\u2009000 W per device/.test(msg) && (await mp.inputValue('#cost-host_watts_per_device')) === '-5', `host W -5: "${msg}"`);
+  assert(/out of range: allowed 0–10\u202f000 W per device/.test(msg) && (await mp.inputValue('#cost-host_watts_per_device')) === '-5', `host W -5: "${msg}"`);
   await mp.fill('#cost-host_watts_per_device', '');
   await mp.waitForFunction((was) => /hosts not counted/.test(document.querySelector('#energy')?.textContent || '')
     && document.getElementById('simulating').textContent === ''
@@ -885,7 +885,7 @@ await test('meeting: a purchase price per device is written off over the years g
   await bp.waitForFunction(() => /Buying the fleet/.test(document.querySelector('#cost')?.textContent || ''), null, { timeout: 30000 });
   const cost = await bp.textContent('#cost');
   // 36,792 over 4 years (35,040 h) is 1.05 a device-hour; 26 servers of 2 devices bought at it, in whole nodes of 8.
-  const m = cost.match(/Buying the fleet: USD ([\d.\u2009]+) \((\d+) devices at ([\d.\u2009]+); 1\.05 per device-hour over 4 years\)\./);
+  const m = cost.match(/Buying the fleet: USD ([\d.\u202f]+) \((\d+) devices at ([\d.\u202f]+); 1\.05 per device-hour over 4 years\)\./);
   assert(m, `cost card: ${cost}`);
   assert(num(m[1]) === num(m[2]) * 36792 && num(m[2]) === card.nodes * 8, `purchase ${m[1]} for ${m[2]} devices`);
   // Bought, the card leads with the purchase (a pre-sales trial found it in the prose under a cost per million).
@@ -969,7 +969,7 @@ await test('meeting: pin A, switch to 1 × H200 (B): the difference table and bo
   // The comparison in one sentence: B's servers against A's, the fleet's cost, and B's wins counted.
   const verdict = await mp.textContent('#diff-verdict');
   // Servers of 2 × H100 against servers of 1 × H200: the devices follow in brackets.
-  const m = /^B needs (\d+) servers? against A's (\d+) \((\d+) devices? against (\d+)\), costing USD [\d\u2009.]+ an hour against [\d\u2009.]+.*: (B is better on every figure that differs|[AB] is better on \d+ of the \d+ figures that differ, [AB] on [^;.]+|A is better on every figure that differs)(?:; [AB]'s fleet costs \d+ % less an hour(?: and \d+ % less to buy|, [AB]'s \d+ % less to buy)?)?\. The gap in devices, (?:[AB]'s (\d+) % above [AB]'s, is within|[AB]'s ([\d.]+) × [AB]'s, is beyond) one figure's validated throughput error under load \(÷ \/ × ([\d.]+)\)/.exec(verdict);
+  const m = /^B needs (\d+) servers? against A's (\d+) \((\d+) devices? against (\d+)\), costing USD [\d\u202f.]+ an hour against [\d\u202f.]+.*: (B is better on every figure that differs|[AB] is better on \d+ of the \d+ figures that differ, [AB] on [^;.]+|A is better on every figure that differs)(?:; [AB]'s fleet costs \d+ % less an hour(?: and \d+ % less to buy|, [AB]'s \d+ % less to buy)?)?\. The gap in devices, (?:[AB]'s (\d+) % above [AB]'s, is within|[AB]'s ([\d.]+) × [AB]'s, is beyond) one figure's validated throughput error under load \(÷ \/ × ([\d.]+)\)/.exec(verdict);
   assert(m && +m[1] === num(rows.replicas[2]) && +m[2] === num(rows.replicas[1]), `A-vs-B sentence: ${verdict}`);
   assert(+m[3] === num(rows.devices_total[2]) && +m[4] === num(rows.devices_total[1]), `A-vs-B devices: ${verdict}`);
   // The gap weighed against the band under load: the devices' ratio (servers of different sizes), inside or outside
@@ -1082,7 +1082,7 @@ await test('fleet, cost and task inputs: every invalid value gets a message next
     assert(re.test(msg), `${id} = ${value}: "${msg}"`);
     await mp.fill(id, old);
   };
-  await expectMsg('#fleet-peak_users', '-5', /out of range: allowed 1–1\u2009000\u2009000\u2009000 users/);
+  await expectMsg('#fleet-peak_users', '-5', /out of range: allowed 1–1\u202f000\u202f000\u202f000 users/);
   await expectMsg('#fleet-spare_replicas', '1.5', /whole number from 0/);
   await expectMsg('#fleet-peak_hours_per_day', '25', /out of range: allowed 0\.5–24 hours a day/);
   // Ten busy hours a day: the month's energy and cost say so, and the MWh fall (the rest of the day idle).
@@ -1135,7 +1135,7 @@ await test('fleet, cost and task inputs: every invalid value gets a message next
   assert((await servers()) * 2 < before, `think time 30 s: ${await servers()} servers against ${before}`);
   await expectMsg('#workload-think_time_s', '-1', /out of range/);
   await mp.fill('#workload-think_time_s', '');
-  await mp.waitForFunction((b) => parseFloat(document.getElementById('fleet-servers')?.textContent.replace(/\u2009/g, '')) === b, before, { timeout: 30000 });
+  await mp.waitForFunction((b) => parseFloat(document.getElementById('fleet-servers')?.textContent.replace(/\u202f/g, '')) === b, before, { timeout: 30000 });
   // The agent's task target appears in agent mode and keeps its value while another use case is shown.
   assert((await mp.locator('#target-task_s').count()) === 0, 'task target shown outside agent mode');
   await mp.selectOption('#workload-mode', 'agent');
@@ -1155,7 +1155,7 @@ await meeting.context.close();
 
 
 // Issue 9: the page explains itself on its own numbers, charts that do not mislead, themes, phone order.
-const num9 = (t) => parseFloat(String(t).replace(/[\u2009\u202f ,]/g, ''));
+const num9 = (t) => parseFloat(String(t).replace(/[\u202f ,]/g, ''));
 const near = (a, b) => Math.abs(a - b) <= 0.6 + 0.01 * Math.abs(b);
 
 await test('issue 9: "How to read this" is open on a desktop and its sentences carry the numbers on screen', async () => {
@@ -1167,9 +1167,9 @@ await test('issue 9: "How to read this" is open on a desktop and its sentences c
   await p9.selectOption('#workload-distribution', 'fixed');
   await p9.waitForFunction((b) => document.getElementById('explain').textContent !== b, before, { timeout: 20000 });
   await p9.waitForTimeout(500);
-  const text = (await p9.textContent('#explain')).replace(/[\u2009\u202f]/g, '');
+  const text = (await p9.textContent('#explain')).replace(/[\u202f]/g, '');
   // The verdict's operating point: "at 15 users (…): 106 tok/s each, 1050 tok/s total".
-  const verdict = (await p9.textContent('#verdict')).replace(/[\u2009\u202f]/g, '');
+  const verdict = (await p9.textContent('#verdict')).replace(/[\u202f]/g, '');
   const v = verdict.match(/at (\d+) users \(operating point[^)]*\): ([\d.]+) tok\/s each \(median\), ([\d.]+) tok\/s total/);
   assert(v, `verdict: ${verdict}`);
   const e = text.match(/at (\d+) users each reader gets ([\d.]+) tok\/s, ([\d.]+) tok\/s in total/);
@@ -1194,7 +1194,7 @@ await test('issue 9: "How to read this" is open on a desktop and its sentences c
   const bound = text.match(/the steps are (memory|compute|overhead)-bound \((\d+) % of the busy time in memory-bound steps, (\d+) % in compute-bound ones, (\d+) % in overhead-bound ones: /);
   // The three shares are the whole busy time.
   assert(bound && Math.abs(+bound[2] + +bound[3] + +bound[4] - 100) <= 2, `the bound's shares do not add up: ${bound && bound.slice(2)}`);
-  const kernels = text.match(/the weight matmuls, \d+ FLOPs per weight byte over the step's [\d.]+ decodes(?: and, on average, [\d.\u2009]+ prompt tokens of new requests \(an average over the steps: most carry none, a few a whole chunk like the orange point\))? \((left|right) of the engine's ridge[^)]*\), and attention, \d+ per KV byte \((left|right) of the engine's ridge/);
+  const kernels = text.match(/the weight matmuls, \d+ FLOPs per weight byte over the step's [\d.]+ decodes(?: and, on average, [\d.\u202f]+ prompt tokens of new requests \(an average over the steps: most carry none, a few a whole chunk like the orange point\))? \((left|right) of the engine's ridge[^)]*\), and attention, \d+ per KV byte \((left|right) of the engine's ridge/);
   assert(bound && kernels, `bound ${bound} or kernels ${kernels} sentence missing`);
   const sides = [kernels[1], kernels[2]];
   assert(bound[1] === 'overhead' || sides.includes(bound[1] === 'compute' ? 'right' : 'left'), `steps ${bound[1]}-bound with kernels ${sides}`);
@@ -1230,13 +1230,13 @@ await test('issue 9: "How to read this" is open on a desktop and its sentences c
 
 await test('issue 9: an ⓘ opens by keyboard, with the definition and the formula on the numbers', async () => {
   const { page: p9, context } = await openPage(origin + '/');
-  const ceiling = (await p9.textContent('#ceiling')).replace(/[\u2009\u202f]/g, '').replace(' tok/s', '');
+  const ceiling = (await p9.textContent('#ceiling')).replace(/[\u202f]/g, '').replace(' tok/s', '');
   const first = p9.locator('#headline details.info summary').first();
   assert((await first.getAttribute('aria-label')) === 'What is the single-stream ceiling?', 'ⓘ has no accessible name');
   await first.focus();
   await p9.keyboard.press('Enter');
   assert(await p9.evaluate(() => document.querySelector('#headline details.info').open), 'Enter did not open the ⓘ');
-  const body = (await p9.textContent('#headline details.info .info-body')).replace(/[\u2009\u202f]/g, '');
+  const body = (await p9.textContent('#headline details.info .info-body')).replace(/[\u202f]/g, '');
   assert(body.includes(`= ${ceiling} tok/s`), `ceiling ⓘ lacks the formula with ${ceiling}: ${body}`);
   await p9.keyboard.press('Enter');
   assert(!(await p9.evaluate(() => document.querySelector('#headline details.info').open)), 'Enter did not close it');
@@ -1245,7 +1245,7 @@ await test('issue 9: an ⓘ opens by keyboard, with the definition and the formu
   const th = p9.locator('#sweep-table thead th').nth(1).locator('summary');
   await th.focus();
   await p9.keyboard.press('Space');
-  const def = (await p9.locator('#sweep-table thead th').nth(1).locator('.info-body').textContent()).replace(/[\u2009\u202f]/g, '');
+  const def = (await p9.locator('#sweep-table thead th').nth(1).locator('.info-body').textContent()).replace(/[\u202f]/g, '');
   const m = def.match(/at (\d+) users?, 1000 ÷ ([\d.]+) ms = ([\d.]+) tok\/s/);
   assert(m, `column definition: ${def}`);
   const n = await p9.locator('#sweep-table thead th').count();
@@ -1536,15 +1536,15 @@ await test('issue 9: the scrubber (slider, keyboard, pointer) moves one marker o
   const inWindow = await p9.evaluate(() => { const r = document.getElementById('scrub').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; });
   assert(inWindow, 'the slider is out of the window while the throughput chart is read');
   // The sweep table's rows: users, tok/s per user, tok/s total, TTFT P50, TTFT at the target, TPOT P50, TPOT at the target, batch, bound.
-  const table = () => p9.$$eval('#sweep-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent.replace(/\u2009/g, ''))));
-  const card = (pct) => new RegExp(`^At ([\\d\\u2009.]+) (?:users?|req/s): ([\\d.]+) tok/s each(?: \\([^)]*\\))?, ([\\d\\u2009]+) tok/s in total; ${pct} TTFT ([\\d\\u2009]+) ms, ${pct} TPOT ([\\d.]+) ms; batch ([\\d.]+) sequences per step; (memory|compute|overhead)-bound`);
+  const table = () => p9.$$eval('#sweep-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent.replace(/\u202f/g, ''))));
+  const card = (pct) => new RegExp(`^At ([\\d\\u202f.]+) (?:users?|req/s): ([\\d.]+) tok/s each(?: \\([^)]*\\))?, ([\\d\\u202f]+) tok/s in total; ${pct} TTFT ([\\d\\u202f]+) ms, ${pct} TPOT ([\\d.]+) ms; batch ([\\d.]+) sequences per step; (memory|compute|overhead)-bound`);
   const matches = async (pct = 'P99') => {
     const rows = await table();
     const i = parseInt(await slider.inputValue(), 10);
     const text = await p9.textContent('#scrub-card');
     const m = card(pct).exec(text);
     assert(m, `card: ${text}`);
-    const got = m.slice(1).map((x) => x.replace(/\u2009/g, ''));
+    const got = m.slice(1).map((x) => x.replace(/\u202f/g, ''));
     const r = rows[i];
     // (The table's "compute (prompts)": compute-bound by the steps that read a prompt chunk, the card says why.)
     const want = [r[0].replace(/ req\/s$/, ''), r[1], r[2], r[4], r[6], r[7], r[8].replace(/ \(prompts\)$/, '')];
@@ -1666,7 +1666,7 @@ await test('issue 9: the roofline chart — decode on the memory slope, prefill 
   assert(/ridge: 295 FLOP\/byte/.test(svg) && /engine(&apos;|&#39;|')s ridge: \d+/.test(svg) && /arithmetic intensity/.test(svg) && /prefill, 512 prompt tokens/.test(svg) && /operating point/.test(svg), 'SVG export lacks the ridge, axis, prefill or operating point');
   // "How to read this" reads the same ridges (the hardware's, and the engine's the steps' bound goes by) and puts
   // the decode step at the operating point left of the engine's, the prefill right of it.
-  const explain = (await p5.textContent('.explain')).replace(/\u2009/g, '');
+  const explain = (await p5.textContent('.explain')).replace(/\u202f/g, '');
   assert(/past 295 FLOPs per byte read \(the hardware's ridge; \d+ for this engine/.test(explain) && /left of the engine's ridge: memory-bound/.test(explain) && /A 512-token prefill chunk does \d+, right of the engine's ridge: compute-bound/.test(explain), `explanation: ${explain.slice(explain.indexOf('roofline'), explain.indexOf('roofline') + 400)}`);
   // A faster memory moves the slope: redrawn. The scrubber's pick moves a ring on it.
   await p5.fill('#hardware-memory_bandwidth_gbps', '8000');
@@ -1748,11 +1748,11 @@ await test('the max-running-sequences placeholder is the default in effect: vLLM
 
 await test('GPU memory the engine may use: the placeholder is the engine\'s default, a lower share leaves less KV space, out of range is refused next to the field, llama.cpp and TensorRT-LLM hide it', async () => {
   const { page: p6, context, errors: e6 } = await openPage(origin + '/');
-  const kv = async () => num((await p6.textContent('#memory-bar .formula')).match(/KV space ([\d.\u2009]+) GB/)[1]);
+  const kv = async () => num((await p6.textContent('#memory-bar .formula')).match(/KV space ([\d.\u202f]+) GB/)[1]);
   assert((await p6.getAttribute('#engine-memory_utilization', 'placeholder')) === '90', 'vLLM placeholder');
   const before = await kv();
   await p6.fill('#engine-memory_utilization', '50');
-  await p6.waitForFunction((b) => { const m = document.querySelector('#memory-bar .formula').textContent.match(/KV space ([\d.\u2009]+) GB/); return m && parseFloat(m[1].replace(/\u2009/g, '')) < b; }, before, { timeout: 10000 });
+  await p6.waitForFunction((b) => { const m = document.querySelector('#memory-bar .formula').textContent.match(/KV space ([\d.\u202f]+) GB/); return m && parseFloat(m[1].replace(/\u202f/g, '')) < b; }, before, { timeout: 10000 });
   const after = await kv();
   // 40 % of the H100's 80 GiB less: ~34 GB.
   assert(Math.abs(before - after - 0.4 * 85.9) < 1.5, `KV space ${before} -> ${after} GB`);
@@ -1859,7 +1859,7 @@ await test('a class reads where one user\'s TPOT goes, and the operating point\'
   const card = (await tp.textContent('#decode-tps')).replace(/[^\d.]/g, '');
   assert(Math.abs(1000 / +m[1] - +card) / +card < 0.01, `1000 ÷ ${m[1]} against the card's ${card} tok/s`);
   // The capacity card: the operating point's share of the capacity's tok/s, and why AWQ leaves the capacity.
-  const cap = (await tp.textContent('#capacity-card')).replace(/[\u2009\u202f]/g, '');
+  const cap = (await tp.textContent('#capacity-card')).replace(/[\u202f]/g, '');
   const total = +/(\d[\d.]*) tok\/s total at capacity/.exec(cap)[1];
   const op = /: ([\d.]+) tok\/s total \((\d+) % of the capacity's\)/.exec(cap);
   assert(op && Math.abs(+op[2] - Math.round(+op[1] / total * 100)) <= 1, `capacity card: ${cap}`);

@@ -706,3 +706,99 @@ fn a_run_with_dp_attention_is_another_split() {
     let v = &import::parse("ep.json", &ep).unwrap()[0];
     assert_eq!((v.devices, v.dp_attention), (Some(8), Some(true)));
 }
+
+/// A review's wrong answers in comparing and calibrating (2026-12-06), each failing before its fix.
+#[test]
+fn a_paced_run_under_a_cap_is_predicted_at_its_rate_unless_the_cap_binds() {
+    let s = h100_llama8b();
+    let mut m = read("vllm-bench-serve.json")[0].clone();
+    // 1 req/s under a cap of 256 in flight: about one request in flight, so the rate is the load (it was predicted
+    // as 256 users sending back to back: 1,889 tok/s where 1 req/s × 128 tokens can make at most 128).
+    (m.request_rate, m.concurrency) = (Some(1.0), Some(256.0));
+    let c = import::compare(&s, &m).unwrap();
+    assert_eq!(c.load, "1 req/s");
+    let out = c.rows.iter().find(|r| r.metric == "system output").unwrap().predicted;
+    assert!(out <= 1.0 * 128.0 * 1.15, "{out} tok/s from 1 req/s of 128-token answers");
+    assert!(c.notes.iter().any(|n| n.contains("does not bind")), "{:?}", c.notes);
+    // 100 req/s under a cap of 8: the cap holds the load.
+    (m.request_rate, m.concurrency) = (Some(100.0), Some(8.0));
+    let c = import::compare(&s, &m).unwrap();
+    assert_eq!(c.load, "8 concurrent users");
+    assert!(c.notes.iter().any(|n| n.contains("the cap binds")), "{:?}", c.notes);
+}
+
+#[test]
+fn per_user_speed_is_compared_like_for_like_and_fitted_once() {
+    let s = h100_llama8b();
+    let m = &read("vllm-bench-serve.json")[0];
+    let c = import::compare(&s, m).unwrap();
+    let row = |k: &str| c.rows.iter().find(|r| r.metric == k).unwrap_or_else(|| panic!("{k}"));
+    // Both sides 1000 ÷ the mean TPOT (the prediction's had been 1000 ÷ its P50).
+    assert!((row("per user").measured * row("TPOT mean").measured - 1000.0).abs() < 1e-6);
+    assert!((row("per user").predicted * row("TPOT mean").predicted - 1000.0).abs() < 1e-6);
+    // The calibration fits that figure once: the per-user row is left out beside a TPOT mean.
+    let cal = tps_planner::plan::calibrate::calibrate(&s, std::slice::from_ref(m)).unwrap();
+    assert!(cal.rows.iter().all(|r| r.1 != "per user"), "{:?}", cal.rows);
+    assert_eq!(cal.figures, c.rows.len() - 1);
+}
+
+#[test]
+fn calibrations_before_is_the_scenario_as_typed() {
+    // η_bw 0.1 lies below the search's range (0.2–1): the fit starts at 0.2, but "before" is the user's 0.1 and
+    // its errors are what comparing the scenario as typed gives (they had been the errors of 0.2).
+    let mut s = h100_llama8b();
+    s.engine.bandwidth_efficiency = Some(0.1);
+    let m = &read("vllm-bench-serve-sweep/vllm-infqps-concurrency1-Llama-3.1-8B-Instruct-20250612-110502.json")[0];
+    let c = import::compare(&s, m).unwrap();
+    let cal = tps_planner::plan::calibrate::calibrate(&s, std::slice::from_ref(m)).unwrap();
+    let bw = cal.fitted.iter().find(|f| f.field.contains("bandwidth_efficiency") && !f.field.contains("kv")).unwrap();
+    assert_eq!(bw.before, 0.1);
+    for (_, metric, measured, before, _) in &cal.rows {
+        let r = c.rows.iter().find(|r| &r.metric == metric).unwrap();
+        assert!((before / r.predicted - 1.0).abs() < 1e-9 && (measured / r.measured - 1.0).abs() < 1e-9, "{metric}: {before} vs {}", r.predicted);
+    }
+    assert!(cal.median_abs_error_after_pct < cal.median_abs_error_before_pct);
+}
+
+#[test]
+fn a_median_of_an_even_count_is_the_mean_of_its_middle_two() {
+    // Two llama-bench tests: the headline's median is halfway between their errors, not the worse one.
+    let s = Scenario::from_json(
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"q4_k_m"},"engine":{"preset":"llama.cpp"}}"#,
+    )
+    .unwrap();
+    let bench = read("llama-bench.json");
+    let cs: Vec<_> = bench[..2].iter().map(|m| import::compare(&s, m).unwrap()).collect();
+    let mut e: Vec<f64> = cs.iter().flat_map(|c| c.rows.iter().map(|r| r.error_pct.abs())).collect();
+    assert_eq!(e.len(), 2);
+    e.sort_by(f64::total_cmp);
+    let h = import::headline(&cs).unwrap();
+    assert!(h.contains(&format!("median |error| {:.1} %", (e[0] + e[1]) / 2.0)), "{h} for {e:?}");
+}
+
+#[test]
+fn a_one_token_run_is_a_note_not_an_error_for_every_run() {
+    let s = h100_llama8b();
+    let good = read("vllm-bench-serve.json")[0].clone();
+    let mut one = good.clone();
+    one.output_tokens = Some(1.0);
+    let c = import::compare(&s, &one).expect("a prompt benchmark is a note");
+    assert!(c.rows.is_empty() && c.notes[0].contains("one token each"), "{:?}", c.notes);
+    // Beside a run with answers, the calibration fits that one.
+    let cal = tps_planner::plan::calibrate::calibrate(&s, &[one, good]).unwrap();
+    assert!(cal.figures > 0);
+}
+
+#[test]
+fn a_scrape_is_a_steady_server_with_the_spread_of_its_histograms() {
+    let m = &read("vllm-metrics.prom")[0];
+    // Lifetime counts since the server started, not one run's requests.
+    assert_eq!(m.requests, None);
+    // The generation-length histogram: mean 280 tokens, second moment from bucket midpoints → CV ≈ 0.79.
+    let cv = m.output_cv.unwrap();
+    assert!((cv - 0.79).abs() < 0.01, "{cv}");
+    assert!(m.prompt_cv.unwrap() > 0.3);
+    let c = import::compare(&h100_llama8b(), m).unwrap();
+    assert!(!c.notes.iter().any(|n| n.contains("finite run") || n.contains("in step")), "{:?}", c.notes);
+    assert!(c.notes.iter().any(|n| n.contains("lognormal")), "{:?}", c.notes);
+}

@@ -603,7 +603,7 @@ fn no_load_meeting_the_target_says_why() {
     let r = rag("lognormal");
     assert!(
         r.verdict
-            .replace('\u{2009}', " ")
+            .replace('\u{202f}', " ")
             .contains("the P95 prompt is 11 672 tokens (lognormal lengths of mean 6 000), and one such request alone waits"),
         "{}",
         r.verdict
@@ -758,9 +758,9 @@ fn defaults_and_floors_a_meeting_can_rely_on() {
         assert_eq!(err(&json).field, field, "{json}");
     }
     let e = err(&format!(r#"{{"hardware":{{"preset":"h100-sxm"}},{base},"fleet":{{"peak_users":2e9}}}}"#));
-    assert_eq!(e.message, "2\u{2009}000\u{2009}000\u{2009}000 is out of range: allowed 1–1\u{2009}000\u{2009}000\u{2009}000 users");
+    assert_eq!(e.message, "2\u{202f}000\u{202f}000\u{202f}000 is out of range: allowed 1–1\u{202f}000\u{202f}000\u{202f}000 users");
     let e = err(&format!(r#"{{"hardware":{{"preset":"h100-sxm"}},{base},"fleet":{{"peak_request_rate":0}}}}"#));
-    assert_eq!(e.message, "must be greater than 0 (up to 1\u{2009}000\u{2009}000\u{2009}000 requests/s)");
+    assert_eq!(e.message, "must be greater than 0 (up to 1\u{202f}000\u{202f}000\u{202f}000 requests/s)");
 }
 
 /// A new user's trial offered "16 devices per server" on H100 SXM as if one NVLink domain held them: tensor
@@ -1237,7 +1237,7 @@ fn a_model_that_does_not_fit_is_sized_on_the_server_that_takes_the_fewest_device
     let w = warning(&r).unwrap_or_default();
     assert!(r.memory.kv_budget_gb > 0.0 && !r.memory.fits, "{:?}", r.memory);
     assert!(
-        w.starts_with(&format!("fleet: one 120\u{2009}400-token request's KV cache does not fit on {}, so no fleet of it; with ", r.hardware)),
+        w.starts_with(&format!("fleet: one 120\u{202f}400-token request's KV cache does not fit on {}, so no fleet of it; with ", r.hardware)),
         "{w}"
     );
     // An RTX 4090 (PCIe, nodes of 8) offers up to a node's 8 boards; none hold DeepSeek-V3: nothing offered.
@@ -1412,7 +1412,7 @@ fn a_diff_does_not_compare_two_currencies_or_two_peaks() {
         assert!(row(&peaks, m).delta.is_none(), "{m}");
     }
     assert!(row(&peaks, "max_users_at_target").delta.is_some());
-    let grouped = |n: &str| n.replace(['\u{2009}', '\u{202f}', '\u{a0}'], " ");
+    let grouped = |n: &str| n.replace(['\u{202f}', '\u{a0}'], " ");
     assert!(
         grouped(&peaks.summary).contains("sized for different peaks (A: 500 users, B: 2 000 users)") && !peaks.summary.starts_with("B needs"),
         "{}",
@@ -1540,4 +1540,71 @@ fn a_server_past_its_operating_point_is_costed_at_its_load() {
     assert_eq!((n0, n1), (1, 1), "{s1}");
     assert!(s1.contains("would run below it"), "{s1}");
     assert!(w1 >= w0 && m1 < m0, "{op} users: {w0} W, {m0} per million; {s1}: {w1} W, {m1} per million");
+}
+
+/// A review (2026-12-06): the trade-off chart marks a level failing exactly where the sweep table does — a target
+/// of an agent's task time alone had drawn every level as passing beside the table's ✗.
+#[test]
+fn the_trade_off_chart_fails_the_levels_the_table_fails() {
+    let s = scenario(
+        r#"{"version":1,"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"bf16"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":1024,"output_tokens":128,"mode":"agent","agent_steps":5,"load":{"concurrency":[1,8,32,64,128,256]},"requests":300},"target":{"preset":"batch","task_s":8}}"#,
+    );
+    let r = plan::evaluate(&s).unwrap();
+    assert!(r.sweep.iter().any(|l| !l.meets_target), "the case needs a failing level");
+    let p = plan::charts::pareto(&r);
+    let levels: Vec<(f64, f64)> = (0..r.sweep.len()).filter_map(|i| plan::charts::pareto_level(&r, i)).collect();
+    for (l, xy) in r.sweep.iter().zip(&levels) {
+        let i = p.points.iter().position(|q| q == xy).unwrap();
+        assert_eq!(p.fails[i], !l.meets_target, "{:?}", l.concurrency);
+    }
+}
+
+/// A review: the sweep CSV of a model that does not fit wrote 0 ms TTFT and TPOT; its levels have no figures.
+#[test]
+fn the_sweep_csv_has_no_figures_where_nothing_completed() {
+    let s = scenario(
+        r#"{"version":1,"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"bf16"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":1024,"output_tokens":128,"load":{"concurrency":[1,8]},"requests":100}}"#,
+    );
+    let r = plan::evaluate(&s).unwrap();
+    assert!(!r.memory.fits);
+    let csv = plan::export::sweep_csv(&r);
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        let f: Vec<&str> = row.split(',').collect();
+        // Load, then empty figures and bound, saturated, an empty error rate, meets_target.
+        let n = f.len();
+        assert!(f[1..n - 3].iter().all(|x| x.is_empty()), "{row}");
+        assert_eq!(f[n - 3..], ["true", "", "false"], "{row}");
+    }
+}
+
+/// A review: a rate sweep whose loose target no latency breaks was "limited by TTFT" beside a P99 TTFT of 17 s
+/// under a limit of 60 s; saturation limits it.
+#[test]
+fn a_capacity_that_saturation_ends_is_limited_by_saturation() {
+    let s = scenario(
+        r#"{"version": 1, "hardware": {"preset": "h100-sxm"}, "model": {"preset": "llama-3.1-8b"}, "quantization": {"weights": "bf16"}, "engine": {"preset": "vllm"}, "workload": {"prompt_tokens": 1024, "output_tokens": 128, "distribution": "lognormal", "load": {"request_rate": []}, "requests": 2000}, "target": {"ttft_ms": 60000, "tpot_ms": 1000, "percentile": 99}}"#,
+    );
+    let r = plan::evaluate(&s).unwrap();
+    let c = r.capacity.as_ref().unwrap();
+    let next = c.next.as_ref().unwrap();
+    assert!(next.ttft_p_ms.unwrap() < 60000.0 && next.tpot_p_ms < 1000.0, "{next:?}");
+    assert_eq!(c.limited_by, tps_planner::scenario::LimitedBy::Saturation);
+    assert!(plan::limit_words(c.limited_by).starts_with("saturation"));
+    assert_eq!(plan::breaking_figure(&r, c, next), "its queue growing without bound");
+}
+
+/// A teacher's trial: 10 000 000 tokens of earlier context were refused under the Prompt field.
+#[test]
+fn a_context_over_the_window_is_refused_on_its_own_field() {
+    let e =
+        scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":512,"context_depth":10000000}}"#)
+            .resolve()
+            .unwrap_err();
+    assert_eq!(e.field, "workload.context_depth", "{e}");
+    let e = scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":200000}}"#)
+        .resolve()
+        .unwrap_err();
+    assert_eq!(e.field, "workload.prompt_tokens", "{e}");
 }

@@ -525,6 +525,7 @@ mod cli {
             L::Memory => "memory (the KV cache)",
             L::EngineCap => "the engine's cap on running sequences (engine.max_batch)",
             L::Errors => "errors",
+            L::Saturation => "saturation (the queue grows without bound)",
         }
     }
 

@@ -24,6 +24,8 @@ pub struct LatencyData {
     pub tpot_target: Option<f64>,
     /// Levels whose queue grows without bound (their latencies are lower bounds, drawn clipped at the top).
     pub saturated: Vec<bool>,
+    /// Levels that fail the target: the axes end soon after the first of them (later ones drawn clipped at the top).
+    pub fails: Vec<bool>,
     /// A load picked on the page (the scrubber), marked across the plot.
     pub marker: Option<f64>,
     /// A pinned scenario ("A") drawn beside this one, dashed and lighter.
@@ -62,19 +64,25 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
     let a_pts: Vec<usize> =
         a.map_or_else(Vec::new, |a| (0..a.x.len().min(a.ttft.len()).min(a.tpot.len())).filter(|&i| ok(a.x[i]) && ok(a.tpot[i])).collect());
     let (xlo, xhi) = super::load_range(pts.iter().map(|&i| d.x[i]).chain(a_pts.iter().filter_map(|&i| a.map(|a| a.x[i]))));
-    // Scale to the levels that reach a steady state; saturated levels' ever-growing queues would flatten the
-    // region that matters, so their values are clipped at the top. The legend sits below the plot.
-    let steady: Vec<usize> = pts.iter().copied().filter(|&i| !d.saturated.get(i).copied().unwrap_or(false)).collect();
+    // Scale to the levels that reach a steady state, up to the first that fails the target (its rise shows where the
+    // target breaks); saturated levels' ever-growing queues and the levels past the failing one (a KV cache full,
+    // requests evicted) would flatten the region that matters, so their values are clipped at the top (a teacher's
+    // trial: 7.3 s at 768 users had put the 31–377 ms of 1–512 users in the bottom 5 %, P50, P95 and P99 one line).
+    // The legend sits below the plot.
+    let first_fail = pts.iter().copied().find(|&i| d.fails.get(i).copied().unwrap_or(false)).map_or(f64::INFINITY, |i| d.x[i]);
+    let steady: Vec<usize> = pts.iter().copied().filter(|&i| !d.saturated.get(i).copied().unwrap_or(false) && d.x[i] <= first_fail).collect();
     let scale_pts = if steady.is_empty() { &pts } else { &steady };
     // A's steady levels count too, so both sides' curves fit.
     let a_steady: Vec<usize> = a_pts.iter().copied().filter(|&i| a.is_some_and(|a| !a.saturated.get(i).copied().unwrap_or(false))).collect();
     let a_max =
         |f: &dyn Fn(&Overlay, usize) -> f64| a.map_or(0.0, |a| a_steady.iter().map(|&i| f(a, i)).filter(|x| x.is_finite()).fold(0.0, f64::max));
     // A target above the data sets its axis with some headroom: 1.15 × for TTFT, 1.4 × for TPOT, so that when both
-    // do, their two lines do not lie on one height (a trial read them as one line).
+    // do, their two lines do not lie on one height (a trial read them as one line). A target more than 3 × above
+    // the data does not: it is named above the plot instead of squeezing the curves into its bottom (2 s over
+    // TTFTs of 30–400 ms).
     let max_of = |v: &[Vec<f64>; 3], t: Option<f64>, extra: f64, headroom: f64| {
         let data = scale_pts.iter().map(|&i| v[2][i]).filter(|x| x.is_finite()).fold(extra, f64::max);
-        (data * 1.15).max(t.unwrap_or(0.0) * headroom)
+        (data * 1.15).max(t.filter(|t| *t <= 3.0 * data || data <= 0.0).unwrap_or(0.0) * headroom)
     };
     // Past a few times the TTFT target the exact figure no longer matters (the level fails either way), and
     // one queue-bound level of 30 s would flatten every other: clip at 4 × the target.
@@ -90,6 +98,14 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
     }
     let ttft_line = d.ttft_target.map(|t| t / 1e3).filter(|t| *t < tmax);
     let tpot_line = d.tpot_target.filter(|t| *t < pmax);
+    // A target above the plot, named at its top (one line for both).
+    let above: Vec<String> = [
+        d.ttft_target.filter(|_| ttft_line.is_none()).map(|t| format!("TTFT target {} s", t / 1e3)),
+        d.tpot_target.filter(|_| tpot_line.is_none()).map(|t| format!("TPOT target {t} ms")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     let names = ["P50", if d.mid_p90 { "P90" } else { "P95" }, "P99"];
     // P50 thick and solid, P95 dashed, P99 dotted: told apart in print and without colour, not by shade.
     let styles = [(0usize, 3.0, Swatch::Line as fn(RGBAColor, f64) -> Swatch), (1, 2.0, Swatch::Dashed), (2, 2.0, Swatch::Dotted)];
@@ -181,6 +197,13 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
         let text = format!("TPOT target {t} ms");
         plot.draw(&patch(x, y - lift, width(&text))).map_err(err)?;
         plot.draw(&Text::new(text, (x, y - lift), font.color(&TPOT).pos(left))).map_err(err)?;
+    }
+    if !above.is_empty() {
+        let text = format!("{}: above the plot", above.join(", "));
+        let (x, y) = chart.backend_coord(&(xlo, tmax));
+        let (x, y) = (x + lift * 2, y + px(14.0) as i32);
+        plot.draw(&patch(x, y, width(&text))).map_err(err)?;
+        plot.draw(&Text::new(text, (x, y), font.color(&BLACK.mix(0.7)).pos(left))).map_err(err)?;
     }
     if let Some(x) = d.marker.filter(|x| *x >= xlo && *x <= xhi) {
         super::draw_pick(&mut chart, x, tmax, scale).map_err(err)?;

@@ -311,7 +311,13 @@ fn figures(s: &Scenario, runs: &[Measurement], refuse: bool) -> Result<Vec<(Stri
                 ),
             ));
         }
+        // The per-user speed is 1000 ÷ the mean TPOT on both sides: beside a TPOT mean it is that figure again, and
+        // fitted twice it would weigh twice.
+        let tpot_mean = c.rows.iter().any(|r| r.metric == "TPOT mean");
         for r in c.rows {
+            if r.metric == "per user" && tpot_mean {
+                continue;
+            }
             if r.measured > 0.0 && r.predicted > 0.0 && r.predicted.is_finite() {
                 out.push((format!("{} — {}", m.tool, m.label), r.metric, r.measured, r.predicted));
             }
@@ -371,8 +377,7 @@ fn prior(p: &Param, x: f64, x0: f64) -> f64 {
 
 fn median_abs_pct(v: &[f64]) -> f64 {
     let mut e: Vec<f64> = v.iter().map(|x| x.abs()).collect();
-    crate::sorting::sort_f64(&mut e);
-    e.get(e.len() / 2).copied().unwrap_or(f64::NAN)
+    crate::sorting::median(&mut e).unwrap_or(f64::NAN)
 }
 
 /// Drops a calibration from the scenario: its fitted fields and `calibrated_from` cleared, so the defaults apply
@@ -425,13 +430,18 @@ pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, S
     for (p, x) in ps.iter().zip(&x0) {
         (p.set)(&mut s, Some(*x));
     }
-    let before_figs = figures(&s, runs, true)?;
-    if before_figs.is_empty() {
+    let start_figs = figures(&s, runs, true)?;
+    // "Before" is the scenario as the user has it: where one of its values lies outside the search's range (η_bw
+    // 0.1 where the search starts at 0.2), its own figures, not the clamped start's (a review read "before 0.100"
+    // beside the errors of 0.2).
+    let clamped = ps.iter().zip(&x0).any(|(p, x)| (p.get)(&resolved.deployment.engine) != *x);
+    let before_figs = if clamped { figures(base, runs, true)? } else { start_figs.clone() };
+    if before_figs.is_empty() || start_figs.is_empty() {
         return Err(ScenarioError::new("engine", "nothing to calibrate on: no figure of these runs can be predicted on this deployment (does it fit? do the files hold throughput or latency figures?)"));
     }
     let mut x = x0.clone();
     // The objective: the data term plus the priors' (0 at the start).
-    let mut best = data_term(&before_figs);
+    let mut best = data_term(&start_figs);
     // Coordinate descent: golden-section search of each parameter on a log scale (offset for ranges from 0).
     for _sweep in 0..3 {
         let mut improved = false;

@@ -60,6 +60,7 @@ pub fn throughput(r: &Report) -> ThroughputData {
                 crate::scenario::LimitedBy::Task => ", task time",
                 crate::scenario::LimitedBy::Ttft => ", TTFT",
                 crate::scenario::LimitedBy::Tpot => ", TPOT",
+                crate::scenario::LimitedBy::Saturation => ", saturation",
             });
             format!("capacity at the target ({}{cause})", super::verdict::load_label(k))
         }),
@@ -149,6 +150,7 @@ pub fn latency(r: &Report) -> LatencyData {
         ttft_target: r.target.ttft_limit_ms(),
         tpot_target: r.target.tpot_limit_ms(),
         saturated: r.sweep.iter().map(|p| p.saturated).collect(),
+        fails: r.sweep.iter().map(|p| !p.meets_target).collect(),
         marker: None,
         compare: None,
     }
@@ -166,10 +168,8 @@ pub fn pareto(r: &Report) -> ParetoData {
         points.insert(i, o);
         fails.insert(i, false);
     }
-    // Batch mode judges no latency: nothing fails there.
-    if r.target.tpot_limit_ms().is_none() && r.target.ttft_ms.is_none() {
-        fails.iter_mut().for_each(|f| *f = false);
-    }
+    // A level fails as the sweep table says (`meets_target`): by a latency, an agent's task time (a review: a
+    // target of task time alone had drawn every level as passing, beside the table's ✗), errors or saturation.
     ParetoData { points, floor: r.target.tpot_limit_ms().map(|t| 1e3 / t), fails, operating, marker: None }
 }
 

@@ -59,8 +59,14 @@ pub fn sweep_csv(r: &Report) -> String {
         row.push(num(l.mean_batch));
         row.push(num(l.kv_utilization));
         row.push(l.bound.id().to_string());
+        // A level where nothing completed (the model does not fit, a prompt of millions of tokens) has no figures:
+        // empty fields, as the table's dashes (a review read 0 ms TTFT and TPOT in the export of a 70B model on
+        // one H100 that cannot hold it).
+        if l.nothing_completed() {
+            row[1..].iter_mut().for_each(String::clear);
+        }
         row.push(l.saturated.to_string());
-        row.push(num(l.error_rate));
+        row.push(if l.nothing_completed() { String::new() } else { num(l.error_rate) });
         row.push(l.meets_target.to_string());
         out += &line(&row);
     }

@@ -313,7 +313,13 @@ pub(super) fn build_report(
     let ss = match r.pools() {
         Some((pre, dec)) => {
             let first = single_stream(&pre, w);
-            SingleStream { ttft_ms: first.ttft_ms, prefill_tps: first.prefill_tps, devices: d.hardware.devices, ..single_stream(&dec, w) }
+            SingleStream {
+                ttft_ms: first.ttft_ms,
+                prefill_tps: first.prefill_tps,
+                frontend_ms: first.frontend_ms,
+                devices: d.hardware.devices,
+                ..single_stream(&dec, w)
+            }
         }
         None => single_stream(d, w),
     };
@@ -391,7 +397,7 @@ pub(super) fn build_report(
             format!("no saturation knee within the levels: system tok/s still climbs at {} ({add})", load_label(&m)),
         ));
     }
-    let peak_usable_idx = sweep.iter().rposition(|p| p.meets_target);
+    let peak_usable_idx = operating_point::peak_usable_index(&sweep);
     // Fixed-length users of a closed loop finish together and send together: each wave's prompts are prefilled at
     // once, and TTFT grows with the users (a benchmark's pattern; `sim`'s notes). Real users' lengths vary and
     // they drift apart, so a TTFT-bound capacity here understates what a server holds for real traffic.
@@ -412,7 +418,8 @@ pub(super) fn build_report(
     if let Some(w) = thin_margin(r, &sweep, capacity.is_some()) {
         warnings.push(w);
     }
-    // The peak usable load is the capacity where it was resolved, else the last level meeting the target.
+    // The peak usable load is the capacity where it was resolved, else the level of the highest throughput meeting
+    // the target (`operating_point::peak_usable_index`).
     let peak_usable = match &capacity {
         Some(c) => Some(c.at.clone()),
         None => peak_usable_idx.map(|i| marker(&sweep[i])),

@@ -41,11 +41,26 @@ pub(crate) fn capacity_and_operating(
     let pct = r.target.percentile;
     // Batch mode and offline loads keep the grid: interpolated on it, then read at that load (evaluated there
     // when it is not a level).
-    let Some(i) = sweep.iter().rposition(|p| p.meets_target) else { return (None, None, None) };
+    let Some(i) = peak_usable_index(sweep) else { return (None, None, None) };
     let m = operating(&sweep[..=i], r.target.operating_fraction, pct);
     let load = m.load();
     let p = sweep.iter().find(|p| p.load() == load).cloned().unwrap_or_else(|| level(load.unwrap_or(1.0)));
     (None, Some(sweep[i].clone()), Some((marker(&p, pct), p)))
+}
+
+/// Without a capacity (batch mode, offline loads): the level the operating point is a share of, the one of the
+/// highest system tok/s among those meeting the target (the first of equals). Past it more load only adds latency
+/// and preemptions: the last level meeting had put the operating point at 60 % of whatever load the grid ended on
+/// (a teacher's trial: 461 users of a grid ending at 768, beyond the 512 where throughput peaks; a grid to 1,024
+/// made it 614).
+pub(crate) fn peak_usable_index(sweep: &[LoadPoint]) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, p) in sweep.iter().enumerate().filter(|(_, p)| p.meets_target) {
+        if best.is_none_or(|b| p.system_tps > sweep[b].system_tps) {
+            best = Some(i);
+        }
+    }
+    best
 }
 
 /// The analytic model's operating level for a resolved scenario (an analytic report's fleet alternatives).

@@ -6,14 +6,14 @@
 use crate::model::roofline::Bound;
 use crate::scenario::{LoadPoint, Report};
 
-/// Groups thousands with a thin space, whole numbers ("30 119"; "−4" with a typographic minus).
+/// Groups thousands with a narrow no-break space (U+202F: a thin space, U+2009, lets a line break inside a number), whole numbers ("30 119"; "−4" with a typographic minus).
 #[must_use]
 pub fn group(v: f64) -> String {
     let digits = format!("{:.0}", v.abs());
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push('\u{2009}');
+            out.push('\u{202f}');
         }
         out.push(c);
     }
@@ -171,6 +171,9 @@ pub fn readout(r: &Report, i: usize) -> Option<Readout> {
     };
     let verdict = if l.saturated {
         "saturated: the queue grows without bound, so the latencies are lower bounds"
+    } else if l.meets_target && !r.target.limits_latency() && r.target.task_s.is_none() {
+        // Batch mode judges no latency (a teacher's trial: "meets the target" where there was none to meet).
+        "no latency target (batch)"
     } else if l.meets_target {
         "meets the target"
     } else {
@@ -259,7 +262,7 @@ mod tests {
     fn thousands_are_grouped_with_a_thin_space() {
         assert_eq!(
             [group(0.0), group(999.4), group(30_119.0), group(1_234_567.0), group(-4.0)],
-            ["0", "999", "30\u{2009}119", "1\u{2009}234\u{2009}567", "−4"]
+            ["0", "999", "30\u{202f}119", "1\u{202f}234\u{202f}567", "−4"]
         );
     }
 
@@ -388,7 +391,7 @@ mod tests {
         assert!(!r.memory.fits && r.memory.kv_budget_gb > 0.0, "{:?}", r.memory);
         let c = readout(&r, 0).unwrap();
         assert!(
-            c.text.contains("KV cache of one 2\u{2009}000\u{2009}010-token sequence does not fit") && c.text.contains("shorten the context"),
+            c.text.contains("KV cache of one 2\u{202f}000\u{202f}010-token sequence does not fit") && c.text.contains("shorten the context"),
             "{}",
             c.text
         );

@@ -38,6 +38,11 @@ pub struct SingleStream {
     /// exchanges, the engine's own time): the page's one-user card and the CLI's table. Not in the JSON report.
     #[serde(skip_serializing)]
     pub time_words: String,
+    /// The serving front end's part of `ttft_ms` (HTTP, tokenisation, scheduling: `engine.request_overhead_ms`),
+    /// said in the one-user card's explanation (a teacher's trial: a TTFT of 33.3 ms "reading the 512-token prompt
+    /// at 20 249 tok/s", which takes 25.3). Not in the JSON report.
+    #[serde(skip_serializing)]
+    pub frontend_ms: f64,
 }
 
 /// Memory figures.
@@ -329,7 +334,7 @@ pub struct Band {
 pub enum LimitedBy {
     /// The time per output token at the percentile.
     Tpot,
-    /// The time to first token at the percentile (also an open loop whose queue grows).
+    /// The time to first token at the percentile.
     Ttft,
     /// Agent mode: the time to a finished task at the percentile (`target.task_s`).
     Task,
@@ -339,6 +344,10 @@ pub enum LimitedBy {
     EngineCap,
     /// More than 1 % of requests rejected or timed out.
     Errors,
+    /// The server's throughput: an open loop's arrivals outrun it and the queue grows without bound, while the
+    /// latencies at the percentile may still be within their limits (a review read "limited by TTFT" beside a P99
+    /// TTFT of 17 s under a limit of 60).
+    Saturation,
 }
 
 /// The most load meeting the target, resolved between the swept levels (bisection with extra simulated levels,

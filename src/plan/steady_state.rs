@@ -48,6 +48,7 @@ pub fn single_stream(d: &Deployment, w: &Workload) -> SingleStream {
         streaming_devices: streaming,
         devices: d.hardware.devices,
         bytes_words,
+        frontend_ms: d.engine.request_overhead_ms,
         time_words,
     }
 }

@@ -79,8 +79,8 @@ pub fn worst_ratio(r: &Resolved, p: &LoadPoint) -> f64 {
     }
 }
 
-/// Which limit a level that misses the target breaks: errors first, then the latency furthest over its limit
-/// (a saturated open loop whose latencies are still within: TTFT, as its queue grows).
+/// Which limit a level that misses the target breaks: errors first, then the latency furthest over its limit,
+/// else saturation (an open loop whose queue grows while its latencies are still within their limits).
 #[must_use]
 pub fn broken(r: &Resolved, p: &LoadPoint) -> LimitedBy {
     if p.error_rate > 0.01 {
@@ -102,7 +102,7 @@ pub fn broken(r: &Resolved, p: &LoadPoint) -> LimitedBy {
     if by.0 > 1.0 {
         by.1
     } else {
-        LimitedBy::Ttft
+        LimitedBy::Saturation
     }
 }
 
@@ -200,6 +200,6 @@ mod tests {
         let mut p = point(100.0, 5.0);
         p.saturated = true;
         assert!(!meets(&r, &p));
-        assert_eq!(broken(&r, &p), LimitedBy::Ttft);
+        assert_eq!(broken(&r, &p), LimitedBy::Saturation);
     }
 }

@@ -406,6 +406,7 @@ pub fn limit_words(l: LimitedBy) -> &'static str {
         LimitedBy::Memory => "memory (no more sequences fit in the KV cache)",
         LimitedBy::EngineCap => "the engine's cap on running sequences",
         LimitedBy::Errors => "errors (over 1 % of requests fail)",
+        LimitedBy::Saturation => "saturation (past it the server cannot keep up: its queue grows without bound)",
     }
 }
 
@@ -417,6 +418,7 @@ pub fn breaking_figure(r: &Report, c: &Capacity, n: &Marker) -> String {
         LimitedBy::Ttft => format!("{pct} TTFT {} ms", fmt_against(n.ttft_p_ms.unwrap_or(0.0), t.ttft_ms)),
         LimitedBy::Task => format!("a {pct} task time over {} s", t.task_s.map_or_else(String::new, crate::model::units::fmt_num)),
         LimitedBy::Errors => "more than 1 % of requests failing".into(),
+        LimitedBy::Saturation => "its queue growing without bound".into(),
         _ => format!("{pct} TPOT {} ms", fmt_against(n.tpot_p_ms, t.tpot_ms)),
     }
 }

@@ -602,8 +602,16 @@ impl Scenario {
         if let Some(max) = over_window(&resolved.workload, resolved.max_context) {
             let w = &resolved.workload;
             let depth = if w.context_depth > 0.0 { format!(" + {:.0} of earlier context", w.context_depth) } else { String::new() };
-            // The field that takes the total over: the output where the prompt alone fits.
-            let field = if w.context_depth + w.prompt_tokens <= f64::from(max) { "workload.output_tokens" } else { "workload.prompt_tokens" };
+            // The field that takes the total over: the earlier context where it alone fills the window (a teacher's
+            // trial typed 10 000 000 there and read the message under Prompt), else the output where the prompt
+            // fits with it, else the prompt.
+            let field = if w.context_depth >= f64::from(max) {
+                "workload.context_depth"
+            } else if w.context_depth + w.prompt_tokens <= f64::from(max) {
+                "workload.output_tokens"
+            } else {
+                "workload.prompt_tokens"
+            };
             return Err(ScenarioError::new(
                 field,
                 format!(

@@ -40,8 +40,8 @@ pub fn App() -> impl IntoView {
     let linked = RwSignal::new(None::<f64>);
     // A link with a scenario in its address reproduces that page; a broken one says which field is wrong. Without
     // one, the last scenario this browser kept comes back (said above the page, with a way to the defaults).
-    share::restore_last(inputs.scenario().ok().as_ref());
-    let link_error = RwSignal::new(follow_link(inputs, pinned, (pick, linked)));
+    let kept = share::restore_last(inputs.scenario().ok().as_ref());
+    let link_error = RwSignal::new(follow_link(inputs, pinned, (pick, linked), kept));
     // (Compared by their JSON: `Scenario::same_as`.)
     let scenario = Memo::new_with_compare(
         move |_| inputs.scenario(),
@@ -75,7 +75,7 @@ pub fn App() -> impl IntoView {
             typed || shown || a || h.load != linked.get_untracked()
         });
         if differs {
-            link_error.set(follow_link(inputs, pinned, (pick, linked)));
+            link_error.set(follow_link(inputs, pinned, (pick, linked), false));
         }
     };
     let h1 = window_event_listener(leptos::ev::hashchange, move |_| on_nav());
@@ -105,14 +105,25 @@ pub fn App() -> impl IntoView {
     // took 130–230 ms inside start-up: the first chart came after it). Every evaluation is news (a changed
     // scenario or runs, already compared by their own memos): comparing two reports field by field cost 3 KB of
     // wasm and saved nothing.
-    let evaluated = RwSignal::new(
-        scenario.with_untracked(|s| s.as_ref().map_err(Clone::clone).and_then(|s| crate::plan::Staged::new(s, &[])).map(|st| st.analytic())),
-    );
+    // Opened on inputs that cannot be computed (a reload while a field held a wrong text or number): the scenario
+    // they were laid over — the last that could be computed, which the address keeps beside their texts — is
+    // evaluated and simulated, shown as such above the field's message (the page had opened blank).
+    let opened_on_base = scenario.with_untracked(|s| s.as_ref().map_or(true, |s| s.resolve().is_err()));
+    let staged_at_start = |s: &Scenario| crate::plan::Staged::new(s, &[]);
+    let evaluated = RwSignal::new(match scenario.with_untracked(|s| s.as_ref().map_err(Clone::clone).and_then(staged_at_start)) {
+        Err(e) if opened_on_base => inputs.base.with_untracked(staged_at_start).map(|st| st.analytic()).map_err(|_| e),
+        st => st.map(|st| st.analytic()),
+    });
     let job = StoredValue::new(0_u64);
     let simulating = RwSignal::new(None::<(usize, usize)>);
     let pieces = Pieces { job, evaluated, simulating, last_eval_ms };
     // The levels are simulated in a Web Worker where one can run (`worker`), else here, in pieces.
     worker::start(pieces);
+    if opened_on_base {
+        if let Ok(st) = inputs.base.with_untracked(staged_at_start) {
+            simulate(st, job.get_value(), Some(inputs.base.with_untracked(Scenario::to_json)), pieces, AFTER_DRAWINGS);
+        }
+    }
     // What stops the inputs from being computed, if anything. One invalid field does not blank the page: the
     // results of the last inputs that could be computed stay, marked as such, while the field says what is wrong.
     let problem = RwSignal::new(None::<ScenarioError>);
@@ -181,9 +192,13 @@ pub fn App() -> impl IntoView {
     // While a field's text is no number there is no scenario: the address keeps the last scenario the fields made
     // (else their base) and the fields' texts, so that a reload puts back what was typed (it had shown that last
     // scenario alone), and a link cut before the texts still shows a scenario.
+    // A number out of its range (Prompt −5) is a scenario that does not resolve: kept the same way, its text beside
+    // the last scenario that could be computed (written as it was, a reload had opened on that invalid scenario
+    // with every chart empty: a teacher's trial).
     Effect::new(move |_| {
-        let typed = scenario.with(Result::is_err).then(|| inputs.typed());
-        let shown = scenario.with(|s| s.as_ref().ok().cloned());
+        let computable = scenario.with(|s| s.as_ref().is_ok_and(|s| s.resolve().is_ok()));
+        let typed = (!computable).then(|| inputs.typed());
+        let shown = scenario.with(|s| s.as_ref().ok().filter(|_| computable).cloned());
         pinned.with(|a| share::write_hash(shown.as_ref(), (a.as_ref(), picked_level.get()), typed.as_deref(), &inputs.base));
     });
     // A's evaluation: the page's own when A was pinned from it, else evaluated (a link that holds A).
@@ -601,8 +616,14 @@ fn efficiency_note(inputs: Inputs) -> String {
 }
 
 /// Loads the scenario in the address into the fields (and pins its A, when it has one); returns the message
-/// for a broken or invalid link.
-fn follow_link(inputs: Inputs, pinned: RwSignal<Option<Scenario>>, (pick, load): (RwSignal<Option<f64>>, RwSignal<Option<f64>>)) -> Option<String> {
+/// for a broken or invalid link (`kept`: the address is the one this browser kept, not a link).
+fn follow_link(
+    inputs: Inputs,
+    pinned: RwSignal<Option<Scenario>>,
+    (pick, load): (RwSignal<Option<f64>>, RwSignal<Option<f64>>),
+    kept: bool,
+) -> Option<String> {
+    let this = if kept { "The scenario this browser kept" } else { "The scenario in this link" };
     let linked = share::read_hash()?;
     pick.set(linked.load);
     load.set(linked.load);
@@ -619,6 +640,13 @@ fn follow_link(inputs: Inputs, pinned: RwSignal<Option<Scenario>>, (pick, load):
         Some(Err(e)) => Some(format!("The pinned scenario A in this link could not be read ({e}).")),
     };
     let shown = match linked.shown {
+        // Another version's scenario would be read as this one's with its fields missing ("Memory bandwidth:
+        // required", a teacher's trial): not loaded, said.
+        Ok(sc) if sc.version.is_some_and(|v| v != crate::scenario::VERSION) => Some(format!(
+            "{this} is of version {}; this page reads version {}: it keeps what it showed.",
+            sc.version.unwrap_or_default(),
+            crate::scenario::VERSION
+        )),
         Ok(sc) => {
             // Loaded even when invalid, so the field at fault is shown with its message.
             inputs.load(&sc);
@@ -626,9 +654,9 @@ fn follow_link(inputs: Inputs, pinned: RwSignal<Option<Scenario>>, (pick, load):
                 inputs.restore(t);
                 return a_problem;
             }
-            sc.resolve().err().map(|e| format!("The scenario in this link has an invalid value ({e}); correct the field marked below."))
+            sc.resolve().err().map(|e| format!("{this} has an invalid value ({e}); correct the field marked below."))
         }
-        Err(e) => Some(format!("The scenario in this link could not be read ({e}); the page keeps what it showed.")),
+        Err(e) => Some(format!("{this} could not be read ({e}); the page keeps what it showed.")),
     };
     match (shown, a_problem) {
         (Some(a), Some(b)) => Some(format!("{a} {b}")),

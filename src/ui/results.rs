@@ -96,8 +96,9 @@ pub fn Results(
                     </div>
                     <div class="card">
                         <h2>"One user, predicted "{super::explain::info("one user's tok/s", format!(
-                            "Per-user TPS with nobody else on the server: 1 ÷ TPOT = 1000 ÷ {} ms = {} tok/s while the answer streams, after a TTFT of {} ms (reading the {:.0}-token prompt at {} tok/s).",
-                            fmt(ss.tpot_ms), fmt(ss.decode_tps), fmt(ss.ttft_ms), r.prompt_tokens, fmt(ss.prefill_tps)
+                            "Per-user TPS with nobody else on the server: 1 ÷ TPOT = 1000 ÷ {} ms = {} tok/s while the answer streams, after a TTFT of {} ms: reading the {:.0}-token prompt (at {} tok/s){}.",
+                            fmt(ss.tpot_ms), fmt(ss.decode_tps), fmt(ss.ttft_ms), r.prompt_tokens, fmt(ss.prefill_tps),
+                            if ss.frontend_ms > 0.0 { format!(" plus {} ms of the serving front end (HTTP, tokenisation, scheduling)", fmt(ss.frontend_ms)) } else { String::new() }
                         ))}</h2>
                         <p class="big" id="decode-tps">{fmt(ss.decode_tps)}<small>" tok/s"</small></p>
                         <p class="formula">{format!("{} · TPOT {} ms · TTFT {} ms (mean) · prefill {} tok/s", crate::plan::band_text(r.band.single_stream_pct), fmt(ss.tpot_ms), fmt(ss.ttft_ms), fmt(ss.prefill_tps))}</p>

@@ -178,8 +178,8 @@ fn energy_card(r: &Report) -> Card {
     // tokens per kWh · 1.47 J/token at the meter" as one basis; at the meter that is 2.45 million).
     let meter = e
         .wall_joules_per_output_token
-        .map(|w| format!("; at the meter ({}): {} J/token, {} tokens per kWh", e.meter_basis(), fmt(w), fmt_tokens(3.6e6 / w)));
-    c.big = Some((fmt(e.joules_per_output_token), format!(" J/token {}", crate::plan::band_text(r.band.energy_pct))));
+        .map(|w| format!("; at the meter ({}): {} J/token, {} tokens per kWh", e.meter_basis(), joules(w), fmt_tokens(3.6e6 / w)));
+    c.big = Some((joules(e.joules_per_output_token), format!(" J/token {}", crate::plan::band_text(r.band.energy_pct))));
     c.sentence = format!(
         "{} W per server at the operating point, {} tokens per kWh at the accelerators{}.{}",
         fmt(e.average_watts),
@@ -193,13 +193,25 @@ fn energy_card(r: &Report) -> Card {
         crate::plan::energy::throughput_peak_words(r),
         fmt(e.at_peak.average_watts),
         crate::plan::energy::peak_power_note(e),
-        fmt(e.at_peak.joules_per_output_token),
+        joules(e.at_peak.joules_per_output_token),
         // The hosts count at the meter alone (a trial: "the meter's" had read as the whole server's).
         e.host_watts.map_or_else(String::new, |h| format!(" (the meter adds their hosts' {} W each, whatever the load)", fmt(h))),
         fmt(e.idle_watts),
         fmt(e.tdp_watts)
     );
     c
+}
+
+/// Joules per token to three significant digits below 10 (0.135, 1.47): two decimals had shown the operating
+/// point's 0.135 and the peak's 0.142 both as "0.14", and 3.6 MJ ÷ 0.14 is not the 26.6 million tokens per kWh
+/// printed beside it (a teacher's trial).
+fn joules(v: f64) -> String {
+    if v.is_finite() && v > 0.0 && v < 10.0 {
+        let decimals = (2 - v.log10().floor() as i32).clamp(1, 6) as usize;
+        format!("{v:.decimals$}")
+    } else {
+        fmt(v)
+    }
 }
 
 /// 1 352 273 → "1.35 million".
