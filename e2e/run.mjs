@@ -177,6 +177,26 @@ await test('invalid input shows a message next to its field, no panic', async ()
   await page.evaluate(() => { const d = document.querySelector('details.scenario-json'); if (d) d.open = false; });
 });
 
+await test('a reload while a number is out of range keeps the last results that could be computed', async () => {
+  // A teacher's trial: Prompt -5 went into the address as the scenario, and a reload opened on it with every chart
+  // empty. The address keeps the last computable scenario with the typed text beside it.
+  const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const p = await ctx.newPage();
+  await p.goto(origin + '/');
+  await p.waitForSelector('#ceiling', { timeout: 30000 });
+  await p.fill('#workload-prompt_tokens', '-5');
+  await p.waitForFunction(() => /out of range/.test(document.querySelector('label:has(#workload-prompt_tokens) .error')?.textContent || ''), null, { timeout: 5000 });
+  await p.waitForFunction(() => location.hash.includes('&t='), null, { timeout: 5000 });
+  await p.reload();
+  await p.waitForFunction(() => /out of range/.test(document.querySelector('label:has(#workload-prompt_tokens) .error')?.textContent || ''), null, { timeout: 30000 });
+  assert((await p.inputValue('#workload-prompt_tokens')) === '-5', 'the typed -5 was lost on reload');
+  await p.waitForSelector('#ceiling', { timeout: 30000 });
+  assert(/last inputs that could be computed/.test(await p.textContent('#scenario-error')), `banner: ${await p.textContent('#scenario-error')}`);
+  const ink = await p.evaluate(() => { const c = document.querySelector('.charts canvas'); if (!c) return 0; const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] < 200 || d[i + 1] < 200 || d[i + 2] < 200) n++; return n; });
+  assert(ink > 1000, `the charts are blank after the reload (${ink} inked pixels)`);
+  await ctx.close();
+});
+
 await test('switching presets works (RTX 4090, Q4_K_M, llama.cpp)', async () => {
   await page.selectOption('#hardware-preset', 'rtx-4090');
   await page.selectOption('#quantization-weights', 'q4_k_m');
@@ -315,7 +335,8 @@ await test('the address reproduces the page; pasted JSON loads; a broken link na
   await page.waitForTimeout(100);
   assert(/benchmark result, not a scenario: add it under "Compare with your benchmark results"/.test(await page.textContent('#paste-error')), `pasted result: ${await page.textContent('#paste-error')}`);
   await page.fill('#paste-json', '');
-  for (const [json, field] of [['{"hardware":{"memory_bandwidth_gbps":-1}}', 'memory_bandwidth_gbps'], ['{"hardware":{"colour":1}}', 'colour'], ['{not json', 'json']]) {
+  // Another version's scenario is refused as such (a teacher's trial read "Memory bandwidth: required").
+  for (const [json, field] of [['{"hardware":{"memory_bandwidth_gbps":-1}}', 'memory_bandwidth_gbps'], ['{"hardware":{"colour":1}}', 'colour'], ['{not json', 'json'], ['{"version":2}', 'of version 2']]) {
     const ctx = await browser.newContext();
     const bad = await ctx.newPage();
     await bad.goto(origin + '/#s=' + encodeURIComponent(json));

@@ -720,6 +720,12 @@ fn a_paced_run_under_a_cap_is_predicted_at_its_rate_unless_the_cap_binds() {
     let out = c.rows.iter().find(|r| r.metric == "system output").unwrap().predicted;
     assert!(out <= 1.0 * 128.0 * 1.15, "{out} tok/s from 1 req/s of 128-token answers");
     assert!(c.notes.iter().any(|n| n.contains("does not bind")), "{:?}", c.notes);
+    // A rate the model does not simulate beside a cap: the cap (a review: rate 0 under a cap of 64 failed every run).
+    (m.request_rate, m.concurrency) = (Some(0.0), Some(64.0));
+    assert_eq!(import::compare(&s, &m).unwrap().load, "64 concurrent users");
+    (m.request_rate, m.concurrency) = (Some(2e6), None);
+    let c = import::compare(&s, &m).unwrap();
+    assert!(c.rows.is_empty() && c.notes[0].contains("outside what the model simulates"), "{:?}", c.notes);
     // 100 req/s under a cap of 8: the cap holds the load.
     (m.request_rate, m.concurrency) = (Some(100.0), Some(8.0));
     let c = import::compare(&s, &m).unwrap();
@@ -794,10 +800,39 @@ fn a_scrape_is_a_steady_server_with_the_spread_of_its_histograms() {
     let m = &read("vllm-metrics.prom")[0];
     // Lifetime counts since the server started, not one run's requests.
     assert_eq!(m.requests, None);
-    // The generation-length histogram: mean 280 tokens, second moment from bucket midpoints → CV ≈ 0.79.
+    // The generation-length histogram, as lognormal lengths: log-variance from the buckets' geometric midpoints
+    // less Sheppard's correction → CV ≈ 0.57 (by hand: counts 4, 149, 1238, 2282, 318, 9 in (20, 50] … (1000, 2000]).
     let cv = m.output_cv.unwrap();
-    assert!((cv - 0.79).abs() < 0.01, "{cv}");
+    assert!((cv - 0.570).abs() < 0.005, "{cv}");
     assert!(m.prompt_cv.unwrap() > 0.3);
+    // Every length in one bucket (a fixed-length benchmark): CV 0, fixed lengths (a review: read as CV 0.61 and 1.07).
+    let text = std::fs::read_to_string("tests/samples/vllm-metrics.prom").unwrap();
+    let fixed: String = text
+        .lines()
+        .map(|l| {
+            let le = l.split("le=\"").nth(1).and_then(|r| r.split('"').next());
+            let (name, value) = l.rsplit_once(' ').unwrap_or((l, ""));
+            let set = |v: f64| format!("{name} {v}");
+            match le {
+                Some(le) if l.starts_with("vllm:request_prompt_tokens_bucket") => {
+                    set(if le == "+Inf" || le.parse::<f64>().unwrap() >= 1024.0 { 4000.0 } else { 0.0 })
+                }
+                Some(le) if l.starts_with("vllm:request_generation_tokens_bucket") => {
+                    set(if le == "+Inf" || le.parse::<f64>().unwrap() >= 128.0 { 4000.0 } else { 0.0 })
+                }
+                _ if l.starts_with("vllm:request_prompt_tokens_sum") => set(4000.0 * 1024.0),
+                _ if l.starts_with("vllm:request_generation_tokens_sum") => set(4000.0 * 128.0),
+                _ => {
+                    let _ = value;
+                    l.to_string()
+                }
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let f = &import::parse("fixed.prom", &fixed).unwrap()[0];
+    assert_eq!((f.output_cv, f.prompt_cv), (Some(0.0), Some(0.0)));
+    assert_eq!(f.length_spread().map(|s| s.0), Some(tps_planner::scenario::Distribution::Fixed));
     let c = import::compare(&h100_llama8b(), m).unwrap();
     assert!(!c.notes.iter().any(|n| n.contains("finite run") || n.contains("in step")), "{:?}", c.notes);
     assert!(c.notes.iter().any(|n| n.contains("lognormal")), "{:?}", c.notes);

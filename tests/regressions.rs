@@ -1608,3 +1608,14 @@ fn a_context_over_the_window_is_refused_on_its_own_field() {
         .unwrap_err();
     assert_eq!(e.field, "workload.prompt_tokens", "{e}");
 }
+
+/// A teacher's trial: 0.0001 B and 100 000 B parameters were accepted without a word (ceilings of 49 845 and 0.02 tok/s).
+#[test]
+fn a_model_size_outside_what_exists_is_refused_with_its_range() {
+    for bad in ["0.0001", "100000"] {
+        let e = scenario(&format!(r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"params_b":{bad}}}}}"#)).resolve().unwrap_err();
+        assert_eq!(e.field, "model.params_b");
+        assert!(e.message.contains("allowed 0.01–10\u{202f}000 billion parameters"), "{e}");
+    }
+    assert!(scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"params_b":0.135}}"#).resolve().is_ok());
+}

@@ -70,7 +70,14 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
     // trial: 7.3 s at 768 users had put the 31–377 ms of 1–512 users in the bottom 5 %, P50, P95 and P99 one line).
     // The legend sits below the plot.
     let first_fail = pts.iter().copied().find(|&i| d.fails.get(i).copied().unwrap_or(false)).map_or(f64::INFINITY, |i| d.x[i]);
-    let steady: Vec<usize> = pts.iter().copied().filter(|&i| !d.saturated.get(i).copied().unwrap_or(false) && d.x[i] <= first_fail).collect();
+    // (Where fewer than three levels lie there — the lightest already fails — every steady level counts: a review
+    // found a target no level meets drawn as two flat lines at the top of axes scaled to one level.)
+    let steady_to =
+        |end: f64| -> Vec<usize> { pts.iter().copied().filter(|&i| !d.saturated.get(i).copied().unwrap_or(false) && d.x[i] <= end).collect() };
+    let steady = match steady_to(first_fail) {
+        s if s.len() >= 3 => s,
+        _ => steady_to(f64::INFINITY),
+    };
     let scale_pts = if steady.is_empty() { &pts } else { &steady };
     // A's steady levels count too, so both sides' curves fit.
     let a_steady: Vec<usize> = a_pts.iter().copied().filter(|&i| a.is_some_and(|a| !a.saturated.get(i).copied().unwrap_or(false))).collect();

@@ -573,6 +573,32 @@ mod tests {
     }
 
     #[test]
+    fn the_latency_axes_hold_the_levels_up_to_the_first_failing_one_or_all() {
+        let d = |fails: Vec<bool>| super::latency::LatencyData {
+            x: vec![1.0, 10.0, 100.0, 1000.0],
+            ttft: [vec![100.0, 200.0, 3000.0, 60000.0], vec![100.0, 200.0, 3000.0, 60000.0], vec![100.0, 200.0, 3000.0, 60000.0]],
+            tpot: [vec![7.0, 9.0, 20.0, 90.0], vec![7.0, 9.0, 20.0, 90.0], vec![7.0, 9.0, 20.0, 90.0]],
+            saturated: vec![false; 4],
+            fails,
+            ..Default::default()
+        };
+        let svg = |d: &super::latency::LatencyData| {
+            let mut svg = String::new();
+            {
+                let root = SVGBackend::with_string(&mut svg, (900, 420)).into_drawing_area();
+                super::latency::draw(&root, d, 1.0).unwrap();
+            }
+            svg
+        };
+        // The third level fails: the TTFT axis ends at 3.45 s (3 s × 1.15), the fourth level's 60 s clipped.
+        let third = svg(&d(vec![false, false, true, true]));
+        assert!(text_at(&third, "3").is_some() && text_at(&third, "60").is_none(), "{third}");
+        // Every level fails (a review: axes scaled to the lightest level alone, two flat lines at the top): all count.
+        let all = svg(&d(vec![true; 4]));
+        assert!(text_at(&all, "60").is_some() || text_at(&all, "50").is_some(), "{all}");
+    }
+
+    #[test]
     fn target_lines_at_one_height_are_moved_apart() {
         // The default page: 2 s of an 8-s TTFT axis and 40 ms of a 160-ms TPOT axis lay at one height, and a
         // teacher's trial read them as one line in two colours even with each named. TPOT's axis takes more room,

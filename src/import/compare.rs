@@ -382,8 +382,22 @@ fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError
             let offline = m.concurrency.is_none() && m.request_rate.is_none();
             let users = |c: f64| LoadSpec { concurrency: Some(vec![c.round().max(1.0)]), ..Default::default() };
             // A paced run under a cap on requests in flight is predicted at its rate, and at its cap only where the
-            // cap binds (below).
-            s.workload.load = Some(match (m.concurrency, m.request_rate) {
+            // cap binds (below). A rate the model does not simulate (0, above 10⁶ req/s: the file's "inf" is none)
+            // leaves the cap, or no prediction (a review: a capped run at rate 0 had failed every run compared).
+            let rate_ok = |r: &f64| *r > 0.0 && *r <= 1e6;
+            if m.request_rate.is_some_and(|r| !rate_ok(&r)) && m.concurrency.is_none() {
+                notes.insert(
+                    0,
+                    format!(
+                        "the run's request rate, {}, is outside what the model simulates (more than 0, up to 1 000 000 req/s); no prediction",
+                        m.request_rate.unwrap_or(0.0)
+                    ),
+                );
+                let load = "nothing: a request rate outside the model's range".into();
+                return Ok(Comparison { measurement: m.clone(), load, rows: Vec::new(), notes, fits: false, mismatch: Vec::new() });
+            }
+            let request_rate = m.request_rate.filter(rate_ok);
+            s.workload.load = Some(match (m.concurrency, request_rate) {
                 (_, Some(r)) => LoadSpec { request_rate: Some(vec![r]), ..Default::default() },
                 (Some(c), None) => users(c),
                 (None, None) => LoadSpec { offline: Some(true), ..Default::default() },
@@ -402,7 +416,7 @@ fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError
             }
             let mut r = s.resolve()?;
             let mut report = plan::evaluate_resolved(&r);
-            if let (Some(cap), Some(rate)) = (m.concurrency, m.request_rate) {
+            if let (Some(cap), Some(rate)) = (m.concurrency, request_rate) {
                 // Little's law: requests in flight = rate × E2E. Below the cap the client never waits for it, and
                 // the run is the paced one (a review: 1 req/s under a cap of 256, predicted as 256 users sending
                 // back to back, was 1,889 tok/s against 154 measured, and calibration ran every efficiency to

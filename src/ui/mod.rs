@@ -277,7 +277,7 @@ pub fn App() -> impl IntoView {
             </section>
         </main>
         <footer class="foot">
-            "Runs entirely in your browser; nothing is sent anywhere. TPOT = (E2E − TTFT) / (output tokens − 1), as vLLM's benchmark defines it; ITL = each gap between tokens."
+            "Runs entirely in your browser; nothing is sent anywhere. TPOT = (E2E − TTFT) / (output tokens − 1), as vLLM's benchmark defines it (E2E: from sending a request to its last token); ITL = each gap between tokens."
         </footer>
     }
 }

@@ -111,7 +111,7 @@ pub fn Results(
                     </div>
                     <div class="card memcard" id="memory-bar" style=bar.0>
                         <h2>"Memory "{super::explain::info("running requests", format!(
-                            "The requests (sequences) the engine can run in one batch: as many as fit in the KV-cache space — {} GB of the {} GB ({} GiB), left after {} GB of weights and the {} GB the engine keeps back (its memory share's rest, and its working buffers) — at {} KB per token, or its max batch if smaller. At their full {:.0} tokens, {:.0} fit{}.",
+                            "The requests (sequences) the engine can run in one batch: as many as fit in the space for the KV cache (the keys and values attention computed for every token so far, kept per sequence so that each new token reads them instead of recomputing them) — {} GB of the {} GB ({} GiB), left after {} GB of weights and the {} GB the engine keeps back (its memory share's rest, and its working buffers) — at {} KB per token, or its max batch if smaller. At their full {:.0} tokens, {:.0} fit{}.",
                             // (The device's memory is typed in GiB, as vendors quote it: a teacher's trial read 80 GiB
                             // and 85.9 GB as two figures.)
                             fmt(m.kv_budget_gb.max(0.0)), fmt(m.total_gb), fmt(m.total_gb * 1e9 / crate::model::units::GIB), fmt(m.weights_gb), fmt((m.total_gb - m.weights_gb - m.kv_budget_gb.max(0.0)).max(0.0)),

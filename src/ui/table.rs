@@ -120,7 +120,7 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
         (
             "TPOT P50 ms".into(),
             "TPOT P50",
-            format!("Time per output token after the first, median: (E2E − TTFT) ÷ (output tokens − 1). {} ms at {at}.", fmt(l.tpot_ms.p50)),
+            format!("Time per output token after the first, median: (E2E − TTFT) ÷ (output tokens − 1), E2E being the time from sending the request to its last token. {} ms at {at}.", fmt(l.tpot_ms.p50)),
         ),
         (
             tgt("TPOT"),
