@@ -746,6 +746,8 @@ fn per_user_speed_is_compared_like_for_like_and_fitted_once() {
     let cal = tps_planner::plan::calibrate::calibrate(&s, std::slice::from_ref(m)).unwrap();
     assert!(cal.rows.iter().all(|r| r.1 != "per user"), "{:?}", cal.rows);
     assert_eq!(cal.figures, c.rows.len() - 1);
+    assert_eq!(cal.per_user_left_out, 1);
+    assert!(cal.summary().contains(&format!("Calibrated on {} figures (1 per-user speed left out", cal.figures)), "{}", cal.summary());
 }
 
 #[test]

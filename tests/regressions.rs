@@ -1619,3 +1619,44 @@ fn a_model_size_outside_what_exists_is_refused_with_its_range() {
     }
     assert!(scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"params_b":0.135}}"#).resolve().is_ok());
 }
+
+/// A review: an open loop's throughput was its drawn arrivals' (300 requests at 13.8 req/s read 16.3 req/s completed
+/// and 1,908 tok/s, above 13.8 × 128 = 1,766); in its steady state it completes what arrives.
+#[test]
+fn an_open_loop_completes_the_rate_it_is_offered() {
+    for (rate, requests) in [(13.8, 300), (5.0, 300), (10.0, 2000)] {
+        let s = scenario(&format!(
+            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"bf16"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1024,"output_tokens":128,"load":{{"request_rate":[{rate}]}},"requests":{requests}}}}}"#
+        ));
+        let r = plan::evaluate(&s).unwrap();
+        let l = &r.sweep[0];
+        assert!(!l.saturated, "{rate} req/s saturates");
+        assert!((l.request_throughput - rate).abs() < 1e-9, "{rate} req/s completed {}", l.request_throughput);
+        assert!((l.system_tps - rate * 128.0).abs() < 1e-6, "{rate} req/s of 128 tokens: {} tok/s", l.system_tps);
+    }
+}
+
+/// An operations trial: the fleet card's "2 devices per server: 4 servers" became 3 once the page was set to 2
+/// devices — the alternatives took ⌈peak ÷ their operating point⌉ where the fleet itself takes one fewer when that
+/// keeps each server within 50–70 %. Each alternative is now the fleet the scenario at that device count sizes.
+#[test]
+fn a_fleet_alternative_is_the_fleet_that_device_count_sizes() {
+    let json = |devices: u32| {
+        format!(
+            r#"{{"hardware":{{"preset":"h100-sxm","devices":{devices}}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"bf16"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1024,"output_tokens":128,"requests":300}},"target":{{"tpot_ms":50,"percentile":95}},"fleet":{{"peak_users":445}}}}"#
+        )
+    };
+    // 445 users at 110 a server of 2 devices: ⌈4.05⌉ = 5 would run each at 49 % of its capacity, so the fleet takes
+    // 4 (61 %); seen from 1 device, the alternative had said 5.
+    assert_eq!(plan::evaluate(&scenario(&json(2))).unwrap().fleet.unwrap().replicas, 4);
+    let mut checked = 0;
+    for devices in [1, 2] {
+        let r = plan::evaluate(&scenario(&json(devices))).unwrap();
+        for a in &r.fleet.as_ref().unwrap().alternatives {
+            let direct = plan::evaluate(&scenario(&json(a.devices_per_replica))).unwrap();
+            assert_eq!(a.replicas, direct.fleet.as_ref().unwrap().replicas, "{} devices seen from {devices}", a.devices_per_replica);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "{checked}");
+}

@@ -151,6 +151,70 @@ pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
     )
 }
 
+/// The operating level of a scenario at another device count, with the level at its capacity where resolved (the
+/// fleet's alternatives size with both).
+pub(crate) type AltOp<'a> = dyn Fn(&Resolved) -> Option<(LoadPoint, Option<LoadPoint>)> + 'a;
+
+/// A server's load as a share of its capacity when `n` serving servers share the peak (`util` of [`size`]): in
+/// requests/s where either side is a rate, else in users.
+struct Utilisation {
+    peak_v: f64,
+    per: f64,
+    op_native: f64,
+    cap_native: f64,
+    thinking_users: bool,
+    u_op: f64,
+    u_cap: f64,
+    r_op: f64,
+    r_cap: f64,
+}
+
+impl Utilisation {
+    /// For a peak of `peak_v` (`peak`'s kind) at `per` a server at the operating point `op`, of capacity `cap`.
+    fn of(peak: PeakLoad, peak_v: f64, think: f64, (op, cap): (&LoadPoint, &LoadPoint), per: f64) -> Self {
+        let native = |p: &LoadPoint| if think > 0.0 { rate_at(p) } else { p.concurrency.unwrap_or_else(|| rate_at(p)) };
+        let rate_on_users = matches!(peak, PeakLoad::RequestRate(_)) && op.concurrency.is_some();
+        let (op_native, cap_native) = if rate_on_users { (per, load_in(peak, cap, think)) } else { (native(op), native(cap)) };
+        // Users who think send fewer requests each as the server slows (their cycle is the think time plus an E2E
+        // that grows with the load): a share of users between the operating point's and the capacity's sends at a
+        // rate per user between theirs, so that the capacity's users are 100 % of it. At the operating point's rate
+        // per user, 300 users on one server of a 351-user capacity read "over capacity (104 %)" beside "the fewest
+        // that hold the target, each at its capacity: 1" (a pre-sales trial).
+        let thinking_users = think > 0.0 && matches!(peak, PeakLoad::Users(_)) && op.concurrency.is_some() && !rate_on_users;
+        let (u_op, u_cap) = (users_at(op, think), users_at(cap, think));
+        Self { peak_v, per, op_native, cap_native, thinking_users, u_op, u_cap, r_op: rate_at(op) / u_op, r_cap: rate_at(cap) / u_cap }
+    }
+
+    fn at(&self, n: u64) -> f64 {
+        if self.cap_native <= 0.0 || self.per <= 0.0 || n == 0 {
+            return 0.0;
+        }
+        if !self.thinking_users {
+            return self.peak_v / n as f64 / self.per * self.op_native / self.cap_native;
+        }
+        let u = self.peak_v / n as f64;
+        let rate = if u <= self.u_op || self.u_cap <= self.u_op {
+            self.r_op
+        } else if u >= self.u_cap {
+            self.r_cap
+        } else {
+            self.r_op + (u - self.u_op) / (self.u_cap - self.u_op) * (self.r_cap - self.r_op)
+        };
+        u * rate / self.cap_native
+    }
+}
+
+/// ⌈peak ÷ the operating point's load⌉ servers load each at or below the operating point — below the 50–70 % an
+/// operating point may take when the peak is a little over a whole number of them: one fewer then, where that keeps
+/// each within the range (two trials, an operations engineer's and a pre-sales engineer's, 2026-12-06: "250 users → 3
+/// servers … with one server fewer, 69 % of capacity each, still within the 50–70 %" — the three at 46 %, outside
+/// it, bought a third more; 40 users → 2 servers of 4 × H200 at 31 %, where 1 runs at 62 %). The other device
+/// counts take the same rule with their own capacity (an operations trial: "2 devices per server: 4 servers" on
+/// the card, 3 once the page was set to 2 devices).
+fn one_fewer_within_range(serving: u64, util: &dyn Fn(u64) -> f64) -> bool {
+    serving >= 2 && util(serving) < OPERATING_RANGE.0 - 1e-9 && util(serving - 1) <= OPERATING_RANGE.1 + 1e-9
+}
+
 /// The fleet for `f` with replicas at the operating point `op` (its marker and level) and a capacity at
 /// the target read from `cap`. `None` (with a note in `warnings`) when a replica carries no load.
 #[must_use]
@@ -160,7 +224,7 @@ pub fn size(
     op: (&Marker, &LoadPoint),
     cap: &LoadPoint,
     hardware: &str,
-    alt_op: &dyn Fn(&Resolved) -> Option<LoadPoint>,
+    alt_op: &AltOp<'_>,
     warnings: &mut Vec<super::Warning>,
 ) -> Option<Fleet> {
     let (peak, peak_v) = match f.peak {
@@ -203,42 +267,10 @@ pub fn size(
     // and the floor, the fewest at capacity, is read in requests/s too).
     // Users who think are read in the requests/s they send, as their operating point is (`capacity`): "one server
     // fewer" had read 57 % of the users a server holds beside a verdict's 60 % of its request rate.
-    let native = |p: &LoadPoint| if think > 0.0 { rate_at(p) } else { p.concurrency.unwrap_or_else(|| rate_at(p)) };
-    let rate_on_users = matches!(peak, PeakLoad::RequestRate(_)) && op.1.concurrency.is_some();
-    let (op_native, cap_native) = if rate_on_users { (per, load_in(peak, cap, think)) } else { (native(op.1), native(cap)) };
-    // Users who think send fewer requests each as the server slows (their cycle is the think time plus an E2E that
-    // grows with the load): a share of users between the operating point's and the capacity's sends at a rate per
-    // user between theirs, so that the capacity's users are 100 % of it. At the operating point's rate per user, 300
-    // users on one server of a 351-user capacity read "over capacity (104 %)" beside "the fewest that hold the
-    // target, each at its capacity: 1" (a pre-sales trial).
-    let thinking_users = think > 0.0 && matches!(peak, PeakLoad::Users(_)) && op.1.concurrency.is_some() && !rate_on_users;
-    let (u_op, u_cap) = (users_at(op.1, think), users_at(cap, think));
-    let per_user_rate = |u: f64| {
-        let (r_op, r_cap) = (rate_at(op.1) / u_op, rate_at(cap) / u_cap);
-        if !thinking_users || u <= u_op || u_cap <= u_op {
-            r_op
-        } else if u >= u_cap {
-            r_cap
-        } else {
-            r_op + (u - u_op) / (u_cap - u_op) * (r_cap - r_op)
-        }
-    };
-    let util = |n: u64| {
-        if cap_native <= 0.0 || per <= 0.0 || n == 0 {
-            0.0
-        } else if thinking_users {
-            let u = peak_v / n as f64;
-            u * per_user_rate(u) / cap_native
-        } else {
-            peak_v / n as f64 / per * op_native / cap_native
-        }
-    };
-    // ⌈peak ÷ the operating point's load⌉ servers load each at or below the operating point — below the 50–70 % an
-    // operating point may take when the peak is a little over a whole number of them: one fewer then, where that
-    // keeps each within the range (two trials, an operations engineer's and a pre-sales engineer's, 2026-12-06:
-    // "250 users → 3 servers … with one server fewer, 69 % of capacity each, still within the 50–70 %" — the three
-    // at 46 %, outside it, bought a third more; 40 users → 2 servers of 4 × H200 at 31 %, where 1 runs at 62 %).
-    let rounded_down = serving >= 2 && util(serving) < OPERATING_RANGE.0 - 1e-9 && util(serving - 1) <= OPERATING_RANGE.1 + 1e-9;
+    let u = Utilisation::of(peak, peak_v, think, (op.1, cap), per);
+    let (op_native, cap_native) = (u.op_native, u.cap_native);
+    let util = |n: u64| u.at(n);
+    let rounded_down = one_fewer_within_range(serving, &util);
     let (serving, total) = if rounded_down { (serving - 1, total - 1) } else { (serving, total) };
     let idle_share = rounded_down.then(|| util(serving + 1));
     let devices = r.deployment.hardware.devices;
@@ -509,7 +541,7 @@ pub fn alternative(r: &Resolved, devices: u32) -> Resolved {
 /// devices in all; a review). `why` is what does not fit. `None` where no such server meets the target, and where
 /// the fleet would be refused anyway (a rate peak on a sweep of users who never pause: [`size`]).
 #[must_use]
-pub fn unfit_words(r: &Resolved, f: &FleetInputs, why: &str, alt_op: &dyn Fn(&Resolved) -> Option<LoadPoint>) -> Option<String> {
+pub fn unfit_words(r: &Resolved, f: &FleetInputs, why: &str, alt_op: &AltOp<'_>) -> Option<String> {
     if refuses_rate_peak(f.peak, matches!(r.workload.load, crate::scenario::Load::Concurrency(_)), r) || r.disaggregation.is_some() {
         return None;
     }
@@ -566,12 +598,12 @@ fn unfit_size_words(r: &Resolved, f: &FleetInputs, a: &FleetAlternative) -> Stri
 }
 
 /// The alternatives' fleets, `alt_op` giving an alternative's operating point (the report's own kind of sweep).
-fn alternatives(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> Option<LoadPoint>) -> Vec<FleetAlternative> {
+fn alternatives(r: &Resolved, f: &FleetInputs, alt_op: &AltOp<'_>) -> Vec<FleetAlternative> {
     alternatives_at(r, f, alt_op, neighbour_devices(r))
 }
 
 /// The fleets of replicas of each of `counts` devices that meet the target (those that do not are left out).
-fn alternatives_at(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> Option<LoadPoint>, counts: Vec<u32>) -> Vec<FleetAlternative> {
+fn alternatives_at(r: &Resolved, f: &FleetInputs, alt_op: &AltOp<'_>, counts: Vec<u32>) -> Vec<FleetAlternative> {
     let peak_v = match f.peak {
         PeakLoad::Users(u) | PeakLoad::RequestRate(u) => u,
     };
@@ -579,11 +611,19 @@ fn alternatives_at(r: &Resolved, f: &FleetInputs, alt_op: &dyn Fn(&Resolved) -> 
         .into_iter()
         .filter_map(|k| {
             let alt = alternative(r, k);
-            let per = alt_op(&alt).map(|p| load_in(f.peak, &p, r.workload.users_think_s)).filter(|v| *v > 0.0 && v.is_finite())?;
-            // ⌈peak ÷ its operating point's load⌉: without the alternative's own capacity the one fewer that `size`
-            // may take is not known to hold (a review: read at the target's fraction, 1 server of 2 devices "held"
-            // 34 req/s that sized directly takes 2, one fewer over capacity).
-            let n = replicas(peak_v, per, f.spare_replicas)?;
+            let (op, cap) = alt_op(&alt)?;
+            let think = r.workload.users_think_s;
+            let per = Some(load_in(f.peak, &op, think)).filter(|v| *v > 0.0 && v.is_finite())?;
+            // ⌈peak ÷ its operating point's load⌉, or one fewer by `size`'s rule read on the alternative's own capacity
+            // (without it, one fewer is not known to hold: a review, read at the target's fraction, found 1 server of 2
+            // devices "holding" 34 req/s that sized directly takes 2).
+            let mut n = replicas(peak_v, per, f.spare_replicas)?;
+            if let Some(cap) = &cap {
+                let u = Utilisation::of(f.peak, peak_v, think, (&op, cap), per);
+                if one_fewer_within_range(n - u64::from(f.spare_replicas), &|k| u.at(k)) {
+                    n -= 1;
+                }
+            }
             let hw = &alt.deployment.hardware;
             Some(FleetAlternative {
                 devices_per_replica: k,
@@ -785,7 +825,7 @@ mod tests {
         .unwrap()
         .resolve()
         .unwrap();
-        let mut op = crate::plan::analytic_operating(&r).unwrap();
+        let mut op = crate::plan::analytic_operating(&r).unwrap().0;
         op.concurrency = Some(96.0);
         let mut cap = op.clone();
         cap.concurrency = Some(120.0);

@@ -300,12 +300,7 @@ fn knee_point(sweep: &[LoadPoint], max_ok: f64, level: &dyn Fn(f64) -> LoadPoint
 
 /// `level` evaluates one more load level with the sweep's settings (the capacity search uses it); `alt_op` the
 /// operating level of a fleet alternative the same way (the sweep's kind: analytic or simulated).
-pub(super) fn build_report(
-    r: &Resolved,
-    sweep: Vec<LoadPoint>,
-    level: &dyn Fn(f64) -> LoadPoint,
-    alt_op: &dyn Fn(&Resolved) -> Option<LoadPoint>,
-) -> Report {
+pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f64) -> LoadPoint, alt_op: &fleet::AltOp<'_>) -> Report {
     let d = &r.deployment;
     let w = &r.workload;
     // Disaggregated: one user decodes on the decode pool and gets its first token from the prefill pool (the

@@ -64,17 +64,19 @@ pub(crate) fn peak_usable_index(sweep: &[LoadPoint]) -> Option<usize> {
 }
 
 /// The analytic model's operating level for a resolved scenario (an analytic report's fleet alternatives).
-pub(crate) fn analytic_operating(r: &Resolved) -> Option<LoadPoint> {
+pub(crate) fn analytic_operating(r: &Resolved) -> Option<(LoadPoint, Option<LoadPoint>)> {
     operating_of(r, &analytic_sweep(r), &|x| analytic_level(r, x))
 }
 
 /// The simulated operating level of `r` from its simulated `sweep` (a simulated report's fleet alternatives).
-pub(crate) fn simulated_operating(r: &Resolved, sweep: &[LoadPoint]) -> Option<LoadPoint> {
+pub(crate) fn simulated_operating(r: &Resolved, sweep: &[LoadPoint]) -> Option<(LoadPoint, Option<LoadPoint>)> {
     operating_of(r, sweep, &|x| simulate_level(r, x))
 }
 
-fn operating_of(r: &Resolved, sweep: &[LoadPoint], level: &dyn Fn(f64) -> LoadPoint) -> Option<LoadPoint> {
-    capacity_and_operating(r, sweep, &memory(&r.deployment, &r.workload), level).2.map(|(_, p)| p)
+/// The operating level of `r` and the level at its capacity (the fleet's alternatives size with both).
+fn operating_of(r: &Resolved, sweep: &[LoadPoint], level: &dyn Fn(f64) -> LoadPoint) -> Option<(LoadPoint, Option<LoadPoint>)> {
+    let (_, cap, op) = capacity_and_operating(r, sweep, &memory(&r.deployment, &r.workload), level);
+    op.map(|(_, p)| (p, cap))
 }
 
 /// The operating point: `fraction` of the last (peak usable) level's load — users or requests/s, the unit the

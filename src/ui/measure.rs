@@ -288,7 +288,9 @@ pub fn MeasurementsPanel(
                                 let m = &c.measurement;
                                 let head = format!("{} — {} ({}); predicted for {}", m.tool, m.label, m.model.as_deref().unwrap_or("model not recorded"), c.load);
                                 let notes: Vec<String> = m.notes.iter().chain(&c.notes).filter(|n| !c.mismatch.iter().any(|mm| mm.note() == **n)).cloned().collect();
-                                let lengths = (m.kind == import::Kind::Serving).then_some(()).and(m.prompt_tokens.zip(m.output_tokens));
+                                // Not for a run of one output token (a prompt benchmark): the page's answers are two tokens or
+                                // more, and the button had set Output to 1, refused (an operations trial).
+                                let lengths = (m.kind == import::Kind::Serving).then_some(()).and(m.prompt_tokens.zip(m.output_tokens)).filter(|(_, o)| *o >= 2.0);
                                 let spread = m.length_spread();
                                 let use_lengths = lengths.map(|(p, o)| {
                                     let set = move |_| {
