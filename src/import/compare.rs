@@ -100,6 +100,12 @@ pub fn headline<'a>(cs: impl IntoIterator<Item = &'a Comparison> + Clone) -> Opt
     }
 }
 
+/// A run the model predicts nothing for, `why` the first of its notes (`load` says what was predicted: nothing).
+fn nothing(m: &Measurement, load: &str, why: impl Into<String>, mut notes: Vec<String>) -> Comparison {
+    notes.insert(0, why.into());
+    Comparison { measurement: m.clone(), load: load.into(), rows: Vec::new(), notes, fits: false, mismatch: Vec::new() }
+}
+
 fn push(rows: &mut Vec<Row>, metric: &str, unit: &'static str, predicted: f64, measured: Option<f64>) {
     if let Some(m) = measured.filter(|m| *m > 0.0 && m.is_finite()) {
         if predicted.is_finite() {
@@ -323,16 +329,17 @@ fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError
     // request the model simulates (two tokens at least): a note, not an error that loses every other run (a review:
     // one such file made the whole comparison and the calibration fail on "output_tokens: 1 is out of range").
     if m.kind == Kind::Serving && m.output_tokens.is_some_and(|o| o < 2.0) {
-        notes.insert(0, "the run's requests generate one token each (a prompt benchmark): the model simulates requests of two output tokens or more; no prediction".into());
-        let load = "nothing: one output token per request".into();
-        return Ok(Comparison { measurement: m.clone(), load, rows: Vec::new(), notes, fits: false, mismatch: Vec::new() });
+        return Ok(nothing(m, "nothing: one output token per request", "the run's requests generate one token each (a prompt benchmark): the model simulates requests of two output tokens or more; no prediction", notes));
     }
     // Nothing is predicted for requests longer than the model's window (the scenario refuses them; here the run
     // gets a note, not an error for the whole comparison).
     if let Some((longest, max)) = s.window_exceeded() {
-        notes.insert(0, format!("the run's requests ({longest:.0} tokens of context) exceed the model's window of {max}; no prediction"));
-        let load = "nothing: the requests exceed the model's window".into();
-        return Ok(Comparison { measurement: m.clone(), load, rows: Vec::new(), notes, fits: false, mismatch: Vec::new() });
+        return Ok(nothing(
+            m,
+            "nothing: the requests exceed the model's window",
+            format!("the run's requests ({longest:.0} tokens of context) exceed the model's window of {max}; no prediction"),
+            notes,
+        ));
     }
     // Nothing is predicted for a deployment that cannot hold the run (errors surface below, where each kind
     // resolves its own scenario).
@@ -343,9 +350,7 @@ fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError
             Kind::Serving => r.workload.full_context(),
         };
         if let Some(why) = does_not_fit(&r.deployment, ctx) {
-            notes.insert(0, why);
-            let load = "nothing: the deployment does not fit".into();
-            return Ok(Comparison { measurement: m.clone(), load, rows: Vec::new(), notes, fits: false, mismatch: Vec::new() });
+            return Ok(nothing(m, "nothing: the deployment does not fit", why, notes));
         }
     }
     let mut rows = Vec::new();
@@ -384,17 +389,13 @@ fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError
             // A paced run under a cap on requests in flight is predicted at its rate, and at its cap only where the
             // cap binds (below). A rate the model does not simulate (0, above 10⁶ req/s: the file's "inf" is none)
             // leaves the cap, or no prediction (a review: a capped run at rate 0 had failed every run compared).
-            let rate_ok = |r: &f64| *r > 0.0 && *r <= 1e6;
+            let rate_ok = |r: &f64| *r > 0.0 && *r <= crate::scenario::MAX_LOAD_LEVEL;
             if m.request_rate.is_some_and(|r| !rate_ok(&r)) && m.concurrency.is_none() {
-                notes.insert(
-                    0,
-                    format!(
-                        "the run's request rate, {}, is outside what the model simulates (more than 0, up to 1 000 000 req/s); no prediction",
-                        m.request_rate.unwrap_or(0.0)
-                    ),
+                let why = format!(
+                    "the run's request rate, {}, is outside what the model simulates (more than 0, up to 1 000 000 req/s); no prediction",
+                    m.request_rate.unwrap_or(0.0)
                 );
-                let load = "nothing: a request rate outside the model's range".into();
-                return Ok(Comparison { measurement: m.clone(), load, rows: Vec::new(), notes, fits: false, mismatch: Vec::new() });
+                return Ok(nothing(m, "nothing: a request rate outside the model's range", why, notes));
             }
             let request_rate = m.request_rate.filter(rate_ok);
             s.workload.load = Some(match (m.concurrency, request_rate) {

@@ -301,12 +301,17 @@ fn params(moe: bool) -> &'static [Param] {
     &PARAMS[..if moe { 6 } else { 5 }]
 }
 
-/// (label, metric, measured, predicted) of every figure of every run on `s`. With `refuse`, runs of another model
+/// One compared figure: (run, metric, measured, predicted).
+type Figure = (String, String, f64, f64);
+
+/// (label, metric, measured, predicted) of every figure of every run on `s`, and how many per-user speeds it left
+/// out beside their TPOT mean. With `refuse`, runs of another model
 /// or device than the scenario's are an error naming the difference: fitted anyway, the efficiencies run to
 /// their bounds (8B runs on a 70B scenario: η_bw 0.8 → 1.0, η_fl 0.28 → 0.89, and still 71 % off).
 #[inline(never)]
-fn figures(s: &Scenario, runs: &[Measurement], refuse: bool) -> Result<Vec<(String, String, f64, f64)>, ScenarioError> {
+fn figures(s: &Scenario, runs: &[Measurement], refuse: bool) -> Result<(Vec<Figure>, usize), ScenarioError> {
     let mut out = Vec::new();
+    let mut left_out = 0;
     for m in runs {
         let c = import::compare(s, m)?;
         if let Some(x) = c.mismatch.first().filter(|_| refuse) {
@@ -323,6 +328,7 @@ fn figures(s: &Scenario, runs: &[Measurement], refuse: bool) -> Result<Vec<(Stri
         let tpot_mean = c.rows.iter().any(|r| r.metric == "TPOT mean");
         for r in c.rows {
             if r.metric == "per user" && tpot_mean {
+                left_out += 1;
                 continue;
             }
             if r.measured > 0.0 && r.predicted > 0.0 && r.predicted.is_finite() {
@@ -330,7 +336,7 @@ fn figures(s: &Scenario, runs: &[Measurement], refuse: bool) -> Result<Vec<(Stri
             }
         }
     }
-    Ok(out)
+    Ok((out, left_out))
 }
 
 /// Each figure's prediction before and after the fit, matched by run and figure (the n-th of a repeated pair to
@@ -364,7 +370,7 @@ fn data_term(f: &[(String, String, f64, f64)]) -> f64 {
 /// The data term of the scenario `s` (infinity when it cannot be evaluated).
 #[inline(never)]
 fn objective(s: &Scenario, runs: &[Measurement]) -> f64 {
-    figures(s, runs, false).map_or(f64::INFINITY, |f| data_term(&f))
+    figures(s, runs, false).map_or(f64::INFINITY, |f| data_term(&f.0))
 }
 
 /// The objective with parameter `p` at log coordinate `u` (the other parameters' prior terms `rest`, `p`'s start
@@ -437,12 +443,12 @@ pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, S
     for (p, x) in ps.iter().zip(&x0) {
         (p.set)(&mut s, Some(*x));
     }
-    let start_figs = figures(&s, runs, true)?;
+    let (start_figs, per_user_left_out) = figures(&s, runs, true)?;
     // "Before" is the scenario as the user has it: where one of its values lies outside the search's range (η_bw
     // 0.1 where the search starts at 0.2), its own figures, not the clamped start's (a review read "before 0.100"
     // beside the errors of 0.2).
     let clamped = ps.iter().zip(&x0).any(|(p, x)| (p.get)(&resolved.deployment.engine) != *x);
-    let before_figs = if clamped { figures(base, runs, true)? } else { start_figs.clone() };
+    let before_figs = if clamped { figures(base, runs, true)?.0 } else { start_figs.clone() };
     if before_figs.is_empty() || start_figs.is_empty() {
         return Err(ScenarioError::new("engine", "nothing to calibrate on: no figure of these runs can be predicted on this deployment (does it fit? do the files hold throughput or latency figures?)"));
     }
@@ -489,7 +495,7 @@ pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, S
             break;
         }
     }
-    let after_figs = figures(&s, runs, false)?;
+    let after_figs = figures(&s, runs, false)?.0;
     let fitted = ps
         .iter()
         .map(|p| {
@@ -519,10 +525,7 @@ pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, S
         scenario: s,
         fitted,
         figures: before_figs.len(),
-        per_user_left_out: runs
-            .iter()
-            .filter(|m| m.kind == import::Kind::Serving && m.per_user_tps.is_some() && m.tpot_ms.mean.is_some() && m.load_recorded)
-            .count(),
+        per_user_left_out,
         median_abs_error_before_pct: median_abs_pct(&before_figs.iter().map(|f| (f.3 / f.2 - 1.0) * 100.0).collect::<Vec<_>>()),
         median_abs_error_after_pct: median_abs_pct(&after_figs.iter().map(|f| (f.3 / f.2 - 1.0) * 100.0).collect::<Vec<_>>()),
         rows,

@@ -22,7 +22,9 @@ pub mod resolved;
 pub mod spec;
 
 pub use crate::plan::report::*;
-pub use resolve::{default_weights, weights_after_pick, DEFAULT_AGENT_STEPS, DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS, OPERATING_RANGE};
+pub use resolve::{
+    default_weights, weights_after_pick, DEFAULT_AGENT_STEPS, DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS, MAX_LOAD_LEVEL, OPERATING_RANGE,
+};
 pub use resolved::*;
 pub use spec::*;
 

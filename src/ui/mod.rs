@@ -108,21 +108,21 @@ pub fn App() -> impl IntoView {
     // Opened on inputs that cannot be computed (a reload while a field held a wrong text or number): the scenario
     // they were laid over — the last that could be computed, which the address keeps beside their texts — is
     // evaluated and simulated, shown as such above the field's message (the page had opened blank).
-    let opened_on_base = scenario.with_untracked(|s| s.as_ref().map_or(true, |s| s.resolve().is_err()));
+    // (Each staged once: resolving is the scenario's check.)
     let staged_at_start = |s: &Scenario| crate::plan::Staged::new(s, &[]);
-    let evaluated = RwSignal::new(match scenario.with_untracked(|s| s.as_ref().map_err(Clone::clone).and_then(staged_at_start)) {
-        Err(e) if opened_on_base => inputs.base.with_untracked(staged_at_start).map(|st| st.analytic()).map_err(|_| e),
-        st => st.map(|st| st.analytic()),
+    let at_start = scenario.with_untracked(|s| s.as_ref().map_err(Clone::clone).and_then(staged_at_start));
+    let base_staged = at_start.as_ref().err().and_then(|_| inputs.base.with_untracked(staged_at_start).ok());
+    let evaluated = RwSignal::new(match &base_staged {
+        Some(b) => Ok(b.analytic()),
+        None => at_start.map(|st| st.analytic()),
     });
     let job = StoredValue::new(0_u64);
     let simulating = RwSignal::new(None::<(usize, usize)>);
     let pieces = Pieces { job, evaluated, simulating, last_eval_ms };
     // The levels are simulated in a Web Worker where one can run (`worker`), else here, in pieces.
     worker::start(pieces);
-    if opened_on_base {
-        if let Ok(st) = inputs.base.with_untracked(staged_at_start) {
-            simulate(st, job.get_value(), Some(inputs.base.with_untracked(Scenario::to_json)), pieces, AFTER_DRAWINGS);
-        }
+    if let Some(st) = base_staged {
+        simulate(st, job.get_value(), Some(inputs.base.with_untracked(Scenario::to_json)), pieces, AFTER_DRAWINGS);
     }
     // What stops the inputs from being computed, if anything. One invalid field does not blank the page: the
     // results of the last inputs that could be computed stay, marked as such, while the field says what is wrong.

@@ -15,4 +15,4 @@ pub(crate) use model::resolve_model;
 pub use target::OPERATING_RANGE;
 pub(crate) use target::{resolve_cost, resolve_fleet, resolve_target};
 pub(crate) use workload::resolve_workload;
-pub use workload::{DEFAULT_AGENT_STEPS, DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS};
+pub use workload::{DEFAULT_AGENT_STEPS, DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS, MAX_LOAD_LEVEL};

@@ -3,6 +3,9 @@
 use super::super::checks::{check, check_u, opt_pos, positive};
 use super::super::*;
 
+/// The most users or requests/s a load level may be (the resolver's bound, and what a compared run's rate may be).
+pub const MAX_LOAD_LEVEL: f64 = 1_000_000.0;
+
 /// Prompt tokens when none are given.
 pub const DEFAULT_PROMPT_TOKENS: f64 = 512.0;
 /// Output tokens when none are given.
@@ -53,7 +56,7 @@ pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> 
         v
     };
     let (load, auto_load) = if let Some(c) = &l.concurrency {
-        let v = levels("workload.load.concurrency", c, 1_000_000.0)?;
+        let v = levels("workload.load.concurrency", c, MAX_LOAD_LEVEL)?;
         // Users are whole: a level typed 1.5 is said as the 2 it is swept at (a trial's went by without a word).
         let whole: Vec<f64> = v.iter().map(|x| x.round().max(1.0)).collect();
         let moved: Vec<String> =
@@ -67,7 +70,7 @@ pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> 
         if r.is_empty() {
             (Load::RequestRate(Vec::new()), true)
         } else {
-            (Load::RequestRate(tidy(levels("workload.load.request_rate", r, 1_000_000.0)?)), false)
+            (Load::RequestRate(tidy(levels("workload.load.request_rate", r, MAX_LOAD_LEVEL)?)), false)
         }
     } else if l.offline == Some(true) {
         (Load::Offline, false)
