@@ -1652,7 +1652,7 @@ await test('the trade-off chart: tok/s per user against tok/s per GPU, drawn, wi
   const { page: p3, context, errors: e3 } = await openPage(origin + '/');
   const q = await canvasPrint(p3, 'chart-pareto');
   assert(q.ink > q.total * 0.02, `trade-off chart looks blank: ${q.ink} of ${q.total}`);
-  assert(/per user against output tokens\/s per GPU/.test(await p3.textContent('figure.pareto figcaption')), 'caption');
+  assert(/per user against output tokens\/s per device/.test(await p3.textContent('figure.pareto figcaption')), 'caption');
   // Two devices halve the tok/s per GPU at the same per-user speeds: the chart is redrawn.
   await p3.fill('#hardware-devices', '2');
   await p3.waitForTimeout(500);
@@ -1842,7 +1842,7 @@ await test('a model that does not fit: the fleet card sizes the fewest devices p
   const { page: pm, context, errors: em } = await openPage(origin + '/#s=' + encodeURIComponent(JSON.stringify(sc)));
   await pm.waitForFunction(() => /so no fleet of it; with \d+ devices per server/.test(document.getElementById('fleet-sentence')?.textContent || '') && document.getElementById('simulating').textContent === '', null, { timeout: 60000 });
   const fleet = await pm.textContent('#fleet-sentence');
-  const m = fleet.match(/^The model does not fit on 8 × NVIDIA H100 SXM5 80GB, so no fleet of it; with (16|32) devices per server \(\d nodes of 8, tensor parallel over the network\): (\d+) servers?, (\d+) devices? \([\d.]+ users each at the operating point\)\.$/);
+  const m = fleet.match(/^The model does not fit on 8 × NVIDIA H100 SXM5 80GB, so no fleet of it; with (16|32) devices per server \(\d nodes of 8, tensor parallel over the network\): (\d+) servers?, (\d+) devices? \([\d.]+ users each at the peak\)\.$/);
   assert(m && +m[3] === +m[1] * +m[2], `fleet card: ${fleet}`);
   // No empty chart frames ("no load levels to draw") and no load slider: one line says why.
   const shown = (sel) => pm.evaluate((q) => { const e = document.querySelector(q); return !!e && getComputedStyle(e).display !== 'none'; }, sel);
@@ -1886,6 +1886,42 @@ await test('a class reads where one user\'s TPOT goes, and the operating point\'
   assert(op && Math.abs(+op[2] - Math.round(+op[1] / total * 100)) <= 1, `capacity card: ${cap}`);
   assert(/Compute rate 16-bit — vLLM unpacks the 4-bit weights/.test(cap), `capacity card: ${cap}`);
   assert(te.length === 0, `console errors: ${te.slice(0, 2).join(' | ')}`);
+  await context.close();
+});
+
+await test('imported runs come back after a reload, kept by the browser, until Clear', async () => {
+  // An operations trial found its imported runs gone after a reload while the scenario came back.
+  const { page: rp, context } = await openPage(origin + '/');
+  await rp.click('.measurements summary');
+  await rp.fill('#measure-paste', fs.readFileSync(path.join(root, 'tests', 'samples', 'vllm-bench-serve.json'), 'utf8'));
+  await rp.click('#measure-add');
+  await rp.waitForSelector('#measure-table tr.run', { timeout: 10000 });
+  const runs = await rp.locator('#measure-table tr.run').count();
+  assert(!(await rp.isVisible('#measure-kept')), 'a run just added is not "from your last visit"');
+  await rp.reload();
+  await rp.waitForSelector('#measure-table tr.run', { timeout: 30000 });
+  assert((await rp.locator('#measure-table tr.run').count()) === runs, 'not every run came back');
+  assert(/1 run from your last visit, kept by this browser/.test(await rp.textContent('#measure-kept')), `note: ${await rp.textContent('#measure-kept')}`);
+  await rp.click('#measure-clear');
+  await rp.reload();
+  await rp.waitForSelector('#ceiling', { timeout: 30000 });
+  await rp.waitForTimeout(500);
+  assert((await rp.locator('#measure-table tr.run').count()) === 0, 'runs back after Clear');
+  await context.close();
+});
+
+await test('Apple silicon takes llama.cpp and its weights, and says so', async () => {
+  // A pre-sales trial's M3 Ultra kept vLLM in BF16 (4.1 tok/s, no word), where the CLI ran llama.cpp's Q4_K_M (14.2).
+  const { page: ap, context } = await openPage(origin + '/');
+  await ap.selectOption('#model-preset', 'llama-3.1-70b');
+  await ap.selectOption('#hardware-preset', 'm3-ultra');
+  await ap.waitForTimeout(500);
+  assert((await ap.inputValue('#engine-preset')) === 'llama.cpp', `engine ${await ap.inputValue('#engine-preset')}`);
+  assert(/Engine set to llama\.cpp, what runs on this device \(vLLM has no Metal backend\)/.test(await ap.textContent('#efficiency-class')), 'the switch is not said');
+  // Chosen again by hand, vLLM stays, with the report's warning.
+  await ap.selectOption('#engine-preset', 'vllm');
+  await ap.waitForTimeout(800);
+  assert(/vLLM does not run on Apple silicon/.test(await ap.textContent('body')), 'no warning for vLLM on Apple silicon');
   await context.close();
 });
 

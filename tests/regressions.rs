@@ -846,9 +846,13 @@ fn users_who_think_and_their_request_rate_take_the_same_fleet() {
     // The same ⌈peak ÷ the operating point's load⌉; one fewer where it leaves each below the 50–70 % range, which the
     // two readings of one load (users whose rate falls as the server slows, a rate) may put either side of 50 %.
     let below = |r: &tps_planner::scenario::Report| r.fleet.as_ref().unwrap().sentence.contains("would run below it");
+    // Or one apart with the same floor at capacity: Poisson arrivals are burstier than users who pause, so the rate
+    // holds a few per cent less at the same P95 target, and ⌈6.02 ÷ 1.39⌉ = 5 against 300 ÷ 75 = 4.0 falls either side
+    // of a whole server (2026-12-06, when the front end's spread went 1.05 → 1.15: both floors 3).
+    let floor = |r: &tps_planner::scenario::Report| r.fleet.as_ref().unwrap().serving_at_capacity;
     let (u, q) = (servers(&users), servers(&rated));
     assert!(
-        u == q || (u + 1 == q && below(&users)) || (q + 1 == u && below(&rated)),
+        u == q || (u + 1 == q && below(&users)) || (q + 1 == u && below(&rated)) || (u.abs_diff(q) == 1 && floor(&users) == floor(&rated)),
         "{rate} req/s: {} against {}",
         users.fleet.as_ref().unwrap().sentence,
         rated.fleet.as_ref().unwrap().sentence
@@ -1659,4 +1663,36 @@ fn a_fleet_alternative_is_the_fleet_that_device_count_sizes() {
         }
     }
     assert!(checked >= 3, "{checked}");
+}
+
+/// A pre-sales trial: each alternative server size said "(120 users each)", its operating point, beside 3 servers
+/// for a peak of 400 — 360 users — where one fewer than the operating points ask holds within 50–70 % of capacity.
+/// Each size now says the peak's share of each of its serving servers, which multiplies back to the peak.
+#[test]
+fn a_fleet_alternative_says_the_load_each_server_carries() {
+    let json = r#"{"hardware":{"preset":"h100-sxm","devices":1},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"bf16"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":1024,"output_tokens":128,"requests":300},"target":{"tpot_ms":50,"percentile":95},"fleet":{"peak_users":445}}"#;
+    let r = plan::evaluate(&scenario(json)).unwrap();
+    let f = r.fleet.as_ref().unwrap();
+    assert!(!f.alternatives.is_empty());
+    for a in &f.alternatives {
+        let words = plan::fleet::alternative_words(f, a);
+        let serving = a.replicas - u64::from(f.spare_replicas);
+        let each: f64 = words.split(" (").nth(1).and_then(|t| t.split(' ').next()).and_then(|t| t.parse().ok()).expect(&words);
+        assert!((each * serving as f64 - 445.0).abs() <= 0.05 * serving as f64 + 1e-9, "{words}: {serving} × {each} against 445");
+    }
+}
+
+/// A pre-sales trial's M3 Ultra kept the page's vLLM in BF16 without a word: a serving engine on Apple silicon is
+/// named as not running there (llama.cpp, the default there, is not).
+#[test]
+fn a_serving_engine_on_apple_silicon_is_said_not_to_run_there() {
+    let warned = |engine: &str| {
+        let json = format!(r#"{{"hardware":{{"preset":"m3-ultra"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"{engine}"}}}}"#);
+        plan::evaluate(&scenario(&json)).unwrap().warnings.iter().any(|w| w.kind == plan::WarningKind::EngineNotOnDevice)
+    };
+    assert!(warned("vllm") && warned("sglang"));
+    // llama.cpp runs there; the generic engine stands for any other (MLX, Ollama).
+    assert!(!warned("llama.cpp") && !warned("generic"));
+    let h100 = r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"}}"#;
+    assert!(!plan::evaluate(&scenario(h100)).unwrap().warnings.iter().any(|w| w.kind == plan::WarningKind::EngineNotOnDevice));
 }

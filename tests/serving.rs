@@ -305,12 +305,17 @@ fn band_class(c: &Case) -> String {
 // than the model's prefill, after SGLang's cookbook; and 2024 vLLM builds' Llama-3.1 70B / 405B runs, older
 // releases). No model change: output 12.7 → 12.4 %, TTFT P50 43.3 → 44.7 % (3 figures, −63 to −68 %), TPOT P50
 // 15.4 → 15.4 %; the TTFT P50 bound is loosened 44 → 45 for the data, not to pass a model change.
-const RATCHET_OUTPUT: f64 = 13.0;
-const RATCHET_TTFT_MEAN: f64 = 49.0;
-const RATCHET_TTFT_P50: f64 = 45.0;
+// Later on 2026-12-06 a fifth vLLM deployment (tests/data/serving_found.csv: vLLM 0.14.1 on one H200, eight paced runs,
+// TTFT mean and P50 within 20 %, P99 up to 88 % high) joined, the front end's CV was fitted with each source weighing once (1.05 → 1.15 with vLLM's
+// front end 8 → 6 ms, both refitted on the new runs; the front end's fit reads current releases only): output 12.4 →
+// 11.2 %, TTFT mean / P50 / P99 48.6 / 44.7 / 49.5 → 47.3 / 43.2 / 50.0 %, TPOT 14.6 / 15.4 / 18.5 → 13.2 / 13.3 /
+// 16.6 %. The bounds are tightened where the figures fell; TTFT P99 sits on its bound (the runs are deterministic).
+const RATCHET_OUTPUT: f64 = 12.0;
+const RATCHET_TTFT_MEAN: f64 = 48.0;
+const RATCHET_TTFT_P50: f64 = 44.0;
 const RATCHET_TTFT: f64 = 50.0;
-const RATCHET_TPOT: f64 = 16.0;
-const RATCHET_TPOT_P99: f64 = 19.0;
+const RATCHET_TPOT: f64 = 14.0;
+const RATCHET_TPOT_P99: f64 = 17.0;
 
 /// Ratchets of the runs that release every request at once (their latencies, leave-one-source-out, current
 /// engines), first scored 2026-12: TTFT mean/P50/P99 and TPOT mean/P50/P99 as measured then, rounded up (TPOT

@@ -435,6 +435,13 @@ mod tests {
         d.marker = d.points.get(2).copied();
         let picked = svg(&d).unwrap();
         assert!(picked.contains("level picked below") && picked.matches("<circle").count() == plain.matches("<circle").count() + 2);
+        // A CPU's figure is per CPU, an Apple chip's per chip (an operations trial: "per GPU" under a server without one).
+        for (preset, noun) in [("epyc-9004-genoa", "CPU"), ("m3-ultra", "chip")] {
+            let json = format!(r#"{{"hardware":{{"preset":"{preset}"}},"model":{{"preset":"llama-3.1-8b"}},"workload":{{"requests":100}}}}"#);
+            let r = crate::plan::evaluate(&crate::scenario::Scenario::from_json(&json).unwrap()).unwrap();
+            let drawn = svg(&crate::plan::charts::pareto(&r)).unwrap();
+            assert!(drawn.contains(&format!("output tok/s per {noun}")) && !drawn.contains("per GPU"), "{preset}");
+        }
         d.points.clear();
         assert!(svg(&d).is_err(), "nothing to draw is an error, not a panic");
     }

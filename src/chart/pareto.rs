@@ -23,6 +23,8 @@ pub struct ParetoData {
     pub operating: Option<(f64, f64)>,
     /// The level picked on the page (the scrubber).
     pub marker: Option<(f64, f64)>,
+    /// What one device is called on the axis and legend ("GPU", "CPU", "chip", "device"; empty: "GPU").
+    pub device: &'static str,
 }
 
 const CURVE: RGBColor = RGBColor(37, 99, 235);
@@ -52,7 +54,8 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ParetoData, s
     let (xlo, xhi) = (10f64.powf((lo / 1.15).log10().floor()), hi * 1.15);
     let ymax = super::nice_max(pts.iter().map(|p| p.1).fold(0.0, f64::max) * 1.1);
     let on = |p: &(f64, f64)| p.0 >= xlo && p.0 <= xhi && p.1.is_finite() && p.1 >= 0.0 && p.1 <= ymax;
-    let mut entries = vec![LegendEntry { swatch: Swatch::Line(CURVE.to_rgba(), 3.0), label: "load levels (per user vs per GPU)".into() }];
+    let device = if d.device.is_empty() { "GPU" } else { d.device };
+    let mut entries = vec![LegendEntry { swatch: Swatch::Line(CURVE.to_rgba(), 3.0), label: format!("load levels (per user vs per {device})") }];
     if let Some(f) = floor {
         entries.push(LegendEntry { swatch: Swatch::Fill(FLOOR.mix(0.08)), label: format!("under the target floor ({f:.0} tok/s each)") });
     }
@@ -68,7 +71,8 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &ParetoData, s
         entries.push(LegendEntry { swatch: Swatch::Ring(PICK.to_rgba()), label: "level picked below".into() });
     }
     let (plot, strip) = super::split_legend(root, &entries, scale);
-    let mut chart = super::panel(&plot, scale, (xlo, xhi), ymax, (Some("output tok/s per user"), "output tok/s per GPU")).map_err(err)?;
+    let mut chart =
+        super::panel(&plot, scale, (xlo, xhi), ymax, (Some("output tok/s per user"), &format!("output tok/s per {device}"))).map_err(err)?;
     if let Some(f) = floor.filter(|f| *f > xlo) {
         // Too slow for each user left of the floor: shaded, and the floor itself a red line.
         let f = f.min(xhi);

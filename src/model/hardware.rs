@@ -55,6 +55,18 @@ impl HardwareKind {
         }
     }
 
+    /// What one device is called where a figure is given per device ("output tok/s per GPU"): a CPU's throughput
+    /// per GPU had read oddly (an operations trial), an Apple chip is a chip.
+    #[must_use]
+    pub fn noun(self) -> &'static str {
+        match self {
+            Self::DatacenterGpu | Self::WorkstationGpu | Self::ConsumerGpu => "GPU",
+            Self::AppleSilicon => "chip",
+            Self::Cpu => "CPU",
+            Self::Other => "device",
+        }
+    }
+
     /// Typical dense FP16 TFLOPS per TB/s of memory bandwidth, used only when a device has no compute figure.
     /// H100 SXM 989/3.35 ≈ 295; RTX 4090 165/1.0; M2 Ultra 27/0.8; a 96-core AVX-512 server ≈ 7 TFLOPS / 0.46 TB/s.
     #[must_use]

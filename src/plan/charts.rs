@@ -170,7 +170,7 @@ pub fn pareto(r: &Report) -> ParetoData {
     }
     // A level fails as the sweep table says (`meets_target`): by a latency, an agent's task time (a review: a
     // target of task time alone had drawn every level as passing, beside the table's ✗), errors or saturation.
-    ParetoData { points, floor: r.target.tpot_limit_ms().map(|t| 1e3 / t), fails, operating, marker: None }
+    ParetoData { points, floor: r.target.tpot_limit_ms().map(|t| 1e3 / t), fails, operating, marker: None, device: r.device_noun }
 }
 
 /// Sweep level `i` on the trade-off chart (per user, per GPU): where the picked level's ring goes. (The chart's

@@ -641,17 +641,19 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
         rows.push(row("fleet_purchase", "buying the fleet (once)", &currency, cost(a, bought), cost(b, bought)));
     }
     let kw = super::energy::fleet_kw;
-    let metered = a.energy.as_ref().is_some_and(Energy::metered) || b.energy.as_ref().is_some_and(Energy::metered);
+    // Only a side with a fleet's power has a basis to name (a pre-sales trial's B, PUE 1.3 but no fleet, was called
+    // "accelerators only" beside A's PUE).
+    let metered = [a, b].iter().any(|r| kw(r).is_some() && r.energy.as_ref().is_some_and(Energy::metered));
     // Two sides on different bases (hosts or PUE on one only) say so: a review's A with hosts and PUE drew 135 kW
     // against B's bare 49.7, "B is better on every figure".
-    let basis = |r: &Report| r.energy.as_ref().map(Energy::meter_basis).unwrap_or_default();
+    let basis = |r: &Report| kw(r).map(|_| r.energy.as_ref().map(Energy::meter_basis).unwrap_or_default());
     let kw_label = match (metered, basis(a), basis(b)) {
         (false, ..) => "the fleet's power (accelerators)".to_string(),
-        (true, x, y) if x == y => "the fleet's power at the meter".to_string(),
-        (true, x, y) => {
+        (true, Some(x), Some(y)) if x != y => {
             let side = |s: String| if s.is_empty() { "accelerators only".to_string() } else { s };
             format!("the fleet's power at the meter (A: {}; B: {})", side(x), side(y))
         }
+        (true, ..) => "the fleet's power at the meter".to_string(),
     };
     rows.push(row("fleet_kw", &kw_label, "kW", kw(a), kw(b)));
     let mwh = super::energy::fleet_month_mwh;
@@ -742,6 +744,21 @@ fn fmt_h(h: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_power_row_names_the_basis_of_the_sides_that_have_a_fleet() {
+        let eval = |json: &str| crate::plan::evaluate(&crate::scenario::Scenario::from_json(json).unwrap()).unwrap();
+        let base = r#""hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"requests":200}"#;
+        let a = eval(&format!(r#"{{{base},"fleet":{{"peak_users":100}},"cost":{{"device_hour":2.5,"pue":1.3}}}}"#));
+        let label = |b: &Report| diff(&a, b).rows.iter().find(|r| r.metric == "fleet_kw").unwrap().label.clone();
+        // B has a PUE but no fleet (a pre-sales trial read "B: accelerators only" of a B with PUE 1.3 and no power).
+        assert_eq!(label(&eval(&format!(r#"{{{base},"cost":{{"device_hour":2.5,"pue":1.3}}}}"#))), "the fleet's power at the meter");
+        // B's fleet on another basis is named.
+        assert_eq!(
+            label(&eval(&format!(r#"{{{base},"fleet":{{"peak_users":100}},"cost":{{"device_hour":2.5}}}}"#))),
+            "the fleet's power at the meter (A: PUE 1.3; B: accelerators only)"
+        );
+    }
 
     #[test]
     fn a_gap_that_rounds_to_nothing_keeps_a_digit() {

@@ -96,7 +96,7 @@ pub fn load_words(f: &Fleet, v: f64) -> String {
 }
 
 /// An alternative server size in words, against the fleet it is an alternative to: "1 device per server: 501
-/// servers, 501 devices (1 user each), 9.6 × the devices" — a far worse option says how much worse, so a meeting
+/// servers, 501 devices (1 user each at the peak), 9.6 × the devices" — a far worse option says how much worse, so a meeting
 /// does not weigh it by its server count alone. Within 5 % of the fleet's devices no comparison is added.
 #[must_use]
 pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
@@ -115,9 +115,12 @@ pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
     };
     // A replica over several nodes says so (a trial read "16 devices per server" as one box of 16 H100s).
     let nodes = spans_words(a);
-    // One server holding more than the whole peak: "(225 users each)" read as 225 users on it for a peak of 200.
-    let peak_v = f.peak_users.or(f.peak_request_rate).unwrap_or(f64::INFINITY);
-    let each = if a.load_per_replica > peak_v { "up to " } else { "" };
+    // The peak's share of each serving server, named as such (a pre-sales trial: "3 servers (120 users each)" — each
+    // one's operating point — read as 360 users for a peak of 400, where one fewer than the operating points ask
+    // holds within 50–70 % of capacity and each carries 133.3; the fleet's own line names its operating point).
+    let peak_v = f.peak_users.or(f.peak_request_rate);
+    let serving = a.replicas.saturating_sub(u64::from(f.spare_replicas)).max(1);
+    let carried = peak_v.map_or(a.load_per_replica, |p| p / serving as f64);
     let g = |v: u64| super::readout::group(v as f64);
     // Counted one by one (rented, or no price) where whole nodes count otherwise: what they take, said after; the
     // fleet's own whole-node count named as such where it is not the count it shows (13 rented servers of 2 are 26
@@ -141,13 +144,13 @@ pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
         _ => String::new(),
     };
     format!(
-        "{n} device{}{nodes} per server: {} server{}, {} device{}{in_nodes} ({each}{} each){versus}{whole}",
+        "{n} device{}{nodes} per server: {} server{}, {} device{}{in_nodes} ({} each at the peak){versus}{whole}",
         s(n),
         a.replicas,
         s(a.replicas),
         a.devices_total,
         s(a.devices_total),
-        load_words(f, a.load_per_replica)
+        load_words(f, carried)
     )
 }
 
@@ -533,7 +536,7 @@ pub fn alternative(r: &Resolved, devices: u32) -> Resolved {
 /// Where the model (or one request's KV cache) does not fit on the scenario's server, the fleet of the larger server
 /// that takes the fewest devices for the peak, as a `fleet:` warning ("fleet: the model does not fit on 8 × H100 SXM,
 /// so no fleet of it; with 16 devices per server (2 nodes of 8, tensor parallel over the network): 4 servers (3 + 1
-/// spare), 64 devices (66.7 users each at the operating point)"). An operations trial sizing DeepSeek-V3 on 8 × H100
+/// spare), 64 devices (66.7 users each at the peak)"). An operations trial sizing DeepSeek-V3 on 8 × H100
 /// read "No fleet" and tried 16 by hand, while a size that fits was offered beside every fleet that could be sized.
 /// The counts tried: up to four above the server's, multiples of it or powers of two, up to 4 × its devices (boards
 /// linked by PCIe alone: a node's count), each that holds the model; the fewest that hold it is named too where it
@@ -555,10 +558,10 @@ pub fn unfit_words(r: &Resolved, f: &FleetInputs, why: &str, alt_op: &AltOp<'_>)
         String::new()
     } else {
         format!(
-            "; {} per server, the fewest that hold it, take {} devices ({} each)",
+            "; {} per server, the fewest that hold it, take {} devices ({} each at the peak)",
             first.devices_per_replica,
             super::readout::group(first.devices_total as f64),
-            label(f.peak, first.load_per_replica)
+            label(f.peak, carried(f, first))
         )
     };
     Some(format!("fleet: {why}, so no fleet of it; with {}{fewest}", unfit_size_words(r, f, best)))
@@ -572,8 +575,9 @@ fn spans_words(a: &FleetAlternative) -> String {
     })
 }
 
-/// One size of [`unfit_words`]: "16 devices per server (2 nodes of 8, tensor parallel over the network): 4 servers (3
-/// + 1 spare), 64 devices (66.7 users each at the operating point)", the devices bought in whole nodes said as such.
+/// One size of [`unfit_words`]: "16 devices per server (2 nodes of 8, tensor parallel over the network): 4 servers
+/// (3 + 1 spare), 64 devices (66.7 users each at the peak)" — the peak's share of each serving server — the devices bought in
+/// whole nodes said as such.
 fn unfit_size_words(r: &Resolved, f: &FleetInputs, a: &FleetAlternative) -> String {
     let s = |n: u64| if n == 1 { "" } else { "s" };
     let g = |v: u64| super::readout::group(v as f64);
@@ -589,12 +593,20 @@ fn unfit_size_words(r: &Resolved, f: &FleetInputs, a: &FleetAlternative) -> Stri
         format!("{} devices, {} bought in whole nodes of {}", g(serving), g(a.devices_total), r.deployment.hardware.node_devices)
     };
     format!(
-        "{} devices per server{nodes}: {} server{}{spare}, {devices} ({} each at the operating point)",
+        "{} devices per server{nodes}: {} server{}{spare}, {devices} ({} each at the peak)",
         a.devices_per_replica,
         g(a.replicas),
         s(a.replicas),
-        label(f.peak, a.load_per_replica)
+        label(f.peak, carried(f, a))
     )
+}
+
+/// The peak's share of each serving server of an alternative, the spares held back, as `alternative_words` says it.
+fn carried(f: &FleetInputs, a: &FleetAlternative) -> f64 {
+    let peak_v = match f.peak {
+        PeakLoad::Users(u) | PeakLoad::RequestRate(u) => u,
+    };
+    peak_v / a.replicas.saturating_sub(u64::from(f.spare_replicas)).max(1) as f64
 }
 
 /// The alternatives' fleets, `alt_op` giving an alternative's operating point (the report's own kind of sweep).
@@ -865,7 +877,9 @@ mod tests {
             assert_eq!(Some(a.replicas), replicas(500.0, a.load_per_replica, 1));
             assert_eq!(a.devices_total, a.replicas * u64::from(a.devices_per_replica));
         }
-        // An alternative in words says how many devices it takes against the fleet's 14.
+        // An alternative in words says how many devices it takes against the fleet's 14, and the peak's share of each of
+        // its serving servers, the spare held back (500 users over 134: 3.7 each; not its operating point's 4, which
+        // over 134 servers is 536, nor, where one fewer holds, less than the peak: a pre-sales trial's 3 × 120 for 400).
         let alt = |n: u32, replicas: u64, load: f64| FleetAlternative {
             devices_per_replica: n,
             replicas,
@@ -875,18 +889,22 @@ mod tests {
             dp_attention: false,
             whole_nodes: None,
         };
-        assert_eq!(alternative_words(&f, &alt(1, 135, 4.0)), "1 device per server: 135 servers, 135 devices (4 users each), 9.6 × the devices");
-        assert_eq!(alternative_words(&f, &alt(1, 501, 1.0)), "1 device per server: 501 servers, 501 devices (1 user each), 36 × the devices");
-        assert_eq!(alternative_words(&f, &alt(4, 3, 250.0)), "4 devices per server: 3 servers, 12 devices (250 users each), 14 % fewer devices");
-        assert_eq!(alternative_words(&f, &alt(1, 14, 40.0)), "1 device per server: 14 servers, 14 devices (40 users each), as many devices");
         // Near sizes are set against the fleet too (62 devices against 64 had no word).
-        assert_eq!(alternative_words(&f, &alt(1, 13, 40.0)), "1 device per server: 13 servers, 13 devices (40 users each), 7 % fewer devices");
+        for ((n, replicas, load), want) in [
+            ((1, 135, 4.0), "1 device per server: 135 servers, 135 devices (3.7 users each at the peak), 9.6 × the devices"),
+            ((1, 501, 1.0), "1 device per server: 501 servers, 501 devices (1 user each at the peak), 36 × the devices"),
+            ((4, 3, 250.0), "4 devices per server: 3 servers, 12 devices (250 users each at the peak), 14 % fewer devices"),
+            ((1, 14, 40.0), "1 device per server: 14 servers, 14 devices (38.5 users each at the peak), as many devices"),
+            ((1, 13, 40.0), "1 device per server: 13 servers, 13 devices (41.7 users each at the peak), 7 % fewer devices"),
+        ] {
+            assert_eq!(alternative_words(&f, &alt(n, replicas, load)), want);
+        }
         assert_eq!(alternative_words(&f, &alt(1, 29, 20.0)).rsplit(", ").next(), Some("2.1 × the devices"));
         assert_eq!(alternative_words(&f, &alt(1, 15, 40.0)).rsplit(", ").next(), Some("7 % more devices"));
         let two_nodes = FleetAlternative { node_devices: Some(8), ..alt(16, 2, 300.0) };
         assert_eq!(
             alternative_words(&f, &two_nodes),
-            "16 devices (2 nodes of 8, tensor parallel over the network) per server: 2 servers, 32 devices (300 users each), 2.3 × the devices"
+            "16 devices (2 nodes of 8, tensor parallel over the network) per server: 2 servers, 32 devices (500 users each at the peak), 2.3 × the devices"
         );
     }
 }

@@ -538,5 +538,6 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
         warnings,
         settings: diff::workload_settings(r),
         experts: d.model.is_moe().then_some((d.model.moe.experts, d.model.moe.experts_per_token)),
+        device_noun: d.hardware.kind.noun(),
     }
 }

@@ -577,6 +577,10 @@ pub struct Report {
     /// says how many a step's batch reaches); `None` for a dense model. Not in the JSON.
     #[serde(skip)]
     pub experts: Option<(u32, u32)>,
+    /// What one device of the hardware is called (`HardwareKind::noun`: GPU, CPU, chip, device), for figures per
+    /// device. Not in the JSON.
+    #[serde(skip)]
+    pub device_noun: &'static str,
 }
 
 /// How many numbers [`LoadPoint::pack`] writes per level.

@@ -101,7 +101,7 @@
 //! varies in the workload — request lengths (`LengthDist`), arrival gaps (gamma, `burstiness`), the batch each
 //! request shares its steps with, prefill chunks interleaved with decodes, preemptions when the KV pool fills —
 //! and from the serving front end's per-request time, lognormal with CV `frontend_cv`
-//! (`presets::engines::REQUEST_OVERHEAD_CV`, 1.05, fitted on the low-load served runs' TTFT P99 by
+//! (`presets::engines::REQUEST_OVERHEAD_CV`, 1.15, fitted on the low-load served runs' TTFT P99 by
 //! `tests/fit.rs`). On the served runs of current engines (`tests/serving.rs`, leave-one-source-out, 2026-12-04)
 //! TTFT P99 is 45.9 % off and TPOT P99 18.4 % (12.2 % without the tensor-parallel runs over PCIe), both with a
 //! negative bias (−28 / −29 %): the model's tails are too tight, while TPOT's mean is within 15 %. What the data says

@@ -93,8 +93,8 @@ pub fn Charts(
                 " — purple: TTFT (left axis), teal: TPOT (right axis); P50 solid, P95 dashed (P90 when the target is judged at P90), P99 dotted; thin dashed: the targets, named at their left end (or above the plot, where a target is far above the curves); wide, light, long dashes: the pinned scenario A at its target percentile. The axes end just past the first level that fails the target: higher levels, saturated ones (unbounded queue) and TTFTs past 4 × the target are clipped at the top; thin vertical line: the load picked below.",
             ), ("chart-latency", "tps-latency", 0.47), lat, (viewport, pick, linked))}
             {figure("chart pareto", (
-                "The trade-off: output tokens/s per user against output tokens/s per GPU",
-                " — one point per load level: one user at the right (fastest for them), the fullest batch at the top left (most tokens per GPU). Shaded, left of the red line: slower per user (median) than the TPOT target allows; hollow red-ringed points: levels that fail the target at its percentile, TTFT included. Green ring: operating point; the other ring: the level picked below.",
+                "The trade-off: output tokens/s per user against output tokens/s per device",
+                " — one point per load level: one user at the right (fastest for them), the fullest batch at the top left (most tokens per GPU, CPU or chip: the axis names the hardware's). Shaded, left of the red line: slower per user (median) than the TPOT target allows; hollow red-ringed points: levels that fail the target at its percentile, TTFT included. Green ring: operating point; the other ring: the level picked below.",
             ), ("chart-pareto", "tps-tradeoff", 0.5), trade, (viewport, pick, linked))}
             {figure("chart roofline", (
                 "The roofline: what bounds each step, memory or compute",

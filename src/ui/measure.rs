@@ -9,19 +9,68 @@ use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
-/// Parses `text` and adds its measurements (skipping runs already added), or records the error.
-fn add(name: &str, text: &str, measurements: RwSignal<Vec<Measurement>>, problems: RwSignal<Vec<String>>) {
+/// Parses `text` and adds its measurements (skipping runs already added), or records the error. Whether it
+/// added any.
+fn add(name: &str, text: &str, measurements: RwSignal<Vec<Measurement>>, problems: RwSignal<Vec<String>>) -> bool {
     match import::parse(name, text) {
         Ok(ms) => {
-            let mut dup = 0;
+            let (mut dup, n) = (0, ms.len());
             // The same run again, or in another export of it (import::same_run), is kept once.
             measurements.update(|all| dup = import::merge(all, ms));
             if dup > 0 {
                 problems.update(|p| p.push(format!("{name}: {dup} run{} already added, skipped", if dup == 1 { "" } else { "s" })));
             }
+            dup < n
         }
-        Err(e) => problems.update(|p| p.push(e.to_string())),
+        Err(e) => {
+            problems.update(|p| p.push(e.to_string()));
+            false
+        }
     }
+}
+
+/// The browser's key for the texts of the runs added (an operations trial found its imported runs gone after a
+/// reload, the scenario kept): the texts, not the parsed runs, so that what comes back is parsed as it was added.
+const RUNS: &str = "tps-runs";
+
+/// The most the kept texts may take, in bytes of UTF-8 (browsers allow about 5 million UTF-16 units per origin's
+/// storage; the kept scenario and theme need a little of it).
+const RUNS_LIMIT: usize = 2_000_000;
+
+/// The (name, text) pairs kept by this browser.
+fn kept() -> Vec<(String, String)> {
+    let stored = web_sys::window().and_then(|w| w.local_storage().ok().flatten()).and_then(|st| st.get_item(RUNS).ok().flatten());
+    let Some(array) = stored.and_then(|s| js_sys::JSON::parse(&s).ok()).and_then(|v| v.dyn_into::<js_sys::Array>().ok()) else {
+        return Vec::new();
+    };
+    array
+        .iter()
+        .filter_map(|pair| {
+            let pair = pair.dyn_into::<js_sys::Array>().ok()?;
+            Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
+        })
+        .collect()
+}
+
+/// Keeps `text` with the others, unless they would be too large together. Whether it did.
+fn keep(name: &str, text: &str) -> bool {
+    let Some(st) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else { return false };
+    let array = js_sys::Array::new();
+    for (n, t) in kept().iter().map(|(n, t)| (n.as_str(), t.as_str())).chain([(name, text)]) {
+        array.push(&js_sys::Array::of2(&n.into(), &t.into()));
+    }
+    let Some(json) = js_sys::JSON::stringify(&array).ok().and_then(|v| v.as_string()) else { return false };
+    // A quota the browser sets lower than ours refuses it too.
+    json.len() <= RUNS_LIMIT && st.set_item(RUNS, &json).is_ok()
+}
+
+/// Adds `text` and keeps it for the next visit, saying so where it is too large to keep.
+fn add_kept(name: &str, text: &str, measurements: RwSignal<Vec<Measurement>>, problems: RwSignal<Vec<String>>) -> bool {
+    let added = add(name, text, measurements, problems);
+    if added && !keep(name, text) {
+        problems.update(|p| p.push(format!("{name}: added, but too large to keep in this browser: gone after a reload")));
+    }
+    added
 }
 
 /// Order of the table: serving runs by load (concurrency, then request rate; a sweep reads 1, 8, 32, 128
@@ -50,7 +99,9 @@ fn read_files(input: &web_sys::HtmlInputElement, measurements: RwSignal<Vec<Meas
         let name = file.name();
         let r = reader.clone();
         let onload = Closure::once(move || match r.result().ok().and_then(|v| v.as_string()) {
-            Some(text) => add(&name, &text, measurements, problems),
+            Some(text) => {
+                add_kept(&name, &text, measurements, problems);
+            }
             None => problems.update(|p| p.push(format!("{name}: not a text file"))),
         });
         reader.set_onload(Some(onload.as_ref().unchecked_ref()));
@@ -118,6 +169,16 @@ pub fn MeasurementsPanel(
     measurements: RwSignal<Vec<Measurement>>,
 ) -> impl IntoView {
     let problems = RwSignal::new(Vec::<String>::new());
+    // The runs this browser kept from the last visit come back, parsed again (their count said above the table).
+    let restored = RwSignal::new(0usize);
+    if measurements.with_untracked(Vec::is_empty) {
+        // Quietly: a kept text that repeats another's runs had said "already added" on every reload (a review).
+        let quiet = RwSignal::new(Vec::new());
+        for (name, text) in kept() {
+            add(&name, &text, measurements, quiet);
+        }
+        restored.set(measurements.with_untracked(Vec::len));
+    }
     let pasted = RwSignal::new(String::new());
     let opened = RwSignal::new(false);
     // Calibration (plan::calibrate): the engine's efficiencies fitted to these runs go into the page's base
@@ -161,9 +222,8 @@ pub fn MeasurementsPanel(
         if text.trim().is_empty() {
             problems.set(vec!["paste the contents of a result file into the box first".into()]);
         } else {
-            add("pasted text", &text, measurements, problems);
             // Kept when refused, to be mended (an operations trial lost a long paste to "not valid JSON").
-            if problems.with_untracked(Vec::is_empty) {
+            if add_kept("pasted text", &text, measurements, problems) && problems.with_untracked(Vec::is_empty) {
                 pasted.set(String::new());
             }
         }
@@ -171,6 +231,10 @@ pub fn MeasurementsPanel(
     // Clearing the runs keeps the calibration (and what Undo goes back to).
     let clear = move |_| {
         measurements.set(Vec::new());
+        restored.set(0);
+        if let Some(st) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+            let _ = st.remove_item(RUNS);
+        }
         problems.set(Vec::new());
         calibration.set(String::new());
         refused.set(false);
@@ -256,6 +320,9 @@ pub fn MeasurementsPanel(
             <ul class="error" role="alert" id="measure-errors">
                 {move || problems.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
             </ul>
+            <p class="note" id="measure-kept" class:hidden=move || restored.get() == 0 || measurements.with(Vec::is_empty)>
+                {move || format!("{} run{} from your last visit, kept by this browser (Clear forgets them).", restored.get(), if restored.get() == 1 { "" } else { "s" })}
+            </p>
             <p class="summary" id="measure-summary">{summary}</p>
             // Shown with runs to calibrate on, or a calibration to undo (one from a link or before a reload too).
             <div class="calibrate" class:hidden=move || measurements.with(Vec::is_empty) && inputs.base.with(|b| b.engine.calibrated_from.is_none())>

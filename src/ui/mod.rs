@@ -393,6 +393,22 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
                     inputs.hw_kind.set(String::new());
                     inputs.hw_name.set(String::new());
                     inputs.hw_arch.set(String::new());
+                    // A serving engine does not follow onto Apple silicon (none has a Metal backend): the engine goes to
+                    // llama.cpp, what `tps eval` runs there, and weights left at the old engine's default follow it (a
+                    // pre-sales trial's M3 Ultra stayed on vLLM in BF16: 4.1 tok/s, where the CLI said 14.2 with
+                    // llama.cpp's Q4_K_M, and nothing said vLLM does not run there). A CPU keeps its engine: vLLM has a
+                    // CPU backend. The generic engine stands for any other (MLX among them) and stays.
+                    let engine = inputs.engine.get_untracked();
+                    let apple = presets::hardware::find(&picked).is_some_and(|h| h.kind == crate::model::hardware::HardwareKind::AppleSilicon);
+                    if apple && !matches!(engine.as_str(), "llama.cpp" | "generic") {
+                        let native = presets::models::find(&inputs.model_preset.get_untracked()).map(|m| m.native_weights);
+                        if let Some(q) = crate::scenario::weights_after_pick(&inputs.quant.get_untracked(), (&engine, native), ("llama.cpp", native)) {
+                            inputs.quant.set(q);
+                        }
+                        let name = presets::engines::find(&engine).map_or(engine.clone(), |e| e.name.to_string());
+                        inputs.engine.set("llama.cpp".into());
+                        inputs.hw_cleared.update(|c| c.push_str(&format!(" Engine set to llama.cpp, what runs on this device ({name} has no Metal backend).")));
+                    }
                 }
             }) />
             <Show when=move || inputs.hw_preset.with(String::is_empty)>

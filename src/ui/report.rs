@@ -56,7 +56,11 @@ fn question(s: &Scenario, r: &Report) -> Vec<String> {
     ];
     // The fleet and the prices in slots of their own, empty when not given (A's question is compared slot by slot).
     parts.push(s.fleet.as_ref().map_or_else(String::new, |f| {
-        let peak = f.peak_users.map(|u| format!("{} concurrent users", fmt(u))).or_else(|| f.peak_request_rate.map(|x| format!("{} req/s", fmt(x))));
+        // Whole users as such (a pre-sales trial's report read "peak 40.0 concurrent users").
+        let peak = f
+            .peak_users
+            .map(|u| format!("{} concurrent users", if u.fract() == 0.0 { super::results::group(u) } else { fmt(u) }))
+            .or_else(|| f.peak_request_rate.map(|x| format!("{} req/s", fmt(x))));
         let spare = f.spare_replicas.filter(|n| *n > 0).map_or_else(String::new, |n| format!(" + {n} spare server{}", if n == 1 { "" } else { "s" }));
         // Hours at the peak, where not all day: A at 24 h and B at 10 had printed alike (a review).
         let hours = f.peak_hours_per_day.filter(|h| *h < 24.0).map_or_else(String::new, |h| format!(", {} h a day", fmt(h)));
