@@ -1925,6 +1925,16 @@ await test('Apple silicon takes llama.cpp and its weights, and says so', async (
   await context.close();
 });
 
+await test('a target no load meets on 4 × L40S: the fleet card sizes the next server size that holds it', async () => {
+  // A pre-sales trial read only "no load meets the target" for Llama-3.1-70B in BF16 on 4 × L40S.
+  const sc = { version: 1, hardware: { preset: 'l40s', devices: 4 }, model: { preset: 'llama-3.1-70b' }, engine: { preset: 'vllm' }, workload: { prompt_tokens: 1024, output_tokens: 256, requests: 300 }, target: { tpot_ms: 40, ttft_ms: 2000, percentile: 99 }, fleet: { peak_users: 40 } };
+  const { page: lp, context } = await openPage(origin + '/#s=' + encodeURIComponent(JSON.stringify(sc)));
+  await lp.waitForFunction(() => document.getElementById('simulating')?.textContent === '' && /No load meets the target on 4 × NVIDIA L40S/.test(document.querySelector('#fleet-sentence')?.textContent || ''), null, { timeout: 60000 });
+  const fleet = await lp.textContent('#fleet-sentence');
+  assert(/so no fleet of it; with 8 devices per server: \d+ servers, \d+ devices \([\d.]+ users? each at the peak\)\.$/.test(fleet), `fleet card: ${fleet}`);
+  await context.close();
+});
+
 await browser.close();
 server.close();
 console.log(`screenshots: ${shots}`);

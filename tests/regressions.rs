@@ -1696,3 +1696,36 @@ fn a_serving_engine_on_apple_silicon_is_said_not_to_run_there() {
     let h100 = r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"}}"#;
     assert!(!plan::evaluate(&scenario(h100)).unwrap().warnings.iter().any(|w| w.kind == plan::WarningKind::EngineNotOnDevice));
 }
+
+/// A pre-sales trial: Llama-3.1-70B in BF16 on 4 × L40S met no load at the reader's target, and the fleet said only
+/// "no load meets the target, so no fleet can be sized". The next server size that fits is sized instead, as for a
+/// model that does not fit; a target no size meets still says the plain sentence.
+#[test]
+fn a_target_no_load_meets_sizes_the_next_server_size() {
+    let json = |tpot: f64| {
+        format!(
+            r#"{{"hardware":{{"preset":"l40s","devices":4}},"model":{{"preset":"llama-3.1-70b"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1024,"output_tokens":256,"requests":300}},"target":{{"tpot_ms":{tpot},"ttft_ms":2000,"percentile":99}},"fleet":{{"peak_users":40}}}}"#
+        )
+    };
+    let fleet_warning = |r: &tps_planner::scenario::Report| r.warnings.iter().find(|w| w.kind == plan::WarningKind::Fleet).map(|w| w.message.clone());
+    let r = plan::evaluate(&scenario(&json(40.0))).unwrap();
+    assert!(r.operating_point.is_none() && r.memory.fits);
+    let w = fleet_warning(&r).unwrap();
+    let m = size_and_servers(&w);
+    assert!(w.starts_with("fleet: no load meets the target on 4 × NVIDIA L40S") && m.is_some(), "{w}");
+    // That size, evaluated directly, holds the peak on as many servers.
+    let (devices, servers) = m.unwrap();
+    let direct = plan::evaluate(&scenario(&json(40.0).replace(r#""devices":4"#, &format!(r#""devices":{devices}"#)))).unwrap();
+    assert_eq!(direct.fleet.as_ref().map(|f| f.replicas), Some(servers), "{w}");
+    // 2 ms per token: no size meets it.
+    let strict = plan::evaluate(&scenario(&json(2.0))).unwrap();
+    assert_eq!(fleet_warning(&strict).as_deref(), Some("fleet: no load meets the target, so no fleet can be sized"));
+}
+
+/// "with 8 devices per server: 20 servers" → (8, 20).
+fn size_and_servers(w: &str) -> Option<(u32, u64)> {
+    let rest = w.split("; with ").nth(1)?;
+    let devices = rest.split(' ').next()?.parse().ok()?;
+    let servers = rest.split("per server: ").nth(1)?.split(' ').next()?.parse().ok()?;
+    Some((devices, servers))
+}

@@ -567,6 +567,21 @@ pub fn unfit_words(r: &Resolved, f: &FleetInputs, why: &str, alt_op: &AltOp<'_>)
     Some(format!("fleet: {why}, so no fleet of it; with {}{fewest}", unfit_size_words(r, f, best)))
 }
 
+/// No load meets the target on this server size: the fleet the next larger size that fits sizes (the neighbour above,
+/// as the fleet's alternatives take it: a pre-sales trial's 4 × L40S with Llama-3.1-70B in BF16 read only "no load
+/// meets the target, so no fleet can be sized", where the next size holds it). `None` where that size misses the
+/// target too, there is none, or the peak would be refused anyway.
+#[must_use]
+pub fn unmet_words(r: &Resolved, f: &FleetInputs, hardware_label: &str, alt_op: &AltOp<'_>) -> Option<String> {
+    if refuses_rate_peak(f.peak, matches!(r.workload.load, crate::scenario::Load::Concurrency(_)), r) || r.disaggregation.is_some() {
+        return None;
+    }
+    let n = r.deployment.hardware.devices;
+    let sized = alternatives_at(r, f, alt_op, neighbour_devices(r).into_iter().filter(|&k| k > n).collect());
+    let a = sized.first()?;
+    Some(format!("fleet: no load meets the target on {hardware_label}, so no fleet of it; with {}", unfit_size_words(r, f, a)))
+}
+
 /// " (2 nodes of 8, tensor parallel over the network)" for a replica that spans nodes, else empty.
 fn spans_words(a: &FleetAlternative) -> String {
     a.node_devices.filter(|&k| k > 0).map_or_else(String::new, |k| {

@@ -434,8 +434,10 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
     );
     let mut fleet = match (&r.fleet, &op, &cap_point) {
         (Some(f), Some((m, p)), Some(c)) => fleet::size(r, f, (m, p), c, &hardware_label, alt_op, &mut warnings),
-        (Some(_), _, _) if mem.fits => {
-            warnings.push(Warning::new(WarningKind::Fleet, "fleet: no load meets the target, so no fleet can be sized"));
+        (Some(f), _, _) if mem.fits => {
+            let words = fleet::unmet_words(r, f, &hardware_label, alt_op);
+            warnings
+                .push(Warning::new(WarningKind::Fleet, words.unwrap_or_else(|| "fleet: no load meets the target, so no fleet can be sized".into())));
             None
         }
         (Some(f), _, _) => {

@@ -122,8 +122,9 @@ fn fleet_card(r: &Report) -> Card {
         let refused =
             r.warnings.iter().find(|w| w.kind == crate::plan::WarningKind::Fleet).map(|w| w.message.trim_start_matches("fleet: ").to_string());
         c.sentence = match (no_operating_point(r), refused) {
-            // The fewest devices per server that hold the model, sized (`plan::fleet::unfit_words`).
-            (Some(_), Some(why)) if !r.memory.fits => {
+            // The fewest devices per server that hold the model, or the next size that meets the target, sized
+            // (`plan::fleet::unfit_words`, `unmet_words`).
+            (Some(_), Some(why)) if !r.memory.fits || why.starts_with("no load meets the target on ") => {
                 let mut w = why;
                 w[..1].make_ascii_uppercase();
                 format!("{w}.")
