@@ -1729,3 +1729,33 @@ fn size_and_servers(w: &str) -> Option<(u32, u64)> {
     let servers = rest.split("per server: ").nth(1)?.split(' ').next()?.parse().ok()?;
     Some((devices, servers))
 }
+
+/// A review of the next-size fleet: llama.cpp's splits do not speed one sequence's decode (one M2 Ultra's alternative
+/// of two had been sized in a tensor split llama.cpp does not have, and missed the target as typed), and batch work
+/// without a target has levels that saturate, not a target no load meets: both keep a plain sentence, saying which.
+#[test]
+fn the_next_size_is_not_offered_for_llama_cpp_or_for_batch_work_without_a_target() {
+    let warning =
+        |json: &str| plan::evaluate(&scenario(json)).unwrap().warnings.into_iter().find(|w| w.kind == plan::WarningKind::Fleet).map(|w| w.message);
+    let mac = r#"{"hardware":{"preset":"m2-ultra","devices":1},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"q4_k_m"},"engine":{"preset":"llama.cpp"},"workload":{"prompt_tokens":1000,"output_tokens":300,"requests":100},"target":{"tpot_ms":80,"ttft_ms":5000,"percentile":99},"fleet":{"peak_users":10}}"#;
+    assert_eq!(warning(mac).as_deref(), Some("fleet: no load meets the target, so no fleet can be sized"));
+    let batch = r#"{"hardware":{"preset":"l40s","devices":4},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":1024,"output_tokens":256,"mode":"batch","requests":200,"load":{"request_rate":[2,3]}},"fleet":{"peak_request_rate":5}}"#;
+    assert_eq!(warning(batch).as_deref(), Some("fleet: no load level runs without saturating, so no fleet can be sized"));
+}
+
+/// A llama.cpp fleet's alternative grown from one device is sized in llama.cpp's own split (the layer split), as the
+/// same scenario typed with that many devices resolves (a review: it had inherited one device's "tensor").
+#[test]
+fn a_llama_cpp_alternative_takes_the_layer_split() {
+    let json = |devices: u32| {
+        format!(
+            r#"{{"hardware":{{"preset":"rtx-3090","devices":{devices}}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"q4_k_m"}},"engine":{{"preset":"llama.cpp"}},"workload":{{"prompt_tokens":1000,"output_tokens":300,"requests":100}},"target":{{"tpot_ms":40,"ttft_ms":3000,"percentile":99}},"fleet":{{"peak_users":20}}}}"#
+        )
+    };
+    let r = plan::evaluate(&scenario(&json(1))).unwrap();
+    let alt = r.fleet.as_ref().unwrap().alternatives.iter().find(|a| a.devices_per_replica == 2).expect("2 devices offered");
+    let direct = plan::evaluate(&scenario(&json(2))).unwrap();
+    assert_eq!(Some(alt.replicas), direct.fleet.as_ref().map(|f| f.replicas));
+    let resolved = scenario(&json(1)).resolve().unwrap();
+    assert_eq!(resolved.at_devices(2).hardware.parallelism, scenario(&json(2)).resolve().unwrap().deployment.hardware.parallelism);
+}

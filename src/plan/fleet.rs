@@ -570,10 +570,17 @@ pub fn unfit_words(r: &Resolved, f: &FleetInputs, why: &str, alt_op: &AltOp<'_>)
 /// No load meets the target on this server size: the fleet the next larger size that fits sizes (the neighbour above,
 /// as the fleet's alternatives take it: a pre-sales trial's 4 × L40S with Llama-3.1-70B in BF16 read only "no load
 /// meets the target, so no fleet can be sized", where the next size holds it). `None` where that size misses the
-/// target too, there is none, or the peak would be refused anyway.
+/// target too, there is none, or the peak would be refused anyway; and for llama.cpp, whose multi-device splits do
+/// not speed one sequence's decode (a review: one M2 Ultra's alternative of two was sized in a tensor split llama.cpp
+/// does not have, and evaluated as typed, in its layer split, missed the target). Only the next size is tried (the
+/// page simulates the neighbour sizes alone): a larger one may take fewer devices, which the next size's own fleet
+/// card then shows among its alternatives.
 #[must_use]
 pub fn unmet_words(r: &Resolved, f: &FleetInputs, hardware_label: &str, alt_op: &AltOp<'_>) -> Option<String> {
-    if refuses_rate_peak(f.peak, matches!(r.workload.load, crate::scenario::Load::Concurrency(_)), r) || r.disaggregation.is_some() {
+    if refuses_rate_peak(f.peak, matches!(r.workload.load, crate::scenario::Load::Concurrency(_)), r)
+        || r.disaggregation.is_some()
+        || r.deployment.engine.kind == crate::model::engine::EngineKind::LlamaCpp
+    {
         return None;
     }
     let n = r.deployment.hardware.devices;

@@ -435,9 +435,16 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
     let mut fleet = match (&r.fleet, &op, &cap_point) {
         (Some(f), Some((m, p)), Some(c)) => fleet::size(r, f, (m, p), c, &hardware_label, alt_op, &mut warnings),
         (Some(f), _, _) if mem.fits => {
-            let words = fleet::unmet_words(r, f, &hardware_label, alt_op);
-            warnings
-                .push(Warning::new(WarningKind::Fleet, words.unwrap_or_else(|| "fleet: no load meets the target, so no fleet can be sized".into())));
+            // Only where a target is what no load meets (batch work without one has levels that saturate instead: a
+            // review).
+            let targeted = r.target.limits_latency() || r.target.task_s.is_some();
+            let words = targeted.then(|| fleet::unmet_words(r, f, &hardware_label, alt_op)).flatten();
+            let plain = if targeted {
+                "fleet: no load meets the target, so no fleet can be sized"
+            } else {
+                "fleet: no load level runs without saturating, so no fleet can be sized"
+            };
+            warnings.push(Warning::new(WarningKind::Fleet, words.unwrap_or_else(|| plain.into())));
             None
         }
         (Some(f), _, _) => {

@@ -214,6 +214,16 @@ impl Resolved {
     pub fn at_devices(&self, devices: u32) -> Deployment {
         let mut d = self.deployment.clone();
         let default_reserve = crate::presets::engines::has_vllm_default_reserve(&d);
+        // llama.cpp grown from one device takes its own split, the layer split (-sm layer), as a scenario of that many
+        // devices resolves: one device's "tensor" is no choice made (a review: one M2 Ultra's alternative of two was
+        // sized in a tensor split llama.cpp does not have).
+        if d.engine.kind == crate::model::engine::EngineKind::LlamaCpp
+            && d.hardware.devices == 1
+            && devices > 1
+            && d.hardware.parallelism == crate::model::hardware::Parallelism::Tensor
+        {
+            d.hardware.parallelism = crate::model::hardware::Parallelism::LayerSplit;
+        }
         d.hardware.devices = devices;
         if default_reserve {
             d.engine.reserve_gb = crate::presets::engines::vllm_reserve_gib(&d);
