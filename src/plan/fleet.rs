@@ -118,9 +118,7 @@ pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
     // The peak's share of each serving server, named as such (a pre-sales trial: "3 servers (120 users each)" — each
     // one's operating point — read as 360 users for a peak of 400, where one fewer than the operating points ask
     // holds within 50–70 % of capacity and each carries 133.3; the fleet's own line names its operating point).
-    let peak_v = f.peak_users.or(f.peak_request_rate);
-    let serving = a.replicas.saturating_sub(u64::from(f.spare_replicas)).max(1);
-    let carried = peak_v.map_or(a.load_per_replica, |p| p / serving as f64);
+    let carried = f.peak_users.or(f.peak_request_rate).map_or(a.load_per_replica, |p| share_of(p, a.replicas, f.spare_replicas));
     let g = |v: u64| super::readout::group(v as f64);
     // Counted one by one (rented, or no price) where whole nodes count otherwise: what they take, said after; the
     // fleet's own whole-node count named as such where it is not the count it shows (13 rented servers of 2 are 26
@@ -230,10 +228,7 @@ pub fn size(
     alt_op: &AltOp<'_>,
     warnings: &mut Vec<super::Warning>,
 ) -> Option<Fleet> {
-    let (peak, peak_v) = match f.peak {
-        PeakLoad::Users(u) => (f.peak, u),
-        PeakLoad::RequestRate(x) => (f.peak, x),
-    };
+    let (peak, peak_v) = (f.peak, f.peak.value());
     let think = r.workload.users_think_s;
     // A peak in requests/s is not sized on a sweep of users who never pause: each server's rate would be what its
     // closed-loop users complete, and a closed loop never lets a request wait for a slot, where arrivals at a rate
@@ -545,7 +540,7 @@ pub fn alternative(r: &Resolved, devices: u32) -> Resolved {
 /// the fleet would be refused anyway (a rate peak on a sweep of users who never pause: [`size`]).
 #[must_use]
 pub fn unfit_words(r: &Resolved, f: &FleetInputs, why: &str, alt_op: &AltOp<'_>) -> Option<String> {
-    if refuses_rate_peak(f.peak, matches!(r.workload.load, crate::scenario::Load::Concurrency(_)), r) || r.disaggregation.is_some() {
+    if other_sizes_refused(r, f) {
         return None;
     }
     let n = r.deployment.hardware.devices;
@@ -577,16 +572,19 @@ pub fn unfit_words(r: &Resolved, f: &FleetInputs, why: &str, alt_op: &AltOp<'_>)
 /// card then shows among its alternatives.
 #[must_use]
 pub fn unmet_words(r: &Resolved, f: &FleetInputs, hardware_label: &str, alt_op: &AltOp<'_>) -> Option<String> {
-    if refuses_rate_peak(f.peak, matches!(r.workload.load, crate::scenario::Load::Concurrency(_)), r)
-        || r.disaggregation.is_some()
-        || r.deployment.engine.kind == crate::model::engine::EngineKind::LlamaCpp
-    {
+    if other_sizes_refused(r, f) || r.deployment.engine.kind == crate::model::engine::EngineKind::LlamaCpp {
         return None;
     }
     let n = r.deployment.hardware.devices;
     let sized = alternatives_at(r, f, alt_op, neighbour_devices(r).into_iter().filter(|&k| k > n).collect());
     let a = sized.first()?;
     Some(format!("fleet: no load meets the target on {hardware_label}, so no fleet of it; with {}", unfit_size_words(r, f, a)))
+}
+
+/// Whether no other server size is sized in place of the fleet ([`unfit_words`], [`unmet_words`]): a peak the fleet
+/// would refuse anyway, or a disaggregated deployment.
+fn other_sizes_refused(r: &Resolved, f: &FleetInputs) -> bool {
+    refuses_rate_peak(f.peak, matches!(r.workload.load, crate::scenario::Load::Concurrency(_)), r) || r.disaggregation.is_some()
 }
 
 /// " (2 nodes of 8, tensor parallel over the network)" for a replica that spans nodes, else empty.
@@ -625,10 +623,12 @@ fn unfit_size_words(r: &Resolved, f: &FleetInputs, a: &FleetAlternative) -> Stri
 
 /// The peak's share of each serving server of an alternative, the spares held back, as `alternative_words` says it.
 fn carried(f: &FleetInputs, a: &FleetAlternative) -> f64 {
-    let peak_v = match f.peak {
-        PeakLoad::Users(u) | PeakLoad::RequestRate(u) => u,
-    };
-    peak_v / a.replicas.saturating_sub(u64::from(f.spare_replicas)).max(1) as f64
+    share_of(f.peak.value(), a.replicas, f.spare_replicas)
+}
+
+/// The share of a `peak` each of `replicas` servers carries, `spares` of them held back (one at least serving).
+fn share_of(peak: f64, replicas: u64, spares: u32) -> f64 {
+    peak / replicas.saturating_sub(u64::from(spares)).max(1) as f64
 }
 
 /// The alternatives' fleets, `alt_op` giving an alternative's operating point (the report's own kind of sweep).
@@ -638,9 +638,7 @@ fn alternatives(r: &Resolved, f: &FleetInputs, alt_op: &AltOp<'_>) -> Vec<FleetA
 
 /// The fleets of replicas of each of `counts` devices that meet the target (those that do not are left out).
 fn alternatives_at(r: &Resolved, f: &FleetInputs, alt_op: &AltOp<'_>, counts: Vec<u32>) -> Vec<FleetAlternative> {
-    let peak_v = match f.peak {
-        PeakLoad::Users(u) | PeakLoad::RequestRate(u) => u,
-    };
+    let peak_v = f.peak.value();
     counts
         .into_iter()
         .filter_map(|k| {

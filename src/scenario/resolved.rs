@@ -23,6 +23,16 @@ pub enum PeakLoad {
     RequestRate(f64),
 }
 
+impl PeakLoad {
+    /// The peak's number, in its own unit (users or requests/s).
+    #[must_use]
+    pub fn value(self) -> f64 {
+        match self {
+            Self::Users(v) | Self::RequestRate(v) => v,
+        }
+    }
+}
+
 /// A validated fleet question.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct FleetInputs {
