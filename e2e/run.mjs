@@ -838,7 +838,7 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   card.energyBand = eb && (eb[0].startsWith('±') ? +eb[1] : (+eb[1] - 1) * 100);
   assert(card.jpt > 0.2 && card.jpt < 20 && card.energyBand > 10, `energy: ${jpt}`);
   // The fleet's power, spares idle, at the meter: the meeting's "this energy" without pinning a B.
-  const es = (await mp.textContent('#energy')).match(/^\d[\d\u202f]* W per server at the operating point, [\d.]+ (million )?tokens per kWh at the accelerators; at the meter \(PUE 1\.30?\): ([\d.]+) J\/token, ([\d.]+) (million )?tokens per kWh\. The fleet ([\d.]+) kW at the meter, ([\d.]+) MWh a month at the peak, around the clock \(720 h\); the meter's: the accelerators × PUE, hosts not counted\.$/);
+  const es = (await mp.textContent('#energy')).match(/^\d[\d\u202f]* W per server at the operating point, [\d.]+ (million )?tokens per kWh at the accelerators; at the meter \(PUE 1\.30?\): ([\d.]+) J\/token, ([\d.]+) (million )?tokens per kWh\. The fleet ([\d.]+) kW at the meter, [\d.]+ J per output token at the peak \(spares and headroom counted\), ([\d.]+) MWh a month at the peak, around the clock \(720 h\); the meter's: the accelerators × PUE, hosts not counted\.$/);
   assert(es && Math.abs(+es[5] * 24 * 30 / 1000 - +es[6]) < 0.06 * +es[6], `energy sentence: ${await mp.textContent('#energy')}`);
   // At the meter, tokens per kWh are 3.6 MJ ÷ J/token on the same basis (a trial read the accelerators' beside the meter's).
   assert(Math.abs(+es[3] * (es[4] ? 1e6 : 1) - 3.6e6 / +es[2]) < 0.02 * 3.6e6 / +es[2], `meter basis: ${await mp.textContent('#energy')}`);

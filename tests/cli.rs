@@ -215,6 +215,10 @@ fn every_refused_field_is_reported() {
     let (code, _, err) = tps(&["eval", "-"], Some(r#"{"hardware":{"preset":"h100-sxm","devices":"8"},"model":{"preset":"llama-3.1-8b"}}"#));
     assert_eq!(code, 2);
     assert!(err.contains("hardware.devices: \"8\" is quoted: write the number without quotes (8)"), "{err}");
+    // A negative count in plain words, not serde's "invalid value: integer `-1`, expected u32" (an operations trial).
+    let (code, _, err) = tps(&["eval", "-"], Some(r#"{"hardware":{"preset":"h100-sxm","devices":-1},"model":{"preset":"llama-3.1-8b"}}"#));
+    assert_eq!(code, 2);
+    assert!(err.contains("hardware.devices: -1 must be a whole number of 0 or more") && !err.contains("u32"), "{err}");
 }
 
 /// A directory's result files are read with the numbers in their names in numeric order (c1, c8, c16).
@@ -325,7 +329,7 @@ fn the_table_of_a_model_that_does_not_fit_says_so_on_every_figure() {
     let (code, out, err) = tps(&["eval", "-", "--table"], Some(kv_only));
     assert_eq!(code, 0, "{err}");
     let memory = out.lines().find(|l| l.starts_with("memory:")).unwrap();
-    assert!(memory.contains("GB of KV space holds no whole sequence of 120128 tokens"), "{memory}");
+    assert!(memory.contains("GB of KV space holds no whole sequence of 120256 tokens"), "{memory}");
     let fits = r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"load":{"concurrency":[1]},"requests":20}}"#;
     let (_, out, _) = tps(&["eval", "-", "--table"], Some(fits));
     assert!(!out.contains("if it fitted"), "{out}");
@@ -706,4 +710,27 @@ fn one_users_tpot_is_shown_in_parts_that_add_up() {
         let tpot: f64 = single.split("TPOT ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
         assert!((tpot - total).abs() <= 0.051, "{single} / {line}");
     }
+}
+
+/// An operations trial (2026-12-06) calibrated a scenario in FP8 on a run of the released BF16 checkpoint (the file
+/// does not say which): "median |error| 10.7 % → 16.5 %", and the fit was applied. A fit that leaves the runs further
+/// off is refused, saying what may differ; the same run on the scenario in BF16 calibrates.
+#[test]
+fn a_calibration_that_makes_the_runs_worse_is_refused() {
+    let fp8 = r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":3000,"output_tokens":400}}"#;
+    let dir = std::env::temp_dir().join(format!("tps-cal-worse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b) = (dir.join("fp8.json"), dir.join("bf16.json"));
+    std::fs::write(&a, fp8).unwrap();
+    std::fs::write(&b, fp8.replace("fp8", "bf16")).unwrap();
+    let (code, out, err) = tps(&["calibrate", a.to_str().unwrap(), "tests/samples/vllm-bench-serve.json"], None);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("cannot calibrate: engine: the fit leaves these runs further off (median |error|") && err.contains("the weight format"),
+        "{err}"
+    );
+    let (code, out, err) = tps(&["calibrate", b.to_str().unwrap(), "tests/samples/vllm-bench-serve.json"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("calibrated_from"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -246,7 +246,7 @@ fn print_the_cost_of_the_capacity_search() {
     }
 }
 
-/// The meeting with fixed-length users (the scenario format's default lengths; the page opens with lognormal ones): the capacity is TTFT-bound because the users
+/// The meeting with fixed-length users (a benchmark's lengths; the scenario format and the page default to lognormal ones): the capacity is TTFT-bound because the users
 /// move in lock-step, and the report says so and what to change; with the example's lognormal lengths it is not.
 #[test]
 fn a_lock_step_capacity_says_so() {
@@ -254,7 +254,7 @@ fn a_lock_step_capacity_says_so() {
     let lognormal = plan::evaluate(&s).unwrap();
     let says = |r: &Report| r.warnings.iter().any(|w| w.message.contains("lock-step"));
     assert!(!says(&lognormal), "{:?}", lognormal.warnings);
-    s.workload.distribution = None;
+    s.workload.distribution = Some(tps_planner::scenario::Distribution::Fixed);
     s.workload.spread = None;
     let fixed = plan::evaluate(&s).unwrap();
     let cap = fixed.capacity.as_ref().unwrap();

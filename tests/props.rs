@@ -404,7 +404,7 @@ fn r_deploy(s: &Scenario) -> tps_planner::model::roofline::Deployment {
 fn empty_request_rates_bracket_the_capacity() {
     let s = Scenario::from_json(
         r#"{"hardware":{"preset":"l40s","devices":4},"model":{"preset":"qwen2.5-72b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},
-            "workload":{"prompt_tokens":1500,"output_tokens":400,"load":{"request_rate":[]},"requests":600}}"#,
+            "workload":{"distribution":"fixed","prompt_tokens":1500,"output_tokens":400,"load":{"request_rate":[]},"requests":600}}"#,
     )
     .unwrap();
     // (600 requests: over 300 a growing queue is told from noise by a hair — the top rate, 19 % over what the

@@ -386,7 +386,7 @@ fn a_closed_loops_throughput_is_users_over_its_cycle() {
     let mut steady = None;
     for requests in [2000, 256, 300, 600] {
         let r = plan::evaluate(&scenario(&format!(
-            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"bf16"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1024,"output_tokens":128,"requests":{requests},"load":{{"concurrency":[256]}}}}}}"#
+            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"bf16"}},"engine":{{"preset":"vllm"}},"workload":{{"distribution":"fixed","prompt_tokens":1024,"output_tokens":128,"requests":{requests},"load":{{"concurrency":[256]}}}}}}"#
         )))
         .unwrap();
         let p = &r.sweep[0];
@@ -441,7 +441,7 @@ fn one_prompt_through_a_pipeline_is_no_faster_than_one_device() {
 fn a_layer_splits_one_user_ttft_is_the_simulated_one() {
     for prompt in [512, 4096, 10_000] {
         let r = plan::evaluate(&scenario(&format!(
-            r#"{{"hardware":{{"preset":"l40s","devices":4,"parallelism":"layer-split"}},"model":{{"preset":"llama-3.1-70b"}},"quantization":{{"weights":"fp8"}},"engine":{{"preset":"llama.cpp"}},"workload":{{"prompt_tokens":{prompt},"output_tokens":64,"load":{{"concurrency":[1]}}}}}}"#
+            r#"{{"hardware":{{"preset":"l40s","devices":4,"parallelism":"layer-split"}},"model":{{"preset":"llama-3.1-70b"}},"quantization":{{"weights":"fp8"}},"engine":{{"preset":"llama.cpp"}},"workload":{{"distribution":"fixed","prompt_tokens":{prompt},"output_tokens":64,"load":{{"concurrency":[1]}}}}}}"#
         )))
         .unwrap();
         let (one, sim) = (r.single_stream.ttft_ms, r.sweep[0].ttft_ms.p50);
@@ -525,20 +525,23 @@ fn an_fp8_figure_over_twice_the_16_bit_one_is_refused() {
 }
 
 /// A trial read 615 W at the operating point (14 users) and 579 W at the peak (96) of Qwen3-30B-A3B on 2 × RTX 4090
-/// over PCIe as a mistake: the peak's steps wait longer on host-staged all-reduces, and waiting draws near the
-/// floor. The energy line says so when, and only when, the peak draws less.
+/// over PCIe as a mistake: the peak's steps wait longer on host-staged all-reduces or the engine's own work, and
+/// waiting draws near the floor. The energy line says so when, and only when, the peak draws less. (Since the power
+/// model counts a step's arithmetic and bytes together, 2026-12-06, that pair draws more at the peak — its larger
+/// batches compute while they wait; 8 × L40S with Llama-3.1-70B, whose peak's steps are mostly all-reduces over PCIe,
+/// draws less.)
 #[test]
 fn a_peak_that_draws_less_says_why() {
     let r = plan::evaluate(&scenario(
-        r#"{"hardware":{"preset":"rtx-4090","devices":2},"model":{"preset":"qwen3-30b-a3b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":1024,"output_tokens":256,"distribution":"lognormal","requests":300},"target":{"tpot_ms":50,"ttft_ms":3000,"percentile":99}}"#,
+        r#"{"hardware":{"preset":"l40s","devices":8},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":1024,"output_tokens":256,"distribution":"lognormal","spread":0.5,"requests":300},"target":{"tpot_ms":40,"ttft_ms":2000,"percentile":99}}"#,
     ))
     .unwrap();
     let e = r.energy.as_ref().unwrap();
     assert!(e.at_peak.average_watts < e.average_watts, "{e:?}");
-    assert!(plan::energy::peak_power_note(e).contains("waits on all-reduces or the engine's own work, or streams memory"));
+    assert!(plan::energy::peak_power_note(e, 8).contains("the engine's own work for its many sequences or waits on all-reduces"));
     let r = plan::evaluate(&scenario(std::fs::read_to_string("examples/h100-llama8b.json").unwrap().as_str())).unwrap();
     let e = r.energy.as_ref().unwrap();
-    assert!(e.at_peak.average_watts >= e.average_watts && plan::energy::peak_power_note(e).is_empty(), "{e:?}");
+    assert!(e.at_peak.average_watts >= e.average_watts && plan::energy::peak_power_note(e, 1).is_empty(), "{e:?}");
 }
 
 /// A typed 2.5 ms target read "TPOT ≤ 2 ms" in the verdict (a trial): limits are shown as typed.
@@ -577,12 +580,12 @@ fn every_refused_field_is_named() {
 #[test]
 fn no_load_meeting_the_target_says_why() {
     let r = plan::evaluate(&scenario(
-        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"target":{"tpot_ms":40,"ttft_ms":10},"workload":{"prompt_tokens":4096,"requests":100,"load":{"concurrency":[1,4]}}}"#,
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"target":{"tpot_ms":40,"ttft_ms":10},"workload":{"distribution":"fixed","prompt_tokens":4096,"requests":100,"load":{"concurrency":[1,4]}}}"#,
     ))
     .unwrap();
     assert!(r.verdict.contains("one request alone waits") && r.verdict.contains("over the 10 ms target"), "{}", r.verdict);
     let r = plan::evaluate(&scenario(
-        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"target":{"tpot_ms":50,"ttft_ms":2000},"workload":{"prompt_tokens":24000,"output_tokens":200,"requests":200,"load":{"request_rate":[0.5,1]}}}"#,
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"target":{"tpot_ms":50,"ttft_ms":2000},"workload":{"distribution":"fixed","prompt_tokens":24000,"output_tokens":200,"requests":200,"load":{"request_rate":[0.5,1]}}}"#,
     ))
     .unwrap();
     assert!(r.capacity.is_none() && r.single_stream.ttft_ms < 2000.0, "{:?}", r.capacity);
@@ -971,7 +974,7 @@ fn an_unknown_model_id_the_guesser_knows_is_named() {
 fn priced(cost: &str) -> String {
     format!(
         r#"{{"hardware":{{"preset":"h100-sxm","devices":2}},"model":{{"preset":"llama-3.1-70b"}},"quantization":{{"weights":"fp8"}},
-        "workload":{{"requests":200}},"fleet":{{"peak_users":300,"spare_replicas":1}},"cost":{cost}}}"#
+        "workload":{{"requests":200,"output_tokens":128,"distribution":"fixed"}},"fleet":{{"peak_users":300,"spare_replicas":1}},"cost":{cost}}}"#
     )
 }
 
@@ -1258,7 +1261,7 @@ fn the_knee_does_not_follow_the_grid() {
     let mut knees = Vec::new();
     for grid in ["[1,4,16,32,64,128]", "[1,4,16,32,64,128,256]", "[1,2,4,8,16,24,32,48,64,80,96,128,160,192,256]", "[1,8,512]"] {
         let r = plan::evaluate(&scenario(&format!(
-            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"bf16"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1024,"output_tokens":128,"load":{{"concurrency":{grid}}},"requests":600}}}}"#
+            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"bf16"}},"engine":{{"preset":"vllm"}},"workload":{{"distribution":"fixed","prompt_tokens":1024,"output_tokens":128,"load":{{"concurrency":{grid}}},"requests":600}}}}"#
         )))
         .unwrap();
         let k = r.knee.as_ref().unwrap_or_else(|| panic!("{grid}: no knee"));
@@ -1630,7 +1633,7 @@ fn a_model_size_outside_what_exists_is_refused_with_its_range() {
 fn an_open_loop_completes_the_rate_it_is_offered() {
     for (rate, requests) in [(13.8, 300), (5.0, 300), (10.0, 2000)] {
         let s = scenario(&format!(
-            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"bf16"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1024,"output_tokens":128,"load":{{"request_rate":[{rate}]}},"requests":{requests}}}}}"#
+            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"bf16"}},"engine":{{"preset":"vllm"}},"workload":{{"distribution":"fixed","prompt_tokens":1024,"output_tokens":128,"load":{{"request_rate":[{rate}]}},"requests":{requests}}}}}"#
         ));
         let r = plan::evaluate(&s).unwrap();
         let l = &r.sweep[0];
@@ -1647,7 +1650,7 @@ fn an_open_loop_completes_the_rate_it_is_offered() {
 fn a_fleet_alternative_is_the_fleet_that_device_count_sizes() {
     let json = |devices: u32| {
         format!(
-            r#"{{"hardware":{{"preset":"h100-sxm","devices":{devices}}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"bf16"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1024,"output_tokens":128,"requests":300}},"target":{{"tpot_ms":50,"percentile":95}},"fleet":{{"peak_users":445}}}}"#
+            r#"{{"hardware":{{"preset":"h100-sxm","devices":{devices}}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"bf16"}},"engine":{{"preset":"vllm"}},"workload":{{"distribution":"fixed","prompt_tokens":1024,"output_tokens":128,"requests":300}},"target":{{"tpot_ms":50,"percentile":95}},"fleet":{{"peak_users":445}}}}"#
         )
     };
     // 445 users at 110 a server of 2 devices: ⌈4.05⌉ = 5 would run each at 49 % of its capacity, so the fleet takes
@@ -1758,4 +1761,63 @@ fn a_llama_cpp_alternative_takes_the_layer_split() {
     assert_eq!(Some(alt.replicas), direct.fleet.as_ref().map(|f| f.replicas));
     let resolved = scenario(&json(1)).resolve().unwrap();
     assert_eq!(resolved.at_devices(2).hardware.parallelism, scenario(&json(2)).resolve().unwrap().deployment.hardware.parallelism);
+}
+
+/// An operations trial (2026-12-06): 4 × H100 NVL had been split at the NVLink bridge's 300 GB/s, where the bridges
+/// join pairs and a ring over four crosses PCIe Gen5 between them. Two boards keep the bridge; a typed interconnect
+/// is kept; a fleet's alternative of four takes PCIe as the scenario typed with four does.
+#[test]
+fn h100_nvl_bridges_join_pairs() {
+    let json = |devices: u32, link: &str| {
+        format!(
+            r#"{{"hardware":{{"preset":"h100-nvl","devices":{devices}{link}}},"model":{{"preset":"llama-3.1-70b"}},"quantization":{{"weights":"fp8"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":3000,"output_tokens":400,"requests":100}},"target":{{"tpot_ms":50,"ttft_ms":2000}},"fleet":{{"peak_request_rate":0.75}}}}"#
+        )
+    };
+    let hw = |devices: u32, link: &str| scenario(&json(devices, link)).resolve().unwrap();
+    assert_eq!(hw(2, "").deployment.hardware.interconnect_gbps, 300.0);
+    let four = hw(4, "");
+    assert_eq!(four.deployment.hardware.interconnect_gbps, 64.0);
+    assert!(four.defaults_used.iter().any(|d| d.contains("NVLink bridges join pairs")), "{:?}", four.defaults_used);
+    assert_eq!(hw(4, r#","interconnect_gbps":300"#).deployment.hardware.interconnect_gbps, 300.0, "typed: kept");
+    assert_eq!(hw(2, "").at_devices(4).hardware.interconnect_gbps, 64.0);
+    assert_eq!(four.at_devices(2).hardware.interconnect_gbps, 300.0);
+    // Slower all-reduces: one user's TPOT over four boards is longer than at the bridge's speed.
+    let at = |link: &str| plan::evaluate(&scenario(&json(4, link))).unwrap().single_stream.tpot_ms;
+    assert!(at("") > at(r#","interconnect_gbps":300"#), "{} vs {}", at(""), at(r#","interconnect_gbps":300"#));
+}
+
+/// Two trials (2026-12-06) found the command line and the page's first view answering one question differently: a
+/// scenario without lengths took 128 output tokens of fixed length, the page 256 lognormal ones (8 × L40S: 5 servers
+/// by the CLI, 16 on the page). The format's defaults are the page's now, and they say so.
+#[test]
+fn a_scenario_without_lengths_is_the_pages_first_view() {
+    let r = scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"}}"#).resolve().unwrap();
+    assert_eq!((r.workload.prompt_tokens, r.workload.output_tokens, r.workload.spread), (512.0, 256.0, 0.5));
+    assert_eq!(r.workload.distribution, tps_planner::scenario::Distribution::Lognormal);
+    // The page reads a scenario without one (a link, a pasted file) with the enum's own default: the same.
+    assert_eq!(tps_planner::scenario::Distribution::default(), r.workload.distribution);
+    assert!(r.defaults_used.iter().any(|d| d.starts_with("workload.distribution: lognormal, spread 0.5")), "{:?}", r.defaults_used);
+    let typed = scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"spread":0.8}}"#).resolve().unwrap();
+    assert_eq!(typed.workload.spread, 0.8);
+    assert!(typed.defaults_used.iter().any(|d| d.starts_with("workload.distribution: lognormal (")), "{:?}", typed.defaults_used);
+    let fixed =
+        scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"distribution":"fixed"}}"#).resolve().unwrap();
+    assert!(!fixed.defaults_used.iter().any(|d| d.contains("workload.distribution")));
+}
+
+/// An operations trial (2026-12-06): a peak of 10⁹ req/s read "341 098 931 servers" without a word. Past a million
+/// devices the fleet says to check the peak and its unit; an ordinary fleet says nothing of it.
+#[test]
+fn an_absurd_peak_is_questioned() {
+    let json = |peak: &str| {
+        format!(
+            r#"{{"hardware":{{"preset":"h100-sxm","devices":8}},"model":{{"preset":"llama-3.1-70b"}},"quantization":{{"weights":"fp8"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":1000,"output_tokens":200,"requests":100}},"fleet":{{{peak}}}}}"#
+        )
+    };
+    let says = |peak: &str| {
+        plan::evaluate(&scenario(&json(peak))).unwrap().warnings.iter().any(|w| w.message.contains("more than the largest clusters hold"))
+    };
+    assert!(says(r#""peak_request_rate":1e9"#));
+    assert!(says(r#""peak_users":1000000000"#));
+    assert!(!says(r#""peak_users":5000"#));
 }

@@ -463,7 +463,7 @@ mod cli {
                 group(e.output_tokens_per_kwh),
                 tps_planner::plan::energy::throughput_peak_words(r),
                 e.at_peak.average_watts,
-                tps_planner::plan::energy::peak_power_note(e),
+                tps_planner::plan::energy::peak_power_note(e, r.single_stream.devices),
                 e.at_peak.joules_per_output_token,
                 e.wall_joules_per_output_token.map_or_else(String::new, |w| format!("; at the meter ({}): {w:.3} J/token, {} tokens/kWh", e.meter_basis(), group(3.6e6 / w)))
             );

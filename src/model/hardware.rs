@@ -140,6 +140,22 @@ pub struct Hardware {
     /// Devices one node links by NVLink or Infinity Fabric (8 on HGX and OAM boards, 72 in a GB200 NVL72 rack):
     /// tensor parallelism over more crosses the network ([`Self::spans_nodes`]).
     pub node_devices: u32,
+    /// Boards bridged in pairs (H100 NVL), the interconnect not typed: the bridge's GB/s, which a split over two
+    /// devices runs at, where more cross PCIe Gen5 between the pairs ([`Self::bridged_interconnect_gbps`]).
+    #[serde(skip)]
+    pub bridged_pairs: Option<f64>,
+}
+
+/// PCIe Gen5 ×16, GB/s a direction: the link between H100 NVL's bridged pairs.
+pub const PCIE_GEN5_GBPS: f64 = 64.0;
+
+impl Hardware {
+    /// The interconnect a split over `devices` runs at on boards bridged in pairs (`bridged_pairs`): the bridge for
+    /// two, PCIe Gen5 for more (a ring all-reduce runs at its slowest link); `None` on other boards.
+    #[must_use]
+    pub fn bridged_interconnect_gbps(&self, devices: u32) -> Option<f64> {
+        self.bridged_pairs.map(|pair| if devices > 2 { PCIE_GEN5_GBPS } else { pair })
+    }
 }
 
 /// The chip generation. Efficiency follows it, not only the memory type: the share of tensor peak that a serving
@@ -284,7 +300,8 @@ impl Hardware {
     #[must_use]
     pub fn spans_nodes(&self) -> bool {
         matches!(self.parallelism, Parallelism::Tensor | Parallelism::DpAttention)
-            && self.interconnect_gbps >= 100.0
+            // (Boards bridged in pairs count as a node's fast link too: past the node it is the network's, not PCIe's.)
+            && (self.interconnect_gbps >= 100.0 || self.bridged_pairs.is_some())
             && self.devices > self.node_devices.max(1)
     }
 

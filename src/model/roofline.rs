@@ -208,6 +208,10 @@ pub struct StepCost {
     pub weights_s: f64,
     /// Matmul time of the linear layers.
     pub matmul_s: f64,
+    /// Attention's KV-cache streaming time, without the kernel chain's floor.
+    pub kv_s: f64,
+    /// Attention's compute time, without the kernel chain's floor.
+    pub attn_s: f64,
     pub comm_s: f64,
     pub overhead_s: f64,
     pub bound: Bound,
@@ -543,7 +547,7 @@ impl Deployment {
         }
         let chain_floor = floor > gemm_s + kv_s.max(attn_s);
         let bound = if chain_floor { Bound::Overhead } else { classify(weights_s, matmul_s, kv_s, attn_s, overhead_s + comm_s) };
-        StepCost { seconds, memory_s, compute_s, weights_s, matmul_s, comm_s, overhead_s, bound, chain_floor }
+        StepCost { seconds, memory_s, compute_s, weights_s, matmul_s, kv_s, attn_s, comm_s, overhead_s, bound, chain_floor }
     }
 
     /// The work of a step as a roofline counts it: (FLOPs, bytes moved) — the matmul and attention FLOPs, and

@@ -34,7 +34,7 @@ pub fn fmt_num(v: f64) -> String {
 /// anything but three digits, after a lone 0 or after more than three digits marks decimals (`0,20`, `1,4`,
 /// `1234,567`: a trial's PUE and electricity price, refused before while the results showed the keystrokes' 0 and
 /// 1); one comma before three digits groups thousands (`3,350` GB/s). Where one separator has two readings the
-/// field decides: in a field that counts (`count`: tokens, users, devices) `6.000` — a whole count in the convention
+/// field decides (in any other field `2.000`, a point before three zeros, is refused with both readings): in a field that counts (`count`: tokens, users, devices) `6.000` — a whole count in the convention
 /// that groups with points — is refused with both readings, where it had silently been a 6-token prompt; in a
 /// field of small amounts (`small`: prices, the PUE) `2,125` is refused alike, where it had silently been 2,125 an
 /// hour. In a field of whole things (`units`: tokens, users, devices — not a price) a comma that marks decimals is
@@ -85,6 +85,12 @@ pub fn parse_typed(raw: &str, count: bool, small: bool, units: bool) -> Result<O
     // One separator before three digits after a whole part of up to three: both readings, where the field makes the
     // other one likely.
     let two = seps.len() == 1 && three && whole && digits <= 3;
+    // In the other fields (ms, s, GB/s, TFLOPS) a point before three zeros is thousands far more often than a
+    // decimal written to the thousandth (an operations trial's TTFT target "2.000" had silently been 2 ms, and no
+    // load met it): both readings, each typed as it should be.
+    if two && !count && !small && mark == b'.' && tail == "000" {
+        return Err(format!("\"{v}\": {} or {}? Type {} or {}", fmt_num(n), fmt_num(n * 1e3), fmt_num(n), fmt_num(n * 1e3)));
+    }
     if two && ((count && mark == b'.') || (small && mark == b',')) {
         let (dec, thousands) = if mark == b'.' { (n, n * 1e3) } else { (n / 1e3, n) };
         return Err(format!(
@@ -154,6 +160,11 @@ mod tests {
         assert_eq!(ok("1e3", true), 1000.0);
         assert_eq!(ok(".5", false), 0.5);
         assert_eq!(parse_typed("6.000", true, false, true), Err("\"6.000\": 6 or 6000? Type it without the point".into()));
+        // Elsewhere three zeros after a point read as thousands too often to take silently; other decimals stand.
+        assert_eq!(parse_typed("2.000", false, false, false), Err("\"2.000\": 2 or 2000? Type 2 or 2000".into()));
+        assert_eq!(parse_typed("2.500", false, false, false), Ok(Some(2.5)));
+        assert_eq!(parse_typed("0.000", false, false, false), Ok(Some(0.0)));
+        assert_eq!(parse_typed("2.000", false, true, false), Ok(Some(2.0)), "a price: 2.000 is two");
         assert!(parse_typed("1.500", true, false, true).is_err());
         assert_eq!(parse_typed("2,125", false, true, false), Err("\"2,125\": 2.125 or 2125? Type it without the comma".into()));
         assert_eq!(parse_typed("0,125", false, true, false), Ok(Some(0.125)));

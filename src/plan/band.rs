@@ -35,7 +35,7 @@ pub struct BandClass {
 /// runs at other loads (see [`LATENCY_CALIBRATED_ONE`]).
 pub const LOAD_CALIBRATED_ONE: BandClass = BandClass {
     name: "calibrated on your runs at one load",
-    rows: 78,
+    rows: 77,
     p90_pct: 71.0,
     basis: "output tok/s of served runs of current engines at other loads than the one calibrated on: each deployment calibrated on its lightest run (tests/serving.rs)",
 };
@@ -43,7 +43,7 @@ pub const LOAD_CALIBRATED_ONE: BandClass = BandClass {
 /// Under load, a scenario calibrated on runs at two loads or more (see [`LATENCY_CALIBRATED_TWO`]).
 pub const LOAD_CALIBRATED_TWO: BandClass = BandClass {
     name: "calibrated on your runs at two loads or more, validated between them",
-    rows: 52,
+    rows: 37,
     p90_pct: 26.0,
     basis: "output tok/s of served runs of current engines between the two calibrated on: each deployment calibrated on its lightest and heaviest runs (tests/serving.rs)",
 };
@@ -125,7 +125,7 @@ pub const LATENCY_SERVED: LatencyClass = LatencyClass {
 /// scored on its runs at other loads (`tests/serving.rs`, `served_runs_calibrated_on_their_own_runs`).
 pub const LATENCY_CALIBRATED_ONE: LatencyClass = LatencyClass {
     name: "calibrated on your runs at one load, with vLLM, SGLang or TensorRT-LLM",
-    counts: [59, 76, 62, 76],
+    counts: [58, 75, 61, 75],
     ttft_pct: 124.0,
     ttft_tail_pct: 238.0,
     tpot_pct: 122.0,
@@ -138,11 +138,11 @@ pub const LATENCY_CALIBRATED_ONE: LatencyClass = LatencyClass {
 /// heaviest runs and scored on the runs between.
 pub const LATENCY_CALIBRATED_TWO: LatencyClass = LatencyClass {
     name: "calibrated on your runs at two loads or more, validated between them, with vLLM, SGLang or TensorRT-LLM",
-    counts: [38, 51, 40, 51],
-    ttft_pct: 62.0,
-    ttft_tail_pct: 100.0,
-    tpot_pct: 122.0,
-    tpot_tail_pct: 73.0,
+    counts: [23, 36, 25, 36],
+    ttft_pct: 66.0,
+    ttft_tail_pct: 111.0,
+    tpot_pct: 151.0,
+    tpot_tail_pct: 133.0,
     basis: "served runs of current engines between the two calibrated on: each deployment calibrated on its lightest and heaviest runs (tests/serving.rs)",
 };
 

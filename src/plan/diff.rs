@@ -866,10 +866,10 @@ mod tests {
             );
             crate::plan::evaluate(&crate::scenario::Scenario::from_json(&json).unwrap()).unwrap()
         };
-        let plain = with("", "");
+        let plain = with(r#","distribution":"fixed""#, "");
         let d = diff(&plain, &with(r#","distribution":"lognormal","spread":0.8"#, ""));
         assert_eq!((d.a.setting.as_str(), d.b.setting.as_str()), ("fixed lengths", "lognormal lengths (CV 0.8)"));
-        let d = diff(&plain, &with("", r#","operating_fraction":0.5"#));
+        let d = diff(&plain, &with(r#","distribution":"fixed""#, r#","operating_fraction":0.5"#));
         assert_eq!(d.b.setting, "operating point at 50 % of the capacity");
         assert!(d.a.setting.starts_with("operating point at ") && d.a.setting != d.b.setting, "{}", d.a.setting);
     }

@@ -371,6 +371,7 @@ pub fn size(
         users: users_words(think),
         // Set by the report, which holds the sweep (`plan::energy::replica_watts_at`).
         watts_per_replica: None,
+        output_tps_at_peak: 0.0,
         sentence,
         alternatives: alternatives(r, f, alt_op)
             .into_iter()

@@ -461,6 +461,22 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
         }
         _ => None,
     };
+    // A peak no deployment has (an operations trial's 10⁹ req/s read "341 098 931 servers" without a word): past a
+    // million accelerators — more than the largest clusters hold — the peak is more likely a slip of its unit.
+    if let Some(f) = fleet.as_ref().filter(|f| f.devices_total > 1_000_000) {
+        warnings.push(Warning::new(
+            WarningKind::Fleet,
+            format!(
+                "fleet: {} devices, more than the largest clusters hold — check the peak ({}) and its unit: concurrent users, or requests a second",
+                readout::group(f.devices_total as f64),
+                match (f.peak_users, f.peak_request_rate) {
+                    (Some(u), _) => format!("{} users", readout::group(u)),
+                    (_, Some(q)) => format!("{} req/s", readout::group(q)),
+                    _ => String::new(),
+                }
+            ),
+        ));
+    }
     // A fleet held to the engine's cap on running sequences says so where memory holds more (an operations trial
     // read 15 servers for 30 users of an 8B model on llama.cpp's 4 parallel slots; the verdict said it, the card not).
     if let (Some(f), Some(c)) = (fleet.as_mut(), capacity.as_ref()) {
@@ -483,14 +499,18 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
     // The same share sets the tokens a server makes at the peak: fewer users on it each stream faster (an audit's
     // one user on a server whose operating point holds 82 had been costed at the 82 users' 37 tok/s each, not the
     // 135 one user gets: 73 per million tokens, not about 20).
-    let mut tps_at_peak = None;
     if let (Some(f), Some((_, p))) = (fleet.as_mut(), &op) {
         let per = if f.peak_users.is_some() { f.users_per_replica } else { f.request_rate_per_replica };
         // (Above 1 where the fleet took one server fewer than the operating point's load asks: each carries more.)
         let share = if per > 0.0 { f.peak_load_per_replica / per } else { 1.0 };
         let x = share * p.load().unwrap_or(0.0);
         f.watts_per_replica = energy::replica_watts_at(r, &sweep, p, x);
-        tps_at_peak = Some(energy::value_at_load(&sweep, p, x, 0.0, &|l| l.system_tps));
+        // The fleet's tokens at the peak: its requests/s × the mean output, or (a peak of users) each serving
+        // server's system tok/s at the load it carries.
+        f.output_tps_at_peak = match f.peak_request_rate {
+            Some(q) => q * w.output_tokens,
+            None => f.replicas.saturating_sub(u64::from(f.spare_replicas)) as f64 * energy::value_at_load(&sweep, p, x, 0.0, &|l| l.system_tps),
+        };
     }
     let cost = match (&r.cost, &op) {
         (Some(c), Some((m, _))) => cost::cost(
@@ -505,12 +525,7 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
                 spares: f.spare_replicas,
                 watts_per_replica: f.watts_per_replica,
                 peak_hours_per_day: f.peak_hours_per_day,
-                // The fleet's tokens at the peak: its requests/s × the mean output, or (a peak of users) each serving
-                // server's system tok/s at the load it carries.
-                output_tps_at_peak: match f.peak_request_rate {
-                    Some(q) => q * w.output_tokens,
-                    None => f.replicas.saturating_sub(u64::from(f.spare_replicas)) as f64 * tps_at_peak.unwrap_or(0.0),
-                },
+                output_tps_at_peak: f.output_tps_at_peak,
             }),
             &mut warnings,
         ),

@@ -412,6 +412,9 @@ pub struct Fleet {
     /// without a power estimate): the fleet's power and electricity are counted at it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub watts_per_replica: Option<f64>,
+    /// The output tokens/s the fleet makes at its peak: the peak's requests/s × the mean output, or (a peak of users)
+    /// each serving server's system tok/s at the load it carries; 0 where no operating point was found.
+    pub output_tps_at_peak: f64,
     /// Other device counts per replica that fit the model (and, tensor parallel, divide its attention heads): the
     /// fewest, up to three more below the count, the next above (`plan::fleet::neighbour_devices`), sized the same
     /// way; estimated with the analytic model scaled to this deployment's simulated operating point.

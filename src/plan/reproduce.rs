@@ -9,7 +9,8 @@
 //!   token budget per step (`engine.max_batched_tokens` → `--max-num-batched-tokens`), its memory share
 //!   (`engine.memory_utilization` → `--gpu-memory-utilization`), the KV-cache dtype, the weight format (FP8 is
 //!   quantised on the fly from the released checkpoint; other formats need a checkpoint in that format), prefix
-//!   caching on only when the scenario counts on hits, and a context length that holds the longest request.
+//!   caching on only when the scenario counts on hits, and a context length that holds the longest request
+//!   (lognormal lengths: their 99.9th percentile, the traffic sized, beyond the benchmark's own uniform range).
 //! - **Benchmark** (`vllm bench serve`, SGLang `bench_serving`, AIPerf / genai-perf, `llama-bench`): random
 //!   prompts of the workload's lengths with `ignore_eos` (every request produces its full output, as the
 //!   simulation assumes), closed-loop concurrency (`--max-concurrency`) or Poisson arrivals (`--request-rate`),
@@ -80,7 +81,8 @@ struct Ctx<'a> {
     prefix: u64,
     input: u64,
     output: u64,
-    /// Context length the server must hold (longest prompt + output), rounded up to 1024.
+    /// Context length the server must hold (longest prompt + output: the benchmark's range, or lognormal lengths'
+    /// 99.9th percentile), rounded up to 1024.
     max_len: u64,
     /// The weights are the format the checkpoint is released in.
     native: bool,
@@ -167,10 +169,41 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
     if w.mode == Mode::Agent {
         notes.push(format!("an agent's task is {} calls in a row: the benchmark measures one call; the task time is {} × (TTFT + output tokens × TPOT) at the percentile", w.agent_steps, w.agent_steps));
     }
-    let longest = ((w.prompt_tokens + w.output_tokens) * (1.0 + range)).ceil() + w.context_depth;
+    let mut longest = ((w.prompt_tokens + w.output_tokens) * (1.0 + range)).ceil() + w.context_depth;
+    // Lognormal traffic's tail runs past the benchmark's uniform range: the server holds its 99.9th percentile
+    // (an operations trial: 3,000-token prompts of CV 0.5 sized with their P99 at 8,052 tokens, and a server started
+    // at --max-model-len 7168 would have refused some of the traffic it was sized for).
+    if w.distribution == Distribution::Lognormal && w.spread > 0.0 {
+        let s2 = (1.0 + w.spread * w.spread).ln();
+        let tail = (-0.5 * s2 + s2.sqrt() * 3.090_232).exp();
+        longest = longest.max(((w.prompt_tokens + w.output_tokens) * tail).ceil() + w.context_depth);
+    }
     let mut max_len = ((longest / 1024.0).ceil() * 1024.0).max(1024.0) as u64;
     if let Some(m) = r.max_context {
         max_len = max_len.min(u64::from(m));
+    }
+    // vLLM refuses to start when one sequence of --max-model-len cannot fit its KV cache (a review: 70B FP8 on one
+    // H100 NVL with 10,000-token prompts asked 43,008 where the cache holds ~39,600): at most what it holds, said.
+    let d = &r.deployment;
+    let budget = d.kv_budget_bytes();
+    if budget > 0.0 && d.kv_bytes(max_len as f64) > budget {
+        // The longest multiple of 1,024 whose cache fits (a sliding window's grows slower than its tokens).
+        let (mut lo, mut hi) = (0u64, max_len / 1024);
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if d.kv_bytes((mid * 1024) as f64) <= budget {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        let holds = lo * 1024;
+        if holds >= 1024 {
+            notes.push(format!(
+                "--max-model-len {holds}: what the KV cache holds for one sequence; the traffic's longest requests ({max_len} tokens at its 99.9th percentile or the benchmark's range) would be refused"
+            ));
+            max_len = holds;
+        }
     }
     let mut pcts = vec![50.0, 95.0, 99.0, r.target.percentile.value()];
     crate::sorting::sort_f64(&mut pcts);

@@ -561,7 +561,7 @@ mod tests {
     fn the_breaking_figure_is_the_limits_own() {
         // TTFT 800 ms (400 until 2026-12: with Hopper's served η_fl 0.26 one 6,000-token prompt alone takes 400 ms).
         let s = crate::scenario::Scenario::from_json(
-            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":6000,"output_tokens":100},"target":{"ttft_ms":800,"tpot_ms":200,"percentile":99}}"#,
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":6000,"output_tokens":100,"distribution":"fixed"},"target":{"ttft_ms":800,"tpot_ms":200,"percentile":99}}"#,
         )
         .unwrap();
         let r = crate::plan::evaluate(&s).unwrap();
@@ -577,7 +577,7 @@ mod tests {
     #[test]
     fn thinking_users_fill_the_engines_cap_with_their_requests_in_flight() {
         let s = crate::scenario::Scenario::from_json(
-            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm","max_batch":64},"workload":{"prompt_tokens":1024,"output_tokens":128,"think_time_s":5},"target":{"preset":"reader"}}"#,
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm","max_batch":64},"workload":{"prompt_tokens":1024,"output_tokens":128,"think_time_s":5,"distribution":"fixed"},"target":{"preset":"reader"}}"#,
         )
         .unwrap();
         let r = crate::plan::evaluate(&s).unwrap();

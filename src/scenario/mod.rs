@@ -669,6 +669,11 @@ fn located_error(doc: &serde_json::Value, whole: &serde_json::Error) -> Scenario
 /// serde's "invalid type: floating point `2.5`, expected u32" in the page's words ("2.5 must be a whole number");
 /// other messages as they are.
 fn plain_type_error(msg: &str) -> String {
+    // A negative count ("devices": -1): serde's "invalid value: integer `-1`, expected u32" (an operations trial read
+    // it as library jargon).
+    if let Some(v) = msg.strip_prefix("invalid value: integer `").and_then(|r| r.split_once("`, expected u")).map(|(v, _)| v) {
+        return format!("{v} must be a whole number of 0 or more");
+    }
     let Some(rest) = msg.strip_prefix("invalid type: ") else { return msg.to_string() };
     let (got, expected) = rest.split_once(", expected ").unwrap_or((rest, ""));
     // The value serde quotes ("floating point `2.5`", "string \"abc\""), else its last word.

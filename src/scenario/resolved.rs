@@ -76,11 +76,12 @@ pub enum Load {
 #[serde(rename_all = "lowercase")]
 pub enum Distribution {
     /// Every request the same length, as benchmarks run.
-    #[default]
     Fixed,
     /// Uniform within ± spread × mean.
     Uniform,
-    /// Lognormal with coefficient of variation `spread`, like real traffic.
+    /// Lognormal with coefficient of variation `spread`, like real traffic: the default where none is given (the
+    /// resolver's `DEFAULT_DISTRIBUTION`, the page's fields, its printed question), since 2026-12-06.
+    #[default]
     Lognormal,
 }
 
@@ -235,6 +236,9 @@ impl Resolved {
             d.hardware.parallelism = crate::model::hardware::Parallelism::LayerSplit;
         }
         d.hardware.devices = devices;
+        if let Some(link) = d.hardware.bridged_interconnect_gbps(devices) {
+            d.hardware.interconnect_gbps = link;
+        }
         if default_reserve {
             d.engine.reserve_gb = crate::presets::engines::vllm_reserve_gib(&d);
         }

@@ -178,7 +178,8 @@ impl Inputs {
             levels: s(""),
             // Lognormal lengths, as real traffic has them: with fixed ones closed-loop users move in lock-step
             // waves (a benchmark's pattern), and a new user's quote for 500 users changed 4 → 5 servers when
-            // switched (Fixed stays the scenario format's default, for benchmark runs).
+            // switched. The scenario format's default since 2026-12-06 (it was fixed, and the CLI and the page's
+            // first view answered differently).
             distribution: s("lognormal"),
             spread: s(""),
             think: s(""),
@@ -594,7 +595,10 @@ fn parse_num(raw: &str, field: &str) -> Result<Option<f64>, ScenarioError> {
     // `model::units::parse_typed`. A purchase price is a large amount, read as a count is: "35,040" is thousands
     // and "35.040" is refused with both readings (a review: read as 35.04, a device-hour 1000 × too low).
     let count = ["tokens", "users", "devices", "depth", "replicas", "max_batch", "agent_steps", "price"].iter().any(|k| field.contains(k));
-    crate::model::units::parse_typed(raw, count, field.starts_with("cost.") && !count, count && !field.contains("price"))
+    // Fields bounded far below a thousand read "1.000" as one, as prices do (a review: a spread, a percentile or hours
+    // a day typed so had been refused as "1 or 1000?").
+    let bounded = ["spread", "percentile", "fraction", "hit_rate", "hours", "utilization", "efficiency"].iter().any(|k| field.contains(k));
+    crate::model::units::parse_typed(raw, count, (field.starts_with("cost.") || bounded) && !count, count && !field.contains("price"))
         .map_err(|m| ScenarioError::new(field, m))
 }
 

@@ -430,7 +430,11 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
             <NumField label="Devices per node (linked by the interconnect; a fleet buys whole nodes)" unit="" field="hardware.node_devices" value=inputs.node_devices
                 placeholder=Signal::derive(move || if inputs.hw_preset.with(|p| presets::hardware::default_node_devices(p)) == 72 { "72 (an NVL72 rack)".into() } else { "8 (HGX, OAM); 4-GPU boards: 4".to_string() }) error />
             <NumField label="Interconnect per device (each direction)" unit="GB/s" field="hardware.interconnect_gbps" value=inputs.interconnect
-                placeholder=Signal::derive(move || hw().map_or("32 (PCIe 4 x16)".into(), |h| format!("{}", h.interconnect_gbps))) error />
+                placeholder=Signal::derive(move || hw().map_or("32 (PCIe 4 x16)".into(), |h| {
+                    // H100 NVL's bridges join pairs: more than two cross PCIe Gen5, as the resolver takes it.
+                    let many = inputs.devices.with(|d| d.trim().parse::<u32>().is_ok_and(|n| n > 2));
+                    if h.id == "h100-nvl" && many { format!("{} (PCIe Gen5 between bridged pairs)", crate::model::hardware::PCIE_GEN5_GBPS) } else { format!("{}", h.interconnect_gbps) }
+                })) error />
             <SelectField label="Multi-device split" field="hardware.parallelism" value=inputs.parallelism options=vec![
                 (String::new(), "Default: tensor (llama.cpp: layer split)".to_string()),
                 ("tensor".to_string(), "Tensor parallel (bandwidth adds)".to_string()),

@@ -159,7 +159,7 @@ pub fn PrintFooter(
             <p><strong>"Assumptions (defaults the figures rest on): "</strong>
                 {move || defaults().join(" · ")}
                 {format!(
-                    " · power: each device draws {:.0} % of its TDP idle, its TDP when compute-bound and {:.0} % of the way there when memory-bound; ",
+                    " · power: each device draws {:.0} % of its TDP idle, its TDP while it computes and {:.0} % of the way there while it streams memory; ",
                     crate::plan::energy::IDLE_FRACTION * 100.0,
                     crate::plan::energy::MEMORY_BOUND_DRAW * 100.0
                 )}{basis}</p>

@@ -193,7 +193,7 @@ fn energy_card(r: &Report) -> Card {
         "At {}: {} W{}, {} J/token. Accelerators only{}; each draws {} W idle to {} W (TDP) as busy as its steps are — an assumption, hence the wider band.",
         crate::plan::energy::throughput_peak_words(r),
         fmt(e.at_peak.average_watts),
-        crate::plan::energy::peak_power_note(e),
+        crate::plan::energy::peak_power_note(e, r.single_stream.devices),
         joules(e.at_peak.joules_per_output_token),
         // The hosts count at the meter alone (a trial: "the meter's" had read as the whole server's).
         e.host_watts.map_or_else(String::new, |h| format!(" (the meter adds their hosts' {} W each, whatever the load)", fmt(h))),

@@ -22,6 +22,7 @@ pub(crate) fn h100_llama8b() -> Deployment {
             allreduce_us: None,
             tdp_watts: None,
             node_devices: 8,
+            bridged_pairs: None,
         },
         model: llama3_8b(),
         weight_bits: 16.0,

@@ -121,6 +121,18 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
             }
         }
     }
+    // H100 NVL boards are bridged in pairs (NVLink, 600 GB/s both ways): a split over more than two crosses PCIe Gen5
+    // between the pairs, and a ring all-reduce runs at its slowest link (an operations trial's 4 × H100 NVL had been
+    // split at NVLink's speed: capacity 2.01 req/s, where 64 GB/s gives 0.68).
+    let mut default_interconnect = p.map_or(32.0, |p| p.interconnect_gbps);
+    let bridged_pairs = p.filter(|p| p.id == "h100-nvl" && s.interconnect_gbps.is_none()).map(|p| p.interconnect_gbps);
+    if bridged_pairs.is_some() && devices > 2 {
+        default_interconnect = crate::model::hardware::PCIE_GEN5_GBPS;
+        defaults.push(format!(
+            "hardware.interconnect_gbps: {} (PCIe Gen5 ×16: H100 NVL's NVLink bridges join pairs, so a split over {devices} crosses PCIe between them)",
+            crate::model::hardware::PCIE_GEN5_GBPS
+        ));
+    }
     Ok(Hardware {
         name,
         architecture,
@@ -134,12 +146,7 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
         int8_tops: opt_pos("hardware.int8_tops", s.int8_tops.or(p.and_then(|p| p.int8_tops)), 1e6, "TOPS")?,
         devices,
         parallelism,
-        interconnect_gbps: positive(
-            "hardware.interconnect_gbps",
-            s.interconnect_gbps.or(p.map(|p| p.interconnect_gbps)).unwrap_or(32.0),
-            100_000.0,
-            "GB/s",
-        )?,
+        interconnect_gbps: positive("hardware.interconnect_gbps", s.interconnect_gbps.unwrap_or(default_interconnect), 100_000.0, "GB/s")?,
         allreduce_us: opt_pos("hardware.allreduce_us", s.allreduce_us, 1e6, "µs")?,
         tdp_watts: opt_pos("hardware.tdp_watts", s.tdp_watts.or(p.and_then(|p| p.tdp_watts)), 1e6, "W")?,
         // An operations trial (2026-12-06) sized one server of 4 × H200 on a board of 4 and was charged for a node of 8.
@@ -147,5 +154,6 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
             Some(n) => check_u("hardware.node_devices", n, 1, 1024)?,
             None => presets::hardware::default_node_devices(p.map_or("", |p| p.id)),
         },
+        bridged_pairs,
     })
 }
