@@ -89,6 +89,10 @@ await test('page renders ceiling, prediction, verdict', async () => {
   assert(verdict.length > 10, `verdict: ${verdict}`);
   const rows = await page.locator('#sweep-table tbody tr').count();
   assert(rows >= 8, `sweep table has ${rows} rows`);
+  // The memory card's requests are memory's ceiling, not the users served (a teacher's trial read 557 beside 177).
+  const mem = await page.textContent('#max-concurrency');
+  const held = (mem.match(/the target holds ([\d\u202f ]+)/) || [])[1];
+  assert(held && parseFloat(mem) > +held.replace(/[\u202f ]/g, ''), `memory card: ${mem}`);
 });
 
 await test('thousands separators are accepted ("3,350")', async () => {

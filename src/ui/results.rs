@@ -126,6 +126,11 @@ pub fn Results(
                             // "4 running requests fit in memory" above "64 fit at their full 2400 tokens").
                             if m.engine_capped && m.max_concurrency < m.kv_max_sequences.floor() { " running requests at once: the engine's cap" }
                             else if m.max_concurrency.min(m.kv_max_sequences.floor()).round() == 1.0 { " running request fits in memory" } else { " running requests fit in memory" }
+                        }{
+                            // A ceiling of memory, not the users served (a teacher's trial: "557 fit" beside a capacity of
+                            // 177 read as 557 users).
+                            r.capacity.as_ref().and_then(|c| c.max_users_at_target).filter(|u| *u < m.max_concurrency.min(m.kv_max_sequences.floor()))
+                                .map(|u| format!(" — memory's ceiling; the target holds {}", crate::plan::readout::group(u)))
                         }</small></p>
                         <p class="formula">{format!(
                             "KV {} KB/token · {}",
