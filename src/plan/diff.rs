@@ -283,6 +283,41 @@ fn why(a: &Report, b: &Report) -> Option<String> {
     ))
 }
 
+/// Why fewer bytes per weight bought one user speed and not capacity, when only the weight format differs and the
+/// arithmetic does not (AWQ, GPTQ and GGUF's k-quants widen their 4-bit weights to 16 bits for the matmuls, W4A16): a
+/// teacher's trial read AWQ at 2.2 × BF16's one-user speed and the same 177 users at the target, and the page said
+/// only that B was better. Said where the capacity moved less than a tenth, one user at least a third, and B's steps at
+/// its capacity are mostly compute-bound.
+fn why_weights(a: &Report, b: &Report) -> Option<String> {
+    let same = a.model == b.model
+        && a.hardware == b.hardware
+        && a.engine == b.engine
+        && (a.prompt_tokens, a.output_tokens, a.think_time_s) == (b.prompt_tokens, b.output_tokens, b.think_time_s)
+        && a.target == b.target
+        && a.quantization != b.quantization;
+    let (ra, rb) = (&a.roofline, &b.roofline);
+    if !same || (rb.peak_tflops / ra.peak_tflops - 1.0).abs() > 0.01 || b.single_stream.bytes_per_token >= a.single_stream.bytes_per_token {
+        return None;
+    }
+    let one = b.single_stream.decode_tps / a.single_stream.decode_tps;
+    let (ca, cb) = (a.capacity.as_ref()?, b.capacity.as_ref()?);
+    let (ua, ub) = (ca.max_users_at_target.or(ca.max_request_rate_at_target)?, cb.max_users_at_target.or(cb.max_request_rate_at_target)?);
+    let gain = ub / ua;
+    if !(one >= 1.33 && (gain - 1.0).abs() < 0.1) {
+        return None;
+    }
+    let x = ub;
+    let p = b.sweep.iter().filter_map(|p| Some((p, (p.load()?.ln() - x.ln()).abs()))).min_by(|u, v| u.1.total_cmp(&v.1))?.0;
+    if p.compute_bound_fraction < 0.5 {
+        return None;
+    }
+    Some(format!(
+        "Why: B's weights take {:.2} × A's bytes and B computes as A does (its weights are widened to A's 16 bits for the matrix multiplications): one user, whose steps read the weights, gets {one:.2} × A's speed; at B's capacity {:.0} % of the step time is in steps bound by computing (prompts and large batches), which fewer bytes do not speed up: {gain:.2} × A's capacity.",
+        b.single_stream.bytes_per_token / a.single_stream.bytes_per_token,
+        p.compute_bound_fraction * 100.0
+    ))
+}
+
 /// A and B of `metric`'s row, when both sides have it.
 fn both(rows: &[DiffRow], metric: &str) -> Option<(f64, f64)> {
     // A row whose difference is withheld ([`diff`]: costs in two currencies, fleets for different peaks) is weighed by
@@ -717,7 +752,7 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
             summary += " Both sides run the same model on the same hardware and engine, so much of that error (the bandwidth reached, the kernels, the engine's overheads) is the same for both: their difference is likely surer than either figure.";
         }
     }
-    if let Some(w) = why(a, b) {
+    if let Some(w) = why(a, b).or_else(|| why_weights(a, b)) {
         summary = format!("{summary} {w}");
     }
     // What the figures cannot say, said in the summary a meeting reads (a pre-sales trial found an MI300X's borrowed
@@ -776,6 +811,25 @@ mod tests {
         assert_eq!(row("x", "x", "u", Some(0.0), Some(0.862)).delta_decimals(3), 3);
         assert_eq!(row("x", "x", "u", Some(3.0), Some(3.3)).delta_decimals(4), 2);
         assert_eq!(row("x", "x", "u", Some(114.0), Some(125.0)).delta_decimals(4), 0);
+    }
+
+    #[test]
+    fn why_fewer_bytes_per_weight_did_not_buy_capacity() {
+        // A teacher's trial: Llama-3.1-8B on one H100, BF16 against AWQ (4-bit weights, 16-bit arithmetic).
+        let report = |w: &str| {
+            let json = format!(
+                r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"{w}"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":512,"output_tokens":256,"requests":300}}}}"#
+            );
+            crate::plan::evaluate(&crate::scenario::Scenario::from_json(&json).unwrap()).unwrap()
+        };
+        let (bf16, awq, fp8) = (report("bf16"), report("awq"), report("fp8"));
+        let w = why_weights(&bf16, &awq).expect("AWQ: the same arithmetic");
+        assert!(w.starts_with("Why: B's weights take 0.") && w.contains("which fewer bytes do not speed up"), "{w}");
+        assert!(diff(&bf16, &awq).summary.contains(&w));
+        // FP8 computes at its own, faster rate: not this sentence (its capacity grows).
+        assert_eq!(why_weights(&bf16, &fp8), None);
+        // The other way round (B the larger weights): nothing to explain here.
+        assert_eq!(why_weights(&awq, &bf16), None);
     }
 
     #[test]
