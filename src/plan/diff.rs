@@ -306,8 +306,7 @@ fn why_weights(a: &Report, b: &Report) -> Option<String> {
     if !(one >= 1.33 && (gain - 1.0).abs() < 0.1) {
         return None;
     }
-    let x = ub;
-    let p = b.sweep.iter().filter_map(|p| Some((p, (p.load()?.ln() - x.ln()).abs()))).min_by(|u, v| u.1.total_cmp(&v.1))?.0;
+    let p = &b.sweep[super::readout::nearest_level(b, Some(ub))?];
     if p.compute_bound_fraction < 0.5 {
         return None;
     }

@@ -142,7 +142,7 @@ fn step_draw(r: &Resolved, b: f64) -> f64 {
 fn prefill_chunk(d: &crate::model::roofline::Deployment, w: &crate::scenario::Workload, b: f64) -> crate::model::roofline::StepLoad {
     let new_prompt = w.uncached_prompt().max(1.0);
     let budget = f64::from(d.chunk_tokens()).max(1.0);
-    let prior = w.context_depth + w.prompt_tokens - w.uncached_prompt();
+    let prior = w.prompt_prior();
     if new_prompt >= budget {
         d.with_prefill(Default::default(), budget, prior)
     } else {
@@ -153,9 +153,10 @@ fn prefill_chunk(d: &crate::model::roofline::Deployment, w: &crate::scenario::Wo
 /// The draw of one step of `load` on `d`, 0–1 (see [`step_draw`]): the kernels as they run with CUDA graphs, over the
 /// step's time as it runs. A layer split's devices take their layers in turn: each draws its share.
 fn gpu_draw(d: &crate::model::roofline::Deployment, load: &crate::model::roofline::StepLoad) -> f64 {
-    let seconds = d.step(load).seconds;
+    let actual = d.step(load);
+    let seconds = actual.seconds;
     let c = if d.engine.cuda_graphs {
-        d.step(load)
+        actual
     } else {
         let mut g = d.clone();
         g.engine.cuda_graphs = true;
@@ -190,7 +191,7 @@ fn pools_activity(r: &Resolved, p: &LoadPoint, prefill: &crate::model::roofline:
     let busy_dec = if t_dec > 0.0 { (p.system_tps * t_dec / b).clamp(0.0, 1.0) } else { 1.0 };
     let a_dec = busy_dec * gpu_draw(decode, &load);
     let requests = p.system_tps / w.output_tokens.max(1.0);
-    let t_pre = prefill.prefill_seconds(w.uncached_prompt(), w.context_depth + w.prompt_tokens - w.uncached_prompt());
+    let t_pre = prefill.prefill_seconds(w.uncached_prompt(), w.prompt_prior());
     let busy_pre = (requests * t_pre).clamp(0.0, 1.0);
     let a_pre = busy_pre * gpu_draw(prefill, &prefill_chunk(prefill, w, b));
     let (np, nd) = (f64::from(prefill.hardware.devices), f64::from(decode.hardware.devices));

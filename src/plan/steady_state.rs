@@ -229,7 +229,7 @@ pub fn steady_step(d: &Deployment, w: &Workload, b: f64) -> (StepLoad, f64) {
     let new_prompt = w.uncached_prompt();
     let load = d.decode_load(b, mean_ctx);
     let t_dec = d.step(&load).seconds;
-    let t_pre = batch_prefill_seconds(d, b, new_prompt, w.context_depth + w.prompt_tokens - new_prompt);
+    let t_pre = batch_prefill_seconds(d, b, new_prompt, w.prompt_prior());
     // The step that finishes a prompt emits its first token, so a request needs output − 1 decode steps.
     let out = w.output_tokens.max(1.0);
     (load, ((out - 1.0) * t_dec + t_pre) / out)
@@ -315,7 +315,7 @@ pub fn offline_job(d: &Deployment, w: &Workload, n: f64) -> Marker {
         return nothing_runs();
     }
     let new_prompt = w.uncached_prompt();
-    let prior = w.context_depth + w.prompt_tokens - new_prompt;
+    let prior = w.prompt_prior();
     let steps = (w.output_tokens - 1.0).max(0.0);
     let wave = |size: f64| -> (f64, f64) {
         let step = if steps > 0.0 { d.mean_decode_step(size, w.context_depth + w.prompt_tokens + 1.0, steps) } else { 0.0 };

@@ -150,6 +150,12 @@ impl Workload {
     pub fn uncached_prompt(&self) -> f64 {
         self.prompt_tokens * (1.0 - self.prefix_cache_hit_rate)
     }
+
+    /// Tokens in the KV cache before the prefill's first computed token: earlier turns and the prompt's cached prefix.
+    #[must_use]
+    pub fn prompt_prior(&self) -> f64 {
+        self.context_depth + self.prompt_tokens - self.uncached_prompt()
+    }
 }
 
 /// A validated target.
