@@ -910,9 +910,12 @@ await test('meeting: a purchase price per device is written off over the years g
   await bp.waitForFunction(() => /Buying the fleet/.test(document.querySelector('#cost')?.textContent || ''), null, { timeout: 30000 });
   const cost = await bp.textContent('#cost');
   // 36,792 over 4 years (35,040 h) is 1.05 a device-hour; 26 servers of 2 devices bought at it, in whole nodes of 8.
-  const m = cost.match(/Buying the fleet: USD ([\d.\u202f]+) \((\d+) devices at ([\d.\u202f]+); 1\.05 per device-hour over 4 years\)\./);
+  const m = cost.match(/Buying the fleet: USD ([\d.\u202f]+) \((\d+) devices at ([\d.\u202f]+); 1\.05 per device-hour over 4 years\); over the 4-year write-off, devices and electricity: USD ([\d.\u202f]+)\./);
   assert(m, `cost card: ${cost}`);
   assert(num(m[1]) === num(m[2]) * 36792 && num(m[2]) === card.nodes * 8, `purchase ${m[1]} for ${m[2]} devices`);
+  // The years a quote states: 4 × 365 days of the 30-day month's days (each figure rounded as shown).
+  const month = num((cost.match(/USD ([\d.\u202f]+) a month/) || [0, '0'])[1]);
+  assert(Math.abs(num(m[4]) - month / 30 * 365 * 4) <= 0.002 * num(m[4]) + 50, `over the write-off ${m[4]} against the month's ${month}`);
   // Bought, the card leads with the purchase (a pre-sales trial found it in the prose under a cost per million).
   const big = await bp.textContent('#cost-per-million');
   const figure = num(m[1]) >= 1e6 ? `USD ${(num(m[1]) / 1e6).toFixed(2)} million` : `USD ${m[1]}`;
@@ -1149,6 +1152,20 @@ await test('fleet, cost and task inputs: every invalid value gets a message next
   assert((await mp.inputValue('#fleet-peak_users')) === '500', 'peak lost switching back');
   await mp.selectOption('#fleet-kind', 'rate');
   assert((await mp.inputValue('#fleet-peak_request_rate')) === '8', 'rate lost switching back');
+  // A head count: people × share active in the busiest hour × their requests an hour ÷ 3,600 s, shown in the fleet's
+  // sentence (two trials turned employees into a load by hand); a part left out is asked for next to its field.
+  await mp.selectOption('#fleet-kind', 'people');
+  await mp.fill('#fleet-people', '15000');
+  await mp.fill('#fleet-active_share', '20');
+  await mp.fill('#fleet-requests_per_person_hour', '12');
+  await mp.waitForFunction(() => /^15\u202f000 people × 20 % active in the busiest hour × 12 requests an hour each ÷ 3\u202f600 s = 10 req\/s → \d+ servers?/.test(document.getElementById('fleet-sentence')?.textContent || ''), null, { timeout: 30000 })
+    .catch(async () => { throw new Error(`head count: ${await mp.textContent('#fleet-sentence')}`); });
+  await mp.fill('#fleet-active_share', '');
+  await mp.waitForFunction(() => /give the share of them who use it in the busiest hour/.test(document.querySelector('#fleet-active_share').closest('label').textContent), null, { timeout: 10000 });
+  assert((await mp.inputValue('#fleet-people')) === '15000', 'the head count was lost');
+  await mp.fill('#fleet-active_share', '0.2');
+  await mp.waitForFunction(() => /for the fraction 0\.2, type 20/.test(document.querySelector('#fleet-active_share').closest('label').textContent), null, { timeout: 10000 });
+  await mp.fill('#fleet-active_share', '20');
   await mp.selectOption('#fleet-kind', 'users');
   // People who pause between requests: a think time takes the same 500 users onto fewer servers, and the fleet says
   // what its users are (a pre-sales trial had to convert 800 employees by hand).
@@ -1374,6 +1391,13 @@ await test('issue 9: a 1920-px projector: charts side by side; presentation mode
   await pp.waitForTimeout(300);
   const after = await canvasPrint(pp, 'chart-throughput');
   assert(after.h !== before.h, 'presentation mode did not redraw the chart');
+  // The inputs are hidden there (the charts take the width) and the ☰ Inputs button brings them back.
+  const inputsShown = () => pp.evaluate(() => document.getElementById('inputs').getBoundingClientRect().width > 0);
+  assert(!(await inputsShown()) && (await box('chart-throughput'))[2] > t[2] * 1.1, `presentation mode kept the inputs: throughput chart ${await box('chart-throughput')} against ${t}`);
+  await pp.click('#inputs-toggle');
+  assert((await inputsShown()) && (await pp.getAttribute('#inputs-toggle', 'aria-pressed')) === 'true', 'the Inputs button did not show the inputs');
+  await pp.click('#inputs-toggle');
+  assert(!(await inputsShown()), 'the Inputs button did not hide the inputs again');
   // A class looks at the chart: the verdict's line and then the charts, whole on the first screen of a projector.
   const [vt, ct, st] = await pp.evaluate(() => [document.getElementById('verdict'), document.getElementById('chart-throughput'), document.querySelector('.scrub')].map((e) => e.getBoundingClientRect()).map((r) => [r.top, r.bottom]));
   assert(vt[0] < ct[0] && ct[1] <= Math.min(1080, st[0]), `presentation mode at 1920 × 1080: verdict ${vt}, throughput chart ${ct}, load bar ${st} (the chart is not whole on the first screen)`);
@@ -1580,7 +1604,15 @@ await test('issue 9: the scrubber (slider, keyboard, pointer) moves one marker o
   };
   const n = (await table()).length;
   assert(n >= 8 && (await slider.getAttribute('max')) === String(n - 1), `slider max ${await slider.getAttribute('max')} for ${n} levels`);
-  await matches(); // at the operating point before any pick
+  // Before any pick the card reads the operating point's own level, the verdict's load and total (it had read the
+  // sweep level nearest it: 96 users beside an operating point of 106).
+  {
+    const v = (await p9.textContent('#verdict')).replace(/\u202f/g, '');
+    const c = (await p9.textContent('#scrub-card')).replace(/\u202f/g, '');
+    const vm = /at (\d+) users \(operating point[^)]*\): [\d.]+ tok\/s each \(median\), (\d+) tok\/s total/.exec(v);
+    const cm = /^At (\d+) users, the operating point: [\d.]+ tok\/s each(?: \([^)]*\))?, (\d+) tok\/s in total; P99 TTFT/.exec(c);
+    assert(vm && cm && vm[1] === cm[1] && vm[2] === cm[2], `before a pick the card reads "${c.slice(0, 90)}" beside the verdict "${v.slice(0, 110)}"`);
+  }
   await slider.focus();
   await p9.keyboard.press('Home');
   await p9.waitForTimeout(200);

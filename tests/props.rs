@@ -311,7 +311,7 @@ proptest! {
                 mode: Mode::ALL.get(mode as usize).copied(),
                 ..Default::default()
             },
-            fleet: Some(FleetSpec { peak_users: (!rate).then_some(level * 20.0), peak_request_rate: rate.then_some(level * 3.0), spare_replicas: Some(1), peak_hours_per_day: None }),
+            fleet: Some(FleetSpec { peak_users: (!rate).then_some(level * 20.0), peak_request_rate: rate.then_some(level * 3.0), spare_replicas: Some(1), peak_hours_per_day: None, ..Default::default() }),
             cost: Some(CostSpec { device_hour: Some(2.0), currency: Some("EUR".into()), electricity_per_kwh: Some(0.2), pue: Some(1.2), ..Default::default() }),
             ..Default::default()
         };

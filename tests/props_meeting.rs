@@ -48,6 +48,7 @@ proptest! {
             spare_replicas: spare,
             // The peak's hours a day from the PUE's draw (NaN, negatives and past 24 included).
             peak_hours_per_day: pue.map(|p| p * 10.0),
+            ..Default::default()
         });
         // Without a device-hour, a purchase price (from the electricity's draw, any value the strategy gives, NaN and
         // negatives included) over two years: the purchase path gets the same abuse.

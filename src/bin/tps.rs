@@ -232,7 +232,7 @@ mod cli {
                 if table {
                     Ok(render_table(&report))
                 } else {
-                    json(&report)
+                    json(&*report.for_json())
                 }
             }
             Command::Diff { a, b, table, analytic } => {
@@ -505,8 +505,10 @@ mod cli {
                 o += &match (p.fleet_devices, p.fleet_price) {
                     (Some(n), Some(f)) => {
                         format!(
-                            "  buying the fleet: {f:.0}{cur} ({n} devices at {:.0}{cur}; {hour}{cur} per device-hour over {years})\n",
-                            p.device_price
+                            "  buying the fleet: {f:.0}{cur} ({n} devices at {:.0}{cur}; {hour}{cur} per device-hour over {years}){}\n",
+                            p.device_price,
+                            c.fleet_over_write_off
+                                .map_or_else(String::new, |t| format!("; over the {y}-year write-off, devices and electricity: {t:.0}{cur}"))
                         )
                     }
                     _ => format!("  bought at {:.0}{cur} a device: {hour}{cur} per device-hour over {years}\n", p.device_price),

@@ -79,8 +79,11 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &LatencyData, 
         _ => steady_to(f64::INFINITY),
     };
     let scale_pts = if steady.is_empty() { &pts } else { &steady };
-    // A's steady levels count too, so both sides' curves fit.
-    let a_steady: Vec<usize> = a_pts.iter().copied().filter(|&i| a.is_some_and(|a| !a.saturated.get(i).copied().unwrap_or(false))).collect();
+    // A's steady levels count too, so both sides' curves fit — up to the loads B's own axis is scaled to: past them
+    // A's queues flattened B's curves (a pre-sales trial: pinning A put the TTFT axis at 0–8 s over B's 0–550 ms).
+    let b_end = scale_pts.iter().map(|&i| d.x[i]).fold(0.0, f64::max);
+    let a_steady: Vec<usize> =
+        a_pts.iter().copied().filter(|&i| a.is_some_and(|a| !a.saturated.get(i).copied().unwrap_or(false) && a.x[i] <= b_end * 1.0001)).collect();
     let a_max =
         |f: &dyn Fn(&Overlay, usize) -> f64| a.map_or(0.0, |a| a_steady.iter().map(|&i| f(a, i)).filter(|x| x.is_finite()).fold(0.0, f64::max));
     // A target above the data sets its axis with some headroom: 1.15 × for TTFT, 1.4 × for TPOT, so that when both

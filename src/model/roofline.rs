@@ -391,10 +391,13 @@ impl Deployment {
     }
 
     /// Effective compute for attention, FLOP/s: attention runs at the KV cache's precision (FP8 kernels for an FP8
-    /// cache, else FP16), never at a 4-bit weight format's rate.
+    /// cache, exactly one byte an element), else FP16 — llama.cpp's block formats (q8_0, q4_0) are turned back into
+    /// F16 for the product (an audit: q4_0's 0.56 bytes had taken the FP8 rate and q8_0's 1.06 the FP16 one) — never
+    /// at a 4-bit weight format's rate.
     #[must_use]
     pub fn effective_attention_flops(&self) -> f64 {
-        self.effective_flops_at(if self.kv_elem_bytes <= 1.0 && self.hardware.fp8_tflops.is_some() { ComputeDtype::Fp8 } else { ComputeDtype::Fp16 })
+        let fp8 = (self.kv_elem_bytes - 1.0).abs() < 1e-9 && self.hardware.fp8_tflops.is_some();
+        self.effective_flops_at(if fp8 { ComputeDtype::Fp8 } else { ComputeDtype::Fp16 })
     }
 
     /// Bytes and FLOPs of the routed experts in a step of `tokens` tokens (0 for a dense model).

@@ -21,7 +21,7 @@
 //! requests/s; users who think between requests: the users that make that share of the capacity's request rate,
 //! interpolated between the levels), simulated at that load, so its figures belong to the load it names. Batch mode and offline loads keep the grid (no latency target to resolve), as
 //! does a single load level given by hand (a question about that load, such as a benchmark run compared at
-//! its own concurrency).
+//! its own concurrency) unless the scenario sizes a fleet, which needs the capacity.
 
 use super::{marker, operating_load, target};
 use crate::scenario::{Capacity, LimitedBy, Load, LoadPoint, Marker, Memory, Resolved};
@@ -73,8 +73,11 @@ pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &d
         Load::Offline => return None,
     };
     // Batch mode has no latency target to resolve; a single load level given by hand is a question about that
-    // load (a benchmark run compared at its own concurrency), not a sweep to search.
-    let single = !r.workload.auto_load && sweep.len() == 1;
+    // load (a benchmark run compared at its own concurrency), not a sweep to search — unless a fleet is sized: the
+    // servers follow the capacity, a property of the deployment, not of the one load asked about (an audit: one
+    // level of 8 users sized 100 users at 13 H100s, "100 % of the peak usable load", where two levels found a
+    // capacity of 177 and 1 server; one level of 200 users, past it, said no load met the target).
+    let single = !r.workload.auto_load && sweep.len() == 1 && r.fleet.is_none();
     if r.workload.mode == crate::scenario::Mode::Batch || single {
         return None;
     }
@@ -291,5 +294,29 @@ mod tests {
             r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"requests":50,"load":{"concurrency":[4,8]}},"target":{"tpot_ms":2}}"#,
         );
         assert!(r.capacity.is_none() && r.operating_point.is_none());
+    }
+
+    /// A fleet is sized on the capacity whatever the levels asked: one level below it, one past it and two give the
+    /// same capacity and servers (an audit: one level of 8 users had sized 100 users at 13 H100s, 100 % of that
+    /// level; one of 200 users, no fleet). Without a fleet a single level stays a question about that load.
+    #[test]
+    fn a_single_level_sizes_a_fleet_on_the_capacity() {
+        let at = |levels: &str, fleet: bool| {
+            eval(&format!(
+                r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"vllm"}},"workload":{{"requests":200,"load":{{"concurrency":{levels}}}}}{}}}"#,
+                if fleet { r#","fleet":{"peak_users":300}"# } else { "" }
+            ))
+        };
+        let two = at("[8,16]", true);
+        let (cap, servers) = (two.capacity.clone().unwrap().at.concurrency, two.fleet.clone().unwrap().replicas);
+        assert!(servers >= 2, "{servers}");
+        for one in ["[8]", "[400]"] {
+            let r = at(one, true);
+            assert_eq!(r.capacity.clone().map(|c| c.at.concurrency), Some(cap), "{one}");
+            assert_eq!(r.fleet.clone().map(|f| f.replicas), Some(servers), "{one}");
+            assert_eq!(r.sweep.len(), 1, "{one}: the levels asked are the table's");
+        }
+        let alone = at("[8]", false);
+        assert!(alone.capacity.is_none() && alone.operating_point.and_then(|o| o.concurrency) == Some(8.0));
     }
 }

@@ -138,6 +138,10 @@ pub fn cost(
             + f64::from(f.spares) * spare_hour
             + extra_hour(&f)
     });
+    // A day of the fleet: its hours at the peak, the rest with every server idle.
+    let fleet_day = fleet
+        .zip(fleet_per_hour)
+        .map(|(f, peak)| f.peak_hours_per_day * peak + (24.0 - f.peak_hours_per_day) * (f.replicas as f64 * spare_hour + extra_hour(&f)));
     Some(Cost {
         per_million_output_tokens: per_million(per_hour, op_tps)?,
         per_hour,
@@ -154,10 +158,9 @@ pub fn cost(
         fleet_per_million_output_tokens: fleet.zip(fleet_per_hour).and_then(|(f, h)| per_million(h, f.output_tps_at_peak)),
         fleet_per_hour,
         // Off the peak every server idles, as the spares do all day: devices paid, power at the floor.
-        fleet_per_month: fleet.zip(fleet_per_hour).map(|(f, peak)| {
-            30.0 * (f.peak_hours_per_day * peak + (24.0 - f.peak_hours_per_day) * (f.replicas as f64 * spare_hour + extra_hour(&f)))
-        }),
+        fleet_per_month: fleet_day.map(|d| 30.0 * d),
         fleet_electricity_per_month,
+        fleet_over_write_off: c.device_price.and(fleet_day).map(|d| d * 365.0 * c.write_off_years.unwrap_or(WRITE_OFF_YEARS)),
     })
 }
 

@@ -131,4 +131,31 @@ mod tests {
         assert!(csv.contains(&format!("replicas,servers for the fleet,servers,{},{},", num(replicas.a.unwrap()), num(replicas.b.unwrap()))), "{csv}");
         assert_eq!(csv.matches("\r\n").count(), 1 + 4 + d.rows.len());
     }
+
+    /// A model that does not fit serves no load: the JSON's sweep is empty and its peak's figures null (the CSV's levels keep
+    /// their loads with empty figures: tests/regressions.rs).
+    #[test]
+    fn a_model_that_does_not_fit_exports_no_figures() {
+        let s = crate::scenario::Scenario::from_json(
+            r#"{"hardware":{"preset":"l4","devices":2},"model":{"preset":"gemma-3-27b"},"engine":{"preset":"tensorrt-llm"}}"#,
+        )
+        .unwrap();
+        let r = crate::plan::evaluate(&s).unwrap();
+        assert!(!r.memory.fits && !r.sweep.is_empty());
+        let v: serde_json::Value = serde_json::from_str(&serde_json::to_string(&*r.for_json()).unwrap()).unwrap();
+        assert_eq!(v["sweep"], serde_json::json!([]));
+        assert!(
+            v["peak"]["system_tps"].is_null() && v["peak"]["tpot_p_ms"].is_null() && v["memory"]["fits"] == serde_json::json!(false),
+            "{}",
+            v["peak"]
+        );
+        let fits = crate::plan::evaluate(
+            &crate::scenario::Scenario::from_json(
+                r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"requests":50,"load":{"concurrency":[1,2]}}}"#,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(fits.for_json().sweep.len(), 2);
+    }
 }

@@ -282,9 +282,13 @@ pub fn size(
     // One server fewer loads each above the operating point: a share that rounds onto it gets a decimal (a trial
     // read "9 servers …; with one server fewer, 60 % of capacity each" against a 60 % operating point).
     let op_share = if cap_native > 0.0 { op_native / cap_native } else { 0.0 };
-    // Decimals until the share reads above the operating point's whole per cent (60.02 % is "60.02", not "60.0").
+    // Decimals until the share reads above the operating point's whole per cent (60.02 % is "60.02", not "60.0"),
+    // and above the planned share where the operating point's whole users sit under it (a pre-sales trial: 8 × L40S
+    // at 34 users each, 59 % of a capacity of 61, read "with one server fewer, 60 % of capacity each" against a
+    // 60 % plan: 60.4 %, over it).
     let op_pct = (op_share * 100.0).round();
-    let pct = |u: f64| pct_above(u, op_pct);
+    let planned_pct = (r.target.operating_fraction * 100.0).round();
+    let pct = |u: f64| pct_above(u, if u * 100.0 > planned_pct { op_pct.max(planned_pct) } else { op_pct });
     // A users peak's share read in requests/s says so, with the loads it divides.
     let in_native = |u: f64| match (peak, op.1.concurrency.is_some()) {
         (PeakLoad::Users(_), false) => format!(" ({} of the {} req/s a server holds)", fmt_rate(u * cap_native), fmt_rate(cap_native)),
@@ -344,7 +348,8 @@ pub fn size(
         None => format!("{} at the operating point of {} each{spare}", super::readout::group(serving as f64), label(peak, per)),
     };
     let sentence = format!(
-        "{} → {} of {hardware} ({each}){fewer}{floor}{nodes}",
+        "{}{} → {} of {hardware} ({each}){fewer}{floor}{nodes}",
+        head_count_words(f),
         // The peak as typed ("13.3 req/s" had read "13 req/s"), to a thousandth (a computed 250 ÷ 60 had read
         // "4.166666666666667 req/s"); users are whole already.
         match peak {
@@ -669,6 +674,20 @@ fn alternatives_at(r: &Resolved, f: &FleetInputs, alt_op: &AltOp<'_>, counts: Ve
             })
         })
         .collect()
+}
+
+/// A head count's arithmetic before the requests/s it makes ("1 500 people × 20 % active in the busiest hour × 12
+/// requests an hour each ÷ 3,600 = "), empty for a peak given in users or requests/s.
+#[must_use]
+pub fn head_count_words(f: &FleetInputs) -> String {
+    f.head_count.map_or_else(String::new, |h| {
+        format!(
+            "{} people × {} % active in the busiest hour × {} requests an hour each ÷ 3\u{202f}600 s = ",
+            super::readout::group(h.people),
+            crate::model::units::fmt_num((h.active_share * 1e4).round() / 100.0),
+            crate::model::units::fmt_num(sig4(h.requests_per_hour))
+        )
+    })
 }
 
 /// The share `u` in per cent with the fewest decimals (up to 3) that read above `floor` per cent: one server fewer

@@ -29,7 +29,9 @@ pub fn levels(d: &Deployment, w: &Workload) -> Vec<f64> {
         // without a rate or a concurrency limit): as many users as requests, so the requests the engine cannot
         // batch yet wait in its queue and their TTFT holds that wait. The steady state runs the fullest batch.
         Load::Offline if w.benchmark_run => vec![f64::from(w.requests.max(1))],
-        Load::Offline => vec![running_batch(d, w, f64::INFINITY).max(1.0)],
+        // No more run at once than the job has requests (an audit: a job of 10 requests read a batch of 621 and
+        // the same figures as one of 500).
+        Load::Offline => vec![running_batch(d, w, f64::INFINITY).min(f64::from(w.requests)).max(1.0)],
         Load::Concurrency(_) => {
             let batch = running_batch(d, w, f64::INFINITY).max(1.0);
             // Users who think between requests fill that batch only part of their time: as many more levels

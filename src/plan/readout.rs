@@ -145,7 +145,22 @@ pub fn overhead_bound_words(r: &Report) -> Option<String> {
 
 #[must_use]
 pub fn readout(r: &Report, i: usize) -> Option<Readout> {
-    let l = r.sweep.get(i)?;
+    readout_of(r, r.sweep.get(i)?)
+}
+
+/// The scrubber's card for the operating point's own level (the card before another load is picked).
+#[must_use]
+pub fn operating_readout(r: &Report) -> Option<Readout> {
+    let mut c = readout_of(r, r.operating_level.as_ref()?)?;
+    let at = format!("At {}:", c.load_text);
+    if let Some(rest) = c.text.strip_prefix(&at) {
+        c.text = format!("At {}, the operating point:{rest}", c.load_text);
+    }
+    Some(c)
+}
+
+/// The card for the level `l`, one of the sweep's or the operating point's.
+fn readout_of(r: &Report, l: &LoadPoint) -> Option<Readout> {
     let p = r.target.percentile;
     let load_text = match l.request_rate {
         Some(rate) if l.concurrency.is_none() => format!("{} req/s", crate::model::units::fmt_num((rate * 1e3).round() / 1e3)),
@@ -162,7 +177,7 @@ pub fn readout(r: &Report, i: usize) -> Option<Readout> {
     let bound = match l.bound {
         Bound::Memory => "memory-bound (each step reads the weights and the KV cache)",
         Bound::Compute if compute_from_prompts(r, l) => {
-            "compute-bound (the steps that read a prompt chunk, limited by arithmetic, take most of the busy time; a step of decodes alone is memory-bound at this batch)"
+            "compute-bound (the steps that read a prompt chunk, limited by arithmetic, take most of the busy time; a step of decodes alone is not compute-bound at this batch: its reads or the engine's own time set it)"
         }
         Bound::Compute => "compute-bound (steps limited by arithmetic, not reads, take most of the busy time)",
         Bound::Overhead => {
@@ -420,5 +435,23 @@ mod tests {
         let mut empty = r.clone();
         empty.sweep.clear();
         assert_eq!(nearest_level(&empty, Some(4.0)), None);
+    }
+
+    /// Before a pick the card reads the operating point's own level, not the sweep level nearest it (a trial: 96
+    /// users on the card beside an operating point of 106).
+    #[test]
+    fn the_first_card_is_the_operating_points_own() {
+        let r = eval(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"requests":200,"load":{"concurrency":[1,4,16,64,256]}},"target":{"tpot_ms":40}}"#,
+        );
+        let o = r.operating_point.clone().unwrap();
+        let l = r.operating_level.clone().unwrap();
+        assert_eq!(l.concurrency, o.concurrency);
+        assert!(r.sweep.iter().all(|p| p.concurrency != o.concurrency), "the operating point is a level here: {:?}", o.concurrency);
+        let c = operating_readout(&r).unwrap();
+        let users = o.concurrency.unwrap();
+        assert!(c.text.starts_with(&format!("At {users} users, the operating point: {:.1} tok/s each", l.per_user_tps)), "{}", c.text);
+        assert_eq!(c.load, users);
+        assert!((l.system_tps - o.system_tps).abs() < 1e-9 * o.system_tps.max(1.0), "{} vs {}", l.system_tps, o.system_tps);
     }
 }

@@ -515,6 +515,11 @@ pub struct Cost {
     /// The purchase, when a price per device was given instead of one per device-hour (`plan::cost`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub purchase: Option<Purchase>,
+    /// The whole fleet over the purchase's write-off (years of 365 days at `fleet_per_month`'s days): what a
+    /// customer is quoted for the years asked (a pre-sales trial multiplied the 30-day month by 36 and came 1.4 %
+    /// short of three years). `None` without a purchase and a fleet.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fleet_over_write_off: Option<f64>,
 }
 
 /// Devices bought rather than rented: the price of one (with its share of the server), the years it is written
@@ -557,6 +562,11 @@ pub struct Report {
     /// The recommended operating point: `operating_fraction` of the capacity's load (a simulated level; batch
     /// and offline loads: of the peak usable level's, interpolated).
     pub operating_point: Option<Marker>,
+    /// The level the operating point is read from, every figure of it (the scrubber's card and "How to read this"
+    /// quote it until another load is picked: they had quoted the sweep level nearest it, 96 users beside an
+    /// operating point of 106). Not in the JSON, which has the marker.
+    #[serde(skip)]
+    pub operating_level: Option<LoadPoint>,
     /// The most load meeting the target, resolved finely (concurrency and request-rate loads, not batch mode or
     /// offline); null when nothing meets the target.
     pub capacity: Option<Capacity>,
@@ -584,6 +594,32 @@ pub struct Report {
     /// device. Not in the JSON.
     #[serde(skip)]
     pub device_noun: &'static str,
+}
+
+impl Report {
+    /// The report as its JSON is written (the CLI's `tps eval` and the page's "Report (JSON)"). Where the model does
+    /// not fit, no load is served: the sweep is empty and the peak's figures null (an audit: every level had read
+    /// TTFT, TPOT and E2E 0.0 ms and 0 tok/s, which a script takes for zero latency; the table says "no load
+    /// simulated"). A copy only then (`serde_json::Value` had cost the page 12 KB of wasm).
+    #[must_use]
+    pub fn for_json(&self) -> std::borrow::Cow<'_, Report> {
+        if self.memory.fits {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut r = self.clone();
+        r.sweep.clear();
+        // NaN is written as null.
+        r.peak = Marker {
+            concurrency: None,
+            request_rate: None,
+            system_tps: f64::NAN,
+            per_user_tps: f64::NAN,
+            ttft_p_ms: None,
+            tpot_p_ms: f64::NAN,
+            kv_utilization: None,
+        };
+        std::borrow::Cow::Owned(r)
+    }
 }
 
 /// How many numbers [`LoadPoint::pack`] writes per level.

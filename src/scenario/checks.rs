@@ -14,6 +14,16 @@ pub(crate) fn default_backend(kind: HardwareKind) -> &'static str {
 
 pub(crate) fn unknown<'a>(field: &str, id: &str, valid: impl Iterator<Item = &'a str>) -> ScenarioError {
     let list: Vec<&str> = valid.collect();
+    // The ids that contain what was typed come first, as the likely meaning (a pre-sales trial typed "h100" and
+    // "mi300" and read twelve other ids of 75, without mi300x).
+    let low = id.trim().to_ascii_lowercase();
+    let near: Vec<&str> = list.iter().filter(|v| low.len() >= 2 && v.to_ascii_lowercase().contains(&low)).copied().take(8).collect();
+    if !near.is_empty() {
+        return ScenarioError::new(
+            field,
+            format!("unknown id \"{id}\": did you mean {}? ({} in all: the page's lists, or `tps presets`)", near.join(", "), list.len()),
+        );
+    }
     let shown = if list.len() > 12 {
         format!("{}, … ({} in all: the page's lists, or `tps presets`)", list[..12].join(", "), list.len())
     } else {

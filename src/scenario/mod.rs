@@ -429,10 +429,18 @@ impl Scenario {
         let kv_id = self.quantization.kv_cache.clone().unwrap_or_else(|| "fp16".into());
         let kv = quant::kv_format(&kv_id).ok_or_else(|| unknown("quantization.kv_cache", &kv_id, quant::KV_FORMATS.iter().map(|k| k.id)))?;
         // llama.cpp's block formats are its own: vLLM and SGLang keep 16 bits or FP8 (now a choice on the page).
-        if matches!(kv.id, "q8_0" | "q4_0") && matches!(engine_preset.id, "vllm" | "sglang") {
+        // (TensorRT-LLM's too; LMDeploy's 8- and 4-bit KV quantisation is near them. An audit: TensorRT-LLM took q4_0.)
+        if matches!(kv.id, "q8_0" | "q4_0") && matches!(engine_preset.id, "vllm" | "sglang" | "tensorrt-llm") {
             return Err(ScenarioError::new(
                 "quantization.kv_cache",
                 format!("{} is llama.cpp's KV format; {} keeps its KV cache in 16 bits or FP8 (fp8)", kv.id, engine_preset.name),
+            ));
+        }
+        // And llama.cpp has no FP8 cache (`-ctk`: f32, f16, bf16, q8_0, q4_0 and other block formats).
+        if kv.id == "fp8" && engine_preset.id == "llama.cpp" {
+            return Err(ScenarioError::new(
+                "quantization.kv_cache",
+                "llama.cpp has no FP8 KV cache: its 8-bit cache is q8_0 (-ctk q8_0 -ctv q8_0), 4-bit q4_0".to_string(),
             ));
         }
         let engine = resolve_engine(&self.engine, engine_preset, &hardware, &model, &mut defaults)?;

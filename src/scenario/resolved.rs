@@ -33,10 +33,29 @@ impl PeakLoad {
     }
 }
 
+/// A peak given as a head count: `people` of whom `active_share` use the service in its busiest hour, each of those
+/// sending `requests_per_hour` in it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct HeadCount {
+    pub people: f64,
+    pub active_share: f64,
+    pub requests_per_hour: f64,
+}
+
+impl HeadCount {
+    /// The busiest hour's requests/s: people × share × requests an hour ÷ 3,600.
+    #[must_use]
+    pub fn request_rate(&self) -> f64 {
+        self.people * self.active_share * self.requests_per_hour / 3600.0
+    }
+}
+
 /// A validated fleet question.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct FleetInputs {
     pub peak: PeakLoad,
+    /// The head count the peak (then in requests/s) was computed from, when given so.
+    pub head_count: Option<HeadCount>,
     pub spare_replicas: u32,
     /// Hours a day at the peak (24: around the clock); the rest of the day every server idles.
     pub peak_hours_per_day: f64,

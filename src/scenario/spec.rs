@@ -155,10 +155,14 @@ spec!(
 );
 
 spec!(
-    /// Fleet sizing: exactly one of `peak_users` (concurrent users) or `peak_request_rate` (requests/s) at the
-    /// busiest time, and optional spare replicas (N+1 headroom).
+    /// Fleet sizing: exactly one of `peak_users` (concurrent users), `peak_request_rate` (requests/s) at the
+    /// busiest time, or a head count — `people` who use the service, the share of them `active_share` (0–1) using
+    /// it in the busiest hour, and the `requests_per_person_hour` each of those sends in it (the peak in requests/s
+    /// is people × share × requests ÷ 3,600) — and optional spare replicas (N+1 headroom).
     FleetSpec {
-        peak_users: f64, peak_request_rate: f64, spare_replicas: u32,
+        peak_users: f64, peak_request_rate: f64,
+        people: f64, active_share: f64, requests_per_person_hour: f64,
+        spare_replicas: u32,
         /// Hours a day at the peak, the rest idle (0.5–24; 24, around the clock, when not given): the month's energy
         /// and cost. A bank's assistant busy 10 hours a working day draws far less than its peak all month.
         peak_hours_per_day: f64,

@@ -31,8 +31,15 @@ pub fn Charts(
     let picked = Memo::new(move |_| {
         report.with(|r| {
             r.as_ref().ok().and_then(|r| {
-                let at = pick.get().or_else(|| r.operating_point.as_ref().and_then(|o| o.load()));
-                readout::nearest_level(r, at).and_then(|i| readout::readout(r, i).map(|c| (i, c)))
+                // Until a load is picked, the operating point's own level (the slider at the level nearest it).
+                match pick.get() {
+                    Some(at) => readout::nearest_level(r, Some(at)).and_then(|i| readout::readout(r, i).map(|c| (i, c))),
+                    None => {
+                        let at = r.operating_point.as_ref().and_then(|o| o.load());
+                        let i = readout::nearest_level(r, at)?;
+                        readout::operating_readout(r).or_else(|| readout::readout(r, i)).map(|c| (i, c))
+                    }
+                }
             })
         })
     });

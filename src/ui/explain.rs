@@ -32,7 +32,8 @@ pub(super) fn level_near(r: &Report, x: Option<f64>) -> Option<&LoadPoint> {
     crate::plan::readout::nearest_level(r, x).and_then(|i| r.sweep.get(i))
 }
 
-/// The level the explanations quote: the one nearest the operating point.
+/// The level the explanations quote: the sweep level nearest the operating point (a row of the table, with its
+/// point on the roofline; the scrubber's first card reads the operating point's own level).
 pub(super) fn example(r: &Report) -> Option<&LoadPoint> {
     level_near(r, r.operating_point.as_ref().and_then(|o| o.load()))
 }
@@ -57,7 +58,7 @@ pub fn Explain(
 }
 
 /// The panel's sentences: (term, sentence filled with the report's figures), at the level nearest the load
-/// `picked` (else the operating point's).
+/// `picked` (else the one nearest the operating point).
 fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
     let Some(l) = picked.map_or_else(|| example(r), |x| level_near(r, Some(x))) else { return Vec::new() };
     // A model that does not fit serves nothing: its levels' zeros are not figures to explain.
@@ -82,7 +83,10 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
                 if load(o.concurrency, o.request_rate) == at {
                     String::new()
                 } else {
-                    format!(" Below: the simulated level picked on the charts, {at}.")
+                    format!(
+                        " Below: the simulated level {}, {at}: a row of the table, a point on the roofline.",
+                        if picked.is_some() { "picked on the charts" } else { "nearest it" }
+                    )
                 }
             ),
         ));

@@ -21,6 +21,20 @@ fn download_blob(name: &str, blob: &web_sys::Blob) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
+/// A file name's middle for a report: its model and hardware, lower case, "-" between words ("llama-3.1-70b-on-8-x-
+/// nvidia-h100-sxm5-80gb"), so that A's and B's downloads do not overwrite each other (a pre-sales trial).
+pub fn file_stem(r: &crate::scenario::Report) -> String {
+    let mut out = String::new();
+    for c in format!("{} on {}", r.model, r.hardware).to_ascii_lowercase().chars() {
+        if c.is_ascii_alphanumeric() || c == '.' {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').chars().take(80).collect()
+}
+
 /// Offers `text` as a file named `name` of type `mime`.
 pub fn download_text(name: &str, mime: &str, text: &str) {
     let parts = js_sys::Array::of1(&text.into());
@@ -100,18 +114,26 @@ pub fn Toolbar(
                     if let (Ok(Some(a)), Ok(b)) = (a, b) {
                         let d = crate::plan::diff(a, b);
                         if id == "export-diff-csv" {
-                            download_text("tps-a-vs-b.csv", "text/csv", &crate::plan::export::diff_csv(&d));
+                            download_text(&format!("tps-a-vs-b-{}.csv", file_stem(b)), "text/csv", &crate::plan::export::diff_csv(&d));
                         } else {
-                            download_text("tps-a-vs-b.json", "application/json", &serde_json::to_string_pretty(&d).unwrap_or_default());
+                            download_text(
+                                &format!("tps-a-vs-b-{}.json", file_stem(b)),
+                                "application/json",
+                                &serde_json::to_string_pretty(&d).unwrap_or_default(),
+                            );
                         }
                     }
                 });
             }),
             _ => report.with_untracked(|r| match (id.as_str(), r) {
-                ("export-sweep-csv", Ok(r)) => download_text("tps-sweep.csv", "text/csv", &crate::plan::export::sweep_csv(r)),
-                ("export-report-json", Ok(r)) => {
-                    download_text("tps-report.json", "application/json", &serde_json::to_string_pretty(r).unwrap_or_default())
+                ("export-sweep-csv", Ok(r)) => {
+                    download_text(&format!("tps-sweep-{}.csv", file_stem(r)), "text/csv", &crate::plan::export::sweep_csv(r))
                 }
+                ("export-report-json", Ok(r)) => download_text(
+                    &format!("tps-report-{}.json", file_stem(r)),
+                    "application/json",
+                    &serde_json::to_string_pretty(&*r.for_json()).unwrap_or_default(),
+                ),
                 _ => {}
             }),
         }

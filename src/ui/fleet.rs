@@ -13,7 +13,6 @@ pub fn FleetCostInputs(
     #[prop(into)]
     error: Signal<Vec<ScenarioError>>,
 ) -> impl IntoView {
-    let rate = move || inputs.peak_kind.get() == "rate";
     // The unit of a price follows the currency typed ("USD per device-hour"; "per device-hour" without one).
     let per = move |what: &'static str| {
         Signal::derive(move || {
@@ -32,15 +31,29 @@ pub fn FleetCostInputs(
             <SelectField label="Peak load of the whole service" field="fleet.kind" value=inputs.peak_kind options=vec![
                 ("users".to_string(), "Concurrent users".to_string()),
                 ("rate".to_string(), "Requests per second".to_string()),
+                ("people".to_string(), "People (a head count)".to_string()),
             ] error />
-            // Each kind its own number (both kept): switching shows what was typed for that kind.
-            <Show when=rate fallback=move || view! {
-                <NumField label="Peak concurrent users (each with a request in flight, unless a think time is set under Serving)" unit="users" field="fleet.peak_users" value=inputs.peak
-                    placeholder=Signal::derive(|| "no fleet sized".to_string()) error />
-            }>
-                <NumField label="Peak request rate" unit="req/s" field="fleet.peak_request_rate" value=inputs.peak_rate
-                    placeholder=Signal::derive(|| "no fleet sized".to_string()) error />
-            </Show>
+            // Each kind its own numbers (all kept): switching shows what was typed for that kind. A head count is
+            // the requests/s its people send in the busiest hour (two trials turned employees into a load by hand).
+            {move || match inputs.peak_kind.get().as_str() {
+                "rate" => view! {
+                    <NumField label="Peak request rate" unit="req/s" field="fleet.peak_request_rate" value=inputs.peak_rate
+                        placeholder=Signal::derive(|| "no fleet sized".to_string()) error />
+                }.into_any(),
+                "people" => view! {
+                    <NumField label="People who use the service (the head count)" unit="people" field="fleet.people" value=inputs.people
+                        placeholder=Signal::derive(|| "no fleet sized".to_string()) error />
+                    <NumField label="Share of them using it in the busiest hour" unit="%" field="fleet.active_share" value=inputs.active_pct
+                        placeholder=Signal::derive(|| "e.g. 20".to_string()) error />
+                    <NumField label="Requests each of those sends in that hour (a chat turn is one)" unit="per hour" field="fleet.requests_per_person_hour" value=inputs.per_hour
+                        placeholder=Signal::derive(|| "e.g. 10".to_string()) error />
+                    <p class="note">"The peak is people × share × requests ÷ 3,600 s, in requests/s; the fleet's line shows the sum."</p>
+                }.into_any(),
+                _ => view! {
+                    <NumField label="Peak concurrent users (each with a request in flight, unless a think time is set under Serving)" unit="users" field="fleet.peak_users" value=inputs.peak
+                        placeholder=Signal::derive(|| "no fleet sized".to_string()) error />
+                }.into_any(),
+            }}
             <NumField label="Spare servers (N+1 headroom)" unit="servers" field="fleet.spare_replicas" value=inputs.spare
                 placeholder=Signal::derive(|| "0".to_string()) error />
             <NumField label="Hours a day at the peak (the rest idle: the month's energy and cost)" unit="h" field="fleet.peak_hours_per_day" value=inputs.peak_hours

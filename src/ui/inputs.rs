@@ -93,11 +93,15 @@ pub struct Inputs {
     pub agent_steps: RwSignal<String>,
     /// Agent mode: the time to a finished task, seconds (`target.task_s`).
     pub task_s: RwSignal<String>,
-    /// The fleet's peak load: `users` (concurrent, the number in `peak`) or `rate` (requests/s, in `peak_rate`).
+    /// The fleet's peak load: `users` (concurrent, the number in `peak`), `rate` (requests/s, in `peak_rate`) or
+    /// `people` (a head count, its share active in the busiest hour in per cent and each one's requests in it).
     /// Each kind keeps its own number: 2,000 users switched to a rate is not 2,000 requests/s.
     pub peak_kind: RwSignal<String>,
     pub peak: RwSignal<String>,
     pub peak_rate: RwSignal<String>,
+    pub people: RwSignal<String>,
+    pub active_pct: RwSignal<String>,
+    pub per_hour: RwSignal<String>,
     /// Spare servers on top of those serving the peak.
     pub spare: RwSignal<String>,
     /// Hours a day at the peak (the month's energy and cost).
@@ -193,6 +197,9 @@ impl Inputs {
             peak_kind: s("users"),
             peak: s(""),
             peak_rate: s(""),
+            people: s(""),
+            active_pct: s(""),
+            per_hour: s(""),
             spare: s(""),
             peak_hours: s(""),
             device_hour: s(""),
@@ -265,9 +272,21 @@ impl Inputs {
         self.agent_steps.set(sc.workload.agent_steps.map_or_else(String::new, |n| n.to_string()));
         self.task_s.set(txt(sc.target.task_s));
         let fleet = sc.fleet.clone().unwrap_or_default();
-        self.peak_kind.set(if fleet.peak_request_rate.is_some() && fleet.peak_users.is_none() { "rate" } else { "users" }.into());
+        self.peak_kind.set(
+            if fleet.people.is_some() || fleet.active_share.is_some() || fleet.requests_per_person_hour.is_some() {
+                "people"
+            } else if fleet.peak_request_rate.is_some() && fleet.peak_users.is_none() {
+                "rate"
+            } else {
+                "users"
+            }
+            .into(),
+        );
         self.peak.set(txt(fleet.peak_users));
         self.peak_rate.set(txt(fleet.peak_request_rate));
+        self.people.set(txt(fleet.people));
+        self.active_pct.set(pct(fleet.active_share));
+        self.per_hour.set(txt(fleet.requests_per_person_hour));
         self.spare.set(fleet.spare_replicas.map_or_else(String::new, |n| n.to_string()));
         self.peak_hours.set(txt(fleet.peak_hours_per_day));
         let cost = sc.cost.clone().unwrap_or_default();
@@ -287,7 +306,7 @@ impl Inputs {
 
     /// Every field's text by its name here: what a reload restores when a field does not parse (the address holds
     /// only scenarios, and text such as "8O" in Devices is none; [`super::share`]'s `&t=`).
-    fn texts(&self) -> [(&'static str, RwSignal<String>); 48] {
+    fn texts(&self) -> [(&'static str, RwSignal<String>); 51] {
         [
             ("hw_preset", self.hw_preset),
             ("bandwidth", self.bandwidth),
@@ -328,6 +347,9 @@ impl Inputs {
             ("peak_kind", self.peak_kind),
             ("peak", self.peak),
             ("peak_rate", self.peak_rate),
+            ("people", self.people),
+            ("active_pct", self.active_pct),
+            ("per_hour", self.per_hour),
             ("spare", self.spare),
             ("peak_hours", self.peak_hours),
             ("device_hour", self.device_hour),
@@ -461,19 +483,44 @@ impl Inputs {
                 }
                 h => h,
             };
-            let rate = self.peak_kind.get() == "rate";
-            let field = if rate { "fleet.peak_request_rate" } else { "fleet.peak_users" };
-            match num(if rate { self.peak_rate } else { self.peak }, field)? {
-                None if spare.unwrap_or(0) > 0 || hours.is_some() => {
+            let kind = self.peak_kind.get();
+            let rate = kind == "rate";
+            // A head count: its three parts (the scenario names the one missing); the share typed in per cent.
+            let head = if kind == "people" {
+                let people = num(self.people, "fleet.people")?;
+                // From 1 %: "0.2" is far likelier the fraction 20 % than 0.2 % (the message says which to type).
+                let active = share(self.active_pct, "fleet.active_share", 1.0)?;
+                let per_hour = num(self.per_hour, "fleet.requests_per_person_hour")?;
+                (people.is_some() || active.is_some() || per_hour.is_some()).then_some((people, active, per_hour))
+            } else {
+                None
+            };
+            let field = match kind.as_str() {
+                "people" => "fleet.people",
+                "rate" => "fleet.peak_request_rate",
+                _ => "fleet.peak_users",
+            };
+            let typed = if kind == "people" { None } else { num(if rate { self.peak_rate } else { self.peak }, field)? };
+            match (typed, head) {
+                (None, None) if spare.unwrap_or(0) > 0 || hours.is_some() => {
                     fail(ScenarioError::new(field, "give the peak load to size a fleet (spare servers or hours at the peak alone size nothing)"))?;
                     None
                 }
-                None => None,
-                Some(p) => Some(FleetSpec {
+                (None, None) => None,
+                (_, Some((people, active_share, per_hour))) => Some(FleetSpec {
+                    people,
+                    active_share,
+                    requests_per_person_hour: per_hour,
+                    spare_replicas: spare,
+                    peak_hours_per_day: hours,
+                    ..Default::default()
+                }),
+                (Some(p), None) => Some(FleetSpec {
                     peak_users: (!rate).then_some(p),
                     peak_request_rate: rate.then_some(p),
                     spare_replicas: spare,
                     peak_hours_per_day: hours,
+                    ..Default::default()
                 }),
             }
         };

@@ -82,6 +82,8 @@ pub fn App() -> impl IntoView {
     let h2 = window_event_listener(leptos::ev::popstate, move |_| on_nav());
     // Presentation mode's state, for the button's pressed state; Escape leaves it and closes an open ⓘ.
     let present = RwSignal::new(false);
+    // Presentation mode hides the inputs (the charts take the width); the ☰ button shows them for a live change.
+    let inputs_shown = RwSignal::new(false);
     let h3 = window_event_listener(leptos::ev::keydown, move |e| {
         if e.key() == "Escape" {
             if present.get_untracked() {
@@ -246,12 +248,13 @@ pub fn App() -> impl IntoView {
         <header class="top">
             <h1>"TPS Planner"</h1>
             <button type="button" class="theme" id="theme-toggle" on:click=move |_| toggle_theme() title="Light or dark theme (remembered in this browser)">"◐ Theme"</button>
+            <button type="button" class="theme inputs-toggle" id="inputs-toggle" on:click=move |_| inputs_shown.set(toggle_inputs()) aria-pressed=move || if inputs_shown.get() { "true" } else { "false" } aria-controls="inputs" title="Presentation mode: show or hide the inputs (hidden, the charts take the width)">"☰ Inputs"</button>
             <button type="button" class="theme present" id="present-toggle" on:click=move |_| present.set(toggle_present()) aria-pressed=move || if present.get() { "true" } else { "false" } title="Presentation mode: larger type, charts side by side on a wide screen (a projector)">"▣ Present"</button>
             <p class="tagline">"Tokens per second for one user and for the whole server — and the load where it stops being good enough."</p>
         </header>
         {move || link_error.get().map(|m| view! { <p class="warning link-error" role="alert">{m}</p> })}
         <main class="layout">
-            <section class="inputs" aria-label="Inputs">
+            <section class="inputs" id="inputs" aria-label="Inputs">
                 <HardwareInputs inputs error />
                 <ModelInputs inputs error />
                 <WorkloadInputs inputs error />
@@ -828,13 +831,25 @@ fn toggle_theme() {
 }
 
 /// Presentation mode on or off (`data-present` on `<html>`: larger type, charts side by side on wide screens,
-/// their text drawn larger); the charts redraw at once (a resize event). Returns whether it is now on.
+/// their text drawn larger). Returns whether it is now on.
 fn toggle_present() -> bool {
+    toggle_root_flag("data-present")
+}
+
+/// Presentation mode's inputs shown or hidden (`data-inputs` on `<html>`; outside presentation mode they are
+/// always shown). Returns whether they are now shown.
+fn toggle_inputs() -> bool {
+    toggle_root_flag("data-inputs")
+}
+
+/// Sets or clears the attribute `name` on `<html>`; the charts redraw at once at the new layout (a resize event).
+/// Returns whether it is now set.
+fn toggle_root_flag(name: &str) -> bool {
     let Some(w) = web_sys::window() else { return false };
     let mut on = false;
     if let Some(root) = w.document().and_then(|d| d.document_element()) {
-        on = !root.has_attribute("data-present");
-        let _ = if on { root.set_attribute("data-present", "") } else { root.remove_attribute("data-present") };
+        on = !root.has_attribute(name);
+        let _ = if on { root.set_attribute(name, "") } else { root.remove_attribute(name) };
     }
     if let Ok(e) = web_sys::Event::new("resize") {
         let _ = w.dispatch_event(&e);

@@ -130,7 +130,13 @@ pub fn Results(
                             // A ceiling of memory, not the users served (a teacher's trial: "557 fit" beside a capacity of
                             // 177 read as 557 users).
                             r.capacity.as_ref().and_then(|c| c.max_users_at_target).filter(|u| *u < m.max_concurrency.min(m.kv_max_sequences.floor()))
-                                .map(|u| format!(" — memory's ceiling; the target holds {}", crate::plan::readout::group(u)))
+                                // Users, said so; users who pause run fewer requests than they are (a pre-sales trial read
+                                // "the target holds 548" beside 1,024 running requests as 548 running).
+                                .map(|u| format!(
+                                    " — memory's ceiling; the target holds {} users{}",
+                                    crate::plan::readout::group(u),
+                                    if r.think_time_s > 0.0 { format!(" who pause {} s between requests, fewer running at once", fmt(r.think_time_s)) } else { String::new() }
+                                ))
                         }</small></p>
                         <p class="formula">{format!(
                             "KV {} KB/token · {}",

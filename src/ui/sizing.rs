@@ -273,7 +273,14 @@ fn cost_card(r: &Report) -> Card {
         let y = p.write_off_years;
         let hour = format!("{} per device-hour over {y} year{}", money(p.device_hour()), if y == 1.0 { "" } else { "s" });
         match (p.fleet_devices, p.fleet_price) {
-            (Some(n), Some(f)) => format!(" Buying the fleet: {cur}{} ({n} devices at {}; {hour}).", money(f), money(p.device_price)),
+            (Some(n), Some(f)) => format!(
+                " Buying the fleet: {cur}{} ({n} devices at {}; {hour}){}.",
+                money(f),
+                money(p.device_price),
+                // The years asked for, as a quote states them (a pre-sales trial multiplied the 30-day month by 36).
+                k.fleet_over_write_off
+                    .map_or(String::new(), |t| format!("; over the {y}-year write-off, devices and electricity: {cur}{}", money(t)))
+            ),
             _ => format!(" Bought at {cur}{} a device: {hour}.", money(p.device_price)),
         }
     });

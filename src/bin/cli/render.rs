@@ -295,7 +295,7 @@ pub(super) fn render_table(r: &Report) -> String {
         );
     }
     if r.sweep.iter().any(|p| tps_planner::plan::readout::compute_from_prompts(r, p)) {
-        o += "compute*: the steps that read a prompt chunk set it; a step of decodes alone is memory-bound at that batch\n";
+        o += "compute*: the steps that read a prompt chunk set it; a step of decodes alone is not compute-bound at that batch (its reads or the engine's own time set it)\n";
     }
     if r.sweep.iter().any(|p| tps_planner::plan::readout::bound_label(r, p) == "compute (matmuls)") {
         o += "compute†: the matmuls over the weights are past their ridge and take most of the step; its KV reads put the step's roofline point left of the ridge\n";

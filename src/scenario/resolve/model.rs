@@ -121,6 +121,41 @@ pub(crate) fn resolve_model(s: &ModelSpec, defaults: &mut Vec<String>) -> Result
         }
         Attention::Full => {}
     }
+    // The shape's own parameters cannot outnumber the model's: the embedding table (and an untied output head of the
+    // same size) and every layer's attention output projection (hidden × heads × head_dim) are a floor that every
+    // dense or mixture-of-experts transformer carries (an audit: 1 B with 200 layers, hidden 16,384 and a vocabulary
+    // of a million — 16.4 B in the embedding alone — had read as 0.5 GB of weights that fit). Checked where the shape
+    // and vocabulary are given (typed or a preset's), not for the nearest shape assumed for a bare size.
+    let tied = s.tied_embeddings.or(p.map(|p| p.tied_embeddings)).unwrap_or(false);
+    if shape_given && (s.vocab.is_some() || p.is_some()) {
+        let tables = if tied { 1.0 } else { 2.0 };
+        let embedding = tables * f64::from(vocab) * f64::from(hidden) / 1e9;
+        let attention_out = f64::from(layers) * f64::from(hidden) * f64::from(heads) * f64::from(head_dim) / 1e9;
+        let least = embedding + attention_out;
+        if params < 0.95 * least {
+            let g = |x: f64| crate::model::units::fmt_num((x * 100.0).round() / 100.0);
+            return Err(ScenarioError::new(
+                // The field typed: the size, else the first shape field typed over a preset.
+                match (s.params_b, s.vocab, s.hidden, s.layers, s.attention_heads, s.head_dim) {
+                    (Some(_), ..) | (None, None, None, None, None, None) => "model.params_b",
+                    (_, Some(_), ..) => "model.vocab",
+                    (_, _, Some(_), ..) => "model.hidden",
+                    (_, _, _, Some(_), ..) => "model.layers",
+                    (_, _, _, _, Some(_), _) => "model.attention_heads",
+                    _ => "model.head_dim",
+                },
+                format!(
+                    "{} B parameters cannot hold this shape: its embedding table{} ({} × {}) alone is {} B and its layers' attention output projections ({layers} × {hidden} × {heads} heads × {head_dim}) {} B — give the model's real size, or its real layers, hidden size, heads and vocabulary",
+                    g(params),
+                    if tied { "" } else { " and output head" },
+                    crate::model::units::fmt_num(f64::from(vocab)),
+                    crate::model::units::fmt_num(f64::from(hidden)),
+                    g(embedding),
+                    g(attention_out)
+                ),
+            ));
+        }
+    }
     // A parameter count typed over a preset changes the weights, not the preset's shape (layers, KV heads): the
     // name says so, and so does a note (a new user typed 32 over Llama-3-8B and got reports named "Llama-3-8B"
     // with 64 GB of weights and the 8B's KV cache).
@@ -149,6 +184,6 @@ pub(crate) fn resolve_model(s: &ModelSpec, defaults: &mut Vec<String>) -> Result
         vocab,
         moe,
         attention,
-        tied_embeddings: s.tied_embeddings.or(p.map(|p| p.tied_embeddings)).unwrap_or(false),
+        tied_embeddings: tied,
     })
 }

@@ -59,7 +59,39 @@ pub(crate) fn resolve_target(s: &TargetSpec, mode: Mode, defaults: &mut Vec<Stri
 }
 
 pub(crate) fn resolve_fleet(s: &FleetSpec) -> Result<FleetInputs, ScenarioError> {
+    // A head count: all three, each in range; the peak is the requests/s they send in the busiest hour.
+    let head = [s.people, s.active_share, s.requests_per_person_hour];
+    let head_count = if head.iter().any(Option::is_some) {
+        if s.peak_users.is_some() || s.peak_request_rate.is_some() {
+            return Err(ScenarioError::new(
+                "fleet.people",
+                "give the peak once: people (with their share active and requests an hour), peak_users or peak_request_rate",
+            ));
+        }
+        let people = s.people.ok_or_else(|| ScenarioError::new("fleet.people", "give the number of people who use the service (the head count)"))?;
+        let people = check("fleet.people", people, 1.0, 1e9, "people")?;
+        if people.fract() != 0.0 {
+            return Err(ScenarioError::new("fleet.people", format!("{} must be a whole number of people", crate::model::units::fmt_num(people))));
+        }
+        let share = s
+            .active_share
+            .ok_or_else(|| ScenarioError::new("fleet.active_share", "give the share of them who use it in the busiest hour (e.g. 20 %: 0.2)"))?;
+        if !(share > 0.0 && share <= 1.0) {
+            return Err(ScenarioError::new(
+                "fleet.active_share",
+                format!("{} is out of range: a share of the people, above 0 and at most 1 (100 %)", crate::model::units::fmt_num(share)),
+            ));
+        }
+        let per_hour = s.requests_per_person_hour.ok_or_else(|| {
+            ScenarioError::new("fleet.requests_per_person_hour", "give the requests each of them sends in that hour (e.g. 10: one every 6 minutes)")
+        })?;
+        let per_hour = positive("fleet.requests_per_person_hour", per_hour, 3600.0, "requests an hour")?;
+        Some(crate::scenario::HeadCount { people, active_share: share, requests_per_hour: per_hour })
+    } else {
+        None
+    };
     let peak = match (s.peak_users, s.peak_request_rate) {
+        _ if head_count.is_some() => PeakLoad::RequestRate(head_count.map_or(0.0, |h| h.request_rate())),
         (Some(_), Some(_)) => return Err(ScenarioError::new("fleet", "give only one of peak_users or peak_request_rate")),
         // People are counted whole (2.5 peak users had been sized), once in range.
         (Some(u), None) => {
@@ -71,11 +103,15 @@ pub(crate) fn resolve_fleet(s: &FleetSpec) -> Result<FleetInputs, ScenarioError>
         }
         (None, Some(r)) => PeakLoad::RequestRate(positive("fleet.peak_request_rate", r, 1e9, "requests/s")?),
         (None, None) => {
-            return Err(ScenarioError::new("fleet", "give the peak load: peak_users (concurrent users) or peak_request_rate (requests/s)"))
+            return Err(ScenarioError::new(
+                "fleet",
+                "give the peak load: peak_users (concurrent users), peak_request_rate (requests/s) or people (a head count, with active_share and requests_per_person_hour)",
+            ))
         }
     };
     Ok(FleetInputs {
         peak,
+        head_count,
         spare_replicas: check_u("fleet.spare_replicas", s.spare_replicas.unwrap_or(0), 0, 10_000)?,
         peak_hours_per_day: check("fleet.peak_hours_per_day", s.peak_hours_per_day.unwrap_or(24.0), 0.5, 24.0, "hours a day")?,
     })
