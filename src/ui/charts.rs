@@ -66,12 +66,14 @@ pub fn Charts(
     });
     let trade = on_report(report, move |r| {
         let mut d = charts::pareto(r);
-        d.marker = picked.with(|p| p.as_ref().and_then(|p| charts::pareto_level(r, p.0)));
+        // A level's ring once one is picked (before, the card reads the operating point, which has its own green
+        // ring; the nearest level's ring beside it had disagreed with the card, a review).
+        d.marker = pick.get().and(picked.with(|p| p.as_ref().and_then(|p| charts::pareto_level(r, p.0))));
         PageChart::Pareto(d)
     });
     let roof = on_report(report, move |r| {
         let mut d = charts::roofline(r);
-        d.marker = picked.with(|p| p.as_ref().and_then(|p| d.decode.get(p.0).copied()));
+        d.marker = pick.get().and(picked.with(|p| p.as_ref().and_then(|p| d.decode.get(p.0).copied())));
         PageChart::Roofline(d)
     });
     // Window size, so the charts re-lay out (not just shrink) on narrow screens and after a resize — its height

@@ -204,11 +204,12 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "The knee",
             format!(
-                "({}, dashed on the system panel) is where system TPS reaches 90 % of its maximum over the levels simulated, read between the levels around it and simulated there: {} of {} tok/s. Past it, more users mostly add waiting, not throughput.{}",
+                "({}, dashed on the system panel) is where system TPS reaches 90 % of its maximum over the loads simulated (the levels and the capacity search's), read between the levels around it and simulated there: {} of {} tok/s, the peak. Past it, more users mostly add waiting, not throughput.{}",
                 load(k.concurrency, k.request_rate),
                 fmt(k.system_tps),
-                // The levels' own maximum (the peak may be a load the capacity search added).
-                fmt(r.sweep.iter().filter(|p| !p.saturated).map(|p| p.system_tps).fold(0.0, f64::max)),
+                // The peak the report names, which the knee is read against (it may be a load the capacity search
+                // added: a review read "2,952 of 2,722 tok/s" against the levels' own maximum).
+                fmt(r.peak.system_tps),
                 crate::plan::knee_and_operating_point(r).map_or_else(String::new, |w| format!(" {w}"))
             ),
         ));

@@ -21,8 +21,9 @@ fn download_blob(name: &str, blob: &web_sys::Blob) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
-/// A file name's middle for a report: its model and hardware, lower case, "-" between words ("llama-3.1-70b-on-8-x-
-/// nvidia-h100-sxm5-80gb"), so that A's and B's downloads do not overwrite each other (a pre-sales trial).
+/// A file name's middle for a report: its model and hardware, lower case, "-" between words and for anything not
+/// ASCII ("llama-3-70b-llama-3.1-70b-on-8-nvidia-h100-sxm5-80gb"), so that A's and B's downloads do not overwrite
+/// each other (a pre-sales trial).
 pub fn file_stem(r: &crate::scenario::Report) -> String {
     let mut out = String::new();
     for c in format!("{} on {}", r.model, r.hardware).to_ascii_lowercase().chars() {

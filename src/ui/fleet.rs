@@ -47,7 +47,7 @@ pub fn FleetCostInputs(
                         placeholder=Signal::derive(|| "e.g. 20".to_string()) error />
                     <NumField label="Requests each of those sends in that hour (a chat turn is one)" unit="per hour" field="fleet.requests_per_person_hour" value=inputs.per_hour
                         placeholder=Signal::derive(|| "e.g. 10".to_string()) error />
-                    <p class="note">"The peak is people × share × requests ÷ 3,600 s, in requests/s; the fleet's line shows the sum."</p>
+                    <p class="note">"The peak is people × share × requests ÷ 3,600 s, in requests/s; the fleet's line shows the product."</p>
                 }.into_any(),
                 _ => view! {
                     <NumField label="Peak concurrent users (each with a request in flight, unless a think time is set under Serving)" unit="users" field="fleet.peak_users" value=inputs.peak

@@ -75,11 +75,12 @@ pub(crate) fn resolve_fleet(s: &FleetSpec) -> Result<FleetInputs, ScenarioError>
         }
         let share = s
             .active_share
-            .ok_or_else(|| ScenarioError::new("fleet.active_share", "give the share of them who use it in the busiest hour (e.g. 20 %: 0.2)"))?;
-        if !(share > 0.0 && share <= 1.0) {
+            .ok_or_else(|| ScenarioError::new("fleet.active_share", "give the share of them who use it in the busiest hour (e.g. 20 %)"))?;
+        // From 1 %, as the page takes it (where "0.2" is far likelier the fraction 20 % than 0.2 %).
+        if !(0.01..=1.0).contains(&share) {
             return Err(ScenarioError::new(
                 "fleet.active_share",
-                format!("{} is out of range: a share of the people, above 0 and at most 1 (100 %)", crate::model::units::fmt_num(share)),
+                format!("{} is out of range: a share of the people from 0.01 (1 %) to 1 (100 %)", crate::model::units::fmt_num(share)),
             ));
         }
         let per_hour = s.requests_per_person_hour.ok_or_else(|| {
