@@ -1160,6 +1160,8 @@ await test('fleet, cost and task inputs: every invalid value gets a message next
   await mp.fill('#fleet-requests_per_person_hour', '12');
   await mp.waitForFunction(() => /^15\u202f000 people × 20 % active in the busiest hour × 12 requests an hour each ÷ 3\u202f600 s = 10 req\/s → \d+ servers?/.test(document.getElementById('fleet-sentence')?.textContent || ''), null, { timeout: 30000 })
     .catch(async () => { throw new Error(`head count: ${await mp.textContent('#fleet-sentence')}`); });
+  // The printed question states the head count as typed.
+  assert(/peak 15\u202f000 people, 20 % of them in the busiest hour, 12 requests an hour each/.test(await mp.textContent('#print-question')), `print question: ${await mp.textContent('#print-question')}`);
   await mp.fill('#fleet-active_share', '');
   await mp.waitForFunction(() => /give the share of them who use it in the busiest hour/.test(document.querySelector('#fleet-active_share').closest('label').textContent), null, { timeout: 10000 });
   assert((await mp.inputValue('#fleet-people')) === '15000', 'the head count was lost');
@@ -1398,6 +1400,8 @@ await test('issue 9: a 1920-px projector: charts side by side; presentation mode
   assert((await inputsShown()) && (await pp.getAttribute('#inputs-toggle', 'aria-pressed')) === 'true', 'the Inputs button did not show the inputs');
   await pp.click('#inputs-toggle');
   assert(!(await inputsShown()), 'the Inputs button did not hide the inputs again');
+  // (The charts redraw for the new width after the resize the button sends: measured once they have.)
+  await pp.waitForTimeout(400);
   // A class looks at the chart: the verdict's line and then the charts, whole on the first screen of a projector.
   const [vt, ct, st] = await pp.evaluate(() => [document.getElementById('verdict'), document.getElementById('chart-throughput'), document.querySelector('.scrub')].map((e) => e.getBoundingClientRect()).map((r) => [r.top, r.bottom]));
   assert(vt[0] < ct[0] && ct[1] <= Math.min(1080, st[0]), `presentation mode at 1920 × 1080: verdict ${vt}, throughput chart ${ct}, load bar ${st} (the chart is not whole on the first screen)`);

@@ -1873,3 +1873,22 @@ fn one_server_fewer_reads_over_the_plan() {
         s.split("with one server fewer, ").nth(1).and_then(|t| t.split(' ').next()).and_then(|x| x.parse().ok()).unwrap_or_else(|| panic!("{s}"));
     assert!(share > 60.0, "{s}");
 }
+
+/// A datacenter board with GDDR memory and tensor cores (L40S, L4, A10, …) is served by vLLM when the scenario names
+/// no engine, though it takes the workstation cards' kind for its memory (a pre-sales trial's 8 × L40S had defaulted to
+/// llama.cpp, Q4_K_M and a layer split); the P40 (no tensor cores) and the consumer and workstation cards keep llama.cpp.
+#[test]
+fn server_boards_default_to_a_serving_engine() {
+    let engine = |hw: &str| {
+        let r = scenario(&format!(r#"{{"hardware":{{"preset":"{hw}","devices":2}},"model":{{"preset":"llama-3.1-8b"}}}}"#)).resolve().unwrap();
+        (r.deployment.engine.name.clone(), r.deployment.hardware.parallelism)
+    };
+    for hw in ["l40s", "l4", "a10", "rtx-pro-6000-bw"] {
+        let (e, p) = engine(hw);
+        assert!(e == "vLLM" && p == tps_planner::model::hardware::Parallelism::Tensor, "{hw}: {e} {p:?}");
+        assert_eq!(tps_planner::scenario::engine_of(&scenario(&format!(r#"{{"hardware":{{"preset":"{hw}"}}}}"#))).as_deref(), Some("vllm"));
+    }
+    for hw in ["tesla-p40", "rtx-4090", "rtx-6000-ada"] {
+        assert!(engine(hw).0.starts_with("llama.cpp"), "{hw}: {}", engine(hw).0);
+    }
+}

@@ -22,7 +22,7 @@ pub struct HwPreset {
     pub source: &'static str,
 }
 
-pub use super::hardware_table::HARDWARE;
+pub use super::hardware_table::{HARDWARE, SERVER_BOARDS};
 
 /// Devices in one node of preset `id` where the scenario gives none (`hardware.node_devices`): a GB200/GB300 NVL72
 /// rack is one NVLink domain of 72; HGX and OAM boards hold 8.

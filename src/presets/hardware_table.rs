@@ -80,3 +80,7 @@ pub const HARDWARE: &[HwPreset] = &[
     HwPreset { id: "tesla-p40", name: "NVIDIA Tesla P40 24GB", kind: HardwareKind::WorkstationGpu, bandwidth_gbps: 345.6, memory_gb: 24.0, fp16_tflops: Some(11.8), fp8_tflops: None, fp4_tflops: None, int8_tops: None, interconnect_gbps: 32.0, tdp_watts: Some(250.0), verified: false, source: cited("smoothyy3/willitrun data/devices.yaml @04cac646 entry tesla-p40-24gb (TechPowerUp values); FP16 estimated from shader rate; Pascal has no tensor cores and runs FP16 at 1/64 rate: the FP32 rate, which llama.cpp uses there") },
     HwPreset { id: "rtx-5070", name: "NVIDIA GeForce RTX 5070 12GB", kind: HardwareKind::ConsumerGpu, bandwidth_gbps: 672.0, memory_gb: 12.0, fp16_tflops: Some(61.8), fp8_tflops: None, fp4_tflops: None, int8_tops: None, interconnect_gbps: 64.0, tdp_watts: Some(250.0), verified: false, source: cited("smoothyy3/willitrun data/devices.yaml @04cac646 entry rtx-5070-12gb (TechPowerUp values); FP16 estimated from shader rate") },
 ];
+
+/// Datacenter boards with GDDR memory and tensor cores (server boards of the workstation cards' silicon): their
+/// default engine is a serving engine's, not llama.cpp (`scenario::default_engine_for`).
+pub const SERVER_BOARDS: &[&str] = &["l40s", "l4", "a10", "a40", "t4", "rtx-pro-6000-bw", "l20"];

@@ -198,11 +198,28 @@ pub fn default_engine(kind: HardwareKind) -> &'static str {
     }
 }
 
+/// The engine a scenario runs when it names none: its hardware kind's, except on the datacenter boards with GDDR
+/// memory (L40S, L4, A10, …: `presets::hardware::SERVER_BOARDS`), which take the workstation cards' kind for their
+/// memory but are racked to serve: vLLM (a pre-sales trial's 8 × L40S had defaulted to llama.cpp, Q4_K_M and a
+/// layer split, and the verdict advised more devices a layer split does not speed up).
+#[must_use]
+pub fn default_engine_for(kind: HardwareKind, preset: Option<&str>) -> &'static str {
+    if preset.is_some_and(|p| presets::hardware::SERVER_BOARDS.iter().any(|b| b.eq_ignore_ascii_case(p))) {
+        "vllm"
+    } else {
+        default_engine(kind)
+    }
+}
+
 /// The engine `spec` runs: its own, or the default for its hardware (the page's engine select shows it, so a loaded
 /// scenario without an engine runs what `tps eval` runs on it). `None` when the hardware does not resolve.
 #[must_use]
 pub fn engine_of(spec: &Scenario) -> Option<String> {
-    spec.engine.preset.clone().or_else(|| resolve::resolve_hardware(&spec.hardware, &mut Vec::new()).ok().map(|h| default_engine(h.kind).to_string()))
+    spec.engine.preset.clone().or_else(|| {
+        resolve::resolve_hardware(&spec.hardware, &mut Vec::new())
+            .ok()
+            .map(|h| default_engine_for(h.kind, spec.hardware.preset.as_deref()).to_string())
+    })
 }
 
 /// The current scenario and report version.
@@ -357,8 +374,9 @@ impl Scenario {
                 (id.clone(), presets::engines::find(id).ok_or_else(|| unknown("engine.preset", id, presets::engines::ENGINES.iter().map(|e| e.id)))?)
             }
             None => {
-                let id = default_engine(hardware.kind);
-                defaults.push(format!("engine: {id} (typical for {})", hardware.kind.id()));
+                let id = default_engine_for(hardware.kind, self.hardware.preset.as_deref());
+                let typical = if id == default_engine(hardware.kind) { hardware.kind.id() } else { "a datacenter board" };
+                defaults.push(format!("engine: {id} (typical for {typical})"));
                 (id.to_string(), presets::engines::find(id).expect("built-in engine"))
             }
         };

@@ -77,7 +77,7 @@ pub fn Charts(
         PageChart::Roofline(d)
     });
     // Window size, so the charts re-lay out (not just shrink) on narrow screens and after a resize — its height
-    // too: presentation mode caps a chart at 72 % of the window's height (a review: a height-only resize kept the
+    // too: presentation mode caps a chart at 62 % of the window's height (a review: a height-only resize kept the
     // old cap).
     let viewport = RwSignal::new(window_size());
     let handle = window_event_listener(leptos::ev::resize, move |_| viewport.set(window_size()));
@@ -185,9 +185,10 @@ fn render(el: &web_sys::HtmlCanvasElement, data: Option<&PageChart>, aspect: f64
     let scale = if print { 3.0 } else { screen * zoom };
     // …and up to a third taller: its legend's rows grow with the text, and the plot kept only what was left (the
     // captions are hidden there, so two charts side by side on a 1080-px projector have the room); never taller than
-    // 72 % of the window (one chart per row on a 1400 × 900 screen stays as it was).
+    // 62 % of the window (one chart per row on a 1400 × 900 screen stays as it was).
     let aspect = if zoom > 1.0 {
-        let room = web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|v| v.as_f64()).unwrap_or(0.0) * 0.72;
+        // (62 % since the inputs hide there: the charts, wider, had grown under the load bar of a 1080-px projector.)
+        let room = web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|v| v.as_f64()).unwrap_or(0.0) * 0.62;
         let width = f64::from(el.client_width()).max(1.0);
         (aspect * 1.35).min(room / width).max(aspect)
     } else {

@@ -60,7 +60,18 @@ fn question(s: &Scenario, r: &Report) -> Vec<String> {
         let peak = f
             .peak_users
             .map(|u| format!("{} concurrent users", if u.fract() == 0.0 { super::results::group(u) } else { fmt(u) }))
-            .or_else(|| f.peak_request_rate.map(|x| format!("{} req/s", fmt(x))));
+            .or_else(|| f.peak_request_rate.map(|x| format!("{} req/s", fmt(x))))
+            // A head count as typed (the report's question had read "peak ·" with nothing after it).
+            .or_else(|| {
+                f.people.map(|n| {
+                    format!(
+                        "{} people, {} % of them in the busiest hour, {} requests an hour each",
+                        super::results::group(n),
+                        crate::model::units::fmt_num((f.active_share.unwrap_or(0.0) * 1e4).round() / 100.0),
+                        crate::model::units::fmt_num(f.requests_per_person_hour.unwrap_or(0.0))
+                    )
+                })
+            });
         let spare = f.spare_replicas.filter(|n| *n > 0).map_or_else(String::new, |n| format!(" + {n} spare server{}", if n == 1 { "" } else { "s" }));
         // Hours at the peak, where not all day: A at 24 h and B at 10 had printed alike (a review).
         let hours = f.peak_hours_per_day.filter(|h| *h < 24.0).map_or_else(String::new, |h| format!(", {} h a day", fmt(h)));

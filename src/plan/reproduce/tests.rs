@@ -261,3 +261,12 @@ fn the_context_length_is_what_the_kv_cache_holds() {
     assert!(r.notes.iter().any(|n| n.contains("what the KV cache holds for one sequence")), "{:?}", r.notes);
     assert!(report.memory.fits);
 }
+
+/// The capacity and the load just above it stay two rates where 3 digits would merge them (a pre-sales trial:
+/// "for r in 8.89 14.6" under a note promising the operating point, the capacity and just above it).
+#[test]
+fn close_rates_stay_apart() {
+    assert_eq!(rates(vec![8.888, 14.61, 14.64]), vec![8.888, 14.61, 14.64]);
+    assert_eq!(rates(vec![8.888, 14.61, 14.74]), vec![8.89, 14.6, 14.7]);
+    assert_eq!(rates(vec![2.0, 2.0, f64::NAN, -1.0]), vec![2.0]);
+}
