@@ -1892,3 +1892,38 @@ fn server_boards_default_to_a_serving_engine() {
         assert!(engine(hw).0.starts_with("llama.cpp"), "{hw}: {}", engine(hw).0);
     }
 }
+
+/// An audit of the CLI: the analytic sweep's one user read 133 tok/s in total beside 132.6 each — the steady step's
+/// rate, without the time to the first token that a closed-loop user spends not streaming — and users with a
+/// think time of a millisecond fell below users with none. A user's cycle is its E2E (and its pause): the system
+/// serves users × output ÷ cycle.
+#[test]
+fn analytic_system_throughput_counts_the_users_cycle() {
+    let with_think = |think: f64| {
+        let s = scenario(&format!(
+            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"vllm"}},
+               "workload":{{"prompt_tokens":1000,"output_tokens":128,"think_time_s":{think},"load":{{"concurrency":[1,8,64]}}}}}}"#
+        ));
+        plan::evaluate_analytic(&s).unwrap()
+    };
+    let (none, pause) = (with_think(0.0), with_think(0.001));
+    let one = &none.sweep[0];
+    assert!(one.system_tps < one.per_user_tps, "one user: {} in total, {} each", one.system_tps, one.per_user_tps);
+    let cycle = one.e2e_ms.p50 / 1e3;
+    assert!((one.system_tps - 128.0 / cycle).abs() < 1e-6 * one.system_tps, "{} vs 128 ÷ {cycle} s", one.system_tps);
+    for (a, b) in none.sweep.iter().zip(&pause.sweep) {
+        assert!(b.system_tps <= a.system_tps && b.system_tps > 0.99 * a.system_tps, "{} s of thought: {} vs {}", 0.001, b.system_tps, a.system_tps);
+    }
+}
+
+/// An audit: the report's prefill chunk read an attention intensity of 0 FLOPs per byte (attention doing no
+/// arithmetic); the chunk has no decodes, so the figure is null, and a decode step's is its FLOPs ÷ KV bytes.
+#[test]
+fn the_prefill_chunk_has_no_decode_attention_intensity() {
+    let r = plan::evaluate_analytic(&scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"}}"#)).unwrap();
+    let json = serde_json::to_value(&r).unwrap();
+    assert!(json["roofline"]["prefill"]["attention_intensity"].is_null(), "{}", json["roofline"]["prefill"]);
+    // Llama 3.1 8B: 32 query heads over 8 KV heads, 16-bit cache: 2 × 4 ÷ 2 = 4 FLOPs per byte.
+    let d = json["roofline"]["decode"][0]["attention_intensity"].as_f64().unwrap();
+    assert!((d - 4.0).abs() < 0.1, "{d}");
+}

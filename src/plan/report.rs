@@ -183,8 +183,9 @@ pub struct RooflinePoint {
     pub linear_intensity: f64,
     /// Attention's own intensity in the decode step: its FLOPs ÷ the KV bytes it reads, FLOP/byte (about 2 ×
     /// query heads ÷ KV heads ÷ bytes per element; hundreds for a latent cache (MLA), which can put attention
-    /// right of the ridge); 0 for the prefill chunk.
-    pub attention_intensity: f64,
+    /// right of the ridge); none (null in the JSON) for the prefill chunk, which has no decodes (an audit: its 0
+    /// read as attention doing no arithmetic; the chunk's attention is in its `intensity`).
+    pub attention_intensity: Option<f64>,
     /// What bounds this step alone (the decodes without the level's prompt tokens; the prefill chunk), by the step's
     /// own rule (`model::roofline`: the kernel classes' times, not their intensities).
     pub bound: Bound,

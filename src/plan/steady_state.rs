@@ -107,7 +107,7 @@ pub fn roofline(d: &Deployment, w: &Workload, levels: impl Iterator<Item = (f64,
         // 0, not 0 ÷ 0, which the report's JSON would write as null.)
         let wb = d.weight_bytes_read(n);
         let linear_intensity = if wb > 0.0 { 2.0 * d.model.matmul_params_per_token() * n / wb } else { 0.0 };
-        let attention_intensity = if load.decode_kv_bytes > 0.0 { load.decode_attn_flops / load.decode_kv_bytes } else { 0.0 };
+        let attention_intensity = (load.decode_kv_bytes > 0.0).then(|| load.decode_attn_flops / load.decode_kv_bytes);
         (flops > 0.0 && bytes > 0.0 && seconds > 0.0).then(|| RooflinePoint {
             tokens,
             intensity: flops / bytes,

@@ -316,8 +316,8 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
                     format!("the step's {} decodes", fmt(d.tokens))
                 },
                 side(d.linear_intensity, ridge),
-                d.attention_intensity,
-                side(d.attention_intensity, ridge),
+                d.attention_intensity.unwrap_or(0.0),
+                side(d.attention_intensity.unwrap_or(0.0), ridge),
                 // Overhead-bound steps read as a contradiction beside "memory-bound" kernels (a trial): neither roof
                 // sets their pace, and their point sits under the roof by as much.
                 if l.bound == crate::model::roofline::Bound::Overhead {

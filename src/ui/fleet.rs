@@ -18,7 +18,9 @@ pub fn FleetCostInputs(
         Signal::derive(move || {
             let c = inputs.currency.get();
             let c = c.trim();
-            if c.is_empty() {
+            // A currency the check refuses (more than 8 characters) is not repeated into every unit beside the
+            // message that refuses it (a trial).
+            if c.is_empty() || c.chars().count() > 8 || c.chars().any(char::is_control) {
                 what.to_string()
             } else {
                 format!("{c} {what}")

@@ -30,6 +30,8 @@ pub fn no_stray_null(v: &serde_json::Value, key: &str) -> bool {
                 | "fleet_devices"
                 | "fleet_price"
                 | "prefill"
+                // the prefill chunk's (it has no decodes; the decode steps' always have a value)
+                | "attention_intensity"
         ),
         serde_json::Value::Array(a) => a.iter().all(|x| no_stray_null(x, key)),
         serde_json::Value::Object(o) => o.iter().all(|(k, x)| no_stray_null(x, k)),
