@@ -115,6 +115,12 @@ pub fn tenths(v: f64) -> String {
     }
 }
 
+/// A fraction in per cent, to at most two decimals ("20" for 0.2, "12.35" for 0.12345): the shares people type.
+#[must_use]
+pub fn percent(share: f64) -> String {
+    fmt_num((share * 1e4).round() / 100.0)
+}
+
 /// Seconds to milliseconds.
 #[must_use]
 pub fn ms(seconds: f64) -> f64 {

@@ -684,7 +684,7 @@ pub fn head_count_words(f: &FleetInputs) -> String {
         format!(
             "{} people × {} % active in the busiest hour × {} requests an hour each ÷ 3\u{202f}600 s = ",
             super::readout::group(h.people),
-            crate::model::units::fmt_num((h.active_share * 1e4).round() / 100.0),
+            crate::model::units::percent(h.active_share),
             crate::model::units::fmt_num(sig4(h.requests_per_hour))
         )
     })

@@ -145,22 +145,18 @@ pub fn overhead_bound_words(r: &Report) -> Option<String> {
 
 #[must_use]
 pub fn readout(r: &Report, i: usize) -> Option<Readout> {
-    readout_of(r, r.sweep.get(i)?)
+    readout_of(r, r.sweep.get(i)?, "")
 }
 
 /// The scrubber's card for the operating point's own level (the card before another load is picked).
 #[must_use]
 pub fn operating_readout(r: &Report) -> Option<Readout> {
-    let mut c = readout_of(r, r.operating_level.as_ref()?)?;
-    let at = format!("At {}:", c.load_text);
-    if let Some(rest) = c.text.strip_prefix(&at) {
-        c.text = format!("At {}, the operating point:{rest}", c.load_text);
-    }
-    Some(c)
+    readout_of(r, r.operating_level.as_ref()?, ", the operating point")
 }
 
-/// The card for the level `l`, one of the sweep's or the operating point's.
-fn readout_of(r: &Report, l: &LoadPoint) -> Option<Readout> {
+/// The card for the level `l`, one of the sweep's or the operating point's, `named` after its load ("At 43
+/// users, the operating point: …").
+fn readout_of(r: &Report, l: &LoadPoint, named: &str) -> Option<Readout> {
     let p = r.target.percentile;
     let load_text = match l.request_rate {
         Some(rate) if l.concurrency.is_none() => format!("{} req/s", crate::model::units::fmt_num((rate * 1e3).round() / 1e3)),
@@ -171,7 +167,7 @@ fn readout_of(r: &Report, l: &LoadPoint) -> Option<Readout> {
     };
     // Nothing is served when the model does not fit: the level's zeros are not figures to read out.
     if !r.memory.fits {
-        let text = format!("At {load_text}: nothing is served — {}.", no_fit(r));
+        let text = format!("At {load_text}{named}: nothing is served — {}.", no_fit(r));
         return Some(Readout { load: load_of(l), load_text, text });
     }
     let bound = match l.bound {
@@ -224,7 +220,7 @@ fn readout_of(r: &Report, l: &LoadPoint) -> Option<Readout> {
         format!(" (its decodes reach about {:.0} of the {n} experts of each MoE layer, {k} a token: one user reads {k})", reached)
     });
     let text = format!(
-        "At {load_text}: {:.1} tok/s each{waiting}, {} tok/s in total; {p} TTFT {} ms, {p} TPOT {:.1} ms; batch {:.1} sequences per step{experts}; {bound}{evicted}; {verdict}.",
+        "At {load_text}{named}: {:.1} tok/s each{waiting}, {} tok/s in total; {p} TTFT {} ms, {p} TPOT {:.1} ms; batch {:.1} sequences per step{experts}; {bound}{evicted}; {verdict}.",
         l.per_user_tps,
         group(l.system_tps),
         group(l.ttft_ms.at(p)),

@@ -446,7 +446,7 @@ impl Inputs {
             Some(p) if !(lo..=100.0).contains(&p) => {
                 // A fraction typed as the engines' flags take it (vLLM's 0.9): say what it would be in per cent.
                 let hint = if p > 0.0 && p <= 1.0 && p * 100.0 >= lo {
-                    format!(" (for the fraction {}, type {})", fmt_num(p), fmt_num((p * 1e4).round() / 100.0))
+                    format!(" (for the fraction {}, type {})", fmt_num(p), crate::model::units::percent(p))
                 } else {
                     String::new()
                 };

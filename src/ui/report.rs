@@ -67,7 +67,7 @@ fn question(s: &Scenario, r: &Report) -> Vec<String> {
                     format!(
                         "{} people, {} % of them in the busiest hour, {} requests an hour each",
                         super::results::group(n),
-                        crate::model::units::fmt_num((f.active_share.unwrap_or(0.0) * 1e4).round() / 100.0),
+                        crate::model::units::percent(f.active_share.unwrap_or(0.0)),
                         crate::model::units::fmt_num(f.requests_per_person_hour.unwrap_or(0.0))
                     )
                 })
