@@ -1927,3 +1927,45 @@ fn the_prefill_chunk_has_no_decode_attention_intensity() {
     let d = json["roofline"]["decode"][0]["attention_intensity"].as_f64().unwrap();
     assert!((d - 4.0).abs() < 0.1, "{d}");
 }
+
+/// An operations trial: an unknown hardware preset also read "hardware.memory_bandwidth_gbps: required" (what the
+/// preset would have given), and a refused prompt length left "512 prompt + 10000000 output tokens" under the
+/// output, 512 being the default no one typed.
+#[test]
+fn errors_that_follow_from_another_are_not_reported_as_their_own() {
+    let e = Scenario::text_errors(r#"{"hardware":{"preset":"h100"},"model":{"preset":"llama-3.1-70b"}}"#);
+    assert_eq!(e.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), vec!["hardware.preset"], "{e:?}");
+    // Both fields wrong: both reported.
+    let e = Scenario::text_errors(r#"{"hardware":{"preset":"h100"},"model":{"preset":"llama-3.1-8bx"}}"#);
+    assert_eq!(e.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), vec!["hardware.preset", "model.preset"], "{e:?}");
+    // No preset and no bandwidth: that is the error.
+    let e = Scenario::text_errors(r#"{"hardware":{"memory_gb":80},"model":{"preset":"llama-3.1-8b"}}"#);
+    assert!(e.iter().any(|e| e.field == "hardware.memory_bandwidth_gbps"), "{e:?}");
+    let e = Scenario::text_errors(
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":10000000,"output_tokens":10000000}}"#,
+    );
+    let out = e.iter().find(|e| e.field == "workload.output_tokens").expect("the output is over the window alone");
+    assert!(out.message.starts_with("512 prompt (the default) + 10000000 output tokens exceed"), "{}", out.message);
+}
+
+/// An operations trial: 1 server of 2 × H100 against 1 of 4 × L40S read "the gap in devices, B's 2.00 × A's, is
+/// beyond one figure's validated throughput error" (the servers' sizes, which no error moves), and B's cost took
+/// A's device-hour without a word (the page's price stays as the hardware changes).
+#[test]
+fn a_versus_b_of_other_server_sizes_and_one_price() {
+    let side = |hw: &str, devices: u32, price: f64| {
+        plan::evaluate_analytic(&scenario(&format!(
+            r#"{{"hardware":{{"preset":"{hw}","devices":{devices}}},"model":{{"preset":"llama-3.1-70b"}},"quantization":{{"weights":"fp8"}},"engine":{{"preset":"vllm"}},
+               "workload":{{"prompt_tokens":1500,"output_tokens":300}},"target":{{"percentile":95,"ttft_ms":1500,"tpot_ms":50}},
+               "fleet":{{"peak_request_rate":0.25}},"cost":{{"device_hour":{price},"currency":"USD"}}}}"#
+        )))
+        .unwrap()
+    };
+    let a = side("h100-sxm", 2, 3.0);
+    let d = plan::diff(&a, &side("l40s", 4, 3.0));
+    assert!(!d.summary.contains("The gap in devices"), "{}", d.summary);
+    assert!(d.summary.contains("The gap in req/s at the target per device"), "{}", d.summary);
+    assert!(d.summary.contains("are priced alike per device"), "{}", d.summary);
+    // Priced apart: nothing to say.
+    assert!(!plan::diff(&a, &side("l40s", 4, 1.2)).summary.contains("priced alike"));
+}

@@ -159,7 +159,14 @@ fn margin_as(rows: &[DiffRow], band_pct: f64, validated: bool, sizes: Option<(f6
         ("devices_total", Some((sa, sb)), Some((ra, rb))) => Some((ra * sa, rb * sb)),
         _ => both(rows, m),
     };
-    let (metric, a, b) = HEADLINES.iter().find_map(|m| get(m).map(|(a, b)| (*m, a, b)).filter(|(_, a, b)| a != b))?;
+    // As many servers on each side: the devices differ by the servers' sizes alone, which no error of the model
+    // moves (an operations trial read "the gap in devices, B's 2.00 × A's, is beyond one figure's validated
+    // throughput error" for 1 server of 4 × L40S against 1 of 2 × H100): the capacity behind them is weighed.
+    let same_servers = both(rows, "replicas").is_some_and(|(ra, rb)| ra == rb);
+    let (metric, a, b) = HEADLINES
+        .iter()
+        .filter(|m| !(same_servers && **m == "devices_total"))
+        .find_map(|m| get(m).map(|(a, b)| (*m, a, b)).filter(|(_, a, b)| a != b))?;
     let (a, b) = if metric.starts_with("max_") && sizes_differ { (a / dev_a, b / dev_b) } else { (a, b) };
     // Which gap: a meeting sees several (servers, devices, cost) and must know the one weighed.
     let per_device = if sizes_differ { " per device" } else { "" };
@@ -627,7 +634,9 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     rows.push(row("replicas", "servers for the fleet", "servers", fleet(a, |f| f.replicas as f64), fleet(b, |f| f.replicas as f64)));
     rows.push(row(
         "devices_total",
-        "devices bought for the fleet",
+        // Bought in whole nodes where a device price is given, else counted one by one (an operations trial read
+        // "bought" for rented devices).
+        "devices for the fleet (bought: in whole nodes)",
         "devices",
         fleet(a, |f| f.devices_total as f64),
         fleet(b, |f| f.devices_total as f64),
@@ -765,6 +774,21 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     }
     if a.model != b.model {
         summary = format!("{summary} A and B serve different models: how good their answers are is not in these figures.");
+    }
+    // One price for two devices: the page's price stays as the hardware changes (an operations trial pinned A at an
+    // H100's device-hour, switched to 4 × L40S and read B's cost at the H100's price).
+    let per_device = |r: &Report| {
+        r.cost.as_ref().and_then(|c| {
+            c.purchase.as_ref().map(|p| p.device_price).or_else(|| c.devices_per_hour.map(|h| h / f64::from(r.single_stream.devices.max(1))))
+        })
+    };
+    if let (true, Some(x), Some(y)) = (a.hardware != b.hardware, per_device(a), per_device(b)) {
+        if (x - y).abs() <= 1e-9 * x.abs().max(1.0) {
+            summary = format!(
+                "{summary} A's {} and B's {} are priced alike per device: where they do not cost alike, give each side its own price.",
+                a.hardware, b.hardware
+            );
+        }
     }
     let (a, b) = sides(a, b);
     Diff { a, b, rows, summary, headline }
@@ -1028,6 +1052,22 @@ mod tests {
         // Without idle devices the count is the fleet's own, as the brackets give it.
         let rented = vec![row("replicas", "", "", Some(26.0), Some(57.0)), row("devices_total", "", "", Some(52.0), Some(57.0))];
         assert!(margin_as(&rented, 70.0, true, Some((2.0, 1.0))).unwrap().starts_with("The gap in devices, B's 10 % above A's"));
+    }
+
+    #[test]
+    fn as_many_servers_of_other_sizes_are_weighed_by_capacity_not_devices() {
+        // An operations trial: 1 server of 2 × H100 against 1 of 4 × L40S read "the gap in devices, B's 2.00 × A's,
+        // is beyond … error" — the servers' sizes, which no error moves.
+        let rows = vec![
+            row("replicas", "", "", Some(1.0), Some(1.0)),
+            row("devices_total", "", "", Some(2.0), Some(4.0)),
+            row("max_request_rate_at_target", "", "", Some(2.48), Some(0.41)),
+        ];
+        let m = margin_as(&rows, 63.0, true, Some((2.0, 4.0))).unwrap();
+        assert!(m.starts_with("The gap in req/s at the target per device, A's 12.10 × B's"), "{m}");
+        // More servers on one side: the devices weigh the fleets, as before.
+        let rows = vec![row("replicas", "", "", Some(1.0), Some(2.0)), row("devices_total", "", "", Some(2.0), Some(8.0))];
+        assert!(margin_as(&rows, 63.0, true, Some((2.0, 4.0))).unwrap().starts_with("The gap in devices, B's 4.00 × A's"));
     }
 
     #[test]

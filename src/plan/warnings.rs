@@ -53,10 +53,11 @@ impl Warning {
         Self { kind, message: message.into() }
     }
 
-    /// Information about how the figures were computed, not an alarm.
+    /// Information about how the figures were computed, not an alarm (the levels' reach too: an operations trial
+    /// read "no saturation knee within the levels", in red, as a fault of the deployment sized).
     #[must_use]
     pub fn is_info(&self) -> bool {
-        matches!(self.kind, WarningKind::FewerRequests | WarningKind::SaturatesPastCapacity)
+        matches!(self.kind, WarningKind::FewerRequests | WarningKind::SaturatesPastCapacity | WarningKind::NoKnee)
     }
 }
 
