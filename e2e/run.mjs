@@ -828,8 +828,10 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   // (with a purchase price, whole nodes: below).
   const used = (await mp.textContent('#fleet-card')).match(/servers? · ([\d\u202f]+) devices?/);
   card.devices = used && num(used[1]);
-  const nodes = fleet.match(/on nodes of 8 devices, 4 servers each: (\d+) nodes$/);
+  // (Rented, the devices are counted one by one, said where the nodes hold more: an operations trial.)
+  const nodes = fleet.match(/on nodes of 8 devices, 4 servers each: (\d+) nodes(?:, (\d+) of the nodes' (\d+) devices, counted one by one \(a purchase price buys whole nodes\))?$/);
   assert(nodes && card.devices === 2 * card.servers && +nodes[1] === Math.ceil(card.servers / 4), `devices: ${used} for ${fleet}`);
+  assert(!nodes[2] || (+nodes[2] === card.devices && +nodes[3] === 8 * +nodes[1]), `devices counted one by one: ${fleet}`);
   card.nodes = +nodes[1];
   const alts = await mp.textContent('#fleet-alternatives');
   // 4 devices per server; not 1, where the FP8 checkpoint's 16-bit head and embedding table leave no room (72.7 GB).
@@ -849,7 +851,7 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   card.fleetKw = +es[5];
   const cost = await mp.textContent('#cost-per-million');
   // At the operating point, said, with the fleet's own figure beside it (an operations trial took the first for the second).
-  const c = cost.match(/^USD ([\d.]+) per million output tokens at the operating point; the fleet at its peak: USD ([\d.]+)$/);
+  const c = cost.match(/^USD ([\d.]+) per million output tokens at the operating point; the fleet at its peak load: USD ([\d.]+)$/);
   assert(c && +c[1] > 0.1 && +c[1] < 50, `cost: ${cost}`);
   card.cost = c[1];
   const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour at the operating point \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u202f]+) per hour, USD ([\d.\u202f]+) a month at the peak, around the clock \(720 h\)(?: \(electricity USD [\d.\u202f]+ of it\))?; the fleet's USD ([\d.]+) per million output tokens its peak asks for, spares and headroom paid\.$/);

@@ -632,11 +632,12 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     rows.push(row("sequences_fit", "requests memory holds at full length", "requests", fit(a), fit(b)));
     let fleet = |r: &Report, f: fn(&crate::scenario::Fleet) -> f64| r.fleet.as_ref().map(f);
     rows.push(row("replicas", "servers for the fleet", "servers", fleet(a, |f| f.replicas as f64), fleet(b, |f| f.replicas as f64)));
+    // Bought in whole nodes where a device price is given, else counted one by one (an operations trial read
+    // "bought" for rented devices).
+    let bought = [a, b].iter().any(|r| r.cost.as_ref().is_some_and(|c| c.purchase.is_some()));
     rows.push(row(
         "devices_total",
-        // Bought in whole nodes where a device price is given, else counted one by one (an operations trial read
-        // "bought" for rented devices).
-        "devices for the fleet (bought: in whole nodes)",
+        if bought { "devices for the fleet (bought: in whole nodes)" } else { "devices for the fleet" },
         "devices",
         fleet(a, |f| f.devices_total as f64),
         fleet(b, |f| f.devices_total as f64),
@@ -782,7 +783,10 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
             c.purchase.as_ref().map(|p| p.device_price).or_else(|| c.devices_per_hour.map(|h| h / f64::from(r.single_stream.devices.max(1))))
         })
     };
-    if let (true, Some(x), Some(y)) = (a.hardware != b.hardware, per_device(a), per_device(b)) {
+    // The device, not the server: 2 × H100 against 4 × H100 at one price is one device's price (a review).
+    let device =
+        |r: &Report| r.hardware.split_once(" × ").filter(|(n, _)| n.parse::<u32>().is_ok()).map_or(r.hardware.as_str(), |(_, d)| d).to_string();
+    if let (true, Some(x), Some(y)) = (device(a) != device(b), per_device(a), per_device(b)) {
         if (x - y).abs() <= 1e-9 * x.abs().max(1.0) {
             summary = format!(
                 "{summary} A's {} and B's {} are priced alike per device: where they do not cost alike, give each side its own price.",

@@ -347,10 +347,12 @@ pub fn size(
         ),
         // One server for a peak far below its operating point says what it carries (an operations trial read "1 at the
         // operating point of 1.49 req/s" for a peak of 0.25, 10 % of its capacity, as a server near its limit).
-        None if serving == 1 && util(1) < OPERATING_RANGE.0 => {
-            let u = util(1) * 100.0;
-            let u = if u >= 1.0 { format!("{u:.0}") } else { crate::model::units::fmt_num(sig4(u)) };
-            format!("1 carrying the whole peak{spare}: {u} % of its capacity, below its operating point of {}", label(peak, per))
+        // (At most half its operating point's load, so that one at its operating point is not called below it; the
+        // share rounded down, "under 1 %" below one: a review.)
+        None if serving == 1 && peak_v <= 0.5 * per => {
+            let u = (util(1) * 100.0).floor();
+            let u = if u >= 1.0 { format!("{u:.0} %") } else { "under 1 %".to_string() };
+            format!("1 carrying the whole peak, {u} of its capacity (its operating point: {}){spare}", label(peak, per))
         }
         None => format!("{} at the operating point of {} each{spare}", super::readout::group(serving as f64), label(peak, per)),
     };
@@ -433,7 +435,8 @@ fn node_words(r: &Resolved, servers: u64) -> String {
     // differ (an operations trial read 4 devices billed beside "1 node" as an 8-GPU node billed at half).
     let in_use = servers.saturating_mul(u64::from(n));
     let one_by_one = if idle == 0 && in_use < nodes.saturating_mul(u64::from(node)) {
-        format!(", {} of their {} devices used and counted (a device price buys whole nodes)", g(in_use), g(nodes * u64::from(node)))
+        let whose = if nodes == 1 { "the node's" } else { "the nodes'" };
+        format!(", {} of {whose} {} devices, counted one by one (a purchase price buys whole nodes)", g(in_use), g(nodes * u64::from(node)))
     } else {
         String::new()
     };
@@ -907,7 +910,7 @@ mod tests {
         assert!((f.utilisation_one_fewer.unwrap() - 100.0 / 120.0).abs() < 1e-12);
         assert_eq!(
             f.sentence,
-            "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); with one server fewer, 83 % of capacity each; the fewest that hold the target, each at its capacity: 5 + 1 spare; on nodes of 8 devices, 4 servers each: 2 nodes, 14 of their 16 devices used and counted (a device price buys whole nodes)"
+            "500 users → 7 servers of 2 × H100 (6 at the operating point of 96 users each + 1 spare); with one server fewer, 83 % of capacity each; the fewest that hold the target, each at its capacity: 5 + 1 spare; on nodes of 8 devices, 4 servers each: 2 nodes, 14 of the nodes' 16 devices, counted one by one (a purchase price buys whole nodes)"
         );
         // ⌈500 ÷ 120⌉ = 5 at capacity.
         assert_eq!(f.serving_at_capacity, 5);

@@ -39,13 +39,13 @@ pub(super) fn analytic_level(r: &Resolved, x: f64) -> LoadPoint {
     let saturated = pu == 0.0 || (rate_mode && x * w.output_tokens > capacity);
     let sys = if rate_mode {
         sys.min(x * w.output_tokens)
-    } else if e2e > 0.0 {
-        // Each user's answer once per cycle, its first token and any pause included (Little's law over a user's
-        // cycle: a lone user is not streaming while its prompt is read or while it thinks). The steady step's
-        // rate, `b ÷ step`, left out the time to the first token: one user read 133 tok/s in total beside 132.6
-        // each (an audit; 126 by the cycle: 128 tokens in 55 ms + 127 × 7.5 ms), and users with a think time
-        // of 0.001 s fell below users with none.
-        x * w.output_tokens / (e2e + w.think_time_s)
+    } else if w.think_time_s > 0.0 {
+        // Each user's answer once per cycle (a lone user is not streaming while it thinks): its output tokens at the
+        // steady step, which holds the prompt's share already (`steady_step`), and the pause; at most the running
+        // batch's rate. By E2E + think, the prompt counted twice (the E2E's TTFT and the step's share), users with a
+        // think time of 1 ms read below users with none (a review, 2026-12-07: 1 000-token prompts, 30 000-token ones
+        // 46 % below).
+        (x * w.output_tokens / (w.output_tokens * tpot + w.think_time_s)).min(sys)
     } else {
         sys
     };

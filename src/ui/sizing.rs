@@ -308,7 +308,7 @@ fn cost_card(r: &Report) -> Card {
             c.note = format!("At the operating point; {cur}{at_peak} per million at the peak throughput (latency aside): a floor, not a quote.");
             // At the operating point, said, with the fleet's own figure where a fleet is sized (an operations trial
             // took the operating point's 3.98 for its fleet's cost at a tenth of the load: 23.14).
-            let fleet = k.fleet_per_million_output_tokens.map_or(String::new(), |m| format!("; the fleet at its peak: {cur}{}", money(m)));
+            let fleet = k.fleet_per_million_output_tokens.map_or(String::new(), |m| format!("; the fleet at its peak load: {cur}{}", money(m)));
             c.big = Some((per_million, format!(" per million output tokens at the operating point{fleet}")));
         }
     }
