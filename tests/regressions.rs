@@ -2023,3 +2023,22 @@ fn one_server_far_below_its_operating_point_says_what_it_carries() {
     let f = fleet(r#""peak_users":1"#, 0);
     assert!(f.sentence.contains("1 carrying the whole peak, ") && f.sentence.contains("users)"), "{}", f.sentence);
 }
+
+/// A teacher's trial: FP8 raised the 8B's ceiling 1.85 ×, not 2 ×, and the ceiling card said "8.16 GB of weights" with
+/// nothing on the output head the serving formats keep at 16 bits; it is said now, and only where it is so.
+#[test]
+fn the_ceiling_card_names_a_sixteen_bit_head() {
+    let words = |weights: &str| {
+        plan::evaluate_analytic(&scenario(&format!(
+            r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"{weights}"}}}}"#
+        )))
+        .unwrap()
+        .single_stream
+        .bytes_words
+    };
+    // 128,256 × 4,096 × 2 bytes = 1.05 GB.
+    for w in ["fp8", "awq"] {
+        assert!(words(w).contains("; its output head, 1.05 GB, at 16 bits, as the checkpoint keeps it)"), "{w}: {}", words(w));
+    }
+    assert!(!words("bf16").contains("output head"), "{}", words("bf16"));
+}

@@ -31,7 +31,14 @@ pub fn single_stream(d: &Deployment, w: &Workload) -> SingleStream {
     } else {
         "all of them".to_string()
     };
-    let bytes_words = format!("{} of weights ({why}) plus {} of KV cache at {:.0} tokens of context", gb(read), gb(kv), start);
+    // A serving format's 16-bit head (`model::quant::head_bits`), said: 8 bits a weight do not halve a token's bytes
+    // (a teacher's trial: FP8 raised the ceiling 1.85 ×, not 2 ×, with nothing on the card to say why).
+    let head = if d.head_bits > d.dense_bits {
+        format!("; its output head, {}, at 16 bits, as the checkpoint keeps it", gb(d.model.head_params() * d.head_bits / 8.0))
+    } else {
+        String::new()
+    };
+    let bytes_words = format!("{} of weights ({why}{head}) plus {} of KV cache at {:.0} tokens of context", gb(read), gb(kv), start);
     let spec_bw = d.hardware.memory_bandwidth_gbps * 1e9 * streaming;
     let tpot = d.mean_decode_step(1.0, start, w.output_tokens);
     let ttft = prefill::ttft_seconds(d, w.prompt_tokens, w.context_depth, w.prefix_cache_hit_rate);
