@@ -58,9 +58,10 @@ pub fn ServingInputs(
                 (Distribution::Uniform.id(), "Uniform ± spread"),
             ]) error />
             // A teacher's trial found TTFT 10 × higher with fixed lengths (383 against 39 ms at 16 users) and no word
-            // on the page why.
+            // on the page why; another, per-user tok/s higher at 4 users than at 3 (H100, 8B, 1,024/128): at 1–3 users the
+            // front end's jitter keeps them apart and their prompts stall each other's decodes, from 4 the waves lock.
             <Show when=move || inputs.distribution.with(|d| Distribution::from_id(d)).unwrap_or_default() != Distribution::Fixed
-                fallback=|| view! { <p class="note">"Fixed lengths: users of a closed loop finish together and send again together, in lock-step waves as a benchmark's do, so above one user each TTFT holds the prefill of the whole wave's prompts. Real users drift apart: Lognormal shows the TTFT they get."</p> }>
+                fallback=|| view! { <p class="note">"Fixed lengths: users of a closed loop finish together and send again together, in lock-step waves as a benchmark's do, so above one user each TTFT holds the prefill of the whole wave's prompts, and the decodes between waves carry no prompt: where the users first fall into step, TPOT can dip below that of fewer users, whose prompts still stall each other's decodes (4 users can each be faster than 3). Real users drift apart: Lognormal shows the TTFT they get."</p> }>
                 <NumField label="Spread (lognormal: coefficient of variation; uniform: ± fraction)" unit="" field="workload.spread" value=inputs.spread
                     placeholder=Signal::derive(|| "0.5".to_string()) error />
             </Show>
