@@ -99,7 +99,7 @@ pub fn Charts(
             ), ("chart-throughput", "tps-throughput", 0.66), tput, (viewport, pick, linked))}
             {figure("chart", (
                 "TTFT and TPOT at P50 / P95 / P99 (simulated continuous batching)",
-                " — purple: TTFT (left axis), teal: TPOT (right axis); P50 solid, P95 dashed (P90 when the target is judged at P90), P99 dotted; thin dashed: the targets, named at their left end (or above the plot, where a target is far above the curves); wide, light, long dashes: the pinned scenario A at its target percentile. The axes end just past the first level that fails the target: higher levels, saturated ones (unbounded queue) and TTFTs past 4 × the target are clipped at the top; thin vertical line: the load picked below.",
+                " — purple: TTFT (left axis), teal: TPOT (right axis); P50 solid, P95 dashed (P90 when the target is judged at P90), P99 dotted; thin dashed: the targets, named at their left end (or above the plot, where a target is far above the curves); wide, light, long dashes: the pinned scenario A at its target percentile. The axes end just past the first level that fails the target: higher levels, saturated ones (unbounded queue) and TTFTs past 4 × the target are clipped at the top, a dot there marking each; thin vertical line: the load picked below.",
             ), ("chart-latency", "tps-latency", 0.47), lat, (viewport, pick, linked))}
             {figure("chart pareto", (
                 "The trade-off: output tokens/s per user against output tokens/s per device",
