@@ -507,14 +507,8 @@ mod cli {
                         format!(
                             "  buying the fleet: {f:.0}{cur} ({n} devices at {:.0}{cur}; {hour}{cur} per device-hour over {years}){}\n",
                             p.device_price,
-                            c.fleet_over_write_off.map_or_else(String::new, |t| format!(
-                                "; over the {y}-year write-off, {}: {t:.0}{cur}",
-                                if c.fleet_electricity_per_month.is_some() {
-                                    "devices and electricity"
-                                } else {
-                                    "the devices (no electricity priced)"
-                                }
-                            ))
+                            c.fleet_over_write_off
+                                .map_or_else(String::new, |t| format!("; over the {y}-year write-off, {}: {t:.0}{cur}", c.write_off_basis()))
                         )
                     }
                     _ => format!("  bought at {:.0}{cur} a device: {hour}{cur} per device-hour over {years}\n", p.device_price),

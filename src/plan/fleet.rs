@@ -414,7 +414,8 @@ fn node_words(r: &Resolved, servers: u64) -> String {
         return String::new();
     }
     let g = |v: u64| super::readout::group(v as f64);
-    let idle = devices_bought(r, n, servers).saturating_sub(servers.saturating_mul(u64::from(n)));
+    let in_use = servers.saturating_mul(u64::from(n));
+    let idle = devices_bought(r, n, servers).saturating_sub(in_use);
     // Where devices idle, the setting that sizes the box (an operations trial's 4-GPU board read as a node of 8).
     let idle_words = if idle > 0 {
         format!(
@@ -433,7 +434,6 @@ fn node_words(r: &Resolved, servers: u64) -> String {
     let nodes = servers.div_ceil(per);
     // Rented (or unpriced) devices are counted one by one where a purchase buys whole nodes: said where the two
     // differ (an operations trial read 4 devices billed beside "1 node" as an 8-GPU node billed at half).
-    let in_use = servers.saturating_mul(u64::from(n));
     let one_by_one = if idle == 0 && in_use < nodes.saturating_mul(u64::from(node)) {
         let whose = if nodes == 1 { "the node's" } else { "the nodes'" };
         format!(", {} of {whose} {} devices, counted one by one (a purchase price buys whole nodes)", g(in_use), g(nodes * u64::from(node)))

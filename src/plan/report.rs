@@ -523,6 +523,19 @@ pub struct Cost {
     pub fleet_over_write_off: Option<f64>,
 }
 
+impl Cost {
+    /// What `fleet_over_write_off` adds up, in words: "devices and electricity", or "the devices (no electricity
+    /// priced)" (a review: the devices alone had read as both). The page's cost card and the CLI's line alike.
+    #[must_use]
+    pub fn write_off_basis(&self) -> &'static str {
+        if self.fleet_electricity_per_month.is_some() {
+            "devices and electricity"
+        } else {
+            "the devices (no electricity priced)"
+        }
+    }
+}
+
 /// Devices bought rather than rented: the price of one (with its share of the server), the years it is written
 /// off over (its device-hour is the price ÷ (years × 8,760)), and the fleet's devices at that price.
 #[derive(Debug, Clone, PartialEq, Serialize)]

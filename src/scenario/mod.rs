@@ -156,16 +156,11 @@ fn errors_of(mut v: serde_json::Value) -> Vec<ScenarioError> {
         // active_params_b "more than params_b (1 B)", a review). None is reported: a field present is taken out, one
         // absent held at 1, and the rest checked.
         let presetless = e.field.rsplit_once('.').is_some_and(|(parent, _)| removed.iter().any(|r| *r == format!("{parent}.preset")));
-        if taken.is_none() && presetless {
-            if !remove_path(&mut v, &e.field) {
-                if placeholders.contains(&e.field) || !set_path(&mut v, &e.field) {
-                    break;
-                }
-                placeholders.push(e.field.clone());
-            }
+        if taken.is_none() && presetless && remove_path(&mut v, &e.field) {
             continue;
         }
-        if let Some(t) = taken.or_else(|| out.iter().any(|o| o.field == e.field).then(|| e.field.clone())) {
+        let held = taken.or_else(|| (presetless || out.iter().any(|o| o.field == e.field)).then(|| e.field.clone()));
+        if let Some(t) = held {
             if placeholders.contains(&t) || !set_path(&mut v, &t) {
                 break;
             }

@@ -280,7 +280,7 @@ fn cost_card(r: &Report) -> Card {
                 // The years asked for, as a quote states them (a pre-sales trial multiplied the 30-day month by 36).
                 k.fleet_over_write_off.map_or(String::new(), |t| format!(
                     "; over the {y}-year write-off, {}: {cur}{}",
-                    if k.fleet_electricity_per_month.is_some() { "devices and electricity" } else { "the devices (no electricity priced)" },
+                    k.write_off_basis(),
                     money(t)
                 ))
             ),
