@@ -2042,3 +2042,19 @@ fn the_ceiling_card_names_a_sixteen_bit_head() {
     }
     assert!(!words("bf16").contains("output head"), "{}", words("bf16"));
 }
+
+/// A-vs-B's "priced alike" compares the devices: one H200 split two ways (TP8, DP attention) at one price is one
+/// device's price (the server's label, "8 × NVIDIA H200 … (DP attention)", had been parsed and read as another device).
+#[test]
+fn one_device_split_two_ways_is_not_priced_alike() {
+    let side = |split: &str| {
+        plan::evaluate_analytic(&scenario(&format!(
+            r#"{{"hardware":{{"preset":"h200-sxm","devices":8{split}}},"model":{{"preset":"deepseek-v3"}},"quantization":{{"weights":"fp8"}},"engine":{{"preset":"sglang"}},
+               "fleet":{{"peak_users":100}},"cost":{{"device_hour":3.0,"currency":"USD"}}}}"#
+        )))
+        .unwrap()
+    };
+    let (tp, dp) = (side(""), side(r#","parallelism":"dp-attention""#));
+    assert_ne!(tp.hardware, dp.hardware, "the labels differ: {} / {}", tp.hardware, dp.hardware);
+    assert!(!plan::diff(&tp, &dp).summary.contains("priced alike"), "{}", plan::diff(&tp, &dp).summary);
+}

@@ -783,10 +783,9 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
             c.purchase.as_ref().map(|p| p.device_price).or_else(|| c.devices_per_hour.map(|h| h / f64::from(r.single_stream.devices.max(1))))
         })
     };
-    // The device, not the server: 2 × H100 against 4 × H100 at one price is one device's price (a review).
-    let device =
-        |r: &Report| r.hardware.split_once(" × ").filter(|(n, _)| n.parse::<u32>().is_ok()).map_or(r.hardware.as_str(), |(_, d)| d).to_string();
-    if let (true, Some(x), Some(y)) = (device(a) != device(b), per_device(a), per_device(b)) {
+    // The device, not the server: 2 × H100 against 4 × H100, or TP8 against DP attention, at one price is one
+    // device's price (a review; the server's label had been parsed, its "(DP attention)" read as another device).
+    if let (true, Some(x), Some(y)) = (a.device != b.device, per_device(a), per_device(b)) {
         if (x - y).abs() <= 1e-9 * x.abs().max(1.0) {
             summary = format!(
                 "{summary} A's {} and B's {} are priced alike per device: where they do not cost alike, give each side its own price.",

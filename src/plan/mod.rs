@@ -543,6 +543,7 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
     Report {
         version: VERSION,
         hardware: hardware_label,
+        device: d.hardware.name.clone(),
         model: d.model.name.clone(),
         engine: d.engine.name.clone(),
         quantization: r.quantization.clone(),

@@ -552,6 +552,9 @@ pub struct Purchase {
 pub struct Report {
     pub version: u32,
     pub hardware: String,
+    /// The device alone (`hardware` says how many and how split): A-vs-B's "priced alike" compares it. Not in the JSON.
+    #[serde(skip)]
+    pub device: String,
     pub model: String,
     pub engine: String,
     /// Weight format and bits per weight.
