@@ -759,7 +759,22 @@ await test('phone at 2× pixel density: charts re-laid out and drawn at device r
   assert(p.ink > p.total * 0.01, 'phone chart blank');
   assert(phone.errors.length === 0, `console errors: ${phone.errors.slice(0, 2).join(' | ')}`);
   await phone.page.screenshot({ path: path.join(shots, '6-phone-2x.png'), fullPage: true });
+  // The jump bar: under the verdict, above the headline cards, and its Charts button brings the charts to the top
+  // without touching the hash (which carries the scenario); hidden beside the inputs on a wide screen.
+  const bar = await phone.page.evaluate(() => {
+    const top = (s) => document.querySelector(s).getBoundingClientRect().top;
+    return { shown: getComputedStyle(document.querySelector('.jump')).display, bar: top('.jump'), verdict: top('#verdict'), cards: top('#headline'), inputs: top('#inputs') };
+  });
+  assert(bar.shown === 'flex' && bar.verdict < bar.bar && bar.bar < bar.cards && bar.cards < bar.inputs, `jump bar on a phone: ${JSON.stringify(bar)}`);
+  const hash = await phone.page.evaluate(() => location.hash);
+  await phone.page.click('#jump-charts');
+  await phone.page.waitForFunction(() => Math.abs(document.getElementById('chart-block').getBoundingClientRect().top) < 2, null, { timeout: 5000 });
+  assert((await phone.page.evaluate(() => location.hash)) === hash, 'the jump changed the hash');
+  await phone.page.click('#jump-inputs');
+  await phone.page.waitForFunction(() => Math.abs(document.getElementById('inputs').getBoundingClientRect().top) < 2, null, { timeout: 5000 });
   await phone.context.close();
+  const wide = await page.evaluate(() => getComputedStyle(document.querySelector('.jump')).display);
+  assert(wide === 'none', `jump bar shown beside the inputs: ${wide}`);
 });
 
 await test('single file works from file:// with no requests', async () => {

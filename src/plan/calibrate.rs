@@ -71,6 +71,26 @@
 //! paying for the decode the ITL pins (its prefill and its stalls cannot both match). The bands a calibrated
 //! scenario shows are these runs' (`plan::band::LOAD_CALIBRATED_ONE` / `_TWO`, by `engine.calibrated_loads`).)
 //!
+//! **One load, fewer parameters? Tried 2026-12-07, not adopted.** One load cannot tell the step's fixed time
+//! from its reading time, nor the front end from the prefill, so fitting only some parameters at one load looked
+//! like the cure for a one-load fit that moves other loads the wrong way (a trial: the 8B/H100 example calibrated
+//! on a synthetic 64-user sample fell from 139 to 76 tok/s at one user). Measured on the same 83 runs of 32
+//! deployments (each calibrated on its lightest run, leave-one-source-out defaults; a refused fit scored with the
+//! defaults the user keeps), median % off at the other loads:
+//!
+//! | fitted at one load | output tok/s (p90) | TTFT mean / P50 / P99 | TPOT mean / P50 / P99 (P50's p90) |
+//! |---|---|---|---|
+//! | nothing (defaults) | 9.5 (41.6) | 40.4 / 36.4 / 50.0 | 7.8 / 7.3 / 9.7 (86.7) |
+//! | all (as shipped) | 10.0 (37.3) | 30.4 / 28.0 / 46.7 | 8.8 / 8.4 / 9.4 (121.4) |
+//! | front end only | 9.5 (41.1) | 36.0 / 30.6 / 44.9 | 7.7 / 7.3 / 9.7 (86.7) |
+//! | front end, step overhead | 10.0 (37.1) | 39.6 / 31.0 / 46.4 | 7.9 / 7.6 / 9.4 (86.0) |
+//! | front end, step overhead, η_fl | 10.0 (30.5) | 29.8 / 29.3 / 47.4 | 8.8 / 8.4 / 9.4 (120.7) |
+//!
+//! No subset wins on every figure: the front end alone keeps TPOT where the defaults have it but gains less TTFT,
+//! and whatever fits η_fl at one load (its TTFT) slows the heavier loads' steps that carry prompts (TPOT bias +11
+//! → +18 %). The full fit stays; the synthetic sample's fall at one user comes mostly from its own ITL (P50 15 ms
+//! under a TPOT of 20, pulling the step overhead up), which real runs do not show.
+//!
 //! One light run informs TTFT (the front end) but not the throughput at other loads, which a light run does not
 //! inform: calibrate on a light and a heavy run ([`Calibration::summary`] says so when the runs share one load).
 //! A calibrated scenario (`engine.calibrated_from` set) is calibrated again from its fitted fields cleared, i.e.

@@ -88,7 +88,7 @@ pub fn Charts(
     // a page that failed to draw (a read of an unfit scenario); one line says why instead.
     let unfit = move || report.with(|r| r.as_ref().is_ok_and(|r| !r.memory.fits));
     view! {
-        <div class="chart-block">
+        <div class="chart-block" id="chart-block">
         <p class="note bad" id="charts-unfit" class:hidden=move || !unfit()>
             "No charts: the model does not fit in this memory, so no load can be simulated. The one-user card says by how much; the fleet card, where asked, what holds it."
         </p>

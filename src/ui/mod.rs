@@ -269,6 +269,7 @@ pub fn App() -> impl IntoView {
                 </p>
                 <results::Results report problem errors=error />
                 <sizing::SizingCards report />
+                <JumpBar />
                 <compare::DiffTable report report_a problem=a_problem />
                 <charts::Charts report report_a measurements pick linked=share::LinkedLoad(linked) />
                 <explain::Explain report pick />
@@ -828,6 +829,27 @@ fn toggle_theme() {
         let _ = s.set_item("tps-theme", next);
     }
     apply_theme(Some(next));
+}
+
+/// A phone's way to the page's parts (shown under 600 px only, `www/style.css`): the answer comes first there, then
+/// about 2,400 px of inputs before the first chart (a teacher's trial: five screens of fields before the curves a
+/// class had been told to look at). Buttons, not `#` links: the page's own hash carries a shared scenario.
+#[component]
+fn JumpBar() -> impl IntoView {
+    let go = |id: &'static str| {
+        move |_| {
+            if let Some(e) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) {
+                e.scroll_into_view();
+            }
+        }
+    };
+    view! {
+        <nav class="jump" aria-label="Go to">
+            <button type="button" id="jump-charts" on:click=go("chart-block")>"Charts ↓"</button>
+            <button type="button" id="jump-inputs" on:click=go("inputs")>"Inputs ↓"</button>
+            <button type="button" id="jump-explain" on:click=go("explain")>"How to read ↓"</button>
+        </nav>
+    }
 }
 
 /// Presentation mode on or off (`data-present` on `<html>`: larger type, charts side by side on wide screens,
