@@ -263,7 +263,7 @@ pub(super) fn verdict(
         },
         Mode::Reader => match op {
             Some(m) => format!(
-                "at {} (operating point, {}): {:.0} tok/s each (median), {} tok/s total, {}{}",
+                "at {} (operating point, {}): {:.0} tok/s each (median{}), {} tok/s total, {}{}",
                 load_label(m),
                 // A capacity of one user leaves no room under it (a trial read "1 user (100 % of the capacity)" and
                 // a green ✓ as a margin).
@@ -288,6 +288,12 @@ pub(super) fn verdict(
                     ),
                 },
                 m.per_user_tps,
+                // Each one's speed while it streams, and where the wait for the first token is a good part of an
+                // answer, counting it: that one times the users is the total (a teacher's trial).
+                match op_point.and_then(|l| super::readout::speed_with_wait(r.workload.output_tokens, l)) {
+                    Some(v) => format!("; {v:.0} counting the wait for the first token"),
+                    None => String::new(),
+                },
                 super::readout::group(m.system_tps),
                 // The limit the target sets: TPOT's, else TTFT's alone ("target none ms" had stood there).
                 // Each mark from its own figure (the operating point lies below the capacity, so it meets the
