@@ -772,6 +772,10 @@ await test('phone at 2× pixel density: charts re-laid out and drawn at device r
   assert((await phone.page.evaluate(() => location.hash)) === hash, 'the jump changed the hash');
   await phone.page.click('#jump-inputs');
   await phone.page.waitForFunction(() => Math.abs(document.getElementById('inputs').getBoundingClientRect().top) < 2, null, { timeout: 5000 });
+  // How to read starts closed on a phone: the jump opens it.
+  assert(!(await phone.page.evaluate(() => document.getElementById('explain').open)), 'How to read open on a phone before the jump');
+  await phone.page.click('#jump-explain');
+  await phone.page.waitForFunction(() => document.getElementById('explain').open, null, { timeout: 5000 });
   await phone.context.close();
   const wide = await page.evaluate(() => getComputedStyle(document.querySelector('.jump')).display);
   assert(wide === 'none', `jump bar shown beside the inputs: ${wide}`);

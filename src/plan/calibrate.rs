@@ -74,9 +74,10 @@
 //! **One load, fewer parameters? Tried 2026-12-07, not adopted.** One load cannot tell the step's fixed time
 //! from its reading time, nor the front end from the prefill, so fitting only some parameters at one load looked
 //! like the cure for a one-load fit that moves other loads the wrong way (a trial: the 8B/H100 example calibrated
-//! on a synthetic 64-user sample fell from 139 to 76 tok/s at one user). Measured on the same 83 runs of 32
-//! deployments (each calibrated on its lightest run, leave-one-source-out defaults; a refused fit scored with the
-//! defaults the user keeps), median % off at the other loads:
+//! on a synthetic 64-user sample fell from 139 to 76 tok/s at one user). Measured by `tests/serving.rs`
+//! (`served_runs_calibrated_on_their_own_runs`, the data of 2026-12-07: 83 runs at other loads of 32 deployments,
+//! each calibrated on its lightest run with the leave-one-source-out defaults; for the comparison a refused fit was
+//! scored with the defaults the user keeps), median % off at the other loads:
 //!
 //! | fitted at one load | output tok/s (p90) | TTFT mean / P50 / P99 | TPOT mean / P50 / P99 (P50's p90) |
 //! |---|---|---|---|
@@ -87,9 +88,12 @@
 //! | front end, step overhead, η_fl | 10.0 (30.5) | 29.8 / 29.3 / 47.4 | 8.8 / 8.4 / 9.4 (120.7) |
 //!
 //! No subset wins on every figure: the front end alone keeps TPOT where the defaults have it but gains less TTFT,
-//! and whatever fits η_fl at one load (its TTFT) slows the heavier loads' steps that carry prompts (TPOT bias +11
-//! → +18 %). The full fit stays; the synthetic sample's fall at one user comes mostly from its own ITL (P50 15 ms
-//! under a TPOT of 20, pulling the step overhead up), which real runs do not show.
+//! and whatever fits η_fl at one load (its TTFT) slows the heavier loads' steps that carry prompts (TPOT P50's bias,
+//! printed beside the medians, +11 % with the defaults, +18 % with η_fl fitted). The front end, step overhead and
+//! η_fl together are the full fit without η_bw and η_kv, and within a point or two of it (better on output's p90,
+//! worse on TTFT P50 and P99): not a different answer, so the full fit stays. The synthetic sample's fall at one user
+//! comes mostly from its own ITL (P50 15 ms under a TPOT of 20, pulling the step overhead up), which real runs do not
+//! show.
 //!
 //! One light run informs TTFT (the front end) but not the throughput at other loads, which a light run does not
 //! inform: calibrate on a light and a heavy run ([`Calibration::summary`] says so when the runs share one load).

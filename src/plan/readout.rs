@@ -143,15 +143,15 @@ pub fn overhead_bound_words(r: &Report) -> Option<String> {
     ))
 }
 
-/// One user's speed counting the wait for the first token — `output` tokens over the median answer's time — where
-/// that wait is a tenth of the answer's time or more: there 1 ÷ TPOT (the speed while the answer streams) times the
-/// users is well above the system's tokens a second, and this figure times the users is about it (a teacher's trial:
-/// 4 users at 134 tok/s each beside 445 in total, fixed 1,024/128-token requests whose waves wait 195 ms of 1.15 s).
-/// (A fifth until 2026-12-07, when the verdict's line took it too.)
+/// One user's speed counting the wait for the first token — `output` tokens over an answer's time `e2e_ms` — where
+/// that wait (`ttft_ms`) is a tenth of the answer's time or more: there 1 ÷ TPOT (the speed while the answer streams)
+/// times the users is well above the system's tokens a second (a teacher's trial: 4 users at 134 tok/s each beside 445
+/// in total, fixed 1,024/128-token requests whose waves wait 195 ms of 1.15 s). With the mean answer's time, in a
+/// closed loop without pauses, this figure times the users is the total (Little's law); the scrubber's card gives the
+/// median answer's, beside its times. (A fifth until 2026-12-07, when the verdict's line took it too.)
 #[must_use]
-pub fn speed_with_wait(output: f64, l: &LoadPoint) -> Option<f64> {
-    let (e2e, ttft) = (l.e2e_ms.p50, l.ttft_ms.p50);
-    (e2e > 0.0 && ttft >= 0.1 * e2e && output > 1.0).then(|| output / (e2e / 1e3))
+pub fn speed_with_wait(output: f64, ttft_ms: f64, e2e_ms: f64) -> Option<f64> {
+    (e2e_ms > 0.0 && ttft_ms >= 0.1 * e2e_ms && output > 1.0).then(|| output / (e2e_ms / 1e3))
 }
 
 #[must_use]
@@ -205,7 +205,7 @@ fn readout_of(r: &Report, l: &LoadPoint, named: &str) -> Option<Readout> {
     // answer's time, the speed counting it too (a teacher's trial read 17.4 tok/s each at 128 and 256 users on one
     // RTX 4090 beside TTFTs of 16 and 47 s).
     let (e2e, ttft) = (l.e2e_ms.p50, l.ttft_ms.p50);
-    let waiting = match speed_with_wait(r.output_tokens, l) {
+    let waiting = match speed_with_wait(r.output_tokens, ttft, e2e) {
         Some(v) => format!(
             " ({} counting the wait: a median answer takes {} s, the median wait for its first token {} s)",
             crate::model::units::fmt_num((v * 10.0).round() / 10.0),

@@ -836,10 +836,18 @@ fn toggle_theme() {
 /// class had been told to look at). Buttons, not `#` links: the page's own hash carries a shared scenario.
 #[component]
 fn JumpBar() -> impl IntoView {
+    // How to read opens (it starts closed on a phone); the sticky message of an invalid field, where there is one, stays
+    // above the part jumped to instead of over its top (a review).
     let go = |id: &'static str| {
         move |_| {
-            if let Some(e) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) {
-                e.scroll_into_view();
+            let (Some(w), Some(d)) = (web_sys::window(), web_sys::window().and_then(|w| w.document())) else { return };
+            let Some(e) = d.get_element_by_id(id) else { return };
+            if let Some(details) = wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlDetailsElement>(&e) {
+                details.set_open(true);
+            }
+            e.scroll_into_view();
+            if let Some(card) = d.get_element_by_id("scenario-error").and_then(|c| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(c).ok()) {
+                w.scroll_by_with_x_and_y(0.0, -f64::from(card.offset_height()));
             }
         }
     };
