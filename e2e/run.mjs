@@ -1236,7 +1236,7 @@ await test('issue 9: "How to read this" is open on a desktop and its sentences c
   const text = (await p9.textContent('#explain')).replace(/[\u202f]/g, '');
   // The verdict's operating point: "at 15 users (…): 106 tok/s each, 1050 tok/s total".
   const verdict = (await p9.textContent('#verdict')).replace(/[\u202f]/g, '');
-  const v = verdict.match(/at (\d+) users \(operating point[^)]*\): ([\d.]+) tok\/s each \(median\), ([\d.]+) tok\/s total/);
+  const v = verdict.match(/at (\d+) users \(operating point[^)]*\): ([\d.]+) tok\/s each \(median[^)]*\), ([\d.]+) tok\/s total/);
   assert(v, `verdict: ${verdict}`);
   const e = text.match(/at (\d+) users each reader gets ([\d.]+) tok\/s, ([\d.]+) tok\/s in total/);
   assert(e, `panel's first sentence: ${text.slice(0, 300)}`);

@@ -292,7 +292,7 @@ pub(super) fn verdict(
                 // answer, counting it: that one times the users is the total (a teacher's trial).
                 // (The mean answer's time: users × it is then the total, a review's check with lognormal lengths.)
                 match op_point.and_then(|l| super::readout::speed_with_wait(r.workload.output_tokens, l.ttft_ms.mean, l.e2e_ms.mean)) {
-                    Some(v) => format!("; {v:.0} on average counting the wait for the first token"),
+                    Some(v) => format!(", or {v:.0} on average counting the wait for the first token"),
                     None => String::new(),
                 },
                 super::readout::group(m.system_tps),
