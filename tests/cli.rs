@@ -734,3 +734,22 @@ fn a_calibration_that_makes_the_runs_worse_is_refused() {
     assert!(out.contains("calibrated_from"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A teacher's trial: on llama.cpp's 4 slots the table's peak read "peak: 6 users" at the 4 users' speed with no word
+/// that two of the six wait (their queue keeps every slot busy, so the total is a hair higher). Where the peak's users
+/// outnumber what runs at once, the line says so; where they do not, it says nothing more.
+#[test]
+fn a_peak_past_the_engines_slots_says_the_rest_wait() {
+    let slots = r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"q4_k_m"},"engine":{"preset":"llama.cpp"},"workload":{"prompt_tokens":512,"output_tokens":256,"load":{"concurrency":[1,2,4,6,8]},"requests":400}}"#;
+    let (code, out, err) = tps(&["eval", "--table", "-"], Some(slots));
+    assert_eq!(code, 0, "{err}");
+    let peak = out.lines().find(|l| l.starts_with("peak: ")).unwrap_or_else(|| panic!("{out}"));
+    let users: f64 = peak["peak: ".len()..].split_whitespace().next().unwrap().parse().unwrap();
+    // The queue keeps the slots busy: the peak lands past them with these lengths (deterministic: seeded).
+    assert!(users > 4.0, "{peak}");
+    assert!(peak.contains("(4 run at once, the engine's limit; the others wait their turn)"), "{peak}");
+    // The knee and the peak usable, at most 4 users here, say nothing of a queue.
+    assert!(out.lines().filter(|l| l.starts_with("knee: ") || l.starts_with("peak usable: ")).all(|l| !l.contains("wait their turn")), "{out}");
+    let (_, out, _) = tps(&["eval", "--table", "examples/h100-llama8b.json"], None);
+    assert!(!out.contains("wait their turn"), "{out}");
+}

@@ -307,11 +307,21 @@ pub(super) fn render_table(r: &Report) -> String {
     }
     let mk = |name: &str, m: &Option<tps_planner::scenario::Marker>| match m {
         Some(m) => format!(
-            "{name}: {} — {:.0} tok/s total, {} tok/s each\n",
+            "{name}: {} — {:.0} tok/s total, {} tok/s each{}\n",
             // As the page and the energy line word it ("1 024 users" beside "the throughput peak (1 024 users)").
             tps_planner::plan::load_label(m),
             m.system_tps,
-            tps_planner::model::units::tenths(m.per_user_tps)
+            tps_planner::model::units::tenths(m.per_user_tps),
+            // More users than run at once: the rest queue (a teacher's trial read "peak: 6 users" on llama.cpp's 4
+            // slots, a hair above the 4 users' speed because the queue keeps every slot busy).
+            match m.concurrency {
+                Some(n) if n > r.memory.max_concurrency + 0.5 && r.memory.max_concurrency >= 1.0 => format!(
+                    " ({} run at once, the engine's {}; the others wait their turn)",
+                    tps_planner::plan::readout::group(r.memory.max_concurrency),
+                    if r.memory.engine_capped { "limit" } else { "memory's limit" }
+                ),
+                _ => String::new(),
+            }
         ),
         None => format!("{name}: none\n"),
     };
