@@ -1160,9 +1160,9 @@ fn fleets_buy_whole_nodes_and_rent_devices() {
             if nodes == f.devices_total { format!("as many as this fleet's {nodes}") } else { format!("against this fleet's {}", f.devices_total) };
         // (Servers that fill whole nodes exactly take what they count: nothing to add.)
         if nodes != two.devices_total {
-            assert!(words.ends_with(&format!("; bought in whole nodes of 8, {nodes} devices, {against}")), "{words}");
+            assert!(words.ends_with(&format!("; if bought, in whole nodes of 8, {nodes} devices, {against}")), "{words}");
         } else {
-            assert!(!words.contains("bought in whole nodes"), "{words}");
+            assert!(!words.contains("if bought"), "{words}");
         }
         // Bought, the count is the whole nodes' already: nothing more to say.
         let b = eval("h100-sxm", 8, "llama-3.1-70b", "", bought);
@@ -1173,10 +1173,7 @@ fn fleets_buy_whole_nodes_and_rent_devices() {
         // servers, 24 devices").
         let words = plan::fleet::alternative_words(b.fleet.as_ref().unwrap(), two);
         if nodes != 2 * two.replicas {
-            assert!(
-                words.contains(&format!("{nodes} devices in {} whole nodes of 8 (", nodes / 8)) && !words.contains("bought in whole nodes"),
-                "{words}"
-            );
+            assert!(words.contains(&format!("{nodes} devices in {} whole nodes of 8 (", nodes / 8)) && !words.contains("if bought"), "{words}");
         }
     }
     // A fleet of 2 per server, rented: its own count in whole nodes named as such (a review read "as many as this
@@ -1189,7 +1186,7 @@ fn fleets_buy_whole_nodes_and_rent_devices() {
     let words = plan::fleet::alternative_words(f, four);
     let own = if mine == four.devices_total { String::new() } else { format!(", {mine} devices") };
     let relation = if mine == theirs { "as many as" } else { "against" };
-    assert!(words.ends_with(&format!("; bought in whole nodes of 8{own}, {relation} this fleet's {theirs} in whole nodes")), "{words}");
+    assert!(words.ends_with(&format!("; if bought, in whole nodes of 8{own}, {relation} this fleet's {theirs} in whole nodes")), "{words}");
     // The sizes offered below 8 per server: 2 and 4 (70B FP8 does not fit one H100), not 4 alone.
     let f = eval("h100-sxm", 8, "llama-3.1-70b", "", bought);
     let sizes: Vec<u32> = f.fleet.as_ref().unwrap().alternatives.iter().map(|a| a.devices_per_replica).collect();

@@ -128,7 +128,7 @@ pub fn alternative_words(f: &Fleet, a: &FleetAlternative) -> String {
             let fleet =
                 if theirs == f.devices_total { format!("this fleet's {}", g(theirs)) } else { format!("this fleet's {} in whole nodes", g(theirs)) };
             let own = if mine == a.devices_total { String::new() } else { format!(", {} devices", g(mine)) };
-            format!("; bought in whole nodes of {node}{own}, {} {fleet}", if mine == theirs { "as many as" } else { "against" })
+            format!("; if bought, in whole nodes of {node}{own}, {} {fleet}", if mine == theirs { "as many as" } else { "against" })
         }
         _ => String::new(),
     };
