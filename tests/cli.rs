@@ -752,4 +752,9 @@ fn a_peak_past_the_engines_slots_says_the_rest_wait() {
     assert!(out.lines().filter(|l| l.starts_with("knee: ") || l.starts_with("peak usable: ")).all(|l| !l.contains("wait their turn")), "{out}");
     let (_, out, _) = tps(&["eval", "--table", "examples/h100-llama8b.json"], None);
     assert!(!out.contains("wait their turn"), "{out}");
+    // Users who think between requests: the peak's 8 are not all in flight, so no queue is claimed.
+    let thinking = slots.replace(r#""requests":400"#, r#""requests":400,"think_time_s":5"#);
+    let (code, out, err) = tps(&["eval", "--table", "-"], Some(&thinking));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("peak: ") && !out.contains("wait their turn"), "{out}");
 }

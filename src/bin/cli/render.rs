@@ -313,9 +313,10 @@ pub(super) fn render_table(r: &Report) -> String {
             m.system_tps,
             tps_planner::model::units::tenths(m.per_user_tps),
             // More users than run at once: the rest queue (a teacher's trial read "peak: 6 users" on llama.cpp's 4
-            // slots, a hair above the 4 users' speed because the queue keeps every slot busy).
+            // slots, a hair above the 4 users' speed because the queue keeps every slot busy). Users who think between
+            // requests are not all waiting: nothing said.
             match m.concurrency {
-                Some(n) if n > r.memory.max_concurrency + 0.5 && r.memory.max_concurrency >= 1.0 => format!(
+                Some(n) if n > r.memory.max_concurrency + 0.5 && r.memory.max_concurrency >= 1.0 && r.think_time_s <= 0.0 => format!(
                     " ({} run at once, the engine's {}; the others wait their turn)",
                     tps_planner::plan::readout::group(r.memory.max_concurrency),
                     if r.memory.engine_capped { "limit" } else { "memory's limit" }
