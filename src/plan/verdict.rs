@@ -289,8 +289,8 @@ pub(super) fn verdict(
                 },
                 m.per_user_tps,
                 // Each one's speed while it streams, and where the wait for the first token is a good part of an
-                // answer, counting it: that one times the users is the total (a teacher's trial).
-                // (The mean answer's time: users × it is then the total, a review's check with lognormal lengths.)
+                // answer, counting it over the mean answer's time: in a closed loop without pauses that one times the
+                // users is the total (a teacher's trial; the mean, not the median, a review's check with lognormal lengths).
                 match op_point.and_then(|l| super::readout::speed_with_wait(r.workload.output_tokens, l.ttft_ms.mean, l.e2e_ms.mean)) {
                     Some(v) => format!(", or {v:.0} on average counting the wait for the first token"),
                     None => String::new(),

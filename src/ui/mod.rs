@@ -840,7 +840,8 @@ fn JumpBar() -> impl IntoView {
     // above the part jumped to instead of over its top (a review).
     let go = |id: &'static str| {
         move |_| {
-            let (Some(w), Some(d)) = (web_sys::window(), web_sys::window().and_then(|w| w.document())) else { return };
+            let Some(w) = web_sys::window() else { return };
+            let Some(d) = w.document() else { return };
             let Some(e) = d.get_element_by_id(id) else { return };
             if let Some(details) = wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlDetailsElement>(&e) {
                 details.set_open(true);
