@@ -1353,6 +1353,25 @@ fn whole_users_and_bits_beside_a_format_are_said() {
     );
 }
 
+/// Fixed lengths are whole tokens: a length typed with decimals is run as the whole number the simulator draws, and
+/// said (the single-stream figures had read 1000.5 prompt tokens while every simulated request drew 1001); a
+/// varying length's mean keeps its decimals.
+#[test]
+fn fixed_lengths_typed_with_decimals_are_whole_tokens_and_said() {
+    let r = scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":1000.5,"output_tokens":128.2,"distribution":"fixed"}}"#)
+        .resolve()
+        .unwrap();
+    assert_eq!((r.workload.prompt_tokens, r.workload.output_tokens), (1001.0, 128.0));
+    assert!(r.defaults_used.iter().any(|d| d == "workload.prompt_tokens: whole tokens with fixed lengths, 1000.5 → 1001"), "{:?}", r.defaults_used);
+    assert!(r.defaults_used.iter().any(|d| d == "workload.output_tokens: whole tokens with fixed lengths, 128.2 → 128"), "{:?}", r.defaults_used);
+    let varying =
+        scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":1000.5,"output_tokens":128.2}}"#)
+            .resolve()
+            .unwrap();
+    assert_eq!((varying.workload.prompt_tokens, varying.workload.output_tokens), (1000.5, 128.2));
+    assert!(!varying.defaults_used.iter().any(|d| d.contains("whole tokens")), "{:?}", varying.defaults_used);
+}
+
 /// One server fewer that still holds the target and frees a whole node says so (a pre-sales trial: 24 + 1 spare
 /// servers of 1 × H200 bought 4 nodes of 8, 7 devices idle, where one server fewer fits 3 — a node's price left to the
 /// reader), and only then.

@@ -32,6 +32,20 @@ pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> 
     let output = check("workload.output_tokens", s.output_tokens.unwrap_or(DEFAULT_OUTPUT_TOKENS), 2.0, 10_000_000.0, "tokens")?;
     let depth = check("workload.context_depth", s.context_depth.unwrap_or(0.0), 0.0, 10_000_000.0, "tokens")?;
     let distribution = s.distribution.unwrap_or(DEFAULT_DISTRIBUTION);
+    // Fixed lengths are whole tokens: a length typed 1000.5 is said as the 1001 the simulator runs (the single-stream
+    // figures had used 1000.5 while every simulated request drew 1001). A varying length's mean may be fractional.
+    let (prompt, output) = if distribution == Distribution::Fixed {
+        let whole = |field: &str, x: f64, defaults: &mut Vec<String>| {
+            let w = x.round();
+            if w != x {
+                defaults.push(format!("{field}: whole tokens with fixed lengths, {} → {w}", crate::model::units::fmt_num(x)));
+            }
+            w
+        };
+        (whole("workload.prompt_tokens", prompt, defaults), whole("workload.output_tokens", output, defaults))
+    } else {
+        (prompt, output)
+    };
     let spread_max = if distribution == Distribution::Uniform { 1.0 } else { 5.0 };
     let spread = check("workload.spread", s.spread.unwrap_or(if distribution == Distribution::Fixed { 0.0 } else { 0.5 }), 0.0, spread_max, "")?;
     // The spread a varying length takes sets the percentile latencies (a trial's 6,000-token lognormal prompts had
