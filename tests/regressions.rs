@@ -155,7 +155,11 @@ fn issue11_agent_task_target_sizes_capacity_and_fleet() {
     let op = r.operating_point.as_ref().unwrap();
     assert!(r.verdict.contains("10-step task takes") && r.verdict.contains("✓ (target 30 s)"), "{}", r.verdict);
     let f = r.fleet.as_ref().unwrap();
-    assert_eq!(f.replicas, (200.0 / op.concurrency.unwrap()).ceil() as u64);
+    // The fewest servers that each carry at most the planned share of the capacity (or the operating point's users,
+    // where rounding to whole users put them above it).
+    let plan = op.concurrency.unwrap().max(r.target.operating_fraction * c.max_users_at_target.unwrap());
+    let n = f.replicas as f64;
+    assert!(200.0 / n <= plan + 1e-9 && 200.0 / (n - 1.0) > plan, "{} servers for 200 users at {plan} each", f.replicas);
 }
 
 /// gpt-oss's MXFP4 release quantises the routed experts only: its attention, embeddings and head are BF16 under the
@@ -1370,6 +1374,26 @@ fn fixed_lengths_typed_with_decimals_are_whole_tokens_and_said() {
             .unwrap();
     assert_eq!((varying.workload.prompt_tokens, varying.workload.output_tokens), (1000.5, 128.2));
     assert!(!varying.defaults_used.iter().any(|d| d.contains("whole tokens")), "{:?}", varying.defaults_used);
+}
+
+/// A fleet takes the fewest servers that each carry at most the planned share of their capacity: where the operating
+/// point's users are that share rounded down to whole users, ⌈peak ÷ them⌉ is one server too many (a pre-sales
+/// trial: 300 users on 8 × L40S, capacity 39, operating point 23 users, sized 14 servers "with one server fewer, 59.2 %
+/// of capacity each" — under the 60 % planned).
+#[test]
+fn a_fleet_is_not_one_server_over_its_plan_for_whole_users() {
+    let r = plan::evaluate(&scenario(
+        r#"{"hardware":{"preset":"l40s","devices":8,"node_devices":8},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":512,"output_tokens":256,"distribution":"lognormal","mode":"reader"},"target":{"tpot_ms":50,"ttft_ms":2000,"percentile":99},"fleet":{"peak_users":300}}"#,
+    ))
+    .unwrap();
+    let (c, op, f) = (r.capacity.as_ref().unwrap(), r.operating_point.as_ref().unwrap(), r.fleet.as_ref().unwrap());
+    let (cap, op_users) = (c.max_users_at_target.unwrap(), op.concurrency.unwrap());
+    let plan = op_users.max(0.6 * cap);
+    assert!(op_users < plan, "the case needs an operating point rounded down: {op_users} of {cap}");
+    let n = f.replicas as f64;
+    assert!(300.0 / n <= plan && 300.0 / (n - 1.0) > plan, "{} servers at {} users each, plan {plan}: {}", f.replicas, 300.0 / n, f.sentence);
+    assert!(f.sentence.contains(" % of capacity, within the 60 % planned; the operating point rounds it down to "), "{}", f.sentence);
+    assert!(!f.sentence.contains("with one server fewer, 59"), "{}", f.sentence);
 }
 
 /// One server fewer that still holds the target and frees a whole node says so (a pre-sales trial: 24 + 1 spare

@@ -216,6 +216,19 @@ fn one_fewer_within_range(serving: u64, util: &dyn Fn(u64) -> f64) -> bool {
     serving >= 2 && util(serving) < OPERATING_RANGE.0 - 1e-9 && util(serving - 1) <= OPERATING_RANGE.1 + 1e-9
 }
 
+/// The fewest serving servers from `serving` down that each carry at most the planned share `plan` of their
+/// capacity. ⌈peak ÷ the operating point's load⌉ can be one more than the plan needs where the operating point's
+/// users are the planned share rounded down to whole users (a pre-sales trial: 300 users on 8 × L40S, a capacity of
+/// 39 and 60 % planned, the operating point 23 users: 14 servers, "with one server fewer, 59.2 % of capacity each"
+/// — 13 carry 23.1 users each, under the 60 % planned).
+fn trimmed_to_plan(serving: u64, util: &dyn Fn(u64) -> f64, plan: f64) -> u64 {
+    let mut n = serving;
+    while n >= 2 && util(n - 1) <= plan + 1e-9 {
+        n -= 1;
+    }
+    n
+}
+
 /// The fleet for `f` with replicas at the operating point `op` (its marker and level) and a capacity at
 /// the target read from `cap`. `None` (with a note in `warnings`) when a replica carries no load.
 #[must_use]
@@ -268,6 +281,9 @@ pub fn size(
     let u = Utilisation::of(peak, peak_v, think, (op.1, cap), per);
     let (op_native, cap_native) = (u.op_native, u.cap_native);
     let util = |n: u64| u.at(n);
+    let plan = if cap_native > 0.0 { (op_native / cap_native).max(r.target.operating_fraction) } else { 0.0 };
+    let trimmed = serving - trimmed_to_plan(serving, &util, plan);
+    let (serving, total) = (serving - trimmed, total - trimmed);
     let rounded_down = one_fewer_within_range(serving, &util);
     let (serving, total) = if rounded_down { (serving - 1, total - 1) } else { (serving, total) };
     let idle_share = rounded_down.then(|| util(serving + 1));
@@ -354,6 +370,15 @@ pub fn size(
             let u = if u >= 1.0 { format!("{u:.0} %") } else { "under 1 %".to_string() };
             format!("1 carrying the whole peak, {u} of its capacity (its operating point: {}){spare}", label(peak, per))
         }
+        // Fewer than ⌈peak ÷ the operating point's load⌉: each carries a little more than that load, within the plan.
+        None if trimmed > 0 => format!(
+            "{} at {} each{spare}, {} % of capacity, within the {} % planned; the operating point rounds it down to {}",
+            super::readout::group(serving as f64),
+            label(peak, peak_v / serving as f64),
+            pct(util(serving)),
+            planned_pct,
+            label(peak, per)
+        ),
         None => format!("{} at the operating point of {} each{spare}", super::readout::group(serving as f64), label(peak, per)),
     };
     let sentence = format!(
@@ -676,6 +701,9 @@ fn alternatives_at(r: &Resolved, f: &FleetInputs, alt_op: &AltOp<'_>, counts: Ve
             let mut n = replicas(peak_v, per, f.spare_replicas)?;
             if let Some(cap) = &cap {
                 let u = Utilisation::of(f.peak, peak_v, think, (&op, cap), per);
+                let plan = if u.cap_native > 0.0 { (u.op_native / u.cap_native).max(r.target.operating_fraction) } else { 0.0 };
+                let spare = u64::from(f.spare_replicas);
+                n = trimmed_to_plan(n - spare, &|k| u.at(k), plan) + spare;
                 if one_fewer_within_range(n - u64::from(f.spare_replicas), &|k| u.at(k)) {
                     n -= 1;
                 }
