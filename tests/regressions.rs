@@ -1376,6 +1376,26 @@ fn fixed_lengths_typed_with_decimals_are_whole_tokens_and_said() {
     assert!(!varying.defaults_used.iter().any(|d| d.contains("whole tokens")), "{:?}", varying.defaults_used);
 }
 
+/// llama.cpp serves no more requests at once than its slots' memory holds at full length, and never preempts: with
+/// room for one 16k-token request, more users wait their turn and the total stays the one user's (a teacher's trial:
+/// simulated as vLLM's paged cache, 2 users and more fell from 20 tok/s to 4, with 25,000–43,000 preemptions).
+#[test]
+fn llama_cpp_with_room_for_one_long_request_serves_one_at_a_time() {
+    let r = plan::evaluate(&scenario(
+        r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"qwen2.5-32b"},"quantization":{"weights":"q4_k_m"},"engine":{"preset":"llama.cpp"},"workload":{"prompt_tokens":16384,"output_tokens":512,"distribution":"fixed","requests":40,"load":{"concurrency":[1,2,4]}}}"#,
+    ))
+    .unwrap();
+    assert_eq!(r.memory.max_concurrency, 1.0, "{:?}", r.memory);
+    assert!(r.memory.slots);
+    let one = r.sweep[0].system_tps;
+    for l in &r.sweep {
+        assert_eq!(l.preemptions, 0, "{l:?}");
+        assert!(l.mean_batch <= 1.0 + 1e-9, "{l:?}");
+        assert!((l.system_tps / one - 1.0).abs() < 0.05, "{} users: {} tok/s against {one} for one", l.concurrency.unwrap(), l.system_tps);
+    }
+    assert!(r.sweep[2].ttft_ms.p50 > 3.0 * r.sweep[0].ttft_ms.p50, "the others wait: {:?}", r.sweep[2].ttft_ms);
+}
+
 /// A fleet takes the fewest servers that each carry at most the planned share of their capacity: where the operating
 /// point's users are that share rounded down to whole users, ⌈peak ÷ them⌉ is one server too many (a pre-sales
 /// trial: 300 users on 8 × L40S, capacity 39, operating point 23 users, sized 14 servers "with one server fewer, 59.2 %

@@ -199,8 +199,10 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
         }
         let holds = lo * 1024;
         if holds >= 1024 {
+            // In llama.cpp's words where it serves (a teacher's trial read vLLM's flag under llama-server).
+            let flag = if engine == "llama.cpp" { "a slot's context" } else { "--max-model-len" };
             notes.push(format!(
-                "--max-model-len {holds}: what the KV cache holds for one sequence; the traffic's longest requests ({max_len} tokens at its 99.9th percentile or the benchmark's range) would be refused"
+                "{flag} {holds}: what the KV cache holds for one sequence; the traffic's longest requests ({max_len} tokens at its 99.9th percentile or the benchmark's range) would be refused"
             ));
             max_len = holds;
         }

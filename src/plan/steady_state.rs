@@ -140,14 +140,33 @@ pub fn roofline(d: &Deployment, w: &Workload, levels: impl Iterator<Item = (f64,
     }
 }
 
+/// llama.cpp's slots that fit: its server gives each slot (`-np`) a context of its own, allocated when it starts (`-c`
+/// is all slots' together), and has no preemption; a slot holds a request at full length. So no more run at once
+/// than the KV cache holds at the workload's full context — at least one, whose requests longer than what the cache
+/// holds are refused (a teacher's trial: Qwen2.5-32B Q4_K_M on one RTX 4090 with 16k-token prompts, memory for one
+/// such request, was simulated as vLLM's paged cache, admitting a second by its first chunk and preempting it again
+/// and again: 20 tok/s at one user, 4 at two and more, with 25,000–43,000 recomputations where llama.cpp serves one
+/// at a time and the others wait). `None` for the other engines (paged caches, admitted by their prompts).
+#[must_use]
+pub fn llama_cpp_slots(d: &Deployment, w: &Workload) -> Option<u32> {
+    if d.engine.kind != crate::model::engine::EngineKind::LlamaCpp {
+        return None;
+    }
+    let fit = d.max_sequences(w.full_context()).floor().clamp(1.0, f64::from(u32::MAX)) as u32;
+    Some(d.engine.max_batch.max(1).min(fit))
+}
+
 /// Memory figures for the workload.
 #[must_use]
 pub fn memory(d: &Deployment, w: &Workload) -> Memory {
     let ctx = w.full_context();
     let kv_max = d.max_sequences(ctx);
     // The sequences whose KV blocks fit when each holds only its prompt and first token (vLLM admits a request when
-    // its prompt's blocks fit); none when not even one fits at full length.
-    let admitted_fit = if kv_max >= 1.0 {
+    // its prompt's blocks fit); none when not even one fits at full length. llama.cpp's slots hold their full
+    // context (`llama_cpp_slots`).
+    let admitted_fit = if kv_max >= 1.0 && d.engine.kind == crate::model::engine::EngineKind::LlamaCpp {
+        kv_max.floor()
+    } else if kv_max >= 1.0 {
         let admitted = ((w.context_depth + w.prompt_tokens + 1.0) / 16.0).ceil() * 16.0;
         d.max_sequences(admitted).floor()
     } else {
@@ -165,6 +184,7 @@ pub fn memory(d: &Deployment, w: &Workload) -> Memory {
         // fill the memory the engine preempts (recomputes) one — the sweep counts those preemptions.
         max_concurrency: admitted_fit.min(max_batch),
         engine_capped: kv_max >= 1.0 && admitted_fit >= max_batch,
+        slots: d.engine.kind == crate::model::engine::EngineKind::LlamaCpp,
         kv_max_sequences: kv_max,
         fits: d.fits() && kv_max >= 1.0,
         kv_copies: d.kv_replication(),

@@ -129,7 +129,15 @@ pub(super) fn simulate_level(r: &Resolved, x: f64) -> LoadPoint {
             let link = sim::Disaggregation { kv_transfer_gbps: r.disaggregation.map_or(1.0, |g| g.kv_transfer_gbps) };
             sim::simulate_disaggregated(&pre, &dec, &link, &cfg, &targets)
         }
-        None => sim::simulate(d, &cfg, &targets),
+        // llama.cpp runs no more than the slots its memory holds at full length (`llama_cpp_slots`).
+        None => match super::steady_state::llama_cpp_slots(d, w) {
+            Some(slots) if slots < d.engine.max_batch => {
+                let mut slotted = d.clone();
+                slotted.engine.max_batch = slots;
+                sim::simulate(&slotted, &cfg, &targets)
+            }
+            _ => sim::simulate(d, &cfg, &targets),
+        },
     };
     // The analytic model at the same load: requests in flight by Little's law for a request rate or for users who
     // think between requests (it had been read at one sequence for a rate and at every user for a think time).

@@ -133,7 +133,10 @@ pub fn Results(
                                 // Users, said so; users who pause run fewer requests than they are (a pre-sales trial read
                                 // "the target holds 548" beside 1,024 running requests as 548 running).
                                 .map(|u| format!(
-                                    " — memory's ceiling; the target holds {} users{}",
+                                    " — {} ceiling; the target holds {} users{}",
+                                    // The engine's cap where it binds (a pre-sales trial read "1024 running requests at
+                                    // once: the engine's cap — memory's ceiling" where memory holds 1,713).
+                                    if m.engine_capped && m.max_concurrency < m.kv_max_sequences.floor() { "the engine's" } else { "memory's" },
                                     crate::plan::readout::group(u),
                                     if r.think_time_s > 0.0 { format!(" who pause {} s between requests, fewer running at once", fmt(r.think_time_s)) } else { String::new() }
                                 ))

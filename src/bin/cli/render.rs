@@ -205,11 +205,21 @@ pub(super) fn render_table(r: &Report) -> String {
         o += &format!("memory: weights {:.1} GB, KV {:.0} KB/token — DOES NOT FIT: {why}\n", m.weights_gb, m.kv_bytes_per_token / 1e3);
     } else {
         o += &format!(
-        "memory: weights {:.1} GB, KV {:.0} KB/token, KV space {:.1} GB: {:.0} sequences of {:.0} tokens fit at full length{window}, about {:.0} run at once (max batch, or prompts that fit, give or take the chunks of prompts still being read; more than fit at full length means preemptions)\n",
+        "memory: weights {:.1} GB, KV {:.0} KB/token, KV space {:.1} GB: {:.0} sequence{} of {:.0} tokens fit{} at full length{window}, {} run at once ({})\n",
         m.weights_gb,
         m.kv_bytes_per_token / 1e3,
         m.kv_budget_gb,
-        m.kv_max_sequences.floor(), m.context_tokens, m.max_concurrency
+        m.kv_max_sequences.floor(),
+        if m.kv_max_sequences.floor() == 1.0 { "" } else { "s" },
+        m.context_tokens,
+        if m.kv_max_sequences.floor() == 1.0 { "s" } else { "" },
+        // llama.cpp's slots hold their requests at full length and never preempt (a teacher's trial).
+        if m.slots { format!("{:.0}", m.max_concurrency) } else { format!("about {:.0}", m.max_concurrency) },
+        if m.slots {
+            "llama.cpp's slots, each holding a request at full length: more users wait their turn"
+        } else {
+            "max batch, or prompts that fit, give or take the chunks of prompts still being read; more than fit at full length means preemptions"
+        }
     );
     }
     let pct = r.target.percentile;
@@ -317,9 +327,9 @@ pub(super) fn render_table(r: &Report) -> String {
             // requests are not all waiting: nothing said.
             match m.concurrency {
                 Some(n) if n > r.memory.max_concurrency + 0.5 && r.memory.max_concurrency >= 1.0 && r.think_time_s <= 0.0 => format!(
-                    " ({} run at once, the engine's {}; the others wait their turn)",
+                    " ({} run at once, {}; the others wait their turn)",
                     tps_planner::plan::readout::group(r.memory.max_concurrency),
-                    if r.memory.engine_capped { "limit" } else { "memory's limit" }
+                    if r.memory.engine_capped { "the engine's limit" } else { "memory's limit" }
                 ),
                 _ => String::new(),
             }

@@ -221,7 +221,20 @@ pub(super) fn llama_cpp(ctx: &Ctx, notes: &mut Vec<String>) -> Vec<Step> {
     }
     bench.push(flag("-ub", r.deployment.engine.max_batched_tokens));
     bench.push(flag("-o", "json"));
-    let slots = r.deployment.engine.max_batch.max(1);
+    // The slots the memory holds at the workload's full length (`llama_cpp_slots`, as the sweep runs them), each of
+    // the context the traffic's longest requests need where the cache holds that many (a teacher's trial was given
+    // `-np 4 -c 81920` where the cache holds one 21,000-token sequence: the server would not have started).
+    let mut slots = crate::plan::steady_state::llama_cpp_slots(&r.deployment, &r.workload).unwrap_or(r.deployment.engine.max_batch).max(1);
+    let budget = r.deployment.kv_budget_bytes();
+    while slots > 1 && r.deployment.kv_bytes(ctx.max_len as f64) * f64::from(slots) > budget {
+        slots -= 1;
+    }
+    if slots < r.deployment.engine.max_batch {
+        notes.push(format!(
+            "-np {slots}: the slots the KV cache holds with each at {} tokens (llama.cpp allocates every slot's context when it starts); more users wait their turn",
+            ctx.max_len
+        ));
+    }
     let mut server = common;
     server.push(flag("-fa", "on"));
     server.push(flag("-np", slots));

@@ -145,6 +145,23 @@ fn llama_cpp_gets_llama_bench_and_llama_server() {
     assert!(r.notes.iter().any(|n| n.contains("earlier turns")));
 }
 
+/// llama.cpp allocates every slot's context when it starts: a server whose cache holds one long request gets one slot
+/// and a context the cache holds (a teacher's trial was given `-np 4 -c 81920` for Qwen2.5-32B Q4_K_M on one RTX 4090
+/// with 16k-token prompts, where the cache holds about 21,000 tokens, and vLLM's --max-model-len under llama-server).
+#[test]
+fn llama_server_gets_the_slots_and_context_its_memory_holds() {
+    let (r, report) = run(r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"qwen2.5-32b"},"quantization":{"weights":"q4_k_m"},
+            "engine":{"preset":"llama.cpp"},"workload":{"prompt_tokens":16384,"output_tokens":512,"distribution":"lognormal"}}"#);
+    let server = &r.steps[1].text;
+    assert!(server.contains("-np 1 "), "{server}");
+    let c: f64 = server.split("-c ").nth(1).and_then(|t| t.split_whitespace().next()).and_then(|t| t.parse().ok()).unwrap();
+    let kv_tokens = report.memory.kv_budget_gb * 1e9 / report.memory.kv_bytes_per_token;
+    assert!(c <= kv_tokens && c >= 16_384.0, "-c {c} against {kv_tokens} tokens the cache holds: {server}");
+    assert!(r.notes.iter().any(|n| n.starts_with("a slot's context ")), "{:?}", r.notes);
+    assert!(!r.notes.iter().any(|n| n.contains("--max-model-len")), "{:?}", r.notes);
+    assert!(r.notes.iter().any(|n| n.starts_with("-np 1: the slots the KV cache holds")), "{:?}", r.notes);
+}
+
 #[test]
 fn custom_models_and_formats_are_named_in_notes() {
     let (r, _) = run(
