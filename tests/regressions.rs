@@ -722,6 +722,12 @@ fn impossible_deployments_are_refused_with_what_would_work() {
     let e = err(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":200000}}"#);
     assert_eq!(e.field, "workload.prompt_tokens");
     assert!(e.message.contains("context window of 131072"), "{}", e.message);
+    // A prompt that fills the whole window leaves no room for any output: the prompt is named (a pre-sales trial's
+    // 131,072-token prompt was refused under Output).
+    let e = err(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":131072}}"#);
+    assert_eq!(e.field, "workload.prompt_tokens");
+    let e = err(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"prompt_tokens":131000,"output_tokens":256}}"#);
+    assert_eq!(e.field, "workload.output_tokens");
     let e = err(r#"{"hardware":{"preset":"h100-sxm"},"model":{"params_b":8,"attention_heads":32,"kv_heads":3}}"#);
     assert_eq!(e.field, "model.kv_heads");
     assert!(e.message.contains("1, 2, 4, 8, 16, 32"), "{}", e.message);
@@ -2068,9 +2074,11 @@ fn one_server_far_below_its_operating_point_says_what_it_carries() {
     };
     let f = fleet(r#""peak_request_rate":0.25"#, 1);
     let op = f.request_rate_per_replica;
-    let share = (0.25 / f.peak_load_per_replica * f.utilisation_at_peak * 100.0).floor();
+    // Rounded down, to a tenth below 10 % (a pre-sales trial read 4.66 % as "4 %").
+    let share = 0.25 / f.peak_load_per_replica * f.utilisation_at_peak * 100.0;
+    let share = if share < 10.0 { format!("{:.1}", (share * 10.0).floor() / 10.0) } else { format!("{:.0}", share.floor()) };
     assert!(
-        f.sentence.contains(&format!("(1 carrying the whole peak, {share:.0} % of its capacity (its operating point: "))
+        f.sentence.contains(&format!("(1 carrying the whole peak, {share} % of its capacity (its operating point: "))
             && f.sentence.contains(") + 1 spare)"),
         "{}",
         f.sentence

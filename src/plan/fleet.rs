@@ -366,8 +366,15 @@ pub fn size(
         // (At most half its operating point's load, so that one at its operating point is not called below it; the
         // share rounded down, "under 1 %" below one: a review.)
         None if serving == 1 && peak_v <= 0.5 * per => {
-            let u = (util(1) * 100.0).floor();
-            let u = if u >= 1.0 { format!("{u:.0} %") } else { "under 1 %".to_string() };
+            // (A tenth below 10 %: a pre-sales trial read 4.66 % as "4 %".)
+            let pct = util(1) * 100.0;
+            let u = if pct >= 10.0 {
+                format!("{:.0} %", pct.floor())
+            } else if pct >= 1.0 {
+                format!("{:.1} %", (pct * 10.0).floor() / 10.0)
+            } else {
+                "under 1 %".to_string()
+            };
             format!("1 carrying the whole peak, {u} of its capacity (its operating point: {}){spare}", label(peak, per))
         }
         // Fewer than ⌈peak ÷ the operating point's load⌉: each carries a little more than that load, within the plan.

@@ -642,10 +642,11 @@ impl Scenario {
             let depth = if w.context_depth > 0.0 { format!(" + {:.0} of earlier context", w.context_depth) } else { String::new() };
             // The field that takes the total over: the earlier context where it alone fills the window (a teacher's
             // trial typed 10 000 000 there and read the message under Prompt), else the output where the prompt
-            // fits with it, else the prompt.
+            // fits with it — room left for the shortest output, 2 tokens (a pre-sales trial's 131,072-token prompt, the
+            // whole window, was refused under Output) — else the prompt.
             let field = if w.context_depth >= f64::from(max) {
                 "workload.context_depth"
-            } else if w.context_depth + w.prompt_tokens <= f64::from(max) {
+            } else if w.context_depth + w.prompt_tokens + 2.0 <= f64::from(max) {
                 "workload.output_tokens"
             } else {
                 "workload.prompt_tokens"
