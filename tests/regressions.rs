@@ -1402,6 +1402,23 @@ fn llama_cpp_with_room_for_one_long_request_serves_one_at_a_time() {
     assert!(r.sweep[2].ttft_ms.p50 > 3.0 * r.sweep[0].ttft_ms.p50, "the others wait: {:?}", r.sweep[2].ttft_ms);
 }
 
+/// Requests that fail at the lightest load are the verdict's reason, not the wait of a prompt that is refused (a
+/// teacher's trial: 16k-token lognormal prompts on one RTX 4090 read ✗ beside latencies inside the target, and the
+/// verdict gave the wait of the 43,976-token P99 prompt the cache cannot hold).
+#[test]
+fn requests_refused_at_the_lightest_load_are_the_verdicts_reason() {
+    let s = scenario(
+        r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"qwen2.5-32b"},"quantization":{"weights":"q4_k_m"},"engine":{"preset":"llama.cpp"},"workload":{"prompt_tokens":16384,"output_tokens":512,"distribution":"lognormal","requests":200,"load":{"concurrency":[1,2]}},"target":{"tpot_ms":40,"ttft_ms":15000,"percentile":99}}"#,
+    );
+    let r = plan::evaluate(&s).unwrap();
+    let first = &r.sweep[0];
+    assert!(first.error_rate > 0.05 && !first.meets_target, "{first:?}");
+    let holds = plan::longest_fitting_tokens(&s.resolve().unwrap().deployment);
+    assert!(holds > 16_896.0 && holds < 30_000.0, "{holds}");
+    assert!(r.verdict.contains(&format!("{:.0} % of the requests fail: the longest requests (lognormal lengths of mean {} + 512 tokens) do not fit the KV cache, which holds one of up to {} tokens", first.error_rate * 100.0, plan::readout::group(16_384.0), plan::readout::group(holds))), "{}", r.verdict);
+    assert!(!r.verdict.contains("alone waits"), "{}", r.verdict);
+}
+
 /// A fleet takes the fewest servers that each carry at most the planned share of their capacity: where the operating
 /// point's users are that share rounded down to whole users, ⌈peak ÷ them⌉ is one server too many (a pre-sales
 /// trial: 300 users on 8 × L40S, capacity 39, operating point 23 users, sized 14 servers "with one server fewer, 59.2 %

@@ -188,16 +188,7 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
     let budget = d.kv_budget_bytes();
     if budget > 0.0 && d.kv_bytes(max_len as f64) > budget {
         // The longest multiple of 1,024 whose cache fits (a sliding window's grows slower than its tokens).
-        let (mut lo, mut hi) = (0u64, max_len / 1024);
-        while lo < hi {
-            let mid = (lo + hi).div_ceil(2);
-            if d.kv_bytes((mid * 1024) as f64) <= budget {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        let holds = lo * 1024;
+        let holds = ((crate::plan::longest_fitting_tokens(d) / 1024.0).floor() as u64 * 1024).min(max_len);
         if holds >= 1024 {
             // In llama.cpp's words where it serves (a teacher's trial read vLLM's flag under llama-server).
             let flag = if engine == "llama.cpp" { "a slot's context" } else { "--max-model-len" };

@@ -156,6 +156,32 @@ pub fn llama_cpp_slots(d: &Deployment, w: &Workload) -> Option<u32> {
     Some(d.engine.max_batch.max(1).min(fit))
 }
 
+/// The longest request, tokens, whose KV cache fits the memory alone (0 when none does; the tokens of a whole
+/// cache where it never fills: sliding windows). Longer requests are refused (the simulator's `Books::cap_lengths`).
+#[must_use]
+pub fn longest_fitting_tokens(d: &Deployment) -> f64 {
+    let budget = d.kv_budget_bytes();
+    if budget.is_nan() || budget <= 0.0 || d.kv_bytes(1.0) > budget {
+        return 0.0;
+    }
+    let (mut lo, mut hi) = (1.0_f64, 2.0_f64);
+    while d.kv_bytes(hi) <= budget {
+        if hi > 1e9 {
+            return hi;
+        }
+        (lo, hi) = (hi, hi * 2.0);
+    }
+    while hi - lo > 1.0 {
+        let mid = ((lo + hi) / 2.0).floor();
+        if d.kv_bytes(mid) <= budget {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 /// Memory figures for the workload.
 #[must_use]
 pub fn memory(d: &Deployment, w: &Workload) -> Memory {

@@ -50,8 +50,11 @@ pub fn SweepTable(
                             <td>{format!(
                                 "{}{}",
                                 if l.saturated { "saturated" } else if l.meets_target { "✓" } else { "✗" },
-                                if l.preemptions > 0 { format!(" · {} evicted", super::results::group(f64::from(l.preemptions))) } else { String::new() }
-                            )}</td>
+                                if l.preemptions > 0 { format!(" · {} evicted", super::results::group(f64::from(l.preemptions))) } else { String::new() },
+                            )}{
+                                // Why a level inside its latency limits fails (a teacher's trial read ✗ with no reason).
+                                (l.error_rate > 0.01 && !l.nothing_completed()).then(|| format!(" · {:.0} % failed", l.error_rate * 100.0))
+                            }</td>
                         </tr>
                     }
                     .into_any()
@@ -145,7 +148,7 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
                 super::explain::bound(l)
             ),
         ),
-        ("target".into(), "the target column", format!("✓ the level meets the target at {pp}; ✗ it does not; saturated: the queue grows without bound; evicted: running requests the engine put back in the queue when the KV cache was full, to read again later (preemptions).")),
+        ("target".into(), "the target column", format!("✓ the level meets the target at {pp}; ✗ it does not; saturated: the queue grows without bound; evicted: running requests the engine put back in the queue when the KV cache was full, to read again later (preemptions); failed: requests refused (too long for the KV cache or the context window, or over the queue limit) or timed out — the latencies are the others', and more than 1 % failed fails the target.")),
     ]
 }
 

@@ -302,6 +302,8 @@ pub(super) fn render_table(r: &Report) -> String {
             if p.meets_target { "✓" } else { "✗" },
             if p.saturated { " saturated".to_string() } else { String::new() }
                 + &if p.preemptions > 0 { format!(" {} preemptions", p.preemptions) } else { String::new() }
+                // Why a level within its latency limits fails (a teacher's trial read ✗ with no reason).
+                + &if p.error_rate > 0.01 && !p.nothing_completed() { format!(" {:.0} % failed", p.error_rate * 100.0) } else { String::new() }
         );
     }
     if r.sweep.iter().any(|p| tps_planner::plan::readout::compute_from_prompts(r, p)) {
@@ -314,6 +316,10 @@ pub(super) fn render_table(r: &Report) -> String {
     if r.sweep.iter().any(|p| p.preemptions > 0) {
         o += "preemptions: the KV cache was full at that load and the engine evicted running sequences to recompute \
               them later, so system TPS can fall and TTFT jump there\n";
+    }
+    if r.sweep.iter().any(|p| p.error_rate > 0.01 && !p.nothing_completed()) {
+        o += "failed: requests refused (longer than the KV cache or the context window holds, or over the queue limit) or timed out; \
+              the latencies are the others', and more than 1 % failed fails the target\n";
     }
     let mk = |name: &str, m: &Option<tps_planner::scenario::Marker>| match m {
         Some(m) => format!(
