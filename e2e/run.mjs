@@ -218,6 +218,14 @@ await test('switching presets works (RTX 4090, Q4_K_M, llama.cpp)', async () => 
   assert((await page.textContent('#ceiling')) === before, 'switching to Custom changed the result');
   await page.fill('#hardware-memory_bandwidth_gbps', '');
   await page.fill('#hardware-memory_gb', '');
+  // A node's size typed stays when a preset follows Custom (a pre-sales trial's 8 per node went empty).
+  await page.fill('#hardware-node_devices', '4');
+  await page.selectOption('#hardware-preset', 'h100-sxm');
+  await page.waitForTimeout(200);
+  const node = await page.inputValue('#hardware-node_devices');
+  assert(node === '4', `devices per node after Custom → H100: "${node}"`);
+  await page.fill('#hardware-node_devices', '');
+  await page.selectOption('#hardware-preset', 'rtx-4090');
 });
 
 await test('in-browser sweep time (benchmark, printed)', async () => {

@@ -4,6 +4,7 @@
 //! ratio): one user alone, per-user and system TPS at the operating point, the capacity at the target (users, or requests/s),
 //! replicas and devices for the fleet, cost per million output tokens and joules per output token.
 
+use super::report::LimitedBy;
 use crate::scenario::{Energy, Report};
 use serde::Serialize;
 
@@ -215,6 +216,27 @@ fn why(a: &Report, b: &Report) -> Option<String> {
         && a.target == b.target;
     if !same || a.hardware == b.hardware {
         return None;
+    }
+    // A capacity that is a limit on requests at once (the engine's max batch, or the KV cache's room) is not the
+    // steps' speed: said as such (a teacher's trial: llama.cpp's 4 slots on an RTX 5090 against 3 users on an RTX 4090
+    // read "Why: 1.78 × bandwidth … 1.27 × compute").
+    let running_limit = |r: &Report| {
+        r.capacity.as_ref().filter(|c| c.max_users_at_target.is_some()).and_then(|c| match c.limited_by {
+            LimitedBy::EngineCap => Some((
+                c.max_users_at_target?,
+                "its engine's limit on requests at once (max batch: vLLM's max_num_seqs, llama.cpp's -np), not the speed of its steps: a higher limit may hold more",
+            )),
+            LimitedBy::Memory => Some((c.max_users_at_target?, "the requests its KV cache holds at once, not the speed of its steps")),
+            _ => None,
+        })
+    };
+    match (running_limit(a), running_limit(b)) {
+        (Some(_), Some(_)) => return None,
+        (x, y) if x.is_some() || y.is_some() => {
+            let (side, (n, what)) = if let Some(l) = y { ("B", l) } else { ("A", x?) };
+            return Some(format!("Why: {side}'s capacity, {} users, is {what}.", super::readout::group(n)));
+        }
+        _ => {}
     }
     let (ra, rb) = (&a.roofline, &b.roofline);
     let (bw, fl) = (rb.bandwidth_gbps / ra.bandwidth_gbps, rb.peak_tflops / ra.peak_tflops);
@@ -856,6 +878,24 @@ mod tests {
         assert_eq!(why_weights(&bf16, &fp8), None);
         // The other way round (B the larger weights): nothing to explain here.
         assert_eq!(why_weights(&awq, &bf16), None);
+    }
+
+    /// A capacity that is the engine's limit on requests at once is said as such, not explained by the hardware's
+    /// ratios (a teacher's trial: llama.cpp's 4 slots on an RTX 5090 read "Why: 1.78 × bandwidth … 1.27 × compute").
+    #[test]
+    fn why_names_the_engines_limit_where_it_is_the_capacity() {
+        let report = |hw: &str| {
+            let json = format!(
+                r#"{{"hardware":{{"preset":"{hw}"}},"model":{{"preset":"gpt-oss-20b"}},"engine":{{"preset":"llama.cpp"}},"workload":{{"prompt_tokens":4096}},"target":{{"ttft_ms":850}}}}"#
+            );
+            crate::plan::evaluate(&crate::scenario::Scenario::from_json(&json).unwrap()).unwrap()
+        };
+        let (a, b) = (report("rtx-4090"), report("rtx-5090"));
+        let (ca, cb) = (a.capacity.as_ref().unwrap(), b.capacity.as_ref().unwrap());
+        assert_eq!(cb.limited_by, LimitedBy::EngineCap, "{cb:?}");
+        assert!(ca.max_users_at_target < cb.max_users_at_target, "{ca:?} {cb:?}");
+        let w = why(&a, &b).unwrap();
+        assert!(w.starts_with("Why: B's capacity, 4 users, is its engine's limit on requests at once") && !w.contains("bandwidth"), "{w}");
     }
 
     #[test]

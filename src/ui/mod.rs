@@ -375,7 +375,9 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
                         (inputs.memory, "memory", "GiB", old.map(|h| h.memory_gb)),
                         (inputs.interconnect, "interconnect", "GB/s", old.map(|h| h.interconnect_gbps)),
                     ];
-                    if node.is_some() || old.is_none() {
+                    // From Custom it stays too, but for a rack (a pre-sales trial typed 8 per node, went through
+                    // Custom to the H200, and found it empty: a node's size is the purchase's, not the device's).
+                    if node.is_some() || (old.is_none() && node_of(&picked) == 72) {
                         fields.push((inputs.node_devices, "devices per node", "", node));
                     }
                     for (field, what, unit, was) in fields {
