@@ -221,12 +221,19 @@ fn why(a: &Report, b: &Report) -> Option<String> {
     // steps' speed: said as such (a teacher's trial: llama.cpp's 4 slots on an RTX 5090 against 3 users on an RTX 4090
     // read "Why: 1.78 × bandwidth … 1.27 × compute").
     let running_limit = |r: &Report| {
+        let flag = if r.engine.starts_with("llama.cpp") {
+            " (llama.cpp's -np)"
+        } else if r.engine.starts_with("vLLM") {
+            " (vLLM's max_num_seqs)"
+        } else {
+            ""
+        };
         r.capacity.as_ref().filter(|c| c.max_users_at_target.is_some()).and_then(|c| match c.limited_by {
             LimitedBy::EngineCap => Some((
                 c.max_users_at_target?,
-                "its engine's limit on requests at once (max batch: vLLM's max_num_seqs, llama.cpp's -np), not the speed of its steps: a higher limit may hold more",
+                format!("its engine's limit on requests at once, its max batch{flag}, not the speed of its steps: a higher limit may hold more"),
             )),
-            LimitedBy::Memory => Some((c.max_users_at_target?, "the requests its KV cache holds at once, not the speed of its steps")),
+            LimitedBy::Memory => Some((c.max_users_at_target?, "the requests its KV cache holds at once, not the speed of its steps".to_string())),
             _ => None,
         })
     };
@@ -234,7 +241,10 @@ fn why(a: &Report, b: &Report) -> Option<String> {
         (Some(_), Some(_)) => return None,
         (x, y) if x.is_some() || y.is_some() => {
             let (side, (n, what)) = if let Some(l) = y { ("B", l) } else { ("A", x?) };
-            return Some(format!("Why: {side}'s capacity, {} users, is {what}.", super::readout::group(n)));
+            // Users who pause between requests are more than the requests they keep in flight (a review: "193
+            // users … is its engine's limit" of 4): their requests fill it.
+            let users = if b.think_time_s > 0.0 { " (their requests in flight fill the limit)" } else { "" };
+            return Some(format!("Why: {side}'s capacity, {} users{users}, is {what}.", super::readout::group(n)));
         }
         _ => {}
     }

@@ -281,7 +281,8 @@ pub fn size(
     let u = Utilisation::of(peak, peak_v, think, (op.1, cap), per);
     let (op_native, cap_native) = (u.op_native, u.cap_native);
     let util = |n: u64| u.at(n);
-    let plan = if cap_native > 0.0 { (op_native / cap_native).max(r.target.operating_fraction) } else { 0.0 };
+    // (No capacity: nothing to trim by; `Utilisation::at` reads 0 there.)
+    let plan = if cap_native > 0.0 { (op_native / cap_native).max(r.target.operating_fraction) } else { f64::NEG_INFINITY };
     let trimmed = serving - trimmed_to_plan(serving, &util, plan);
     let (serving, total) = (serving - trimmed, total - trimmed);
     let rounded_down = one_fewer_within_range(serving, &util);
@@ -708,7 +709,7 @@ fn alternatives_at(r: &Resolved, f: &FleetInputs, alt_op: &AltOp<'_>, counts: Ve
             let mut n = replicas(peak_v, per, f.spare_replicas)?;
             if let Some(cap) = &cap {
                 let u = Utilisation::of(f.peak, peak_v, think, (&op, cap), per);
-                let plan = if u.cap_native > 0.0 { (u.op_native / u.cap_native).max(r.target.operating_fraction) } else { 0.0 };
+                let plan = if u.cap_native > 0.0 { (u.op_native / u.cap_native).max(r.target.operating_fraction) } else { f64::NEG_INFINITY };
                 let spare = u64::from(f.spare_replicas);
                 n = trimmed_to_plan(n - spare, &|k| u.at(k), plan) + spare;
                 if one_fewer_within_range(n - u64::from(f.spare_replicas), &|k| u.at(k)) {

@@ -63,10 +63,10 @@ pub struct Memory {
     /// `max_concurrency` is the engine's max batch (its cap binds, not the memory).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub engine_capped: bool,
-    /// llama.cpp: `max_concurrency` counts its slots, each holding a request at full length (no preemption; more
-    /// users wait their turn: `plan::steady_state::llama_cpp_slots`).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub slots: bool,
+    /// llama.cpp: `max_concurrency` counts its slots, each of this context, tokens — the traffic's longest request,
+    /// at most what the KV cache holds (no preemption; more users wait their turn: `plan::llama_cpp_slots`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slot_tokens: Option<f64>,
     /// Sequences whose whole context (`context_tokens`) fits at once: beyond this many running, the engine
     /// preempts as their caches grow.
     pub kv_max_sequences: f64,

@@ -169,15 +169,8 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
     if w.mode == Mode::Agent {
         notes.push(format!("an agent's task is {} calls in a row: the benchmark measures one call; the task time is {} × (TTFT + output tokens × TPOT) at the percentile", w.agent_steps, w.agent_steps));
     }
-    let mut longest = ((w.prompt_tokens + w.output_tokens) * (1.0 + range)).ceil() + w.context_depth;
-    // Lognormal traffic's tail runs past the benchmark's uniform range: the server holds its 99.9th percentile
-    // (an operations trial: 3,000-token prompts of CV 0.5 sized with their P99 at 8,052 tokens, and a server started
-    // at --max-model-len 7168 would have refused some of the traffic it was sized for).
-    if w.distribution == Distribution::Lognormal && w.spread > 0.0 {
-        let s2 = (1.0 + w.spread * w.spread).ln();
-        let tail = (-0.5 * s2 + s2.sqrt() * 3.090_232).exp();
-        longest = longest.max(((w.prompt_tokens + w.output_tokens) * tail).ceil() + w.context_depth);
-    }
+    // Lognormal traffic's tail runs past the benchmark's uniform range: the server holds its 99.9th percentile.
+    let longest = crate::plan::longest_request_tokens(w);
     let mut max_len = ((longest / 1024.0).ceil() * 1024.0).max(1024.0) as u64;
     if let Some(m) = r.max_context {
         max_len = max_len.min(u64::from(m));
@@ -186,14 +179,13 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
     // H100 NVL with 10,000-token prompts asked 43,008 where the cache holds ~39,600): at most what it holds, said.
     let d = &r.deployment;
     let budget = d.kv_budget_bytes();
-    if budget > 0.0 && d.kv_bytes(max_len as f64) > budget {
+    // (llama.cpp's slots say their own: `engines::llama_cpp`.)
+    if budget > 0.0 && d.kv_bytes(max_len as f64) > budget && engine != "llama.cpp" {
         // The longest multiple of 1,024 whose cache fits (a sliding window's grows slower than its tokens).
         let holds = ((crate::plan::longest_fitting_tokens(d) / 1024.0).floor() as u64 * 1024).min(max_len);
         if holds >= 1024 {
-            // In llama.cpp's words where it serves (a teacher's trial read vLLM's flag under llama-server).
-            let flag = if engine == "llama.cpp" { "a slot's context" } else { "--max-model-len" };
             notes.push(format!(
-                "{flag} {holds}: what the KV cache holds for one sequence; the traffic's longest requests ({max_len} tokens at its 99.9th percentile or the benchmark's range) would be refused"
+                "--max-model-len {holds}: what the KV cache holds for one sequence; the traffic's longest requests ({max_len} tokens at its 99.9th percentile or the benchmark's range) would be refused"
             ));
             max_len = holds;
         }

@@ -140,19 +140,53 @@ pub fn roofline(d: &Deployment, w: &Workload, levels: impl Iterator<Item = (f64,
     }
 }
 
+/// The longest request the traffic sends, tokens (earlier context + prompt + output): the benchmark's uniform range
+/// of the spread (lognormal lengths sent as the uniform range of the same spread, as `plan::reproduce` sends them), or a
+/// lognormal traffic's 99.9th percentile where that is longer (an operations trial: 3,000-token prompts of CV 0.5
+/// sized with their P99 at 8,052 tokens, and a server started for 7,168 would have refused some of them).
+#[must_use]
+pub fn longest_request_tokens(w: &Workload) -> f64 {
+    use crate::scenario::Distribution;
+    let range = match w.distribution {
+        Distribution::Fixed => 0.0,
+        Distribution::Uniform => w.spread.min(0.95),
+        Distribution::Lognormal => (w.spread * 3f64.sqrt()).min(0.95),
+    };
+    let mut longest = ((w.prompt_tokens + w.output_tokens) * (1.0 + range)).ceil() + w.context_depth;
+    if w.distribution == Distribution::Lognormal && w.spread > 0.0 {
+        let s2 = (1.0 + w.spread * w.spread).ln();
+        let tail = (-0.5 * s2 + s2.sqrt() * 3.090_232).exp();
+        longest = longest.max(((w.prompt_tokens + w.output_tokens) * tail).ceil() + w.context_depth);
+    }
+    longest
+}
+
+/// llama.cpp's slot context, tokens: the longest request the traffic sends ([`longest_request_tokens`]), at most what
+/// the KV cache holds for one request ([`longest_fitting_tokens`]; longer ones are refused). (`-c` is the slots'
+/// total, which llama.cpp pads to a multiple of 256 itself: rounding each slot up had cost a slot, 4 × 5,200 tokens
+/// fitting where 4 × 5,376 did not.)
+#[must_use]
+pub fn llama_cpp_slot_tokens(d: &Deployment, w: &Workload) -> f64 {
+    longest_request_tokens(w).ceil().min(longest_fitting_tokens(d).floor())
+}
+
 /// llama.cpp's slots that fit: its server gives each slot (`-np`) a context of its own, allocated when it starts (`-c`
-/// is all slots' together), and has no preemption; a slot holds a request at full length. So no more run at once
-/// than the KV cache holds at the workload's full context — at least one, whose requests longer than what the cache
-/// holds are refused (a teacher's trial: Qwen2.5-32B Q4_K_M on one RTX 4090 with 16k-token prompts, memory for one
-/// such request, was simulated as vLLM's paged cache, admitting a second by its first chunk and preempting it again
-/// and again: 20 tok/s at one user, 4 at two and more, with 25,000–43,000 recomputations where llama.cpp serves one
-/// at a time and the others wait). `None` for the other engines (paged caches, admitted by their prompts).
+/// is all slots' together), and has no preemption; a slot holds the traffic's longest request
+/// ([`llama_cpp_slot_tokens`]). So no more run at once than the KV cache holds slots of that context — at least one.
+/// The sweep simulates these slots and `plan::reproduce` starts llama-server with them (a teacher's trial: Qwen2.5-32B
+/// Q4_K_M on one RTX 4090 with 16k-token prompts, memory for one such request, was simulated as vLLM's paged cache,
+/// admitting a second by its first chunk and preempting it again and again: 20 tok/s at one user, 4 at two and more,
+/// 25,000–43,000 recomputations, where llama.cpp serves one at a time and the others wait; its commands had read
+/// `-np 4 -c 81920` for a cache of ~21,000 tokens). `None` for the other engines (paged caches, admitted by their
+/// prompts).
 #[must_use]
 pub fn llama_cpp_slots(d: &Deployment, w: &Workload) -> Option<u32> {
     if d.engine.kind != crate::model::engine::EngineKind::LlamaCpp {
         return None;
     }
-    let fit = d.max_sequences(w.full_context()).floor().clamp(1.0, f64::from(u32::MAX)) as u32;
+    let per_slot = d.kv_bytes(llama_cpp_slot_tokens(d, w).max(1.0));
+    let budget = d.kv_budget_bytes();
+    let fit = if per_slot > 0.0 && budget > 0.0 { (budget / per_slot).floor().clamp(1.0, f64::from(u32::MAX)) as u32 } else { 1 };
     Some(d.engine.max_batch.max(1).min(fit))
 }
 
@@ -190,8 +224,8 @@ pub fn memory(d: &Deployment, w: &Workload) -> Memory {
     // The sequences whose KV blocks fit when each holds only its prompt and first token (vLLM admits a request when
     // its prompt's blocks fit); none when not even one fits at full length. llama.cpp's slots hold their full
     // context (`llama_cpp_slots`).
-    let admitted_fit = if kv_max >= 1.0 && d.engine.kind == crate::model::engine::EngineKind::LlamaCpp {
-        kv_max.floor()
+    let admitted_fit = if let Some(slots) = llama_cpp_slots(d, w).filter(|_| kv_max >= 1.0) {
+        f64::from(slots)
     } else if kv_max >= 1.0 {
         let admitted = ((w.context_depth + w.prompt_tokens + 1.0) / 16.0).ceil() * 16.0;
         d.max_sequences(admitted).floor()
@@ -210,7 +244,7 @@ pub fn memory(d: &Deployment, w: &Workload) -> Memory {
         // fill the memory the engine preempts (recomputes) one — the sweep counts those preemptions.
         max_concurrency: admitted_fit.min(max_batch),
         engine_capped: kv_max >= 1.0 && admitted_fit >= max_batch,
-        slots: d.engine.kind == crate::model::engine::EngineKind::LlamaCpp,
+        slot_tokens: (d.engine.kind == crate::model::engine::EngineKind::LlamaCpp).then(|| llama_cpp_slot_tokens(d, w)),
         kv_max_sequences: kv_max,
         fits: d.fits() && kv_max >= 1.0,
         kv_copies: d.kv_replication(),

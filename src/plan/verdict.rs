@@ -110,6 +110,11 @@ pub(super) fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacit
                 format!("; the target holds up to {load}, {most}; memory holds {fit:.0}, so a higher cap would serve more")
             }
             LimitedBy::EngineCap => format!("; the target holds up to {load}, {most}"),
+            // llama.cpp's slots hold a whole request each: worded for them (a review read vLLM's short caches here).
+            _ if mem.slot_tokens.is_some() => format!(
+                "; the target holds up to {load}, the slots its KV cache holds, each for a request of up to {} tokens (llama.cpp's -np; more users wait their turn)",
+                super::readout::group(mem.slot_tokens.unwrap_or(0.0))
+            ),
             _ => format!("; the target holds up to {load}, the most the engine admits at once (their KV caches, while still short, fill the memory)"),
         };
     };
@@ -357,8 +362,18 @@ fn alone_note(r: &Resolved, ss: &SingleStream, sweep: &[LoadPoint]) -> String {
     // P99 latencies inside the target, and the verdict gave the wait of a P99 prompt that is refused).
     if let Some(l) = sweep.first().filter(|l| l.error_rate > 0.01 && !l.nothing_completed()) {
         let w = &r.workload;
-        let holds = super::steady_state::longest_fitting_tokens(&r.deployment);
-        let cause = if w.distribution != crate::scenario::Distribution::Fixed && holds > 0.0 {
+        // What refuses them, named only where it can: a timeout or a queue limit the scenario sets, else the KV cache
+        // where the traffic's longest requests are longer than it holds (measured on the pool that refuses them:
+        // a disaggregated deployment's smaller one; a review found the whole deployment's figure named).
+        let holds = r.pools().map_or_else(
+            || super::steady_state::longest_fitting_tokens(&r.deployment),
+            |(pre, dec)| super::steady_state::longest_fitting_tokens(&pre).min(super::steady_state::longest_fitting_tokens(&dec)),
+        );
+        let cause = if let Some(s) = w.timeout_s {
+            format!(": requests unfinished {} s after they are sent time out", crate::model::units::fmt_num(s))
+        } else if let Some(q) = w.queue_limit {
+            format!(": arrivals that find {} requests waiting are refused", g(f64::from(q)))
+        } else if holds > 0.0 && holds < super::steady_state::longest_request_tokens(w) {
             format!(
                 ": the longest requests ({} lengths of mean {} + {} tokens) do not fit the KV cache, which holds one of up to {} tokens — a smaller spread if your prompts vary less, a KV cache of fewer bits, {more}or a device with more memory",
                 w.distribution.id(),

@@ -112,6 +112,9 @@ pub(super) struct Pool<'a> {
     in_flight: u32,
     /// Preemptions during the measurement window.
     pub(super) preemptions: u32,
+    /// Admission holds a request's KV blocks for its whole length (llama.cpp's slots: a request is served only where
+    /// its full context fits, and nothing is ever preempted), not only its first chunk's (vLLM's paged cache).
+    reserve_full: bool,
     pub(super) stats: BusyStats,
 }
 
@@ -148,6 +151,7 @@ impl<'a> Pool<'a> {
             min_left: 0,
             in_flight: 0,
             preemptions: 0,
+            reserve_full: d.engine.kind == crate::model::engine::EngineKind::LlamaCpp,
             stats: BusyStats::default(),
         }
     }

@@ -152,7 +152,10 @@ pub fn Results(
                             "{:.0} fit at their full {} tokens{}{}. Bar: {}",
                             m.kv_max_sequences.floor(), m.context_tokens,
                             m.kv_clauses().iter().map(|c| format!(" ({c})")).collect::<String>(),
-                            if m.max_concurrency > m.kv_max_sequences.floor() { format!("; up to {:.0} start while their caches are short, and the engine preempts as they grow", m.max_concurrency) } else if m.max_concurrency < m.kv_max_sequences.floor() { "; the engine's max batch is the cap".to_string() } else { String::new() },
+                            if m.max_concurrency > m.kv_max_sequences.floor() { format!("; up to {:.0} start while their caches are short, and the engine preempts as they grow", m.max_concurrency) } else if let Some(t) = m.slot_tokens.filter(|_| m.max_concurrency < m.kv_max_sequences.floor() && !m.engine_capped) {
+                                // llama.cpp's slots are sized for the longest request, not the mean (a review).
+                                format!("; llama.cpp's slots each hold the traffic's longest request, {} tokens", group(t))
+                            } else if m.max_concurrency < m.kv_max_sequences.floor() { "; the engine's max batch is the cap".to_string() } else { String::new() },
                             bar.1
                         ) } else { "does not fit".to_string() }}</p>
                     </div>

@@ -148,7 +148,7 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
                 super::explain::bound(l)
             ),
         ),
-        ("target".into(), "the target column", format!("✓ the level meets the target at {pp}; ✗ it does not; saturated: the queue grows without bound; evicted: running requests the engine put back in the queue when the KV cache was full, to read again later (preemptions); failed: requests refused (too long for the KV cache or the context window, or over the queue limit) or timed out — the latencies are the others', and more than 1 % failed fails the target.")),
+        ("target".into(), "the target column", format!("✓ the level meets the target at {pp}; ✗ it does not; saturated: the queue grows without bound; evicted: running requests the engine put back in the queue when the KV cache was full, to read again later (preemptions); failed: requests refused (too long for the KV cache, or over the queue limit) or timed out — the latencies are the others', and more than 1 % failed fails the target.")),
     ]
 }
 

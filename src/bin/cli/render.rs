@@ -214,11 +214,10 @@ pub(super) fn render_table(r: &Report) -> String {
         m.context_tokens,
         if m.kv_max_sequences.floor() == 1.0 { "s" } else { "" },
         // llama.cpp's slots hold their requests at full length and never preempt (a teacher's trial).
-        if m.slots { format!("{:.0}", m.max_concurrency) } else { format!("about {:.0}", m.max_concurrency) },
-        if m.slots {
-            "llama.cpp's slots, each holding a request at full length: more users wait their turn"
-        } else {
-            "max batch, or prompts that fit, give or take the chunks of prompts still being read; more than fit at full length means preemptions"
+        if m.slot_tokens.is_some() { format!("{:.0}", m.max_concurrency) } else { format!("about {:.0}", m.max_concurrency) },
+        match m.slot_tokens {
+            Some(t) => format!("llama.cpp's slots, each for a request of up to {t:.0} tokens, the traffic's longest the cache holds: more users wait their turn"),
+            None => "max batch, or prompts that fit, give or take the chunks of prompts still being read; more than fit at full length means preemptions".to_string(),
         }
     );
     }
@@ -301,7 +300,7 @@ pub(super) fn render_table(r: &Report) -> String {
             .to_lowercase(),
             if p.meets_target { "✓" } else { "✗" },
             if p.saturated { " saturated".to_string() } else { String::new() }
-                + &if p.preemptions > 0 { format!(" {} preemptions", p.preemptions) } else { String::new() }
+                + &if p.preemptions > 0 { format!(" {} preemption{}", p.preemptions, if p.preemptions == 1 { "" } else { "s" }) } else { String::new() }
                 // Why a level within its latency limits fails (a teacher's trial read ✗ with no reason).
                 + &if p.error_rate > 0.01 && !p.nothing_completed() { format!(" {:.0} % failed", p.error_rate * 100.0) } else { String::new() }
         );
@@ -318,7 +317,7 @@ pub(super) fn render_table(r: &Report) -> String {
               them later, so system TPS can fall and TTFT jump there\n";
     }
     if r.sweep.iter().any(|p| p.error_rate > 0.01 && !p.nothing_completed()) {
-        o += "failed: requests refused (longer than the KV cache or the context window holds, or over the queue limit) or timed out; \
+        o += "failed: requests refused (longer than the KV cache holds, or over the queue limit) or timed out; \
               the latencies are the others', and more than 1 % failed fails the target\n";
     }
     let mk = |name: &str, m: &Option<tps_planner::scenario::Marker>| match m {

@@ -221,25 +221,28 @@ pub(super) fn llama_cpp(ctx: &Ctx, notes: &mut Vec<String>) -> Vec<Step> {
     }
     bench.push(flag("-ub", r.deployment.engine.max_batched_tokens));
     bench.push(flag("-o", "json"));
-    // The slots the memory holds at the workload's full length (`llama_cpp_slots`, as the sweep runs them), each of
-    // the context the traffic's longest requests need where the cache holds that many (a teacher's trial was given
-    // `-np 4 -c 81920` where the cache holds one 21,000-token sequence: the server would not have started).
-    let mut slots = crate::plan::steady_state::llama_cpp_slots(&r.deployment, &r.workload).unwrap_or(r.deployment.engine.max_batch).max(1);
-    let budget = r.deployment.kv_budget_bytes();
-    while slots > 1 && r.deployment.kv_bytes(ctx.max_len as f64) * f64::from(slots) > budget {
-        slots -= 1;
-    }
-    if slots < r.deployment.engine.max_batch {
+    // The slots the memory holds, each of the context the traffic's longest requests need, where the cache holds it
+    // (`plan::llama_cpp_slots`, as the sweep runs them; a teacher's trial was given `-np 4 -c 81920` where the cache
+    // holds one 21,000-token sequence: the server would not have started).
+    let (d, w) = (&r.deployment, &r.workload);
+    let slot = crate::plan::llama_cpp_slot_tokens(d, w);
+    let slots = crate::plan::llama_cpp_slots(d, w).unwrap_or(d.engine.max_batch).max(1);
+    let longest = crate::plan::longest_request_tokens(w);
+    if slot < longest {
         notes.push(format!(
-            "-np {slots}: the slots the KV cache holds with each at {} tokens (llama.cpp allocates every slot's context when it starts); more users wait their turn",
-            ctx.max_len
+            "a slot's context of {slot:.0} tokens: what the KV cache holds for one request; the traffic's longest requests ({longest:.0} tokens at its 99.9th percentile or the benchmark's range) would be refused"
+        ));
+    }
+    if slots < d.engine.max_batch {
+        notes.push(format!(
+            "-np {slots}: the slots the KV cache holds with each at {slot:.0} tokens (llama.cpp allocates every slot's context when it starts); more users wait their turn"
         ));
     }
     let mut server = common;
     server.push(flag("-fa", "on"));
     server.push(flag("-np", slots));
     // -c is the context of all slots together.
-    server.push(flag("-c", ctx.max_len * u64::from(slots)));
+    server.push(flag("-c", slot as u64 * u64::from(slots)));
     server.push(flag("-ub", r.deployment.engine.max_batched_tokens));
     server.push(flag("--port", 8080));
     if ctx.prefix == 0 {

@@ -136,8 +136,8 @@ fn llama_cpp_gets_llama_bench_and_llama_server() {
         assert!(bench.contains(f), "{f} missing: {bench}");
     }
     let server = &r.steps[1].text;
-    // 4 slots (llama.cpp's default -np), each holding 4096 + 512 + 128 → 5120 tokens.
-    for f in ["llama-server", "-np 4", "-c 20480", "-sm row", "--port 8080"] {
+    // 4 slots (llama.cpp's default -np), each holding 4096 + 512 + 128 → 4736 tokens.
+    for f in ["llama-server", "-np 4", "-c 18944", "-sm row", "--port 8080"] {
         assert!(server.contains(f), "{f} missing: {server}");
     }
     assert!(r.steps[2].text.contains("--backend openai --base-url http://127.0.0.1:8080"), "{}", r.steps[2].text);
@@ -157,9 +157,19 @@ fn llama_server_gets_the_slots_and_context_its_memory_holds() {
     let c: f64 = server.split("-c ").nth(1).and_then(|t| t.split_whitespace().next()).and_then(|t| t.parse().ok()).unwrap();
     let kv_tokens = report.memory.kv_budget_gb * 1e9 / report.memory.kv_bytes_per_token;
     assert!(c <= kv_tokens && c >= 16_384.0, "-c {c} against {kv_tokens} tokens the cache holds: {server}");
-    assert!(r.notes.iter().any(|n| n.starts_with("a slot's context ")), "{:?}", r.notes);
+    assert!(r.notes.iter().any(|n| n.starts_with("a slot's context of ")), "{:?}", r.notes);
     assert!(!r.notes.iter().any(|n| n.contains("--max-model-len")), "{:?}", r.notes);
     assert!(r.notes.iter().any(|n| n.starts_with("-np 1: the slots the KV cache holds")), "{:?}", r.notes);
+    // The slots the commands start are the ones the sweep runs and the memory figure counts, with varying lengths
+    // and with fixed ones whose slot is not a multiple of 1,024 (a review: 4 swept where the command started 3).
+    for json in [
+        r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"qwen2.5-32b"},"quantization":{"weights":"q4_k_m"},"engine":{"preset":"llama.cpp"},"workload":{"prompt_tokens":6000,"output_tokens":512,"distribution":"lognormal","spread":0.8}}"#,
+        r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"qwen2.5-32b"},"quantization":{"weights":"q4_k_m"},"engine":{"preset":"llama.cpp"},"workload":{"prompt_tokens":4688,"output_tokens":512,"distribution":"fixed"}}"#,
+    ] {
+        let (r, report) = run(json);
+        let server = &r.steps[1].text;
+        assert!(server.contains(&format!("-np {:.0} ", report.memory.max_concurrency)), "{} slots: {server}", report.memory.max_concurrency);
+    }
 }
 
 #[test]

@@ -34,11 +34,19 @@ pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> 
     let distribution = s.distribution.unwrap_or(DEFAULT_DISTRIBUTION);
     // Fixed lengths are whole tokens: a length typed 1000.5 is said as the 1001 the simulator runs (the single-stream
     // figures had used 1000.5 while every simulated request drew 1001). A varying length's mean may be fractional.
-    let (prompt, output) = if distribution == Distribution::Fixed {
+    // (A spread of 0 draws every request the same length too; the earlier context is whole tokens whatever the lengths.)
+    let depth = if depth.fract() != 0.0 {
+        defaults.push(format!("workload.context_depth: whole tokens, {} → {}", crate::model::units::fmt_num(depth), depth.round()));
+        depth.round()
+    } else {
+        depth
+    };
+    let spread_given = s.spread.unwrap_or(if distribution == Distribution::Fixed { 0.0 } else { 0.5 });
+    let (prompt, output) = if distribution == Distribution::Fixed || spread_given == 0.0 {
         let whole = |field: &str, x: f64, defaults: &mut Vec<String>| {
             let w = x.round();
             if w != x {
-                defaults.push(format!("{field}: whole tokens with fixed lengths, {} → {w}", crate::model::units::fmt_num(x)));
+                defaults.push(format!("{field}: whole tokens with every request the same length, {} → {w}", crate::model::units::fmt_num(x)));
             }
             w
         };

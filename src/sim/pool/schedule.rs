@@ -104,7 +104,10 @@ impl Pool<'_> {
         while budget > 0 && self.running.len() < self.max_batch {
             let Some(front) = self.waiting.front() else { break };
             let n = front.target.saturating_sub(front.computed).clamp(1, budget.min(self.chunk_cap));
-            let tokens = ceil_block(front.computed.saturating_add(n));
+            let mut tokens = ceil_block(front.computed.saturating_add(n));
+            if self.reserve_full {
+                tokens = tokens.max(ceil_block(front.target.saturating_add(front.output.saturating_sub(front.generated))));
+            }
             let bytes = self.d.kv_bytes(f64::from(tokens));
             if self.pool_used + bytes > self.cap_limit {
                 break; // head-of-line blocking: FCFS
