@@ -488,8 +488,9 @@ mod cli {
                 c.per_hour,
                 parts.join(" + "),
                 c.fleet_per_hour.map_or_else(String::new, |f| format!(
-                    "; the fleet {f:.2}{cur} per hour, {:.0}{cur} a month {}{}{}",
+                    "; the fleet {f:.2}{cur} per hour, {:.0}{cur} a month ({:.0} a year) {}{}{}",
                     c.fleet_per_month.unwrap_or(f * 720.0),
+                    tps_planner::plan::energy::a_year(c.fleet_per_month.unwrap_or(f * 720.0)),
                     tps_planner::plan::energy::month_words(r.fleet.as_ref().map_or(24.0, |f| f.peak_hours_per_day)),
                     c.fleet_electricity_per_month.map_or_else(String::new, |e| format!(" (electricity {}{cur} of it)", if e >= 10.0 { format!("{e:.0}") } else { tps_planner::plan::cost::hourly_part(e) })),
                     c.fleet_per_million_output_tokens.map_or_else(String::new, |m| format!(

@@ -361,10 +361,11 @@ pub fn fleet_power_words(r: &crate::scenario::Report) -> Option<String> {
         _ => String::new(),
     };
     Some(format!(
-        "{} kW{}{idle}{lighter}{per_token}, {} MWh a month {}{}",
+        "{} kW{}{idle}{lighter}{per_token}, {} MWh a month ({} a year) {}{}",
         sig3(kw),
         if metered { " at the meter" } else { " (accelerators)" },
         sig3(month_mwh),
+        sig3(a_year(month_mwh)),
         month_words(h),
         // After the figures, not in a second pair of brackets beside the lighter servers' (a phone read them run on).
         match (e.host_watts, e.pue) {
@@ -374,6 +375,13 @@ pub fn fleet_power_words(r: &crate::scenario::Report) -> Option<String> {
             (None, None) => String::new(),
         }
     ))
+}
+
+/// A year of a month's figure (30 days): × 365 ÷ 30 (a pre-sales trial's customer asked what the fleet costs to run a
+/// year; the page had given a month and the write-off's total).
+#[must_use]
+pub fn a_year(month: f64) -> f64 {
+    month * 365.0 / 30.0
 }
 
 /// How a month's figures are counted: "at the peak, around the clock (720 h)", or "of 10 h a day at the peak and

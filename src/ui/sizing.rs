@@ -255,9 +255,10 @@ fn cost_card(r: &Report) -> Card {
     // A month of 30 days, as the energy card's MWh (a quote is often monthly).
     let fleet = k.fleet_per_hour.map(|f| {
         format!(
-            " The fleet: {cur}{} per hour, {cur}{} a month {}{}{}.",
+            " The fleet: {cur}{} per hour, {cur}{} a month ({cur}{} a year) {}{}{}.",
             money(f),
             money(k.fleet_per_month.unwrap_or(f * 720.0)),
+            money(crate::plan::energy::a_year(k.fleet_per_month.unwrap_or(f * 720.0))),
             crate::plan::energy::month_words(r.fleet.as_ref().map_or(24.0, |f| f.peak_hours_per_day)),
             // What the power costs within it (a pre-sales trial: the month was mostly the devices' write-off).
             k.fleet_electricity_per_month.map_or(String::new(), |e| format!(" (electricity {cur}{} of it)", money(e))),
