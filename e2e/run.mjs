@@ -863,6 +863,11 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   const alts = await mp.textContent('#fleet-alternatives');
   // 4 devices per server; not 1, where the FP8 checkpoint's 16-bit head and embedding table leave no room (72.7 GB).
   assert(/4 devices per server: \d+ servers/.test(alts) && !/1 device per server/.test(alts), `alternatives: ${alts}`);
+  // A server size that needs a quarter fewer devices stands out, and only such a one (a pre-sales trial).
+  for (const li of await mp.$$eval('#fleet-alternatives li', ls => ls.map(l => [l.textContent, !!l.querySelector('strong')]))) {
+    const d = li[0].match(/servers?, ([\d\u202f]+) devices/);
+    assert(d && li[1] === (num(d[1]) <= 0.75 * card.devices), `alternative ${li[0]} (bold: ${li[1]}) against ${card.devices} devices`);
+  }
   const jpt = await mp.textContent('#energy-jpt');
   card.jpt = num(jpt);
   // The energy band is the band under load + 10 points (its figure follows the validation; the report says which),

@@ -454,7 +454,12 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
                 // (DeepSeek-V3: Q4_K_M under llama.cpp, its released FP8 under vLLM).
                 let native = presets::models::find(&inputs.model_preset.get_untracked()).map(|m| m.native_weights);
                 let engine = inputs.engine.get_untracked();
-                if let Some(q) = crate::scenario::weights_after_pick(&inputs.quant.get_untracked(), (&engine, native), (&picked, native)) {
+                let old = inputs.quant.get_untracked();
+                if let Some(q) = crate::scenario::weights_after_pick(&old, (&engine, native), (&picked, native)) {
+                    // Said (a trial's Q4_K_M from a link went to BF16 under vLLM without a word, A pinned beside it).
+                    let label = |id: &str| quant::weight_format(id).map_or_else(|| id.to_string(), |f| f.label.to_string());
+                    let name = presets::engines::find(&picked).map_or(picked.clone(), |e| e.name.to_string());
+                    inputs.hw_cleared.set(format!(" Weights set to {}, what {name} runs for this model (were {}).", label(&q), label(&old)));
                     inputs.quant.set(q);
                 }
             }) />

@@ -127,6 +127,9 @@ pub fn Results(
                             // The engine's cap, where it binds, is not memory's (a trial read llama.cpp's 4 slots as
                             // "4 running requests fit in memory" above "64 fit at their full 2400 tokens").
                             if m.engine_capped && m.max_concurrency < m.kv_max_sequences.floor() { " running requests at once: the engine's cap" }
+                            // llama.cpp's slots, sized for the longest request, not the mean (a trial read "1 running
+                            // request fits in memory" above "4 fit at their full 33024 tokens").
+                            else if m.slot_tokens.is_some() && m.max_concurrency < m.kv_max_sequences.floor() { " at once: llama.cpp's slots, each for the longest request" }
                             else if m.max_concurrency.min(m.kv_max_sequences.floor()).round() == 1.0 { " running request fits in memory" } else { " running requests fit in memory" }
                         }{
                             // A ceiling of memory, not the users served (a teacher's trial: "557 fit" beside a capacity of
