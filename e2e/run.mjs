@@ -226,6 +226,15 @@ await test('switching presets works (RTX 4090, Q4_K_M, llama.cpp)', async () => 
   assert(node === '4', `devices per node after Custom → H100: "${node}"`);
   await page.fill('#hardware-node_devices', '');
   await page.selectOption('#hardware-preset', 'rtx-4090');
+  // Weights left at llama.cpp's default follow vLLM's, said under the Weights field; a format picked by hand clears it.
+  await page.selectOption('#engine-preset', 'vllm');
+  await page.waitForTimeout(200);
+  const followed = await page.textContent('#weights-followed');
+  assert(followed === 'Weights set to BF16, what vLLM runs for this model (were GGUF Q4_K_M).' && (await page.inputValue('#quantization-weights')) === 'bf16', `weights after llama.cpp → vLLM: "${followed}"`);
+  await page.selectOption('#quantization-weights', 'q4_k_m');
+  await page.waitForTimeout(200);
+  assert(!(await page.$('#weights-followed')), 'the note stayed after the weights were picked by hand');
+  await page.selectOption('#engine-preset', 'llama.cpp');
 });
 
 await test('in-browser sweep time (benchmark, printed)', async () => {
@@ -876,7 +885,7 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   card.energyBand = eb && (eb[0].startsWith('±') ? +eb[1] : (+eb[1] - 1) * 100);
   assert(card.jpt > 0.2 && card.jpt < 20 && card.energyBand > 10, `energy: ${jpt}`);
   // The fleet's power, spares idle, at the meter: the meeting's "this energy" without pinning a B.
-  const es = (await mp.textContent('#energy')).match(/^\d[\d\u202f]* W per server at the operating point, [\d.]+ (million )?tokens per kWh at the accelerators; at the meter \(PUE 1\.30?\): ([\d.]+) J\/token, ([\d.]+) (million )?tokens per kWh\. The fleet ([\d.]+) kW at the meter, [\d.]+ J per output token at the peak \(spares and headroom counted\), ([\d.]+) MWh a month \(([\d.]+) a year\) at the peak, around the clock \(720 h\); the meter's: the accelerators × PUE, hosts not counted\.$/);
+  const es = (await mp.textContent('#energy')).match(/^\d[\d\u202f]* W per server at the operating point, [\d.]+ (million )?tokens per kWh at the accelerators; at the meter \(PUE 1\.30?\): ([\d.]+) J\/token, ([\d.]+) (million )?tokens per kWh\. The fleet ([\d.]+) kW at the meter, [\d.]+ J per output token at the peak \(spares and headroom counted\), ([\d.]+) MWh a month at the peak, around the clock \(720 h\), ([\d.]+) MWh a year; the meter's: the accelerators × PUE, hosts not counted\.$/);
   assert(es && Math.abs(+es[5] * 24 * 30 / 1000 - +es[6]) < 0.06 * +es[6], `energy sentence: ${await mp.textContent('#energy')}`);
   // A year is 365 days of the month's 30 (a pre-sales trial's customer asked what the fleet costs to run a year).
   assert(Math.abs(+es[7] - +es[6] * 365 / 30) < 0.01 * +es[7] + 0.05, `a year ${es[7]} against ${es[6]} MWh a month`);
@@ -888,7 +897,7 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   const c = cost.match(/^USD ([\d.]+) per million output tokens at the operating point; the fleet at its peak load: USD ([\d.]+)$/);
   assert(c && +c[1] > 0.1 && +c[1] < 50, `cost: ${cost}`);
   card.cost = c[1];
-  const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour at the operating point \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u202f]+) per hour, USD ([\d.\u202f]+) a month \(USD [\d.\u202f]+ a year\) at the peak, around the clock \(720 h\)(?: \(electricity USD [\d.\u202f]+ of it\))?; the fleet's USD ([\d.]+) per million output tokens its peak asks for, spares and headroom paid\.$/);
+  const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour at the operating point \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u202f]+) per hour, USD ([\d.\u202f]+) a month at the peak, around the clock \(720 h\)(?: \(electricity USD [\d.\u202f]+ of it\))?, USD [\d.\u202f]+ a year; the fleet's USD ([\d.]+) per million output tokens its peak asks for, spares and headroom paid\.$/);
   assert(cs, `cost sentence: ${await mp.textContent('#cost')}`);
   // The fleet's million tokens pay for the spare and the headroom: dearer than one server's at its operating point.
   assert(+cs[3] > +c[1] && cs[3] === c[2], `the fleet's ${cs[3]} per million against one server's ${c[1]} (the card's figure: ${c[2]})`);
@@ -1151,12 +1160,12 @@ await test('fleet, cost and task inputs: every invalid value gets a message next
   await expectMsg('#fleet-spare_replicas', '1.5', /whole number from 0/);
   await expectMsg('#fleet-peak_hours_per_day', '25', /out of range: allowed 0\.5–24 hours a day/);
   // Ten busy hours a day: the month's energy and cost say so, and the MWh fall (the rest of the day idle).
-  const monthBefore = (await mp.textContent('#energy')).match(/([\d.]+) MWh a month \([\d.]+ a year\) at the peak, around the clock/);
+  const monthBefore = (await mp.textContent('#energy')).match(/([\d.]+) MWh a month at the peak, around the clock/);
   await mp.fill('#fleet-peak_hours_per_day', '10');
-  await mp.waitForFunction(() => /MWh a month \([\d.]+ a year\) of 10 h a day at the peak and 14 idle \(30 days\)/.test(document.getElementById('energy')?.textContent || ''), null, { timeout: 10000 });
-  const monthAfter = (await mp.textContent('#energy')).match(/([\d.]+) MWh a month \([\d.]+ a year\) of 10 h a day/);
+  await mp.waitForFunction(() => /MWh a month of 10 h a day at the peak and 14 idle \(30 days\), [\d.]+ MWh a year/.test(document.getElementById('energy')?.textContent || ''), null, { timeout: 10000 });
+  const monthAfter = (await mp.textContent('#energy')).match(/([\d.]+) MWh a month of 10 h a day/);
   assert(monthBefore && monthAfter && +monthAfter[1] < +monthBefore[1], `a month: ${monthBefore?.[1]} → ${monthAfter?.[1]} MWh`);
-  assert(/a month \(USD [\d.\u202f]+ a year\) of 10 h a day at the peak and 14 idle \(30 days\)/.test(await mp.textContent('#cost')), `cost: ${await mp.textContent('#cost')}`);
+  assert(/a month of 10 h a day at the peak and 14 idle \(30 days\)(?: \(electricity USD [\d.\u202f]+ of it\))?, USD [\d.\u202f]+ a year/.test(await mp.textContent('#cost')), `cost: ${await mp.textContent('#cost')}`);
   await mp.fill('#fleet-peak_hours_per_day', '');
   await expectMsg('#cost-currency', 'US DOLLARS', /1–8 characters/);
   // A decimal comma where it cannot group thousands is read as one (a trial typed 0,20 per kWh and 1,4 for the

@@ -294,11 +294,11 @@ fn a_month_of_ten_busy_hours_a_day() {
     let idle_kw = (f.replicas as f64 * 2.0 + extra) * e.idle_watts * 1.3 / 1e3;
     let mwh = 30.0 * (10.0 * kw + 14.0 * idle_kw) / 1e3;
     let words = plan::energy::fleet_power_words(&r).unwrap();
-    let said = words.split(" MWh a month (").next().and_then(|w| w.rsplit(' ').next());
+    let said = words.split(" MWh a month of 10 h a day at the peak and 14 idle (30 days)").next().and_then(|w| w.rsplit(' ').next());
     let said: f64 = said.and_then(|x| x.parse().ok()).unwrap_or_else(|| panic!("{words}"));
     close(said, mwh, 0.005);
-    // And a year of it (365 days), before how the month is counted.
-    let year = words.split(" MWh a month (").nth(1).and_then(|w| w.split(" a year) of 10 h a day at the peak and 14 idle (30 days)").next());
+    // And a year of it (365 days), after how the month is counted.
+    let year = words.split(" MWh a month of 10 h a day at the peak and 14 idle (30 days), ").nth(1).and_then(|w| w.split(" MWh a year").next());
     let year: f64 = year.and_then(|x| x.parse().ok()).unwrap_or_else(|| panic!("{words}"));
     close(year, mwh * 365.0 / 30.0, 0.005);
     // The cost: devices 2.10 an hour each around the clock; electricity at the peak's 10 hours and the idle 14.

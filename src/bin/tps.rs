@@ -488,11 +488,12 @@ mod cli {
                 c.per_hour,
                 parts.join(" + "),
                 c.fleet_per_hour.map_or_else(String::new, |f| format!(
-                    "; the fleet {f:.2}{cur} per hour, {:.0}{cur} a month ({:.0} a year) {}{}{}",
+                    "; the fleet {f:.2}{cur} per hour, {:.0}{cur} a month {}{}, {:.0}{cur} a year{}",
                     c.fleet_per_month.unwrap_or(f * 720.0),
-                    tps_planner::plan::energy::a_year(c.fleet_per_month.unwrap_or(f * 720.0)),
                     tps_planner::plan::energy::month_words(r.fleet.as_ref().map_or(24.0, |f| f.peak_hours_per_day)),
                     c.fleet_electricity_per_month.map_or_else(String::new, |e| format!(" (electricity {}{cur} of it)", if e >= 10.0 { format!("{e:.0}") } else { tps_planner::plan::cost::hourly_part(e) })),
+                    // The year after the month's own words (a review read "(720 h)" as the year's).
+                    tps_planner::plan::energy::a_year(c.fleet_per_month.unwrap_or(f * 720.0)),
                     c.fleet_per_million_output_tokens.map_or_else(String::new, |m| format!(
                         ", the fleet's {m:.3}{cur} per million output tokens its peak asks for ({})",
                         r.fleet.as_ref().map_or_else(|| "spares and headroom paid".to_string(), tps_planner::plan::fleet::paid_words)

@@ -496,8 +496,8 @@ fn side(r: &Report) -> DiffSide {
 }
 
 /// The settings [`DiffSide::setting`] names, in order: the KV cache per token (its format), the memory left for it,
-/// the requests run at once (an engine's max batch, llama.cpp's slots: a trial's two llama.cpp setups, 4 and 52
-/// slots, read alike), the lengths, the users' think time, the target.
+/// the engine's max batch (a trial's two llama.cpp setups, 4 and 64 slots, read alike; a review found a max batch of 8
+/// against 1,024 unnamed), the lengths, the users' think time, the target.
 fn settings(r: &Report) -> [String; 6] {
     let fmt = crate::model::units::fmt_num;
     let t = &r.target;
@@ -505,7 +505,7 @@ fn settings(r: &Report) -> [String; 6] {
     [
         format!("KV cache {} KB per token", fmt((r.memory.kv_bytes_per_token / 100.0).round() / 10.0)),
         format!("{:.1} GB for the KV cache", r.memory.kv_budget_gb),
-        format!("{} requests at once", fmt(r.memory.max_concurrency)),
+        format!("max batch {}", r.memory.max_batch),
         format!("{} prompt + {} output tokens", fmt(r.prompt_tokens), fmt(r.output_tokens)),
         format!("{} s think time", fmt(r.think_time_s)),
         if t.limits_latency() {
@@ -573,14 +573,11 @@ pub(super) fn workload_settings(r: &crate::scenario::Resolved) -> Vec<String> {
 /// and no word of the peaks.
 fn sides(a: &Report, b: &Report) -> (DiffSide, DiffSide) {
     let (mut sa, mut sb) = (side(a), side(b));
-    let first = if sa.describe() == sb.describe() { 0 } else { 3 };
+    // (The max batch is an engine setting whatever else differs: kept from index 2 on.)
+    let first = if sa.describe() == sb.describe() { 0 } else { 2 };
     let (xa, xb) = (settings(a), settings(b));
     let (xa, xb) = ([&xa[first..], &a.settings[..]].concat(), [&xb[first..], &b.settings[..]].concat());
-    let mut apart: Vec<usize> = (0..xa.len().min(xb.len())).filter(|&i| xa[i] != xb[i]).collect();
-    // The requests at once follow a KV cache of another size: named only where they are the setting (a max batch).
-    if first == 0 && apart.iter().any(|&i| i < 2) {
-        apart.retain(|&i| i != 2);
-    }
+    let apart: Vec<usize> = (0..xa.len().min(xb.len())).filter(|&i| xa[i] != xb[i]).collect();
     sa.setting = apart.iter().map(|&i| xa[i].as_str()).collect::<Vec<_>>().join(", ");
     sb.setting = apart.iter().map(|&i| xb[i].as_str()).collect::<Vec<_>>().join(", ");
     (sa, sb)
@@ -986,7 +983,7 @@ mod tests {
             crate::plan::evaluate(&crate::scenario::Scenario::from_json(&json).unwrap()).unwrap()
         };
         let d = diff(&slots(""), &slots(r#","max_batch":16"#));
-        assert_eq!((d.a.setting.as_str(), d.b.setting.as_str()), ("4 requests at once", "16 requests at once"));
+        assert_eq!((d.a.setting.as_str(), d.b.setting.as_str()), ("max batch 4", "max batch 16"));
         // Sides that read apart already name nothing more.
         let other = crate::plan::evaluate(
             &crate::scenario::Scenario::from_json(r#"{"hardware":{"preset":"h200-sxm"},"model":{"preset":"llama-3.1-8b"},"quantization":{"kv_cache":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":512,"output_tokens":256,"load":{"concurrency":[1,64]}},"target":{"preset":"reader"}}"#).unwrap(),

@@ -361,12 +361,13 @@ pub fn fleet_power_words(r: &crate::scenario::Report) -> Option<String> {
         _ => String::new(),
     };
     Some(format!(
-        "{} kW{}{idle}{lighter}{per_token}, {} MWh a month ({} a year) {}{}",
+        // The year after the month's own words ("(720 h)" had read as the year's; a review).
+        "{} kW{}{idle}{lighter}{per_token}, {} MWh a month {}, {} MWh a year{}",
         sig3(kw),
         if metered { " at the meter" } else { " (accelerators)" },
         sig3(month_mwh),
-        sig3(a_year(month_mwh)),
         month_words(h),
+        sig3(a_year(month_mwh)),
         // After the figures, not in a second pair of brackets beside the lighter servers' (a phone read them run on).
         match (e.host_watts, e.pue) {
             (Some(h), Some(_)) => format!("; the meter's: the accelerators and their hosts ({} W per device) × PUE", super::readout::group(h)),

@@ -67,6 +67,10 @@ pub struct Memory {
     /// at most what the KV cache holds (no preemption; more users wait their turn: `plan::llama_cpp_slots`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub slot_tokens: Option<f64>,
+    /// The engine's max batch (vLLM's max_num_seqs, llama.cpp's -np), bound or not (A-vs-B names it where the sides'
+    /// differ).
+    #[serde(skip)]
+    pub max_batch: u32,
     /// Sequences whose whole context (`context_tokens`) fits at once: beyond this many running, the engine
     /// preempts as their caches grow.
     pub kv_max_sequences: f64,

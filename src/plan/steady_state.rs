@@ -245,6 +245,7 @@ pub fn memory(d: &Deployment, w: &Workload) -> Memory {
         max_concurrency: admitted_fit.min(max_batch),
         engine_capped: kv_max >= 1.0 && admitted_fit >= max_batch,
         slot_tokens: (d.engine.kind == crate::model::engine::EngineKind::LlamaCpp).then(|| llama_cpp_slot_tokens(d, w)),
+        max_batch: d.engine.max_batch,
         kv_max_sequences: kv_max,
         fits: d.fits() && kv_max >= 1.0,
         kv_copies: d.kv_replication(),

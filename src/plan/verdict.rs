@@ -133,8 +133,13 @@ pub(super) fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacit
     let mut more = if next.concurrency.is_some() { "one more user".to_string() } else { load_label(next) };
     // Two rates that round alike ("holds up to 18 req/s, 18 req/s breaks it") get a decimal more.
     let mut load = load;
-    if let (true, Some(a), Some(b)) = (more == load, c.at.request_rate, next.request_rate) {
-        (load, more) = (format!("{a:.1} req/s"), format!("{b:.1} req/s"));
+    // (Decimals until they read apart: "1.19 … 1.19" and "0.013 … 0.013" had stayed alike at one more; a review.)
+    if let (Some(a), Some(b)) = (c.at.request_rate, next.request_rate) {
+        let mut d = 1;
+        while more == load && d <= 6 {
+            (load, more) = (format!("{a:.d$} req/s"), format!("{b:.d$} req/s"));
+            d += 1;
+        }
     }
     // "In the model": the step from N to N + 1 is the model's, not a measurement's (the latency bands are far wider).
     format!("; in the model the target holds up to {load}, {more} breaks it ({why})")

@@ -53,6 +53,9 @@ pub struct Inputs {
     /// What picking another device cleared of the numbers typed for the previous one ("" = nothing): said under
     /// the device, not part of the scenario.
     pub hw_cleared: RwSignal<String>,
+    /// The weights a change of engine or model set in place of the previous engine's or model's default ("" =
+    /// none): said under the Weights field, not part of the scenario.
+    pub weights_followed: RwSignal<String>,
     pub devices: RwSignal<String>,
     /// Devices in a node bought whole (empty: 8, or 72 for an NVL72 rack).
     pub node_devices: RwSignal<String>,
@@ -163,6 +166,7 @@ impl Inputs {
             hw_name: s(""),
             hw_arch: s(""),
             hw_cleared: s(""),
+            weights_followed: s(""),
             devices: s("1"),
             node_devices: s(""),
             parallelism: s(""),
@@ -220,6 +224,7 @@ impl Inputs {
         let pct = |v: Option<f64>| txt(v.map(|f| (f * 100.0 * 1e9).round() / 1e9));
         self.hw_preset.set(sc.hardware.preset.clone().unwrap_or_default());
         self.hw_cleared.set(String::new());
+        self.weights_followed.set(String::new());
         self.bandwidth.set(txt(sc.hardware.memory_bandwidth_gbps));
         self.memory.set(txt(sc.hardware.memory_gb));
         self.compute.set(txt(sc.hardware.fp16_tflops));

@@ -408,9 +408,7 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
                     let apple = presets::hardware::find(&picked).is_some_and(|h| h.kind == crate::model::hardware::HardwareKind::AppleSilicon);
                     if apple && !matches!(engine.as_str(), "llama.cpp" | "generic") {
                         let native = presets::models::find(&inputs.model_preset.get_untracked()).map(|m| m.native_weights);
-                        if let Some(q) = crate::scenario::weights_after_pick(&inputs.quant.get_untracked(), (&engine, native), ("llama.cpp", native)) {
-                            inputs.quant.set(q);
-                        }
+                        follow_weights(inputs, (&engine, native), ("llama.cpp", native));
                         let name = presets::engines::find(&engine).map_or(engine.clone(), |e| e.name.to_string());
                         inputs.engine.set("llama.cpp".into());
                         inputs.hw_cleared.update(|c| c.push_str(&format!(" Engine set to llama.cpp, what runs on this device ({name} has no Metal backend).")));
@@ -454,14 +452,7 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
                 // (DeepSeek-V3: Q4_K_M under llama.cpp, its released FP8 under vLLM).
                 let native = presets::models::find(&inputs.model_preset.get_untracked()).map(|m| m.native_weights);
                 let engine = inputs.engine.get_untracked();
-                let old = inputs.quant.get_untracked();
-                if let Some(q) = crate::scenario::weights_after_pick(&old, (&engine, native), (&picked, native)) {
-                    // Said (a trial's Q4_K_M from a link went to BF16 under vLLM without a word, A pinned beside it).
-                    let label = |id: &str| quant::weight_format(id).map_or_else(|| id.to_string(), |f| f.label.to_string());
-                    let name = presets::engines::find(&picked).map_or(picked.clone(), |e| e.name.to_string());
-                    inputs.hw_cleared.set(format!(" Weights set to {}, what {name} runs for this model (were {}).", label(&q), label(&old)));
-                    inputs.quant.set(q);
-                }
+                follow_weights(inputs, (&engine, native), (&picked, native));
             }) />
         </fieldset>
     }
@@ -504,10 +495,7 @@ fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>>) 
                 // (DeepSeek-V3 is released in FP8, gpt-oss in MXFP4); a format the user chose stays.
                 if let Some(new) = presets::models::find(&picked) {
                     let engine = inputs.engine.get_untracked();
-                    let before = (engine.as_str(), old.map(|o| o.native_weights));
-                    if let Some(q) = crate::scenario::weights_after_pick(&inputs.quant.get_untracked(), before, (&engine, Some(new.native_weights))) {
-                        inputs.quant.set(q);
-                    }
+                    follow_weights(inputs, (&engine, old.map(|o| o.native_weights)), (&engine, Some(new.native_weights)));
                 }
             }) />
             <NumField label="Parameters" unit="B" field="model.params_b" value=inputs.params
@@ -516,10 +504,12 @@ fn ModelInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>>) 
             // trial's gpt-oss-120b came back at "custom, 8 bits" after FP8, 116.8 GB where MXFP4's 64.3 fit); a named
             // format drops bits typed for another ({"weights":"bf16","weight_bits":8} had followed).
             <SelectField label="Weights" field="quantization.weights" value=inputs.quant options=quants error on_pick=Callback::new(move |picked: String| {
+                inputs.weights_followed.set(String::new());
                 if !picked.is_empty() {
                     inputs.bits.set(String::new());
                 }
             }) />
+            {move || inputs.weights_followed.with(|t| (!t.is_empty()).then(|| view! { <p class="note" id="weights-followed">{t.clone()}</p> }))}
             // A format picked for another model stays when the model changes: where it is not the one the new model
             // is released in, that is said (a pre-sales trial's gpt-oss-120b kept the 70B's FP8: 118 GB of weights
             // where the CLI, given no format, took the released MXFP4's 64 GB).
@@ -644,6 +634,22 @@ fn efficiency_note(inputs: Inputs) -> String {
         kv * 100.0,
         fl * 100.0
     ) + &inputs.hw_cleared.get()
+}
+
+/// Weights left at the default of one engine (or model) follow the default of another: set, and said under the
+/// Weights field (a trial's Q4_K_M from a link went to BF16 under vLLM without a word, A pinned beside it; a review
+/// found the note stale under Hardware and the Apple path silent). Nothing followed: the note goes.
+fn follow_weights(inputs: Inputs, before: (&str, Option<&str>), after: (&str, Option<&str>)) {
+    let old = inputs.quant.get_untracked();
+    match crate::scenario::weights_after_pick(&old, before, after) {
+        Some(q) => {
+            let label = |id: &str| quant::weight_format(id).map_or_else(|| id.to_string(), |f| f.label.to_string());
+            let name = presets::engines::find(after.0).map_or_else(|| after.0.to_string(), |e| e.name.to_string());
+            inputs.weights_followed.set(format!("Weights set to {}, what {name} runs for this model (were {}).", label(&q), label(&old)));
+            inputs.quant.set(q);
+        }
+        None => inputs.weights_followed.set(String::new()),
+    }
 }
 
 /// Loads the scenario in the address into the fields (and pins its A, when it has one); returns the message

@@ -21,11 +21,14 @@ fn load(m: &Marker) -> String {
 
 /// "Holds 29 users at the target, limited by TPOT; 30 users break it with P99 TPOT 41 ms."
 fn capacity_sentence(r: &Report, c: &Capacity) -> String {
-    // Two rates that round alike get three significant digits (a trial read "Holds 0.08 req/s …; 0.08 req/s breaks it").
+    // Two rates that round alike get decimals until they read apart (a trial read "Holds 0.08 req/s …; 0.08 req/s
+    // breaks it"; a review, "1.19 … 1.19" and "0.013 … 0.013" at three significant digits).
     let (mut at, mut after) = (load(&c.at), c.next.as_ref().map(load));
     if let (Some(n), Some(a), Some(b)) = (&c.next, c.at.request_rate, c.next.as_ref().and_then(|n| n.request_rate)) {
-        if after.as_deref() == Some(at.as_str()) && n.concurrency.is_none() {
-            (at, after) = (format!("{} req/s", crate::plan::calibrate::sig3(a)), Some(format!("{} req/s", crate::plan::calibrate::sig3(b))));
+        let mut d = 1;
+        while after.as_deref() == Some(at.as_str()) && n.concurrency.is_none() && d <= 6 {
+            (at, after) = (format!("{a:.d$} req/s"), Some(format!("{b:.d$} req/s")));
+            d += 1;
         }
     }
     let next = c.next.as_ref().zip(after).map_or_else(String::new, |(n, after)| {
@@ -161,7 +164,13 @@ fn fleet_card(r: &Report) -> Card {
     c.list = f
         .alternatives
         .iter()
-        .map(|a| (crate::plan::fleet::alternative_words(f, a), (a.devices_total as f64) <= 0.75 * f.devices_total as f64))
+        // (On the share the line prints, rounded: 40 of 53 devices read "25 % fewer" in grey; a review.)
+        .map(|a| {
+            (
+                crate::plan::fleet::alternative_words(f, a),
+                ((1.0 - a.devices_total as f64 / (f.devices_total as f64).max(1.0)) * 100.0).round() >= 25.0,
+            )
+        })
         .collect();
     if f.peak_users.is_some() {
         c.note = f.users.clone();
@@ -275,13 +284,14 @@ fn cost_card(r: &Report) -> Card {
     // A month of 30 days, as the energy card's MWh (a quote is often monthly).
     let fleet = k.fleet_per_hour.map(|f| {
         format!(
-            " The fleet: {cur}{} per hour, {cur}{} a month ({cur}{} a year) {}{}{}.",
+            " The fleet: {cur}{} per hour, {cur}{} a month {}{}, {cur}{} a year{}.",
             money(f),
             money(k.fleet_per_month.unwrap_or(f * 720.0)),
-            money(crate::plan::energy::a_year(k.fleet_per_month.unwrap_or(f * 720.0))),
             crate::plan::energy::month_words(r.fleet.as_ref().map_or(24.0, |f| f.peak_hours_per_day)),
             // What the power costs within it (a pre-sales trial: the month was mostly the devices' write-off).
             k.fleet_electricity_per_month.map_or(String::new(), |e| format!(" (electricity {cur}{} of it)", money(e))),
+            // The year after the month's own words (a review read "(720 h)" as the year's).
+            money(crate::plan::energy::a_year(k.fleet_per_month.unwrap_or(f * 720.0))),
             k.fleet_per_million_output_tokens.map_or(String::new(), |m| format!(
                 "; the fleet's {cur}{} per million output tokens its peak asks for, {}",
                 money(m),
