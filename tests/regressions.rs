@@ -1455,6 +1455,28 @@ fn requests_refused_at_the_lightest_load_are_the_verdicts_reason() {
     );
 }
 
+/// An open loop a little past what the server serves is saturated, and its throughput is what the server does, not the
+/// rate asked (a workstation trial: llama.cpp's 4 slots on an RTX 4090 serve about 0.72 req/s of 4,096 + 256 tokens;
+/// at 0.79 req/s the queue grew by about 8 % of the arrivals, under a threshold of 10 %, and the level read 202 tok/s
+/// — 0.79 × 256 — as the peak, above the 181 the server makes).
+#[test]
+fn an_open_loop_a_little_past_capacity_is_saturated() {
+    let r = plan::evaluate(&scenario(
+        r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"q4_k_m"},"engine":{"preset":"llama.cpp"},"workload":{"prompt_tokens":4096,"output_tokens":256,"distribution":"lognormal","load":{"request_rate":[0.55,0.79,1.0]}}}"#,
+    ))
+    .unwrap();
+    let (light, over, more) = (&r.sweep[0], &r.sweep[1], &r.sweep[2]);
+    assert!(!light.saturated, "{light:?}");
+    assert!(over.saturated && more.saturated, "{over:?}");
+    // What the server makes, at both overloaded rates alike, under 0.79 req/s × the mean output.
+    assert!(
+        over.system_tps < 0.95 * 0.79 * 256.0 && (over.system_tps / more.system_tps - 1.0).abs() < 0.05,
+        "{} vs {}",
+        over.system_tps,
+        more.system_tps
+    );
+}
+
 /// A fleet takes the fewest servers that each carry at most the planned share of their capacity: where the operating
 /// point's users are that share rounded down to whole users, ⌈peak ÷ them⌉ is one server too many (a pre-sales
 /// trial: 300 users on 8 × L40S, capacity 39, operating point 23 users, sized 14 servers "with one server fewer, 59.2 %
