@@ -228,7 +228,7 @@ fn why(a: &Report, b: &Report) -> Option<String> {
         } else {
             ""
         };
-        r.capacity.as_ref().filter(|c| c.max_users_at_target.is_some()).and_then(|c| match c.limited_by {
+        r.capacity.as_ref().and_then(|c| match c.limited_by {
             LimitedBy::EngineCap => Some((
                 c.max_users_at_target?,
                 format!("its engine's limit on requests at once, its max batch{flag}, not the speed of its steps: a higher limit may hold more"),

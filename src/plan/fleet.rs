@@ -186,6 +186,16 @@ impl Utilisation {
         Self { peak_v, per, op_native, cap_native, thinking_users, u_op, u_cap, r_op: rate_at(op) / u_op, r_cap: rate_at(cap) / u_cap }
     }
 
+    /// The share of its capacity a server may carry in the plan: the planned `fraction`, or the operating point's own
+    /// share where rounding to whole users put it above (`trimmed_to_plan`); none without a capacity (`at` reads 0 there).
+    fn plan(&self, fraction: f64) -> f64 {
+        if self.cap_native > 0.0 {
+            (self.op_native / self.cap_native).max(fraction)
+        } else {
+            f64::NEG_INFINITY
+        }
+    }
+
     fn at(&self, n: u64) -> f64 {
         if self.cap_native <= 0.0 || self.per <= 0.0 || n == 0 {
             return 0.0;
@@ -281,9 +291,7 @@ pub fn size(
     let u = Utilisation::of(peak, peak_v, think, (op.1, cap), per);
     let (op_native, cap_native) = (u.op_native, u.cap_native);
     let util = |n: u64| u.at(n);
-    // (No capacity: nothing to trim by; `Utilisation::at` reads 0 there.)
-    let plan = if cap_native > 0.0 { (op_native / cap_native).max(r.target.operating_fraction) } else { f64::NEG_INFINITY };
-    let trimmed = serving - trimmed_to_plan(serving, &util, plan);
+    let trimmed = serving - trimmed_to_plan(serving, &util, u.plan(r.target.operating_fraction));
     let (serving, total) = (serving - trimmed, total - trimmed);
     let rounded_down = one_fewer_within_range(serving, &util);
     let (serving, total) = if rounded_down { (serving - 1, total - 1) } else { (serving, total) };
@@ -709,10 +717,9 @@ fn alternatives_at(r: &Resolved, f: &FleetInputs, alt_op: &AltOp<'_>, counts: Ve
             let mut n = replicas(peak_v, per, f.spare_replicas)?;
             if let Some(cap) = &cap {
                 let u = Utilisation::of(f.peak, peak_v, think, (&op, cap), per);
-                let plan = if u.cap_native > 0.0 { (u.op_native / u.cap_native).max(r.target.operating_fraction) } else { f64::NEG_INFINITY };
                 let spare = u64::from(f.spare_replicas);
-                n = trimmed_to_plan(n - spare, &|k| u.at(k), plan) + spare;
-                if one_fewer_within_range(n - u64::from(f.spare_replicas), &|k| u.at(k)) {
+                n = trimmed_to_plan(n - spare, &|k| u.at(k), u.plan(r.target.operating_fraction)) + spare;
+                if one_fewer_within_range(n - spare, &|k| u.at(k)) {
                     n -= 1;
                 }
             }

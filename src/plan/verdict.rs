@@ -33,6 +33,20 @@ pub fn load_label(m: &Marker) -> String {
     load_words(m.concurrency, m.request_rate)
 }
 
+/// Two loads in words, `words`, of the rates `a` and `b` req/s: as they are, or where they read alike, with decimals
+/// until they read apart (up to six): "holds up to 18 req/s, 18 req/s breaks it" had stood, and at one decimal more
+/// "1.19 … 1.19" and "0.013 … 0.013" (a review). The verdict's and the page's capacity card's.
+#[must_use]
+pub fn rates_apart(words: (String, String), a: f64, b: f64) -> (String, String) {
+    let (mut x, mut y) = words;
+    let mut d = 1;
+    while x == y && d <= 6 {
+        (x, y) = (format!("{a:.d$} req/s"), format!("{b:.d$} req/s"));
+        d += 1;
+    }
+    (x, y)
+}
+
 /// A load in words from its users or its request rate ([`load_label`]'s words for a sweep level too).
 pub(super) fn load_words(concurrency: Option<f64>, request_rate: Option<f64>) -> String {
     match (concurrency, request_rate) {
@@ -130,17 +144,12 @@ pub(super) fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacit
             None => "the queue grows without bound".into(),
         },
     };
-    let mut more = if next.concurrency.is_some() { "one more user".to_string() } else { load_label(next) };
-    // Two rates that round alike ("holds up to 18 req/s, 18 req/s breaks it") get a decimal more.
-    let mut load = load;
-    // (Decimals until they read apart: "1.19 … 1.19" and "0.013 … 0.013" had stayed alike at one more; a review.)
-    if let (Some(a), Some(b)) = (c.at.request_rate, next.request_rate) {
-        let mut d = 1;
-        while more == load && d <= 6 {
-            (load, more) = (format!("{a:.d$} req/s"), format!("{b:.d$} req/s"));
-            d += 1;
-        }
-    }
+    let more = if next.concurrency.is_some() { "one more user".to_string() } else { load_label(next) };
+    // Two rates that round alike ("holds up to 18 req/s, 18 req/s breaks it") read apart.
+    let (load, more) = match (c.at.request_rate, next.request_rate) {
+        (Some(a), Some(b)) => rates_apart((load, more), a, b),
+        _ => (load, more),
+    };
     // "In the model": the step from N to N + 1 is the model's, not a measurement's (the latency bands are far wider).
     format!("; in the model the target holds up to {load}, {more} breaks it ({why})")
 }
@@ -370,24 +379,24 @@ fn alone_note(r: &Resolved, ss: &SingleStream, sweep: &[LoadPoint]) -> String {
         // What refuses them, named only where it can: a timeout or a queue limit the scenario sets, else the KV cache
         // where the traffic's longest requests are longer than it holds (measured on the pool that refuses them:
         // a disaggregated deployment's smaller one; a review found the whole deployment's figure named).
-        let holds = r.pools().map_or_else(
-            || super::steady_state::longest_fitting_tokens(&r.deployment),
-            |(pre, dec)| super::steady_state::longest_fitting_tokens(&pre).min(super::steady_state::longest_fitting_tokens(&dec)),
-        );
         let cause = if let Some(s) = w.timeout_s {
             format!(": requests unfinished {} s after they are sent time out", crate::model::units::fmt_num(s))
         } else if let Some(q) = w.queue_limit {
             format!(": arrivals that find {} requests waiting are refused", g(f64::from(q)))
-        } else if holds > 0.0 && holds < super::steady_state::longest_request_tokens(w) {
-            format!(
-                ": the longest requests ({} lengths of mean {} + {} tokens) do not fit the KV cache, which holds one of up to {} tokens — a smaller spread if your prompts vary less, a KV cache of fewer bits, {more}or a device with more memory",
-                w.distribution.id(),
-                g(w.prompt_tokens),
-                g(w.output_tokens),
-                g(holds)
-            )
         } else {
-            String::new()
+            let fits = super::steady_state::longest_fitting_tokens;
+            let holds = r.pools().map_or_else(|| fits(&r.deployment), |(pre, dec)| fits(&pre).min(fits(&dec)));
+            if holds > 0.0 && holds < super::steady_state::longest_request_tokens(w) {
+                format!(
+                    ": the longest requests ({} lengths of mean {} + {} tokens) do not fit the KV cache, which holds one of up to {} tokens — a smaller spread if your prompts vary less, a KV cache of fewer bits, {more}or a device with more memory",
+                    w.distribution.id(),
+                    g(w.prompt_tokens),
+                    g(w.output_tokens),
+                    g(holds)
+                )
+            } else {
+                String::new()
+            }
         };
         return format!(
             "; at the sweep's lightest load, {}, {:.0} % of the requests fail{cause}",

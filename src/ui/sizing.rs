@@ -25,10 +25,9 @@ fn capacity_sentence(r: &Report, c: &Capacity) -> String {
     // breaks it"; a review, "1.19 … 1.19" and "0.013 … 0.013" at three significant digits).
     let (mut at, mut after) = (load(&c.at), c.next.as_ref().map(load));
     if let (Some(n), Some(a), Some(b)) = (&c.next, c.at.request_rate, c.next.as_ref().and_then(|n| n.request_rate)) {
-        let mut d = 1;
-        while after.as_deref() == Some(at.as_str()) && n.concurrency.is_none() && d <= 6 {
-            (at, after) = (format!("{a:.d$} req/s"), Some(format!("{b:.d$} req/s")));
-            d += 1;
+        if n.concurrency.is_none() {
+            let (x, y) = crate::plan::rates_apart((at, load(n)), a, b);
+            (at, after) = (x, Some(y));
         }
     }
     let next = c.next.as_ref().zip(after).map_or_else(String::new, |(n, after)| {

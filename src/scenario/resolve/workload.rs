@@ -41,8 +41,9 @@ pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> 
     } else {
         depth
     };
-    let spread_given = s.spread.unwrap_or(if distribution == Distribution::Fixed { 0.0 } else { 0.5 });
-    let (prompt, output) = if distribution == Distribution::Fixed || spread_given == 0.0 {
+    let spread_max = if distribution == Distribution::Uniform { 1.0 } else { 5.0 };
+    let spread = check("workload.spread", s.spread.unwrap_or(if distribution == Distribution::Fixed { 0.0 } else { 0.5 }), 0.0, spread_max, "")?;
+    let (prompt, output) = if distribution == Distribution::Fixed || spread == 0.0 {
         let whole = |field: &str, x: f64, defaults: &mut Vec<String>| {
             let w = x.round();
             if w != x {
@@ -54,8 +55,6 @@ pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> 
     } else {
         (prompt, output)
     };
-    let spread_max = if distribution == Distribution::Uniform { 1.0 } else { 5.0 };
-    let spread = check("workload.spread", s.spread.unwrap_or(if distribution == Distribution::Fixed { 0.0 } else { 0.5 }), 0.0, spread_max, "")?;
     // The spread a varying length takes sets the percentile latencies (a trial's 6,000-token lognormal prompts had
     // their P95 at 11,670 without the 0.5 being listed anywhere).
     if s.distribution.is_none() {
