@@ -191,12 +191,14 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
 
-    /// The capacity never exceeds what the engine runs at once (memory and max batch), and is bracketed: the
-    /// next load breaks the target, or the capacity is that limit.
+    /// Under a target on TPOT alone the capacity never exceeds what the engine runs at once (memory and max batch);
+    /// under one on TTFT too, users past it who wait within the target count (`plan::capacity`). Either way it is
+    /// bracketed: the next load breaks the target, or the capacity is that limit.
     #[test]
     fn capacity_never_exceeds_the_memory_or_engine_limit(
         params in 1.0f64..40.0, max_batch in prop_oneof![Just(None), (2u32..64).prop_map(Some)], mem in 24.0f64..96.0,
         prompt in 16.0f64..2048.0, output in 2.0f64..256.0, tpot in 5.0f64..200.0, seed in 0u64..100,
+        ttft in prop_oneof![Just(None), (200.0f64..5000.0).prop_map(Some)],
     ) {
         let s = Scenario {
             hardware: HardwareSpec { memory_bandwidth_gbps: Some(2000.0), memory_gb: Some(mem), fp16_tflops: Some(400.0), ..Default::default() },
@@ -211,17 +213,29 @@ proptest! {
                 seed: Some(seed),
                 ..Default::default()
             },
-            target: TargetSpec { tpot_ms: Some(tpot), ..Default::default() },
+            target: TargetSpec {
+                preset: ttft.is_none().then(|| "batch".to_string()),
+                tpot_ms: Some(tpot),
+                ttft_ms: ttft,
+                percentile: Some(99.0),
+                ..Default::default()
+            },
             ..Default::default()
         };
         let r = plan::evaluate(&s).unwrap();
         if let Some(c) = &r.capacity {
             let users = c.max_users_at_target.unwrap();
-            prop_assert!(users <= r.memory.max_concurrency, "{users} > {}", r.memory.max_concurrency);
-            prop_assert!(users <= f64::from(max_batch.unwrap_or(u32::MAX)));
+            match ttft {
+                None => {
+                    prop_assert!(users <= r.memory.max_concurrency, "{users} > {}", r.memory.max_concurrency);
+                    prop_assert!(users <= f64::from(max_batch.unwrap_or(u32::MAX)));
+                }
+                Some(l) => prop_assert!(c.at.ttft_p_ms.unwrap() <= l, "{c:?}"),
+            }
             match &c.next {
                 Some(n) => prop_assert_eq!(n.concurrency.unwrap(), users + 1.0),
-                None => prop_assert_eq!(users, r.memory.max_concurrency),
+                None if ttft.is_none() => prop_assert_eq!(users, r.memory.max_concurrency),
+                None => prop_assert!(users >= r.memory.max_concurrency, "{c:?}"),
             }
             let op = r.operating_point.as_ref().unwrap().concurrency.unwrap();
             prop_assert!(op <= users);

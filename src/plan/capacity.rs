@@ -9,11 +9,15 @@
 //! falls back to halving the gap when that does not shrink it fast enough, so it usually needs 2–4 extra
 //! levels.
 //!
-//! - A concurrency capacity never exceeds `memory.max_concurrency`, the most sequences the engine runs at
-//!   once (its `max_batch`, or the prompts whose KV blocks fit): beyond it requests wait for a slot, which is
-//!   not counted as serving them. At that limit `limited_by` is `engine_cap` or `memory`.
+//! - Beyond `memory.max_concurrency`, the most sequences the engine runs at once (its `max_batch`, llama.cpp's
+//!   slots, or the prompts whose KV blocks fit), requests wait for a slot. A target on TTFT (or an agent's task
+//!   time) counts that wait, so users who wait are served within it while it is met and the capacity can exceed
+//!   the running sequences (2026-12-07: llama.cpp's one slot had shown 2 users ✓ in the table beside a capacity of
+//!   1). A target on TPOT alone does not see the wait: there the capacity never exceeds the running sequences,
+//!   and at that limit `limited_by` is `engine_cap` or `memory`.
 //! - When every level up to the top of the grid meets the target, the search continues above it (up to that
-//!   limit for users; for rates, to the server's analytic capacity and beyond it by doubling).
+//!   limit for users whose wait is not counted, by doubling where it is; for rates, to the server's analytic
+//!   capacity and beyond it by doubling).
 //! - When no level meets it, concurrency loads try one user (rates: an eighth of the lowest rate) before
 //!   giving up.
 //!
@@ -86,14 +90,19 @@ pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &d
         return Some(none);
     }
     let pct = r.target.percentile;
+    // Users beyond the sequences the engine runs at once wait for a slot. A target on the first token (or on an
+    // agent's task) counts that wait, so they are served within it while it is met: no cap then (a workstation
+    // trial: llama.cpp's one slot, 2 users ✓ in the table at a 60 s TTFT limit, and the capacity 1 user).
+    let waits_counted = r.target.ttft_ms.is_some() || target::task_limit(r).is_some();
     // Users who think between requests keep fewer sequences than users running at once: as many more users.
-    let upper = if rate_mode {
+    let running = if rate_mode {
         f64::INFINITY
     } else {
         (mem.max_concurrency * super::levels::users_per_sequence(&r.deployment, &r.workload, mem.max_concurrency))
             .min(f64::from(crate::sim::MAX_CONCURRENCY))
             .floor()
     };
+    let upper = if waits_counted && !rate_mode { f64::from(crate::sim::MAX_CONCURRENCY) } else { running };
     if upper < 1.0 {
         return Some(none);
     }
@@ -132,6 +141,21 @@ pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &d
                     hi = Some(p);
                     break;
                 }
+            }
+        } else if waits_counted && x(&lo) < upper {
+            // Doubling, as for rates: the simulator's most users is no level to simulate first.
+            let mut probe = (x(&lo) * 2.0).min(upper);
+            for _ in 0..8 {
+                let p = s.eval(probe);
+                if !p.meets_target {
+                    hi = Some(p);
+                    break;
+                }
+                lo = p;
+                if probe >= upper {
+                    break;
+                }
+                probe = (probe * 2.0).min(upper);
             }
         } else if x(&lo) < upper {
             let p = s.eval(upper);
@@ -175,6 +199,9 @@ pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &d
         hi = Some(h);
     }
     let limited_by = match &hi {
+        // The first user past the sequences the engine runs at once waits for a slot, and that wait breaks the
+        // target: the engine's limit (or memory's) is what bounds the capacity.
+        Some(h) if x(&lo) <= running && x(h) > running => cap_limit(mem),
         Some(h) => target::broken(r, h),
         None => cap_limit(mem),
     };
@@ -259,18 +286,50 @@ mod tests {
         assert!(c.extra_levels <= 8, "{}", c.extra_levels);
     }
 
+    const CAPPED: &str = r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm","max_batch":8},
+                "workload":{"prompt_tokens":128,"output_tokens":64,"requests":200,"load":{"concurrency":[1,2,4]}},"target":{"preset":"batch","tpot_ms":40,"percentile":99}}"#;
+
     #[test]
     fn capacity_at_the_engine_cap() {
-        // A small model, short requests, a cap of 8 sequences: every level meets the target up to the cap.
-        let r = eval(
-            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm","max_batch":8},
-                "workload":{"prompt_tokens":128,"output_tokens":64,"requests":200,"load":{"concurrency":[1,2,4]}}}"#,
-        );
+        // A small model, short requests, a cap of 8 sequences: every level meets a TPOT target up to the cap, and
+        // past it TPOT does not see the wait for a slot.
+        let r = eval(CAPPED);
         let c = r.capacity.unwrap();
         assert_eq!(c.max_users_at_target, Some(8.0));
         assert_eq!(c.limited_by, LimitedBy::EngineCap);
         assert!(c.next.is_none());
         assert!(c.extra_levels <= 4, "the cap and the operating point: {}", c.extra_levels);
+    }
+
+    /// A target on TTFT counts the wait for a slot: users past the engine's cap who wait within it are served (a
+    /// workstation trial: llama.cpp's one slot showed 2 users ✓ in the table and a capacity of 1 user).
+    #[test]
+    fn users_who_wait_within_a_ttft_target_count() {
+        let r = eval(&CAPPED.replace(r#""preset":"batch","tpot_ms":40"#, r#""tpot_ms":40,"ttft_ms":2000"#));
+        let c = r.capacity.as_ref().unwrap();
+        let users = c.max_users_at_target.unwrap();
+        assert!(users > 8.0, "{c:?}");
+        assert_eq!(c.limited_by, LimitedBy::Ttft, "{c:?}");
+        let next = c.next.as_ref().expect("a breaking level");
+        assert_eq!(next.concurrency, Some(users + 1.0));
+        assert!(c.at.ttft_p_ms.unwrap() <= 2000.0 && next.ttft_p_ms.unwrap() > 2000.0, "{c:?}");
+        assert!(
+            r.verdict.contains(&format!("holds up to {users:.0} users (8 run at once, the engine's limit; the others wait their turn)")),
+            "{}",
+            r.verdict
+        );
+        // Every level the table marks as meeting the target is within the capacity.
+        assert!(r.sweep.iter().filter(|p| p.meets_target).all(|p| p.concurrency.unwrap() <= users), "{:?}", r.sweep);
+        // Where the first user past the cap already breaks it, the cap is named as the limit, with its wait.
+        let r = eval(&CAPPED.replace(r#""preset":"batch","tpot_ms":40"#, r#""tpot_ms":40,"ttft_ms":120"#));
+        let c = r.capacity.as_ref().unwrap();
+        assert_eq!((c.max_users_at_target, c.limited_by), (Some(8.0), LimitedBy::EngineCap), "{c:?}");
+        assert!(
+            r.verdict.contains("one more user breaks it (P99 TTFT ")
+                && r.verdict.contains("ms: it waits its turn, 8 run at once, the engine's limit)"),
+            "{}",
+            r.verdict
+        );
     }
 
     #[test]

@@ -410,7 +410,9 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
     let lock_step = (w.distribution == crate::scenario::Distribution::Fixed || w.spread <= 0.0)
         && !matches!(w.load, Load::RequestRate(_) | Load::Offline)
         && w.think_time_s <= 0.0;
-    let ttft_lock_step = lock_step && capacity.as_ref().is_some_and(|c| c.limited_by == LimitedBy::Ttft);
+    // (Past the sequences the engine runs at once the TTFT is the wait for a slot, not a wave's prefill.)
+    let ttft_lock_step = lock_step
+        && capacity.as_ref().is_some_and(|c| c.limited_by == LimitedBy::Ttft && c.max_users_at_target.is_none_or(|u| u <= mem.max_concurrency));
     if ttft_lock_step {
         warnings.push(Warning::new(
             WarningKind::LockStep,

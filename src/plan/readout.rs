@@ -6,6 +6,19 @@
 use crate::model::roofline::Bound;
 use crate::scenario::{LoadPoint, Report};
 
+/// What bounds the sequences the engine runs at once (`Memory::max_concurrency`), as the CLI's peak line and the
+/// verdict say it beside that count: "4 run at once, the engine's limit; the others wait their turn".
+#[must_use]
+pub fn running_limit(mem: &crate::scenario::Memory) -> &'static str {
+    if mem.engine_capped {
+        "the engine's limit"
+    } else if mem.slot_tokens.is_some() {
+        "the slots the memory holds, each for the longest request"
+    } else {
+        "memory's limit"
+    }
+}
+
 /// Groups thousands with a narrow no-break space (U+202F: a thin space, U+2009, lets a line break inside a number), whole numbers ("30 119"; "−4" with a typographic minus).
 #[must_use]
 pub fn group(v: f64) -> String {

@@ -140,9 +140,27 @@ pub(super) fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacit
             format!("a {}-step task takes {} s", r.workload.agent_steps, fmt_against(task, r.target.task_s))
         }
         _ => match next.ttft_p_ms.filter(|t| r.target.ttft_ms.is_some_and(|l| *t > l)) {
+            // The user past the sequences the engine runs at once waits for a slot (`capacity`'s limit).
+            Some(t) if matches!(c.limited_by, LimitedBy::EngineCap | LimitedBy::Memory) && r.workload.think_time_s <= 0.0 => format!(
+                "{pct} TTFT {} ms: it waits its turn, {} run at once, {}",
+                fmt_against(t, r.target.ttft_ms),
+                super::readout::group(mem.max_concurrency),
+                super::readout::running_limit(mem)
+            ),
             Some(t) => format!("{pct} TTFT {} ms", fmt_against(t, r.target.ttft_ms)),
             None => "the queue grows without bound".into(),
         },
+    };
+    // Users past the sequences the engine runs at once wait their turn within the target (`capacity`).
+    let load = match c.at.concurrency {
+        Some(n) if n > mem.max_concurrency + 0.5 && mem.max_concurrency >= 1.0 && r.workload.think_time_s <= 0.0 => {
+            format!(
+                "{load} ({} run at once, {}; the others wait their turn)",
+                super::readout::group(mem.max_concurrency),
+                super::readout::running_limit(mem)
+            )
+        }
+        _ => load,
     };
     let more = if next.concurrency.is_some() { "one more user".to_string() } else { load_label(next) };
     // Two rates that round alike ("holds up to 18 req/s, 18 req/s breaks it") read apart.
@@ -636,7 +654,7 @@ mod tests {
     #[test]
     fn thinking_users_fill_the_engines_cap_with_their_requests_in_flight() {
         let s = crate::scenario::Scenario::from_json(
-            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm","max_batch":64},"workload":{"prompt_tokens":1024,"output_tokens":128,"think_time_s":5,"distribution":"fixed"},"target":{"preset":"reader"}}"#,
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm","max_batch":64},"workload":{"prompt_tokens":1024,"output_tokens":128,"think_time_s":5,"distribution":"fixed"},"target":{"preset":"batch","tpot_ms":40,"percentile":99}}"#,
         )
         .unwrap();
         let r = crate::plan::evaluate(&s).unwrap();

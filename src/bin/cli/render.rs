@@ -334,13 +334,7 @@ pub(super) fn render_table(r: &Report) -> String {
                 Some(n) if n > r.memory.max_concurrency + 0.5 && r.memory.max_concurrency >= 1.0 && r.think_time_s <= 0.0 => format!(
                     " ({} run at once, {}; the others wait their turn)",
                     tps_planner::plan::readout::group(r.memory.max_concurrency),
-                    if r.memory.engine_capped {
-                        "the engine's limit"
-                    } else if r.memory.slot_tokens.is_some() {
-                        "the slots the memory holds, each for the longest request"
-                    } else {
-                        "memory's limit"
-                    }
+                    tps_planner::plan::readout::running_limit(&r.memory)
                 ),
                 _ => String::new(),
             }
