@@ -1022,9 +1022,12 @@ await test('meeting: pin A, switch to 1 × H200 (B): the difference table and bo
   assert(same.replicas[4] === '1.00×' && same.system_tps[4] === '1.00×', `B = A right after pinning: ${JSON.stringify(same.replicas)}`);
   await mp.selectOption('#hardware-preset', 'h200-sxm');
   await mp.fill('#hardware-devices', '1');
+  // The simulation's figures, not the analytic estimate shown first (45 servers of H200 there, 57 simulated).
   await mp.waitForFunction(() => /H200/.test(document.querySelector('#verdict-context').textContent) && !/H100/.test(document.querySelector('#verdict-context').textContent)
-    && /on NVIDIA H200/.test(document.querySelector('.compare .sides')?.textContent || ''), null, { timeout: 30000 });
+    && /on NVIDIA H200/.test(document.querySelector('.compare .sides')?.textContent || '')
+    && document.getElementById('simulating').textContent === '', null, { timeout: 30000 });
   await mp.waitForTimeout(500);
+  await mp.waitForFunction(() => document.getElementById('simulating').textContent === '', null, { timeout: 30000 });
   const rows = await diffRows(mp);
   for (const k of ['per_user_tps', 'system_tps', 'max_users_at_target', 'replicas', 'cost_per_million_output_tokens', 'joules_per_output_token']) {
     assert(rows[k], `diff row ${k} missing: ${Object.keys(rows)}`);

@@ -11,7 +11,14 @@ with its source). Rules applied here, so the generated tables stay reproducible:
 - fp16 TFLOPS: the dense tensor column; when empty, estimated from the TechPowerUp shader column
   (NVIDIA/AMD GPUs: tensor/packed FP16 = 2 x shader; Apple: shader / 2 because TechPowerUp doubles Apple's FP16)
   and the source says "estimated".
-- fp4 TFLOPS: 2 x FP8 on Blackwell-class and MI355X parts (dense FP4 rate), else none.
+- fp8 TFLOPS: the dense column; where a source left it empty on a part whose tensor cores run FP8 (Ada, Hopper,
+  Blackwell: H20, H800, L20, GeForce RTX 40/50 cards), 2 x the 16-bit tensor figure at the same accumulate, the
+  architectures' ratio (NVIDIA's H20 sheet: FP8 296, BF16 148; an audit found FP8 models on H800 and H20 computed
+  at the 16-bit rate, 2026-12-07).
+- fp4 TFLOPS: on Blackwell-class and MI355X parts, the dense FP4 rate: 2 x FP8, 3 x on Blackwell Ultra (B300: the
+  HGX B300 datasheet's 108 PF per 8 GPUs) and 4 x on GeForce Blackwell, whose FP8 figure is the FP32-accumulate
+  one (RTX 5090: FP4 1,676 and FP8 419 in the RTX Blackwell whitepaper; 5080 and 5070 by the same ratio, 1,801 and
+  988 sparse "AI TOPS" halved); else none.
 - interconnect per direction: NVLink/Infinity-Fabric figures by part, PCIe 4.0 x16 = 32 GB/s otherwise.
 - CPU memory: the CSV leaves it blank (depends on DIMMs); a typical full-channel configuration is assumed.
 Run: python3 scripts/gen_presets.py
@@ -25,7 +32,9 @@ INTERCONNECT = {'rtx-5070': 64, 'a100-40gb-sxm': 300, 'a100-80gb-sxm': 300, 'a80
                 'h200-sxm': 450, 'h20': 450, 'h100-nvl': 300, 'b200': 900, 'gb200': 900, 'b300': 900,
                 'mi250x': 400, 'mi300x': 448, 'mi325x': 448, 'mi355x': 576, 'gaudi2': 300, 'gaudi3': 600,
                 'h100-pcie': 64, 'rtx-pro-6000-bw': 64, 'rtx-5090': 64, 'rtx-5080': 64, 'v100-sxm2-32gb': 150}
-FP4 = {'b200', 'gb200', 'b300', 'rtx-pro-6000-bw', 'rtx-5090', 'mi355x'}
+FP4 = {'b200', 'gb200', 'b300', 'rtx-pro-6000-bw', 'rtx-5090', 'rtx-5080', 'rtx-5070', 'mi355x'}
+FP4_RATIO = {'b300': 3.0, 'rtx-5090': 4.0, 'rtx-5080': 4.0, 'rtx-5070': 4.0}
+FP8_FROM_16 = {'h20', 'h800-sxm', 'l20', 'rtx-4070ti', 'rtx-4080', 'rtx-5080', 'rtx-5070'}
 OVERRIDE = {  # key: (fp16, fp8, fp4, note)
     'tesla-p40': (11.8, None, None, 'Pascal has no tensor cores and runs FP16 at 1/64 rate: the FP32 rate, which llama.cpp uses there'),
     'dgx-spark-gb10': (125.0, 250.0, 500.0, 'GB10 compute estimated from NVIDIA 1 PFLOP FP4 sparse (dense FP4 500, FP8 250, FP16 125)'),
@@ -70,7 +79,12 @@ for r in rows:
     if fp16 is None and shader is not None:
         fp16 = shader / 2 if kind == 'AppleSilicon' else (shader if kind == 'Other' else 2 * shader)
         notes.append('FP16 estimated from shader rate')
-    fp4 = 2 * fp8 if key in FP4 and fp8 else None
+    if fp8 is None and key in FP8_FROM_16 and fp16:
+        fp8 = round(2 * fp16, 1)
+        notes.append('FP8 2 x the 16-bit tensor figure (the architecture\'s ratio)')
+    fp4 = FP4_RATIO.get(key, 2.0) * fp8 if key in FP4 and fp8 else None
+    if key in FP4_RATIO:
+        notes.append(f'FP4 {FP4_RATIO[key]:g} x FP8 (see scripts/gen_presets.py)')
     if key in OVERRIDE:
         fp16, fp8, fp4, n = OVERRIDE[key]
         notes.append(n)

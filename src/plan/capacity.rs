@@ -18,6 +18,9 @@
 //! - When every level up to the top of the grid meets the target, the search continues above it (up to that
 //!   limit for users whose wait is not counted, by doubling where it is; for rates, to the server's analytic
 //!   capacity and beyond it by doubling).
+//! - The capacity lies below the first level that breaks the target, not at the last that meets it: at a target's
+//!   edge (the lightest load nearly filling a limit) a heavier level can meet it by chance, and the table's ✓ there
+//!   is said to be past the capacity (`plan::edge_warning`).
 //! - When no level meets it, concurrency loads try one user (rates: an eighth of the lowest rate) before
 //!   giving up.
 //!
@@ -108,11 +111,16 @@ pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &d
     }
     let mut s = Search { level, extra: Vec::new() };
     let within: Vec<&LoadPoint> = sweep.iter().filter(|p| x(p) <= upper).collect();
-    let mut lo = within.iter().rposition(|p| p.meets_target).map(|i| within[i].clone());
-    let mut hi = match &lo {
-        Some(l) => within.iter().find(|p| x(p) > x(l)).map(|p| (*p).clone()),
-        None => within.first().map(|p| (*p).clone()),
+    // Below the first level that breaks the target, not at the last that meets it: a heavier level can meet it by
+    // chance where the lightest load already nearly fills a limit (an operations trial: P99 TTFT 1,841 ms of 2,000
+    // at one user, 4 and 6 users ✗ at 2,000.02 and 2,000.94 ms, 8 ✓, and the capacity read 11 users; the fleet went
+    // from 29 to 101 servers with the seed). `plan::edge_warning` says so.
+    let first_break = within.iter().position(|p| !p.meets_target);
+    let mut lo = match first_break {
+        Some(i) => i.checked_sub(1).map(|j| within[j].clone()),
+        None => within.last().map(|p| (*p).clone()),
     };
+    let mut hi = first_break.map(|i| within[i].clone());
     if lo.is_none() {
         // Nothing on the grid meets the target: try the lightest load below it.
         let first = sweep[0].clone();
@@ -299,6 +307,60 @@ mod tests {
         assert_eq!(c.limited_by, LimitedBy::EngineCap);
         assert!(c.next.is_none());
         assert!(c.extra_levels <= 4, "the cap and the operating point: {}", c.extra_levels);
+    }
+
+    /// The capacity lies below the first level that breaks the target: a heavier level meeting it by chance (the
+    /// target's edge) does not lift it, and the warning says so (an operations trial: 4 and 6 users ✗, 8 ✓, and the
+    /// capacity read 11 users).
+    #[test]
+    fn the_capacity_stops_at_the_first_level_that_breaks_the_target() {
+        use crate::scenario::LoadPoint;
+        let r = Scenario::from_json(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"load":{"concurrency":[1,2,4,8,16]}},"target":{"ttft_ms":2000,"tpot_ms":50,"percentile":99}}"#,
+        )
+        .unwrap()
+        .resolve()
+        .unwrap();
+        let mem = crate::plan::steady_state::memory(&r.deployment, &r.workload);
+        // P99 TTFT at the edge of 2,000 ms: 1 and 2 users meet it, 4 does not, 8 does again by chance, 16 does not.
+        let ttft = |x: f64| match x as u32 {
+            1 => 1900.0,
+            2 => 1950.0,
+            3 => 1990.0,
+            4 => 2000.02,
+            8 => 1990.0,
+            _ => 2100.0,
+        };
+        let level = |x: f64| {
+            let mut p = LoadPoint::at_load(x, false);
+            p.ttft_ms = crate::scenario::Pcts::flat(ttft(x));
+            p.tpot_ms = crate::scenario::Pcts::flat(20.0);
+            p.system_tps = 50.0 * x;
+            p.meets_target = crate::plan::target::meets(&r, &p);
+            p
+        };
+        let sweep: Vec<LoadPoint> = [1.0, 2.0, 4.0, 8.0, 16.0].map(level).to_vec();
+        assert!(sweep[3].meets_target && !sweep[2].meets_target);
+        let o = super::resolve(&r, &sweep, &mem, &level).unwrap();
+        let c = o.capacity.unwrap();
+        assert_eq!(c.max_users_at_target, Some(3.0), "{c:?}");
+        assert_eq!(c.next.as_ref().and_then(|n| n.concurrency), Some(4.0));
+        let w = crate::plan::edge_warning(&sweep, Some(&c)).expect("the ✓ at 8 users is said");
+        assert!(
+            w.message.starts_with("at 8 users the target is met though at 4 users, a lighter load, it is not") && w.message.contains("(3 users)"),
+            "{}",
+            w.message
+        );
+        // A sweep that is monotone has nothing to say.
+        let mono: Vec<LoadPoint> = sweep
+            .iter()
+            .cloned()
+            .map(|mut p| {
+                p.meets_target &= p.concurrency < Some(4.0);
+                p
+            })
+            .collect();
+        assert!(crate::plan::edge_warning(&mono, Some(&c)).is_none());
     }
 
     /// A target on TTFT counts the wait for a slot: users past the engine's cap who wait within it are served (a

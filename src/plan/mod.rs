@@ -265,6 +265,26 @@ fn thin_margin(r: &Resolved, sweep: &[LoadPoint], met: bool) -> Option<Warning> 
     ))
 }
 
+/// Levels past the capacity that meet the target though a lighter level breaks it (`capacity`: the capacity lies
+/// below the first level that breaks it): said, so the table's ✓ there does not read as room.
+pub(crate) fn edge_warning(sweep: &[LoadPoint], cap: Option<&Capacity>) -> Option<Warning> {
+    let c = cap?;
+    let at = c.at.load()?;
+    let broken = sweep.iter().find(|p| readout::load_of(p) > at && !p.meets_target)?;
+    let past: Vec<&LoadPoint> = sweep.iter().filter(|p| p.meets_target && readout::load_of(p) > readout::load_of(broken)).collect();
+    let heaviest = past.last()?;
+    let label = |p: &LoadPoint| load_words(p.concurrency, p.request_rate);
+    Some(Warning::new(
+        WarningKind::Edge,
+        format!(
+            "at {} the target is met though at {}, a lighter load, it is not: the target sits at the edge of what this server does, where small differences in the simulated traffic decide; the capacity is taken below the first load that breaks it ({}), not at the last that meets it",
+            if past.len() > 1 { format!("{} loads up to {}", past.len(), label(heaviest)) } else { label(heaviest) },
+            label(broken),
+            load_label(&c.at)
+        ),
+    ))
+}
+
 /// The knee's load: where the levels' system TPS first reaches 90 % of `max_ok` (their highest, saturated levels
 /// left out), read between the level below it and the first at or above it — linear in TPS, geometric in the
 /// load (the charts' log axis), a concurrency rounded up to whole users — and evaluated there with `level`. Taking
@@ -420,6 +440,9 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
         ));
     }
     if let Some(w) = thin_margin(r, &sweep, capacity.is_some()) {
+        warnings.push(w);
+    }
+    if let Some(w) = edge_warning(&sweep, capacity.as_ref()) {
         warnings.push(w);
     }
     // The peak usable load is the capacity where it was resolved, else the level of the highest throughput meeting

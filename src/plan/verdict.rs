@@ -356,7 +356,22 @@ pub(super) fn verdict(
                             fmt_against(l, l)
                         )
                     }
-                    (Some(l), _) => format!("{p} TPOT {} ms{} (target {} ms)", fmt_against(m.tpot_p_ms, l), tick(m.tpot_p_ms, l), fmt_against(l, l)),
+                    // Both limits said, the nearer first (an operations trial: MI300X's verdict gave TPOT alone where
+                    // H100's gave both).
+                    (Some(l), Some(lt)) => {
+                        let v = m.ttft_p_ms.unwrap_or(f64::NAN);
+                        format!(
+                            "{p} TPOT {} ms{} (target {} ms), TTFT {} ms{} (target {} ms)",
+                            fmt_against(m.tpot_p_ms, l),
+                            tick(m.tpot_p_ms, l),
+                            fmt_against(l, l),
+                            fmt_against(v, lt),
+                            tick(v, lt),
+                            fmt_against(lt, lt)
+                        )
+                    }
+                    (Some(l), None) =>
+                        format!("{p} TPOT {} ms{} (target {} ms)", fmt_against(m.tpot_p_ms, l), tick(m.tpot_p_ms, l), fmt_against(l, l)),
                 },
                 limit_note(r, sweep, cap, mem)
             ),

@@ -34,6 +34,8 @@ pub enum WarningKind {
     LockStep,
     /// The lightest load already takes most of a latency limit: the capacity swings with small changes.
     ThinMargin,
+    /// A level past the capacity meets the target though a lighter one breaks it (the target's edge).
+    Edge,
     /// The engine's efficiencies were calibrated on another deployment than this one.
     CalibratedElsewhere,
     /// A serving engine on Apple silicon (vLLM, SGLang, TensorRT-LLM, LMDeploy: none has a Metal backend).

@@ -276,17 +276,20 @@ pub(super) fn render_table(r: &Report) -> String {
             o += &format!("{load:>9} {:>9} no request completed in the simulated time\n", "—");
             continue;
         }
+        // A latency that rounds onto the other side of its limit keeps the decimals that tell them apart (an
+        // operations trial read "2000 ✗" beside "TTFT ≤ 2000 ms": 2,000.02).
+        let (ttft, tpot) = (r.target.ttft_ms, r.target.tpot_ms);
         o += &format!(
-            "{:>9} {:>9} {:>10.0} {:>9.0} {:>9.0} {:>9.0} {:>9.1} {:>9.1} {:>9.1} {:>6.1} {:>8} {}{}\n",
+            "{:>9} {:>9} {:>10.0} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6.1} {:>8} {}{}\n",
             load,
             tps_planner::model::units::tenths(p.per_user_tps),
             p.system_tps,
-            p.ttft_ms.p50,
-            p.ttft_ms.at(mid),
-            p.ttft_ms.p99,
-            p.tpot_ms.p50,
-            p.tpot_ms.at(mid),
-            p.tpot_ms.p99,
+            against(p.ttft_ms.p50, 0, ttft),
+            against(p.ttft_ms.at(mid), 0, ttft),
+            against(p.ttft_ms.p99, 0, ttft),
+            against(p.tpot_ms.p50, 1, tpot),
+            against(p.tpot_ms.at(mid), 1, tpot),
+            against(p.tpot_ms.p99, 1, tpot),
             p.mean_batch,
             format!(
                 "{:?}{}",
@@ -398,4 +401,14 @@ fn warnings_and_defaults(r: &Report) -> String {
         }
     }
     o
+}
+
+/// `v` at `decimals`, or with as many more as keep it on the same side of `limit` as the value
+/// ([`tps_planner::plan::fmt_against`]'s rule for the table's fixed columns).
+fn against(v: f64, decimals: usize, limit: Option<f64>) -> String {
+    let s = format!("{v:.decimals$}");
+    match limit {
+        Some(t) if (v > t) != (s.parse::<f64>().unwrap_or(v) > t) => tps_planner::plan::fmt_against(v, t),
+        _ => s,
+    }
 }

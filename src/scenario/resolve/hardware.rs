@@ -89,12 +89,15 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
     // dense). More is a sparse figure, or a number left from another device: a custom card typed at 180 TFLOPS
     // kept an H100's FP8 1,979 and prefilled 10 × too fast. Checked against a 16-bit figure given, not a default.
     let given = s.fp16_tflops.or(p.and_then(|p| p.fp16_tflops)).is_some();
-    for (field, name, v, typed, base, base_name) in [
-        ("hardware.fp8_tflops", "FP8", fp8_tflops, s.fp8_tflops.is_some(), given.then_some(fp16), "16-bit"),
-        ("hardware.fp4_tflops", "FP4", fp4_tflops, s.fp4_tflops.is_some(), fp8_tflops, "FP8"),
+    // FP4 may run up to 4 × the FP8 figure: Blackwell Ultra (B300) runs dense FP4 at 3 × its FP8, and GeForce
+    // Blackwell (RTX 5090: FP4 1,676, FP8 with FP32 accumulate 419) at 4 × (an audit, 2026-12-07: both had been held
+    // to 2 ×, their datasheets' FP4 refused).
+    for (field, name, v, typed, base, base_name, most) in [
+        ("hardware.fp8_tflops", "FP8", fp8_tflops, s.fp8_tflops.is_some(), given.then_some(fp16), "16-bit", 2.0),
+        ("hardware.fp4_tflops", "FP4", fp4_tflops, s.fp4_tflops.is_some(), fp8_tflops, "FP8", 4.0),
     ] {
         if let (Some(v), Some(base)) = (v, base) {
-            if v > 2.05 * base {
+            if v > (most + 0.05) * base {
                 let f = crate::model::units::fmt_num;
                 let (what, fix) = if typed {
                     (String::new(), "or leave it empty".to_string())
@@ -111,11 +114,11 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
                 return Err(ScenarioError::new(
                     field,
                     format!(
-                        "{} TFLOPS{what} is {:.1} × the device's {base_name} compute ({} TFLOPS), where tensor cores run {name} at most 2 × as fast (a sparse figure, or another device's?): up to {} TFLOPS, {fix}",
+                        "{} TFLOPS{what} is {:.1} × the device's {base_name} compute ({} TFLOPS), where tensor cores run {name} at most {most} × as fast (a sparse figure, or another device's?): up to {} TFLOPS, {fix}",
                         f(v),
                         v / base,
                         f(base),
-                        f(2.0 * base)
+                        f(most * base)
                     ),
                 ));
             }
