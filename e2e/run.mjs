@@ -963,7 +963,7 @@ await test('meeting: a purchase price per device is written off over the years g
   const month = num((cost.match(/USD ([\d.\u202f]+) a month/) || [0, '0'])[1]);
   assert(Math.abs(num(m[4]) - month / 30 * 365 * 4) <= 0.002 * num(m[4]) + 50, `over the write-off ${m[4]} against the month's ${month}`);
   // Bought, the card leads with the purchase (a pre-sales trial found it in the prose under a cost per million).
-  const big = await bp.textContent('#cost-per-million');
+  const big = (await bp.textContent('#cost-per-million')).replace(/\u00a0/g, ' ');
   const figure = num(m[1]) >= 1e6 ? `USD ${(num(m[1]) / 1e6).toFixed(2)} million` : `USD ${m[1]}`;
   assert(big.startsWith(figure) && big.includes(`to buy the fleet (${m[2]} devices)`) && / per million output tokens at the operating point; /.test(cost), `cost card's figure: ${big} (wanted ${figure})`);
   assert((await bp.inputValue('#cost-device_price')) === '36792' && (await bp.inputValue('#cost-device_hour')) === '', 'fields do not show the purchase');

@@ -121,6 +121,9 @@ IDS = {'Llama-2-7B': 'llama-2-7b', 'Llama-2-13B': 'llama-2-13b', 'Llama-2-70B': 
        'gpt-oss-20b': 'gpt-oss-20b', 'gpt-oss-120b': 'gpt-oss-120b', 'GPT-J-6B': 'gpt-j-6b', 'Falcon-180B': 'falcon-180b'}
 TIED = {'gemma-2-9b', 'gemma-2-27b', 'gemma-3-4b', 'gemma-3-27b'}
 
+# Llama 4's "chunked attention 8192" (3 of 4 layers within 8,192-token chunks) stays full attention here: vLLM turns
+# its hybrid KV cache manager off for chunked local attention by default and allocates every layer's cache in full
+# (a review, 2026-12-07), so the default engine's memory is the full-attention one.
 def attention(a, head):
     a = a or ''
     if a.startswith('MLA'):

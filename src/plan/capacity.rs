@@ -1,9 +1,9 @@
 //! The capacity at the target, resolved between the swept levels, and the operating point below it.
 //!
-//! The sweep's levels are a coarse grid (1, 2, 3, 4, 6, 8, 12, … users): the last level meeting the target
-//! and the first breaking it can be 30 % apart, and with them the operating point (a fraction of the peak
-//! usable throughput). After the sweep, the gap between the last level that meets the target (at its
-//! percentile, see [`super::target`]) and the first that breaks it is searched with extra levels, each
+//! The sweep's levels are a coarse grid (1, 2, 3, 4, 6, 8, 12, … users): the first level breaking the target
+//! and the one below it can be 30 % apart, and with them the operating point (a fraction of the peak
+//! usable throughput). After the sweep, the gap between the first level that breaks the target (at its
+//! percentile, see [`super::target`]) and the level below it is searched with extra levels, each
 //! simulated with the sweep's own settings (requests, seed, lengths, arrivals: deterministic), to one user
 //! (or 2 % of the request rate). The search interpolates where the worst latency-to-limit ratio crosses 1 and
 //! falls back to halving the gap when that does not shrink it fast enough, so it usually needs 2–4 extra
@@ -151,9 +151,11 @@ pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &d
                 }
             }
         } else if waits_counted && x(&lo) < upper {
-            // Doubling, as for rates: the simulator's most users is no level to simulate first.
+            // Doubling, as for rates: the simulator's most users is no level to simulate first. Up to that many
+            // users: a loose TTFT limit holds thousands waiting for 8 slots (a review: stopped after 8 doublings, 1,024
+            // users read as "the most the engine runs at once" where the wait allowed about 8,000).
             let mut probe = (x(&lo) * 2.0).min(upper);
-            for _ in 0..8 {
+            while s.budget_left() {
                 let p = s.eval(probe);
                 if !p.meets_target {
                     hi = Some(p);
@@ -208,8 +210,9 @@ pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &d
     }
     let limited_by = match &hi {
         // The first user past the sequences the engine runs at once waits for a slot, and that wait breaks the
-        // target: the engine's limit (or memory's) is what bounds the capacity.
-        Some(h) if x(&lo) <= running && x(h) > running => cap_limit(mem),
+        // target (its TTFT, or the task time that holds it): the engine's limit (or memory's) bounds the capacity.
+        // (What else breaks there, TPOT or failed requests, is named as itself: a review.)
+        Some(h) if x(&lo) <= running && x(h) > running && matches!(target::broken(r, h), LimitedBy::Ttft | LimitedBy::Task) => cap_limit(mem),
         Some(h) => target::broken(r, h),
         None => cap_limit(mem),
     };
@@ -363,6 +366,21 @@ mod tests {
         assert!(crate::plan::edge_warning(&mono, Some(&c)).is_none());
     }
 
+    /// Where the lightest level already breaks the target and a heavier one meets it by chance, no capacity is
+    /// taken, nothing is named usable, and the verdict and the warning say why (a review: "no load level meets"
+    /// had stood beside the table's ✓ at 4 users, with "peak usable: 4 users").
+    #[test]
+    fn a_heavier_level_meeting_past_a_broken_lightest_one_is_no_capacity() {
+        let r = eval(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm","max_batch":8},
+                "workload":{"prompt_tokens":128,"output_tokens":64,"requests":200,"seed":1,"load":{"concurrency":[1,2,3,4]}},"target":{"tpot_ms":40,"ttft_ms":57,"percentile":99}}"#,
+        );
+        assert!(!r.sweep[0].meets_target && r.sweep.iter().any(|p| p.meets_target), "the seeded sweep: {:?}", r.sweep);
+        assert!(r.capacity.is_none() && r.operating_point.is_none() && r.peak_usable.is_none());
+        assert!(r.verdict.starts_with("✗ the lightest load does not meet P99 TTFT ≤ 57 ms"), "{}", r.verdict);
+        assert!(r.warnings.iter().any(|w| w.message.contains("no capacity is taken: the lightest load already breaks it")), "{:?}", r.warnings);
+    }
+
     /// A target on TTFT counts the wait for a slot: users past the engine's cap who wait within it are served (a
     /// workstation trial: llama.cpp's one slot showed 2 users ✓ in the table and a capacity of 1 user).
     #[test]
@@ -382,6 +400,11 @@ mod tests {
         );
         // Every level the table marks as meeting the target is within the capacity.
         assert!(r.sweep.iter().filter(|p| p.meets_target).all(|p| p.concurrency.unwrap() <= users), "{:?}", r.sweep);
+        // A loose limit holds thousands waiting for 8 slots: the search doubles until it breaks (a review: it had
+        // stopped after 8 doublings, at 1,024 users, and named the engine's cap).
+        let r = eval(&CAPPED.replace(r#""preset":"batch","tpot_ms":40"#, r#""tpot_ms":40,"ttft_ms":600000"#));
+        let c = r.capacity.as_ref().unwrap();
+        assert!(c.max_users_at_target.unwrap() > 1024.0 && c.limited_by == LimitedBy::Ttft && c.next.is_some(), "{c:?}");
         // Where the first user past the cap already breaks it, the cap is named as the limit, with its wait.
         let r = eval(&CAPPED.replace(r#""preset":"batch","tpot_ms":40"#, r#""tpot_ms":40,"ttft_ms":120"#));
         let c = r.capacity.as_ref().unwrap();

@@ -268,19 +268,22 @@ fn thin_margin(r: &Resolved, sweep: &[LoadPoint], met: bool) -> Option<Warning> 
 /// Levels past the capacity that meet the target though a lighter level breaks it (`capacity`: the capacity lies
 /// below the first level that breaks it): said, so the table's ✓ there does not read as room.
 pub(crate) fn edge_warning(sweep: &[LoadPoint], cap: Option<&Capacity>) -> Option<Warning> {
-    let c = cap?;
-    let at = c.at.load()?;
+    // The first level that breaks the target past the capacity, or the lightest level where none was found.
+    let at = cap.and_then(|c| c.at.load()).unwrap_or(0.0);
     let broken = sweep.iter().find(|p| readout::load_of(p) > at && !p.meets_target)?;
     let past: Vec<&LoadPoint> = sweep.iter().filter(|p| p.meets_target && readout::load_of(p) > readout::load_of(broken)).collect();
     let heaviest = past.last()?;
     let label = |p: &LoadPoint| load_words(p.concurrency, p.request_rate);
+    let taken = match cap {
+        Some(c) => format!("the capacity is taken below the first load that breaks it ({}), not at the last that meets it", load_label(&c.at)),
+        None => "no capacity is taken: the lightest load already breaks it".to_string(),
+    };
     Some(Warning::new(
         WarningKind::Edge,
         format!(
-            "at {} the target is met though at {}, a lighter load, it is not: the target sits at the edge of what this server does, where small differences in the simulated traffic decide; the capacity is taken below the first load that breaks it ({}), not at the last that meets it",
+            "at {} the target is met though at {}, a lighter load, it is not: the target sits at the edge of what this server does, where small differences in the simulated traffic decide; {taken}",
             if past.len() > 1 { format!("{} loads up to {}", past.len(), label(heaviest)) } else { label(heaviest) },
             label(broken),
-            load_label(&c.at)
         ),
     ))
 }
@@ -442,14 +445,17 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
     if let Some(w) = thin_margin(r, &sweep, capacity.is_some()) {
         warnings.push(w);
     }
-    if let Some(w) = edge_warning(&sweep, capacity.as_ref()) {
+    // (Where a capacity is searched: batch mode and offline loads keep the grid's best level.)
+    if let Some(w) = edge_warning(&sweep, capacity.as_ref()).filter(|_| capacity.is_some() || cap_point.is_none()) {
         warnings.push(w);
     }
     // The peak usable load is the capacity where it was resolved, else the level of the highest throughput meeting
     // the target (`operating_point::peak_usable_index`).
+    // (Where a capacity is searched and none found, none: a level meeting the target past the lightest that breaks
+    // it is the target's edge, not room; `capacity`.)
     let peak_usable = match &capacity {
         Some(c) => Some(c.at.clone()),
-        None => peak_usable_idx.map(|i| marker(&sweep[i])),
+        None => cap_point.as_ref().and(peak_usable_idx).map(|i| marker(&sweep[i])),
     };
     let operating_point = op.as_ref().map(|(m, _)| m.clone());
     let energy = match (&op, &peak_point) {

@@ -364,7 +364,8 @@ pub enum LimitedBy {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Capacity {
     /// Concurrency loads: the most users (requests in flight) meeting the target; null for request-rate loads.
-    /// Never above `memory.max_concurrency` (beyond it requests wait for a slot).
+    /// Above `memory.max_concurrency` only where the target limits TTFT (or an agent's task time), which counts the
+    /// wait for a slot of users beyond it (`plan::capacity`).
     pub max_users_at_target: Option<f64>,
     /// Request-rate loads: the highest rate meeting the target (requests/s); null for concurrency loads.
     pub max_request_rate_at_target: Option<f64>,
@@ -372,7 +373,8 @@ pub struct Capacity {
     /// The figures at the capacity (a simulated level).
     pub at: Marker,
     /// The next load (one user or ~2 % of rate more), which breaks the target; null when the capacity is the
-    /// memory or engine limit itself.
+    /// memory or engine limit itself under a target that does not count the wait for a slot, or when the search
+    /// ran out of extra levels (or reached the simulator's most users) with the target still met.
     pub next: Option<Marker>,
     /// Load levels simulated beyond the sweep to resolve the capacity and the operating point.
     pub extra_levels: u32,

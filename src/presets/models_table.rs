@@ -50,13 +50,13 @@ pub const MODELS: &[ModelPreset] = &[
     ModelPreset {
         id: "llama-4-scout", name: "Llama-4-Scout-17B-16E", hf_repo: "meta-llama/Llama-4-Scout-17B-16E-Instruct",
         params_b: 109.0, active_params_b: 17.0, layers: 48, hidden: 5120, attention_heads: 40, kv_heads: 8, head_dim: 128, vocab: 202048, max_context: 10485760,
-        moe: Moe { experts: 16, experts_per_token: 1 }, attention: Attention::Sliding { window: 8192, local_fraction: 0.75 }, tied_embeddings: false, native_weights: "bf16",
+        moe: Moe { experts: 16, experts_per_token: 1 }, attention: Attention::Full, tied_embeddings: false, native_weights: "bf16",
         source: cited("HF config.json text_config"),
     },
     ModelPreset {
         id: "llama-4-maverick", name: "Llama-4-Maverick-17B-128E", hf_repo: "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
         params_b: 400.0, active_params_b: 17.0, layers: 48, hidden: 5120, attention_heads: 40, kv_heads: 8, head_dim: 128, vocab: 202048, max_context: 1048576,
-        moe: Moe { experts: 128, experts_per_token: 1 }, attention: Attention::Sliding { window: 8192, local_fraction: 0.75 }, tied_embeddings: false, native_weights: "bf16",
+        moe: Moe { experts: 128, experts_per_token: 1 }, attention: Attention::Full, tied_embeddings: false, native_weights: "bf16",
         source: cited("HF config.json text_config; MoE on alternating layers"),
     },
     ModelPreset {

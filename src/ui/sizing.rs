@@ -76,7 +76,9 @@ fn card(c: Card) -> impl IntoView {
             // operations trial's cost card, 227 px of text in 212).
             {c.big.map(|(b, unit)| {
                 let long = b.chars().count() > 8;
-                view! { <p class="big" class:long=long id=c.big_id><span class="figure">{b}</span><small>{unit}</small></p> }
+                // A figure in words ("USD 12.24 million") wraps at its word, as a number's digits must not.
+                let words = b.ends_with(" million");
+                view! { <p class="big" class:long=long id=c.big_id><span class="figure" class:words=words>{b}</span><small>{unit}</small></p> }
             })}
             <p class="sentence" id=c.sentence_id>{c.sentence}</p>
             {list}
@@ -326,8 +328,12 @@ fn cost_card(r: &Report) -> Card {
     match k.purchase.as_ref().and_then(|p| p.fleet_price.zip(p.fleet_devices)) {
         Some((price, n)) => {
             // Millions in the unit: "USD 15 360 000" ran out of a quarter-width card.
-            let (figure, millions) = if price >= 1e6 { (format!("{:.2}", price / 1e6), " million") } else { (money(price), "") };
-            c.big = Some((format!("{cur}{figure}"), format!("{millions} to buy the fleet ({} devices)", super::results::group(n as f64))));
+            // "million" in the big figure itself: a trial read "USD 1.20" over a small "million to buy…" as a
+            // dollar and twenty cents.
+            // It may wrap before "million" (a narrow card), never inside "USD 12.24".
+            let figure =
+                if price >= 1e6 { format!("{}{:.2} million", cur.replace(' ', "\u{a0}"), price / 1e6) } else { format!("{cur}{}", money(price)) };
+            c.big = Some((figure, format!(" to buy the fleet ({} devices)", super::results::group(n as f64))));
             c.sentence = format!("{} {per_million} per million output tokens at the operating point; {hour}", bought.trim_start());
             c.note = format!(
                 "{per_million} per million at the operating point; {cur}{at_peak} at the peak throughput (latency aside): a floor, not a quote."

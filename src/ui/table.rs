@@ -153,16 +153,23 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
     ]
 }
 
-/// `v` to a tenth, or to as many digits as it takes not to round a failing figure onto its limit (40.002 ms against
-/// ≤ 40 ms had read "40.0 ✗").
-/// A whole-number cell (grouped) that lands on the same side of the limit as its value.
+/// A whole-number cell (grouped) that lands on the same side of the limit as its value: "2 000.02", not "2 000",
+/// beside a limit of 2 000.
 fn whole_against(v: f64, limit: Option<f64>) -> String {
     match limit {
-        Some(t) if (v > t) != (v.round() > t) => crate::plan::fmt_against(v, t),
+        Some(t) if (v > t) != (v.round() > t) => {
+            let s = crate::plan::fmt_against(v, t);
+            match s.split_once('.') {
+                Some((whole, tenths)) => format!("{}.{tenths}", super::results::group(whole.parse().unwrap_or(v.trunc()))),
+                None => s,
+            }
+        }
         _ => super::results::group(v),
     }
 }
 
+/// `v` to a tenth, or to as many digits as it takes not to round a failing figure onto its limit (40.002 ms against
+/// ≤ 40 ms had read "40.0 ✗").
 fn tenth_against(v: f64, limit: Option<f64>) -> String {
     let s = format!("{v:.1}");
     match limit {

@@ -91,10 +91,12 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
     let given = s.fp16_tflops.or(p.and_then(|p| p.fp16_tflops)).is_some();
     // FP4 may run up to 4 × the FP8 figure: Blackwell Ultra (B300) runs dense FP4 at 3 × its FP8, and GeForce
     // Blackwell (RTX 5090: FP4 1,676, FP8 with FP32 accumulate 419) at 4 × (an audit, 2026-12-07: both had been held
-    // to 2 ×, their datasheets' FP4 refused).
+    // to 2 ×, their datasheets' FP4 refused). A preset's own ratio bounds it where it is lower, so a sparse figure
+    // typed over a B200 (18,000 for 9,000) is still caught (a review).
+    let fp4_most = p.and_then(|p| Some(p.fp4_tflops? / p.fp8_tflops?)).map_or(4.0, |x| x.clamp(2.0, 4.0));
     for (field, name, v, typed, base, base_name, most) in [
         ("hardware.fp8_tflops", "FP8", fp8_tflops, s.fp8_tflops.is_some(), given.then_some(fp16), "16-bit", 2.0),
-        ("hardware.fp4_tflops", "FP4", fp4_tflops, s.fp4_tflops.is_some(), fp8_tflops, "FP8", 4.0),
+        ("hardware.fp4_tflops", "FP4", fp4_tflops, s.fp4_tflops.is_some(), fp8_tflops, "FP8", fp4_most),
     ] {
         if let (Some(v), Some(base)) = (v, base) {
             if v > (most + 0.05) * base {
