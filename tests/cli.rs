@@ -766,3 +766,24 @@ fn a_peak_past_the_engines_slots_says_the_rest_wait() {
     let peak = out.lines().find(|l| l.starts_with("peak: ")).unwrap_or_else(|| panic!("{out}"));
     assert!(!peak.contains("wait their turn"), "{peak}");
 }
+
+/// A bad-input trial: a binary scenario exited 1 ("stream did not contain valid UTF-8") where bad input is 2, and
+/// `import -`, `compare SCENARIO -` read no standard input ("-: No such file or directory").
+#[test]
+fn binary_input_is_bad_input_and_results_read_from_stdin() {
+    let dir = std::env::temp_dir().join(format!("tps-bin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = dir.join("scenario.json");
+    std::fs::write(&bin, [0xff_u8, 0xfe, 0x00, 0x80, 0x81]).unwrap();
+    let (code, _, err) = tps(&["eval", bin.to_str().unwrap()], None);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a UTF-8 text file"), "{err}");
+    let sample = std::fs::read_to_string("tests/samples/vllm-bench-serve.json").unwrap();
+    let (code, out, err) = tps(&["import", "-"], Some(&sample));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("vLLM bench serve"), "{out}");
+    let (code, out, err) = tps(&["compare", "examples/h100-llama8b.json", "-"], Some(&sample));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"measurement\""), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}

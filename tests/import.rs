@@ -851,3 +851,17 @@ fn a_scrape_is_a_steady_server_with_the_spread_of_its_histograms() {
     assert!(!c.notes.iter().any(|n| n.contains("finite run") || n.contains("in step")), "{:?}", c.notes);
     assert!(c.notes.iter().any(|n| n.contains("lognormal")), "{:?}", c.notes);
 }
+
+/// A bad-input trial: a vLLM result with `completed: 0` had been imported, compared and fitted on its 2,438 tok/s.
+/// No request completed: refused, and said why.
+#[test]
+fn a_run_where_no_request_completed_is_refused_with_its_reason() {
+    let text = std::fs::read_to_string("tests/samples/vllm-bench-serve.json").unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["completed"] = serde_json::json!(0);
+    let e = import::parse("zero.json", &v.to_string()).unwrap_err();
+    assert!(e.to_string().contains("no request completed in the run (completed: 0)"), "{e}");
+    // One request completed is a run.
+    v["completed"] = serde_json::json!(1);
+    assert!(import::parse("one.json", &v.to_string()).is_ok());
+}

@@ -79,7 +79,7 @@ mod cli {
         /// The format is detected from the content. In a folder every file is tried; those that are not results
         /// are skipped with a message on stderr, as are runs already read from another file or export.
         Import {
-            /// Result files, or folders of them
+            /// Result files, or folders of them (- reads one from standard input)
             #[arg(value_name = "FILE|DIR", required = true)]
             paths: Vec<PathBuf>,
             /// Print a table for people instead of JSON
@@ -94,7 +94,7 @@ mod cli {
             /// The scenario (JSON): the hardware, model, formats and engine to predict with
             #[arg(value_name = "SCENARIO")]
             scenario: PathBuf,
-            /// Result files, or folders of them
+            /// Result files, or folders of them (- reads one from standard input)
             #[arg(value_name = "FILE|DIR", required = true)]
             paths: Vec<PathBuf>,
             /// Print a table for people instead of JSON
@@ -112,7 +112,7 @@ mod cli {
             /// The scenario (JSON) whose deployment the runs were measured on
             #[arg(value_name = "SCENARIO")]
             scenario: PathBuf,
-            /// Result files, or folders of them
+            /// Result files, or folders of them (- reads one from standard input)
             #[arg(value_name = "FILE|DIR", required = true)]
             paths: Vec<PathBuf>,
             /// Print the fit for people instead of the calibrated scenario's JSON
@@ -272,7 +272,7 @@ mod cli {
                 }
             }
             Command::Compare { scenario: file, paths, table } => {
-                let sc = scenario(&read_file(&file)?)?;
+                let sc = scenario(&read_input(&file)?)?;
                 let measurements = read_measurements(&paths)?;
                 let comparisons = measurements
                     .iter()
@@ -297,10 +297,20 @@ mod cli {
     fn read_input(file: &Path) -> Result<String, CliError> {
         if file == Path::new("-") {
             let mut s = String::new();
-            std::io::stdin().read_to_string(&mut s).map_err(|e| CliError::Io(format!("stdin: {e}")))?;
+            std::io::stdin().read_to_string(&mut s).map_err(|e| not_text("stdin", e))?;
             Ok(s)
         } else {
             read_file(file)
+        }
+    }
+
+    /// A read's error: content that is no UTF-8 text is bad input (exit 2, as the help says; a bad-input trial's
+    /// binary scenario exited 1, "stream did not contain valid UTF-8"), anything else a read that failed (exit 1).
+    fn not_text(name: &str, e: std::io::Error) -> CliError {
+        if e.kind() == std::io::ErrorKind::InvalidData {
+            CliError::Input(format!("{name}: not a UTF-8 text file (a binary file?)"))
+        } else {
+            CliError::Io(format!("{name}: {e}"))
         }
     }
 
@@ -322,7 +332,7 @@ mod cli {
     }
 
     fn read_file(path: &Path) -> Result<String, CliError> {
-        std::fs::read_to_string(path).map_err(|e| CliError::Io(format!("{}: {e}", path.display())))
+        std::fs::read_to_string(path).map_err(|e| not_text(&path.display().to_string(), e))
     }
 
     fn scenario(text: &str) -> Result<Scenario, CliError> {
@@ -349,7 +359,10 @@ mod cli {
         // (file, whether it came from a directory listing: those may hold other files, which are skipped)
         let mut files = Vec::new();
         for path in paths {
-            if path.is_dir() {
+            if path == Path::new("-") {
+                // Standard input, as `eval` and `diff` read it (a bad-input trial: "-: No such file or directory").
+                files.push((path.clone(), false));
+            } else if path.is_dir() {
                 let listed: Vec<_> = std::fs::read_dir(path)
                     .map_err(|e| CliError::Io(format!("{}: {e}", path.display())))?
                     .filter_map(Result::ok)
@@ -370,8 +383,14 @@ mod cli {
         }
         let mut out = Vec::new();
         for (f, listed) in files {
-            let name = f.display().to_string();
-            let text = match std::fs::read_to_string(&f) {
+            let name = if f == Path::new("-") { "stdin".to_string() } else { f.display().to_string() };
+            let read = if f == Path::new("-") {
+                let mut s = String::new();
+                std::io::stdin().read_to_string(&mut s).map(|_| s)
+            } else {
+                std::fs::read_to_string(&f)
+            };
+            let text = match read {
                 Ok(t) => t,
                 // A folder of results also holds binaries and other tools' files (vLLM's *.pytorch.json,
                 // genai-perf's raw profile_export.json): skip what cannot be read, say so.

@@ -312,9 +312,12 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Measurement>, ImportError> {
         .filter(|m| !m.has_figure())
         .flat_map(|m| m.notes.iter().filter(|n| n.contains("is left out: no run has that")).filter(figure).cloned())
         .collect();
+    let none_completed = out.iter().any(|m| m.notes.iter().any(|n| n.starts_with("no request completed")));
     out.retain(Measurement::has_figure);
     if out.is_empty() {
-        return Err(err(if dropped.is_empty() {
+        return Err(err(if none_completed {
+            "no request completed in the run (completed: 0), so its figures measure nothing: a server that failed or a run cut short".to_string()
+        } else if dropped.is_empty() {
             format!("no figure in the file: expected {}", detect::expected_figures(&tool))
         } else {
             let more = if dropped.len() > 3 { format!(" (and {} more)", dropped.len() - 3) } else { String::new() };

@@ -45,6 +45,15 @@ fn serving_summary(tool: &str, o: &Obj, e2e: &str) -> Measurement {
     m.itl_ms = ms_stats(o, "itl");
     m.e2e_ms = ms_stats(o, e2e);
     m.per_user_tps = per_user_from_tpot(&m.tpot_ms);
+    // No request completed: the file's figures measure nothing (a server that failed, a run cut short). Left out and
+    // said, so neither a comparison nor a calibration reads them (a bad-input trial: 2,438 tok/s of a run with
+    // `completed: 0` had been compared and fitted).
+    if m.requests == Some(0.0) {
+        m.system_output_tps = None;
+        m.per_user_tps = None;
+        (m.ttft_ms, m.tpot_ms, m.itl_ms, m.e2e_ms) = (Stats::default(), Stats::default(), Stats::default(), Stats::default());
+        m.notes.push("no request completed: the run's figures are left out".to_string());
+    }
     m
 }
 

@@ -17,8 +17,11 @@ pub enum LoadKind {
     Auto,
     Users,
     Rate,
+    /// A batch job: every request at once (`workload.load.offline`; a link's had been read as automatic users
+    /// without a word: a bad-input trial).
+    Offline,
 }
-wire_ids!(LoadKind { Auto => "auto", Users => "concurrency", Rate => "rate" });
+wire_ids!(LoadKind { Auto => "auto", Users => "concurrency", Rate => "rate", Offline => "offline" });
 
 impl LoadKind {
     /// The scenario field its levels go to.
@@ -261,6 +264,10 @@ impl Inputs {
                 self.load_kind.set(LoadKind::Rate.id().into());
                 self.levels.set(list(r));
             }
+            Some(LoadSpec { offline: Some(true), .. }) => {
+                self.load_kind.set(LoadKind::Offline.id().into());
+                self.levels.set(String::new());
+            }
             _ => {
                 self.load_kind.set(LoadKind::Auto.id().into());
                 self.levels.set(String::new());
@@ -404,6 +411,7 @@ impl Inputs {
             LoadKind::Users => LoadSpec { concurrency: Some(parsed?), ..Default::default() },
             LoadKind::Rate => LoadSpec { request_rate: Some(parsed?), ..Default::default() },
             LoadKind::Auto => LoadSpec::default(),
+            LoadKind::Offline => LoadSpec { offline: Some(true), ..Default::default() },
         })
     }
 
@@ -590,7 +598,14 @@ impl Inputs {
                 prompt_tokens: num(self.prompt, "workload.prompt_tokens")?,
                 output_tokens: num(self.output, "workload.output_tokens")?,
                 context_depth: num(self.depth, "workload.context_depth")?,
-                agent_steps: int(self.agent_steps, "workload.agent_steps")?,
+                // Read in agent mode only, as the task time: a hidden field's text must not block the page (a
+                // bad-input trial: "abc" typed there, then Reader picked, held the page on its message).
+                // (Out of agent mode a number typed there is kept in the scenario; a text that is none is left out.)
+                agent_steps: if mode == Mode::Agent {
+                    int(self.agent_steps, "workload.agent_steps")?
+                } else {
+                    int_raw(self.agent_steps, "workload.agent_steps").unwrap_or(None)
+                },
                 load: kept(self.load_spec().map(Some), typed)?,
                 mode: Some(mode),
                 distribution: Some(self.distribution.with(|d| Distribution::from_id(d)).unwrap_or_default()),
@@ -650,8 +665,12 @@ fn parse_num(raw: &str, field: &str) -> Result<Option<f64>, ScenarioError> {
     // Fields bounded far below a thousand read "1.000" as one, as prices do (a review: a spread, a percentile or hours
     // a day typed so had been refused as "1 or 1000?").
     let bounded = ["spread", "percentile", "fraction", "hit_rate", "hours", "utilization", "efficiency"].iter().any(|k| field.contains(k));
-    crate::model::units::parse_typed(raw, count, (field.starts_with("cost.") || bounded) && !count, count && !field.contains("price"))
-        .map_err(|m| ScenarioError::new(field, m))
+    match crate::model::units::parse_typed(raw, count, (field.starts_with("cost.") || bounded) && !count, count && !field.contains("price")) {
+        // Refused here, where the text is: a scenario's JSON writes infinity as null, so a second field's "1e309" had
+        // no message when another field did not parse (a bad-input trial).
+        Ok(Some(v)) if !v.is_finite() => Err(ScenarioError::new(field, format!("\"{}\" is no finite number", raw.trim()))),
+        r => r.map_err(|m| ScenarioError::new(field, m)),
+    }
 }
 
 /// A numeric input with a label, unit, placeholder (the preset's value) and its error.

@@ -42,6 +42,14 @@ pub fn App() -> impl IntoView {
     // one, the last scenario this browser kept comes back (said above the page, with a way to the defaults).
     let kept = share::restore_last(inputs.scenario().ok().as_ref());
     let link_error = RwSignal::new(follow_link(inputs, pinned, (pick, linked), kept));
+    // A link that could not be read (or is another version's) stays in the address until the page changes, so it can
+    // be corrected and reloaded (a bad-input trial: the page's defaults had replaced it at once).
+    let held = StoredValue::new(
+        share::read_hash()
+            .is_some_and(|h| h.shown.as_ref().map_or(true, |sc| sc.version.is_some_and(|v| v != crate::scenario::VERSION)))
+            .then(|| inputs.scenario().ok())
+            .flatten(),
+    );
     // (Compared by their JSON: `Scenario::same_as`.)
     let scenario = Memo::new_with_compare(
         move |_| inputs.scenario(),
@@ -201,7 +209,14 @@ pub fn App() -> impl IntoView {
         let computable = scenario.with(|s| s.as_ref().is_ok_and(|s| s.resolve().is_ok()));
         let typed = (!computable).then(|| inputs.typed());
         let shown = scenario.with(|s| s.as_ref().ok().filter(|_| computable).cloned());
-        pinned.with(|a| share::write_hash(shown.as_ref(), (a.as_ref(), picked_level.get()), typed.as_deref(), &inputs.base));
+        let level = picked_level.get();
+        // (The unreadable link, while the page still shows what it showed before it.)
+        let unchanged = held.with_value(|h| h.as_ref().is_some_and(|h| shown.as_ref().is_some_and(|s| s.same_as(h))));
+        if unchanged && pinned.with(Option::is_none) {
+            return;
+        }
+        held.set_value(None);
+        pinned.with(|a| share::write_hash(shown.as_ref(), (a.as_ref(), level), typed.as_deref(), &inputs.base));
     });
     // A's evaluation: the page's own when A was pinned from it, else evaluated (a link that holds A).
     let report_a: Memo<Result<Option<Report>, ScenarioError>> = Memo::new_with_compare(

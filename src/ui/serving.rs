@@ -40,8 +40,9 @@ pub fn ServingInputs(
                 (LoadKind::Auto.id(), "Automatic: users (request rates when the fleet's peak is in req/s)"),
                 (LoadKind::Users.id(), "Concurrent users (closed loop), my levels"),
                 (LoadKind::Rate.id(), "Request rate (Poisson arrivals); empty: rates around capacity"),
+                (LoadKind::Offline.id(), "Offline batch job: every request at once, the fullest batch"),
             ]) error />
-            <Show when=move || inputs.load_kind() != LoadKind::Auto>
+            <Show when=move || !matches!(inputs.load_kind(), LoadKind::Auto | LoadKind::Offline)>
                 <label class="field" class:invalid=move || levels_msg().is_some()>
                     <span class="label">{move || if rate() { "Request rates (req/s), comma-separated" } else { "Users, comma-separated" }}</span>
                     <input id="workload-levels" type="text" autocomplete="off"
