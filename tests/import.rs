@@ -865,3 +865,18 @@ fn a_run_where_no_request_completed_is_refused_with_its_reason() {
     v["completed"] = serde_json::json!(1);
     assert!(import::parse("one.json", &v.to_string()).is_ok());
 }
+
+/// A bad-input trial's 50,000-row llama-bench CSV took 109 s on the page (each run predicted, each checked against the
+/// others for repeats): a file holds at most `import::MAX_RUNS` runs, said.
+#[test]
+fn a_file_of_more_runs_than_a_sweep_holds_is_refused() {
+    let text = std::fs::read_to_string("tests/samples/llama-bench.csv").unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    let row = lines.next().unwrap();
+    let many = std::iter::once(header).chain(std::iter::repeat_n(row, import::MAX_RUNS + 1)).collect::<Vec<_>>().join("\n");
+    let e = import::parse("many.csv", &many).unwrap_err();
+    assert!(e.to_string().contains(&format!("{} runs in one file; at most {}", import::MAX_RUNS + 1, import::MAX_RUNS)), "{e}");
+    let enough = std::iter::once(header).chain(std::iter::repeat_n(row, 3)).collect::<Vec<_>>().join("\n");
+    assert!(import::parse("few.csv", &enough).is_ok());
+}

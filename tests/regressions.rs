@@ -2278,3 +2278,22 @@ fn presets_carry_the_datasheets_fp8_and_fp4() {
     assert_eq!(hw("b300").fp4_tflops, Some(13500.0));
     assert_eq!(hw("rtx-5090").fp4_tflops, Some(1676.0));
 }
+
+/// A bad-input trial: a sliding attention without `local_fraction` read "model.attention.type: missing field
+/// `window`" and "model.attention.window: missing field `type`" (each key of a tagged form tried alone). The object is
+/// named, with what it lacks.
+#[test]
+fn a_tagged_form_missing_a_field_is_named_whole() {
+    let err = |attention: &str| {
+        Scenario::from_json(&format!(r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"params_b":8,"attention":{attention}}}}}"#)).unwrap_err()
+    };
+    let e = err(r#"{"type":"sliding","window":4096}"#);
+    assert_eq!((e.field.as_str(), e.message.as_str()), ("model.attention", "missing field `local_fraction`"));
+    let e = err(r#"{"type":"mla","kv_lora_rank":512}"#);
+    assert_eq!((e.field.as_str(), e.message.as_str()), ("model.attention", "missing field `rope_dim`"));
+    // A key that is wrong alone is still named itself.
+    let e = err(r#"{"type":"slidin"}"#);
+    assert_eq!(e.field, "model.attention.type");
+    let texts = Scenario::text_errors(r#"{"hardware":{"preset":"h100-sxm"},"model":{"params_b":8,"attention":{"type":"sliding","window":4096}}}"#);
+    assert!(texts.iter().all(|f| f.field == "model.attention"), "{texts:?}");
+}

@@ -285,6 +285,9 @@ pub struct ImportError {
     pub message: String,
 }
 
+/// The most runs one file may hold (`parse`).
+pub const MAX_RUNS: usize = 1_000;
+
 /// Reads every measurement in one file. `name` is only used in messages.
 ///
 /// # Errors
@@ -296,6 +299,15 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Measurement>, ImportError> {
         return Err(err("the file is empty".into()));
     }
     let mut out = detect::parse(text).map_err(err)?;
+    // Each run is compared with a prediction of its own and checked against the others for repeats: a file of
+    // 50,000 distinct llama-bench rows took 109 s on the page and 30 s a keystroke after (a bad-input trial).
+    if out.len() > MAX_RUNS {
+        return Err(err(format!(
+            "{} runs in one file; at most {} are read from a file (a benchmark's sweep holds dozens): compare a part of it",
+            out.len(),
+            MAX_RUNS
+        )));
+    }
     if out.is_empty() {
         return Err(err("no measurement in the file".into()));
     }

@@ -695,6 +695,22 @@ fn located_error(doc: &serde_json::Value, whole: &serde_json::Error) -> Scenario
     let mut path: Vec<&str> = Vec::new();
     let mut error = None;
     while let Some(obj) = path.iter().try_fold(doc, |v, k| v.get(*k)).and_then(serde_json::Value::as_object) {
+        // An object whose members cannot be read one by one (a tagged form that needs its tag and every field: each
+        // key alone lacks the others) is reported as a whole (a bad-input trial: a sliding attention without
+        // `local_fraction` had read "model.attention.type: missing field `window`").
+        if !path.is_empty() && !obj.is_empty() {
+            if let Err(e) = Scenario::deserialize(&only(&path)) {
+                let alone_lacking = obj.keys().all(|k| {
+                    let mut p = path.clone();
+                    p.push(k.as_str());
+                    Scenario::deserialize(&only(&p)).is_err_and(|e| e.to_string().starts_with("missing field"))
+                });
+                if alone_lacking {
+                    error = Some(e);
+                    break;
+                }
+            }
+        }
         let failing = obj.keys().find_map(|k| {
             let mut p = path.clone();
             p.push(k.as_str());

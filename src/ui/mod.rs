@@ -706,7 +706,15 @@ fn follow_link(
                 inputs.restore(t);
                 return a_problem;
             }
-            sc.resolve().err().map(|e| format!("{this} has an invalid value ({e}); correct the field marked below."))
+            // Where the fields could not hold the fault (a load of both users and a rate: the Load select takes one),
+            // nothing is marked below: said so (a bad-input trial read "correct the field marked below" over none).
+            sc.resolve().err().map(|e| {
+                if inputs.scenario().is_ok_and(|s| s.resolve().is_ok()) {
+                    format!("{this} has an invalid value ({e}); the page shows what its fields could take of it.")
+                } else {
+                    format!("{this} has an invalid value ({e}); correct the field marked below.")
+                }
+            })
         }
         Err(e) => Some(format!("{this} could not be read ({e}); the page keeps what it showed.")),
     };
