@@ -597,8 +597,10 @@ fn calibrate_prints_a_scenario_that_eval_reads_and_lowers_the_error() {
 
 #[test]
 fn calibrate_without_anything_to_fit_exits_2() {
+    // `-` is standard input, as for eval and compare (it had been a file named "-", exit 1): empty here, bad input.
     let (code, _, err) = tps(&["calibrate", "-", "tests/samples/vllm-bench-serve.json"], None);
-    assert_eq!(code, 1, "a scenario file named - is not stdin here: {err}");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the scenario is empty"), "{err}");
     std::fs::write(
         std::env::temp_dir().join("tps-nofit.json"),
         r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-405b"},"quantization":{"weights":"bf16"},"engine":{"preset":"vllm"}}"#,
@@ -785,5 +787,15 @@ fn binary_input_is_bad_input_and_results_read_from_stdin() {
     let (code, out, err) = tps(&["compare", "examples/h100-llama8b.json", "-"], Some(&sample));
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"measurement\""), "{out}");
+    // The scenario from standard input too, for calibrate as for compare; `-` twice is refused (stdin reads once).
+    let scenario = std::fs::read_to_string("examples/h100-llama8b.json").unwrap();
+    let (code, _, err) = tps(&["calibrate", "-", "tests/samples/vllm-bench-serve.json"], Some(&scenario));
+    assert!(code == 0 || err.contains("cannot calibrate"), "{code}: {err}");
+    assert!(!err.contains("No such file"), "{err}");
+    for args in [&["import", "-", "-"][..], &["compare", "-", "-"][..]] {
+        let (code, _, err) = tps(args, Some(&sample));
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("standard input (-) can be read once"), "{err}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -864,6 +864,22 @@ fn a_run_where_no_request_completed_is_refused_with_its_reason() {
     // One request completed is a run.
     v["completed"] = serde_json::json!(1);
     assert!(import::parse("one.json", &v.to_string()).is_ok());
+    // Beside a run that completed, in one file (JSON lines), the empty one is left out and said.
+    let good: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut zero = good.clone();
+    zero["completed"] = serde_json::json!(0);
+    zero["max_concurrency"] = serde_json::json!(128);
+    let ms = import::parse(
+        "both.jsonl",
+        &format!(
+            "{good}
+{zero}
+"
+        ),
+    )
+    .unwrap();
+    assert_eq!(ms.len(), 1);
+    assert!(ms[0].notes.iter().any(|n| n == "1 run in the file where no request completed is left out"), "{:?}", ms[0].notes);
 }
 
 /// A bad-input trial's 50,000-row llama-bench CSV took 109 s on the page (each run predicted, each checked against the

@@ -2294,6 +2294,11 @@ fn a_tagged_form_missing_a_field_is_named_whole() {
     // A key that is wrong alone is still named itself.
     let e = err(r#"{"type":"slidin"}"#);
     assert_eq!(e.field, "model.attention.type");
+    // Its parent is not blamed for it (a review: "model: missing field" where `model` holds only the form).
+    let e = Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"attention":{"type":"sliding","window":4096}}}"#).unwrap_err();
+    assert_eq!(e.field, "model.attention", "{e}");
+    let e = Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm"},"model":{"moe":{"experts":8}}}"#).unwrap_err();
+    assert!(e.field.starts_with("model.moe"), "{e}");
     let texts = Scenario::text_errors(r#"{"hardware":{"preset":"h100-sxm"},"model":{"params_b":8,"attention":{"type":"sliding","window":4096}}}"#);
     assert!(texts.iter().all(|f| f.field == "model.attention"), "{texts:?}");
 }

@@ -250,6 +250,7 @@ mod cli {
             }
             Command::Presets { table } => Ok(presets_list(table)),
             Command::Import { paths, table } => {
+                stdin_once(paths.iter())?;
                 let measurements = read_measurements(&paths)?;
                 if table {
                     Ok(render_measurements(&measurements))
@@ -258,7 +259,8 @@ mod cli {
                 }
             }
             Command::Calibrate { scenario: file, paths, table } => {
-                let sc = scenario(&read_file(&file)?)?;
+                stdin_once(std::iter::once(&file).chain(&paths))?;
+                let sc = scenario(&read_input(&file)?)?;
                 let measurements = read_measurements(&paths)?;
                 let cal =
                     tps_planner::plan::calibrate::calibrate(&sc, &measurements).map_err(|e| CliError::Input(format!("cannot calibrate: {e}")))?;
@@ -272,6 +274,7 @@ mod cli {
                 }
             }
             Command::Compare { scenario: file, paths, table } => {
+                stdin_once(std::iter::once(&file).chain(&paths))?;
                 let sc = scenario(&read_input(&file)?)?;
                 let measurements = read_measurements(&paths)?;
                 let comparisons = measurements
@@ -302,6 +305,15 @@ mod cli {
         } else {
             read_file(file)
         }
+    }
+
+    /// Standard input can be read once: `-` given twice is refused (a review: the second read an empty stdin and
+    /// said "the file is empty"), as `diff` does.
+    fn stdin_once<'a>(paths: impl Iterator<Item = &'a PathBuf>) -> Result<(), CliError> {
+        if paths.filter(|p| p.as_path() == Path::new("-")).count() > 1 {
+            return Err(CliError::Input("standard input (-) can be read once: give the other as a file".into()));
+        }
+        Ok(())
     }
 
     /// A read's error: content that is no UTF-8 text is bad input (exit 2, as the help says; a bad-input trial's

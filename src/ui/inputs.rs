@@ -404,7 +404,12 @@ impl Inputs {
             let t = if t.trim().is_empty() { "1, 4, 16, 64" } else { t.as_str() };
             t.split(|c: char| c == ',' || c == ';' || c.is_whitespace())
                 .filter(|x| !x.is_empty())
-                .map(|x| x.parse::<f64>().map_err(|_| ScenarioError::new(field, format!("\"{x}\" is not a number: list levels like 1, 4, 16"))))
+                .map(|x| {
+                    x.parse::<f64>()
+                        .ok()
+                        .filter(|v| v.is_finite())
+                        .ok_or_else(|| ScenarioError::new(field, format!("\"{x}\" is not a number: list levels like 1, 4, 16")))
+                })
                 .collect()
         });
         Ok(match kind {
@@ -600,12 +605,9 @@ impl Inputs {
                 context_depth: num(self.depth, "workload.context_depth")?,
                 // Read in agent mode only, as the task time: a hidden field's text must not block the page (a
                 // bad-input trial: "abc" typed there, then Reader picked, held the page on its message).
-                // (Out of agent mode a number typed there is kept in the scenario; a text that is none is left out.)
-                agent_steps: if mode == Mode::Agent {
-                    int(self.agent_steps, "workload.agent_steps")?
-                } else {
-                    int_raw(self.agent_steps, "workload.agent_steps").unwrap_or(None)
-                },
+                // (Out of agent mode left out, as the task time is: a number out of range blocked the page too, and a
+                // text counted among the marked fields: a review.)
+                agent_steps: if mode == Mode::Agent { int(self.agent_steps, "workload.agent_steps")? } else { None },
                 load: kept(self.load_spec().map(Some), typed)?,
                 mode: Some(mode),
                 distribution: Some(self.distribution.with(|d| Distribution::from_id(d)).unwrap_or_default()),

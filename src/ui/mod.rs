@@ -44,10 +44,12 @@ pub fn App() -> impl IntoView {
     let link_error = RwSignal::new(follow_link(inputs, pinned, (pick, linked), kept));
     // A link that could not be read (or is another version's) stays in the address until the page changes, so it can
     // be corrected and reloaded (a bad-input trial: the page's defaults had replaced it at once).
+    // Held with what the page showed then: its scenario, the A pinned and the load picked (any of them changing ends
+    // the hold; a review: a scrubber pick had been dropped, and a link with a valid A was never held).
     let held = StoredValue::new(
         share::read_hash()
             .is_some_and(|h| h.shown.as_ref().map_or(true, |sc| sc.version.is_some_and(|v| v != crate::scenario::VERSION)))
-            .then(|| inputs.scenario().ok())
+            .then(|| inputs.scenario().ok().map(|s| (s, pinned.with_untracked(|a| a.as_ref().map(Scenario::to_json)), linked.get_untracked())))
             .flatten(),
     );
     // (Compared by their JSON: `Scenario::same_as`.)
@@ -211,11 +213,17 @@ pub fn App() -> impl IntoView {
         let shown = scenario.with(|s| s.as_ref().ok().filter(|_| computable).cloned());
         let level = picked_level.get();
         // (The unreadable link, while the page still shows what it showed before it.)
-        let unchanged = held.with_value(|h| h.as_ref().is_some_and(|h| shown.as_ref().is_some_and(|s| s.same_as(h))));
-        if unchanged && pinned.with(Option::is_none) {
+        let pin = pinned.with(|a| a.as_ref().map(Scenario::to_json));
+        let unchanged =
+            held.with_value(|h| h.as_ref().is_some_and(|(s0, a0, l0)| shown.as_ref().is_some_and(|s| s.same_as(s0)) && *a0 == pin && level == *l0));
+        if unchanged {
             return;
         }
+        // The first change after it: texts typed beside the scenario the page showed, not beside the unreadable one
+        // the address still holds (a review: a reload had then lost both).
+        let before = held.with_value(|h| h.as_ref().map(|(s0, _, _)| s0.clone()));
         held.set_value(None);
+        let shown = shown.or(before);
         pinned.with(|a| share::write_hash(shown.as_ref(), (a.as_ref(), level), typed.as_deref(), &inputs.base));
     });
     // A's evaluation: the page's own when A was pinned from it, else evaluated (a link that holds A).
