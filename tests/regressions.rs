@@ -2302,3 +2302,20 @@ fn a_tagged_form_missing_a_field_is_named_whole() {
     let texts = Scenario::text_errors(r#"{"hardware":{"preset":"h100-sxm"},"model":{"params_b":8,"attention":{"type":"sliding","window":4096}}}"#);
     assert!(texts.iter().all(|f| f.field == "model.attention"), "{texts:?}");
 }
+
+/// A bad-input trial: FP8 compute and the interconnect took 1e-9 (FP16 has a floor of 0.01 TFLOPS), and two devices
+/// then read "one request alone waits 268435456027 ms". Floors: 0.01 TFLOPS, 0.1 GB/s (about gigabit Ethernet).
+#[test]
+fn compute_and_link_figures_have_floors() {
+    let err = |hw: &str| Scenario::from_json(&format!(r#"{{"hardware":{hw},"model":{{"params_b":8}}}}"#)).unwrap().resolve().unwrap_err();
+    let e = err(r#"{"preset":"h100-sxm","fp8_tflops":1e-9}"#);
+    assert!(e.field == "hardware.fp8_tflops" && e.message.contains("allowed 0.01–"), "{e:?}");
+    let e = err(r#"{"preset":"b200","fp4_tflops":0.001}"#);
+    assert_eq!(e.field, "hardware.fp4_tflops");
+    let e = err(r#"{"preset":"h100-sxm","devices":2,"interconnect_gbps":1e-9}"#);
+    assert!(e.field == "hardware.interconnect_gbps" && e.message.contains("allowed 0.1–"), "{e:?}");
+    assert!(Scenario::from_json(r#"{"hardware":{"preset":"h100-sxm","devices":2,"interconnect_gbps":0.125},"model":{"params_b":8}}"#)
+        .unwrap()
+        .resolve()
+        .is_ok());
+}

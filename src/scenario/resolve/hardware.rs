@@ -1,6 +1,6 @@
 //! Hardware: a preset and/or explicit per-device numbers; a typed-over preset is named as changed.
 
-use super::super::checks::{check, check_u, opt_pos, positive, unknown};
+use super::super::checks::{check, check_u, opt_pos, unknown};
 use super::super::*;
 use crate::model::hardware::{Architecture, Hardware, HardwareKind, Parallelism};
 use crate::presets;
@@ -83,8 +83,9 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
         ),
     };
     let architecture = s.architecture.or(p.map(|p| presets::hardware::architecture(p.id))).unwrap_or_else(|| Architecture::typical_for(kind));
-    let fp8_tflops = opt_pos("hardware.fp8_tflops", s.fp8_tflops.or(p.and_then(|p| p.fp8_tflops)), 1e6, "TFLOPS")?;
-    let fp4_tflops = opt_pos("hardware.fp4_tflops", s.fp4_tflops.or(p.and_then(|p| p.fp4_tflops)), 1e6, "TFLOPS")?;
+    // The 16-bit figure's floor for FP8 and FP4 too (a bad-input trial's 1e-9 TFLOPS had been taken).
+    let fp8_tflops = s.fp8_tflops.or(p.and_then(|p| p.fp8_tflops)).map(|v| check("hardware.fp8_tflops", v, 0.01, 1e6, "TFLOPS")).transpose()?;
+    let fp4_tflops = s.fp4_tflops.or(p.and_then(|p| p.fp4_tflops)).map(|v| check("hardware.fp4_tflops", v, 0.01, 1e6, "TFLOPS")).transpose()?;
     // Tensor cores run FP8 at most twice as fast as 16-bit and FP4 at most twice as fast as FP8 (every preset: 1–2 ×
     // dense). More is a sparse figure, or a number left from another device: a custom card typed at 180 TFLOPS
     // kept an H100's FP8 1,979 and prefilled 10 × too fast. Checked against a 16-bit figure given, not a default.
@@ -151,7 +152,9 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
         int8_tops: opt_pos("hardware.int8_tops", s.int8_tops.or(p.and_then(|p| p.int8_tops)), 1e6, "TOPS")?,
         devices,
         parallelism,
-        interconnect_gbps: positive("hardware.interconnect_gbps", s.interconnect_gbps.unwrap_or(default_interconnect), 100_000.0, "GB/s")?,
+        // From 0.1 GB/s, about gigabit Ethernet's, the slowest link devices are split over (a bad-input trial's 1e-9
+        // GB/s had read "one request alone waits 268435456027 ms").
+        interconnect_gbps: check("hardware.interconnect_gbps", s.interconnect_gbps.unwrap_or(default_interconnect), 0.1, 100_000.0, "GB/s")?,
         allreduce_us: opt_pos("hardware.allreduce_us", s.allreduce_us, 1e6, "µs")?,
         tdp_watts: opt_pos("hardware.tdp_watts", s.tdp_watts.or(p.and_then(|p| p.tdp_watts)), 1e6, "W")?,
         // An operations trial (2026-12-06) sized one server of 4 × H200 on a board of 4 and was charged for a node of 8.
