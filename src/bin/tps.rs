@@ -298,12 +298,25 @@ mod cli {
 
     /// A file's text, or stdin's for `-`.
     fn read_input(file: &Path) -> Result<String, CliError> {
-        if file == Path::new("-") {
+        read_text(file).map_err(|e| not_text(&shown_name(file), e))
+    }
+
+    /// A file's text, or standard input's for `-` (every command reads `-` so).
+    fn read_text(path: &Path) -> std::io::Result<String> {
+        if path == Path::new("-") {
             let mut s = String::new();
-            std::io::stdin().read_to_string(&mut s).map_err(|e| not_text("stdin", e))?;
-            Ok(s)
+            std::io::stdin().read_to_string(&mut s).map(|_| s)
         } else {
-            read_file(file)
+            std::fs::read_to_string(path)
+        }
+    }
+
+    /// A path as messages name it: "stdin" for `-`.
+    fn shown_name(path: &Path) -> String {
+        if path == Path::new("-") {
+            "stdin".to_string()
+        } else {
+            path.display().to_string()
         }
     }
 
@@ -341,10 +354,6 @@ mod cli {
             lines.extend(scenario.field_errors().into_iter().filter(|f| f.field != e.field).map(|f| format!("tps: {name}: {f}")));
             CliError::Input(lines.join("\n"))
         })
-    }
-
-    fn read_file(path: &Path) -> Result<String, CliError> {
-        std::fs::read_to_string(path).map_err(|e| not_text(&path.display().to_string(), e))
     }
 
     fn scenario(text: &str) -> Result<Scenario, CliError> {
@@ -395,14 +404,8 @@ mod cli {
         }
         let mut out = Vec::new();
         for (f, listed) in files {
-            let name = if f == Path::new("-") { "stdin".to_string() } else { f.display().to_string() };
-            let read = if f == Path::new("-") {
-                let mut s = String::new();
-                std::io::stdin().read_to_string(&mut s).map(|_| s)
-            } else {
-                std::fs::read_to_string(&f)
-            };
-            let text = match read {
+            let name = shown_name(&f);
+            let text = match read_text(&f) {
                 Ok(t) => t,
                 // A folder of results also holds binaries and other tools' files (vLLM's *.pytorch.json,
                 // genai-perf's raw profile_export.json): skip what cannot be read, say so.

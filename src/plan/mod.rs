@@ -446,8 +446,8 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
         warnings.push(w);
     }
     // (Where a capacity is searched: batch mode and offline loads keep the grid's best level.)
-    if let Some(w) = edge_warning(&sweep, capacity.as_ref()).filter(|_| capacity.is_some() || cap_point.is_none()) {
-        warnings.push(w);
+    if capacity.is_some() || cap_point.is_none() {
+        warnings.extend(edge_warning(&sweep, capacity.as_ref()));
     }
     // The peak usable load is the capacity where it was resolved, else the level of the highest throughput meeting
     // the target (`operating_point::peak_usable_index`).

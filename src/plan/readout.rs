@@ -6,8 +6,18 @@
 use crate::model::roofline::Bound;
 use crate::scenario::{LoadPoint, Report};
 
+/// "4 run at once, the engine's limit; the others wait their turn" where `users` outnumber the sequences the engine
+/// runs at once and do not think between requests (users who pause are not all waiting): the CLI's peak lines and
+/// the verdict's capacity say it so.
+#[must_use]
+pub fn waiting_turn(mem: &crate::scenario::Memory, users: Option<f64>, think_time_s: f64) -> Option<String> {
+    users
+        .filter(|n| *n > mem.max_concurrency + 0.5 && mem.max_concurrency >= 1.0 && think_time_s <= 0.0)
+        .map(|_| format!("{} run at once, {}; the others wait their turn", group(mem.max_concurrency), running_limit(mem)))
+}
+
 /// What bounds the sequences the engine runs at once (`Memory::max_concurrency`), as the CLI's peak line and the
-/// verdict say it beside that count: "4 run at once, the engine's limit; the others wait their turn".
+/// verdict say it beside that count ([`waiting_turn`]).
 #[must_use]
 pub fn running_limit(mem: &crate::scenario::Memory) -> &'static str {
     if mem.engine_capped {

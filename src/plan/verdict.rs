@@ -57,6 +57,18 @@ pub(super) fn load_words(concurrency: Option<f64>, request_rate: Option<f64>) ->
     }
 }
 
+/// `v` at `decimals`, or with as many more as keep it on the same side of `limit` as the value ([`fmt_against`]): a
+/// table's fixed-width cell (40.002 ms against ≤ 40 ms had read "40.0 ✗"; 2,000.02 against ≤ 2,000 "2000 ✗"). The
+/// CLI's table and the page's.
+#[must_use]
+pub fn fixed_against(v: f64, decimals: usize, limit: Option<f64>) -> String {
+    let s = format!("{v:.decimals$}");
+    match limit {
+        Some(t) if (v > t) != (s.parse::<f64>().unwrap_or(v) > t) => fmt_against(v, t),
+        _ => s,
+    }
+}
+
 /// A latency (or any figure) shown next to its limit: as few decimals as possible (none from 10 up, else
 /// one or two), but never so few that rounding moves it to the other side of the limit: 40.2 ms against a
 /// 40 ms limit reads "40.2", not "40" (which would read as a pass); 39.96 may read "40" (equal is within).
@@ -113,12 +125,8 @@ pub(super) fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacit
     let Some(next) = &c.next else {
         // Users past the sequences the engine runs at once, still within the target where the search stopped (its
         // extra levels, or the simulator's most users, ran out): no limit to name.
-        if c.at.concurrency.is_some_and(|n| n > mem.max_concurrency + 0.5) && r.workload.think_time_s <= 0.0 {
-            return format!(
-                "; the target holds at least {load} ({} run at once, {}; the others wait their turn), where the search for its limit stopped",
-                super::readout::group(mem.max_concurrency),
-                super::readout::running_limit(mem)
-            );
+        if let Some(turn) = super::readout::waiting_turn(mem, c.at.concurrency, r.workload.think_time_s) {
+            return format!("; the target holds at least {load} ({turn}), where the search for its limit stopped");
         }
         let fit = r.deployment.max_sequences(r.workload.full_context()).floor();
         // Users who think between requests are more than the requests in flight: the cap is the engine's, not the
@@ -159,15 +167,9 @@ pub(super) fn limit_note(r: &Resolved, sweep: &[LoadPoint], cap: Option<&Capacit
         },
     };
     // Users past the sequences the engine runs at once wait their turn within the target (`capacity`).
-    let load = match c.at.concurrency {
-        Some(n) if n > mem.max_concurrency + 0.5 && mem.max_concurrency >= 1.0 && r.workload.think_time_s <= 0.0 => {
-            format!(
-                "{load} ({} run at once, {}; the others wait their turn)",
-                super::readout::group(mem.max_concurrency),
-                super::readout::running_limit(mem)
-            )
-        }
-        _ => load,
+    let load = match super::readout::waiting_turn(mem, c.at.concurrency, r.workload.think_time_s) {
+        Some(turn) => format!("{load} ({turn})"),
+        None => load,
     };
     let more = if next.concurrency.is_some() { "one more user".to_string() } else { load_label(next) };
     // Two rates that round alike ("holds up to 18 req/s, 18 req/s breaks it") read apart.

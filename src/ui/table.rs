@@ -44,7 +44,7 @@ pub fn SweepTable(
                             <td>{whole_against(l.ttft_ms.at(p), r.target.ttft_ms)}</td>
                             <td>{format!("{:.1}", l.tpot_ms.p50)}</td>
                             // Against the target: a failing 40.002 ms is not shown as "40.0" (the verdict's rule).
-                            <td>{tenth_against(l.tpot_ms.at(p), r.target.tpot_ms)}</td>
+                            <td>{crate::plan::fixed_against(l.tpot_ms.at(p), 1, r.target.tpot_ms)}</td>
                             <td>{format!("{:.1}", l.mean_batch)}</td>
                             <td>{crate::plan::readout::bound_label(r, l)}</td>
                             // Requests evicted when the KV cache was full, beside the verdict (the CLI's table says it too).
@@ -165,15 +165,5 @@ fn whole_against(v: f64, limit: Option<f64>) -> String {
             }
         }
         _ => super::results::group(v),
-    }
-}
-
-/// `v` to a tenth, or to as many digits as it takes not to round a failing figure onto its limit (40.002 ms against
-/// ≤ 40 ms had read "40.0 ✗").
-fn tenth_against(v: f64, limit: Option<f64>) -> String {
-    let s = format!("{v:.1}");
-    match limit {
-        Some(t) if (v > t) != (s.parse::<f64>().unwrap_or(v) > t) => crate::plan::fmt_against(v, t),
-        _ => s,
     }
 }

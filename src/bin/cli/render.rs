@@ -284,12 +284,12 @@ pub(super) fn render_table(r: &Report) -> String {
             load,
             tps_planner::model::units::tenths(p.per_user_tps),
             p.system_tps,
-            against(p.ttft_ms.p50, 0, ttft),
-            against(p.ttft_ms.at(mid), 0, ttft),
-            against(p.ttft_ms.p99, 0, ttft),
-            against(p.tpot_ms.p50, 1, tpot),
-            against(p.tpot_ms.at(mid), 1, tpot),
-            against(p.tpot_ms.p99, 1, tpot),
+            tps_planner::plan::fixed_against(p.ttft_ms.p50, 0, ttft),
+            tps_planner::plan::fixed_against(p.ttft_ms.at(mid), 0, ttft),
+            tps_planner::plan::fixed_against(p.ttft_ms.p99, 0, ttft),
+            tps_planner::plan::fixed_against(p.tpot_ms.p50, 1, tpot),
+            tps_planner::plan::fixed_against(p.tpot_ms.at(mid), 1, tpot),
+            tps_planner::plan::fixed_against(p.tpot_ms.p99, 1, tpot),
             p.mean_batch,
             format!(
                 "{:?}{}",
@@ -333,14 +333,7 @@ pub(super) fn render_table(r: &Report) -> String {
             // More users than run at once: the rest queue (a teacher's trial read "peak: 6 users" on llama.cpp's 4
             // slots, a hair above the 4 users' speed because the queue keeps every slot busy). Users who think between
             // requests are not all waiting: nothing said.
-            match m.concurrency {
-                Some(n) if n > r.memory.max_concurrency + 0.5 && r.memory.max_concurrency >= 1.0 && r.think_time_s <= 0.0 => format!(
-                    " ({} run at once, {}; the others wait their turn)",
-                    tps_planner::plan::readout::group(r.memory.max_concurrency),
-                    tps_planner::plan::readout::running_limit(&r.memory)
-                ),
-                _ => String::new(),
-            }
+            tps_planner::plan::readout::waiting_turn(&r.memory, m.concurrency, r.think_time_s).map_or_else(String::new, |t| format!(" ({t})"))
         ),
         None => format!("{name}: none\n"),
     };
@@ -401,14 +394,4 @@ fn warnings_and_defaults(r: &Report) -> String {
         }
     }
     o
-}
-
-/// `v` at `decimals`, or with as many more as keep it on the same side of `limit` as the value
-/// ([`tps_planner::plan::fmt_against`]'s rule for the table's fixed columns).
-fn against(v: f64, decimals: usize, limit: Option<f64>) -> String {
-    let s = format!("{v:.decimals$}");
-    match limit {
-        Some(t) if (v > t) != (s.parse::<f64>().unwrap_or(v) > t) => tps_planner::plan::fmt_against(v, t),
-        _ => s,
-    }
 }
