@@ -275,6 +275,20 @@ await test('CUDA graphs off (eager mode): every decode step pays the launch chai
   assert(Math.abs(back - graphs) < 0.01 * graphs, `graphs back on: ${back} against ${graphs} tok/s`);
 });
 
+await test("SGLang's own prompt steps (the decodes wait) are a choice the link keeps, shown for SGLang alone", async () => {
+  assert(await page.locator('#engine-mixed_batches').isHidden(), 'the prompt-steps switch shows for vLLM, which always shares its steps');
+  await page.selectOption('#engine-preset', 'sglang');
+  await page.waitForTimeout(200);
+  assert(await page.locator('#engine-mixed_batches').isVisible(), 'no prompt-steps switch for SGLang');
+  await page.selectOption('#engine-mixed_batches', 'apart');
+  await page.waitForFunction(() => decodeURIComponent(location.hash).includes('"mixed_batches":false'), null, { timeout: 10000 });
+  await page.selectOption('#engine-mixed_batches', '');
+  await page.waitForFunction(() => !decodeURIComponent(location.hash).includes('mixed_batches'), null, { timeout: 10000 });
+  await page.selectOption('#engine-preset', 'vllm');
+  await page.selectOption('#quantization-weights', 'bf16');
+  await page.waitForTimeout(200);
+});
+
 await test('opened again without a link, the page comes back to the last scenario this browser kept, and can start afresh', async () => {
   // An air-gapped user closes the single file and opens it again: the inputs come back (a trial found them gone).
   const { page: p1, context } = await openPage(origin + '/');

@@ -2319,3 +2319,20 @@ fn compute_and_link_figures_have_floors() {
         .resolve()
         .is_ok());
 }
+
+/// SGLang's own scheduling (prompt steps apart, the decodes waiting) is a scenario setting: it changes what is
+/// simulated, survives the scenario's JSON, and the defaults list says which one the model used.
+#[test]
+fn sglang_prompt_steps_apart_is_simulated_and_kept() {
+    let base = r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"sglang"MIXED},
+        "workload":{"prompt_tokens":2000,"output_tokens":200,"load":{"concurrency":[16]}}}"#;
+    let shared = scenario(&base.replace("MIXED", ""));
+    let apart = scenario(&base.replace("MIXED", r#","mixed_batches":false"#));
+    let (a, b) = (plan::evaluate(&shared).unwrap(), plan::evaluate(&apart).unwrap());
+    assert!(a.defaults_used.iter().any(|d| d.contains("--enable-mixed-chunk")), "{:?}", a.defaults_used);
+    assert!(!b.defaults_used.iter().any(|d| d.contains("engine scheduling")), "{:?}", b.defaults_used);
+    // The decodes wait through the prompts read in between: slower tokens for every user.
+    assert!(b.sweep[0].tpot_ms.p50 > 1.02 * a.sweep[0].tpot_ms.p50, "{} vs {}", b.sweep[0].tpot_ms.p50, a.sweep[0].tpot_ms.p50);
+    let again = Scenario::from_json(&serde_json::to_string(&apart).unwrap()).unwrap();
+    assert_eq!(again.engine.mixed_batches, Some(false));
+}

@@ -672,6 +672,35 @@ fn served_runs_calibrated_on_their_own_runs() {
     }
 }
 
+/// SGLang's own scheduler runs prompt steps apart, the decodes waiting (`engine.mixed_batches: false`); the model's
+/// default shares the steps (`presets::engines::mixed_batches`, where these figures are discussed). Both, in-sample,
+/// on the served runs of current SGLang releases: paced runs and the runs that release every request at once apart.
+#[test]
+fn sglang_prompt_steps_apart() {
+    let (runs, _) = served_runs(false);
+    let (mut shared, mut apart) = (Vec::new(), Vec::new());
+    for (row, run) in runs.iter().filter(|(row, run)| run.engine == "sglang" && common::serving::current_engine(row)) {
+        shared.extend(score(row, run).unwrap_or_default());
+        let mut waiting = run.clone();
+        waiting.scenario.engine.mixed_batches = Some(false);
+        apart.extend(score(row, &waiting).unwrap_or_default());
+    }
+    let split = |v: &[Case], burst: bool| -> Vec<Case> { v.iter().filter(|c| at_once(c) == burst).cloned().collect() };
+    summary("SGLang's paced served runs, prompt chunks sharing steps with the decodes (the model's default), in-sample", &split(&shared, false));
+    summary("the same runs with prompt steps apart (SGLang's own default)", &split(&apart, false));
+    summary("SGLang's served runs that release every request at once, steps shared, in-sample", &split(&shared, true));
+    summary("the same runs with prompt steps apart", &split(&apart, true));
+    // What the bursts show: with 1,000 prompts released at once SGLang reads prompts while memory lasts and the
+    // decodes wait, so their TPOT is far above what shared steps give; apart, the model's median TPOT ratio is nearer 1.
+    let log_ratio = |v: &[Case]| -> f64 {
+        let mut r: Vec<f64> = split(v, true).iter().filter(|c| c.metric == "TPOT mean").map(|c| (c.predicted / c.measured).ln()).collect();
+        common::median(&mut r)
+    };
+    let (s, a) = (log_ratio(&shared), log_ratio(&apart));
+    println!("bursts, TPOT mean: median predicted ÷ measured {:.2} shared, {:.2} apart", s.exp(), a.exp());
+    assert!(a.abs() < s.abs(), "prompt steps apart no longer bring the bursts' TPOT nearer: {:.2} vs {:.2}", a.exp(), s.exp());
+}
+
 /// The second served source on an Ada card (a blog's vLLM sweep of Mistral-7B-Instruct-v0.3 on one RTX 4090:
 /// random 256-token prompts, 300 requests at 4–48 concurrent users, the output stopping at end-of-sequence, 100
 /// tokens on average; engine version not stated, so it is scored with the older releases and fits nothing). The

@@ -88,6 +88,11 @@ pub struct EngineParams {
     /// Decode steps replay CUDA graphs (the engines' default); without them (`--enforce-eager`) every step pays the
     /// host's eager launch chain, as steps with prompt tokens always do (`model::kernels`).
     pub cuda_graphs: bool,
+    /// One step carries prompt chunks and decodes together (vLLM V1's chunked prefill, TensorRT-LLM's in-flight
+    /// batching, LMDeploy, llama.cpp; the model's default for every engine). Off (SGLang's own scheduler, without
+    /// `--enable-mixed-chunk`): whenever a prompt can be read, the step reads prompts only and the decodes wait
+    /// (`crate::sim`, "Prompt steps"; why SGLang still defaults to on: `presets::engines::mixed_batches`).
+    pub mixed_batches: bool,
     /// A serving engine's default compute efficiency taken from another generation's served runs (none fitted on
     /// this one's, `presets::engines::served_reference`); `None` when fitted on its own or set by the scenario.
     #[serde(skip_serializing_if = "Option::is_none")]

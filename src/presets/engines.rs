@@ -378,6 +378,32 @@ pub const SERVED_COMPUTE_AMPERE: f64 = 0.52;
 /// Qwen3-32B runs had run at batches their KV cache could not hold, and the fit had slowed the compute to match.
 pub const SERVED_COMPUTE_HOPPER: f64 = 0.33;
 
+/// Whether the engine's steps carry prompt chunks and decodes together by default (`EngineParams::mixed_batches`):
+/// the model's default is yes for every engine. vLLM's V1 engine schedules the running sequences' decodes first and
+/// fills the step's token budget with prompt chunks; TensorRT-LLM's in-flight batching, LMDeploy's TurboMind and
+/// llama.cpp's server also put both in one batch. SGLang's own scheduler does not: it runs a prefill batch whenever
+/// one can be formed ("run prefill first if possible", `Scheduler::get_next_batch_to_run`) and mixes decodes into
+/// it only with `--enable-mixed-chunk` (`enable_mixed_chunk = False` in its server arguments, 0.4 to 0.5); the
+/// scenario's `engine.mixed_batches: false` (the page's "Prompt steps") simulates that.
+///
+/// Why SGLang still defaults to shared steps here (measured 2026-12-07; `tests/serving.rs`,
+/// `sglang_prompt_steps_apart`, prints both on SGLang's current served runs, in-sample): with prompt steps apart the
+/// runs that release every request at once come out nearer (15 runs, 1,000-prompt bursts: output 24.0 → 14.4 %
+/// median error, TPOT mean 0.57 → 0.70 × the measured; SGLang reads prompts while memory lasts and the decodes wait),
+/// and fixed-length closed loops lock into waves whose TTFT grows with the users, as an older release's DeepSeek-R1
+/// runs do (dstack: 2.2 s at 8 users to 22 s at 128, where shared steps keep the users apart). But the paced runs'
+/// TPOT, the figure most users size on, moves the other way: in-sample TPOT mean / P50 11.9 / 13.3 → 14.1 / 14.0 %
+/// (P99 20.4 → 19.8 %), and held out on every current engine's paced runs 13.2 / 13.3 / 16.6 → 14.2 / 14.0 / 18.2 %
+/// (the compute-efficiency fits unchanged). Made the default, it also moves the compute efficiency vLLM and SGLang
+/// share: held out of GPUStack, Hopper's fit went 0.34 → 0.21 on the 11 runs left, a median between two clusters of
+/// runs, and vLLM's held-out output with it (11.2 → 12.7 %). Until the engines' efficiencies are fitted apart, the
+/// default stays where the paced runs are best, and the page, the defaults list and the reproduce commands say which
+/// SGLang setting it is (`--enable-mixed-chunk`).
+#[must_use]
+pub fn mixed_batches(_engine: &str) -> bool {
+    true
+}
+
 /// Per running sequence and step, µs, of the Python serving engines (vLLM, SGLang): what a decode step costs for
 /// each sequence beyond the bytes and FLOPs the roofline counts — the scheduler's bookkeeping, building the step's
 /// inputs (block tables, slot mappings, positions), the sampler (vLLM's default top-p/top-k path sorts the whole

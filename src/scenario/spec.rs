@@ -90,6 +90,10 @@ spec!(
         /// Whether decode steps replay CUDA graphs (default true); false = vLLM's `--enforce-eager`, SGLang's
         /// `--disable-cuda-graph`: every step launches its kernels from the host, as prompt steps always do.
         cuda_graphs: bool,
+        /// Whether one step carries prompt chunks and decodes together (the default, every engine: vLLM's V1 engine,
+        /// TensorRT-LLM, LMDeploy, llama.cpp, SGLang with `--enable-mixed-chunk`) or a prompt step pauses the decodes
+        /// (false: SGLang's own scheduler without that flag).
+        mixed_batches: bool,
         /// Disaggregated prefill/decode: `prefill_devices` of `hardware.devices` only prefill, the rest decode.
         disaggregation: DisaggregationSpec,
     }

@@ -98,6 +98,26 @@
 //! whose smallest possible request cannot fit in the KV pool alone, returns an all-zero result with
 //! `saturated = true`.
 //!
+//! # Prompt steps
+//!
+//! By default a step carries the running sequences' decodes and, in what is left of its token budget, prompt chunks
+//! (vLLM V1's chunked prefill, TensorRT-LLM's in-flight batching). SGLang's own scheduler does otherwise
+//! (`engine.mixed_batches: false`): whenever a prefill batch can be formed — a prompt still being read, or a waiting
+//! request the batch and the KV pool have room for — the step reads prompts only and every decode waits; the decodes
+//! run in the steps between. Admission then needs blocks for the whole prompt, as SGLang's (its chunks keep them):
+//! admitted for its first chunk only, a prompt could be preempted at its next chunk over and over while the decodes
+//! that would free blocks wait (a first version of this did so, and a run took minutes). What it changes:
+//! - TPOT and the inter-token tail grow: a decode waits through whole prompt steps (tested: 8 req/s of 2,000-token
+//!   prompts on an H100, TPOT +6 %, ITL P99 longer than a prompt's step), while TTFT hardly moves.
+//! - Fixed-length closed-loop users lock into waves for good: the decodes of a wave start together after its last
+//!   prompt, so its users finish together and send again together, and each TTFT holds the prompts read before it
+//!   (tested: the mean grows with the users, about half a wave's prompts). With shared steps the first token of each
+//!   user comes as its prompt is read and the decodes go on meanwhile, so jitter spreads the users apart.
+//! - A burst of requests released at once is read prompt after prompt while memory lasts, its decodes starving.
+//!
+//! Which one the data supports is measured in `presets::engines::mixed_batches` (bursts nearer apart, paced TPOT
+//! nearer shared); the model's default is shared steps for every engine.
+//!
 //! # Tail latency: what varies, and what the data says
 //!
 //! A simulated server's service times have no noise of their own: the spread of TTFT and TPOT comes from what

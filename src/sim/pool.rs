@@ -115,6 +115,11 @@ pub(super) struct Pool<'a> {
     /// Admission holds a request's KV blocks for its whole length (llama.cpp's slots: a request is served only where
     /// its full context fits, and nothing is ever preempted), not only its first chunk's (vLLM's paged cache).
     reserve_full: bool,
+    /// Prompt steps pause the decodes (SGLang's own scheduler, `EngineParams::mixed_batches` off): while a prompt is being
+    /// read or one waiting can be admitted, a step carries prompt tokens only, as SGLang's scheduler runs a prefill
+    /// batch whenever it can form one and decodes otherwise. Off: decodes ride along with the prompt chunks
+    /// (vLLM V1's chunked prefill). Colocated pools only.
+    pub(super) prefill_first: bool,
     pub(super) stats: BusyStats,
 }
 
@@ -152,6 +157,7 @@ impl<'a> Pool<'a> {
             in_flight: 0,
             preemptions: 0,
             reserve_full: d.engine.kind == crate::model::engine::EngineKind::LlamaCpp,
+            prefill_first: false,
             stats: BusyStats::default(),
         }
     }

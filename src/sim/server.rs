@@ -24,6 +24,7 @@ fn run_with(d: &Deployment, cfg: &SimConfig, targets: &Targets, fast: FastPath) 
         Err(early) => return *early,
     };
     let mut pool = start.pool(d).with_fast_path(fast);
+    pool.prefill_first = !d.engine.mixed_batches;
     // The smallest possible request must fit in the KV pool alone, or nothing can ever run.
     if !start.books.cap_lengths(u32::MAX, pool.max_fitting_tokens()) {
         return empty(true);
@@ -118,6 +119,11 @@ mod tests {
         let mut small_budget = base.clone();
         small_budget.engine.max_batched_tokens = 40;
         small_budget.engine.max_batch = 24;
+        // SGLang's prompt steps, the decodes waiting: with room to spare and with a pool that holds a few requests.
+        let mut separate = base.clone();
+        separate.engine.mixed_batches = false;
+        let mut separate_tight = tight.clone();
+        separate_tight.engine.mixed_batches = false;
         let targets = Targets { ttft_ms: 500.0, tpot_ms: 10.0 };
         let fixed = SimConfig { requests: 300, ..SimConfig::default() };
         let varied = SimConfig {
@@ -138,6 +144,10 @@ mod tests {
             (&sliding, SimConfig { arrivals: Arrivals::Closed { concurrency: 8 }, ..varied }),
             (&small_budget, SimConfig { arrivals: Arrivals::Closed { concurrency: 32 }, ..varied }),
             (&base, SimConfig { arrivals: Arrivals::Closed { concurrency: 4 }, max_steps: 5000, ..fixed }),
+            (&separate, SimConfig { arrivals: Arrivals::Closed { concurrency: 48 }, ..varied }),
+            (&separate, SimConfig { arrivals: Arrivals::Poisson { rate_per_s: 30.0, burstiness: 0.5 }, ..varied }),
+            (&separate_tight, SimConfig { arrivals: Arrivals::Closed { concurrency: 12 }, ..varied }),
+            (&separate_tight, SimConfig { arrivals: Arrivals::Closed { concurrency: 12 }, ..fixed }),
             (&base, SimConfig { arrivals: Arrivals::Closed { concurrency: 4 }, max_sim_seconds: 7.0, ..fixed }),
         ];
         let (plain, exact_only) = (FastPath { stretches: false, linear: false }, FastPath { stretches: true, linear: false });

@@ -75,6 +75,46 @@ fn chunked_prefill_spreads_a_long_prompt() {
     assert!((d.prefill_seconds(2048.0, 0.0) - t).abs() < 1e-12);
 }
 
+/// SGLang's prompt steps (`EngineParams::mixed_batches` off): the decodes wait while prompts are read.
+#[test]
+fn prompt_steps_pause_the_decodes() {
+    let mixed = h100_llama8b();
+    let mut separate = mixed.clone();
+    separate.engine.mixed_batches = false;
+    let varied = |arrivals| SimConfig {
+        requests: 400,
+        prompt: LengthDist::LogNormal { mean: 2000.0, cv: 0.5 },
+        output: LengthDist::LogNormal { mean: 200.0, cv: 0.5 },
+        arrivals,
+        ..SimConfig::default()
+    };
+    // Under a steady open load a prompt is read in a step of its own (about as soon as beside the decodes), but every
+    // decode waits through it, so TPOT and the inter-token tail grow (a gap as long as a whole prompt's step).
+    let c = varied(Arrivals::Poisson { rate_per_s: 8.0, burstiness: 1.0 });
+    let (m, s) = (simulate(&mixed, &c, &NO_TARGETS), simulate(&separate, &c, &NO_TARGETS));
+    assert!(!m.saturated && !s.saturated);
+    assert!((s.ttft_ms.p50 / m.ttft_ms.p50 - 1.0).abs() < 0.1, "TTFT P50 {} vs {}", s.ttft_ms.p50, m.ttft_ms.p50);
+    assert!(s.tpot_ms.mean > 1.03 * m.tpot_ms.mean, "TPOT {} vs {}", s.tpot_ms.mean, m.tpot_ms.mean);
+    let prompt_step = separate.prefill_seconds(2000.0, 0.0) * 1e3;
+    assert!(
+        s.itl_ms.p99 > prompt_step && s.itl_ms.p99 > 1.15 * m.itl_ms.p99,
+        "ITL P99 {} vs {} ({prompt_step} ms a prompt)",
+        s.itl_ms.p99,
+        m.itl_ms.p99
+    );
+    assert_ordered(&s);
+    // Fixed-length closed-loop users lock into waves: the decodes of a wave start together after its last prompt,
+    // so its users finish together and send together again. Each wave's TTFT then holds its prompts one after
+    // another: the mean grows with the users, about half a wave's prompt time (16 users: ~8 prompts).
+    let one = separate.prefill_seconds(2000.0, 0.0) * 1e3;
+    let wave = |n: u32| simulate(&separate, &cfg(8 * n, 2000.0, 200.0, Arrivals::Closed { concurrency: n }), &NO_TARGETS);
+    let (w4, w16) = (wave(4), wave(16));
+    assert!(w16.ttft_ms.mean > 2.5 * w4.ttft_ms.mean, "{} vs {}", w16.ttft_ms.mean, w4.ttft_ms.mean);
+    assert!(w16.ttft_ms.mean > 5.0 * one && w16.ttft_ms.mean < 12.0 * one, "{} ms, one prompt {one} ms", w16.ttft_ms.mean);
+    // Nothing is lost or repeated: every request completes, none is preempted with room to spare.
+    assert_eq!((w16.completed, w16.preemptions), (128, 0));
+}
+
 #[test]
 fn low_load_tpot_matches_the_step_at_the_mean_batch() {
     let d = h100_llama8b();

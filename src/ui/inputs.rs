@@ -93,6 +93,9 @@ pub struct Inputs {
     pub mem_util: RwSignal<String>,
     /// CUDA graphs for decode steps: "" (on, the engines' default) or "off" (eager mode).
     pub cuda_graphs: RwSignal<String>,
+    /// SGLang's prompt steps: "" (they share steps with the decodes, the model's default: `--enable-mixed-chunk`) or
+    /// "apart" (they pause the decodes, SGLang's own default).
+    pub mixed_chunk: RwSignal<String>,
     /// Tokens already in the KV cache before the prompt (multi-turn history).
     pub depth: RwSignal<String>,
     /// Agent mode: LLM calls per task.
@@ -198,6 +201,7 @@ impl Inputs {
             max_batch: s(""),
             mem_util: s(""),
             cuda_graphs: s(""),
+            mixed_chunk: s(""),
             depth: s(""),
             agent_steps: s(""),
             task_s: s(""),
@@ -280,6 +284,7 @@ impl Inputs {
         self.max_batch.set(sc.engine.max_batch.map_or_else(String::new, |n| n.to_string()));
         self.mem_util.set(pct(sc.engine.memory_utilization));
         self.cuda_graphs.set(if sc.engine.cuda_graphs == Some(false) { "off".into() } else { String::new() });
+        self.mixed_chunk.set(if sc.engine.mixed_batches == Some(false) { "apart".into() } else { String::new() });
         self.depth.set(txt(sc.workload.context_depth));
         self.agent_steps.set(sc.workload.agent_steps.map_or_else(String::new, |n| n.to_string()));
         self.task_s.set(txt(sc.target.task_s));
@@ -318,7 +323,7 @@ impl Inputs {
 
     /// Every field's text by its name here: what a reload restores when a field does not parse (the address holds
     /// only scenarios, and text such as "8O" in Devices is none; [`super::share`]'s `&t=`).
-    fn texts(&self) -> [(&'static str, RwSignal<String>); 51] {
+    fn texts(&self) -> [(&'static str, RwSignal<String>); 52] {
         [
             ("hw_preset", self.hw_preset),
             ("bandwidth", self.bandwidth),
@@ -353,6 +358,7 @@ impl Inputs {
             ("max_batch", self.max_batch),
             ("mem_util", self.mem_util),
             ("cuda_graphs", self.cuda_graphs),
+            ("mixed_chunk", self.mixed_chunk),
             ("depth", self.depth),
             ("agent_steps", self.agent_steps),
             ("task_s", self.task_s),
@@ -566,6 +572,9 @@ impl Inputs {
         } else {
             engine.cuda_graphs
         };
+        // SGLang's switch as set on the page; other engines keep what a loaded scenario said.
+        let mixed_batches =
+            if engine_preset.as_deref() == Some("sglang") { (self.mixed_chunk.get() == "apart").then_some(false) } else { engine.mixed_batches };
         // Sent where the page shows it (vLLM, SGLang: a share of the whole memory), kept in the field across engine
         // switches; other engines keep what a loaded scenario said.
         let memory_utilization = if engine_preset.as_deref().is_some_and(has_memory_share) {
@@ -597,6 +606,7 @@ impl Inputs {
                 max_batch: int(self.max_batch, "engine.max_batch")?,
                 memory_utilization,
                 cuda_graphs,
+                mixed_batches,
                 ..engine
             },
             workload: WorkloadSpec {

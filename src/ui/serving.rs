@@ -93,6 +93,14 @@ pub fn ServingInputs(
                     ("off", "Off (eager, --enforce-eager)"),
                 ]) error />
             </div>
+            // SGLang's own scheduler reads prompts in steps of their own while the decodes wait (sim, "Prompt steps");
+            // the model's default shares the steps, as vLLM does and SGLang with --enable-mixed-chunk.
+            <div class:hidden=move || !inputs.engine.with(|e| e == "sglang")>
+                <SelectField label="Prompt steps" field="engine.mixed_batches" value=inputs.mixed_chunk options=opts(&[
+                    ("", "Shared with decodes (default)"),
+                    ("apart", "Apart: decodes wait (SGLang's)"),
+                ]) error />
+            </div>
         </fieldset>
     }
 }

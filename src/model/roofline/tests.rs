@@ -46,6 +46,7 @@ pub(crate) fn h100_llama8b() -> Deployment {
             memory_utilization: 0.9,
             reserve_gb: 2.0,
             cuda_graphs: true,
+            mixed_batches: true,
             compute_borrowed_from: None,
             calibrated: None,
             calibrated_elsewhere: None,

@@ -102,6 +102,23 @@ fn eager_mode_is_passed_to_the_server() {
 }
 
 #[test]
+fn prompt_steps_as_the_scenario_has_them() {
+    // The model's default shares steps between prompts and decodes: SGLang is told to do so, as it does not by itself.
+    let scenario = |engine: &str, mixed: &str| {
+        format!(r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"{engine}"{mixed}}}}}"#)
+    };
+    let (shared, _) = run(&scenario("sglang", ""));
+    assert!(shared.steps[0].text.contains("--enable-mixed-chunk"), "{}", shared.steps[0].text);
+    let (apart, _) = run(&scenario("sglang", r#","mixed_batches":false"#));
+    assert!(!apart.steps[0].text.contains("--enable-mixed-chunk"), "{}", apart.steps[0].text);
+    // vLLM always shares them: a scenario with prompt steps apart is said not to be what it measures.
+    let (vllm, _) = run(&scenario("vllm", r#","mixed_batches":false"#));
+    assert!(vllm.notes.iter().any(|n| n.contains("prompt steps pause the decodes") && n.contains("vLLM")), "{:?}", vllm.notes);
+    let (vllm, _) = run(&scenario("vllm", ""));
+    assert!(!vllm.notes.iter().any(|n| n.contains("prompt steps")), "{:?}", vllm.notes);
+}
+
+#[test]
 fn request_rates_and_sglang() {
     let (r, _) = run(r#"{"hardware":{"preset":"h100-sxm","devices":4},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},
             "engine":{"preset":"sglang"},"workload":{"load":{"request_rate":[0.5,2]},"distribution":"uniform","spread":0.2,"burstiness":0.5}}"#);

@@ -166,6 +166,14 @@ pub(crate) fn resolve_engine(
     if !used.is_empty() {
         defaults.push(format!("engine efficiency: {} (fitted default for {} on {}, {})", used.join(", "), p.id, hw.kind.id(), hw.architecture.id()));
     }
+    // SGLang's own default is the other way (`presets::engines::mixed_batches`): say which one is simulated.
+    // (Disaggregated pools read prompts apart anyway: the setting is the colocated server's.)
+    if s.mixed_batches.is_none() && p.id == "sglang" && s.disaggregation.is_none() {
+        defaults.push(
+            "engine scheduling: prompt chunks share steps with the decodes (SGLang with --enable-mixed-chunk; its own default pauses the decodes while prompts are read: engine.mixed_batches false)"
+                .to_string(),
+        );
+    }
     // The deployment a calibration in the scenario is compared with.
     let here = crate::model::engine::calibrated_on(hw, m);
     Ok(EngineParams {
@@ -217,6 +225,7 @@ pub(crate) fn resolve_engine(
         // other engines' capped at a tenth of the memory).
         reserve_gb: check("engine.reserve_gb", s.reserve_gb.unwrap_or(p.reserve_gb), 0.0, 10_000.0, "GiB")?,
         cuda_graphs: s.cuda_graphs.unwrap_or(true),
+        mixed_batches: s.mixed_batches.unwrap_or_else(|| presets::engines::mixed_batches(p.id)),
         compute_borrowed_from,
         // The calibrated bands hold for the deployment calibrated on, on the engines they were validated on
         // (vLLM, SGLang, TensorRT-LLM), colocated.

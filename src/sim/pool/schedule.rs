@@ -25,7 +25,9 @@ impl Pool<'_> {
             return Step::Failed;
         }
         if in_window {
-            self.account(dur, n_sched, cost.bound);
+            // The sequences the step carries: in a prompt step the decodes that wait are not among them.
+            let carried = if self.prefill_first { self.running[..n_sched].iter().filter(|s| s.sched > 0).count() } else { n_sched };
+            self.account(dur, carried, cost.bound);
         }
         let t_end = now + dur;
         self.finish_step(now, t_end, n_sched, in_window, books);
@@ -71,22 +73,33 @@ impl Pool<'_> {
         let mut acc = StepAcc::default();
         let window = self.window;
         let mut i = 0;
+        // A prompt step (prompt steps apart, SGLang's way): the decoding sequences wait, scheduled for 0 tokens, so
+        // they sample nothing; a preempted sequence redoing its prompt (generated > 0, more than 1 token to go) reads.
+        let prompts_only = self.prefill_first && self.prompt_work();
         while i < self.running.len() && budget > 0 {
-            // Fast path, almost every sequence in almost every step: one decode token inside its last block.
-            // (A slice iterator, not indexing: at opt-level "z" indexing is an out-of-line call.)
-            let mut fast = 0;
-            for s in self.running[i..].iter_mut() {
-                if budget == 0 || s.target.wrapping_sub(s.computed) != 1 || s.computed >= s.alloc_tokens {
+            if prompts_only {
+                let s = self.running[i];
+                if s.generated > 0 && s.target.wrapping_sub(s.computed) == 1 {
+                    i += 1;
+                    continue;
+                }
+            } else {
+                // Fast path, almost every sequence in almost every step: one decode token inside its last block.
+                // (A slice iterator, not indexing: at opt-level "z" indexing is an out-of-line call.)
+                let mut fast = 0;
+                for s in self.running[i..].iter_mut() {
+                    if budget == 0 || s.target.wrapping_sub(s.computed) != 1 || s.computed >= s.alloc_tokens {
+                        break;
+                    }
+                    s.sched = 1;
+                    acc.decode(s.computed + 1, window);
+                    budget -= 1;
+                    fast += 1;
+                }
+                i += fast;
+                if i >= self.running.len() || budget == 0 {
                     break;
                 }
-                s.sched = 1;
-                acc.decode(s.computed + 1, window);
-                budget -= 1;
-                fast += 1;
-            }
-            i += fast;
-            if i >= self.running.len() || budget == 0 {
-                break;
             }
             match self.schedule_running(i, budget, &mut acc, in_window) {
                 Some(n) => {
@@ -101,14 +114,49 @@ impl Pool<'_> {
             return (load, i, acc.preempted);
         }
         // vLLM V1 admits new requests only in steps without preemption.
+        self.admit(budget, acc)
+    }
+
+    /// The KV blocks the head of the waiting queue needs to be admitted for a chunk of `n` tokens, and their bytes.
+    fn admission_blocks(&self, front: &crate::sim::seq::Seq, n: u32) -> (u32, f64) {
+        let mut tokens = ceil_block(front.computed.saturating_add(n));
+        if self.prefill_first {
+            // With prompt steps apart a prompt is admitted only where the pool holds all of it, as SGLang's chunks keep
+            // their blocks: admitted for its first chunk alone, a prompt step could preempt the prompt it started at
+            // its next chunk, over and over, while the decodes that would free blocks wait behind it. (SGLang also
+            // sets room aside for the running requests' and the new one's outputs, `new_token_ratio`; not modelled:
+            // a decode that finds the pool full preempts, as vLLM's do.)
+            tokens = tokens.max(ceil_block(front.target));
+        }
+        if self.reserve_full {
+            tokens = tokens.max(ceil_block(front.target.saturating_add(front.output.saturating_sub(front.generated))));
+        }
+        (tokens, self.d.kv_bytes(f64::from(tokens)))
+    }
+
+    /// Whether a prompt step has work: a running sequence still reading its prompt, or a waiting one that can be
+    /// admitted now (a free place in the batch and the blocks [`Pool::admission_blocks`] asks: its whole prompt).
+    fn prompt_work(&self) -> bool {
+        if self.running.iter().rev().any(|s| s.generated == 0 || s.target.wrapping_sub(s.computed) != 1) {
+            return true;
+        }
+        let Some(front) = self.waiting.front() else { return false };
+        if self.running.len() >= self.max_batch {
+            return false;
+        }
+        let n = front.target.saturating_sub(front.computed).clamp(1, self.max_tokens.min(self.chunk_cap));
+        self.pool_used + self.admission_blocks(front, n).1 <= self.cap_limit
+    }
+
+    /// FCFS admissions into what is left of a step's `budget`: the head of the waiting queue while the batch has
+    /// room and the KV pool the blocks [`Pool::admission_blocks`] asks (its first chunk's; with prompt steps apart its
+    /// whole prompt's), head-of-line blocking. Returns the step's load.
+    fn admit(&mut self, mut budget: u32, mut acc: StepAcc) -> (StepLoad, usize, bool) {
+        let window = self.window;
         while budget > 0 && self.running.len() < self.max_batch {
             let Some(front) = self.waiting.front() else { break };
             let n = front.target.saturating_sub(front.computed).clamp(1, budget.min(self.chunk_cap));
-            let mut tokens = ceil_block(front.computed.saturating_add(n));
-            if self.reserve_full {
-                tokens = tokens.max(ceil_block(front.target.saturating_add(front.output.saturating_sub(front.generated))));
-            }
-            let bytes = self.d.kv_bytes(f64::from(tokens));
+            let (tokens, bytes) = self.admission_blocks(front, n);
             if self.pool_used + bytes > self.cap_limit {
                 break; // head-of-line blocking: FCFS
             }
