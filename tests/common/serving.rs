@@ -257,6 +257,7 @@ pub fn run_of(row: &HashMap<String, String>) -> Result<Run, &'static str> {
                 || (notes.contains("--enforce-eager") && !notes.contains("no --enforce-eager"))
                 || notes.contains("--disable-cuda-graph"))
             .then_some(false),
+            mixed_batches: v0_prompts_first(row).then_some(false),
             ..Default::default()
         },
         workload: WorkloadSpec {
@@ -449,6 +450,20 @@ pub fn served_reference_of(hardware_key: &str) -> tps_planner::model::hardware::
 /// and Ampere's and Hopper's served fits took their present values.
 pub fn held_out_cpp_compute(reference: tps_planner::model::hardware::Architecture) -> f64 {
     tps_planner::presets::engines::served_compute(reference, None)
+}
+
+/// Whether a vLLM run's V0 engine (releases before 0.8) read prompts in steps of their own, the decodes waiting
+/// (`engine.mixed_batches: false`): V0 turned chunked prefill on by itself only above 32k tokens of context
+/// (`--max-model-len`), and without it its scheduler ran waiting prompts first. Taken where the run states a
+/// `--max-model-len` of at most 32,768 and no chunked prefill; a run that does not state its context length keeps
+/// the default (its model's own context may be longer, and chunked prefill then on).
+pub fn v0_prompts_first(row: &HashMap<String, String>) -> bool {
+    let notes = row["notes"].to_ascii_lowercase();
+    let context = ["--max-model-len ", "--max-model-len=", "max_model_len="].iter().find_map(|flag| {
+        let at = notes.find(flag)? + flag.len();
+        notes[at..].split(|c: char| !c.is_ascii_digit()).next()?.parse::<u32>().ok()
+    });
+    row["engine"].starts_with("vLLM") && !current_engine(row) && !notes.contains("chunked") && context.is_some_and(|n| n <= 32_768)
 }
 
 /// Whether a run used a current engine release — vLLM ≥ 0.8 (the V1 engine), SGLang ≥ 0.5, TensorRT-LLM ≥ 1.0
