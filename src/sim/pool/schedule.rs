@@ -25,9 +25,11 @@ impl Pool<'_> {
             return Step::Failed;
         }
         if in_window {
-            // The sequences the step carries: in a prompt step the decodes that wait are not among them.
-            let carried = if self.prefill_first { self.running[..n_sched].iter().filter(|s| s.sched > 0).count() } else { n_sched };
-            self.account(dur, carried, cost.bound);
+            // The running batch: in a prompt step the decodes that wait count too. They are in the batch and decode
+            // together in the steps between, which is what the mean batch tells its readers (the roofline's decode
+            // point, the energy model's steady step, the table's "decoded together"); counted out, 25 users read
+            // as a batch of 12.
+            self.account(dur, n_sched, cost.bound);
         }
         let t_end = now + dur;
         self.finish_step(now, t_end, n_sched, in_window, books);
