@@ -2330,7 +2330,13 @@ fn sglang_prompt_steps_apart_is_simulated_and_kept() {
     let apart = scenario(&base.replace("MIXED", r#","mixed_batches":false"#));
     let (a, b) = (plan::evaluate(&shared).unwrap(), plan::evaluate(&apart).unwrap());
     assert!(a.defaults_used.iter().any(|d| d.contains("--enable-mixed-chunk")), "{:?}", a.defaults_used);
-    assert!(!b.defaults_used.iter().any(|d| d.contains("engine scheduling")), "{:?}", b.defaults_used);
+    assert!(b.defaults_used.iter().any(|d| d.contains("engine scheduling: prompts read in steps apart")), "{:?}", b.defaults_used);
+    // The two read apart in A against B.
+    assert!(a.settings.iter().any(|x| x == plan::diff::PROMPT_STEPS_SHARED) && b.settings.iter().any(|x| x == plan::diff::PROMPT_STEPS_APART));
+    // vLLM with prompt steps apart (a link can say so; vLLM's current engine cannot run it) is said, not silent.
+    let vllm = scenario(&base.replace("\"sglang\"MIXED", r#""vllm","mixed_batches":false"#));
+    let v = plan::evaluate(&vllm).unwrap();
+    assert!(v.defaults_used.iter().any(|d| d.contains("steps apart") && d.contains("vLLM today carries both")), "{:?}", v.defaults_used);
     // The decodes wait through the prompts read in between: slower tokens for every user.
     assert!(b.sweep[0].tpot_ms.p50 > 1.02 * a.sweep[0].tpot_ms.p50, "{} vs {}", b.sweep[0].tpot_ms.p50, a.sweep[0].tpot_ms.p50);
     let again = Scenario::from_json(&serde_json::to_string(&apart).unwrap()).unwrap();

@@ -564,8 +564,15 @@ pub(super) fn workload_settings(r: &crate::scenario::Resolved) -> Vec<String> {
         // Where the fast link ends and what a fleet buys whole (a review: 8 × GB200 in nodes of 4 against the NVL72's
         // 72 had read alike, 53 users at the target against 213).
         format!("nodes of {} devices", r.deployment.hardware.node_devices),
+        // SGLang against SGLang with its prompt steps apart had read alike (a new user's trial).
+        if r.deployment.engine.mixed_batches { PROMPT_STEPS_SHARED } else { PROMPT_STEPS_APART }.to_string(),
     ]
 }
+
+/// [`workload_settings`]' words for the engine's scheduling (`EngineParams::mixed_batches`).
+pub const PROMPT_STEPS_SHARED: &str = "prompt chunks sharing steps with the decodes";
+/// See [`PROMPT_STEPS_SHARED`].
+pub const PROMPT_STEPS_APART: &str = "prompts read in steps apart, the decodes waiting";
 
 /// Each side's [`DiffSide`], with the settings that tell them apart: every one where their labels read alike; else
 /// those of the workload, the target and the fleet (the KV cache's size follows the model and hardware that differ

@@ -174,10 +174,17 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
             ),
         ));
     }
+    // Prompt steps apart (SGLang's own scheduling): no step carries both, the decodes wait through a prompt's step.
+    let apart = r.settings.iter().any(|s| s == crate::plan::diff::PROMPT_STEPS_APART);
+    let why = if apart {
+        "while a prompt is read, in a step of its own, every decode in the batch waits for it"
+    } else {
+        "a decode step that also reads another request's prompt chunk is long, and everyone in the batch waits for it"
+    };
     v.push((
         "TTFT, TPOT, ITL:",
         format!(
-            "TTFT (time to first token) is the wait before the answer starts — queueing, reading the prompt and the server's front end (HTTP, tokenising: it varies from request to request, so TTFT has a tail even for one user): {} ms median at {at}. TPOT (time per output token) is the mean gap after the first token, (E2E − TTFT) ÷ (output tokens − 1), E2E (end to end) being the time from sending the request to its last token. ITL (inter-token latency) is each single gap: {} ms median, {} ms at P99. Why they differ: a decode step that also reads another request's prompt chunk is long, and everyone in the batch waits for it. ITL's median is the ordinary step and its P99 the long gaps themselves; TPOT averages each request's gaps, long ones included, {}.",
+            "TTFT (time to first token) is the wait before the answer starts — queueing, reading the prompt and the server's front end (HTTP, tokenising: it varies from request to request, so TTFT has a tail even for one user): {} ms median at {at}. TPOT (time per output token) is the mean gap after the first token, (E2E − TTFT) ÷ (output tokens − 1), E2E (end to end) being the time from sending the request to its last token. ITL (inter-token latency) is each single gap: {} ms median, {} ms at P99. Why they differ: {why}. ITL's median is the ordinary step and its P99 the long gaps themselves; TPOT averages each request's gaps, long ones included, {}.",
             fmt(l.ttft_ms.p50),
             fmt(l.itl_ms.p50),
             fmt(l.itl_ms.p99),

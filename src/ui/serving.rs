@@ -97,8 +97,8 @@ pub fn ServingInputs(
             // the model's default shares the steps, as vLLM does and SGLang with --enable-mixed-chunk.
             <div class:hidden=move || !inputs.engine.with(|e| e == "sglang")>
                 <SelectField label="Prompt steps" field="engine.mixed_batches" value=inputs.mixed_chunk options=opts(&[
-                    ("", "Shared with decodes (default)"),
-                    ("apart", "Apart: decodes wait (SGLang's)"),
+                    ("", "Shared (model default)"),
+                    ("apart", "Apart (SGLang default)"),
                 ]) error />
             </div>
         </fieldset>

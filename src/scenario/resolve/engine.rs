@@ -166,13 +166,17 @@ pub(crate) fn resolve_engine(
     if !used.is_empty() {
         defaults.push(format!("engine efficiency: {} (fitted default for {} on {}, {})", used.join(", "), p.id, hw.kind.id(), hw.architecture.id()));
     }
-    // SGLang's own default is the other way (`presets::engines::mixed_batches`): say which one is simulated.
-    // (Disaggregated pools read prompts apart anyway: the setting is the colocated server's.)
-    if s.mixed_batches.is_none() && p.id == "sglang" && s.disaggregation.is_none() {
-        defaults.push(
-            "engine scheduling: prompt chunks share steps with the decodes (SGLang with --enable-mixed-chunk; its own default pauses the decodes while prompts are read: engine.mixed_batches false)"
-                .to_string(),
-        );
+    // SGLang's own default is the other way (`presets::engines::mixed_batches`): say which one is simulated, either
+    // way (a new user's trial found nothing on the page describing the choice once "Apart" was picked, and a link's
+    // prompt steps apart on vLLM changed its capacity without a word). (Disaggregated pools read prompts apart
+    // anyway: the setting is the colocated server's.)
+    let mixed = s.mixed_batches.unwrap_or_else(|| presets::engines::mixed_batches(p.id));
+    if s.disaggregation.is_none() && (p.id == "sglang" || !mixed) {
+        defaults.push(match (mixed, p.id) {
+            (true, _) => "engine scheduling: prompt chunks share steps with the decodes (SGLang with --enable-mixed-chunk; its own default reads prompts in steps apart while the decodes wait: Prompt steps, engine.mixed_batches false)".to_string(),
+            (false, "sglang") => "engine scheduling: prompts read in steps apart while every decode waits (SGLang's own default, without --enable-mixed-chunk)".to_string(),
+            (false, _) => format!("engine scheduling: prompts read in steps apart while every decode waits (engine.mixed_batches false: SGLang's scheduling, and vLLM's before 0.8); {} today carries both in one step", p.name),
+        });
     }
     // The deployment a calibration in the scenario is compared with.
     let here = crate::model::engine::calibrated_on(hw, m);
