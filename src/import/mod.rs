@@ -325,11 +325,10 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Measurement>, ImportError> {
         .flat_map(|m| m.notes.iter().filter(|n| n.contains("is left out: no run has that")).filter(figure).cloned())
         .collect();
     let zero_runs = out.iter().filter(|m| m.notes.iter().any(|n| n.starts_with("no request completed"))).count();
-    let none_completed = zero_runs > 0;
     out.retain(Measurement::has_figure);
     // Beside runs that remain, said on the first (a review: a run of a sweep file with `completed: 0` had gone
     // without a word).
-    if let (true, Some(first)) = (none_completed, out.first_mut()) {
+    if let (true, Some(first)) = (zero_runs > 0, out.first_mut()) {
         first.notes.push(format!(
             "{zero_runs} run{} in the file where no request completed {} left out",
             if zero_runs == 1 { "" } else { "s" },
@@ -337,7 +336,7 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Measurement>, ImportError> {
         ));
     }
     if out.is_empty() {
-        return Err(err(if none_completed {
+        return Err(err(if zero_runs > 0 {
             "no request completed in the run (completed: 0), so its figures measure nothing: a server that failed or a run cut short".to_string()
         } else if dropped.is_empty() {
             format!("no figure in the file: expected {}", detect::expected_figures(&tool))

@@ -232,6 +232,17 @@ pub fn reproduce(s: &Scenario, report: &Report) -> Result<Reproduction, Scenario
             vec![vllm_serve(&ctx, &mut notes), vllm_bench(&ctx, "vllm", ""), aiperf(&ctx, "8000")]
         }
     };
+    // Only SGLang runs its prompt steps apart (`engine.mixed_batches: false`); the other servers the commands start
+    // always carry both in one step.
+    if !r.deployment.engine.mixed_batches && engine != "sglang" {
+        let server = match engine {
+            "tensorrt-llm" => "TensorRT-LLM's in-flight batching",
+            "lmdeploy" => "LMDeploy",
+            "llama.cpp" => "llama.cpp's server",
+            _ => "vLLM's V1 engine",
+        };
+        notes.push(format!("the scenario's prompt steps pause the decodes (engine.mixed_batches: false, SGLang's way), where {server} always carries both in one step: the measured latencies will differ from the prediction"));
+    }
     notes
         .push("import the result files under \"Compare with your benchmark results\": each run is set beside the prediction for its own load".into());
     Ok(Reproduction { steps, notes })

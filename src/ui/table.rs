@@ -154,16 +154,10 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
 }
 
 /// A whole-number cell (grouped) that lands on the same side of the limit as its value: "2 000.02", not "2 000",
-/// beside a limit of 2 000.
+/// beside a limit of 2 000 ([`crate::plan::fixed_against`], its thousands grouped).
 fn whole_against(v: f64, limit: Option<f64>) -> String {
-    match limit {
-        Some(t) if (v > t) != (v.round() > t) => {
-            let s = crate::plan::fmt_against(v, t);
-            match s.split_once('.') {
-                Some((whole, tenths)) => format!("{}.{tenths}", super::results::group(whole.parse().unwrap_or(v.trunc()))),
-                None => s,
-            }
-        }
-        _ => super::results::group(v),
+    match crate::plan::fixed_against(v, 0, limit).split_once('.') {
+        Some((whole, decimals)) => format!("{}.{decimals}", super::results::group(whole.parse().unwrap_or(v.trunc()))),
+        None => super::results::group(v),
     }
 }

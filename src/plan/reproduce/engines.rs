@@ -2,11 +2,6 @@
 
 use super::*;
 
-/// The note where the scenario's prompt steps pause the decodes on an engine that always mixes them.
-fn separate_prompt_steps(engine: &str) -> String {
-    format!("the scenario's prompt steps pause the decodes (engine.mixed_batches: false, SGLang's way), where {engine} always carries both in one step: the measured latencies will differ from the prediction")
-}
-
 pub(super) fn vllm_serve(ctx: &Ctx, notes: &mut Vec<String>) -> Step {
     let e = &ctx.r.deployment.engine;
     let mut f = parallel_flags(ctx, "--tensor-parallel-size", "--pipeline-parallel-size");
@@ -26,9 +21,6 @@ pub(super) fn vllm_serve(ctx: &Ctx, notes: &mut Vec<String>) -> Step {
     f.push(if ctx.prefix > 0 { "--enable-prefix-caching".into() } else { "--no-enable-prefix-caching".into() });
     if !e.cuda_graphs {
         f.push("--enforce-eager".into());
-    }
-    if !e.mixed_batches {
-        notes.push(separate_prompt_steps("vLLM's V1 engine"));
     }
     Step { title: "Start the server (vLLM)".into(), text: command(&format!("vllm serve {}", ctx.repo), &f) }
 }
@@ -128,9 +120,6 @@ pub(super) fn trtllm_serve(ctx: &Ctx, notes: &mut Vec<String>) -> Step {
             "DP attention: put enable_attention_dp: true in a YAML file and pass it with --extra_llm_api_options; --max_batch_size and --max_num_tokens are then each of the {ranks} ranks' own — the scenario's max batch and step budget divided among them"
         ));
     }
-    if !e.mixed_batches {
-        notes.push(separate_prompt_steps("TensorRT-LLM's in-flight batching"));
-    }
     Step { title: "Start the server (TensorRT-LLM)".into(), text: command(&format!("trtllm-serve {}", ctx.repo), &f) }
 }
 
@@ -145,9 +134,6 @@ pub(super) fn lmdeploy_serve(ctx: &Ctx, notes: &mut Vec<String>) -> Step {
     }
     if ctx.weights == "awq" {
         f.push(flag("--model-format", "awq"));
-    }
-    if !e.mixed_batches {
-        notes.push(separate_prompt_steps("LMDeploy"));
     }
     f.push(flag("--max-batch-size", e.max_batch));
     f.push(flag("--cache-max-entry-count", trim(e.memory_utilization, 3)));
@@ -213,9 +199,6 @@ pub(super) fn llama_cpp(ctx: &Ctx, notes: &mut Vec<String>) -> Vec<Step> {
         "{gguf}: the model's GGUF file in {} (llama.cpp's convert_hf_to_gguf.py and llama-quantize make it)",
         ctx.weights.to_ascii_uppercase()
     ));
-    if !r.deployment.engine.mixed_batches {
-        notes.push(separate_prompt_steps("llama.cpp's server"));
-    }
     let mut common = vec![flag("-m", &gguf), flag("-ngl", 99)];
     if hw.devices > 1 {
         common.push(flag("-sm", if hw.parallelism == Parallelism::RowSplit { "row" } else { "layer" }));

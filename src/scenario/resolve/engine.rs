@@ -229,7 +229,7 @@ pub(crate) fn resolve_engine(
         // other engines' capped at a tenth of the memory).
         reserve_gb: check("engine.reserve_gb", s.reserve_gb.unwrap_or(p.reserve_gb), 0.0, 10_000.0, "GiB")?,
         cuda_graphs: s.cuda_graphs.unwrap_or(true),
-        mixed_batches: s.mixed_batches.unwrap_or_else(|| presets::engines::mixed_batches(p.id)),
+        mixed_batches: mixed,
         compute_borrowed_from,
         // The calibrated bands hold for the deployment calibrated on, on the engines they were validated on
         // (vLLM, SGLang, TensorRT-LLM), colocated.

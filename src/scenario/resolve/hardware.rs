@@ -86,8 +86,8 @@ pub(crate) fn resolve_hardware(s: &HardwareSpec, defaults: &mut Vec<String>) -> 
     // The 16-bit figure's floor for FP8 and FP4 too (a bad-input trial's 1e-9 TFLOPS had been taken).
     let fp8_tflops = s.fp8_tflops.or(p.and_then(|p| p.fp8_tflops)).map(|v| check("hardware.fp8_tflops", v, 0.01, 1e6, "TFLOPS")).transpose()?;
     let fp4_tflops = s.fp4_tflops.or(p.and_then(|p| p.fp4_tflops)).map(|v| check("hardware.fp4_tflops", v, 0.01, 1e6, "TFLOPS")).transpose()?;
-    // Tensor cores run FP8 at most twice as fast as 16-bit and FP4 at most twice as fast as FP8 (every preset: 1–2 ×
-    // dense). More is a sparse figure, or a number left from another device: a custom card typed at 180 TFLOPS
+    // Tensor cores run FP8 at most twice as fast as 16-bit (every preset: 1–2 × dense) and FP4 at most 4 × FP8 (below).
+    // More is a sparse figure, or a number left from another device: a custom card typed at 180 TFLOPS
     // kept an H100's FP8 1,979 and prefilled 10 × too fast. Checked against a 16-bit figure given, not a default.
     let given = s.fp16_tflops.or(p.and_then(|p| p.fp16_tflops)).is_some();
     // FP4 may run up to 4 × the FP8 figure: Blackwell Ultra (B300) runs dense FP4 at 3 × its FP8, and GeForce
