@@ -2038,6 +2038,45 @@ await test('a target no load meets on 4 × L40S: the fleet card sizes the next s
   await context.close();
 });
 
+await test('a class on a laptop reads why per-user speed falls from the figures on screen; print keeps the caveats; an offline job counts requests in flight; the month prices its idle hours', async () => {
+  // A teacher's trial: on an M2 with llama.cpp the page blamed a step growing with the batch, where ITL's median had
+  // barely moved and per-user speed halved (other users' prompts held the decodes; 4 slots made the rest wait).
+  const sc = (o) => origin + '/#s=' + encodeURIComponent(JSON.stringify(o));
+  const { page: lp, context } = await openPage(sc({ hardware: { preset: 'm2' }, model: { preset: 'llama-3.1-8b' }, engine: { preset: 'llama.cpp' }, workload: { prompt_tokens: 500, output_tokens: 200 } }));
+  const settle = () => lp.waitForFunction(() => (document.getElementById('simulating')?.textContent ?? '') === '' && /Why one falls/.test(document.getElementById('explain')?.textContent || ''), null, { timeout: 90000 });
+  await settle();
+  let text = await lp.textContent('#explain');
+  const why = text.match(/per user ([\d.]+) → ([\d.]+) tok\/s at (\d+) users\): the ordinary step (barely grows|grows with the batch), ([\d.]+) → ([\d.]+) ms[^.]*?(?:, but the steps that read other users' prompts hold everyone's next token, so the mean gap a reader sees \(TPOT's median\) is ([\d.]+) ms)?\./);
+  assert(why, `why sentence: ${text.slice(text.indexOf('Why one falls'), text.indexOf('Why one falls') + 700)}`);
+  const [stepA, stepB] = [Number(why[5]), Number(why[6])];
+  // The words follow the figures: "barely" exactly where ITL's median grew 10 % or less.
+  assert((why[4] === 'barely grows') === (stepB <= 1.1 * stepA), `step ${stepA} → ${stepB} said "${why[4]}"`);
+  // Here per-user speed halves while the ordinary step does not: the prompts are named, with a TPOT above the step.
+  assert(Number(why[2]) < 0.6 * Number(why[1]) && why[7] && Number(why[7]) > 1.15 * stepB, `prompts not named: ${why[0]}`);
+  // The same level's TPOT median in the table.
+  const users = why[3];
+  const row = (await lp.$$eval('.sweep-table tbody tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent.trim())))).find((r) => r[0] === users);
+  assert(row && Math.abs(Number(row[5].replace(/\s/g, '')) - Number(why[7])) <= 0.06 * Number(why[7]), `table TPOT ${row} vs ${why[7]}`);
+  // llama.cpp's 4 slots: the others wait, in TTFT.
+  const wait = text.match(/Only about ([\d.]+) of the (\d+) users' requests run at once \(the engine's cap or what its KV cache holds\): the others wait their turn, which shows in TTFT \(([\d\s.]+) → ([\d\s.]+) ms median\)/);
+  assert(wait && Number(wait[1]) <= 4.05 && Number(wait[2]) > 4, `slots sentence: ${wait}`);
+  // An offline job's table counts requests in flight, not users who send their next request.
+  await lp.goto(sc({ hardware: { preset: 'h100-sxm' }, model: { preset: 'llama-3.1-8b' }, engine: { preset: 'vllm' }, workload: { prompt_tokens: 1000, output_tokens: 200, load: { offline: true } } }));
+  await lp.waitForFunction(() => (document.getElementById('simulating')?.textContent ?? '') === '' && /in flight/.test(document.querySelector('.sweep-table th')?.textContent || ''), null, { timeout: 90000 });
+  assert(/An offline batch job: every request is queued at once/.test(await lp.textContent('.sweep-table th')), 'offline header');
+  // A fleet busy 8 h a day: the month's cost per million beside the peak's; printed, the caveats the screen says.
+  await lp.goto(sc({ hardware: { preset: 'h100-sxm', devices: 8 }, model: { preset: 'llama-3.1-70b' }, engine: { preset: 'vllm' }, workload: { prompt_tokens: 1000, output_tokens: 300, requests: 300 }, fleet: { peak_users: 500, peak_hours_per_day: 8 }, cost: { device_hour: 2.5, currency: 'USD', electricity_per_kwh: 0.12, pue: 1.3 } }));
+  await lp.waitForFunction(() => (document.getElementById('simulating')?.textContent ?? '') === '' && /over the month/.test(document.getElementById('cost-card')?.textContent || ''), null, { timeout: 90000 });
+  const cost = await lp.textContent('#cost-card');
+  const m = cost.match(/the fleet's USD ([\d.]+) per million output tokens its peak asks for[^;]*; over the month, busy 8 h a day and idle the rest, USD ([\d.]+) per million/);
+  // Servers paid 24 h for 8 h of tokens: about 3 × (less the idle hours' lower power).
+  assert(m && Number(m[2]) / Number(m[1]) > 2.5 && Number(m[2]) / Number(m[1]) < 3.05, `month's cost per million: ${cost}`);
+  await lp.emulateMedia({ media: 'print' });
+  const caveats = await lp.textContent('#print-caveats');
+  assert(await lp.isVisible('#print-caveats') && /The fleet's users each keep a request in flight/.test(caveats), `print caveats: ${caveats}`);
+  await context.close();
+});
+
 await browser.close();
 server.close();
 console.log(`screenshots: ${shots}`);

@@ -25,12 +25,13 @@ pub enum LoadAxis {
 }
 
 impl LoadAxis {
-    /// The axis description.
+    /// The axis description. Its scale is said: each tick is 1, 2 or 5 × a power of ten, and a class had read a
+    /// saturating system curve on it as one that kept speeding up (a teacher's trial).
     #[must_use]
     pub fn label(self) -> &'static str {
         match self {
-            LoadAxis::Users => "concurrent users",
-            LoadAxis::RequestRate => "request rate (req/s)",
+            LoadAxis::Users => "concurrent users (log scale)",
+            LoadAxis::RequestRate => "request rate (req/s, log scale)",
         }
     }
 }
@@ -644,8 +645,8 @@ mod tests {
                 let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
                 super::throughput::draw(&root, &data, 1.0).unwrap();
             }
-            let axis =
-                text_y(&svg, "concurrent users").unwrap_or_else(|| panic!("x-axis description in {}", &svg[svg.find("<text").unwrap_or(0)..][..600]));
+            let axis = text_y(&svg, super::LoadAxis::Users.label())
+                .unwrap_or_else(|| panic!("x-axis description in {}", &svg[svg.find("<text").unwrap_or(0)..][..600]));
             for label in ["measured system", "system (all users)", "operating point"] {
                 let y = text_y(&svg, label).unwrap_or_else(|| panic!("legend entry {label} missing at width {width}"));
                 assert!(y > axis, "legend entry {label} at y={y} is inside the plot (x-axis description at y={axis}), width {width}");
@@ -656,7 +657,7 @@ mod tests {
             let root = SVGBackend::with_string(&mut svg, (900, 420)).into_drawing_area();
             super::latency::draw(&root, &crate::plan::charts::latency(&r), 1.0).unwrap();
         }
-        let axis = text_y(&svg, "concurrent users").expect("x-axis description");
+        let axis = text_y(&svg, super::LoadAxis::Users.label()).expect("x-axis description");
         let y = text_y(&svg, "TTFT P99").expect("legend entry TTFT P99");
         assert!(y > axis, "latency legend inside the plot");
     }
@@ -701,9 +702,9 @@ mod tests {
         d.marker = d.operating.map(|o| o.0);
         let svg = super::throughput::to_svg(&d, (900, 520)).unwrap();
         let (user, system) = (text_y(&svg, "per-user tok/s"), text_y(&svg, "system tok/s"));
-        let axis = text_y(&svg, "concurrent users").expect("load axis");
+        let axis = text_y(&svg, super::LoadAxis::Users.label()).expect("load axis");
         assert!(user.zip(system).is_some_and(|(u, s)| u < s && s < axis), "panels: per-user {user:?}, system {system:?}, axis {axis}");
-        assert_eq!(svg.matches("concurrent users").count(), 1, "the load axis is described once");
+        assert_eq!(svg.matches(super::LoadAxis::Users.label()).count(), 1, "the load axis is described once");
         assert!(svg.contains("capacity at the target") && svg.contains("operating point") && svg.contains("saturation knee"));
         // Both panels draw the operating point's ring (radius 7).
         assert_eq!(svg.matches(r#"r="7""#).count(), 2, "operating point ring on both panels");

@@ -288,6 +288,9 @@ pub struct ImportError {
 /// The most runs one file may hold (`parse`).
 pub const MAX_RUNS: usize = 1_000;
 
+/// How a run's note begins when none of its requests completed (`serving`): `parse` counts such runs by it.
+const NONE_COMPLETED: &str = "no request completed";
+
 /// Reads every measurement in one file. `name` is only used in messages.
 ///
 /// # Errors
@@ -324,7 +327,7 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Measurement>, ImportError> {
         .filter(|m| !m.has_figure())
         .flat_map(|m| m.notes.iter().filter(|n| n.contains("is left out: no run has that")).filter(figure).cloned())
         .collect();
-    let zero_runs = out.iter().filter(|m| m.notes.iter().any(|n| n.starts_with("no request completed"))).count();
+    let zero_runs = out.iter().filter(|m| m.notes.iter().any(|n| n.starts_with(NONE_COMPLETED))).count();
     out.retain(Measurement::has_figure);
     // Beside runs that remain, said on the first (a review: a run of a sweep file with `completed: 0` had gone
     // without a word).

@@ -52,7 +52,7 @@ fn serving_summary(tool: &str, o: &Obj, e2e: &str) -> Measurement {
         m.system_output_tps = None;
         m.per_user_tps = None;
         (m.ttft_ms, m.tpot_ms, m.itl_ms, m.e2e_ms) = (Stats::default(), Stats::default(), Stats::default(), Stats::default());
-        m.notes.push("no request completed: the run's figures are left out".to_string());
+        m.notes.push(format!("{}: the run's figures are left out", super::NONE_COMPLETED));
     }
     m
 }

@@ -156,12 +156,30 @@ pub fn cost(
             fleet_price: fleet.map(|f| (f.replicas * u64::from(devices) + f.idle_devices) as f64 * p),
         }),
         fleet_per_million_output_tokens: fleet.zip(fleet_per_hour).and_then(|(f, h)| per_million(h, f.output_tps_at_peak)),
+        // The month's tokens are the peak's for its hours alone (a day's cost spread over a day's busy hours).
+        fleet_per_million_over_month: fleet
+            .zip(fleet_day)
+            .filter(|(f, _)| f.peak_hours_per_day > 0.0 && f.peak_hours_per_day < 24.0)
+            .and_then(|(f, day)| per_million(day / f.peak_hours_per_day, f.output_tps_at_peak)),
         fleet_per_hour,
         // Off the peak every server idles, as the spares do all day: devices paid, power at the floor.
         fleet_per_month: fleet_day.map(|d| 30.0 * d),
         fleet_electricity_per_month,
         fleet_over_write_off: c.device_price.and(fleet_day).map(|d| d * 365.0 * c.write_off_years.unwrap_or(WRITE_OFF_YEARS)),
     })
+}
+
+/// The fleet's cost per million output tokens over the month, where its peak lasts part of the day
+/// (`Cost::fleet_per_million_over_month`), for the cost sentences of the page and the CLI: empty around the clock.
+/// `amount` writes a sum with its currency.
+#[must_use]
+pub fn over_month_words(c: &Cost, r: &crate::scenario::Report, amount: &dyn Fn(f64) -> String) -> String {
+    let (Some(m), Some(f)) = (c.fleet_per_million_over_month, r.fleet.as_ref()) else { return String::new() };
+    format!(
+        "; over the month, busy {} h a day and idle the rest, {} per million (at most: traffic off the peak lowers it)",
+        crate::model::units::fmt_num(f.peak_hours_per_day),
+        amount(m)
+    )
 }
 
 /// An hour's electricity beside the devices' hour in a cost sentence: two decimals from 1 up, as the devices' ("devices
@@ -248,6 +266,14 @@ mod tests {
         assert!((lighter.fleet_per_month.unwrap() - 720.0 * lighter.fleet_per_hour.unwrap()).abs() < 1e-6);
         let ten = cost(&c, 2, Some(&energy), 2000.0, 4000.0, seven(Some(700.0), 10.0), &mut w).unwrap();
         assert!((ten.fleet_per_month.unwrap() - 21_541.464).abs() < 1e-6, "{:?}", ten.fleet_per_month);
+        // Over the month, with the peak's 10,000 output tok/s for those 10 h a day and nothing the rest: a day's
+        // 718.0488 over 10 × 36 M tokens = 1.99458 per million, where the peak's hour alone is 30.1098 ÷ 36 = 0.83638.
+        // Around the clock there is no second figure (it would be the peak's).
+        let busy = |hours: f64| Some(FleetBasis { output_tps_at_peak: 10_000.0, ..seven(Some(700.0), hours).unwrap() });
+        let ten = cost(&c, 2, Some(&energy), 2000.0, 4000.0, busy(10.0), &mut w).unwrap();
+        assert!((ten.fleet_per_million_output_tokens.unwrap() - 30.1098 / 36.0).abs() < 1e-9);
+        assert!((ten.fleet_per_million_over_month.unwrap() - 718.048_8 / 360.0).abs() < 1e-9, "{:?}", ten.fleet_per_million_over_month);
+        assert!(cost(&c, 2, Some(&energy), 2000.0, 4000.0, busy(24.0), &mut w).unwrap().fleet_per_million_over_month.is_none());
         assert_eq!(r.currency.as_deref(), Some("USD"));
         assert!(w.is_empty());
         // The hosts at 575 W per device count at the meter, whatever the load: 980 + 2 × 575 = 2,130 W at the

@@ -432,8 +432,13 @@ fn summary(rows: &[DiffRow], currency: &str, sizes: Option<(f64, f64)>) -> Strin
         s += &format!("{} drawing {b} kW against {a}", if cost.is_some() { " and" } else { "," });
     }
     // The month's cost and energy restate the hour's and the power's over the month: not counted twice.
-    let judged: Vec<(&DiffRow, bool)> =
-        rows.iter().filter(|r| !matches!(r.metric, "fleet_per_month" | "fleet_mwh_month")).filter_map(|r| r.b_better().map(|b| (r, b))).collect();
+    let judged: Vec<(&DiffRow, bool)> = rows
+        .iter()
+        .filter(|r| !matches!(r.metric, "fleet_per_month" | "fleet_mwh_month"))
+        // Memory's requests count only where they all run: beside the requests run at once, they are not a side's merit.
+        .filter(|r| !(r.metric == "sequences_fit" && rows.iter().any(|o| o.metric == "running_at_once")))
+        .filter_map(|r| r.b_better().map(|b| (r, b)))
+        .collect();
     let wins = judged.iter().filter(|(_, w)| *w).count();
     let verdict = match (wins, judged.len()) {
         (_, 0) => "the compared figures are equal".to_string(),
@@ -671,7 +676,14 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     // The running requests memory holds at full length: where a KV cache format or the memory left for it differs,
     // the figure that changed (a teacher's trial compared a 16-bit KV cache with FP8 and found no row for it).
     let fit = |r: &Report| Some(r.memory.kv_max_sequences.floor()).filter(|v| r.memory.fits && v.is_finite());
+    // Where an engine's cap or llama.cpp's slots run fewer than memory holds, what runs at once (a teacher's trial:
+    // llama.cpp's A, 4 slots, was "better" on "requests memory holds at full length: 1 064 against 611").
+    let at_once = |r: &Report| fit(r).map(|f| f.min(r.memory.max_concurrency.floor()));
+    // (Beside memory's, which the verdict then leaves uncounted: `summary`.)
     rows.push(row("sequences_fit", "requests memory holds at full length", "requests", fit(a), fit(b)));
+    if [a, b].iter().any(|r| at_once(r).zip(fit(r)).is_some_and(|(n, f)| n < f)) {
+        rows.push(row("running_at_once", "requests run at once at full length (the engine's cap or memory's)", "requests", at_once(a), at_once(b)));
+    }
     let fleet = |r: &Report, f: fn(&crate::scenario::Fleet) -> f64| r.fleet.as_ref().map(f);
     rows.push(row("replicas", "servers for the fleet", "servers", fleet(a, |f| f.replicas as f64), fleet(b, |f| f.replicas as f64)));
     // Bought in whole nodes where a device price is given, else counted one by one (an operations trial read
@@ -991,6 +1003,10 @@ mod tests {
         };
         let d = diff(&slots(""), &slots(r#","max_batch":16"#));
         assert_eq!((d.a.setting.as_str(), d.b.setting.as_str()), ("max batch 4", "max batch 16"));
+        // What runs at once, not what memory holds, where slots bind (a teacher's trial: 4 slots had been "better" on
+        // a memory figure they never use).
+        let run = d.rows.iter().find(|r| r.metric == "running_at_once").expect("the requests run at once");
+        assert_eq!((run.a, run.b, run.b_better()), (Some(4.0), Some(16.0), Some(true)));
         // Sides that read apart already name nothing more.
         let other = crate::plan::evaluate(
             &crate::scenario::Scenario::from_json(r#"{"hardware":{"preset":"h200-sxm"},"model":{"preset":"llama-3.1-8b"},"quantization":{"kv_cache":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":512,"output_tokens":256,"load":{"concurrency":[1,64]}},"target":{"preset":"reader"}}"#).unwrap(),

@@ -603,5 +603,7 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
         settings: diff::workload_settings(r),
         experts: d.model.is_moe().then_some((d.model.moe.experts, d.model.moe.experts_per_token)),
         device_noun: d.hardware.kind.noun(),
+        offline: matches!(w.load, Load::Offline),
+        lengths_vary: w.distribution != Distribution::Fixed && w.spread > 0.0,
     }
 }

@@ -516,6 +516,13 @@ pub struct Cost {
     /// `per_million_output_tokens`, one replica busy at its operating point (a pre-sales trial quoted 0.76 where
     /// the fleet's 37.8 an hour over 35 M tokens an hour is 1.08).
     pub fleet_per_million_output_tokens: Option<f64>,
+    /// The month's cost of a million output tokens when the fleet serves its peak `fleet.peak_hours_per_day` hours a
+    /// day and nothing the rest, paid around the clock: `fleet_per_month` ÷ the month's tokens at the peak. An upper
+    /// bound (traffic off the peak lowers it); `None` around the clock, where it is `fleet_per_million_output_tokens`
+    /// (a pre-sales trial: with 8 busy hours a day the month's cost moved and its cost per million did not — over the
+    /// month it is about three times the peak's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fleet_per_million_over_month: Option<f64>,
     /// The whole fleet for a month of 30 days: the devices paid around the clock, `fleet.peak_hours_per_day` hours a
     /// day at the peak's power (`fleet_per_hour`) and the rest with every server idle.
     pub fleet_per_month: Option<f64>,
@@ -621,6 +628,14 @@ pub struct Report {
     /// device. Not in the JSON.
     #[serde(skip)]
     pub device_noun: &'static str,
+    /// Whether the load is an offline job (every request queued at once): its levels count the requests in flight,
+    /// not users. Not in the JSON, which carries the scenario.
+    #[serde(skip)]
+    pub offline: bool,
+    /// Whether the requests' lengths vary (not fixed): the memory card's "fit at their full length" is the mean
+    /// request's, and the longest fill the cache sooner. Not in the JSON.
+    #[serde(skip)]
+    pub lengths_vary: bool,
 }
 
 impl Report {

@@ -27,6 +27,37 @@ pub(super) fn load(concurrency: Option<f64>, rate: Option<f64>) -> String {
     }
 }
 
+/// Why a user's tokens come slower at level `b` than at `a`, in the page's own figures (a teacher's trial: on a laptop
+/// with llama.cpp the page had said "a step grows with the batch" where the ordinary step, ITL's median, had barely
+/// moved and per-user speed halved: other users' prompts held the decodes). Three causes, each said only where its
+/// figures show it: the ordinary step growing (ITL's median), the steps that read prompts (TPOT's median above ITL's),
+/// and users waiting their turn outside the running batch (its mean below the users, with no think time).
+fn why_slower(r: &Report, a: &LoadPoint, b: &LoadPoint) -> String {
+    let (step_a, step_b) = (a.itl_ms.p50, b.itl_ms.p50);
+    let mut why = if step_b > 1.1 * step_a {
+        format!("the ordinary step grows with the batch, {} → {} ms (ITL's median: more KV cache to read, more arithmetic)", fmt(step_a), fmt(step_b))
+    } else {
+        format!("the ordinary step barely grows, {} → {} ms (ITL's median: the weights are read once for the whole batch)", fmt(step_a), fmt(step_b))
+    };
+    if b.tpot_ms.p50 > 1.15 * step_b {
+        why += &format!(
+            ", but the steps that read other users' prompts hold everyone's next token, so the mean gap a reader sees (TPOT's median) is {} ms",
+            fmt(b.tpot_ms.p50)
+        );
+    }
+    why.push('.');
+    if let Some(n) = b.concurrency.filter(|n| r.think_time_s <= 0.0 && b.mean_batch > 0.0 && b.mean_batch < 0.8 * n) {
+        why += &format!(
+            " Only about {} of the {} users' requests run at once (the engine's cap or what its KV cache holds): the others wait their turn, which shows in TTFT ({} → {} ms median) more than in per-user speed.",
+            crate::model::units::fmt_num((b.mean_batch * 10.0).round() / 10.0),
+            crate::plan::readout::group(n),
+            fmt(a.ttft_ms.p50),
+            fmt(b.ttft_ms.p50)
+        );
+    }
+    why
+}
+
 /// The sweep level nearest (on the log scale the charts use) to `x`, else the first.
 pub(super) fn level_near(r: &Report, x: Option<f64>) -> Option<&LoadPoint> {
     crate::plan::readout::nearest_level(r, x).and_then(|i| r.sweep.get(i))
@@ -164,13 +195,15 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "Why one falls while the other rises:",
             format!(
-                "the engine decodes every running sequence in one step, so the batch shares each step and the weights are read once for all of them{moe} — more users, more tokens per step (system {} → {} tok/s from {} to {}{after}). But a step grows with the batch (more KV cache to read, more arithmetic), so each user waits longer between tokens (per user {} → {} tok/s).",
+                "the engine decodes every running sequence in one step, so the batch shares each step and the weights are read once for all of them{moe} — more users, more tokens per step (system {} → {} tok/s from {} to {}{after}). But each user waits longer between tokens (per user {} → {} tok/s at {}): {}",
                 fmt(a.system_tps),
                 fmt(top.system_tps),
                 load(a.concurrency, a.request_rate),
                 load(top.concurrency, top.request_rate),
                 fmt(a.per_user_tps),
-                fmt(b.per_user_tps)
+                fmt(b.per_user_tps),
+                load(b.concurrency, b.request_rate),
+                why_slower(r, a, b)
             ),
         ));
     }

@@ -165,8 +165,32 @@ pub fn PrintFooter(
             }
         })
     };
+    // The caveats the screen says beside the verdict and the fleet, which print leaves out with their notes (a
+    // pre-sales trial's printed report had dropped both: "P99 TPOT could reach 62 ms, past the 40 ms target", and that
+    // its users each keep a request in flight, where a think time of 30 s took 10 servers to 3).
+    let caveats = move || {
+        report.with(|r| {
+            let Ok(r) = r else { return String::new() };
+            // (Said short: the page's own sentence took the one-page report onto a second page in Letter.)
+            let users = r.fleet.as_ref().map(|_| {
+                if r.think_time_s > 0.0 {
+                    format!(
+                        "The fleet's users each pause {} s between an answer and their next request.",
+                        crate::model::units::fmt_num(r.think_time_s)
+                    )
+                } else {
+                    "The fleet's users each keep a request in flight; people who pause between turns need fewer servers.".to_string()
+                }
+            });
+            crate::plan::margin_words(r).into_iter().chain(users).collect::<Vec<_>>().join(" ")
+        })
+    };
     view! {
         <section class="print-only appendix" aria-label="Assumptions">
+            {move || {
+                let c = caveats();
+                (!c.is_empty()).then(|| view! { <p id="print-caveats"><strong>"Caveats: "</strong>{c}</p> })
+            }}
             <p><strong>"Assumptions (defaults the figures rest on): "</strong>
                 {move || defaults().join(" · ")}
                 {format!(

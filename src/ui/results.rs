@@ -152,8 +152,11 @@ pub fn Results(
                             if m.kv_budget_gb >= 0.0 { format!("KV space {} GB", fmt(m.kv_budget_gb)) } else { format!("short by {} GB", fmt(-m.kv_budget_gb)) }
                         )}</p>
                         <p class="note" class:bad=!m.fits>{if m.fits { format!(
-                            "{:.0} fit at their full {} tokens{}{}. Bar: {}",
+                            "{:.0} fit at their full {} tokens{}{}{}. Bar: {}",
                             m.kv_max_sequences.floor(), m.context_tokens,
+                            // The mean request's length: with lengths that vary the longest fill it sooner (a teacher's
+                            // trial read "8 fit" beside 6 users evicted, with prompts up to 10,736 tokens).
+                            if r.lengths_vary { " (the mean request; lengths vary, and the longest fill the cache sooner)" } else { "" },
                             m.kv_clauses().iter().map(|c| format!(" ({c})")).collect::<String>(),
                             if m.max_concurrency > m.kv_max_sequences.floor() { format!("; up to {:.0} start while their caches are short, and the engine preempts as they grow", m.max_concurrency) } else if let Some(t) = m.slot_tokens.filter(|_| m.max_concurrency < m.kv_max_sequences.floor() && !m.engine_capped) {
                                 // llama.cpp's slots are sized for the longest request, not the mean (a review).

@@ -210,7 +210,10 @@ fn energy_card(r: &Report) -> Card {
     let meter = e
         .wall_joules_per_output_token
         .map(|w| format!("; at the meter ({}): {} J/token, {} tokens per kWh", e.meter_basis(), joules(w), fmt_tokens(3.6e6 / w)));
-    c.big = Some((joules(e.joules_per_output_token), format!(" J/token at the operating point {}", crate::plan::band_text(r.band.energy_pct))));
+    c.big = Some((
+        joules(e.joules_per_output_token),
+        format!(" J/token at the operating point, accelerators only {}", crate::plan::band_text(r.band.energy_pct)),
+    ));
     c.sentence = format!(
         "{} W per server at the operating point, {} tokens per kWh at the accelerators{}.{}",
         fmt(e.average_watts),
@@ -294,9 +297,10 @@ fn cost_card(r: &Report) -> Card {
             // The year after the month's own words (a review read "(720 h)" as the year's).
             money(crate::plan::energy::a_year(k.fleet_per_month.unwrap_or(f * 720.0))),
             k.fleet_per_million_output_tokens.map_or(String::new(), |m| format!(
-                "; the fleet's {cur}{} per million output tokens its peak asks for, {}",
+                "; the fleet's {cur}{} per million output tokens its peak asks for, {}{}",
                 money(m),
-                r.fleet.as_ref().map_or_else(|| "spares and headroom paid".to_string(), crate::plan::fleet::paid_words)
+                r.fleet.as_ref().map_or_else(|| "spares and headroom paid".to_string(), crate::plan::fleet::paid_words),
+                crate::plan::cost::over_month_words(k, r, &|v| format!("{cur}{}", money(v)))
             ))
         )
     });

@@ -51,7 +51,13 @@ pub fn SweepTable(
                             <td>{format!(
                                 "{}{}",
                                 if l.saturated { "saturated" } else if l.meets_target { "✓" } else { "✗" },
-                                if l.preemptions > 0 { format!(" · {} evicted", super::results::group(f64::from(l.preemptions))) } else { String::new() },
+                                // Counted as events: one request can be evicted again and again (a teacher's trial read "12,988 evicted"
+                                // beside 564 requests simulated as requests).
+                                if l.preemptions > 0 {
+                                    format!(" · {} eviction{}", super::results::group(f64::from(l.preemptions)), if l.preemptions == 1 { "" } else { "s" })
+                                } else {
+                                    String::new()
+                                },
                             )}{
                                 // Why a level inside its latency limits fails (a teacher's trial read ✗ with no reason).
                                 (l.error_rate > 0.01 && !l.nothing_completed()).then(|| format!(" · {:.0} % failed", l.error_rate * 100.0))
@@ -88,10 +94,21 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
     let tgt = |t: &str| if p == crate::percentiles::Pct::P50 { format!("{t} P50 ms (target)") } else { format!("{t} {pp} ms") };
     vec![
         (
-            if rate { "rate" } else { "users" }.to_string(),
+            if rate {
+                "rate"
+            } else if r.offline {
+                "in flight"
+            } else {
+                "users"
+            }
+            .to_string(),
             "the load",
             if rate {
                 "Requests per second arriving (an open loop: they come whether or not the server keeps up).".to_string()
+            } else if r.offline {
+                // An offline job has no users (a new user's trial: its header had spoken of users sending their next
+                // request).
+                "An offline batch job: every request is queued at once, and the level is how many the engine runs at once (its batch, as its KV cache and its cap allow).".to_string()
             } else {
                 "Concurrent users: each sending the next request as soon as the last answer ends (requests in flight at once), or after the think time when one is given.".to_string()
             },
@@ -149,7 +166,7 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
                 super::explain::bound(l)
             ),
         ),
-        ("target".into(), "the target column", format!("✓ the level meets the target at {pp}; ✗ it does not; saturated: the queue grows without bound; evicted: running requests the engine put back in the queue when the KV cache was full, to read again later (preemptions); failed: requests refused (too long for the KV cache, or over the queue limit) or timed out — the latencies are the others', and more than 1 % failed fails the target.")),
+        ("target".into(), "the target column", format!("✓ the level meets the target at {pp}; ✗ it does not; saturated: the queue grows without bound; evictions: the times the engine put a running request back in the queue when the KV cache was full, to read it again later (preemptions; one request can be evicted many times, so the count can exceed the requests); failed: requests refused (too long for the KV cache, or over the queue limit) or timed out — the latencies are the others', and more than 1 % failed fails the target.")),
     ]
 }
 
