@@ -176,7 +176,7 @@ pub fn cost(
 pub fn over_month_words(c: &Cost, r: &crate::scenario::Report, amount: &dyn Fn(f64) -> String) -> String {
     let (Some(m), Some(f)) = (c.fleet_per_million_over_month, r.fleet.as_ref()) else { return String::new() };
     format!(
-        "; over the month, busy {} h a day and idle the rest, {} per million (at most: traffic off the peak lowers it)",
+        "; over the month, busy {} h a day and idle the rest, {} per million (the servers paid around the clock for the peak's tokens alone)",
         crate::model::units::fmt_num(f.peak_hours_per_day),
         amount(m)
     )

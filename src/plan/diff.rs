@@ -111,6 +111,7 @@ impl DiffRow {
                 | "fleet_kw"
                 | "fleet_purchase"
                 | "fleet_per_month"
+                | "fleet_per_million_over_month"
                 | "fleet_mwh_month"
         )
     }
@@ -434,16 +435,20 @@ fn summary(rows: &[DiffRow], currency: &str, sizes: Option<(f64, f64)>) -> Strin
     // The month's cost and energy restate the hour's and the power's over the month: not counted twice.
     let judged: Vec<(&DiffRow, bool)> = rows
         .iter()
-        .filter(|r| !matches!(r.metric, "fleet_per_month" | "fleet_mwh_month"))
+        .filter(|r| !matches!(r.metric, "fleet_per_month" | "fleet_per_million_over_month" | "fleet_mwh_month"))
         // Memory's requests count only where they all run: beside the requests run at once, they are not a side's merit.
         .filter(|r| !(r.metric == "sequences_fit" && rows.iter().any(|o| o.metric == "running_at_once")))
         .filter_map(|r| r.b_better().map(|b| (r, b)))
         .collect();
     let wins = judged.iter().filter(|(_, w)| *w).count();
+    // Said where that row differs (a review: "B is better on every figure that differs" beside memory's row in red).
+    let memory_aside =
+        rows.iter().any(|r| r.metric == "running_at_once") && rows.iter().any(|r| r.metric == "sequences_fit" && r.b_better().is_some());
+    let aside = if memory_aside { " (memory's requests, beside those run at once, are not counted)" } else { "" };
     let verdict = match (wins, judged.len()) {
-        (_, 0) => "the compared figures are equal".to_string(),
-        (w, n) if w == n => "B is better on every figure that differs".to_string(),
-        (0, _) => "A is better on every figure that differs".to_string(),
+        (_, 0) => format!("the compared figures are equal{aside}"),
+        (w, n) if w == n => format!("B is better on every figure that differs{aside}"),
+        (0, _) => format!("A is better on every figure that differs{aside}"),
         // The side better on fewer figures names them: a count does not weigh them ("B is better on 6 of the 8" read
         // as B's win where the two it lost were the fleet's costs, 38 % more).
         (w, n) => {
@@ -465,8 +470,15 @@ fn summary(rows: &[DiffRow], currency: &str, sizes: Option<(f64, f64)>) -> Strin
             };
             // Said of which rows (a pre-sales trial read "7 of the 11" beside a table of 15): the equal ones and the
             // month's two, which restate the hour's cost and the power, are not counted.
-            let months = rows.iter().filter(|r| matches!(r.metric, "fleet_per_month" | "fleet_mwh_month") && r.b_better().is_some()).count();
-            let counted = if months > 0 { " (the month's figures restate the hour's and are not counted)" } else { "" };
+            let months = rows
+                .iter()
+                .filter(|r| matches!(r.metric, "fleet_per_month" | "fleet_per_million_over_month" | "fleet_mwh_month") && r.b_better().is_some())
+                .count();
+            let counted = match (months > 0, memory_aside) {
+                (true, true) => " (the month's figures restate the hour's, and memory's requests beside those run at once: neither is counted)",
+                (true, false) => " (the month's figures restate the hour's and are not counted)",
+                (false, _) => aside,
+            };
             format!("{more} is better on {} of the {n} figures that differ{counted}, {fewer} on {list}", n - names.len())
         }
     };
@@ -597,19 +609,26 @@ fn sides(a: &Report, b: &Report) -> (DiffSide, DiffSide) {
 
 /// The figures a fleet's peak sets, and those in a currency: [`diff`] withholds their difference where the peaks or
 /// the currencies differ.
-const FLEET_ROWS: [&str; 9] = [
+const FLEET_ROWS: [&str; 10] = [
     "replicas",
     "devices_total",
     "nodes",
     "fleet_per_hour",
     "fleet_per_month",
     "fleet_per_million_output_tokens",
+    "fleet_per_million_over_month",
     "fleet_purchase",
     "fleet_kw",
     "fleet_mwh_month",
 ];
-const COST_ROWS: [&str; 5] =
-    ["cost_per_million_output_tokens", "fleet_per_hour", "fleet_per_month", "fleet_per_million_output_tokens", "fleet_purchase"];
+const COST_ROWS: [&str; 6] = [
+    "cost_per_million_output_tokens",
+    "fleet_per_hour",
+    "fleet_per_month",
+    "fleet_per_million_output_tokens",
+    "fleet_per_million_over_month",
+    "fleet_purchase",
+];
 
 /// Each side's figure kept, their difference and ratio withheld (and so any verdict on them).
 fn withhold(rows: &mut [DiffRow], metrics: &[&str]) {
@@ -682,7 +701,13 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     // (Beside memory's, which the verdict then leaves uncounted: `summary`.)
     rows.push(row("sequences_fit", "requests memory holds at full length", "requests", fit(a), fit(b)));
     if [a, b].iter().any(|r| at_once(r).zip(fit(r)).is_some_and(|(n, f)| n < f)) {
-        rows.push(row("running_at_once", "requests run at once at full length (the engine's cap or memory's)", "requests", at_once(a), at_once(b)));
+        rows.push(row(
+            "running_at_once",
+            "requests run at once (the engine's cap, or what memory holds at full length)",
+            "requests",
+            at_once(a),
+            at_once(b),
+        ));
     }
     let fleet = |r: &Report, f: fn(&crate::scenario::Fleet) -> f64| r.fleet.as_ref().map(f);
     rows.push(row("replicas", "servers for the fleet", "servers", fleet(a, |f| f.replicas as f64), fleet(b, |f| f.replicas as f64)));
@@ -731,6 +756,18 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
             &unit,
             cost(a, fleet_million),
             cost(b, fleet_million),
+        ));
+    }
+    // Over the month where a peak lasts part of the day (a review: fleets busy 8 and 24 h a day had read alike); like
+    // the month's cost, it restates the hour's and is not counted in the summary.
+    let over_month = |c: &crate::scenario::Cost| c.fleet_per_million_over_month;
+    if cost(a, over_month).is_some() || cost(b, over_month).is_some() {
+        rows.push(row(
+            "fleet_per_million_over_month",
+            "the fleet's cost per million output tokens over the month (busy its peak hours, paid around the clock)",
+            &unit,
+            cost(a, over_month),
+            cost(b, over_month),
         ));
     }
     // Bought, not rented: the purchase, where either side gives a price per device.
@@ -971,6 +1008,26 @@ mod tests {
     /// Two sides whose model, format, hardware and engine read alike are told apart by the settings that differ
     /// (a teacher's trial pinned a 16-bit KV cache as A, switched to FP8 and read "A: … B: …" word for word alike),
     /// and the running requests that fit are a row of their own.
+    /// A fleet busy 8 h a day against one busy around the clock: the month's cost per million is a row of its own, and
+    /// like the month's cost it restates the hour's, so the summary does not count it (a review: the two had read
+    /// alike).
+    #[test]
+    fn the_month_prices_a_fleet_busy_part_of_the_day() {
+        let report = |hours: u32| {
+            let json = format!(
+                r#"{{"hardware":{{"preset":"h100-sxm"}},"model":{{"preset":"llama-3.1-8b"}},"engine":{{"preset":"vllm"}},"workload":{{"prompt_tokens":512,"output_tokens":256,"load":{{"concurrency":[1,16,64]}}}},"target":{{"preset":"reader"}},"fleet":{{"peak_users":200,"peak_hours_per_day":{hours}}},"cost":{{"device_hour":2.5,"currency":"USD"}}}}"#
+            );
+            crate::plan::evaluate(&crate::scenario::Scenario::from_json(&json).unwrap()).unwrap()
+        };
+        let (a, b) = (report(24), report(8));
+        let d = diff(&a, &b);
+        let month = d.rows.iter().find(|r| r.metric == "fleet_per_million_over_month").expect("the month's row");
+        let peak = b.cost.as_ref().and_then(|c| c.fleet_per_million_output_tokens).unwrap();
+        // Devices alone, paid 24 h for 8 h of tokens: three times the peak's figure.
+        assert!(month.a.is_none() && (month.b.unwrap() / peak - 3.0).abs() < 1e-9, "{month:?} against {peak}");
+        assert!(month.lower_is_better() && !d.summary.contains("cost per million output tokens over the month"), "{}", d.summary);
+    }
+
     #[test]
     fn sides_alike_are_told_apart_by_their_settings() {
         let report = |kv: &str, prompt: u32| {

@@ -517,8 +517,8 @@ pub struct Cost {
     /// the fleet's 37.8 an hour over 35 M tokens an hour is 1.08).
     pub fleet_per_million_output_tokens: Option<f64>,
     /// The month's cost of a million output tokens when the fleet serves its peak `fleet.peak_hours_per_day` hours a
-    /// day and nothing the rest, paid around the clock: `fleet_per_month` ÷ the month's tokens at the peak. An upper
-    /// bound (traffic off the peak lowers it); `None` around the clock, where it is `fleet_per_million_output_tokens`
+    /// day and nothing the rest, paid around the clock: `fleet_per_month` ÷ the month's tokens at the peak (traffic
+    /// off the peak lowers it where the devices' cost dominates); `None` around the clock, where it is `fleet_per_million_output_tokens`
     /// (a pre-sales trial: with 8 busy hours a day the month's cost moved and its cost per million did not — over the
     /// month it is about three times the peak's).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -230,6 +230,18 @@
 //!   ~60 ms at one user against ~5–10 elsewhere), these are most of the served TTFT error left (leave-one-source-out
 //!   median 45 % for P50, 35.5 % without the PCIe transients; tests/serving.rs).
 //!
+//! - **A closed loop's P99 TTFT where the run's request count is not stated** (measured 2026-12-07, not a model
+//!   change): the A100 80GB PCIe source (cssnoeasy/a100-vllm-benchmark-blog, vLLM 0.19 in eager mode, Qwen3-32B, fixed
+//!   512/256 and 2,048/512 at 4–32 users) prints P99 TTFT growing by one prompt's prefill a user (2,048-token
+//!   prompts: 2.6 s at 4 users to 10.3 s at 16, about 0.65 s each) — the last of the first wave, whose prompts are
+//!   all read together. Its request counts are not printed (the one runner configuration it publishes sets
+//!   `num_prompts` = `max_concurrency` = 16, and its 2,048/512 runs at 4 users state 16 prompts), and the validation
+//!   takes vLLM's default of 1,000, where the first wave is under 1 % of the requests and P99 is the steady state:
+//!   0.44–0.78 × the measured at 8–16 users (27 P99 figures, 33 % median error held out). Given one or two waves of
+//!   requests, the model's P99 is 1.25–1.31 × the measured (512/256 at 16 users; 2,048/512 at 8 and 12): the wave's
+//!   prefill at Ampere's served η_fl 0.52, where the board read these prompts at about 0.66 of its 312 TFLOPS — the
+//!   long-prompt class of `model::prefill`, not the queue. Left as scored: the count is the source's unknown.
+//!
 //! # Assumptions
 //!
 //! - Step time is the roofline of [`crate::model::roofline`]; the scheduler, input preparation and sampler cost the

@@ -29,33 +29,63 @@ pub(super) fn load(concurrency: Option<f64>, rate: Option<f64>) -> String {
 
 /// Why a user's tokens come slower at level `b` than at `a`, in the page's own figures (a teacher's trial: on a laptop
 /// with llama.cpp the page had said "a step grows with the batch" where the ordinary step, ITL's median, had barely
-/// moved and per-user speed halved: other users' prompts held the decodes). Three causes, each said only where its
-/// figures show it: the ordinary step growing (ITL's median), the steps that read prompts (TPOT's median above ITL's),
-/// and users waiting their turn outside the running batch (its mean below the users, with no think time).
-fn why_slower(r: &Report, a: &LoadPoint, b: &LoadPoint) -> String {
+/// moved and per-user speed halved: other users' prompts held the decodes). Each cause is said only where its figures
+/// show it: the ordinary step growing (ITL's median; with the prompts where nearly every step reads one), the steps
+/// that read prompts (TPOT's median above ITL's), and users waiting outside the running batch (its mean below the
+/// users, with no think time: the engine's cap or the KV cache where either binds, else the prompts' reading). `None`
+/// where per-user speed does not fall (one level, or a sweep flat within 5 %: a review found "86.2 → 86.2 tok/s").
+fn why_slower(r: &Report, a: &LoadPoint, b: &LoadPoint) -> Option<String> {
+    // (NaN speeds fall by nothing.)
+    let falls = b.per_user_tps < 0.95 * a.per_user_tps;
+    if std::ptr::eq(a, b) || !falls {
+        return None;
+    }
     let (step_a, step_b) = (a.itl_ms.p50, b.itl_ms.p50);
-    let mut why = if step_b > 1.1 * step_a {
+    let prompts_bound = crate::plan::readout::bound_label(r, b) == "compute (prompts)";
+    let interrupted = b.tpot_ms.p50 > 1.15 * step_b;
+    let grows = step_b > 1.1 * step_a;
+    let mut why = if grows && prompts_bound && !interrupted {
+        // Nearly every step carries a prompt chunk: the median step is such a step (a review: a 4,000-token prompt's
+        // sweep had read "more KV cache to read" at a batch of 11).
+        format!(
+            "nearly every step also reads a prompt chunk, so the ordinary step grows with the prompts, {} → {} ms (ITL's median)",
+            fmt(step_a),
+            fmt(step_b)
+        )
+    } else if grows {
         format!("the ordinary step grows with the batch, {} → {} ms (ITL's median: more KV cache to read, more arithmetic)", fmt(step_a), fmt(step_b))
     } else {
         format!("the ordinary step barely grows, {} → {} ms (ITL's median: the weights are read once for the whole batch)", fmt(step_a), fmt(step_b))
     };
-    if b.tpot_ms.p50 > 1.15 * step_b {
+    if interrupted {
         why += &format!(
-            ", but the steps that read other users' prompts hold everyone's next token, so the mean gap a reader sees (TPOT's median) is {} ms",
+            "{} the steps that read other users' prompts hold everyone's next token, so the mean gap a reader sees (TPOT's median) is {} ms",
+            if grows { "; and" } else { ", but" },
             fmt(b.tpot_ms.p50)
         );
+    } else if !grows {
+        // Neither cause large alone: the mean gap itself.
+        why += &format!("; TPOT's median {} → {} ms", fmt(a.tpot_ms.p50), fmt(b.tpot_ms.p50));
     }
     why.push('.');
-    if let Some(n) = b.concurrency.filter(|n| r.think_time_s <= 0.0 && b.mean_batch > 0.0 && b.mean_batch < 0.8 * n) {
+    if let Some(n) = b.concurrency.filter(|n| !r.offline && r.think_time_s <= 0.0 && b.mean_batch > 0.0 && b.mean_batch < 0.8 * n) {
+        // What holds the batch below the users: a cap or the KV cache where either binds, else the prompts being read
+        // (a review: 11 running of 32 with memory for 106 had been blamed on the cap).
+        let capped = b.mean_batch >= 0.9 * r.memory.max_concurrency.min(n) || b.kv_utilization > 0.9 || b.preemptions > 0;
+        let running = if b.mean_batch >= 10.0 {
+            crate::plan::readout::group(b.mean_batch.round())
+        } else {
+            crate::model::units::fmt_num((b.mean_batch * 10.0).round() / 10.0)
+        };
         why += &format!(
-            " Only about {} of the {} users' requests run at once (the engine's cap or what its KV cache holds): the others wait their turn, which shows in TTFT ({} → {} ms median) more than in per-user speed.",
-            crate::model::units::fmt_num((b.mean_batch * 10.0).round() / 10.0),
+            " Only about {running} of the {} users' requests run at once ({}): the others wait their turn, which shows in TTFT ({} → {} ms median) more than in per-user speed.",
             crate::plan::readout::group(n),
+            if capped { "the engine's cap or what its KV cache holds" } else { "reading the prompts takes the server's time" },
             fmt(a.ttft_ms.p50),
             fmt(b.ttft_ms.p50)
         );
     }
-    why
+    Some(why)
 }
 
 /// The sweep level nearest (on the log scale the charts use) to `x`, else the first.
@@ -195,15 +225,25 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         v.push((
             "Why one falls while the other rises:",
             format!(
-                "the engine decodes every running sequence in one step, so the batch shares each step and the weights are read once for all of them{moe} — more users, more tokens per step (system {} → {} tok/s from {} to {}{after}). But each user waits longer between tokens (per user {} → {} tok/s at {}): {}",
-                fmt(a.system_tps),
-                fmt(top.system_tps),
-                load(a.concurrency, a.request_rate),
-                load(top.concurrency, top.request_rate),
-                fmt(a.per_user_tps),
-                fmt(b.per_user_tps),
-                load(b.concurrency, b.request_rate),
-                why_slower(r, a, b)
+                "the engine decodes every running sequence in one step, so the batch shares each step and the weights are read once for all of them{moe} — more users, more tokens per step ({}{after}).{}",
+                // One level has nothing to go from (a review read "1 646 → 1 646 tok/s from 16 users to 16 users").
+                if std::ptr::eq(a, top) {
+                    format!("system {} tok/s at {}", fmt(a.system_tps), load(a.concurrency, a.request_rate))
+                } else {
+                    format!(
+                        "system {} → {} tok/s from {} to {}",
+                        fmt(a.system_tps),
+                        fmt(top.system_tps),
+                        load(a.concurrency, a.request_rate),
+                        load(top.concurrency, top.request_rate)
+                    )
+                },
+                why_slower(r, a, b).map_or_else(String::new, |why| format!(
+                    " But each user waits longer between tokens (per user {} → {} tok/s at {}): {why}",
+                    fmt(a.per_user_tps),
+                    fmt(b.per_user_tps),
+                    load(b.concurrency, b.request_rate)
+                ))
             ),
         ));
     }

@@ -171,15 +171,14 @@ pub fn PrintFooter(
     let caveats = move || {
         report.with(|r| {
             let Ok(r) = r else { return String::new() };
-            // (Said short: the page's own sentence took the one-page report onto a second page in Letter.)
-            let users = r.fleet.as_ref().map(|_| {
-                if r.think_time_s > 0.0 {
-                    format!(
-                        "The fleet's users each pause {} s between an answer and their next request.",
-                        crate::model::units::fmt_num(r.think_time_s)
-                    )
-                } else {
+            // A fleet of users only, by its own words (a review: a rate sweep's users who pause had printed as in flight,
+            // and a peak in req/s has no users to describe); users in flight said short (the page's own sentence took
+            // the one-page report onto a second page in Letter).
+            let users = r.fleet.as_ref().filter(|f| f.peak_users.is_some()).map(|f| {
+                if f.users == crate::plan::fleet::USERS_IN_FLIGHT {
                     "The fleet's users each keep a request in flight; people who pause between turns need fewer servers.".to_string()
+                } else {
+                    f.users.clone()
                 }
             });
             crate::plan::margin_words(r).into_iter().chain(users).collect::<Vec<_>>().join(" ")

@@ -97,7 +97,7 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
             if rate {
                 "rate"
             } else if r.offline {
-                "in flight"
+                "requests"
             } else {
                 "users"
             }
@@ -108,7 +108,7 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
             } else if r.offline {
                 // An offline job has no users (a new user's trial: its header had spoken of users sending their next
                 // request).
-                "An offline batch job: every request is queued at once, and the level is how many the engine runs at once (its batch, as its KV cache and its cap allow).".to_string()
+                "An offline batch job: every request is queued at once (the level: the job's requests, or the fullest batch where none is given); the batch column says how many the engine runs at once, as its KV cache and its cap allow.".to_string()
             } else {
                 "Concurrent users: each sending the next request as soon as the last answer ends (requests in flight at once), or after the think time when one is given.".to_string()
             },
