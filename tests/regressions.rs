@@ -901,7 +901,7 @@ fn thinking_users_one_server_fewer_agrees_with_the_fewest_at_capacity() {
     assert!(u <= 1.0 && u >= 300.0 / cap_users - 1e-9, "{u}: {}", f.sentence);
     assert!(!f.sentence.contains("over capacity"), "{}", f.sentence);
     // 91 % is past the 50–70 % an operating point may take: not called within it.
-    assert!(!f.sentence.contains("still within the 50–70 %"), "{}", f.sentence);
+    assert!(!f.sentence.contains("would also do"), "{}", f.sentence);
 }
 
 /// One server fewer inside the 50–70 % an operating point may take is said as such (a pre-sales trial read "63 % of
@@ -913,7 +913,13 @@ fn one_server_fewer_within_the_operating_range_is_said() {
     let f = r.fleet.as_ref().unwrap();
     let u = f.utilisation_one_fewer.unwrap();
     assert!(
-        u <= 0.7 && f.sentence.contains(&format!("{:.0} % of capacity each, still within the 50–70 % an operating point may take", u * 100.0)),
+        u <= 0.7
+            && f.sentence.contains(&format!(
+                "{} servers{} would also do, at {:.0} % of capacity each: within 50–70 %, past the operating point",
+                f.replicas - u64::from(f.spare_replicas) - 1,
+                if f.spare_replicas == 1 { " + 1 spare" } else { "" },
+                u * 100.0
+            )),
         "{u} {}",
         f.sentence
     );
@@ -1504,7 +1510,7 @@ fn a_fleet_is_not_one_server_over_its_plan_for_whole_users() {
     let n = f.replicas as f64;
     assert!(300.0 / n <= plan && 300.0 / (n - 1.0) > plan, "{} servers at {} users each, plan {plan}: {}", f.replicas, 300.0 / n, f.sentence);
     assert!(f.sentence.contains(" % of capacity, within the 60 % planned; the operating point rounds it down to "), "{}", f.sentence);
-    assert!(!f.sentence.contains("with one server fewer, 59"), "{}", f.sentence);
+    assert!(!f.sentence.contains("with one server fewer, 59") && !f.sentence.contains("would also do, at 59"), "{}", f.sentence);
 }
 
 /// One server fewer that still holds the target and frees a whole node says so (a pre-sales trial: 24 + 1 spare
@@ -2020,8 +2026,13 @@ fn one_server_fewer_reads_over_the_plan() {
     ))
     .unwrap();
     let s = &r.fleet.as_ref().unwrap().sentence;
-    let share: f64 =
-        s.split("with one server fewer, ").nth(1).and_then(|t| t.split(' ').next()).and_then(|x| x.parse().ok()).unwrap_or_else(|| panic!("{s}"));
+    // "…; N servers would also do, at X % of capacity each: …" (in the 50–70 %), or "…; with one server fewer, X % …".
+    let share: f64 = ["would also do, at ", "with one server fewer, "]
+        .iter()
+        .find_map(|k| s.split(k).nth(1))
+        .and_then(|t| t.split(' ').next())
+        .and_then(|x| x.parse().ok())
+        .unwrap_or_else(|| panic!("{s}"));
     assert!(share > 60.0, "{s}");
 }
 

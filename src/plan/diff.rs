@@ -1005,9 +1005,6 @@ mod tests {
         assert_eq!(why(&a, &report("h100-sxm", "qwen3-32b", 1500, 2)), None);
     }
 
-    /// Two sides whose model, format, hardware and engine read alike are told apart by the settings that differ
-    /// (a teacher's trial pinned a 16-bit KV cache as A, switched to FP8 and read "A: … B: …" word for word alike),
-    /// and the running requests that fit are a row of their own.
     /// A fleet busy 8 h a day against one busy around the clock: the month's cost per million is a row of its own, and
     /// like the month's cost it restates the hour's, so the summary does not count it (a review: the two had read
     /// alike).
@@ -1028,6 +1025,9 @@ mod tests {
         assert!(month.lower_is_better() && !d.summary.contains("cost per million output tokens over the month"), "{}", d.summary);
     }
 
+    /// Two sides whose model, format, hardware and engine read alike are told apart by the settings that differ
+    /// (a teacher's trial pinned a 16-bit KV cache as A, switched to FP8 and read "A: … B: …" word for word alike),
+    /// and the running requests that fit are a row of their own.
     #[test]
     fn sides_alike_are_told_apart_by_their_settings() {
         let report = |kv: &str, prompt: u32| {

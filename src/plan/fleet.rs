@@ -322,9 +322,14 @@ pub fn size(
     let fewer = match one_fewer {
         // Still inside the 50–70 % an operating point may take: said, as the meeting's cheaper answer (a pre-sales
         // trial read "63 % of capacity each" and missed that 3 servers, not 4, would do at that range's top).
-        Some(u) if u <= OPERATING_RANGE.1 => {
-            format!("; with one server fewer, {} % of capacity each{}, still within the 50–70 % an operating point may take", pct(u), in_native(u))
-        }
+        // Named as the option it is, with what it gives up (a second pre-sales trial heard three answers in "10 servers
+        // …; with one server fewer, 61 % …; the fewest …: 6" and asked which to quote).
+        Some(u) if u <= OPERATING_RANGE.1 => format!(
+            "; {}{spare} would also do, at {} % of capacity each{}: within 50–70 %, past the operating point",
+            servers(serving - 1),
+            pct(u),
+            in_native(u)
+        ),
         // Above the range's 70 %, as it reads (a review: 70.5 % had read "70 %" where the fleet refused it as over 70).
         Some(u) if u <= 1.0 => {
             format!("; with one server fewer, {} % of capacity each{}", pct_above(u, (OPERATING_RANGE.1 * 100.0).max(op_pct)), in_native(u))
