@@ -2084,6 +2084,16 @@ await test('a class on a laptop reads why per-user speed falls from the figures 
   const m = cost.match(/the fleet's USD ([\d.]+) per million output tokens its peak asks for[^;]*; over the month, busy 8 h a day and idle the rest, USD ([\d.]+) per million/);
   // Servers paid 24 h for 8 h of tokens: about 3 × (less the idle hours' lower power).
   assert(m && Number(m[2]) / Number(m[1]) > 2.5 && Number(m[2]) / Number(m[1]) < 3.05, `month's cost per million: ${cost}`);
+  // The sizing cards' ⓘ give their formulas on the card's numbers (a teacher's trial found none on them).
+  const n = (x) => Number(x.replace(/[\s\u202f,]/g, ''));
+  const costInfo = await lp.textContent('#cost-card details.info .info-body');
+  const ci = costInfo.match(/USD ([\d.\s\u202f]+) ÷ \(([\d.\s\u202f]+) tok\/s × 3[\s\u202f]600\) × 10⁶ = USD ([\d.\s\u202f]+) per million/);
+  assert(ci && Math.abs(n(ci[1]) / (n(ci[2]) * 3600) * 1e6 / n(ci[3]) - 1) < 0.02, `cost ⓘ: ${costInfo}`);
+  const energyInfo = await lp.textContent('#energy-card details.info .info-body');
+  const ei = energyInfo.match(/([\d.\s\u202f]+) W ÷ ([\d.\s\u202f]+) tok\/s = ([\d.]+) J\/token/);
+  assert(ei && Math.abs(n(ei[1]) / n(ei[2]) / n(ei[3]) - 1) < 0.02, `energy ⓘ: ${energyInfo}`);
+  assert(/⌈500 users ÷ [\d.]+ users⌉ \+ 0/.test(await lp.textContent('#fleet-card details.info .info-body')), 'fleet ⓘ');
+  assert(/the simulated levels bracket it/.test(await lp.textContent('#capacity-card details.info .info-body')), 'capacity ⓘ');
   await lp.emulateMedia({ media: 'print' });
   const caveats = await lp.textContent('#print-caveats');
   assert(await lp.isVisible('#print-caveats') && /The fleet's users each keep a request in flight/.test(caveats), `print caveats: ${caveats}`);

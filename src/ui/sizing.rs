@@ -50,12 +50,15 @@ struct Card {
     /// Lines under the sentence, each with whether it stands out (a server size that needs a quarter fewer devices).
     list: Vec<(String, bool)>,
     note: String,
+    /// The ⓘ beside the title: what the figure is and its formula on this card's numbers (a teacher's trial found none
+    /// on the capacity, fleet, energy and cost cards).
+    info: Option<(&'static str, String)>,
 }
 
 impl Card {
     /// A card with its ids and title and nothing to show yet.
     fn empty(id: &'static str, big_id: &'static str, sentence_id: &'static str, title: &'static str) -> Self {
-        Card { id, big_id, sentence_id, title, big: None, sentence: String::new(), list: Vec::new(), note: String::new() }
+        Card { id, big_id, sentence_id, title, big: None, sentence: String::new(), list: Vec::new(), note: String::new(), info: None }
     }
 }
 
@@ -71,7 +74,7 @@ fn card(c: Card) -> impl IntoView {
     });
     view! {
         <div class="card" class:empty=empty id=format!("{}-card", c.id)>
-            <h2>{c.title}</h2>
+            <h2>{c.title}{c.info.map(|(name, body)| super::explain::info(name, body))}</h2>
             // A long figure ("USD 360 000") in smaller type: kept on one line, it ran past a narrow card (an
             // operations trial's cost card, 227 px of text in 212).
             {c.big.map(|(b, unit)| {
@@ -104,6 +107,18 @@ fn capacity_card(r: &Report) -> Card {
         " per server".into(),
     ));
     c.sentence = capacity_sentence(r, cap);
+    c.info = Some((
+        "the capacity at the target",
+        format!(
+            "The most load one server carries while the target holds at its percentile ({}): the simulated levels bracket it, and extra levels between them find it. Here {} per server; one more breaks the target. It is not the peak: past it the server gives more tok/s in total, at latencies the target does not allow.",
+            {
+                let t = &r.target;
+                let lim = |v: Option<f64>| v.map_or_else(|| "none".to_string(), |v| format!("{} ms", fmt(v)));
+                format!("{} TTFT ≤ {}, TPOT ≤ {}", t.percentile, lim(t.ttft_limit_ms()), lim(t.tpot_limit_ms()))
+            },
+            cap.max_users_at_target.map_or_else(|| format!("{} req/s", fmt(cap.max_request_rate_at_target.unwrap_or(0.0))), users)
+        ),
+    ));
     c.note = format!("{} tok/s total at capacity.", fmt(cap.at.system_tps));
     if let Some(m) = &r.operating_point {
         // Its share of the capacity's throughput too, and where it lies past the knee (a teacher's trial: 60 % of the
@@ -160,6 +175,22 @@ fn fleet_card(r: &Report) -> Card {
     let nodes = f.nodes.filter(|&n| n != f.replicas).map_or_else(String::new, |n| format!(" · {n}\u{a0}node{}", s(n)));
     c.big = Some((f.replicas.to_string(), format!(" server{} · {} device{}{nodes}", s(f.replicas), f.devices_total, s(f.devices_total))));
     c.sentence = f.sentence.clone();
+    // (The operating point's own load, as the sentence divides by it.)
+    let (peak, op) = match (f.peak_users, f.peak_request_rate) {
+        (Some(u), _) => (
+            format!("{} users", crate::plan::readout::group(u)),
+            format!("{} users", crate::model::units::fmt_num((f.users_per_replica * 10.0).round() / 10.0)),
+        ),
+        (None, Some(q)) => (format!("{} req/s", fmt(q)), format!("{} req/s", fmt(f.request_rate_per_replica))),
+        _ => (String::new(), String::new()),
+    };
+    c.info = Some((
+        "the fleet",
+        format!(
+            "Servers = ⌈peak ÷ what one server carries at its operating point⌉ + spares: ⌈{peak} ÷ {op}⌉ + {} — one fewer where that leaves each below 50 % of its capacity. The operating point is a share of the capacity (50–70 %), the headroom for bursts and for the model's error; a server is one replica of the hardware above.",
+            f.spare_replicas
+        ),
+    ));
     // A size that needs a quarter fewer devices stands out (a pre-sales trial: 8 × MI300X in 8 servers of one held the
     // 300 users with half the 16 devices of the headline, in a grey line under it).
     c.list = f
@@ -214,6 +245,20 @@ fn energy_card(r: &Report) -> Card {
         joules(e.joules_per_output_token),
         format!(" J/token at the operating point, accelerators only {}", crate::plan::band_text(r.band.energy_pct)),
     ));
+    // The formula on this card's numbers (a teacher's trial: no ⓘ on the energy card).
+    if let Some(m) = &r.operating_point {
+        c.info = Some((
+            "J/token",
+            format!(
+                "Energy per output token = the server's power ÷ its output tokens a second: {} W ÷ {} tok/s = {} J/token at the operating point; tokens per kWh = 3.6 million J ÷ J/token. The power is modelled, not measured: each device draws {} W idle up to its TDP, {} W, as busy as its steps are.",
+                fmt(e.average_watts),
+                fmt(m.system_tps),
+                joules(e.joules_per_output_token),
+                fmt(e.idle_watts),
+                fmt(e.tdp_watts)
+            ),
+        ));
+    }
     c.sentence = format!(
         "{} W per server at the operating point, {} tokens per kWh at the accelerators{}.{}",
         fmt(e.average_watts),
@@ -351,6 +396,18 @@ fn cost_card(r: &Report) -> Card {
             let fleet = k.fleet_per_million_output_tokens.map_or(String::new(), |m| format!("; the fleet at its peak load: {cur}{}", money(m)));
             c.big = Some((per_million, format!(" per million output tokens at the operating point{fleet}")));
         }
+    }
+    // The formula on this card's numbers (a teacher's trial: no ⓘ on the cost card).
+    if let Some(m) = &r.operating_point {
+        c.info = Some((
+            "the cost per million tokens",
+            format!(
+                "One server's cost an hour ÷ the output tokens it makes in that hour × 10⁶: {cur}{} ÷ ({} tok/s × 3\u{202f}600) × 10⁶ = {cur}{} per million at the operating point. The hour is the devices' price (or their purchase written off) and, where priced, their electricity. The fleet's figure pays its spares and the headroom too.",
+                crate::plan::cost::hourly_part(k.per_hour),
+                fmt(m.system_tps),
+                money(k.per_million_output_tokens)
+            ),
+        ));
     }
     c
 }
