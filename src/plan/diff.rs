@@ -742,39 +742,27 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     // (the serving replicas at the peak's share of each, the spares idle, at the meter when a PUE is given).
     let hour = |c: &crate::scenario::Cost| c.fleet_per_hour;
     rows.push(row("fleet_per_hour", "the fleet's cost", &per("per hour"), cost(a, hour), cost(b, hour)));
+    // A cost figure only where either side has one.
+    let either = |metric: &'static str, label: &str, unit: &str, f: fn(&crate::scenario::Cost) -> Option<f64>| {
+        let (x, y) = (cost(a, f), cost(b, f));
+        (x.is_some() || y.is_some()).then(|| row(metric, label, unit, x, y))
+    };
     // The month a meeting budgets (the devices around the clock, the electricity as drawn: `plan::cost`).
-    let month = |c: &crate::scenario::Cost| c.fleet_per_month;
-    if cost(a, month).is_some() || cost(b, month).is_some() {
-        rows.push(row("fleet_per_month", "the fleet's cost a month (30 days)", &per("per month"), cost(a, month), cost(b, month)));
-    }
+    rows.extend(either("fleet_per_month", "the fleet's cost a month (30 days)", &per("per month"), |c| c.fleet_per_month));
     // Per million tokens the fleet makes at the peak, spares and headroom paid: beside the one replica's figure above.
-    let fleet_million = |c: &crate::scenario::Cost| c.fleet_per_million_output_tokens;
-    if cost(a, fleet_million).is_some() || cost(b, fleet_million).is_some() {
-        rows.push(row(
-            "fleet_per_million_output_tokens",
-            "the fleet's cost per million output tokens its peak asks for",
-            &unit,
-            cost(a, fleet_million),
-            cost(b, fleet_million),
-        ));
-    }
+    rows.extend(either("fleet_per_million_output_tokens", "the fleet's cost per million output tokens its peak asks for", &unit, |c| {
+        c.fleet_per_million_output_tokens
+    }));
     // Over the month where a peak lasts part of the day (a review: fleets busy 8 and 24 h a day had read alike); like
     // the month's cost, it restates the hour's and is not counted in the summary.
-    let over_month = |c: &crate::scenario::Cost| c.fleet_per_million_over_month;
-    if cost(a, over_month).is_some() || cost(b, over_month).is_some() {
-        rows.push(row(
-            "fleet_per_million_over_month",
-            "the fleet's cost per million output tokens over the month (busy its peak hours, paid around the clock)",
-            &unit,
-            cost(a, over_month),
-            cost(b, over_month),
-        ));
-    }
+    rows.extend(either(
+        "fleet_per_million_over_month",
+        "the fleet's cost per million output tokens over the month (busy its peak hours, paid around the clock)",
+        &unit,
+        |c| c.fleet_per_million_over_month,
+    ));
     // Bought, not rented: the purchase, where either side gives a price per device.
-    let bought = |c: &crate::scenario::Cost| c.purchase.as_ref().and_then(|p| p.fleet_price);
-    if cost(a, bought).is_some() || cost(b, bought).is_some() {
-        rows.push(row("fleet_purchase", "buying the fleet (once)", &currency, cost(a, bought), cost(b, bought)));
-    }
+    rows.extend(either("fleet_purchase", "buying the fleet (once)", &currency, |c| c.purchase.as_ref().and_then(|p| p.fleet_price)));
     let kw = super::energy::fleet_kw;
     // Only a side with a fleet's power has a basis to name (a pre-sales trial's B, PUE 1.3 but no fleet, was called
     // "accelerators only" beside A's PUE).

@@ -605,5 +605,6 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
         device_noun: d.hardware.kind.noun(),
         offline: matches!(w.load, Load::Offline),
         lengths_vary: w.distribution != Distribution::Fixed && w.spread > 0.0,
+        prompt_steps_apart: !r.deployment.engine.mixed_batches,
     }
 }

@@ -636,6 +636,10 @@ pub struct Report {
     /// request's, and the longest fill the cache sooner. Not in the JSON.
     #[serde(skip)]
     pub lengths_vary: bool,
+    /// Whether prompts are read in steps of their own while the decodes wait (`EngineParams::mixed_batches` off,
+    /// SGLang's own scheduling): "How to read this" says what makes the long gaps then. Not in the JSON.
+    #[serde(skip)]
+    pub prompt_steps_apart: bool,
 }
 
 impl Report {

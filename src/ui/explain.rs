@@ -248,8 +248,7 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         ));
     }
     // Prompt steps apart (SGLang's own scheduling): no step carries both, the decodes wait through a prompt's step.
-    let apart = r.settings.iter().any(|s| s == crate::plan::diff::PROMPT_STEPS_APART);
-    let why = if apart {
+    let why = if r.prompt_steps_apart {
         "while a prompt is read, in a step of its own, every decode in the batch waits for it"
     } else {
         "a decode step that also reads another request's prompt chunk is long, and everyone in the batch waits for it"

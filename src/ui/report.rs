@@ -8,6 +8,13 @@ use leptos::prelude::*;
 
 /// The inputs in five parts (one line joined by " · ", empty ones left out): model on hardware with engine, lengths,
 /// target, fleet and prices.
+/// The target's latency limits: "P99 TTFT ≤ 2 000 ms, TPOT ≤ 40.0 ms" (a limit not set: "none"). The printed question
+/// and the capacity card's ⓘ.
+pub(super) fn limits_words(t: &crate::scenario::Target) -> String {
+    let lim = |v: Option<f64>| v.map_or_else(|| "none".to_string(), |v| format!("{} ms", fmt(v)));
+    format!("{} TTFT ≤ {}, TPOT ≤ {}", t.percentile, lim(t.ttft_limit_ms()), lim(t.tpot_limit_ms()))
+}
+
 fn question(s: &Scenario, r: &Report) -> Vec<String> {
     let w = &s.workload;
     let dist = match w.distribution.unwrap_or_default() {
@@ -16,12 +23,7 @@ fn question(s: &Scenario, r: &Report) -> Vec<String> {
         crate::scenario::Distribution::Fixed => String::new(),
     };
     let t = &r.target;
-    let target = if !t.limits_latency() {
-        "no latency target (batch)".to_string()
-    } else {
-        let lim = |v: Option<f64>| v.map_or_else(|| "none".to_string(), |v| format!("{} ms", fmt(v)));
-        format!("{} TTFT ≤ {}, TPOT ≤ {}", t.percentile, lim(t.ttft_limit_ms()), lim(t.tpot_limit_ms()))
-    };
+    let target = if t.limits_latency() { limits_words(t) } else { "no latency target (batch)".to_string() };
     let task = t.task_s.map_or_else(String::new, |x| format!(", task ≤ {} s", crate::model::units::fmt_num(x)));
     // How the load arrives: users who each wait for their answer (closed loop), arrivals at a rate, or all at once
     // (by the load alone: the page's batch mode sweeps users or rates too).

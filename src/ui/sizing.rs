@@ -111,11 +111,7 @@ fn capacity_card(r: &Report) -> Card {
         "the capacity at the target",
         format!(
             "The most load one server carries while the target holds at its percentile ({}): the simulated levels bracket it, and extra levels between them find it. Here {} per server; one more breaks the target. It is not the peak: past it the server gives more tok/s in total, at latencies the target does not allow.",
-            {
-                let t = &r.target;
-                let lim = |v: Option<f64>| v.map_or_else(|| "none".to_string(), |v| format!("{} ms", fmt(v)));
-                format!("{} TTFT ≤ {}, TPOT ≤ {}", t.percentile, lim(t.ttft_limit_ms()), lim(t.tpot_limit_ms()))
-            },
+            super::report::limits_words(&r.target),
             cap.max_users_at_target.map_or_else(|| format!("{} req/s", fmt(cap.max_request_rate_at_target.unwrap_or(0.0))), users)
         ),
     ));
