@@ -741,10 +741,13 @@ await test('bug 9: the multi-file build works from a sub-folder of a web server'
 await test('bug 9: the multi-file build opened from file:// says to open the single file', async () => {
   const ctx = await browser.newContext();
   const p = await ctx.newPage();
-  await p.goto(pathToFileURL(path.join(dist, 'index.html')).href);
+  await p.goto(pathToFileURL(path.join(dist, 'index.html')).href + '#s=%7B%7D');
   await p.waitForSelector('#boot-problem:not([hidden])', { timeout: 15000 });
   const text = await p.textContent('#boot-problem');
   assert(/tps-planner\.html/.test(text), `message: ${text}`);
+  // The file's name is a link to it, carrying this address's scenario (an operations trial had to find the file).
+  const href = await p.getAttribute('#single-file', 'href');
+  assert(href === 'tps-planner.html#s=%7B%7D', `link: ${href}`);
   await p.screenshot({ path: path.join(shots, '10-file-url-multi.png') });
   await ctx.close();
 });

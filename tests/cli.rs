@@ -218,7 +218,37 @@ fn every_refused_field_is_reported() {
     // A negative count in plain words, not serde's "invalid value: integer `-1`, expected u32" (an operations trial).
     let (code, _, err) = tps(&["eval", "-"], Some(r#"{"hardware":{"preset":"h100-sxm","devices":-1},"model":{"preset":"llama-3.1-8b"}}"#));
     assert_eq!(code, 2);
-    assert!(err.contains("hardware.devices: -1 must be a whole number of 0 or more") && !err.contains("u32"), "{err}");
+    assert!(err.contains("hardware.devices: -1 is negative: this field takes a whole number") && !err.contains("u32"), "{err}");
+    // A count past the type's range is too large, not negative; a list or true where a number goes is named as
+    // what it is; a MoE shape refused for its experts per token is not then also "missing" them (a checking script).
+    for (json, words) in [
+        (
+            r#"{"hardware":{"preset":"h100-sxm","devices":1000000000000},"model":{"preset":"llama-3.1-8b"}}"#,
+            "hardware.devices: 1000000000000 is too large for this field",
+        ),
+        (
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"workload":{"requests":1e15}}"#,
+            "workload.requests: 1000000000000000.0 is too large",
+        ),
+        (
+            r#"{"hardware":{"preset":"h100-sxm","memory_bandwidth_gbps":[1,2]},"model":{"preset":"llama-3.1-8b"}}"#,
+            "hardware.memory_bandwidth_gbps: a list is not a number",
+        ),
+        (
+            r#"{"hardware":{"preset":"h100-sxm","memory_bandwidth_gbps":true},"model":{"preset":"llama-3.1-8b"}}"#,
+            "hardware.memory_bandwidth_gbps: true is not a number",
+        ),
+    ] {
+        let (code, _, err) = tps(&["eval", "-"], Some(json));
+        assert_eq!(code, 2);
+        assert!(err.contains(words), "{err}");
+    }
+    let (code, _, err) = tps(
+        &["eval", "-"],
+        Some(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b","moe":{"experts":8,"experts_per_token":8}}}"#),
+    );
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().collect::<Vec<_>>(), ["tps: invalid scenario: model.moe.experts_per_token: 8 is out of range: allowed 1–7"], "{err}");
 }
 
 /// A directory's result files are read with the numbers in their names in numeric order (c1, c8, c16).

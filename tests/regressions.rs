@@ -317,6 +317,16 @@ fn vllm_reserve_follows_its_profile_run_and_says_how_to_free_it() {
     let r = eval("");
     assert!(r.memory.kv_budget_gb > 3.0 && r.memory.kv_budget_gb < 7.0, "KV space {} GB", r.memory.kv_budget_gb);
     assert!(r.warnings.iter().any(|w| w.message.contains("--max-num-seqs")), "{:?}", r.warnings);
+    // The hint in numbers: the cap it names gives what it says (an operations trial, 70B on 2 × H100: 3 sequences).
+    let w = r.warnings.iter().find(|w| w.message.contains("--max-num-seqs")).unwrap().message.clone();
+    let cap: u32 = w.split("--max-num-seqs ").nth(1).and_then(|t| t.split(' ').next()).and_then(|n| n.parse().ok()).expect(&w);
+    let fit: f64 = w.split("about ").nth(1).and_then(|t| t.split(' ').next()).and_then(|n| n.parse().ok()).expect(&w);
+    let capped = eval(&format!(r#","max_batch":{cap}"#));
+    assert!(
+        fit > r.memory.kv_max_sequences.floor() && (capped.memory.kv_max_sequences.floor().min(f64::from(cap)) - fit).abs() < 0.5,
+        "{w}: {}",
+        capped.memory.kv_max_sequences
+    );
     // Fewer sequences: the sampler's rows shrink, the KV cache gets the memory, and no warning.
     let small = eval(r#","max_batch":64"#);
     assert!(small.memory.kv_budget_gb > r.memory.kv_budget_gb + 6.0, "{} vs {}", small.memory.kv_budget_gb, r.memory.kv_budget_gb);
@@ -462,6 +472,17 @@ fn a_disaggregated_users_figures_are_the_decode_pools() {
     assert!((ss.ceiling_tps - 3350.0 / (ss.bytes_per_token / 1e9)).abs() < 0.01 * ss.ceiling_tps, "{}", ss.ceiling_tps);
     assert!((ss.decode_tps / r.sweep[0].per_user_tps - 1.0).abs() < 0.05, "{} vs {}", ss.decode_tps, r.sweep[0].per_user_tps);
     assert!((ss.ttft_ms / r.sweep[0].ttft_ms.p50 - 1.0).abs() < 0.1, "{} vs {}", ss.ttft_ms, r.sweep[0].ttft_ms.p50);
+    // The roofline's roof is the decode pool's too (6,700 GB/s, both devices, had been printed beside the ceiling of
+    // one), and the analytic figures are the pools' (a checking script: the colocated server's 186 tok/s for one
+    // user, past the one decode device's ceiling of 172 at η_bw 0.8): within 10 % of the simulation at every level.
+    assert_eq!(r.roofline.bandwidth_gbps, 3350.0);
+    for p in &r.sweep {
+        assert!(p.analytic_per_user_tps <= ss.ceiling_tps);
+        assert!((p.analytic_per_user_tps / p.per_user_tps - 1.0).abs() < 0.1, "{} analytic vs {} simulated", p.analytic_per_user_tps, p.per_user_tps);
+    }
+    let a = plan::evaluate_analytic(&scenario(&std::fs::read_to_string("examples/disaggregated.json").unwrap())).unwrap();
+    assert!((a.sweep[0].per_user_tps / ss.decode_tps - 1.0).abs() < 0.02, "{} vs {}", a.sweep[0].per_user_tps, ss.decode_tps);
+    assert!((a.sweep[0].ttft_ms.p50 / ss.ttft_ms - 1.0).abs() < 0.02, "{} vs {}", a.sweep[0].ttft_ms.p50, ss.ttft_ms);
 }
 
 /// A disaggregated deployment's memory is its decode pool's, which keeps every running sequence's cache: the
@@ -2352,4 +2373,42 @@ fn sglang_prompt_steps_apart_is_simulated_and_kept() {
     assert!(b.sweep[0].tpot_ms.p50 > 1.02 * a.sweep[0].tpot_ms.p50, "{} vs {}", b.sweep[0].tpot_ms.p50, a.sweep[0].tpot_ms.p50);
     let again = Scenario::from_json(&serde_json::to_string(&apart).unwrap()).unwrap();
     assert_eq!(again.engine.mixed_batches, Some(false));
+}
+
+/// An imported run's concurrency widens the automatic levels on the page (the curves reach the measured point), and
+/// the report says so: the peak and the knee are read over those levels too, which the scenario alone (a link,
+/// `tps eval`) does not have (an operations trial: a 64-user level added for the sample run moved the peak from 4
+/// users to 64, while the CLI said 4, and nothing on the page said why).
+#[test]
+fn levels_added_for_imported_runs_are_said() {
+    let s = scenario(
+        r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"preset":"llama-3.1-70b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":1000,"output_tokens":200}}"#,
+    );
+    let text = std::fs::read_to_string("tests/samples/vllm-bench-serve.json").unwrap();
+    let runs = tps_planner::import::parse("vllm-bench-serve.json", &text).unwrap();
+    let c = runs[0].concurrency.expect("the sample records its concurrency");
+    let own = plan::evaluate(&s).unwrap();
+    let with = plan::evaluate_with(&s, &runs).unwrap();
+    let note =
+        |r: &tps_planner::scenario::Report| r.warnings.iter().find(|w| w.message.starts_with("the load levels include")).map(|w| w.message.clone());
+    assert_eq!(note(&own), None);
+    let added = !own.sweep.iter().any(|p| p.concurrency == Some(c));
+    assert!(added, "the sample's concurrency {c} is one of the automatic levels: pick another sample");
+    let n = note(&with).expect("the widened levels are said");
+    assert!(n.contains(&format!("include {c:.0} users")) && n.contains("`tps eval`"), "{n}");
+    assert!(with.sweep.iter().any(|p| p.concurrency == Some(c)));
+}
+
+/// An offline job's latencies are each request's from its admission into the running batch: the report says so,
+/// with the job's own time (a checking script read E2E 22 s beside a job of 200 requests that takes 97 s).
+#[test]
+fn an_offline_jobs_latencies_say_what_they_leave_out() {
+    let r = plan::evaluate(&scenario(r#"{"hardware":{"preset":"l4"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":2048,"output_tokens":64,"distribution":"fixed","requests":200,"load":{"offline":true}}}"#)).unwrap();
+    let p = &r.sweep[0];
+    let job = 200.0 * 64.0 / p.system_tps;
+    let n = r.warnings.iter().find(|w| w.message.starts_with("an offline job")).map(|w| w.message.clone()).expect("the offline note");
+    assert!(n.contains(&format!("take about {} s", job.round())) && job > 2.0 * p.e2e_ms.p99 / 1e3, "{n}");
+    // A job that runs whole in one batch waits for nothing: no note.
+    let r = plan::evaluate(&scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":512,"output_tokens":64,"distribution":"fixed","requests":20,"load":{"offline":true}}}"#)).unwrap();
+    assert!(!r.warnings.iter().any(|w| w.message.starts_with("an offline job")), "{:?}", r.warnings);
 }

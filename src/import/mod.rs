@@ -135,6 +135,12 @@ impl Measurement {
             || [&self.ttft_ms, &self.tpot_ms, &self.itl_ms, &self.e2e_ms].iter().any(|s| !s.is_empty())
     }
 
+    /// Whether the file states the run's weight format (as a size, or in the model's name: "…-AWQ", "Q4_K_M").
+    #[must_use]
+    pub fn states_weight_format(&self) -> bool {
+        self.weight_bits.is_some() || self.model.as_deref().and_then(crate::model::quant::stated_in_name).is_some()
+    }
+
     /// Whether the run's mean prompt and output lengths are within 10 % of these (unknown lengths count as
     /// the same).
     #[must_use]

@@ -258,9 +258,26 @@ pub const UNBOUNDED_PCT: f64 = 900.0;
 /// target: …"). `None` without an operating point or a latency limit.
 #[must_use]
 pub fn margin_words(r: &Report) -> Option<String> {
-    let o = r.operating_point.as_ref()?;
     let t = &r.target;
     let (tpot_b, ttft_b) = if tail(t.percentile) { (r.band.tpot_tail_pct, r.band.ttft_tail_pct) } else { (r.band.tpot_pct, r.band.ttft_pct) };
+    // No load meets the target: a latency whose band bounds nothing cannot rule the deployment out either (an
+    // operations trial read a flat ✗ for 8 × RTX 4090 over PCIe beside a TTFT band of ÷ / × 87 in the small print).
+    let Some(o) = r.operating_point.as_ref() else {
+        let loose: Vec<(&str, f64)> = [("TTFT", ttft_b, t.ttft_limit_ms()), ("TPOT", tpot_b, t.tpot_limit_ms())]
+            .into_iter()
+            .filter(|x| x.1 > UNBOUNDED_PCT && x.2.is_some())
+            .map(|x| (x.0, x.1))
+            .collect();
+        let widest = loose.iter().map(|x| x.1).fold(0.0, f64::max);
+        return (!loose.is_empty() && r.memory.fits).then(|| {
+            format!(
+                "The {} {} of this class is not bounded by the validated error (9 in 10 of its runs were within {}): the model's ✗ does not rule it out, and a run of your own settles it.",
+                t.percentile,
+                loose.iter().map(|x| x.0).collect::<Vec<_>>().join(" and "),
+                band_text(widest)
+            )
+        });
+    };
     let worst = |v: f64, b: f64| v * (1.0 + b / 100.0);
     let mut past = Vec::new();
     let mut inside = Vec::new();
@@ -449,6 +466,18 @@ mod tests {
             words.contains("P99 TTFT (") && words.contains("ms) is not bounded by it (9 in 10 of its class's runs were within ÷ / × 101)"),
             "{words}"
         );
+        // Where no load meets the target, the same band says the ✗ rules nothing out; a bounded one says nothing.
+        let r = eval(
+            r#"{"hardware":{"preset":"rtx-4090","devices":2},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":512,"output_tokens":128,"requests":100,"load":{"concurrency":[1,2,4]}},"target":{"tpot_ms":40,"ttft_ms":20,"percentile":99}}"#,
+        );
+        assert!(r.operating_point.is_none());
+        let words = margin_words(&r).unwrap();
+        assert!(
+            words.starts_with("The P99 TTFT of this class is not bounded by the validated error (9 in 10 of its runs were within ÷ / × 101)"),
+            "{words}"
+        );
+        let r = eval(&base.replace(r#""ttft_ms":2000"#, r#""ttft_ms":5"#));
+        assert!(r.operating_point.is_none() && margin_words(&r).is_none());
     }
 
     #[test]

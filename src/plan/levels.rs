@@ -94,10 +94,12 @@ pub(super) fn widen_for_runs(r: &mut Resolved, runs: &[crate::import::Measuremen
     if extra.is_empty() {
         return;
     }
-    let mut all = levels(&r.deployment, &r.workload);
+    let own = levels(&r.deployment, &r.workload);
+    let mut all = own.clone();
     all.extend(extra);
     crate::sorting::sort_f64(&mut all);
     all.dedup();
     all.truncate(64);
+    r.workload.levels_for_runs = all.iter().copied().filter(|x| !own.contains(x)).collect();
     r.workload.load = Load::Concurrency(all);
 }

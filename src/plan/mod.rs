@@ -355,8 +355,20 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
     // Each level's mean prompt tokens per step: requests/s × the prompt each prefills × the mean gap between steps
     // (an estimate: exact for a closed loop that keeps the engine busy; a lightly loaded open loop's busy steps
     // carry more, preemption stalls make it count more). A disaggregated decode pool's steps carry none.
-    let prompts = if r.disaggregation.is_some() { 0.0 } else { w.uncached_prompt() };
-    let roofline = roofline(d, w, sweep.iter().map(|p| (p.mean_batch, p.request_throughput * prompts * p.itl_ms.mean / 1e3)));
+    let prompts = w.uncached_prompt();
+    // Disaggregated, the decode pool's devices make the tokens: its roof, as the single-stream ceiling above (the
+    // whole deployment's bandwidth had been printed beside one device's ceiling, 6,700 GB/s against 215 tok/s for 1 +
+    // 1 H100s); a prompt chunk's point only where the prefill pool is as large, on the same roof.
+    let roofline = match r.pools() {
+        Some((pre, dec)) => {
+            let mut f = roofline(&dec, w, sweep.iter().map(|p| (p.mean_batch, 0.0)));
+            if pre.hardware.devices != dec.hardware.devices {
+                f.prefill = None;
+            }
+            f
+        }
+        None => roofline(d, w, sweep.iter().map(|p| (p.mean_batch, p.request_throughput * prompts * p.itl_ms.mean / 1e3))),
+    };
     let mut warnings = warnings::scenario_warnings(r, &mem, &sweep);
     let pct = r.target.percentile;
     let marker = |p: &LoadPoint| marker(p, pct);

@@ -365,6 +365,52 @@ pub fn analytic_point(d: &Deployment, w: &Workload, concurrency: f64) -> Analyti
     AnalyticPoint { per_user_tps: 1.0 / step, system_tps: b / step, ttft_s: wait + ttft_busy.max(ttft0), tpot_s: step, bound }
 }
 
+/// An analytic closed-loop level of a disaggregated deployment (`engine.disaggregation`), as the simulator runs one
+/// (`sim::simulate_disaggregated`): the decode pool's steps carry the running batch's decodes and no prompt; the
+/// prefill pool reads each prompt and gives its first token; the KV link (`link_bytes_per_s`) then carries the
+/// prompt's cache to the decode pool, which delays the second token. Deterministic, as [`analytic_point`]: the
+/// requests flow at the slowest of what the users send, the prefill pool reads (prompts queued there share its
+/// chunks), the link carries and the decode pool's places turn over, and a user's time beyond its unhindered cycle is
+/// spent waiting before its first token — where the colocated analytic counts the wait for a place too. (Until
+/// 2026-12-07 the analytic figures of a disaggregated scenario were the colocated server's on all its devices: 186
+/// tok/s for one user of 1 + 1 H100s, where the one decode device streams 172 at most; a checking script's find.)
+#[must_use]
+pub fn analytic_point_pools(pre: &Deployment, dec: &Deployment, link_bytes_per_s: f64, w: &Workload, concurrency: f64) -> AnalyticPoint {
+    let b = running_batch(dec, w, concurrency);
+    if b < 1.0 || !pre.fits() {
+        return AnalyticPoint { per_user_tps: 0.0, system_tps: 0.0, ttft_s: 0.0, tpot_s: 0.0, bound: Bound::Memory };
+    }
+    let steps = (w.output_tokens - 1.0).max(0.0);
+    let first = prefill::ttft_seconds(pre, w.prompt_tokens, w.context_depth, w.prefix_cache_hit_rate);
+    let transfer = dec.kv_bytes(w.context_depth + w.prompt_tokens) / link_bytes_per_s;
+    let transfer = if transfer.is_finite() { transfer.max(0.0) } else { 0.0 };
+    let in_flight = concurrency.min(b);
+    let per_prompt = batch_prefill_seconds(pre, in_flight, w.uncached_prompt(), w.prompt_prior()) / in_flight;
+    // The decode batch is what the flow keeps there (Little's law: rate × a request's decode time), at most what
+    // the pool runs: a prefill pool that feeds fewer keeps it below the users (iterated, as the step falls with it).
+    let mut batch = b;
+    let flow = |batch: f64| {
+        let cost = dec.step(&dec.decode_load(batch, w.mean_context()));
+        let cycle = first + transfer + steps * cost.seconds;
+        let mut rate = concurrency / cycle;
+        for limit in [per_prompt, transfer, steps * cost.seconds / b] {
+            if limit > 0.0 {
+                rate = rate.min(1.0 / limit);
+            }
+        }
+        (cost, cycle, rate)
+    };
+    for _ in 0..6 {
+        let (cost, _, rate) = flow(batch);
+        batch = (rate * steps * cost.seconds).clamp(1.0, b);
+    }
+    let (cost, cycle, rate) = flow(batch);
+    let t_dec = cost.seconds;
+    let wait = (concurrency / rate - cycle).max(0.0);
+    let tpot = if steps > 0.0 { t_dec + transfer / steps } else { t_dec };
+    AnalyticPoint { per_user_tps: 1.0 / tpot, system_tps: rate * w.output_tokens, ttft_s: wait + first, tpot_s: tpot, bound: cost.bound }
+}
+
 /// The offline marker of a deployment that runs no sequence at all.
 fn nothing_runs() -> Marker {
     Marker { concurrency: Some(0.0), request_rate: None, system_tps: 0.0, per_user_tps: 0.0, ttft_p_ms: None, tpot_p_ms: 0.0, kv_utilization: None }

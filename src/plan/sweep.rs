@@ -8,11 +8,23 @@ pub(super) fn analytic_sweep(r: &Resolved) -> Vec<LoadPoint> {
 
 /// One analytic load level (`x` users, or requests/s for request-rate loads).
 pub(super) fn analytic_level(r: &Resolved, x: f64) -> LoadPoint {
-    let d = &r.deployment;
     let w = &r.workload;
+    let pools = r.pools();
+    // Disaggregated, the decode pool holds the running batch and the prefill pool reads the prompts
+    // (`analytic_point_pools`); else the one server.
+    let d = pools.as_ref().map_or(&r.deployment, |(_, dec)| dec);
+    let link = r.disaggregation.map_or(f64::INFINITY, |g| g.kv_transfer_gbps * 1e9);
+    let analytic_point = |d: &Deployment, w: &Workload, c: f64| match &pools {
+        Some((pre, dec)) => analytic_point_pools(pre, dec, link, w, c),
+        None => analytic_point(d, w, c),
+    };
     let rate_mode = matches!(w.load, Load::RequestRate(_));
     // What the server can produce at most; an offered load above it grows the queue without bound.
-    let capacity = if rate_mode { offline_marker(d, w).system_tps } else { f64::INFINITY };
+    let capacity = match (&pools, rate_mode) {
+        (_, false) => f64::INFINITY,
+        (Some(_), true) => analytic_point(d, w, f64::from(d.engine.max_batch).min(d.max_sequences(w.mean_context()).floor())).system_tps,
+        (None, true) => offline_marker(d, w).system_tps,
+    };
     // For a request rate, Little's law gives the concurrency: rate × time in system (iterated twice).
     let conc = if rate_mode {
         let mut c = 1.0;
@@ -57,7 +69,8 @@ pub(super) fn analytic_level(r: &Resolved, x: f64) -> LoadPoint {
         tpot_ms: Pcts::flat(tpot * 1e3),
         itl_ms: Pcts::flat(tpot * 1e3),
         e2e_ms: Pcts::flat(e2e * 1e3),
-        mean_batch: running_batch(d, w, conc),
+        // (Disaggregated: what the flow keeps in the decode pool, which a slower prefill pool holds below the users.)
+        mean_batch: if pools.is_some() { (sys * tpot).min(running_batch(d, w, conc)) } else { running_batch(d, w, conc) },
         memory_bound_fraction: if bound == Bound::Memory { 1.0 } else { 0.0 },
         compute_bound_fraction: if bound == Bound::Compute { 1.0 } else { 0.0 },
         bound,

@@ -40,6 +40,10 @@ pub enum WarningKind {
     CalibratedElsewhere,
     /// A serving engine on Apple silicon (vLLM, SGLang, TensorRT-LLM, LMDeploy: none has a Metal backend).
     EngineNotOnDevice,
+    /// Levels added for imported runs' loads, which the scenario alone does not have (a note).
+    LevelsForRuns,
+    /// An offline job's latencies are each request's from its admission, not from the job's start (a note).
+    OfflineTiming,
 }
 
 /// One warning: its kind and the sentence shown.
@@ -59,7 +63,14 @@ impl Warning {
     /// read "no saturation knee within the levels", in red, as a fault of the deployment sized).
     #[must_use]
     pub fn is_info(&self) -> bool {
-        matches!(self.kind, WarningKind::FewerRequests | WarningKind::SaturatesPastCapacity | WarningKind::NoKnee)
+        matches!(
+            self.kind,
+            WarningKind::FewerRequests
+                | WarningKind::SaturatesPastCapacity
+                | WarningKind::NoKnee
+                | WarningKind::LevelsForRuns
+                | WarningKind::OfflineTiming
+        )
     }
 }
 
@@ -137,6 +148,41 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
             w.requests
         )));
     }
+    // An offline job's latencies are timed from each request's admission into the running batch, as its steps see
+    // it; the job's requests wait their turn in waves, which those figures leave out (a checking script: 200 requests
+    // on an L4, E2E 22 s and TTFT P99 1.3 s, where the job takes 97 s and its last request waits most of it).
+    if let (Load::Offline, false, Some(p)) = (&w.load, w.benchmark_run, sweep.first().filter(|p| p.system_tps > 0.0 && mem.fits)) {
+        let job = f64::from(w.requests) * w.output_tokens / p.system_tps;
+        // (The level is what runs at once: the fullest batch, or every request where fewer.)
+        let at_once = p.concurrency.unwrap_or(p.mean_batch).max(1.0);
+        if f64::from(w.requests) > at_once {
+            warnings.push(Warning::new(
+                WarningKind::OfflineTiming,
+                format!(
+                    "an offline job: its {} requests take about {} s at {} tok/s, about {} at once; each request's TTFT and E2E are timed from its admission into the running batch, not from the job's start, so they leave out the wait of the later requests (up to about {} s)",
+                    crate::plan::readout::group(f64::from(w.requests)),
+                    crate::plan::readout::group(job.round()),
+                    crate::plan::readout::group(p.system_tps.round()),
+                    crate::plan::readout::group(at_once.round()),
+                    crate::plan::readout::group((job - p.e2e_ms.p50 / 1e3).max(0.0).round())
+                ),
+            ));
+        }
+    }
+    // The imported runs' loads among the levels: the peak, the knee and what is read at them may differ from the
+    // scenario's alone, which a link or `tps eval` evaluates (an operations trial: a 64-user level of 406 evictions,
+    // added for an imported run, moved the throughput peak from 4 users to 64, and the CLI said 4).
+    if !w.levels_for_runs.is_empty() {
+        let added: Vec<String> = w.levels_for_runs.iter().map(|x| crate::plan::readout::group(*x)).collect();
+        warnings.push(Warning::new(
+            WarningKind::LevelsForRuns,
+            format!(
+                "the load levels include {} user{}, the imported runs' concurrencies, so the curves reach them: the peak, the knee and what is read there are over these levels too; the scenario alone (its link, `tps eval`) has its own levels",
+                added.join(", "),
+                if added.len() == 1 && w.levels_for_runs[0] == 1.0 { "" } else { "s" }
+            ),
+        ));
+    }
     let hw = &d.hardware;
     // llama.cpp's own splits asked of a serving engine (and FP8 of llama.cpp: the cases exclude each other).
     if hw.devices > 1 && d.engine.kind != crate::model::engine::EngineKind::LlamaCpp {
@@ -185,10 +231,32 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
         && crate::presets::engines::has_vllm_default_reserve(d)
         && e.reserve_gb * crate::model::units::GIB > 0.25 * per_device
     {
+        // What a smaller cap would give, in numbers (an operations trial sized 70B on 2 × H100 at 3 sequences, 40
+        // servers, and read the hint as a grey line it could not weigh): the cap among 32–512 under which the most
+        // sequences run, each cap's reserve as vLLM would profile it.
+        let ctx = mem.context_tokens;
+        let at = |cap: u32| {
+            let mut c = d.clone();
+            c.engine.max_batch = cap;
+            c.engine.reserve_gb = crate::presets::engines::vllm_reserve_gib(&c);
+            (cap, c.engine.reserve_gb, c.max_sequences(ctx).floor().min(f64::from(cap)))
+        };
+        let best = [512, 256, 128, 64, 32].into_iter().filter(|c| *c < e.max_batch).map(at).fold(None, |b: Option<(u32, f64, f64)>, x| match b {
+            Some(b) if b.2 >= x.2 => Some(b),
+            _ => Some(x),
+        });
+        let hint = match best.filter(|b| b.2 > mem.kv_max_sequences.floor()) {
+            Some((cap, gib, n)) => format!(
+                ": --max-num-seqs {cap} (engine.max_batch) keeps {gib:.1} GiB, and about {} sequences of {ctx:.0} tokens fit instead of {}",
+                crate::plan::readout::group(n),
+                crate::plan::readout::group(mem.kv_max_sequences.floor())
+            ),
+            None => ": fewer max running sequences (--max-num-seqs) free most of it".into(),
+        };
         warnings.push(Warning::new(
             WarningKind::SamplerReserve,
             format!(
-                "vLLM keeps {:.1} GiB per device for its sampler's profile run ({} sequences × {} vocabulary) beside {:.1} GB of KV cache per device: fewer max running sequences (--max-num-seqs) free most of it",
+                "vLLM keeps {:.1} GiB per device for its sampler's profile run ({} sequences × {} vocabulary) beside {:.1} GB of KV cache per device{hint}",
                 e.reserve_gb,
                 e.max_batch.min(e.max_batched_tokens),
                 d.model.vocab,

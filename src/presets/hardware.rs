@@ -35,6 +35,24 @@ pub fn default_node_devices(id: &str) -> u32 {
     }
 }
 
+/// The computers an Apple chip ships in (Apple's product pages), for the device list: an operations trial looked for
+/// "Mac Studio" and found only chip names. `None` for other devices.
+#[must_use]
+pub fn products(id: &str) -> Option<&'static str> {
+    Some(match id {
+        "m1" => "MacBook Air, MacBook Pro 13\", Mac mini, iMac",
+        "m2" => "MacBook Air, MacBook Pro 13\", Mac mini",
+        "m3" => "MacBook Air, MacBook Pro 14\", iMac",
+        "m4" => "MacBook Air, MacBook Pro 14\", Mac mini, iMac",
+        "m1-pro" | "m3-pro" | "m3-max-30c" | "m3-max-40c" => "MacBook Pro",
+        "m2-pro" | "m4-pro" => "MacBook Pro, Mac mini",
+        "m1-max" | "m2-max" | "m4-max-32c" | "m4-max-40c" => "MacBook Pro, Mac Studio",
+        "m1-ultra" | "m3-ultra" => "Mac Studio",
+        "m2-ultra" => "Mac Studio, Mac Pro",
+        _ => return None,
+    })
+}
+
 /// Finds a device by id (case-insensitive).
 #[must_use]
 pub fn find(id: &str) -> Option<&'static HwPreset> {

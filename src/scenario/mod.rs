@@ -149,7 +149,14 @@ fn errors_of(mut v: serde_json::Value) -> Vec<ScenarioError> {
                 Err(e) => e,
             },
         };
-        let taken = removed.iter().find(|r| **r == e.field || r.strip_prefix(e.field.as_str()).is_some_and(|t| t.starts_with('.'))).cloned();
+        // A tagged or paired object missing what was taken out of it: the field taken, not a new fault ("model.moe.experts:
+        // missing field `experts_per_token`" had followed the refused `experts_per_token` itself; a checking script's find).
+        let missing = e.message.strip_prefix("missing field `").and_then(|r| r.split('`').next()).and_then(|name| {
+            let parent = e.field.rsplit_once('.').map_or("", |(p, _)| p);
+            [format!("{parent}.{name}"), format!("{}.{name}", e.field)].into_iter().find(|c| removed.contains(c))
+        });
+        let taken = missing
+            .or_else(|| removed.iter().find(|r| **r == e.field || r.strip_prefix(e.field.as_str()).is_some_and(|t| t.starts_with('.'))).cloned());
         // Under an object whose preset was taken out, what is refused next follows from it: the figures the preset
         // would have given come back as required ("hardware.preset: unknown id" then "hardware.memory_bandwidth_gbps:
         // required", an operations trial), and the fields typed beside it are checked against stand-ins (a typed
@@ -733,11 +740,31 @@ fn located_error(doc: &serde_json::Value, whole: &serde_json::Error) -> Scenario
 fn plain_type_error(msg: &str) -> String {
     // A negative count ("devices": -1): serde's "invalid value: integer `-1`, expected u32" (an operations trial read
     // it as library jargon).
+    // One past the type's range ("devices": 1000000000000) is too large, not negative (a checking script read "must be a
+    // whole number of 0 or more" for it).
     if let Some(v) = msg.strip_prefix("invalid value: integer `").and_then(|r| r.split_once("`, expected u")).map(|(v, _)| v) {
-        return format!("{v} must be a whole number of 0 or more");
+        return if v.starts_with('-') {
+            format!("{v} is negative: this field takes a whole number")
+        } else {
+            format!("{v} is too large for this field")
+        };
     }
     let Some(rest) = msg.strip_prefix("invalid type: ") else { return msg.to_string() };
     let (got, expected) = rest.split_once(", expected ").unwrap_or((rest, ""));
+    // A list, an object, true/false or null where a number goes: named as what it is (`[1, 2]` had read "\"sequence\" is
+    // not a number").
+    if matches!(expected, "u32" | "u64" | "f64") {
+        let what = match got.split(' ').next().unwrap_or(got) {
+            "sequence" => Some("a list"),
+            "map" => Some("an object"),
+            "boolean" => Some(if got.contains("true") { "true" } else { "false" }),
+            "null" | "unit" => Some("null"),
+            _ => None,
+        };
+        if let Some(what) = what {
+            return format!("{what} is not a number: give one number");
+        }
+    }
     // The value serde quotes ("floating point `2.5`", "string \"abc\""), else its last word.
     let value = got.split(['`', '"']).nth(1).unwrap_or_else(|| got.rsplit(' ').next().unwrap_or(got));
     // A quoted number ("devices": "8") is a string, not a number to JSON: say so, not that 8 is not whole.
@@ -748,6 +775,13 @@ fn plain_type_error(msg: &str) -> String {
         }
         // A whole number written with a point or an exponent (8.0, 1e9): JSON's integers have neither (an operations
         // trial read "1000000000.0 must be a whole number" for 1e9 devices).
+        "u32" | "u64" if value.trim().parse::<f64>().is_ok_and(|v| v.is_finite() && v.fract() == 0.0 && v <= -1.0) => {
+            format!("{value} is negative: this field takes a whole number")
+        }
+        "u32" if value.trim().parse::<f64>().is_ok_and(|v| v.is_finite() && v > f64::from(u32::MAX)) => {
+            format!("{value} is too large for this field")
+        }
+        "u64" if value.trim().parse::<f64>().is_ok_and(|v| v.is_finite() && v >= 1.8e19) => format!("{value} is too large for this field"),
         "u32" | "u64" if value.trim().parse::<f64>().is_ok_and(|v| v.is_finite() && v.fract() == 0.0 && v.abs() < 1e15) => {
             format!("{value} must be written as a whole number, without a point or an exponent: {:.0}", value.trim().parse::<f64>().unwrap_or(0.0))
         }

@@ -149,6 +149,10 @@ pub struct Workload {
     pub timeout_s: Option<f64>,
     pub mode: Mode,
     pub agent_steps: u32,
+    /// Concurrency levels the page added to the automatic ones for imported runs' loads (`plan::evaluate_with`):
+    /// not the scenario's, so a link or `tps eval` of it does not have them.
+    #[serde(skip)]
+    pub levels_for_runs: Vec<f64>,
 }
 
 impl Workload {

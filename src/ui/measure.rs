@@ -192,6 +192,7 @@ pub fn MeasurementsPanel(
     // it applied (another scenario loaded since keeps its own; a review). And whether the last attempt was refused.
     let applied = RwSignal::new(None::<Scenario>);
     let refused = RwSignal::new(false);
+    let caution = RwSignal::new(false);
     let comparisons: Memo<Vec<Result<Comparison, String>>> = Memo::new(move |_| {
         let Ok(s) = scenario.get() else { return Vec::new() };
         measurements.with(|ms| {
@@ -250,6 +251,9 @@ pub fn MeasurementsPanel(
             Ok(cal) => {
                 calibration.set(cal.summary());
                 refused.set(false);
+                // Applied with caveats (an efficiency past what the data's devices reach, a bound, figures made worse):
+                // shown as a caution, not in the notes' grey (an operations trial missed η_fl 0.871 said there).
+                caution.set(!cal.caveats().is_empty());
                 // Calibrated again: "Undo" still goes back to before the first (a trial calibrated twice, and Undo
                 // went back to the first calibration, then vanished) — unless another scenario came in between.
                 if before_calibration.with_untracked(Option::is_none) || !ours() {
@@ -275,6 +279,7 @@ pub fn MeasurementsPanel(
         }
         calibration.set(String::new());
         refused.set(false);
+        caution.set(false);
         before_calibration.set(None);
         applied.set(None);
     };
@@ -331,7 +336,7 @@ pub fn MeasurementsPanel(
                     "Calibrate the engine on these runs"
                 </button>
                 <button type="button" id="measure-uncalibrate" on:click=undo class:hidden=move || inputs.base.with(|b| b.engine.calibrated_from.is_none())>"Undo calibration"</button>
-                <p class="note" id="measure-calibration" role="status" class:hidden=move || calibration.with(String::is_empty) class:refused=move || refused.get()>
+                <p class="note" id="measure-calibration" role="status" class:hidden=move || calibration.with(String::is_empty) class:refused=move || refused.get() class:caution=move || caution.get() && !refused.get()>
                     {move || calibration.get()} " " {refusal_switches}
                 </p>
             </div>

@@ -318,9 +318,10 @@ fn HardwareInputs(inputs: Inputs, #[prop(into)] error: Signal<Vec<ScenarioError>
         [inputs.bandwidth, inputs.memory, inputs.interconnect, inputs.compute, inputs.fp8, inputs.hw_kind, inputs.hw_name, inputs.hw_arch];
     let stash = RwSignal::new(Vec::<String>::new());
     let mut opts = vec![(String::new(), "Custom (type the numbers)".to_string())];
-    opts.extend(
-        presets::hardware::HARDWARE.iter().map(|h| (h.id.to_string(), format!("{} — {:.0} GB/s, {:.0} GiB", h.name, h.bandwidth_gbps, h.memory_gb))),
-    );
+    opts.extend(presets::hardware::HARDWARE.iter().map(|h| {
+        let products = presets::hardware::products(h.id).map_or(String::new(), |p| format!(" (in {p})"));
+        (h.id.to_string(), format!("{}{products} — {:.0} GB/s, {:.0} GiB", h.name, h.bandwidth_gbps, h.memory_gb))
+    }));
     let engines: Vec<(String, String)> = presets::engines::ENGINES.iter().map(|e| (e.id.to_string(), e.name.to_string())).collect();
     let mut archs = vec![(String::new(), "Typical for the kind".to_string())];
     archs.extend(

@@ -138,11 +138,13 @@ pub fn Results(
                                 // Users, said so; users who pause run fewer requests than they are (a pre-sales trial read
                                 // "the target holds 548" beside 1,024 running requests as 548 running).
                                 .map(|u| format!(
-                                    " — {} ceiling; the target holds {} users{}",
+                                    " — {} ceiling; the target holds {} user{}{}",
                                     // The engine's cap where it binds (a pre-sales trial read "1024 running requests at
                                     // once: the engine's cap — memory's ceiling" where memory holds 1,713).
                                     if m.engine_capped && m.max_concurrency < m.kv_max_sequences.floor() { "the engine's" } else { "memory's" },
                                     crate::plan::readout::group(u),
+                                    // ("1 users", an operations trial.)
+                                    if u == 1.0 { "" } else { "s" },
                                     if r.think_time_s > 0.0 { format!(" who pause {} s between requests, fewer running at once", fmt(r.think_time_s)) } else { String::new() }
                                 ))
                         }</small></p>

@@ -94,21 +94,25 @@ pub(crate) fn resolve_engine(
     // Under DP attention vLLM's limits are each rank's: the server's are the ranks' together.
     let ranks = if hw.parallelism == crate::model::hardware::Parallelism::DpAttention && p.id == "vllm" { hw.devices.max(1) } else { 1 };
     if p.id == "vllm" && (s.max_batch.is_none() || s.max_batched_tokens.is_none()) {
+        // Only the limits taken by default (both had been listed where the other was typed: "1024 sequences" beside
+        // a max batch of 8 that the run used; a checking script's find).
+        let (seqs, tokens) = (s.max_batch.is_none(), s.max_batched_tokens.is_none());
+        let what = |n: u32, unit: &str| {
+            if ranks > 1 {
+                format!("{n} {unit} on each of the {ranks} DP attention ranks, {} for the server", n.saturating_mul(ranks))
+            } else {
+                format!("{n} {unit}")
+            }
+        };
+        let limits = [seqs.then(|| what(batch_defaults.0, "sequences")), tokens.then(|| what(batch_defaults.1, "tokens per step"))];
+        let limits: Vec<String> = limits.into_iter().flatten().collect();
         defaults.push(format!(
-            "engine limits: {} sequences, {} tokens per step (vLLM's own defaults for a device of {} GiB{}){}",
-            batch_defaults.0,
-            batch_defaults.1,
+            "engine {}: {} (vLLM's own default{} for a device of {} GiB{})",
+            if limits.len() > 1 { "limits" } else { "limit" },
+            limits.join(", "),
+            if limits.len() > 1 { "s" } else { "" },
             crate::model::units::fmt_num(hw.memory_gb),
             if hw.name.to_ascii_lowercase().contains("a100") { ", an A100" } else { "" },
-            if ranks > 1 {
-                format!(
-                    " on each of the {ranks} DP attention ranks: {} and {} for the server",
-                    batch_defaults.0.saturating_mul(ranks),
-                    batch_defaults.1.saturating_mul(ranks)
-                )
-            } else {
-                String::new()
-            }
         ));
     }
     batch_defaults = (batch_defaults.0.saturating_mul(ranks), batch_defaults.1.saturating_mul(ranks));

@@ -123,6 +123,7 @@ pub(crate) fn resolve_workload(s: &WorkloadSpec, defaults: &mut Vec<String>) -> 
         burstiness: check("workload.burstiness", s.burstiness.unwrap_or(1.0), 0.05, 100.0, "(gamma shape)")?,
         think_time_s: think,
         users_think_s: think,
+        levels_for_runs: Vec::new(),
         queue_limit: s.queue_limit.map(|q| check_u("workload.queue_limit", q, 1, u32::MAX)).transpose()?,
         timeout_s: opt_pos("workload.timeout_s", s.timeout_s, 1e7, "s")?,
         mode,
