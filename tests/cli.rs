@@ -218,7 +218,7 @@ fn every_refused_field_is_reported() {
     // A negative count in plain words, not serde's "invalid value: integer `-1`, expected u32" (an operations trial).
     let (code, _, err) = tps(&["eval", "-"], Some(r#"{"hardware":{"preset":"h100-sxm","devices":-1},"model":{"preset":"llama-3.1-8b"}}"#));
     assert_eq!(code, 2);
-    assert!(err.contains("hardware.devices: -1 is negative: this field takes a whole number") && !err.contains("u32"), "{err}");
+    assert!(err.contains("hardware.devices: -1 is negative: this field takes a whole number of 0 or more") && !err.contains("u32"), "{err}");
     // A count past the type's range is too large, not negative; a list or true where a number goes is named as
     // what it is; a MoE shape refused for its experts per token is not then also "missing" them (a checking script).
     for (json, words) in [
@@ -245,10 +245,16 @@ fn every_refused_field_is_reported() {
     }
     let (code, _, err) = tps(
         &["eval", "-"],
-        Some(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b","moe":{"experts":8,"experts_per_token":8}}}"#),
+        Some(
+            r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b","moe":{"experts":8,"experts_per_token":8}},"workload":{"output_tokens":0}}"#,
+        ),
     );
+    // (With a second bad field after it: the search goes on past the refused one, and finds it.)
     assert_eq!(code, 2);
-    assert_eq!(err.lines().collect::<Vec<_>>(), ["tps: invalid scenario: model.moe.experts_per_token: 8 is out of range: allowed 1–7"], "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert_eq!(lines[0], "tps: invalid scenario: model.moe.experts_per_token: 8 is out of range: allowed 1–7", "{err}");
+    assert!(lines[1].starts_with("tps: invalid scenario: workload.output_tokens: 0 is out of range"), "{err}");
 }
 
 /// A directory's result files are read with the numbers in their names in numeric order (c1, c8, c16).

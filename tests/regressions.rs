@@ -2412,3 +2412,45 @@ fn an_offline_jobs_latencies_say_what_they_leave_out() {
     let r = plan::evaluate(&scenario(r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":512,"output_tokens":64,"distribution":"fixed","requests":20,"load":{"offline":true}}}"#)).unwrap();
     assert!(!r.warnings.iter().any(|w| w.message.starts_with("an offline job")), "{:?}", r.warnings);
 }
+
+/// A disaggregated deployment's analytic figures follow the simulation where each part of it binds (a review): the
+/// decode pool's places (70B in FP8 on one decode H100: 11 running, the wait between the first token and the second,
+/// in TPOT) and the KV link (0.5 GB/s: TPOT holds each prompt's transfer), within 10 % at every level in per-user and
+/// system tok/s; and its automatic request rates are the pools'.
+#[test]
+fn a_disaggregated_analytic_level_follows_the_part_that_binds() {
+    for json in [
+        r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"preset":"llama-3.1-70b"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm","max_batch":64,"disaggregation":{"prefill_devices":1,"kv_transfer_gbps":50}},"workload":{"prompt_tokens":200,"output_tokens":1000,"distribution":"fixed","requests":400,"load":{"concurrency":[1,4,16,32,64]}}}"#,
+        r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm","disaggregation":{"prefill_devices":1,"kv_transfer_gbps":0.5}},"workload":{"prompt_tokens":4000,"output_tokens":100,"distribution":"fixed","requests":400,"load":{"concurrency":[1,4,16,32]}}}"#,
+    ] {
+        let s = scenario(json);
+        let (sim, ana) = (plan::evaluate(&s).unwrap(), plan::evaluate_analytic(&s).unwrap());
+        for (p, a) in sim.sweep.iter().zip(&ana.sweep) {
+            assert!(
+                (a.per_user_tps / p.per_user_tps - 1.0).abs() < 0.1,
+                "{json}\nper user {} analytic vs {} simulated",
+                a.per_user_tps,
+                p.per_user_tps
+            );
+            assert!((a.system_tps / p.system_tps - 1.0).abs() < 0.1, "{json}\nsystem {} analytic vs {} simulated", a.system_tps, p.system_tps);
+        }
+        // The bottleneck's wait is the second token's: the analytic TTFT stays the prompt's at every level.
+        let first = ana.sweep[0].ttft_ms.p50;
+        assert!(ana.sweep.iter().all(|p| (p.ttft_ms.p50 - first).abs() < 1e-6), "{:?}", ana.sweep.iter().map(|p| p.ttft_ms.p50).collect::<Vec<_>>());
+    }
+    // Automatic rates bracket the pools' capacity, not the colocated server's on both devices.
+    let rates = plan::evaluate_analytic(&scenario(&json_rates())).unwrap();
+    let colocated =
+        plan::evaluate_analytic(&scenario(&json_rates().replace(r#","disaggregation":{"prefill_devices":1,"kv_transfer_gbps":50}"#, ""))).unwrap();
+    let single = plan::evaluate_analytic(&scenario(
+        &json_rates().replace(r#","disaggregation":{"prefill_devices":1,"kv_transfer_gbps":50}"#, "").replace(r#""devices":2"#, r#""devices":1"#),
+    ))
+    .unwrap();
+    let top = |r: &tps_planner::scenario::Report| r.sweep.last().and_then(|p| p.request_rate).unwrap();
+    // (Above one device that reads its prompts between its decodes, below two that split both.)
+    assert!(top(&single) < top(&rates) && top(&rates) < top(&colocated), "{} < {} < {}", top(&single), top(&rates), top(&colocated));
+}
+
+fn json_rates() -> String {
+    r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm","disaggregation":{"prefill_devices":1,"kv_transfer_gbps":50}},"workload":{"prompt_tokens":1000,"output_tokens":200,"load":{"request_rate":[]}}}"#.to_string()
+}

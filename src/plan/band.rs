@@ -255,7 +255,9 @@ pub const UNBOUNDED_PCT: f64 = 900.0;
 /// Whether the operating point's latencies meet the target with the validated error applied: the worst case
 /// within the latency bands (prediction × (1 + b) at the target's percentile) against the limits, in a sentence
 /// for the verdict's context ("Within the validated error its P99 TPOT (25 ms) could reach 62 ms, past the 40 ms
-/// target: …"). `None` without an operating point or a latency limit.
+/// target: …"). Without an operating point, a sentence only where a latency's band bounds nothing and every other
+/// limit could hold within its band at the lightest load (the model's ✗ then rules nothing out); else `None`, as
+/// without a latency limit.
 #[must_use]
 pub fn margin_words(r: &Report) -> Option<String> {
     let t = &r.target;
@@ -263,17 +265,22 @@ pub fn margin_words(r: &Report) -> Option<String> {
     // No load meets the target: a latency whose band bounds nothing cannot rule the deployment out either (an
     // operations trial read a flat ✗ for 8 × RTX 4090 over PCIe beside a TTFT band of ÷ / × 87 in the small print).
     let Some(o) = r.operating_point.as_ref() else {
-        let loose: Vec<(&str, f64)> = [("TTFT", ttft_b, t.ttft_limit_ms()), ("TPOT", tpot_b, t.tpot_limit_ms())]
-            .into_iter()
-            .filter(|x| x.1 > UNBOUNDED_PCT && x.2.is_some())
-            .map(|x| (x.0, x.1))
-            .collect();
+        let lightest = r.sweep.first()?;
+        let limits = [
+            ("TTFT", ttft_b, t.ttft_limit_ms(), lightest.ttft_ms.at(t.percentile)),
+            ("TPOT", tpot_b, t.tpot_limit_ms(), lightest.tpot_ms.at(t.percentile)),
+        ];
+        let loose: Vec<(&str, f64)> = limits.iter().filter(|x| x.1 > UNBOUNDED_PCT && x.2.is_some()).map(|x| (x.0, x.1)).collect();
+        // A latency with a bounded band that misses its limit even at its best within it rules the deployment out
+        // alone (a review): then nothing is said.
+        let ruled_out = limits.iter().any(|x| x.1 <= UNBOUNDED_PCT && x.2.is_some_and(|l| x.3 / (1.0 + x.1 / 100.0) > l));
         let widest = loose.iter().map(|x| x.1).fold(0.0, f64::max);
-        return (!loose.is_empty() && r.memory.fits).then(|| {
+        return (!loose.is_empty() && !ruled_out && r.memory.fits).then(|| {
             format!(
-                "The {} {} of this class is not bounded by the validated error (9 in 10 of its runs were within {}): the model's ✗ does not rule it out, and a run of your own settles it.",
+                "The {} {} of this class {} not bounded by the validated error (9 in 10 of its runs were within {}): the model's ✗ does not rule it out, and a run of your own settles it.",
                 t.percentile,
                 loose.iter().map(|x| x.0).collect::<Vec<_>>().join(" and "),
+                if loose.len() > 1 { "are" } else { "is" },
                 band_text(widest)
             )
         });
@@ -478,6 +485,12 @@ mod tests {
         );
         let r = eval(&base.replace(r#""ttft_ms":2000"#, r#""ttft_ms":5"#));
         assert!(r.operating_point.is_none() && margin_words(&r).is_none());
+        // Nor where a latency with a bounded band misses its limit beyond that band: it rules the deployment out alone.
+        let r = eval(
+            r#"{"hardware":{"preset":"rtx-4090","devices":2},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm"},"workload":{"prompt_tokens":512,"output_tokens":128,"requests":100,"load":{"concurrency":[1,2,4]}},"target":{"tpot_ms":1,"ttft_ms":20,"percentile":99}}"#,
+        );
+        assert!(r.band.ttft_tail_pct > UNBOUNDED_PCT && r.band.tpot_tail_pct <= UNBOUNDED_PCT && r.operating_point.is_none());
+        assert_eq!(margin_words(&r), None);
     }
 
     #[test]

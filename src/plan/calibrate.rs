@@ -555,8 +555,8 @@ pub fn calibrate(base: &Scenario, runs: &[Measurement]) -> Result<Calibration, S
         return Err(ScenarioError::new(
             "engine",
             format!(
-                "the fit leaves these runs further off (median |error| {before_pct:.1} % → {after_pct:.1} % over the {} figures it fits{}), so the runs and the scenario likely differ in more than the engine's efficiencies — the weight format (files rarely record it: the scenario's is assumed), the lengths, the devices or the split — or the runs show what the model lacks",
-                before_figs.len(),
+                "the fit leaves these runs further off (median |error| {before_pct:.1} % → {after_pct:.1} % over the {} it fits{}), so the runs and the scenario likely differ in more than the engine's efficiencies — the weight format (files rarely record it: the scenario's is assumed), the lengths, the devices or the split — or the runs show what the model lacks",
+                if before_figs.len() == 1 { "1 figure".to_string() } else { format!("{} figures", before_figs.len()) },
                 // (The comparison's headline counts a per-user speed too, which the fit leaves out: its median differs;
                 // an operations trial read 11.8 % there and 10.7 % here for one run and asked which was right.)
                 match per_user_left_out {

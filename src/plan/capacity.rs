@@ -138,7 +138,7 @@ pub(crate) fn resolve(r: &Resolved, sweep: &[LoadPoint], mem: &Memory, level: &d
     // Every level up to the top meets the target: look above the grid.
     if hi.is_none() {
         if rate_mode {
-            let cap_rate = super::offline_marker(&r.deployment, &r.workload).system_tps / r.workload.output_tokens.max(1.0);
+            let cap_rate = super::levels::capacity_rps(r);
             let mut probe = if cap_rate.is_finite() && cap_rate > x(&lo) * 1.02 { cap_rate * 1.1 } else { x(&lo) * 2.0 };
             for _ in 0..8 {
                 let p = s.eval(probe);

@@ -9,22 +9,7 @@ pub fn levels(d: &Deployment, w: &Workload) -> Vec<f64> {
     match &w.load {
         Load::Concurrency(v) if !v.is_empty() => v.clone(),
         Load::RequestRate(v) if !v.is_empty() => v.clone(),
-        Load::RequestRate(_) => {
-            // Automatic rates: fractions of the server's capacity in requests/s (its offline throughput ÷ output
-            // tokens), so the sweep brackets where latency turns up, whatever the hardware; 3 significant digits.
-            let cap = offline_marker(d, w).system_tps / w.output_tokens.max(1.0);
-            if !(cap.is_finite() && cap > 0.0) {
-                return vec![1.0];
-            }
-            let round = |x: f64| {
-                let mag = 10f64.powf(x.log10().floor() - 2.0);
-                (x / mag).round() * mag
-            };
-            let mut v: Vec<f64> =
-                [0.05, 0.15, 0.3, 0.45, 0.6, 0.7, 0.8, 0.9, 1.0, 1.15].iter().map(|f| round(f * cap)).filter(|x| *x > 0.0).collect();
-            v.dedup();
-            v
-        }
+        Load::RequestRate(_) => rate_levels(offline_marker(d, w).system_tps / w.output_tokens.max(1.0)),
         // A finite benchmark run of an offline load releases all its requests at once (`vllm bench serve`
         // without a rate or a concurrency limit): as many users as requests, so the requests the engine cannot
         // batch yet wait in its queue and their TTFT holds that wait. The steady state runs the fullest batch.
@@ -64,6 +49,44 @@ pub fn levels(d: &Deployment, w: &Workload) -> Vec<f64> {
     }
 }
 
+/// Automatic rates: fractions of the server's capacity `cap` in requests/s (its offline throughput ÷ output tokens),
+/// so the sweep brackets where latency turns up, whatever the hardware; 3 significant digits.
+fn rate_levels(cap: f64) -> Vec<f64> {
+    if !(cap.is_finite() && cap > 0.0) {
+        return vec![1.0];
+    }
+    let round = |x: f64| {
+        let mag = 10f64.powf(x.log10().floor() - 2.0);
+        (x / mag).round() * mag
+    };
+    let mut v: Vec<f64> = [0.05, 0.15, 0.3, 0.45, 0.6, 0.7, 0.8, 0.9, 1.0, 1.15].iter().map(|f| round(f * cap)).filter(|x| *x > 0.0).collect();
+    v.dedup();
+    v
+}
+
+/// The most requests/s the deployment serves (its offline throughput ÷ output tokens): a disaggregated one's from its
+/// two pools (`analytic_point_pools` with every place filled), else the server's. (A disaggregated deployment's rates
+/// and capacity search had taken the colocated server's on all its devices.)
+pub(super) fn capacity_rps(r: &Resolved) -> f64 {
+    let w = &r.workload;
+    let tps = match (r.pools(), r.disaggregation) {
+        (Some((pre, dec)), Some(g)) => analytic_point_pools(&pre, &dec, g.kv_transfer_gbps * 1e9, w, 1e9).system_tps,
+        _ => offline_marker(&r.deployment, w).system_tps,
+    };
+    tps / w.output_tokens.max(1.0)
+}
+
+/// The levels of a resolved scenario: [`levels`] on its deployment, or for a disaggregated one on its decode pool
+/// (which holds the running batch), its automatic rates from both pools' capacity.
+#[must_use]
+pub fn resolved_levels(r: &Resolved) -> Vec<f64> {
+    match r.pools() {
+        Some(_) if matches!(&r.workload.load, Load::RequestRate(v) if v.is_empty()) => rate_levels(capacity_rps(r)),
+        Some((_, dec)) => levels(&dec, &r.workload),
+        None => levels(&r.deployment, &r.workload),
+    }
+}
+
 /// Users per running sequence at a batch of `batch`: (E2E + think) ÷ E2E for users who think between requests
 /// (Little's law over a user's cycle, E2E at that batch, analytic), 1 without a think time.
 pub(super) fn users_per_sequence(d: &Deployment, w: &Workload, batch: f64) -> f64 {
@@ -94,7 +117,7 @@ pub(super) fn widen_for_runs(r: &mut Resolved, runs: &[crate::import::Measuremen
     if extra.is_empty() {
         return;
     }
-    let own = levels(&r.deployment, &r.workload);
+    let own = resolved_levels(r);
     let mut all = own.clone();
     all.extend(extra);
     crate::sorting::sort_f64(&mut all);

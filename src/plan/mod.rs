@@ -114,11 +114,11 @@ impl Staged {
         let alts = fleet_alternatives(&r)
             .into_iter()
             .map(|a| {
-                let l = levels(&a.deployment, &a.workload);
+                let l = resolved_levels(&a);
                 (a, l, Vec::new())
             })
             .collect();
-        let levels = levels(&r.deployment, &r.workload);
+        let levels = resolved_levels(&r);
         Ok(Self { sweep: Vec::with_capacity(levels.len()), r, levels, alts })
     }
 

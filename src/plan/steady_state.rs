@@ -334,6 +334,8 @@ pub struct AnalyticPoint {
     pub ttft_s: f64,
     /// Time per output token, s (the steady step).
     pub tpot_s: f64,
+    /// Sequences in the running batch.
+    pub batch: f64,
     pub bound: Bound,
 }
 
@@ -351,7 +353,7 @@ impl AnalyticPoint {
 pub fn analytic_point(d: &Deployment, w: &Workload, concurrency: f64) -> AnalyticPoint {
     let b = running_batch(d, w, concurrency);
     if b < 1.0 {
-        return AnalyticPoint { per_user_tps: 0.0, system_tps: 0.0, ttft_s: 0.0, tpot_s: 0.0, bound: Bound::Memory };
+        return AnalyticPoint { per_user_tps: 0.0, system_tps: 0.0, ttft_s: 0.0, tpot_s: 0.0, batch: 0.0, bound: Bound::Memory };
     }
     let (load, step) = steady_step(d, w, b);
     let bound = d.step(&load).bound;
@@ -362,7 +364,7 @@ pub fn analytic_point(d: &Deployment, w: &Workload, concurrency: f64) -> Analyti
     let ttft_busy = (w.uncached_prompt() / budget).ceil().max(1.0) * step;
     let service = ttft_busy.max(ttft0) + (w.output_tokens - 1.0).max(0.0) * step;
     let wait = ((concurrency / b) - 1.0).max(0.0) * service;
-    AnalyticPoint { per_user_tps: 1.0 / step, system_tps: b / step, ttft_s: wait + ttft_busy.max(ttft0), tpot_s: step, bound }
+    AnalyticPoint { per_user_tps: 1.0 / step, system_tps: b / step, ttft_s: wait + ttft_busy.max(ttft0), tpot_s: step, batch: b, bound }
 }
 
 /// An analytic closed-loop level of a disaggregated deployment (`engine.disaggregation`), as the simulator runs one
@@ -370,45 +372,51 @@ pub fn analytic_point(d: &Deployment, w: &Workload, concurrency: f64) -> Analyti
 /// prefill pool reads each prompt and gives its first token; the KV link (`link_bytes_per_s`) then carries the
 /// prompt's cache to the decode pool, which delays the second token. Deterministic, as [`analytic_point`]: the
 /// requests flow at the slowest of what the users send, the prefill pool reads (prompts queued there share its
-/// chunks), the link carries and the decode pool's places turn over, and a user's time beyond its unhindered cycle is
-/// spent waiting before its first token — where the colocated analytic counts the wait for a place too. (Until
+/// chunks), the link carries and the decode pool's places turn over; the decode batch is what that flow keeps there
+/// (Little's law). A user's time beyond its unhindered cycle is a wait where the bottleneck is: before the first
+/// token for the prefill pool (as the colocated analytic counts a wait for a place), between the first and the second
+/// for the link or the decode pool's places (the simulator's prefilled requests wait there: TPOT holds it). (Until
 /// 2026-12-07 the analytic figures of a disaggregated scenario were the colocated server's on all its devices: 186
 /// tok/s for one user of 1 + 1 H100s, where the one decode device streams 172 at most; a checking script's find.)
 #[must_use]
 pub fn analytic_point_pools(pre: &Deployment, dec: &Deployment, link_bytes_per_s: f64, w: &Workload, concurrency: f64) -> AnalyticPoint {
     let b = running_batch(dec, w, concurrency);
-    if b < 1.0 || !pre.fits() {
-        return AnalyticPoint { per_user_tps: 0.0, system_tps: 0.0, ttft_s: 0.0, tpot_s: 0.0, bound: Bound::Memory };
+    // The prefill pool must hold the weights and one prompt's cache (the simulator refuses a request it cannot).
+    if b < 1.0 || !pre.fits() || pre.max_sequences(w.context_depth + w.prompt_tokens) < 1.0 {
+        return AnalyticPoint { per_user_tps: 0.0, system_tps: 0.0, ttft_s: 0.0, tpot_s: 0.0, batch: 0.0, bound: Bound::Memory };
     }
     let steps = (w.output_tokens - 1.0).max(0.0);
     let first = prefill::ttft_seconds(pre, w.prompt_tokens, w.context_depth, w.prefix_cache_hit_rate);
-    let transfer = dec.kv_bytes(w.context_depth + w.prompt_tokens) / link_bytes_per_s;
+    // A one-token answer ends at the prefill pool: nothing crosses the link.
+    let transfer = if steps > 0.0 { dec.kv_bytes(w.context_depth + w.prompt_tokens) / link_bytes_per_s } else { 0.0 };
     let transfer = if transfer.is_finite() { transfer.max(0.0) } else { 0.0 };
-    let in_flight = concurrency.min(b);
+    let in_flight = concurrency.min(b).max(1.0);
     let per_prompt = batch_prefill_seconds(pre, in_flight, w.uncached_prompt(), w.prompt_prior()) / in_flight;
-    // The decode batch is what the flow keeps there (Little's law: rate × a request's decode time), at most what
-    // the pool runs: a prefill pool that feeds fewer keeps it below the users (iterated, as the step falls with it).
-    let mut batch = b;
+    let cap = |t: f64| if t > 0.0 { 1.0 / t } else { f64::INFINITY };
+    // (rate before the first token, rate after it, the step's cost, the unhindered cycle) at a decode batch.
     let flow = |batch: f64| {
         let cost = dec.step(&dec.decode_load(batch, w.mean_context()));
         let cycle = first + transfer + steps * cost.seconds;
-        let mut rate = concurrency / cycle;
-        for limit in [per_prompt, transfer, steps * cost.seconds / b] {
-            if limit > 0.0 {
-                rate = rate.min(1.0 / limit);
-            }
-        }
-        (cost, cycle, rate)
+        let before = (concurrency / cycle).min(cap(per_prompt));
+        let after = cap(transfer).min(cap(steps * cost.seconds / b));
+        (before, after, cost, cycle)
     };
+    let mut batch = b;
     for _ in 0..6 {
-        let (cost, _, rate) = flow(batch);
-        batch = (rate * steps * cost.seconds).clamp(1.0, b);
+        let (before, after, cost, _) = flow(batch);
+        batch = (before.min(after) * steps * cost.seconds).clamp(1.0, b);
     }
-    let (cost, cycle, rate) = flow(batch);
-    let t_dec = cost.seconds;
+    let (before, after, cost, cycle) = flow(batch);
+    let rate = before.min(after);
     let wait = (concurrency / rate - cycle).max(0.0);
-    let tpot = if steps > 0.0 { t_dec + transfer / steps } else { t_dec };
-    AnalyticPoint { per_user_tps: 1.0 / tpot, system_tps: rate * w.output_tokens, ttft_s: wait + first, tpot_s: tpot, bound: cost.bound }
+    let t_dec = cost.seconds;
+    let mut tpot = if steps > 0.0 { t_dec + transfer / steps } else { t_dec };
+    let mut ttft = first + wait;
+    if after < before && steps > 0.0 {
+        tpot += wait / steps;
+        ttft = first;
+    }
+    AnalyticPoint { per_user_tps: 1.0 / tpot, system_tps: rate * w.output_tokens, ttft_s: ttft, tpot_s: tpot, batch, bound: cost.bound }
 }
 
 /// The offline marker of a deployment that runs no sequence at all.

@@ -3,7 +3,7 @@
 use super::*;
 
 pub(super) fn analytic_sweep(r: &Resolved) -> Vec<LoadPoint> {
-    levels(&r.deployment, &r.workload).into_iter().map(|x| analytic_level(r, x)).collect()
+    resolved_levels(r).into_iter().map(|x| analytic_level(r, x)).collect()
 }
 
 /// One analytic load level (`x` users, or requests/s for request-rate loads).
@@ -20,11 +20,7 @@ pub(super) fn analytic_level(r: &Resolved, x: f64) -> LoadPoint {
     };
     let rate_mode = matches!(w.load, Load::RequestRate(_));
     // What the server can produce at most; an offered load above it grows the queue without bound.
-    let capacity = match (&pools, rate_mode) {
-        (_, false) => f64::INFINITY,
-        (Some(_), true) => analytic_point(d, w, f64::from(d.engine.max_batch).min(d.max_sequences(w.mean_context()).floor())).system_tps,
-        (None, true) => offline_marker(d, w).system_tps,
-    };
+    let capacity = if rate_mode { capacity_rps(r) * w.output_tokens.max(1.0) } else { f64::INFINITY };
     // For a request rate, Little's law gives the concurrency: rate × time in system (iterated twice).
     let conc = if rate_mode {
         let mut c = 1.0;
@@ -47,7 +43,7 @@ pub(super) fn analytic_level(r: &Resolved, x: f64) -> LoadPoint {
     };
     let a = analytic_point(d, w, conc);
     let e2e = a.e2e_s(w.output_tokens);
-    let AnalyticPoint { per_user_tps: pu, system_tps: sys, ttft_s: ttft, tpot_s: tpot, bound } = a;
+    let AnalyticPoint { per_user_tps: pu, system_tps: sys, ttft_s: ttft, tpot_s: tpot, batch, bound } = a;
     let saturated = pu == 0.0 || (rate_mode && x * w.output_tokens > capacity);
     let sys = if rate_mode {
         sys.min(x * w.output_tokens)
@@ -56,8 +52,10 @@ pub(super) fn analytic_level(r: &Resolved, x: f64) -> LoadPoint {
         // steady step, which holds the prompt's share already (`steady_step`), and the pause; at most the running
         // batch's rate. By E2E + think, the prompt counted twice (the E2E's TTFT and the step's share), users with a
         // think time of 1 ms read below users with none (a review, 2026-12-07: 1 000-token prompts, 30 000-token ones
-        // 46 % below).
-        (x * w.output_tokens / (w.output_tokens * tpot + w.think_time_s)).min(sys)
+        // 46 % below). A disaggregated deployment's step holds no prompt: its users' cycle is the E2E and the pause
+        // (a review: the prompt had been left out of it).
+        let busy = if pools.is_some() { e2e } else { w.output_tokens * tpot };
+        (x * w.output_tokens / (busy + w.think_time_s)).min(sys)
     } else {
         sys
     };
@@ -70,7 +68,7 @@ pub(super) fn analytic_level(r: &Resolved, x: f64) -> LoadPoint {
         itl_ms: Pcts::flat(tpot * 1e3),
         e2e_ms: Pcts::flat(e2e * 1e3),
         // (Disaggregated: what the flow keeps in the decode pool, which a slower prefill pool holds below the users.)
-        mean_batch: if pools.is_some() { (sys * tpot).min(running_batch(d, w, conc)) } else { running_batch(d, w, conc) },
+        mean_batch: batch,
         memory_bound_fraction: if bound == Bound::Memory { 1.0 } else { 0.0 },
         compute_bound_fraction: if bound == Bound::Compute { 1.0 } else { 0.0 },
         bound,
@@ -95,7 +93,7 @@ pub(super) fn length(dist: Distribution, mean: f64, spread: f64) -> LengthDist {
 
 /// Simulates every load level.
 pub(super) fn simulated_sweep(r: &Resolved) -> Vec<LoadPoint> {
-    levels(&r.deployment, &r.workload).into_iter().map(|x| simulate_level(r, x)).collect()
+    resolved_levels(r).into_iter().map(|x| simulate_level(r, x)).collect()
 }
 
 /// Simulates one load level (`x` users, or requests/s for request-rate loads) with the scenario's settings.

@@ -224,11 +224,14 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
     }
     // vLLM sizes its sampler's profile run by max_num_seqs: at 1,024 sequences and a large vocabulary it can keep
     // more memory per device than the KV cache gets (gpt-oss-120b on one H100: 7.4 GiB against 5.1 GB of KV).
-    let e = &d.engine;
-    let per_device = d.kv_budget_bytes() / f64::from(hw.devices);
+    // (Disaggregated: the decode pool's, whose memory holds the running sequences, as `mem` is; a review.)
+    let pool = r.pools().map(|(_, dec)| dec);
+    let md = pool.as_ref().unwrap_or(d);
+    let e = &md.engine;
+    let per_device = md.kv_budget_bytes() / f64::from(md.hardware.devices);
     if mem.fits
         && e.reserve_gb >= 2.0
-        && crate::presets::engines::has_vllm_default_reserve(d)
+        && crate::presets::engines::has_vllm_default_reserve(md)
         && e.reserve_gb * crate::model::units::GIB > 0.25 * per_device
     {
         // What a smaller cap would give, in numbers (an operations trial sized 70B on 2 × H100 at 3 sequences, 40
@@ -236,7 +239,7 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
         // sequences run, each cap's reserve as vLLM would profile it.
         let ctx = mem.context_tokens;
         let at = |cap: u32| {
-            let mut c = d.clone();
+            let mut c = md.clone();
             c.engine.max_batch = cap;
             c.engine.reserve_gb = crate::presets::engines::vllm_reserve_gib(&c);
             (cap, c.engine.reserve_gb, c.max_sequences(ctx).floor().min(f64::from(cap)))
@@ -259,7 +262,7 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
                 "vLLM keeps {:.1} GiB per device for its sampler's profile run ({} sequences × {} vocabulary) beside {:.1} GB of KV cache per device{hint}",
                 e.reserve_gb,
                 e.max_batch.min(e.max_batched_tokens),
-                d.model.vocab,
+                md.model.vocab,
                 per_device / 1e9
             ),
         ));

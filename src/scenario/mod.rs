@@ -201,9 +201,10 @@ fn remove_path(v: &mut serde_json::Value, path: &str) -> bool {
 }
 
 /// Sets the number at a dotted path of a scenario's JSON to 1 (its parent object must exist, the field be absent);
-/// false otherwise.
+/// false otherwise. A whole 1, which a count reads as well as a measure (1.0 is no `u32`: a stand-in for a refused
+/// `experts_per_token` was refused in turn, and the search stopped before the fields after it; a review).
 fn set_path(v: &mut serde_json::Value, path: &str) -> bool {
-    parent_of(v, path).is_some_and(|(o, last)| o.insert(last.to_string(), serde_json::Value::from(1.0)).is_none())
+    parent_of(v, path).is_some_and(|(o, last)| o.insert(last.to_string(), serde_json::Value::from(1)).is_none())
 }
 
 /// The engine a scenario without one runs: vLLM on a datacenter GPU, llama.cpp on anything else.
@@ -744,7 +745,7 @@ fn plain_type_error(msg: &str) -> String {
     // whole number of 0 or more" for it).
     if let Some(v) = msg.strip_prefix("invalid value: integer `").and_then(|r| r.split_once("`, expected u")).map(|(v, _)| v) {
         return if v.starts_with('-') {
-            format!("{v} is negative: this field takes a whole number")
+            format!("{v} is negative: this field takes a whole number of 0 or more")
         } else {
             format!("{v} is too large for this field")
         };
@@ -776,12 +777,12 @@ fn plain_type_error(msg: &str) -> String {
         // A whole number written with a point or an exponent (8.0, 1e9): JSON's integers have neither (an operations
         // trial read "1000000000.0 must be a whole number" for 1e9 devices).
         "u32" | "u64" if value.trim().parse::<f64>().is_ok_and(|v| v.is_finite() && v.fract() == 0.0 && v <= -1.0) => {
-            format!("{value} is negative: this field takes a whole number")
+            format!("{value} is negative: this field takes a whole number of 0 or more")
         }
         "u32" if value.trim().parse::<f64>().is_ok_and(|v| v.is_finite() && v > f64::from(u32::MAX)) => {
             format!("{value} is too large for this field")
         }
-        "u64" if value.trim().parse::<f64>().is_ok_and(|v| v.is_finite() && v >= 1.8e19) => format!("{value} is too large for this field"),
+        "u64" if value.trim().parse::<f64>().is_ok_and(|v| v.is_finite() && v > u64::MAX as f64) => format!("{value} is too large for this field"),
         "u32" | "u64" if value.trim().parse::<f64>().is_ok_and(|v| v.is_finite() && v.fract() == 0.0 && v.abs() < 1e15) => {
             format!("{value} must be written as a whole number, without a point or an exponent: {:.0}", value.trim().parse::<f64>().unwrap_or(0.0))
         }

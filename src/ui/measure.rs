@@ -239,12 +239,14 @@ pub fn MeasurementsPanel(
         problems.set(Vec::new());
         calibration.set(String::new());
         refused.set(false);
+        caution.set(false);
     };
     // Whether the engine is still the one the last calibration applied.
     let ours = move || applied.with_untracked(|a| a.as_ref().is_some_and(|a| inputs.base.with_untracked(|b| b.engine == a.engine)));
     let on_calibrate = move |_| {
         let Ok(s) = scenario.get_untracked() else {
             calibration.set("Correct the inputs marked above first.".into());
+            caution.set(false);
             return;
         };
         match measurements.with_untracked(|ms| crate::plan::calibrate::calibrate(&s, ms)) {

@@ -109,7 +109,7 @@ pub(crate) fn resolve_engine(
         defaults.push(format!(
             "engine {}: {} (vLLM's own default{} for a device of {} GiB{})",
             if limits.len() > 1 { "limits" } else { "limit" },
-            limits.join(", "),
+            limits.join(if ranks > 1 { "; " } else { ", " }),
             if limits.len() > 1 { "s" } else { "" },
             crate::model::units::fmt_num(hw.memory_gb),
             if hw.name.to_ascii_lowercase().contains("a100") { ", an A100" } else { "" },
