@@ -529,7 +529,7 @@ mod cli {
                     // The year after the month's own words (a review read "(720 h)" as the year's).
                     tps_planner::plan::energy::a_year(c.fleet_per_month.unwrap_or(f * 720.0)),
                     c.fleet_per_million_output_tokens.map_or_else(String::new, |m| format!(
-                        ", the fleet's {m:.3}{cur} per million output tokens its peak asks for ({}){}",
+                        ", the fleet's {m:.3}{cur} per million output tokens at the peak ({}){}",
                         r.fleet.as_ref().map_or_else(|| "spares and headroom paid".to_string(), tps_planner::plan::fleet::paid_words),
                         tps_planner::plan::cost::over_month_words(c, r, &|v| format!("{v:.3}{cur}"))
                     ))

@@ -96,6 +96,21 @@ impl DiffRow {
         (coarse..=coarse + 3).find(|&p| d == 0.0 || (d * 10f64.powi(p as i32)).round() != 0.0).unwrap_or(coarse + 3)
     }
 
+    /// B − A as a table shows it: the difference of A and B as shown (each rounded to its own decimals, `small` below
+    /// 1), so that the columns subtract (a pre-sales trial read "1.75 … 1.87 … −0.13": 1.749 − 1.873); the unrounded
+    /// gap where the shown figures are equal. `None` where the difference is withheld.
+    #[must_use]
+    pub fn shown_delta(&self, small: usize) -> Option<f64> {
+        let d = self.delta?;
+        let (Some(a), Some(b)) = (self.a, self.b) else { return Some(d) };
+        let shown = |x: f64| {
+            let p = 10f64.powi(i32::try_from(decimals(x, small)).unwrap_or(0));
+            (x * p).round() / p
+        };
+        let s = shown(b) - shown(a);
+        Some(if s == 0.0 || !s.is_finite() { d } else { s })
+    }
+
     /// Whether a lower value is better (servers, devices, cost, energy); higher is better for the others.
     #[must_use]
     pub fn lower_is_better(&self) -> bool {
@@ -404,7 +419,12 @@ fn summary(rows: &[DiffRow], currency: &str, sizes: Option<(f64, f64)>) -> Strin
                 format!(" ({} against {}{})", plural(db, "device", "devices"), figure(da), running((da, db)))
             }
         });
-        format!("B needs {} against A's {}{devices}", plural(b, "server", "servers"), figure(a))
+        // As many servers: said so, not "2 against A's 2" (a pre-sales trial).
+        if a == b {
+            format!("B needs {}, as A does{devices}", plural(b, "server", "servers"))
+        } else {
+            format!("B needs {} against A's {}{devices}", plural(b, "server", "servers"), figure(a))
+        }
     } else if let Some((a, b)) = both("max_users_at_target") {
         format!("B holds {} at the target against A's {}", plural(b, "user", "users"), figure(a))
     } else if let Some((a, b)) = both("max_request_rate_at_target") {
@@ -498,7 +518,14 @@ fn summary(rows: &[DiffRow], currency: &str, sizes: Option<(f64, f64)>) -> Strin
         (None, Some((v, q))) => format!("; {v}'s fleet costs {q:.0} % less to buy"),
         (None, None) => String::new(),
     };
-    format!("{s}: {verdict}{cheaper}.")
+    // With as many servers on each side, the cheaper fleet is the difference a buyer weighs first: said before the count
+    // of figures (a pre-sales trial read "A is better on 6 of the 11 figures" as the answer where both needed 2 servers
+    // and B's cost 19 % less; three of A's six were its capacity, said three ways).
+    if both("replicas").is_some_and(|(a, b)| a == b) && !cheaper.is_empty() {
+        format!("{s}{cheaper} with as many servers: {verdict}.")
+    } else {
+        format!("{s}: {verdict}{cheaper}.")
+    }
 }
 
 fn side(r: &Report) -> DiffSide {
@@ -750,7 +777,7 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     // The month a meeting budgets (the devices around the clock, the electricity as drawn: `plan::cost`).
     rows.extend(either("fleet_per_month", "the fleet's cost a month (30 days)", &per("per month"), |c| c.fleet_per_month));
     // Per million tokens the fleet makes at the peak, spares and headroom paid: beside the one replica's figure above.
-    rows.extend(either("fleet_per_million_output_tokens", "the fleet's cost per million output tokens its peak asks for", &unit, |c| {
+    rows.extend(either("fleet_per_million_output_tokens", "the fleet's cost per million output tokens at the peak", &unit, |c| {
         c.fleet_per_million_output_tokens
     }));
     // Over the month where a peak lasts part of the day (a review: fleets busy 8 and 24 h a day had read alike); like
@@ -884,6 +911,19 @@ fn fmt_h(h: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// B − A subtracts the columns as shown (a pre-sales trial: "1.75 … 1.87 … −0.13"), and keeps the true gap
+    /// where the shown figures are equal.
+    #[test]
+    fn the_difference_column_subtracts_the_shown_figures() {
+        let mut r = row("cost_per_million_output_tokens", "", "", Some(1.8726), Some(1.7494));
+        r.delta = Some(1.7494 - 1.8726);
+        let d = r.shown_delta(3).unwrap();
+        assert_eq!(format!("{d:.*}", r.delta_decimals(3)), "-0.12");
+        let mut same = row("x", "", "", Some(139.2), Some(139.4));
+        same.delta = Some(0.2);
+        assert_eq!(same.shown_delta(3), Some(0.2));
+    }
 
     #[test]
     fn the_power_row_names_the_basis_of_the_sides_that_have_a_fleet() {
@@ -1141,6 +1181,16 @@ mod tests {
         assert_eq!(
             summary(&rows, "", Some((1.0, 1.0))),
             "B needs 16 servers against A's 25 (16 devices against 32 in whole nodes, A's servers running on 25): B is better on every figure that differs."
+        );
+        // As many servers: said so, and the cheaper fleet first (a pre-sales trial).
+        let rows = vec![
+            row("replicas", "servers", "servers", Some(2.0), Some(2.0)),
+            row("max_users_at_target", "users at the target", "users", Some(170.0), Some(139.0)),
+            row("fleet_per_hour", "the fleet's cost", "", Some(41.44), Some(33.69)),
+        ];
+        assert_eq!(
+            summary(&rows, "USD", None),
+            "B needs 2 servers, as A does, costing USD 34 an hour against 41; B's fleet costs 19 % less an hour with as many servers: B is better on 1 of the 2 figures that differ, A on users at the target."
         );
         let rows = vec![row("max_users_at_target", "", "", Some(12.0), Some(12.0))];
         assert_eq!(summary(&rows, "", None), "B holds 12 users at the target against A's 12: the compared figures are equal.");

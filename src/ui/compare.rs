@@ -22,7 +22,7 @@ fn num(v: f64) -> String {
 fn row(r: DiffRow) -> impl IntoView {
     let opt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), num);
     let places = r.delta_decimals(3);
-    let delta = r.delta.map_or_else(|| "—".to_string(), |d| format!("{}{}", if d > 0.0 { "+" } else { "" }, fixed(d, places)));
+    let delta = r.shown_delta(3).map_or_else(|| "—".to_string(), |d| format!("{}{}", if d > 0.0 { "+" } else { "" }, fixed(d, places)));
     // Green where B is better than A, red where worse.
     let better = r.b_better();
     view! {

@@ -338,7 +338,7 @@ fn cost_card(r: &Report) -> Card {
             // The year after the month's own words (a review read "(720 h)" as the year's).
             money(crate::plan::energy::a_year(k.fleet_per_month.unwrap_or(f * 720.0))),
             k.fleet_per_million_output_tokens.map_or(String::new(), |m| format!(
-                "; the fleet's {cur}{} per million output tokens its peak asks for, {}{}",
+                "; the fleet's {cur}{} per million output tokens at the peak, {}{}",
                 money(m),
                 r.fleet.as_ref().map_or_else(|| "spares and headroom paid".to_string(), crate::plan::fleet::paid_words),
                 crate::plan::cost::over_month_words(k, r, &|v| format!("{cur}{}", money(v)))

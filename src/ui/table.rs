@@ -49,8 +49,21 @@ pub fn SweepTable(
                             <td>{crate::plan::readout::bound_label(r, l)}</td>
                             // Requests evicted when the KV cache was full, beside the verdict (the CLI's table says it too).
                             <td>{format!(
-                                "{}{}",
+                                "{}{}{}",
                                 if l.saturated { "saturated" } else if l.meets_target { "✓" } else { "✗" },
+                                // Which limit broke, in this column (on a phone the latency columns scroll out of sight, and
+                                // an operations trial could not see the TPOT P99 that made the ✗).
+                                if l.saturated || l.meets_target {
+                                    ""
+                                } else {
+                                    let over = |v: f64, lim: Option<f64>| lim.is_some_and(|lim| v > lim);
+                                    match (over(l.ttft_ms.at(p), r.target.ttft_limit_ms()), over(l.tpot_ms.at(p), r.target.tpot_limit_ms())) {
+                                        (true, true) => " TTFT, TPOT",
+                                        (true, false) => " TTFT",
+                                        (false, true) => " TPOT",
+                                        (false, false) => "",
+                                    }
+                                },
                                 // Counted as events: one request can be evicted again and again (a teacher's trial read "12,988 evicted"
                                 // beside 564 requests simulated as requests).
                                 if l.preemptions > 0 {
@@ -166,7 +179,7 @@ fn heads(r: &Report) -> Vec<(String, &'static str, String)> {
                 super::explain::bound(l)
             ),
         ),
-        ("target".into(), "the target column", format!("✓ the level meets the target at {pp}; ✗ it does not; saturated: the queue grows without bound; evictions: the times the engine put a running request back in the queue when the KV cache was full, to read it again later (preemptions; one request can be evicted many times, so the count can exceed the requests); failed: requests refused (too long for the KV cache, or over the queue limit) or timed out — the latencies are the others', and more than 1 % failed fails the target.")),
+        ("target".into(), "the target column", format!("✓ the level meets the target at {pp}; ✗ it does not, with the latency over its limit named (TTFT, TPOT); saturated: the queue grows without bound; evictions: the times the engine put a running request back in the queue when the KV cache was full, to read it again later (preemptions; one request can be evicted many times, so the count can exceed the requests); failed: requests refused (too long for the KV cache, or over the queue limit) or timed out — the latencies are the others', and more than 1 % failed fails the target.")),
     ]
 }
 

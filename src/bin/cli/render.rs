@@ -154,7 +154,7 @@ pub(super) fn render_diff(d: &tps_planner::plan::Diff) -> String {
             r.label,
             num(r.a),
             num(r.b),
-            r.delta.map_or_else(|| "—".to_string(), delta),
+            r.shown_delta(4).map_or_else(|| "—".to_string(), delta),
             r.ratio.map_or_else(|| "—".to_string(), |x| format!("{x:.2}×")),
             r.unit
         );
