@@ -419,6 +419,10 @@ await test('imported benchmark results are compared and drawn (files read in the
   await page.waitForFunction(() => document.querySelectorAll('#measure-table tr.run').length === 8, null, { timeout: 10000 });
   const summary = await page.textContent('#measure-summary');
   assert(/\d+ figures compared: median \|error\| [\d.]+ %/.test(summary), `summary: ${summary}`);
+  // The files added are named beside the chooser, which is emptied to take a file again (an operations trial read
+  // its "No file chosen" as a failed import).
+  const added = await page.textContent('#measure-added');
+  for (const f of files) assert(added.includes(path.basename(f)), `added: ${added} (missing ${path.basename(f)})`);
   const text = await page.textContent('#measure-table');
   assert(/vLLM bench serve — concurrency 128/.test(text) && /predicted for 128 concurrent users/.test(text), 'sweep run missing');
   assert(/llama-bench — tg128 @ d4096/.test(text) && /decode \(one user\)/.test(text), 'llama-bench run missing');
@@ -493,6 +497,7 @@ await test('imported benchmark results are compared and drawn (files read in the
   await page.click('#measure-clear');
   await page.waitForTimeout(200);
   assert((await page.locator('#measure-table tr.run').count()) === 0, 'clear left rows');
+  assert((await page.textContent('#measure-added')) === '', 'clear left the files named');
   await page.fill('#workload-prompt_tokens', '');
   await page.fill('#workload-output_tokens', '');
 });

@@ -88,7 +88,12 @@ fn order(a: &Measurement, b: &Measurement) -> std::cmp::Ordering {
 }
 
 /// Reads each chosen file as text (in the browser) and adds it.
-fn read_files(input: &web_sys::HtmlInputElement, measurements: RwSignal<Vec<Measurement>>, problems: RwSignal<Vec<String>>) {
+fn read_files(
+    input: &web_sys::HtmlInputElement,
+    measurements: RwSignal<Vec<Measurement>>,
+    problems: RwSignal<Vec<String>>,
+    added: RwSignal<Vec<String>>,
+) {
     let Some(files) = input.files() else { return };
     for i in 0..files.length() {
         let Some(file) = files.get(i) else { continue };
@@ -100,7 +105,9 @@ fn read_files(input: &web_sys::HtmlInputElement, measurements: RwSignal<Vec<Meas
         let r = reader.clone();
         let onload = Closure::once(move || match r.result().ok().and_then(|v| v.as_string()) {
             Some(text) => {
-                add_kept(&name, &text, measurements, problems);
+                if add_kept(&name, &text, measurements, problems) {
+                    added.update(|a| a.push(name.clone()));
+                }
             }
             None => problems.update(|p| p.push(format!("{name}: not a text file"))),
         });
@@ -211,10 +218,13 @@ pub fn MeasurementsPanel(
         measurements.with(|ms| ms.iter().filter(|m| m.kind == import::Kind::Serving && m.load_recorded && !m.same_lengths(p, o)).count())
     };
     let summary = move || comparisons.with(|cs| import::headline(cs.iter().flatten()));
+    // The files added, named beside the chooser: it is emptied to take the same file again, and its "No file chosen"
+    // had read as a failed import (an operations trial).
+    let added = RwSignal::new(Vec::<String>::new());
     let on_files = move |ev: leptos::ev::Event| {
         problems.set(Vec::new());
         if let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
-            read_files(&input, measurements, problems);
+            read_files(&input, measurements, problems, added);
         }
     };
     let on_paste = move |_| {
@@ -232,6 +242,7 @@ pub fn MeasurementsPanel(
     // Clearing the runs keeps the calibration (and what Undo goes back to).
     let clear = move |_| {
         measurements.set(Vec::new());
+        added.set(Vec::new());
         restored.set(0);
         if let Some(st) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
             let _ = st.remove_item(RUNS);
@@ -315,7 +326,9 @@ pub fn MeasurementsPanel(
                 ". Each run is predicted on the hardware, model and engine above, at the run's own concurrency and lengths. Files are read in this browser; nothing leaves it."
             </p>
             <label class="field">
-                <span class="label">"Result files"</span>
+                <span class="label">"Result files"<span id="measure-added">{move || {
+                    added.with(|a| if a.is_empty() || measurements.with(Vec::is_empty) { String::new() } else { format!(" — added: {}", a.join(", ")) })
+                }}</span></span>
                 <input type="file" id="measure-files" multiple accept=".json,.jsonl,.csv,.md,.prom,.txt" on:change=on_files />
             </label>
             <label class="field">
