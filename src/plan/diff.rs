@@ -453,17 +453,17 @@ fn summary(rows: &[DiffRow], currency: &str, sizes: Option<(f64, f64)>) -> Strin
         s += &format!("{} drawing {b} kW against {a}", if cost.is_some() { " and" } else { "," });
     }
     // The month's cost and energy restate the hour's and the power's over the month: not counted twice.
+    let restates_month = |r: &DiffRow| matches!(r.metric, "fleet_per_month" | "fleet_per_million_over_month" | "fleet_mwh_month");
+    // Memory's requests count only where they all run: beside the requests run at once, they are not a side's merit.
+    let running_row = rows.iter().any(|r| r.metric == "running_at_once");
     let judged: Vec<(&DiffRow, bool)> = rows
         .iter()
-        .filter(|r| !matches!(r.metric, "fleet_per_month" | "fleet_per_million_over_month" | "fleet_mwh_month"))
-        // Memory's requests count only where they all run: beside the requests run at once, they are not a side's merit.
-        .filter(|r| !(r.metric == "sequences_fit" && rows.iter().any(|o| o.metric == "running_at_once")))
+        .filter(|r| !(restates_month(r) || (running_row && r.metric == "sequences_fit")))
         .filter_map(|r| r.b_better().map(|b| (r, b)))
         .collect();
     let wins = judged.iter().filter(|(_, w)| *w).count();
     // Said where that row differs (a review: "B is better on every figure that differs" beside memory's row in red).
-    let memory_aside =
-        rows.iter().any(|r| r.metric == "running_at_once") && rows.iter().any(|r| r.metric == "sequences_fit" && r.b_better().is_some());
+    let memory_aside = running_row && rows.iter().any(|r| r.metric == "sequences_fit" && r.b_better().is_some());
     let aside = if memory_aside { " (memory's requests, beside those run at once, are not counted)" } else { "" };
     let verdict = match (wins, judged.len()) {
         (_, 0) => format!("the compared figures are equal{aside}"),
@@ -490,10 +490,7 @@ fn summary(rows: &[DiffRow], currency: &str, sizes: Option<(f64, f64)>) -> Strin
             };
             // Said of which rows (a pre-sales trial read "7 of the 11" beside a table of 15): the equal ones and the
             // month's two, which restate the hour's cost and the power, are not counted.
-            let months = rows
-                .iter()
-                .filter(|r| matches!(r.metric, "fleet_per_month" | "fleet_per_million_over_month" | "fleet_mwh_month") && r.b_better().is_some())
-                .count();
+            let months = rows.iter().filter(|r| restates_month(r) && r.b_better().is_some()).count();
             let counted = match (months > 0, memory_aside) {
                 (true, true) => " (the month's figures restate the hour's, and memory's requests beside those run at once: neither is counted)",
                 (true, false) => " (the month's figures restate the hour's and are not counted)",
