@@ -914,13 +914,17 @@ await test('meeting: capacity, fleet, energy and cost read from one screen (exam
   // At the meter, tokens per kWh are 3.6 MJ ÷ J/token on the same basis (a trial read the accelerators' beside the meter's).
   assert(Math.abs(+es[3] * (es[4] ? 1e6 : 1) - 3.6e6 / +es[2]) < 0.02 * 3.6e6 / +es[2], `meter basis: ${await mp.textContent('#energy')}`);
   card.fleetKw = +es[5];
-  const cost = await mp.textContent('#cost-per-million');
+  // A fleet sized leads with what it costs a month (a pre-sales trial: one server's cost per million had led).
+  const big = (await mp.textContent('#cost-per-million')).match(/^USD ([\d\u202f]+) a month for the fleet \((\d+) servers?\) at the peak, around the clock \(720 h\)$/);
+  assert(big && +big[2] === card.servers, `cost's figure: ${await mp.textContent('#cost-per-million')} (servers ${card.servers})`);
   // At the operating point, said, with the fleet's own figure beside it (an operations trial took the first for the second).
-  const c = cost.match(/^USD ([\d.]+) per million output tokens at the operating point; the fleet at its peak load: USD ([\d.]+)$/);
-  assert(c && +c[1] > 0.1 && +c[1] < 50, `cost: ${cost}`);
+  const cs = (await mp.textContent('#cost')).match(/^USD ([\d.]+) per million output tokens at the operating point; the fleet at its peak load: USD ([\d.]+)\. USD [\d.]+ per server-hour at the operating point \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u202f]+) per hour, USD ([\d.\u202f]+) a month at the peak, around the clock \(720 h\)(?: \(electricity USD [\d.\u202f]+ of it\))?, USD [\d.\u202f]+ a year; the fleet's USD ([\d.]+) per million output tokens at the peak, spares and headroom paid\.$/);
+  assert(cs && +cs[1] > 0.1 && +cs[1] < 50, `cost sentence: ${await mp.textContent('#cost')}`);
+  // c: the operating point's and the fleet's cost per million as the sentence opens; cs: the fleet's hour, month and million.
+  const c = cs.slice(0, 3);
+  cs.splice(1, 2);
+  assert(cs[2] === big[1], `the figure ${big[1]} against the sentence's month ${cs[2]}`);
   card.cost = c[1];
-  const cs = (await mp.textContent('#cost')).match(/^USD [\d.]+ per server-hour at the operating point \(devices 4\.20 \+ electricity [\d.]+\)\. The fleet: USD ([\d.\u202f]+) per hour, USD ([\d.\u202f]+) a month at the peak, around the clock \(720 h\)(?: \(electricity USD [\d.\u202f]+ of it\))?, USD [\d.\u202f]+ a year; the fleet's USD ([\d.]+) per million output tokens at the peak, spares and headroom paid\.$/);
-  assert(cs, `cost sentence: ${await mp.textContent('#cost')}`);
   // The fleet's million tokens pay for the spare and the headroom: dearer than one server's at its operating point.
   assert(+cs[3] > +c[1] && cs[3] === c[2], `the fleet's ${cs[3]} per million against one server's ${c[1]} (the card's figure: ${c[2]})`);
   // A month is 720 hours of the fleet (each figure rounded as shown).
@@ -1111,7 +1115,9 @@ await test('meeting: the one-page sizing report prints (A4 and Letter) with the 
   // The page shows B (1 × H200) against A (2 × H100): B's cards, A's figures in the table.
   const usersB = (await mp.textContent('#capacity')).match(/^Holds (\d+) users/)[1];
   const serversB = num(await mp.textContent('#fleet-servers'));
-  const costB = (await mp.textContent('#cost-per-million')).match(/USD ([\d.]+)/)[1];
+  // B's cost per million is in the printed A-versus-B table (its card prints its figure, the fleet's month, alone).
+  const costB = (await mp.textContent('#cost')).match(/^USD ([\d.]+) per million/)[1];
+  const monthB = (await mp.textContent('#cost-per-million')).match(/^USD ([\d\u202f]+) a month/)[1].replace(/\u202f/g, ' ');
   for (const format of ['A4', 'Letter']) {
     const pdf = path.join(shots, `meeting-${format}.pdf`);
     await mp.pdf({ path: pdf, format, printBackground: true });
@@ -1122,7 +1128,7 @@ await test('meeting: the one-page sizing report prints (A4 and Letter) with the 
     // A's question too, where it differs from B's (here the hardware; the same prices are said once).
     assert(/A: Llama-3-70B[^·]* on 2 × NVIDIA H100 SXM5 80GB with vLLM/.test(text) && (text.match(/USD 2\.1 per device-hour/g) || []).length === 1, `${format} PDF: A's question: ${text.slice(0, 600)}`);
     for (const want of ['TPS Planner — sizing report', 'Question (B):', 'on NVIDIA H200 SXM 141GB', '500 concurrent users + 1 spare server', 'USD 2.1 per device-hour',
-      `Holds ${usersB} users at the target, limited by`, `${serversB} servers`, `USD ${costB}`, "per million output tokens", 'J/token', 'A versus B', '2 × NVIDIA H100 SXM5 80GB',
+      `Holds ${usersB} users at the target, limited by`, `${serversB} servers`, ` ${costB} `, `USD ${monthB}`, "per million output tokens", 'J/token', 'A versus B', '2 × NVIDIA H100 SXM5 80GB',
       'servers for the fleet', 'B needs', `${card.servers}`, `${card.cost}`, 'cost per million output tokens', 'How good is this prediction?', 'Assumptions', 'TTFT and TPOT', 'Per-user and system tokens/s', 'This scenario:', '#s=', '&a=']) {
       // (headings are printed in capitals)
       assert(text.toLowerCase().includes(want.toLowerCase()), `${format} PDF lacks "${want}"`);
@@ -1366,6 +1372,13 @@ await test('issue 9: an ⓘ opens by keyboard, with the definition and the formu
   const n = await p9.locator('#sweep-table thead th').count();
   const withInfo = await p9.locator('#sweep-table thead th details.info').count();
   assert(n === withInfo && n >= 10, `${withInfo} of ${n} column headers have an ⓘ`);
+  // One open at a time, and a click elsewhere closes it (a teacher's trial: they stacked over the big figures).
+  const open = () => p9.evaluate(() => [...document.querySelectorAll('details.info')].filter((d) => d.open).length);
+  assert((await open()) === 1, `${await open()} ⓘ open after one`);
+  await first.click();
+  assert((await open()) === 1 && (await p9.evaluate(() => document.querySelector('#headline details.info').open)), 'a second ⓘ did not replace the first');
+  await p9.locator('h1').first().click();
+  assert((await open()) === 0, 'a click elsewhere left an ⓘ open');
   await context.close();
 });
 
@@ -1687,6 +1700,7 @@ await test('issue 9: the scrubber (slider, keyboard, pointer) moves one marker o
     const vm = /at (\d+) users \(operating point[^)]*\): [\d.]+ tok\/s each \(median\), (\d+) tok\/s total/.exec(v);
     const cm = /^At (\d+) users, the operating point: [\d.]+ tok\/s each(?: \([^)]*\))?, (\d+) tok\/s in total; P99 TTFT/.exec(c);
     assert(vm && cm && vm[1] === cm[1] && vm[2] === cm[2], `before a pick the card reads "${c.slice(0, 90)}" beside the verdict "${v.slice(0, 110)}"`);
+    assert(!(await p9.locator('#scrub-operating').isVisible()), '"Back to the operating point" shown before any pick');
   }
   await slider.focus();
   await p9.keyboard.press('Home');
@@ -1713,6 +1727,17 @@ await test('issue 9: the scrubber (slider, keyboard, pointer) moves one marker o
   await p9.keyboard.press('End');
   await p9.waitForTimeout(200);
   assert((await matches()) === n - 1, 'End did not pick the last level');
+  // Back to the operating point, which the slider's stops rarely hit (a teacher's trial): the button shows once a
+  // level is picked, and takes the card and the address back to the operating point.
+  const back = p9.locator('#scrub-operating');
+  assert(await back.isVisible(), 'no way back to the operating point after a pick');
+  await back.click();
+  await p9.waitForTimeout(200);
+  assert(/^At [\d\u202f]+ users, the operating point: /.test(await p9.textContent('#scrub-card')) && !(await back.isVisible()) && !/&l=/.test(p9.url()),
+    `after "Back to the operating point": ${(await p9.textContent('#scrub-card')).slice(0, 60)}, ${p9.url().slice(-20)}`);
+  await slider.focus();
+  await p9.keyboard.press('End');
+  await p9.waitForTimeout(200);
   // A click (or drag) on the slider's track.
   await slider.scrollIntoViewIfNeeded();
   const sb = await slider.boundingBox();

@@ -2454,3 +2454,51 @@ fn a_disaggregated_analytic_level_follows_the_part_that_binds() {
 fn json_rates() -> String {
     r#"{"hardware":{"preset":"h100-sxm","devices":2},"model":{"preset":"llama-3.1-8b"},"engine":{"preset":"vllm","disaggregation":{"prefill_devices":1,"kv_transfer_gbps":50}},"workload":{"prompt_tokens":1000,"output_tokens":200,"load":{"request_rate":[]}}}"#.to_string()
 }
+
+/// An engine's cap on running sequences (llama.cpp's 4 slots, Llama-3.1-8B F16 on one RTX 4090) breaks the target by
+/// the wait for a slot: the capacity's next load is said by its TTFT, the latency over its limit (a teacher's trial read
+/// "5 users break it with P99 TPOT 21 ms" under a 40 ms limit); the peak is the lightest of the loads that decode the
+/// same batch (it had read 6 users beside 4 with the same 200 tok/s); and a capacity at the knee is said to be at it,
+/// not past it.
+#[test]
+fn an_engines_cap_breaks_the_target_by_the_wait_for_a_slot() {
+    let r = plan::evaluate(&scenario(r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"f16"},"engine":{"preset":"llama.cpp"},"workload":{"prompt_tokens":512,"output_tokens":256,"distribution":"lognormal","load":{},"mode":"reader"},"target":{"tpot_ms":40,"ttft_ms":2000,"percentile":99}}"#)).unwrap();
+    let cap = r.capacity.as_ref().expect("a capacity");
+    assert_eq!(cap.limited_by, tps_planner::scenario::LimitedBy::EngineCap);
+    let next = cap.next.as_ref().expect("the load past it");
+    assert!(next.ttft_p_ms.unwrap() > 2000.0 && next.tpot_p_ms < 40.0, "{next:?}");
+    let words = plan::breaking_figure(&r, cap, next);
+    assert!(words.starts_with("P99 TTFT ") && !words.contains("TPOT"), "{words}");
+    // The peak: the lightest load of the highest throughput (within the simulation's noise), the engine's 4.
+    let top = r.sweep.iter().map(|p| p.system_tps).fold(0.0, f64::max);
+    assert_eq!(
+        r.peak.concurrency,
+        Some(4.0),
+        "peak {:?}, levels {:?}",
+        r.peak,
+        r.sweep.iter().map(|p| (p.concurrency, p.system_tps)).collect::<Vec<_>>()
+    );
+    assert!(r.peak.system_tps >= 0.995 * top);
+    let knee = plan::knee_and_operating_point(&r).expect("knee and operating point");
+    assert!(knee.contains("holds up to 4 users, at the knee"), "{knee}");
+}
+
+/// GGUF weights on a serving engine are said to be off its fitted paths (a teacher's trial: vLLM's Q4_K_M on an RTX
+/// 4090 read "B is better on every figure" against F16 without a word): vLLM and SGLang read GGUF through an
+/// experimental path, TensorRT-LLM loads none; llama.cpp's own format and vLLM's AWQ say nothing.
+#[test]
+fn gguf_on_a_serving_engine_is_said_to_be_off_its_paths() {
+    let warned = |engine: &str, weights: &str| {
+        let json = format!(
+            r#"{{"hardware":{{"preset":"rtx-4090"}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"{weights}"}},"engine":{{"preset":"{engine}"}},"workload":{{"requests":100,"load":{{"concurrency":[1,4]}}}}}}"#
+        );
+        let r = plan::evaluate(&scenario(&json)).unwrap();
+        r.warnings.iter().find(|w| w.kind == plan::WarningKind::GgufOnServingEngine).map(|w| w.message.clone())
+    };
+    let v = warned("vllm", "q4_k_m").expect("vLLM with Q4_K_M");
+    assert!(v.starts_with("vLLM reads GGUF weights through a path its makers call experimental") && v.contains("AWQ and GPTQ"), "{v}");
+    let t = warned("tensorrt-llm", "q4_k_m").expect("TensorRT-LLM with Q4_K_M");
+    assert!(t.starts_with("TensorRT-LLM does not load GGUF files"), "{t}");
+    assert_eq!(warned("llama.cpp", "q4_k_m"), None);
+    assert_eq!(warned("vllm", "awq"), None);
+}

@@ -535,6 +535,12 @@ mod cli {
                     ))
                 ))
             );
+            if let Some(v) = tps_planner::plan::cost::per_million_in_and_out(c, r) {
+                o += &format!(
+                    "  output tokens only: counting the {}-token prompts too, {v:.3}{cur} per million tokens in and out at the operating point\n",
+                    tps_planner::model::units::fmt_num(r.prompt_tokens)
+                );
+            }
             if let Some(p) = &c.purchase {
                 let y = p.write_off_years;
                 let hour = tps_planner::plan::cost::hourly_part(p.device_hour());

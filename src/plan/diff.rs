@@ -749,7 +749,14 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     // nodes a meeting buys).
     let nodes = |r: &Report| r.fleet.as_ref().and_then(|f| f.nodes).map(|n| n as f64);
     if nodes(a).is_some() || nodes(b).is_some() {
-        rows.push(row("nodes", "nodes (boxes of boards) for the fleet", "nodes", nodes(a), nodes(b)));
+        // A side without nodes shows "—": its devices are bought one by one (PCIe boards, workstations), said in the label (a
+        // pre-sales trial: "—" for 4 × L40S unexplained).
+        let label = if nodes(a).is_none() || nodes(b).is_none() {
+            "nodes (boxes of boards) for the fleet; — : bought one by one"
+        } else {
+            "nodes (boxes of boards) for the fleet"
+        };
+        rows.push(row("nodes", label, "nodes", nodes(a), nodes(b)));
     }
     let per = |what: &str| if currency.is_empty() { what.to_string() } else { format!("{currency} {what}") };
     let cost = |r: &Report, f: fn(&crate::scenario::Cost) -> Option<f64>| r.cost.as_ref().and_then(f);
@@ -869,11 +876,20 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     }
     // What the figures cannot say, said in the summary a meeting reads (a pre-sales trial found an MI300X's borrowed
     // efficiency only under Defaults used, and "B's fleet costs 52 % less" for another model without a word).
-    for (name, r) in [("A", a), ("B", b)] {
-        if let Some(from) = &r.band.compute_borrowed_from {
-            summary = format!(
-                "{summary} {name}'s device has no served runs of its own generation in the data (its compute efficiency is borrowed from {from}): its figures are unverified until a run on it."
-            );
+    // Once where both sides borrow alike (a teacher's trial read the same sentence of A's and then B's one H100).
+    let (fa, fb) = (&a.band.compute_borrowed_from, &b.band.compute_borrowed_from);
+    if fa.is_some() && fa == fb && a.device == b.device {
+        summary = format!(
+            "{summary} Their device has no served runs of its own generation in the data (its compute efficiency is borrowed from {}): their figures are unverified until a run on it.",
+            fa.as_deref().unwrap_or_default()
+        );
+    } else {
+        for (name, r) in [("A", a), ("B", b)] {
+            if let Some(from) = &r.band.compute_borrowed_from {
+                summary = format!(
+                    "{summary} {name}'s device has no served runs of its own generation in the data (its compute efficiency is borrowed from {from}): its figures are unverified until a run on it."
+                );
+            }
         }
     }
     if a.model != b.model {
@@ -935,6 +951,25 @@ mod tests {
             label(&eval(&format!(r#"{{{base},"fleet":{{"peak_users":100}},"cost":{{"device_hour":2.5}}}}"#))),
             "the fleet's power at the meter (A: PUE 1.3; B: accelerators only)"
         );
+    }
+
+    /// A device without served runs of its own generation on both sides is said once, of both (a teacher's trial
+    /// read A's sentence and then B's of the same RTX 4090); on different devices each side that borrows says so.
+    #[test]
+    fn a_borrowed_efficiency_shared_by_both_sides_is_said_once() {
+        let eval = |json: &str| crate::plan::evaluate(&crate::scenario::Scenario::from_json(json).unwrap()).unwrap();
+        let of = |hw: &str, w: &str| {
+            eval(&format!(
+                r#"{{"hardware":{{"preset":"{hw}"}},"model":{{"preset":"llama-3.1-8b"}},"quantization":{{"weights":"{w}"}},"engine":{{"preset":"vllm"}},"workload":{{"requests":100,"load":{{"concurrency":[1,8]}}}}}}"#
+            ))
+        };
+        let (a, b) = (of("rtx-4090", "f16"), of("rtx-4090", "fp8"));
+        assert!(a.band.compute_borrowed_from.is_some());
+        let s = super::diff(&a, &b).summary;
+        assert_eq!(s.matches("no served runs of its own generation").count(), 1, "{s}");
+        assert!(s.contains("Their device has no served runs") && !s.contains("A's device"), "{s}");
+        let s = super::diff(&a, &of("l40s", "f16")).summary;
+        assert!(s.contains("A's device has no served runs") && s.contains("B's device has no served runs"), "{s}");
     }
 
     #[test]

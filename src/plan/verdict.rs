@@ -530,6 +530,13 @@ pub fn breaking_figure(r: &Report, c: &Capacity, n: &Marker) -> String {
         LimitedBy::Task => format!("a {pct} task time over {} s", t.task_s.map_or_else(String::new, crate::model::units::fmt_num)),
         LimitedBy::Errors => "more than 1 % of requests failing".into(),
         LimitedBy::Saturation => "its queue growing without bound".into(),
+        // The memory's or the engine's cap: the latency over its limit (a teacher's trial: "5 users break it with P99
+        // TPOT 21 ms" under a 40 ms limit, where the fifth user's wait for one of llama.cpp's 4 slots took TTFT to 4 s).
+        LimitedBy::Memory | LimitedBy::EngineCap
+            if t.tpot_ms.is_none_or(|l| n.tpot_p_ms <= l) && t.ttft_ms.zip(n.ttft_p_ms).is_some_and(|(l, v)| v > l) =>
+        {
+            format!("{pct} TTFT {} ms", fmt_against(n.ttft_p_ms.unwrap_or(0.0), t.ttft_ms))
+        }
         _ => format!("{pct} TPOT {} ms", fmt_against(n.tpot_p_ms, t.tpot_ms)),
     }
 }
@@ -561,9 +568,12 @@ pub fn knee_and_operating_point(r: &Report) -> Option<String> {
         )
     } else if ox < kx * 0.95 {
         match r.peak_usable.as_ref().filter(|c| c.load().is_some_and(|c| c >= kx * 0.95)) {
+            // "past the knee" only where it is (a teacher's trial: the target holding up to 4 users, the knee at 4,
+            // read "past the knee").
             Some(c) => format!(
-                "The operating point lies before the knee ({at}): the target holds up to {}, past the knee; the operating point keeps headroom below that capacity, for bursts and for the model's error.",
-                load_label(c)
+                "The operating point lies before the knee ({at}): the target holds up to {}, {} the knee; the operating point keeps headroom below that capacity, for bursts and for the model's error.",
+                load_label(c),
+                if c.load().is_some_and(|x| past_knee(kx, x)) { "past" } else { "at" }
             ),
             _ => format!(
                 "The operating point lies before the knee ({at}): the latency target, not the hardware's throughput, sets the load — its capacity comes before the knee, where the server would give more tok/s in total at less speed for each user than the target allows."
@@ -632,7 +642,9 @@ mod tests {
             }
             let c = r.peak_usable.as_ref().unwrap().load().unwrap();
             if c >= k.load().unwrap() * 0.95 {
-                assert!(words.contains("past the knee; the operating point keeps headroom below that capacity"), "{tpot} ms: {words}");
+                // Past the knee where it is more than 5 % beyond it, at it within that.
+                let place = if c > k.load().unwrap() * 1.05 { "past" } else { "at" };
+                assert!(words.contains(&format!("{place} the knee; the operating point keeps headroom below that capacity")), "{tpot} ms: {words}");
             } else {
                 assert!(words.contains("the latency target, not the hardware's throughput, sets the load"), "{tpot} ms: {words}");
             }

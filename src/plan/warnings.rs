@@ -40,6 +40,8 @@ pub enum WarningKind {
     CalibratedElsewhere,
     /// A serving engine on Apple silicon (vLLM, SGLang, TensorRT-LLM, LMDeploy: none has a Metal backend).
     EngineNotOnDevice,
+    /// GGUF weights on a serving engine (vLLM's and SGLang's GGUF path is experimental; the others load none).
+    GgufOnServingEngine,
     /// Levels added for imported runs' loads, which the scenario alone does not have (a note).
     LevelsForRuns,
     /// An offline job's latencies are each request's from its admission, not from the job's start (a note).
@@ -221,6 +223,24 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
                 d.engine.name
             ),
         ));
+    }
+    // GGUF on a serving engine (a teacher's trial: Q4_K_M under vLLM was predicted with vLLM's fitted efficiencies,
+    // "B is better on every figure" against F16, with nothing said): vLLM's documentation calls its GGUF support
+    // highly experimental and under-optimised, SGLang loads GGUF through the same kernels, and TensorRT-LLM and
+    // LMDeploy load none.
+    if r.quantization.starts_with("GGUF") && matches!(d.engine.kind, E::Vllm | E::Sglang | E::TensorRtLlm | E::Lmdeploy) {
+        let why = if matches!(d.engine.kind, E::Vllm | E::Sglang) {
+            format!(
+                "{} reads GGUF weights through a path its makers call experimental and under-optimised: these figures apply its fitted efficiencies, measured on its native formats, and are likely optimistic; its native 4-bit formats are AWQ and GPTQ",
+                d.engine.name
+            )
+        } else {
+            format!(
+                "{} does not load GGUF files: these figures apply its efficiencies to a format it does not run; its 4-bit formats are AWQ and GPTQ",
+                d.engine.name
+            )
+        };
+        warnings.push(Warning::new(WarningKind::GgufOnServingEngine, why));
     }
     // vLLM sizes its sampler's profile run by max_num_seqs: at 1,024 sequences and a large vocabulary it can keep
     // more memory per device than the KV cache gets (gpt-oss-120b on one H100: 7.4 GiB against 5.1 GB of KV).

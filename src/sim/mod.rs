@@ -134,6 +134,14 @@
 //!   more than any physics in the inputs explains: vLLM on one H100 measures ~60 ms at 1–8 users in one source and
 //!   35–45 ms on one RTX 4090 (a slower GPU) in another. Calibration on the user's own run (`tps calibrate`, the
 //!   page's Calibrate) fits `request_overhead_ms`; a prediction without it carries that spread.
+//! - The front end as one server in a queue (tried 2026-12-08, not kept): a closed loop's users that send at once
+//!   (the first wave, fixed-length waves) would wait for one another's HTTP and tokenisation, which the model adds
+//!   to each request alone. Queued FIFO in the closed loops without a think time, served runs of current engines
+//!   held out: with each request's drawn time serialised, TTFT mean 47.3 → 45.8 % (ree2raz's L4 at 16–64 users
+//!   40 → 29 %, the SGLang cookbook's 36 → 28 %) but P99 50.0 → 51.6 % (the cookbook's 35 → 48 %, GPUStack's
+//!   SGLang runs 96 → 144 %: the lognormal's tail, CV 1.15, queued behind); with its mean serialised and its
+//!   spread not, TTFT mean 47.8 %, P50 43.1, P99 49.8. Neither is a gain worth a parameter; the spread of the
+//!   front end is mostly not a queue.
 //! - TPOT P99 over PCIe tensor parallelism: 1.5–3 × the median even at 1 req/s on 2–8 × RTX 4090 (host-staged
 //!   all-reduces, `model::roofline::PCIE_ALLREDUCE_LATENCY_S`); the model's all-reduce has a latency and a
 //!   bandwidth but no variance, so those P99s are a median 1.6 × and up to 6 × too low (in-sample).

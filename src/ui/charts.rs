@@ -114,6 +114,11 @@ pub fn Charts(
             <label for="scrub">"Load on the charts"</label>
             <input type="range" id="scrub" min="0" step="1" max=move || levels().saturating_sub(1) prop:value=move || picked.with(|p| p.as_ref().map_or(0, |p| p.0))
                 aria-valuetext=move || picked.with(|p| p.as_ref().map(|p| p.1.load_text.clone())) on:input=slide />
+            // Back to the operating point, which is rarely a level the slider stops at (a teacher's trial: "at 106
+            // users, the operating point" on load, 96 and 116 users at the slider's stops once moved).
+            <button type="button" id="scrub-operating"
+                class:hidden=move || pick.get().is_none() || report.with(|r| r.as_ref().map_or(true, |r| r.operating_point.is_none()))
+                on:click=move |_| { pick.set(None); linked.0.set(None); }>"Back to the operating point"</button>
             <p class="scrub-card" id="scrub-card" aria-live="polite">{move || picked.with(|p| p.as_ref().map(|p| p.1.text.clone()))}</p>
         </div>
         </div>

@@ -788,10 +788,14 @@ pub fn SelectField(
         }
         value.set(picked);
     };
+    // The picked option's whole text on hover: a narrow sidebar cuts "AMD Instinct MI300X — 5300 GB/s, 1…" (a
+    // pre-sales trial).
+    let names = options.clone();
+    let title = move || value.with(|v| names.iter().find(|(id, _)| id == v).map(|(_, n)| n.clone()).unwrap_or_default());
     view! {
         <label class="field">
             <span class="label">{label}</span>
-            <select id=id prop:value=move || value.get() on:change=change>
+            <select id=id prop:value=move || value.get() on:change=change title=title>
                 {options
                     .into_iter()
                     .map(|(id, name)| {

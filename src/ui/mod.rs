@@ -102,10 +102,21 @@ pub fn App() -> impl IntoView {
             close_open_infos();
         }
     });
+    // One ⓘ open at a time, closed by a click elsewhere (a teacher's trial: open definitions stacked over the big
+    // figures, and only Escape closed them). The browser opens a clicked one after this listener runs.
+    let h4 = window_event_listener(leptos::ev::click, move |e| {
+        use wasm_bindgen::JsCast;
+        let inside_open =
+            e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest("details.info[open]").ok().flatten()).is_some();
+        if !inside_open {
+            close_open_infos();
+        }
+    });
     on_cleanup(move || {
         h1.remove();
         h2.remove();
         h3.remove();
+        h4.remove();
     });
     // The first evaluation counts as heavy: the page draws its analytic figures at once and simulates after.
     let last_eval_ms = StoredValue::new(f64::INFINITY);
@@ -933,7 +944,7 @@ fn toggle_root_flag(name: &str) -> bool {
     on
 }
 
-/// Closes every open ⓘ definition (Escape).
+/// Closes every open ⓘ definition (Escape, a click outside them).
 fn close_open_infos() {
     let Some(d) = web_sys::window().and_then(|w| w.document()) else { return };
     while let Ok(Some(e)) = d.query_selector("details.info[open]") {

@@ -370,6 +370,15 @@ fn cost_card(r: &Report) -> Card {
     // A fleet bought leads with what it costs to buy, the meeting's number (a pre-sales trial found the purchase in
     // the card's prose under a cost per million tokens); the cost per million follows in the sentence.
     let at_peak = money(k.at_peak.per_million_output_tokens);
+    // Price lists quote prompts and answers apart; the figures above count the answers' tokens only (a pre-sales
+    // trial: with 2,000-token prompts to 500 out, against a price per token in and out they read 5 × high).
+    let in_and_out = crate::plan::cost::per_million_in_and_out(k, r).map_or(String::new(), |v| {
+        format!(
+            " Output tokens only: counting the {}-token prompts too, {cur}{} per million tokens in and out at the operating point.",
+            fmt(r.prompt_tokens),
+            money(v)
+        )
+    });
     match k.purchase.as_ref().and_then(|p| p.fleet_price.zip(p.fleet_devices)) {
         Some((price, n)) => {
             // Millions in the unit: "USD 15 360 000" ran out of a quarter-width card.
@@ -381,16 +390,37 @@ fn cost_card(r: &Report) -> Card {
             c.big = Some((figure, format!(" to buy the fleet ({} devices)", super::results::group(n as f64))));
             c.sentence = format!("{} {per_million} per million output tokens at the operating point; {hour}", bought.trim_start());
             c.note = format!(
-                "{per_million} per million at the operating point; {cur}{at_peak} at the peak throughput (latency aside): a floor, not a quote."
+                "{per_million} per million at the operating point; {cur}{at_peak} at the peak throughput (latency aside): a floor, not a quote.{in_and_out}"
             );
         }
         None => {
             c.sentence = format!("{hour}{bought}");
-            c.note = format!("At the operating point; {cur}{at_peak} per million at the peak throughput (latency aside): a floor, not a quote.");
+            c.note = format!(
+                "At the operating point; {cur}{at_peak} per million at the peak throughput (latency aside): a floor, not a quote.{in_and_out}"
+            );
             // At the operating point, said, with the fleet's own figure where a fleet is sized (an operations trial
             // took the operating point's 3.98 for its fleet's cost at a tenth of the load: 23.14).
             let fleet = k.fleet_per_million_output_tokens.map_or(String::new(), |m| format!("; the fleet at its peak load: {cur}{}", money(m)));
-            c.big = Some((per_million, format!(" per million output tokens at the operating point{fleet}")));
+            match (k.fleet_per_month, r.fleet.as_ref()) {
+                // A fleet sized leads with what it costs a month, the meeting's number, as a bought one leads with
+                // its price (a pre-sales trial, 2026-12-07: the big figure was one server's USD 2.81 per million at
+                // its operating point while the fleet, idle most of the day, came to 27.28 at its peak and 65 over
+                // the month); the cost per million opens the sentence.
+                (Some(month), Some(f)) => {
+                    let figure = if month >= 1e6 {
+                        format!("{}{:.2} million", cur.replace(' ', "\u{a0}"), month / 1e6)
+                    } else {
+                        format!("{cur}{}", money(month))
+                    };
+                    let servers = format!("{} server{}", super::results::group(f.replicas as f64), if f.replicas == 1 { "" } else { "s" });
+                    c.big = Some((figure, format!(" a month for the fleet ({servers}) {}", crate::plan::energy::month_words(f.peak_hours_per_day))));
+                    c.sentence = format!("{per_million} per million output tokens at the operating point{fleet}. {hour}{bought}");
+                    c.note = format!(
+                        "{per_million} per million at the operating point; {cur}{at_peak} at the peak throughput (latency aside): a floor, not a quote.{in_and_out}"
+                    );
+                }
+                _ => c.big = Some((per_million, format!(" per million output tokens at the operating point{fleet}"))),
+            }
         }
     }
     // The formula on this card's numbers (a teacher's trial: no ⓘ on the cost card).
@@ -424,10 +454,10 @@ pub fn SizingCards(
                     "How good is this prediction? 9 in 10 measurements the model was not fitted on fell within: one user {} ({}: {}), under load {} ({}: {}); {}.{} Energy {}: the band under load, widened (the power model is not validated).",
                     band_text(r.band.single_stream_pct),
                     r.band.single_stream_class,
-                    if r.band.single_stream_rows > 0 { format!("{} runs", r.band.single_stream_rows) } else { "assumed, not tested".into() },
+                    if r.band.single_stream_rows > 0 { format!("{} runs", r.band.single_stream_rows) } else { "a stated prior, not validated on runs of its own".into() },
                     band_text(r.band.batched_pct),
                     r.band.load_class,
-                    if r.band.load_rows > 0 { format!("{} figures", r.band.load_rows) } else { "assumed, not tested".into() },
+                    if r.band.load_rows > 0 { format!("{} figures", r.band.load_rows) } else { "a stated prior, not validated on runs of its own".into() },
                     r.band.latency_words(),
                     r.band.compute_borrowed_from.as_ref().map_or(String::new(), |g| format!(
                         " This device's generation borrows the compute efficiency fitted on {g} devices (none is fitted on its own served runs): its error may be wider."

@@ -351,10 +351,14 @@ pub(super) fn render_table(r: &Report) -> String {
         band_text(r.band.single_stream_pct),
         r.band.single_stream_class,
         // As the page says it: a class without validated runs is assumed.
-        if r.band.single_stream_rows > 0 { format!("{} runs", r.band.single_stream_rows) } else { "assumed, not tested".into() },
+        if r.band.single_stream_rows > 0 {
+            format!("{} runs", r.band.single_stream_rows)
+        } else {
+            "a stated prior, not validated on runs of its own".into()
+        },
         band_text(r.band.batched_pct),
         r.band.load_class,
-        if r.band.load_rows > 0 { format!("{} figures", r.band.load_rows) } else { "assumed, not tested".into() },
+        if r.band.load_rows > 0 { format!("{} figures", r.band.load_rows) } else { "a stated prior, not validated on runs of its own".into() },
         r.band.latency_words()
     );
     if let Some(g) = &r.band.compute_borrowed_from {
