@@ -1151,6 +1151,14 @@ await test('meeting: A and B live in the address; a new tab restores both; Unpin
   for (const k of ['replicas', 'max_users_at_target', 'cost_per_million_output_tokens']) {
     assert(rows[k][1] === card.rows[k][1] && rows[k][2] === card.rows[k][2], `${k}: ${rows[k]} vs ${card.rows[k]}`);
   }
+  // "Pin this as A" makes B the new A in one click (a teacher's trial lost the comparison through Unpin): the
+  // address's A becomes B's scenario and every figure ties.
+  await again.page.click('#repin-a');
+  await again.page.waitForFunction(() => { const h = decodeURIComponent(location.hash); const s = h.match(/#s=(.*)&a=/); const a = h.match(/&a=(.*?)(&|$)/); return s && a && s[1] === a[1]; }, null, { timeout: 10000 });
+  await again.page.waitForFunction(() => document.getElementById('simulating').textContent === '' && document.querySelector('#diff-table tr[data-metric=replicas]')?.children[4]?.textContent === '1.00×', null, { timeout: 60000 });
+  const tied = await diffRows(again.page);
+  for (const k of ['replicas', 'system_tps']) assert(tied[k] && tied[k][4] === '1.00×', `after "Pin this as A", ${k}: ${tied[k]}`);
+  assert((await again.page.innerText('#pin-a')) === 'Unpin A', 'A lost by "Pin this as A"');
   assert(again.errors.length === 0, `console errors: ${again.errors.slice(0, 2).join(' | ')}`);
   await again.context.close();
   // An old link (#s= alone) still opens, without A.

@@ -775,10 +775,8 @@ fn a_calibration_that_makes_the_runs_worse_is_refused() {
 }
 
 /// A teacher's trial: on llama.cpp's 4 slots the table's peak read "peak: 6 users" at the 4 users' speed with no word
-/// that two of the six wait (their queue keeps every slot busy, so the total is a hair higher). Where a load's users
-/// outnumber what runs at once, its line says so; where they do not, it says nothing more. Since 2026-12-08 the peak
-/// is the lightest load within half a per cent of the highest throughput (a second teacher's trial: "at the throughput
-/// peak (6 users)" beside a table whose 4 and 6 users read alike), so here it is the slots' own 4 users.
+/// that two of the six wait (their queue keeps every slot busy, so the total is a hair higher). Where the peak's users
+/// outnumber what runs at once, the line says so; where they do not, it says nothing more.
 #[test]
 fn a_peak_past_the_engines_slots_says_the_rest_wait() {
     let slots = r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"q4_k_m"},"engine":{"preset":"llama.cpp"},"workload":{"prompt_tokens":512,"output_tokens":256,"load":{"concurrency":[1,2,4,6,8]},"requests":400}}"#;
@@ -786,9 +784,9 @@ fn a_peak_past_the_engines_slots_says_the_rest_wait() {
     assert_eq!(code, 0, "{err}");
     let peak = out.lines().find(|l| l.starts_with("peak: ")).unwrap_or_else(|| panic!("{out}"));
     let users: f64 = peak["peak: ".len()..].split_whitespace().next().unwrap().parse().unwrap();
-    // The queue keeps the slots busy, a hair more in total past them (deterministic: seeded), within the tie.
-    assert_eq!(users, 4.0, "{peak}");
-    assert!(!peak.contains("wait their turn"), "{peak}");
+    // The queue keeps the slots busy: the peak lands past them with these lengths (deterministic: seeded).
+    assert!(users > 4.0, "{peak}");
+    assert!(peak.contains("(4 run at once, the engine's limit; the others wait their turn)"), "{peak}");
     // The knee, at 4 users, says nothing of a queue; the peak usable load, 5 users (the fifth waits within the TTFT
     // target: `plan::capacity`), says it.
     assert!(out.lines().filter(|l| l.starts_with("knee: ")).all(|l| !l.contains("wait their turn")), "{out}");

@@ -749,10 +749,12 @@ pub fn diff(a: &Report, b: &Report) -> Diff {
     // nodes a meeting buys).
     let nodes = |r: &Report| r.fleet.as_ref().and_then(|f| f.nodes).map(|n| n as f64);
     if nodes(a).is_some() || nodes(b).is_some() {
-        // A side without nodes shows "—": its devices are bought one by one (PCIe boards, workstations), said in the label (a
+        // A side without nodes shows "—": its devices come one by one (PCIe boards, workstations), said in the label (a
         // pre-sales trial: "—" for 4 × L40S unexplained).
-        let label = if nodes(a).is_none() || nodes(b).is_none() {
-            "nodes (boxes of boards) for the fleet; — : bought one by one"
+        // (Only a side with a fleet: without one the dash says there is none; a review.)
+        let one_by_one = |r: &Report| r.fleet.is_some() && nodes(r).is_none();
+        let label = if one_by_one(a) || one_by_one(b) {
+            "nodes (boxes of boards) for the fleet; — : devices that come one by one"
         } else {
             "nodes (boxes of boards) for the fleet"
         };

@@ -232,10 +232,6 @@ pub fn sweep_levels(r: &Resolved) -> Vec<LoadPoint> {
 /// A latency at the lightest load within this share of its limit leaves the capacity at the mercy of small changes.
 pub const THIN_MARGIN: f64 = 0.85;
 
-/// Loads whose system tok/s is within this share of the highest tie for the peak, the lightest taken: the
-/// simulation's noise between levels that decode the same batch (an engine's cap reached) is about this size.
-const PEAK_TIE: f64 = 0.005;
-
 /// The warning for a target the lightest load already nearly fills (a trial: P90 TTFT ≤ 2 s for 2,000-token
 /// lognormal prompts on 2 × RTX 4090, where one user alone reads its P90 prompt in 1.86 s; the capacity came out 7
 /// users without pauses and 1 with half a second of think time — random arrivals meet another prompt's step now
@@ -407,15 +403,13 @@ pub(super) fn build_report(r: &Resolved, sweep: Vec<LoadPoint>, level: &dyn Fn(f
     // loads the search added (a sweep of 1, 16 and 64 users had put the peak at 64 below the operating point at
     // 95 and the capacity at 159; rates of 0.5–50 req/s a peak of 153 tok/s under a capacity of 20,330).
     // (The knee's own load too: on levels of 1, 8 and 512 users it read 1,991 tok/s above a peak of 1,920, a review.)
-    // Of loads within half a per cent of the highest, the lightest: past an engine's cap on running sequences the
-    // levels above it decode the same batch and differ by the simulation's noise (a teacher's trial: "at the
-    // throughput peak (6 users)" where the table's 4 users had the same 200 tok/s and 50.7 each, 4 running at once).
-    let loads_seen = || sweep.iter().chain(cap_point.iter()).chain(op.iter().map(|(_, p)| p)).chain(knee_level.iter());
-    let top = loads_seen().map(|p| p.system_tps).fold(f64::NEG_INFINITY, f64::max);
-    let peak_point = loads_seen().filter(|p| p.system_tps >= top * (1.0 - PEAK_TIE)).fold(None::<&LoadPoint>, |best, p| match best {
-        Some(b) if readout::load_of(b) <= readout::load_of(p) => Some(b),
-        _ => Some(p),
-    });
+    let peak_point = sweep.iter().chain(cap_point.iter()).chain(op.iter().map(|(_, p)| p)).chain(knee_level.iter()).fold(
+        None::<&LoadPoint>,
+        |best, p| match best {
+            Some(b) if b.system_tps >= p.system_tps => Some(b),
+            _ => Some(p),
+        },
+    );
     // An offline load's peak is its level too: the finite job in waves (`offline_job`, what trtllm-bench measures and
     // the batched validation scores) decodes between its waves' prefills, so its per-user speed is another
     // scheduler's — an audit read "peak: 371 users, 20.2 tok/s each" beside the one level's 393 users at 5.2, whose

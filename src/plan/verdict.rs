@@ -532,8 +532,13 @@ pub fn breaking_figure(r: &Report, c: &Capacity, n: &Marker) -> String {
         LimitedBy::Saturation => "its queue growing without bound".into(),
         // The memory's or the engine's cap: the latency over its limit (a teacher's trial: "5 users break it with P99
         // TPOT 21 ms" under a 40 ms limit, where the fifth user's wait for one of llama.cpp's 4 slots took TTFT to 4 s).
+        // As `target::broken` names it: an agent's task time whenever it has one (the wait for a slot lengthens
+        // the task), else the latency furthest over its limit (a review).
+        LimitedBy::Memory | LimitedBy::EngineCap if t.task_s.is_some() => {
+            format!("a {pct} task time over {} s", t.task_s.map_or_else(String::new, crate::model::units::fmt_num))
+        }
         LimitedBy::Memory | LimitedBy::EngineCap
-            if t.tpot_ms.is_none_or(|l| n.tpot_p_ms <= l) && t.ttft_ms.zip(n.ttft_p_ms).is_some_and(|(l, v)| v > l) =>
+            if t.ttft_ms.zip(n.ttft_p_ms).map_or(0.0, |(l, v)| v / l) > t.tpot_ms.map_or(0.0, |l| n.tpot_p_ms / l).max(1.0) =>
         {
             format!("{pct} TTFT {} ms", fmt_against(n.ttft_p_ms.unwrap_or(0.0), t.ttft_ms))
         }

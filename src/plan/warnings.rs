@@ -226,19 +226,14 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
     }
     // GGUF on a serving engine (a teacher's trial: Q4_K_M under vLLM was predicted with vLLM's fitted efficiencies,
     // "B is better on every figure" against F16, with nothing said): vLLM's documentation calls its GGUF support
-    // highly experimental and under-optimised, SGLang loads GGUF through the same kernels, and TensorRT-LLM and
-    // LMDeploy load none.
+    // highly experimental and under-optimised; SGLang's is no tuned format of its own either; TensorRT-LLM and
+    // LMDeploy load none (a review: the first wording had given vLLM's caveat to SGLang and left NVFP4 out).
     if r.quantization.starts_with("GGUF") && matches!(d.engine.kind, E::Vllm | E::Sglang | E::TensorRtLlm | E::Lmdeploy) {
-        let why = if matches!(d.engine.kind, E::Vllm | E::Sglang) {
-            format!(
-                "{} reads GGUF weights through a path its makers call experimental and under-optimised: these figures apply its fitted efficiencies, measured on its native formats, and are likely optimistic; its native 4-bit formats are AWQ and GPTQ",
-                d.engine.name
-            )
-        } else {
-            format!(
-                "{} does not load GGUF files: these figures apply its efficiencies to a format it does not run; its 4-bit formats are AWQ and GPTQ",
-                d.engine.name
-            )
+        let own = "its own formats (BF16, FP8, AWQ, GPTQ, NVFP4 where the device has it) are what it is tuned for";
+        let why = match d.engine.kind {
+            E::Vllm => format!("vLLM's documentation calls its GGUF support highly experimental and under-optimised: these figures apply vLLM's fitted efficiencies and are likely optimistic; {own}"),
+            E::Sglang => format!("GGUF is not among SGLang's tuned formats: these figures apply its fitted efficiencies and are likely optimistic; {own}"),
+            _ => format!("{} does not load GGUF files: these figures apply its efficiencies to a format it does not run; {own}", d.engine.name),
         };
         warnings.push(Warning::new(WarningKind::GgufOnServingEngine, why));
     }

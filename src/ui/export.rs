@@ -103,6 +103,9 @@ pub fn Toolbar(
             // Only a scenario that evaluates can be A.
             "pin-a" if report.with_untracked(Result::is_ok) => pinned.set(scenario.get_untracked().ok()),
             "pin-a" => {}
+            // A new A while one is pinned, in one click (a teacher's trial pressed "Unpin A" to pin another and lost
+            // the comparison).
+            "repin-a" if report.with_untracked(Result::is_ok) => pinned.set(scenario.get_untracked().ok()),
             "print-report" => {
                 if let Some(w) = web_sys::window() {
                     let _ = w.print();
@@ -145,6 +148,7 @@ pub fn Toolbar(
             <button type="button" id="pin-a" class="pin" title="Keep this scenario as A; change anything and the page shows B against it">
                 <span class="if-unpinned">"Pin as A"</span><span class="if-pinned">"Unpin A"</span>
             </button>
+            <button type="button" id="repin-a" class="if-pinned" title="Make the scenario shown now A, in place of the pinned one">"Pin this as A"</button>
             <button type="button" id="print-report" title="A one-page sizing report (A4 or Letter): print it or save it as PDF; the table of the sweep, when open, follows on a page of its own">"Print / PDF"</button>
             <button type="button" id="export-sweep-csv">"Sweep CSV"</button>
             <button type="button" id="export-diff-csv" class="if-pinned">"A vs B CSV"</button>

@@ -372,11 +372,16 @@ fn cost_card(r: &Report) -> Card {
     let at_peak = money(k.at_peak.per_million_output_tokens);
     // Price lists quote prompts and answers apart; the figures above count the answers' tokens only (a pre-sales
     // trial: with 2,000-token prompts to 500 out, against a price per token in and out they read 5 × high).
+    // Each figure scales alike; the operating point's and, where a fleet is sized, the fleet's at its peak are said
+    // (a review: one server's alone had stood for the card the fleet now leads).
     let in_and_out = crate::plan::cost::per_million_in_and_out(k, r).map_or(String::new(), |v| {
+        let share = v / k.per_million_output_tokens;
         format!(
-            " Output tokens only: counting the {}-token prompts too, {cur}{} per million tokens in and out at the operating point.",
+            " Each cost per million counts output tokens only; with the {}-token prompts counted too it is {} × as much: {cur}{} per million tokens in and out at the operating point{}.",
             fmt(r.prompt_tokens),
-            money(v)
+            crate::model::units::fmt_num((share * 100.0).round() / 100.0),
+            money(v),
+            k.fleet_per_million_output_tokens.map_or(String::new(), |f| format!(", {cur}{} for the fleet at its peak", money(f * share)))
         )
     });
     match k.purchase.as_ref().and_then(|p| p.fleet_price.zip(p.fleet_devices)) {
@@ -413,7 +418,9 @@ fn cost_card(r: &Report) -> Card {
                         format!("{cur}{}", money(month))
                     };
                     let servers = format!("{} server{}", super::results::group(f.replicas as f64), if f.replicas == 1 { "" } else { "s" });
-                    c.big = Some((figure, format!(" a month for the fleet ({servers}) {}", crate::plan::energy::month_words(f.peak_hours_per_day))));
+                    // Electricity priced alone is said to be the power bill (a review).
+                    let what = if k.devices_per_hour.is_some() { "the fleet" } else { "the fleet's electricity" };
+                    c.big = Some((figure, format!(" a month for {what} ({servers}) {}", crate::plan::energy::month_words(f.peak_hours_per_day))));
                     c.sentence = format!("{per_million} per million output tokens at the operating point{fleet}. {hour}{bought}");
                     c.note = format!(
                         "{per_million} per million at the operating point; {cur}{at_peak} at the peak throughput (latency aside): a floor, not a quote.{in_and_out}"
