@@ -2476,6 +2476,9 @@ fn an_engines_cap_breaks_the_target_by_the_wait_for_a_slot() {
     assert!(words.ends_with("users: 4 run at once, the engine's limit; the others wait their turn)"), "{words}");
     let knee = plan::knee_and_operating_point(&r).expect("knee and operating point");
     assert!(knee.contains("holds up to 4 users, at the knee"), "{knee}");
+    // The lever a class on batching needs, said as a note: the slots (a teacher's trial found the sweep flat).
+    let slots = r.warnings.iter().find(|w| w.kind == plan::WarningKind::FewSlots).expect("the slots' note");
+    assert!(slots.is_info() && slots.message.starts_with("llama.cpp serves 4 requests at once here"), "{}", slots.message);
     // An agent's task time is what its target is about: the wait for a slot breaks it (a review).
     let agent = plan::evaluate(&scenario(r#"{"hardware":{"preset":"rtx-4090"},"model":{"preset":"llama-3.1-8b"},"quantization":{"weights":"f16"},"engine":{"preset":"llama.cpp"},"workload":{"prompt_tokens":512,"output_tokens":256,"distribution":"lognormal","load":{},"mode":"agent","agent_steps":5},"target":{"task_s":40,"percentile":99}}"#)).unwrap();
     let cap = agent.capacity.as_ref().expect("a capacity");
@@ -2503,4 +2506,19 @@ fn gguf_on_a_serving_engine_is_said_to_be_off_its_paths() {
     assert!(t.starts_with("TensorRT-LLM does not load GGUF files"), "{t}");
     assert_eq!(warned("llama.cpp", "q4_k_m"), None);
     assert_eq!(warned("vllm", "awq"), None);
+}
+
+/// A model that does not fit says how many of these devices would hold it (an MoE trial: DeepSeek-V3 on one H100
+/// read "add devices" with no count; 8 H100s hold 640 GB, short of its 673 GB, so 16), and a model that fits says
+/// nothing of it.
+#[test]
+fn a_model_that_does_not_fit_says_how_many_devices_would_hold_it() {
+    let r = plan::evaluate(&scenario(
+        r#"{"hardware":{"preset":"h100-sxm"},"model":{"preset":"deepseek-v3"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"}}"#,
+    ))
+    .unwrap();
+    assert!(!r.memory.fits);
+    assert!(r.verdict.contains("; 16 of these devices would hold it with room left for the KV cache"), "{}", r.verdict);
+    let r = plan::evaluate(&scenario(r#"{"hardware":{"preset":"h100-sxm","devices":16},"model":{"preset":"deepseek-v3"},"quantization":{"weights":"fp8"},"engine":{"preset":"vllm"},"workload":{"requests":100,"load":{"request_rate":[0.5]}}}"#)).unwrap();
+    assert!(r.memory.fits && !r.verdict.contains("would hold it"), "{}", r.verdict);
 }

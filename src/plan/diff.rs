@@ -131,12 +131,18 @@ impl DiffRow {
         )
     }
 
-    /// `Some(true)` where B is better than A, `Some(false)` where worse, `None` where equal or not comparable.
+    /// `Some(true)` where B is better than A, `Some(false)` where worse, `None` where equal or not comparable. Figures
+    /// within [`TIE`] of each other count as equal: the simulation's noise, far inside the model's error (an MoE
+    /// trial read "one user alone 113 | 113 | +0.01" in green and counted as B's win).
     #[must_use]
     pub fn b_better(&self) -> Option<bool> {
-        self.delta.filter(|d| *d != 0.0).map(|d| (d < 0.0) == self.lower_is_better())
+        let scale = self.a.unwrap_or(0.0).abs().max(self.b.unwrap_or(0.0).abs());
+        self.delta.filter(|d| d.abs() > TIE * scale).map(|d| (d < 0.0) == self.lower_is_better())
     }
 }
+
+/// The share of the larger figure within which A and B count as equal ([`DiffRow::b_better`]).
+pub const TIE: f64 = 0.005;
 
 /// The figures [`margin`] weighs, in the order [`summary`] picks its headline: the fleet (by its devices, so that
 /// servers of different sizes compare: 57 × 1 H200 against 26 × 2 H100 is a 10 % gap, not 2.2 ×), the capacity
@@ -972,6 +978,17 @@ mod tests {
         assert!(s.contains("Their device has no served runs") && !s.contains("A's device"), "{s}");
         let s = super::diff(&a, &of("l40s", "f16")).summary;
         assert!(s.contains("A's device has no served runs") && s.contains("B's device has no served runs"), "{s}");
+    }
+
+    /// Figures within half a per cent count as equal, neither side's win (an MoE trial: "113 | 113 | +0.01" in green).
+    #[test]
+    fn a_hair_of_difference_is_no_win() {
+        let mut r = row("per_user_tps", "", "tok/s", Some(113.0), Some(113.01));
+        r.delta = Some(0.01);
+        assert_eq!(r.b_better(), None);
+        let mut r = row("per_user_tps", "", "tok/s", Some(100.0), Some(102.0));
+        r.delta = Some(2.0);
+        assert_eq!(r.b_better(), Some(true));
     }
 
     #[test]

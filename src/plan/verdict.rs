@@ -39,7 +39,10 @@ pub fn load_label(m: &Marker) -> String {
 #[must_use]
 pub fn rates_apart(words: (String, String), a: f64, b: f64) -> (String, String) {
     let (mut x, mut y) = words;
-    let mut d = 1;
+    // One decimal more than the words had, and on (from one decimal, "0.45 … 0.45" had become "0.4 … 0.5" for 0.449
+    // and 0.453 beside a big figure of 0.45: an MoE trial).
+    let shown = x.split_whitespace().next().and_then(|n| n.split_once('.')).map_or(0, |(_, f)| f.len());
+    let mut d = shown + 1;
     while x == y && d <= 6 {
         (x, y) = (format!("{a:.d$} req/s"), format!("{b:.d$} req/s"));
         d += 1;
@@ -256,12 +259,21 @@ pub(super) fn verdict(
     // The pool that cannot hold the weights, when one cannot (a review: a one-device decode pool of 4 + 1 H100s for a
     // 70B model read "the KV cache of one sequence needs more than the -65 GB left").
     if let Some((d, pool)) = super::weights_short(r) {
-        return format!("does not fit: {pool}{:.1} GB of weights, {:.1} GB short", mem.weights_gb, -super::memory(&d, &r.workload).kv_budget_gb);
+        return format!(
+            "does not fit: {pool}{:.1} GB of weights, {:.1} GB short{}",
+            mem.weights_gb,
+            -super::memory(&d, &r.workload).kv_budget_gb,
+            super::devices_to_hold(r).map_or_else(String::new, |n| format!(
+                "; {n} of these devices would hold it with room left for the KV cache (or a smaller weight format)"
+            ))
+        );
     }
     if !mem.fits {
         return format!(
-            "does not fit: the KV cache of one {:.0}-token sequence needs more than the {:.1} GB left",
-            mem.context_tokens, mem.kv_budget_gb
+            "does not fit: the KV cache of one {:.0}-token sequence needs more than the {:.1} GB left{}",
+            mem.context_tokens,
+            mem.kv_budget_gb,
+            super::devices_to_hold(r).map_or_else(String::new, |n| format!("; {n} of these devices would hold it"))
         );
     }
     let t = &r.target;
@@ -610,6 +622,16 @@ pub fn operating_point_past_knee(r: &Report) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// Two rates that read alike get one decimal more than they were written with, and on: never fewer (an MoE trial
+    /// read "Holds 0.4 req/s … 0.5 req/s breaks it" beside a big figure of 0.45).
+    #[test]
+    fn rates_apart_add_decimals() {
+        let apart = |x: &str, a: f64, b: f64| super::rates_apart((x.to_string(), x.to_string()), a, b);
+        assert_eq!(apart("0.45 req/s", 0.449, 0.453), ("0.449 req/s".to_string(), "0.453 req/s".to_string()));
+        assert_eq!(apart("18 req/s", 18.2, 18.4), ("18.2 req/s".to_string(), "18.4 req/s".to_string()));
+        assert_eq!(apart("1.19 req/s", 1.1904, 1.1912), ("1.190 req/s".to_string(), "1.191 req/s".to_string()));
+    }
+
     /// The operating point against the knee, said with the figures: past it on a roomy target, before it on a tight
     /// one (Llama-3.1-8B on one H100, 512 + 256 tokens).
     #[test]

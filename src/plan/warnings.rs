@@ -40,6 +40,8 @@ pub enum WarningKind {
     CalibratedElsewhere,
     /// A serving engine on Apple silicon (vLLM, SGLang, TensorRT-LLM, LMDeploy: none has a Metal backend).
     EngineNotOnDevice,
+    /// llama.cpp's few slots reached on the sweep: its other users wait (a note for a class).
+    FewSlots,
     /// GGUF weights on a serving engine (vLLM's and SGLang's GGUF path is experimental; the others load none).
     GgufOnServingEngine,
     /// Levels added for imported runs' loads, which the scenario alone does not have (a note).
@@ -71,6 +73,7 @@ impl Warning {
                 | WarningKind::SaturatesPastCapacity
                 | WarningKind::NoKnee
                 | WarningKind::LevelsForRuns
+                | WarningKind::FewSlots
                 | WarningKind::OfflineTiming
         )
     }
@@ -145,7 +148,7 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
     // trial.)
     if mem.fits && !matches!(w.load, Load::Offline) && !w.benchmark_run && sim_requests(w) < w.requests {
         warnings.push(Warning::new(WarningKind::FewerRequests, format!(
-            "{} requests simulated per load level instead of {} to bound the work (about 600,000 request-steps per level; a level of more users measures one per user); the tail percentiles rest on fewer samples",
+            "{} requests simulated per load level instead of the {} asked of each level (workload.requests) to bound the work (about 600,000 request-steps per level; a level of more users measures one per user); the tail percentiles rest on fewer samples",
             sim_requests(w),
             w.requests
         )));
@@ -222,6 +225,19 @@ pub(super) fn scenario_warnings(r: &Resolved, mem: &Memory, sweep: &[LoadPoint])
                 "{} does not run on Apple silicon (no Metal backend): these figures apply its efficiencies to this device; llama.cpp is what serves a model here",
                 d.engine.name
             ),
+        ));
+    }
+    // llama.cpp serves few requests at once by default (llama-server's slots): a sweep past them looks flat, and a class
+    // on batching needs to know the lever (a teacher's trial: "the concurrency lesson looks flat").
+    let slots = d.engine.max_batch;
+    if d.engine.kind == E::LlamaCpp
+        && slots <= 8
+        && w.think_time_s <= 0.0
+        && sweep.iter().any(|p| p.concurrency.is_some_and(|c| c > f64::from(slots)))
+    {
+        warnings.push(Warning::new(
+            WarningKind::FewSlots,
+            format!("llama.cpp serves {slots} request{} at once here (llama-server's slots, -np): past {slots} users the others wait their turn and system tok/s stops rising; to see it batch more, raise Max running sequences (and -np with it)", if slots == 1 { "" } else { "s" }),
         ));
     }
     // GGUF on a serving engine (a teacher's trial: Q4_K_M under vLLM was predicted with vLLM's fitted efficiencies,

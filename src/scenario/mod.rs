@@ -494,7 +494,7 @@ impl Scenario {
             && fleet.as_ref().is_some_and(|f| matches!(f.peak, PeakLoad::RequestRate(_)))
         {
             workload.load = Load::RequestRate(Vec::new());
-            defaults.push("load: automatic request rates, 5–115 % of a server's capacity (the fleet's peak is in requests/s)".into());
+            defaults.push("load: automatic request rates, 5–115 % of the most requests a second a server completes, latency aside (its offline throughput ÷ the output tokens; the fleet's peak is in requests/s)".into());
         }
         // A think time is the pause of concurrent users: arrivals at a rate and a job released at once have none.
         // On a rate sweep the users' think time still turns a fleet's peak in users into the requests/s they send.

@@ -90,7 +90,7 @@ pub fn Charts(
     view! {
         <div class="chart-block" id="chart-block">
         <p class="note bad" id="charts-unfit" class:hidden=move || !unfit()>
-            "No charts: the model does not fit in this memory, so no load can be simulated. The one-user card says by how much; the fleet card, where asked, what holds it."
+            "No charts: the model does not fit in this memory, so no load can be simulated. The verdict above says by how much and how many of these devices would hold it."
         </p>
         <div class="charts" class:hidden=unfit>
             {figure("chart", (
@@ -157,6 +157,15 @@ const WIDTH: f64 = 900.0;
 const HEIGHT: f64 = 420.0;
 /// Logical size when printing: two charts side by side on A4 or Letter, text about 6–7 pt.
 const PRINT: (f64, f64) = (560.0, 290.0);
+/// Printing beside a pinned A, a chart is drawn this share of its screen aspect high (the stylesheet caps its
+/// height): the latency chart 184 of 560, the per-user and system chart, whose two panels and five rows of legend
+/// need the room, 259.
+const PRINT_COMPARE_ASPECT: f64 = 0.7;
+
+/// Whether a scenario is pinned as A (the comparison's section is on the page).
+fn comparing() -> bool {
+    web_sys::window().and_then(|w| w.document()).is_some_and(|d| d.query_selector(".compare").ok().flatten().is_some())
+}
 
 /// The window's inner width and height, CSS pixels.
 fn window_size() -> (f64, f64) {
@@ -168,7 +177,10 @@ fn window_size() -> (f64, f64) {
 /// The logical size to draw at: the canvas's CSS width on screen, [`PRINT`] when printing.
 fn logical_size(el: &web_sys::HtmlCanvasElement, print: bool, aspect: f64) -> (f64, f64) {
     if print {
-        return PRINT;
+        // Beside A, the printout holds the charts to 26 mm of height (a comparison's table takes the page): drawn at
+        // a wider aspect they fill more of their half of the width there, their text larger than at PRINT's (a
+        // teacher's trial: the charts took 45 % of their boxes, legends about 5 pt).
+        return if comparing() { (PRINT.0, (PRINT.0 * aspect * PRINT_COMPARE_ASPECT).min(PRINT.1)) } else { PRINT };
     }
     let css_w = f64::from(el.client_width());
     let w = if css_w > 0.0 { css_w.clamp(300.0, 1600.0) } else { WIDTH };

@@ -113,10 +113,19 @@ pub fn Results(
                     </div>
                     <div class="card memcard" id="memory-bar" style=bar.0>
                         <h2>"Memory "{super::explain::info("running requests", format!(
-                            "The requests (sequences) the engine can run in one batch: as many as fit in the space for the KV cache (the keys and values attention computed for every token so far, kept per sequence so that each new token reads them instead of recomputing them) — {} GB of the {} GB ({} GiB), left after {} GB of weights and the {} GB the engine keeps back (its memory share's rest, and its working buffers) — at {} KB per token, or its max batch if smaller. At their full {:.0} tokens, {:.0} fit{}.",
+                            "The requests (sequences) the engine can run in one batch: as many as fit in the space for the KV cache (the keys and values attention computed for every token so far, kept per sequence so that each new token reads them instead of recomputing them) — {} — at {} KB per token, or its max batch if smaller. At their full {:.0} tokens, {:.0} fit{}.",
                             // (The device's memory is typed in GiB, as vendors quote it: a teacher's trial read 80 GiB
                             // and 85.9 GB as two figures.)
-                            fmt(m.kv_budget_gb.max(0.0)), fmt(m.total_gb), fmt(m.total_gb * 1e9 / crate::model::units::GIB), fmt(m.weights_gb), fmt((m.total_gb - m.weights_gb - m.kv_budget_gb.max(0.0)).max(0.0)),
+                            // Weights past the memory leave no space, and nothing to say the engine keeps (an MoE
+                            // trial read "the 0.00 GB the engine keeps back" beside its 4.8 GiB a device).
+                            if m.kv_budget_gb > 0.0 || m.weights_gb < m.total_gb {
+                                format!(
+                                    "{} GB of the {} GB ({} GiB), left after {} GB of weights and the {} GB the engine keeps back (its memory share's rest, and its working buffers)",
+                                    fmt(m.kv_budget_gb.max(0.0)), fmt(m.total_gb), fmt(m.total_gb * 1e9 / crate::model::units::GIB), fmt(m.weights_gb), fmt((m.total_gb - m.weights_gb - m.kv_budget_gb.max(0.0)).max(0.0))
+                                )
+                            } else {
+                                format!("none here: the {} GB of weights alone exceed the {} GB ({} GiB)", fmt(m.weights_gb), fmt(m.total_gb), fmt(m.total_gb * 1e9 / crate::model::units::GIB))
+                            },
                             fmt(m.kv_bytes_per_token / 1e3), m.context_tokens, m.kv_max_sequences.floor(),
                             // Only where more start than fit whole (a review: "up to 256 start … past 557" under an engine cap).
                             if m.max_concurrency > m.kv_max_sequences.floor() { format!("; up to {:.0} start while their caches are short, and past {:.0} the engine preempts as they grow", m.max_concurrency, m.kv_max_sequences.floor()) } else { String::new() }

@@ -46,7 +46,7 @@ pub fn ServingInputs(
                 <label class="field" class:invalid=move || levels_msg().is_some()>
                     <span class="label">{move || if rate() { "Request rates (req/s), comma-separated" } else { "Users, comma-separated" }}</span>
                     <input id="workload-levels" type="text" autocomplete="off"
-                        placeholder=move || if rate() { "automatic: 5–115 % of capacity" } else { "1, 4, 16, 64" }
+                        placeholder=move || if rate() { "automatic: 5–115 % of its throughput" } else { "1, 4, 16, 64" }
                         prop:value=move || inputs.levels.get() on:input=move |ev| inputs.levels.set(event_target_value(&ev)) />
                     <span class="error" role="alert">{levels_msg}</span>
                 </label>
