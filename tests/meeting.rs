@@ -71,7 +71,7 @@ fn check_meeting(r: &Report, devices: u32) {
     close(c.per_million_output_tokens, per_hour / (op.system_tps * 3600.0) * 1e6, 1e-12);
     close(c.devices_per_hour.unwrap(), 2.10 * f64::from(devices), 1e-12);
     // Tokens in and out: the same hour over the prompts' tokens as well as the answers'.
-    let in_and_out = tps_planner::plan::cost::per_million_in_and_out(c, r).unwrap();
+    let in_and_out = c.per_million_output_tokens * tps_planner::plan::cost::in_and_out_share(r).unwrap();
     close(in_and_out, per_hour / (op.system_tps * (1.0 + r.prompt_tokens / r.output_tokens) * 3600.0) * 1e6, 1e-12);
     // The serving servers at the peak's share of each (at most the operating point's power); the spare idle: its
     // devices paid, its power the idle floor.

@@ -535,12 +535,11 @@ mod cli {
                     ))
                 ))
             );
-            if let Some(v) = tps_planner::plan::cost::per_million_in_and_out(c, r) {
-                let share = v / c.per_million_output_tokens;
+            if let Some(share) = tps_planner::plan::cost::in_and_out_share(r) {
                 o += &format!(
-                    "  each cost per million counts output tokens only; with the {}-token prompts counted too it is {:.2} × as much: {v:.3}{cur} per million tokens in and out at the operating point{}\n",
+                    "  each cost per million counts output tokens only; with the {}-token prompts counted too it is {share:.2} × as much: {:.3}{cur} per million tokens in and out at the operating point{}\n",
                     tps_planner::model::units::fmt_num(r.prompt_tokens),
-                    share,
+                    c.per_million_output_tokens * share,
                     c.fleet_per_million_output_tokens.map_or_else(String::new, |f| format!(", {:.3}{cur} for the fleet at its peak", f * share))
                 );
             }

@@ -202,6 +202,15 @@ impl Band {
         }
     }
 
+    /// What the one-user and the under-load bands rest on, in words, for the page and `--table`: "19 runs" and "334
+    /// figures", or a class without validated runs said to be a stated prior.
+    #[must_use]
+    pub fn basis_words(&self) -> (String, String) {
+        let words =
+            |rows: u32, what: &str| if rows > 0 { format!("{rows} {what}") } else { "a stated prior, not validated on runs of its own".into() };
+        (words(self.single_stream_rows, "runs"), words(self.load_rows, "figures"))
+    }
+
     /// The latency bands in words, for the page and `--table`: "latencies (class: N runs)
     /// TTFT ÷ / × 2.7 (P99 ÷ / × 5.9), TPOT …".
     #[must_use]

@@ -169,13 +169,13 @@ pub fn cost(
     })
 }
 
-/// The operating point's cost per million tokens in and out (the prompts' tokens counted with the answers'), for
-/// the page's cost card and the CLI: price lists quote prompts and answers apart, and the cost per million output
-/// tokens reads high against a price per token in and out by (prompt + output) ÷ output (a pre-sales trial: 5 × with
-/// 2,000-token prompts to 500 out). `None` without a prompt or an answer.
+/// The share of the tokens in and out that are output tokens, output ÷ (prompt + output): a cost per million output
+/// tokens times it is the cost per million tokens in and out, for the page's cost card and the CLI. Price lists quote
+/// prompts and answers apart, and the cost per million output tokens reads high against a price per token in and out
+/// (a pre-sales trial: 5 × with 2,000-token prompts to 500 out). `None` without a prompt or an answer.
 #[must_use]
-pub fn per_million_in_and_out(c: &Cost, r: &crate::scenario::Report) -> Option<f64> {
-    (r.prompt_tokens > 0.0 && r.output_tokens > 0.0).then(|| c.per_million_output_tokens * r.output_tokens / (r.prompt_tokens + r.output_tokens))
+pub fn in_and_out_share(r: &crate::scenario::Report) -> Option<f64> {
+    (r.prompt_tokens > 0.0 && r.output_tokens > 0.0).then(|| r.output_tokens / (r.prompt_tokens + r.output_tokens))
 }
 
 /// The fleet's cost per million output tokens over the month, where its peak lasts part of the day

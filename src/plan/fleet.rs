@@ -580,7 +580,7 @@ fn refuses_rate_peak(peak: PeakLoad, users_swept: bool, r: &Resolved) -> bool {
 
 /// Whether `k` devices per replica hold the model and split it as the engines accept (tensor parallelism splitting
 /// its attention and KV heads, expert parallelism its experts whole, a layer split no more devices than layers).
-fn fits_at(r: &Resolved, k: u32) -> bool {
+pub(crate) fn fits_at(r: &Resolved, k: u32) -> bool {
     let d = r.at_devices(k);
     let par = d.hardware.parallelism;
     (k == 1 || par != Parallelism::Tensor || d.model.splits_over(k))

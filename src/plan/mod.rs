@@ -218,18 +218,15 @@ pub(crate) fn weights_short(r: &Resolved) -> Option<(Deployment, &'static str)> 
 
 /// The fewest devices of this kind, split as this deployment is, whose memory holds the weights and one sequence
 /// of the workload's longest context (a colocated deployment whose weights do not fit; powers of two, as tensor
-/// parallelism splits them, up to 128). An MoE trial: DeepSeek-V3 on one H100 was refused with "add devices"
-/// and no count.
+/// parallelism splits them, up to 128), by the test the fleet's larger servers take (`fleet::fits_at`: the split
+/// the count allows, the engine's reserve at that count). An MoE trial: DeepSeek-V3 on one H100 was refused with
+/// "add devices" and no count.
 pub(crate) fn devices_to_hold(r: &Resolved) -> Option<u32> {
     if r.pools().is_some() {
         return None;
     }
     let now = r.deployment.hardware.devices;
-    [2u32, 4, 8, 16, 32, 64, 128].into_iter().filter(|&n| n > now).find(|&n| {
-        let mut d = r.deployment.clone();
-        d.hardware.devices = n;
-        memory(&d, &r.workload).fits
-    })
+    [2u32, 4, 8, 16, 32, 64, 128].into_iter().filter(|&n| n > now).find(|&n| fleet::fits_at(r, n))
 }
 
 /// Evaluates a resolved scenario (simulated sweep).

@@ -295,15 +295,9 @@ fn sentences(r: &Report, picked: Option<f64>) -> Vec<(&'static str, String)> {
         ));
     }
     if let Some(c) = &r.capacity {
-        // Two rates that read alike get the decimals that tell them apart, as the capacity card's (an MoE trial read
-        // "is 0.45 req/s … at 0.45 req/s it breaks").
-        let (at, after) = match (&c.next, c.max_request_rate_at_target, c.next.as_ref().and_then(|n| n.request_rate)) {
-            (Some(n), Some(a), Some(b)) if n.concurrency.is_none() && c.max_users_at_target.is_none() => {
-                let (x, y) = crate::plan::rates_apart((load(None, Some(a)), load(None, Some(b))), a, b);
-                (x, Some(y))
-            }
-            _ => (load(c.max_users_at_target, c.max_request_rate_at_target), c.next.as_ref().map(|n| load(n.concurrency, n.request_rate))),
-        };
+        // Two rates that read alike told apart, as on the capacity card (an MoE trial read "is 0.45 req/s … at 0.45
+        // req/s it breaks").
+        let (at, after) = super::sizing::capacity_loads(c, |m| load(m.concurrency, m.request_rate));
         v.push((
             "The capacity at the target",
             format!(

@@ -21,20 +21,26 @@ fn load(m: &Marker) -> String {
 
 /// "Holds 29 users at the target, limited by TPOT; 30 users break it with P99 TPOT 41 ms."
 fn capacity_sentence(r: &Report, c: &Capacity) -> String {
-    // Two rates that round alike get decimals until they read apart (a trial read "Holds 0.08 req/s …; 0.08 req/s
-    // breaks it"; a review, "1.19 … 1.19" and "0.013 … 0.013" at three significant digits).
-    let (mut at, mut after) = (load(&c.at), c.next.as_ref().map(load));
-    if let (Some(n), Some(a), Some(b)) = (&c.next, c.at.request_rate, c.next.as_ref().and_then(|n| n.request_rate)) {
-        if n.concurrency.is_none() {
-            let (x, y) = crate::plan::rates_apart((at, load(n)), a, b);
-            (at, after) = (x, Some(y));
-        }
-    }
+    let (at, after) = capacity_loads(c, load);
     let next = c.next.as_ref().zip(after).map_or_else(String::new, |(n, after)| {
         let verb = if n.concurrency.is_some_and(|u| u.round() != 1.0) { "break" } else { "breaks" };
         format!("; {after} {verb} it with {}", crate::plan::breaking_figure(r, c, n))
     });
     format!("Holds {at} at the target, limited by {}{next}.", crate::plan::limit_words(c.limited_by))
+}
+
+/// The capacity's load and the next one's in `words`, two rates that round alike given decimals until they read
+/// apart (a trial read "Holds 0.08 req/s …; 0.08 req/s breaks it"; a review, "1.19 … 1.19" and "0.013 … 0.013" at
+/// three significant digits): the capacity card's and "How to read this"'s.
+pub(super) fn capacity_loads(c: &Capacity, words: impl Fn(&Marker) -> String) -> (String, Option<String>) {
+    let (at, after) = (words(&c.at), c.next.as_ref().map(&words));
+    match (&c.next, c.at.request_rate, c.next.as_ref().and_then(|n| n.request_rate)) {
+        (Some(n), Some(a), Some(b)) if n.concurrency.is_none() => {
+            let (x, y) = crate::plan::rates_apart((at, words(n)), a, b);
+            (x, Some(y))
+        }
+        _ => (at, after),
+    }
 }
 
 /// What one card says; every card has the same shape, so the page carries one view for all four.
@@ -309,6 +315,16 @@ fn money(v: f64) -> String {
     }
 }
 
+/// A card's big sum: "USD 960 000", and from a million up "USD 15.36 million" (its currency and figure kept
+/// together by a no-break space; a narrow card may wrap before "million").
+fn big_money(cur: &str, v: f64) -> String {
+    if v >= 1e6 {
+        format!("{}{:.2} million", cur.replace(' ', "\u{a0}"), v / 1e6)
+    } else {
+        format!("{cur}{}", money(v))
+    }
+}
+
 fn cost_card(r: &Report) -> Card {
     let mut c = Card::empty("cost", "cost-per-million", "cost", "Cost");
     let Some(k) = r.cost.as_ref() else {
@@ -374,13 +390,12 @@ fn cost_card(r: &Report) -> Card {
     // trial: with 2,000-token prompts to 500 out, against a price per token in and out they read 5 × high).
     // Each figure scales alike; the operating point's and, where a fleet is sized, the fleet's at its peak are said
     // (a review: one server's alone had stood for the card the fleet now leads).
-    let in_and_out = crate::plan::cost::per_million_in_and_out(k, r).map_or(String::new(), |v| {
-        let share = v / k.per_million_output_tokens;
+    let in_and_out = crate::plan::cost::in_and_out_share(r).map_or(String::new(), |share| {
         format!(
             " Each cost per million counts output tokens only; with the {}-token prompts counted too it is {} × as much: {cur}{} per million tokens in and out at the operating point{}.",
             fmt(r.prompt_tokens),
             crate::model::units::fmt_num((share * 100.0).round() / 100.0),
-            money(v),
+            money(k.per_million_output_tokens * share),
             k.fleet_per_million_output_tokens.map_or(String::new(), |f| format!(", {cur}{} for the fleet at its peak", money(f * share)))
         )
     });
@@ -390,9 +405,7 @@ fn cost_card(r: &Report) -> Card {
             // "million" in the big figure itself: a trial read "USD 1.20" over a small "million to buy…" as a
             // dollar and twenty cents.
             // It may wrap before "million" (a narrow card), never inside "USD 12.24".
-            let figure =
-                if price >= 1e6 { format!("{}{:.2} million", cur.replace(' ', "\u{a0}"), price / 1e6) } else { format!("{cur}{}", money(price)) };
-            c.big = Some((figure, format!(" to buy the fleet ({} devices)", super::results::group(n as f64))));
+            c.big = Some((big_money(&cur, price), format!(" to buy the fleet ({} devices)", super::results::group(n as f64))));
             c.sentence = format!("{} {per_million} per million output tokens at the operating point; {hour}", bought.trim_start());
             c.note = format!(
                 "{per_million} per million at the operating point; {cur}{at_peak} at the peak throughput (latency aside): a floor, not a quote.{in_and_out}"
@@ -412,15 +425,13 @@ fn cost_card(r: &Report) -> Card {
                 // its operating point while the fleet, idle most of the day, came to 27.28 at its peak and 65 over
                 // the month); the cost per million opens the sentence.
                 (Some(month), Some(f)) => {
-                    let figure = if month >= 1e6 {
-                        format!("{}{:.2} million", cur.replace(' ', "\u{a0}"), month / 1e6)
-                    } else {
-                        format!("{cur}{}", money(month))
-                    };
                     let servers = format!("{} server{}", super::results::group(f.replicas as f64), if f.replicas == 1 { "" } else { "s" });
                     // Electricity priced alone is said to be the power bill (a review).
                     let what = if k.devices_per_hour.is_some() { "the fleet" } else { "the fleet's electricity" };
-                    c.big = Some((figure, format!(" a month for {what} ({servers}) {}", crate::plan::energy::month_words(f.peak_hours_per_day))));
+                    c.big = Some((
+                        big_money(&cur, month),
+                        format!(" a month for {what} ({servers}) {}", crate::plan::energy::month_words(f.peak_hours_per_day)),
+                    ));
                     c.sentence = format!("{per_million} per million output tokens at the operating point{fleet}. {hour}{bought}");
                     c.note = format!(
                         "{per_million} per million at the operating point; {cur}{at_peak} at the peak throughput (latency aside): a floor, not a quote.{in_and_out}"
@@ -461,10 +472,10 @@ pub fn SizingCards(
                     "How good is this prediction? 9 in 10 measurements the model was not fitted on fell within: one user {} ({}: {}), under load {} ({}: {}); {}.{} Energy {}: the band under load, widened (the power model is not validated).",
                     band_text(r.band.single_stream_pct),
                     r.band.single_stream_class,
-                    if r.band.single_stream_rows > 0 { format!("{} runs", r.band.single_stream_rows) } else { "a stated prior, not validated on runs of its own".into() },
+                    r.band.basis_words().0,
                     band_text(r.band.batched_pct),
                     r.band.load_class,
-                    if r.band.load_rows > 0 { format!("{} figures", r.band.load_rows) } else { "a stated prior, not validated on runs of its own".into() },
+                    r.band.basis_words().1,
                     r.band.latency_words(),
                     r.band.compute_borrowed_from.as_ref().map_or(String::new(), |g| format!(
                         " This device's generation borrows the compute efficiency fitted on {g} devices (none is fitted on its own served runs): its error may be wider."

@@ -350,15 +350,11 @@ pub(super) fn render_table(r: &Report) -> String {
         "accuracy (9 in 10 measurements not fitted on fell within): one user {} ({}; {}), under load {} ({}; {}); {}\n",
         band_text(r.band.single_stream_pct),
         r.band.single_stream_class,
-        // As the page says it: a class without validated runs is assumed.
-        if r.band.single_stream_rows > 0 {
-            format!("{} runs", r.band.single_stream_rows)
-        } else {
-            "a stated prior, not validated on runs of its own".into()
-        },
+        // As the page says it (`Band::basis_words`): a class without validated runs rests on a stated prior.
+        r.band.basis_words().0,
         band_text(r.band.batched_pct),
         r.band.load_class,
-        if r.band.load_rows > 0 { format!("{} figures", r.band.load_rows) } else { "a stated prior, not validated on runs of its own".into() },
+        r.band.basis_words().1,
         r.band.latency_words()
     );
     if let Some(g) = &r.band.compute_borrowed_from {
